@@ -1,0 +1,519 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// SeriesKey identifies a series: one test case × metric on one machine in
+// one context. Its fields are canonical strings so that keys compare and
+// sort without looking inside maps.
+type SeriesKey struct {
+	Machine   string
+	Context   string // Params.String() of the context
+	Benchmark string
+	Params    string // Params.String() of the test case's parameters
+	Metric    string
+}
+
+// Compare orders keys by benchmark, parameters, metric, machine, context:
+// the order in which pages list test cases.
+func (k SeriesKey) Compare(o SeriesKey) int {
+	return cmp.Or(
+		strings.Compare(k.Benchmark, o.Benchmark),
+		strings.Compare(k.Params, o.Params),
+		strings.Compare(k.Metric, o.Metric),
+		strings.Compare(k.Machine, o.Machine),
+		strings.Compare(k.Context, o.Context),
+	)
+}
+
+// Point is one artifact's result in a series.
+type Point struct {
+	Artifact int // index into Dataset.Artifacts
+	Samples  []float64
+	Iters    []float64
+	Error    string
+	// Value is the single value of the samples by the dataset's rule; it is
+	// meaningful only when OK.
+	Value float64
+	OK    bool // no error and at least one sample
+}
+
+// Series is every result of one (machine, context, test case, metric),
+// ordered by artifact.
+type Series struct {
+	Key     SeriesKey
+	Case    TestCase
+	Context Params
+	Metric  Metric
+	Points  []Point // sorted by Artifact
+}
+
+// At returns the point of artifact index a, or nil.
+func (s *Series) At(a int) *Point {
+	i, ok := slices.BinarySearchFunc(s.Points, a, func(p Point, a int) int { return cmp.Compare(p.Artifact, a) })
+	if !ok {
+		return nil
+	}
+	return &s.Points[i]
+}
+
+// Dataset is everything the site is built from: artifacts in order, the
+// main line, machines and series.
+type Dataset struct {
+	Artifacts []Artifact // sorted by (date, id)
+	Machines  []Machine  // sorted by name
+	Series    []*Series  // sorted by key
+	// MainLine holds the indices of main-line artifacts, oldest first: the
+	// first-parent chain of the project's branch when its history is known,
+	// else the commits of the main branch by date.
+	MainLine []int
+	// Warnings are problems that did not stop the build: conflicting
+	// metadata, duplicate results, artifacts without a date.
+	Warnings []error
+	// Value is the single-value rule the points were reduced with.
+	Value ValueKind
+
+	byID    map[string]int
+	mainPos []int // artifact index → position in MainLine, or -1
+}
+
+// Index returns the index of the artifact with this id.
+func (d *Dataset) Index(id string) (int, bool) {
+	i, ok := d.byID[id]
+	return i, ok
+}
+
+// MainPos returns the position of artifact a on the main line, or -1.
+func (d *Dataset) MainPos(a int) int {
+	if a < 0 || a >= len(d.mainPos) {
+		return -1
+	}
+	return d.mainPos[a]
+}
+
+// Previous returns the main-line artifact before a (its baseline on a
+// commit page) and whether there is one.
+func (d *Dataset) Previous(a int) (int, bool) {
+	p := d.MainPos(a)
+	if p <= 0 {
+		return -1, false
+	}
+	return d.MainLine[p-1], true
+}
+
+// Next returns the main-line artifact after a and whether there is one.
+func (d *Dataset) Next(a int) (int, bool) {
+	p := d.MainPos(a)
+	if p < 0 || p+1 >= len(d.MainLine) {
+		return -1, false
+	}
+	return d.MainLine[p+1], true
+}
+
+// Contiguous reports whether b's first parent is a, i.e. nothing untested
+// lies between them.
+func (d *Dataset) Contiguous(a, b int) bool {
+	pa := d.Artifacts[b].Parents
+	return len(pa) > 0 && pa[0] == d.Artifacts[a].ID
+}
+
+// Resolve finds an artifact by full id, unique id prefix (at least 4
+// characters) or "pr/<n>" (the PR's main-line commit, else its latest try
+// run).
+func (d *Dataset) Resolve(ref string) (int, error) {
+	if i, ok := d.byID[ref]; ok {
+		return i, nil
+	}
+	if n, ok := strings.CutPrefix(ref, "pr/"); ok {
+		var pr int
+		if _, err := fmt.Sscanf(n, "%d", &pr); err != nil || pr <= 0 || fmt.Sprint(pr) != n {
+			return -1, fmt.Errorf("%q is not a PR reference (want pr/<number>)", ref)
+		}
+		if a, ok := d.PRHead(pr); ok {
+			return a, nil
+		}
+		return -1, fmt.Errorf("no results for PR #%d", pr)
+	}
+	if len(ref) < 4 {
+		return -1, fmt.Errorf("unknown artifact %q (a prefix needs at least 4 characters)", ref)
+	}
+	found := -1
+	for i, a := range d.Artifacts {
+		if strings.HasPrefix(a.ID, ref) {
+			if found >= 0 {
+				return -1, fmt.Errorf("artifact prefix %q is ambiguous: %s, %s", ref, d.Artifacts[found].ID, a.ID)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return -1, fmt.Errorf("unknown artifact %q", ref)
+	}
+	return found, nil
+}
+
+// PRHead returns the artifact that stands for PR n: its main-line commit
+// when merged, else its most recent try run.
+func (d *Dataset) PRHead(n int) (int, bool) {
+	head := -1
+	for _, a := range d.MainLine {
+		if d.Artifacts[a].PR == n {
+			head = a
+		}
+	}
+	if head >= 0 {
+		return head, true
+	}
+	for i, a := range d.Artifacts {
+		if a.PR == n && a.Kind == KindTry {
+			head = i
+		}
+	}
+	return head, head >= 0
+}
+
+// PRBase returns the baseline of the artifact that stands for a PR: the
+// try run's baseline, else the main-line predecessor.
+func (d *Dataset) PRBase(head int) (int, bool) {
+	a := d.Artifacts[head]
+	if a.Kind == KindTry && a.Baseline != "" {
+		if i, ok := d.byID[a.Baseline]; ok {
+			return i, true
+		}
+		return -1, false
+	}
+	return d.Previous(head)
+}
+
+// PRs returns the PR numbers that have an artifact, ascending.
+func (d *Dataset) PRs() []int {
+	seen := map[int]bool{}
+	var prs []int
+	for _, a := range d.Artifacts {
+		if a.PR > 0 && !seen[a.PR] {
+			seen[a.PR] = true
+			prs = append(prs, a.PR)
+		}
+	}
+	slices.Sort(prs)
+	return prs
+}
+
+// BuildOptions says how runs become a dataset.
+type BuildOptions struct {
+	// Value is the single-value rule (default Best).
+	Value ValueKind
+	// Metrics overrides the unit, direction and noise class of metrics by
+	// name; fields left empty keep the defaults of DefaultMetric.
+	Metrics map[string]Metric
+	// MainBranch names the main line's branch. When empty, the branch most
+	// commit artifacts carry is used ("main" on a tie or when none has one).
+	MainBranch string
+	// History is the project's first-parent chain, oldest first, when its
+	// repository is configured: it supplies order, parents, dates, titles
+	// and PR numbers, and defines the main line.
+	History []Artifact
+	// Other holds commits of the project that are not on the main line
+	// (PR branches), used to fill in metadata of try runs.
+	Other []Artifact
+}
+
+// Builder gathers runs into a Dataset.
+type Builder struct {
+	opts      BuildOptions
+	artifacts map[string]*Artifact
+	origin    map[string]string // artifact id → where its metadata came from
+	machines  map[string]Machine
+	series    map[SeriesKey]*Series
+	seen      map[resultKey]string
+	warnings  []error
+	ids       map[string]int // artifact id → pending number
+	order     []string       // pending number → artifact id
+}
+
+type resultKey struct {
+	series   SeriesKey
+	artifact string
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder(opts BuildOptions) *Builder {
+	if opts.Value == "" {
+		opts.Value = Best
+	}
+	return &Builder{
+		opts:      opts,
+		artifacts: map[string]*Artifact{},
+		origin:    map[string]string{},
+		machines:  map[string]Machine{},
+		series:    map[SeriesKey]*Series{},
+		seen:      map[resultKey]string{},
+		ids:       map[string]int{},
+	}
+}
+
+// Warnf records a problem that does not stop the build.
+func (b *Builder) Warnf(format string, args ...any) {
+	b.warnings = append(b.warnings, fmt.Errorf(format, args...))
+}
+
+// Add adds the run decoded from origin (a file name or git blob, used in
+// warnings). Runs must be added in a deterministic order: on a conflict the
+// first one wins.
+func (b *Builder) Add(origin string, r Run) {
+	b.mergeArtifact(origin, r.Artifact)
+	if m, ok := b.machines[r.Machine.Name]; !ok {
+		b.machines[r.Machine.Name] = r.Machine
+	} else if !machineEqual(m, r.Machine) {
+		b.Warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
+	}
+	ctx := r.Context.String()
+	for _, res := range r.Results {
+		key := SeriesKey{
+			Machine:   r.Machine.Name,
+			Context:   ctx,
+			Benchmark: res.Case.Benchmark,
+			Params:    res.Case.Params.String(),
+			Metric:    res.Metric,
+		}
+		rk := resultKey{key, r.Artifact.ID}
+		if first, dup := b.seen[rk]; dup {
+			b.Warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", origin, res.Case, res.Metric, r.Machine.Name, r.Artifact.ID, first)
+			continue
+		}
+		b.seen[rk] = origin
+		s := b.series[key]
+		if s == nil {
+			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit)}
+			if s.Case.Category == "" {
+				s.Case.Category = Primary
+			}
+			b.series[key] = s
+		} else if res.Unit != "" && s.Metric.Unit != "" && res.Unit != s.Metric.Unit {
+			b.Warnf("%s: %s %s has unit %q, but earlier archives say %q; skipping it", origin, res.Case, res.Metric, res.Unit, s.Metric.Unit)
+			continue
+		}
+		// The point's artifact index is not known until every artifact is
+		// in; keep the id in a side table through the index field.
+		s.Points = append(s.Points, Point{Artifact: b.pending(r.Artifact.ID), Samples: res.Samples, Iters: res.Iters, Error: res.Error})
+	}
+}
+
+// pending numbers artifact ids in order of first appearance; Dataset maps
+// these numbers to final indices once every artifact and its date is known.
+func (b *Builder) pending(id string) int {
+	if i, ok := b.ids[id]; ok {
+		return i
+	}
+	b.ids[id] = len(b.order)
+	b.order = append(b.order, id)
+	return b.ids[id]
+}
+
+func (b *Builder) metric(name, unit string) Metric {
+	o := b.opts.Metrics[name]
+	if unit == "" {
+		unit = o.Unit
+	}
+	m := DefaultMetric(name, unit)
+	if o.Direction != "" {
+		m.Direction = o.Direction
+	}
+	if o.Noise != "" {
+		m.Noise = o.Noise
+	}
+	return m
+}
+
+func machineEqual(a, b Machine) bool {
+	return a.Name == b.Name && a.OS == b.OS && a.Arch == b.Arch && a.CPU == b.CPU &&
+		a.Cores == b.Cores && a.MemoryBytes == b.MemoryBytes && slices.Equal(a.Labels, b.Labels)
+}
+
+func (b *Builder) mergeArtifact(origin string, a Artifact) {
+	have, ok := b.artifacts[a.ID]
+	if !ok {
+		c := a
+		b.artifacts[a.ID] = &c
+		b.origin[a.ID] = origin
+		return
+	}
+	conflict := func(field string, x, y any) {
+		b.Warnf("%s: artifact %s has %s %v, but %s says %v; keeping %v", origin, a.ID, field, y, b.origin[a.ID], x, x)
+	}
+	if a.Kind != "" && have.Kind != a.Kind {
+		if have.Kind == "" {
+			have.Kind = a.Kind
+		} else {
+			conflict("kind", have.Kind, a.Kind)
+		}
+	}
+	if !a.Date.IsZero() && !have.Date.Equal(a.Date) {
+		if have.Date.IsZero() {
+			have.Date = a.Date
+		} else {
+			conflict("date", have.Date.Format("2006-01-02T15:04:05Z07:00"), a.Date.Format("2006-01-02T15:04:05Z07:00"))
+		}
+	}
+	fill := func(dst *string, v string, field string) {
+		switch {
+		case v == "" || *dst == v:
+		case *dst == "":
+			*dst = v
+		default:
+			conflict(field, *dst, v)
+		}
+	}
+	fill(&have.Branch, a.Branch, "branch")
+	fill(&have.Title, a.Title, "title")
+	fill(&have.Author, a.Author, "author")
+	fill(&have.Baseline, a.Baseline, "baseline")
+	if a.PR != 0 && have.PR != a.PR {
+		if have.PR == 0 {
+			have.PR = a.PR
+		} else {
+			conflict("pr", have.PR, a.PR)
+		}
+	}
+	if len(a.Parents) > 0 && !slices.Equal(have.Parents, a.Parents) {
+		if len(have.Parents) == 0 {
+			have.Parents = a.Parents
+		} else {
+			conflict("parents", have.Parents, a.Parents)
+		}
+	}
+}
+
+// Dataset finishes the build. The builder must not be used afterwards.
+func (b *Builder) Dataset() *Dataset {
+	d := &Dataset{Value: b.opts.Value, Warnings: b.warnings, byID: map[string]int{}}
+
+	// Project history is authoritative for the commits it knows.
+	known := map[string]Artifact{}
+	for _, h := range b.opts.Other {
+		known[h.ID] = h
+	}
+	for _, h := range b.opts.History {
+		known[h.ID] = h
+	}
+	for id, a := range b.artifacts {
+		h, ok := known[id]
+		if !ok {
+			continue
+		}
+		if !h.Date.IsZero() {
+			a.Date = h.Date
+		}
+		if len(h.Parents) > 0 {
+			a.Parents = h.Parents
+		}
+		if h.Title != "" {
+			a.Title = h.Title
+		}
+		if h.Author != "" && a.Author == "" {
+			a.Author = h.Author
+		}
+		if h.PR != 0 {
+			a.PR = h.PR
+		}
+		if a.Kind == "" {
+			a.Kind = KindCommit
+		}
+	}
+
+	ids := make([]string, 0, len(b.artifacts))
+	for id, a := range b.artifacts {
+		if a.Date.IsZero() {
+			d.Warnings = append(d.Warnings, fmt.Errorf("%s: artifact %s has no date and the project history does not know it; skipping its results", b.origin[id], id))
+			continue
+		}
+		if a.Kind == "" {
+			a.Kind = KindCommit
+		}
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(x, y string) int {
+		return cmp.Or(b.artifacts[x].Date.Compare(b.artifacts[y].Date), strings.Compare(x, y))
+	})
+	for i, id := range ids {
+		d.Artifacts = append(d.Artifacts, *b.artifacts[id])
+		d.byID[id] = i
+	}
+
+	d.MainLine = b.mainLine(d)
+	d.mainPos = make([]int, len(d.Artifacts))
+	for i := range d.mainPos {
+		d.mainPos[i] = -1
+	}
+	for p, a := range d.MainLine {
+		d.mainPos[a] = p
+	}
+
+	for _, m := range b.machines {
+		d.Machines = append(d.Machines, m)
+	}
+	slices.SortFunc(d.Machines, func(x, y Machine) int { return strings.Compare(x.Name, y.Name) })
+
+	for _, s := range b.series {
+		pts := s.Points[:0]
+		for _, p := range s.Points {
+			idx, ok := d.byID[b.order[p.Artifact]]
+			if !ok {
+				continue
+			}
+			p.Artifact = idx
+			if p.Error == "" {
+				p.Value, p.OK = SingleValue(p.Samples, d.Value, s.Metric.Direction)
+			}
+			pts = append(pts, p)
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		s.Points = pts
+		sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].Artifact < s.Points[j].Artifact })
+		d.Series = append(d.Series, s)
+	}
+	slices.SortFunc(d.Series, func(x, y *Series) int { return x.Key.Compare(y.Key) })
+	return d
+}
+
+// mainLine picks the main line (see BuildOptions.History and MainBranch).
+func (b *Builder) mainLine(d *Dataset) []int {
+	var line []int
+	if len(b.opts.History) > 0 {
+		for _, h := range b.opts.History {
+			if i, ok := d.byID[h.ID]; ok && d.Artifacts[i].Kind == KindCommit {
+				line = append(line, i)
+			}
+		}
+		return line
+	}
+	branch := b.opts.MainBranch
+	if branch == "" {
+		count := map[string]int{}
+		for _, a := range d.Artifacts {
+			if a.Kind == KindCommit && a.Branch != "" {
+				count[a.Branch]++
+			}
+		}
+		best := 0
+		branch = "main"
+		for name, n := range count {
+			if n > best || n == best && name < branch {
+				branch, best = name, n
+			}
+		}
+	}
+	for i, a := range d.Artifacts {
+		if a.Kind == KindCommit && (a.Branch == "" || a.Branch == branch) {
+			line = append(line, i)
+		}
+	}
+	return line
+}

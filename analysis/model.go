@@ -1,0 +1,309 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ArtifactKind says what an artifact is.
+type ArtifactKind string
+
+// The artifact kinds of the archive format (SPEC §2).
+const (
+	KindCommit ArtifactKind = "commit" // a commit, usually on the main line
+	KindTry    ArtifactKind = "try"    // a try run of an open PR against Baseline
+	KindTag    ArtifactKind = "tag"    // a tag or release
+	KindLocal  ArtifactKind = "local"  // a developer's local build
+)
+
+// Valid reports whether k is one of the known kinds.
+func (k ArtifactKind) Valid() bool {
+	switch k {
+	case KindCommit, KindTry, KindTag, KindLocal:
+		return true
+	}
+	return false
+}
+
+// Artifact is what was benchmarked: a commit (ID is the full sha), a try
+// build, a tag or a local build.
+type Artifact struct {
+	ID       string
+	Kind     ArtifactKind
+	Date     time.Time // UTC
+	Parents  []string
+	Branch   string
+	PR       int    // 0 when unknown
+	Title    string // commit subject or PR title
+	Author   string
+	Baseline string // for try runs: the artifact the run is compared with
+}
+
+// Short is the first 7 characters of a commit id (the whole id otherwise),
+// as rustc-perf and GitHub show commits.
+func (a Artifact) Short() string {
+	if (a.Kind == KindCommit || a.Kind == KindTry) && len(a.ID) > 7 && isHex(a.ID) {
+		return a.ID[:7]
+	}
+	return a.ID
+}
+
+// Label is how a page names the artifact: "#PR" when it came from a PR,
+// else the short id (rustc-perf shows "#PR", else the date, else the sha).
+func (a Artifact) Label() string {
+	if a.PR > 0 && a.Kind != KindTag {
+		return fmt.Sprintf("#%d", a.PR)
+	}
+	return a.Short()
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// IsSHA reports whether s looks like a full or abbreviated git object id
+// (4 to 64 lower-case hex digits).
+func IsSHA(s string) bool { return len(s) >= 4 && len(s) <= 64 && isHex(s) }
+
+// Machine is where a run happened. Series from different machines are
+// never mixed.
+type Machine struct {
+	Name        string
+	OS          string
+	Arch        string
+	CPU         string
+	Cores       int
+	MemoryBytes int64
+	Labels      Params
+}
+
+// Param is one key/value pair of a test case's parameters or a context.
+type Param struct {
+	Key, Value string
+}
+
+// Params is a set of key/value pairs sorted by key, with unique keys. It is
+// a slice rather than a map so that every walk over it is deterministic.
+type Params []Param
+
+// NewParams returns the pairs of m sorted by key.
+func NewParams(m map[string]string) Params {
+	if len(m) == 0 {
+		return nil
+	}
+	p := make(Params, 0, len(m))
+	for k, v := range m {
+		p = append(p, Param{k, v})
+	}
+	slices.SortFunc(p, func(a, b Param) int { return strings.Compare(a.Key, b.Key) })
+	return p
+}
+
+// Get returns the value of key and whether it is set.
+func (p Params) Get(key string) (string, bool) {
+	for _, kv := range p {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// String is the canonical form "k=v k2=v2"; it is the part of a series key
+// that the parameters contribute. Keys and values are quoted when they hold
+// a space, '=' or a quote, so distinct sets never share a string.
+func (p Params) String() string {
+	var b strings.Builder
+	for i, kv := range p {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quoteParam(kv.Key))
+		b.WriteByte('=')
+		b.WriteString(quoteParam(kv.Value))
+	}
+	return b.String()
+}
+
+func quoteParam(s string) string {
+	if s == "" || strings.ContainsAny(s, " =\"\\\t\n\r") {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// Category splits test cases into primary (the ones that decide a
+// comparison's direction) and secondary benchmarks, as rustc-perf does.
+type Category string
+
+// The two categories; an empty category in an archive means primary.
+const (
+	Primary   Category = "primary"
+	Secondary Category = "secondary"
+)
+
+// TestCase is a benchmark with its parameters.
+type TestCase struct {
+	Benchmark string
+	Params    Params
+	Category  Category
+}
+
+// String is "benchmark" or "benchmark k=v …".
+func (tc TestCase) String() string {
+	if len(tc.Params) == 0 {
+		return tc.Benchmark
+	}
+	return tc.Benchmark + " " + tc.Params.String()
+}
+
+// Direction says which way a metric improves.
+type Direction string
+
+// Directions.
+const (
+	LowerIsBetter  Direction = "lower"
+	HigherIsBetter Direction = "higher"
+)
+
+// Noise is a metric's noise class; it sets the magnitude noise factor of
+// rustc-perf's absolute buckets.
+type Noise string
+
+// Noise classes.
+const (
+	Reliable Noise = "reliable" // counts such as instructions: noise factor 1
+	Noisy    Noise = "noisy"    // everything else: noise factor 2
+)
+
+// NoiseFactor is rustc-perf's divisor of the absolute magnitude buckets.
+func (n Noise) NoiseFactor() float64 {
+	if n == Reliable {
+		return 1
+	}
+	return 2
+}
+
+// Metric describes what a value measures.
+type Metric struct {
+	Name      string
+	Unit      string
+	Direction Direction
+	Noise     Noise
+}
+
+// DefaultMetric fills in what the archive format leaves implicit (SPEC §2):
+// units ending in "/s" are higher-is-better, everything else lower; counts
+// of instructions are reliable, everything else noisy. Configuration
+// overrides both.
+func DefaultMetric(name, unit string) Metric {
+	m := Metric{Name: name, Unit: unit, Direction: LowerIsBetter, Noise: Noisy}
+	if strings.HasSuffix(unit, "/s") {
+		m.Direction = HigherIsBetter
+	}
+	if strings.HasPrefix(name, "instructions") {
+		m.Noise = Reliable
+	}
+	return m
+}
+
+// IsTimeOrSize reports whether samples of this unit are durations or sizes,
+// for which a negative value is invalid.
+func IsTimeOrSize(unit string) bool {
+	switch strings.ToLower(unit) {
+	case "ns", "us", "µs", "μs", "ms", "s", "sec", "seconds", "sec/op", "ns/op",
+		"b", "byte", "bytes", "kb", "kib", "mb", "mib", "gb", "gib", "b/op":
+		return true
+	}
+	return false
+}
+
+// Result is one measurement: samples of one metric of one test case in one
+// run. A failed benchmark has Error set and is excluded from statistics.
+type Result struct {
+	Case    TestCase
+	Metric  string
+	Unit    string
+	Samples []float64
+	Iters   []float64 // optional per-sample iteration counts (Criterion's linear sampling)
+	Error   string
+}
+
+// Run is the content of one archive: one artifact benchmarked on one
+// machine in one context.
+type Run struct {
+	Artifact Artifact
+	Machine  Machine
+	Context  Params
+	Results  []Result
+}
+
+// ValueKind chooses the single value of a result (SPEC §2).
+type ValueKind string
+
+// Single-value rules.
+const (
+	Best   ValueKind = "best"   // min for lower-is-better, max for higher (rustc-perf, Conbench)
+	Median ValueKind = "median" // perfgate
+	Mean   ValueKind = "mean"
+)
+
+// Valid reports whether v is a known rule.
+func (v ValueKind) Valid() bool { return v == Best || v == Median || v == Mean }
+
+// SingleValue reduces samples to one number by rule v for a metric that
+// improves in direction d. It returns false when there are no samples.
+func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
+	if len(samples) == 0 {
+		return 0, false
+	}
+	switch v {
+	case Median:
+		return MedianOf(samples), true
+	case Mean:
+		return MeanOf(samples), true
+	default:
+		x := samples[0]
+		for _, s := range samples[1:] {
+			if d == HigherIsBetter && s > x || d != HigherIsBetter && s < x {
+				x = s
+			}
+		}
+		return x, true
+	}
+}
+
+// MedianOf is the median of xs (the mean of the two middle values for an
+// even count); xs is not modified. It is 0 for an empty slice.
+func MedianOf(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// MeanOf is the arithmetic mean of xs, 0 for an empty slice.
+func MeanOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}

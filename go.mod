@@ -1,0 +1,12 @@
+module github.com/perfpages/perfpages
+
+go 1.26.8
+
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/go-echarts/go-echarts/v2 v2.6.7 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
