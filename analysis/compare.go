@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
+	"strings"
 )
 
 // RelativeChange is (b − a) / a as a fraction (SPEC §5.1). It reports false
@@ -33,34 +37,372 @@ type Row struct {
 	OK         bool
 	Regression bool   // the change goes in the metric's bad direction
 	Note       string // why there is no change: a failure, a missing or zero value
+
+	// The significance of the change, valid when OK.
+	Threshold   float64   // significance threshold (a fraction)
+	Factor      float64   // |Change| / Threshold, 0 when not finite
+	Significant bool      // |Change| ≥ Threshold (model rustc-perf) or > (model 2021)
+	Magnitude   Magnitude // rustc-perf magnitude; zero when not OK
+	Relevant    bool      // Significant and Magnitude ≥ Small
+	Dodgy       bool      // model rustc-perf-2021: the history is noisy or highly variable
+	// History is how many historical values the threshold (model
+	// rustc-perf) or the dodginess (model 2021) was judged from. Model
+	// rustc-perf uses the default threshold when it is below
+	// Options.History.
+	History int
+}
+
+// Item is the row as the summaries see it.
+func (r *Row) Item() SummaryItem {
+	return SummaryItem{Change: r.Change, Magnitude: r.Magnitude, Regression: r.Regression, Significant: r.Significant, Relevant: r.Relevant}
+}
+
+// MetricSummary summarizes the rows of one metric of a comparison (over
+// every machine and context that measured it).
+type MetricSummary struct {
+	Metric             string
+	Primary, Secondary CategorySummary
+	// Direction is Primary's direction joined with Secondary's.
+	Direction SummaryDirection
+	// Relevance counts the significant changes of both categories (SPEC §5.6).
+	Relevance Relevance
+	// Significant is the number of significant changes.
+	Significant int
+	// Confidence is the 2021 confidence from Significant under model
+	// rustc-perf-2021, and Relevance's counterpart under model rustc-perf
+	// (high = definitely, medium = probably, low = maybe relevant).
+	Confidence Confidence
+	// DeservesAttention is rustc-perf's current triage rule (§1.8).
+	// Upstream applies it to instructions:u only and lists a comparison of
+	// any other metric when its direction is not none; here it is computed
+	// for every metric and the triage filter decides.
+	DeservesAttention bool
+	// DefinitelyRelevant is Confidence == DefinitelyRelevant: relevance
+	// high under model rustc-perf, more than 6 significant changes under
+	// model rustc-perf-2021.
+	DefinitelyRelevant bool
+}
+
+// SummarizeMetric summarizes rows of one metric under a model: rows in
+// category Secondary go to Secondary, every other row to Primary; rows
+// that are not OK are ignored.
+func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
+	var primary, secondary, all []SummaryItem
+	sig := 0
+	for _, r := range rows {
+		if !r.OK {
+			continue
+		}
+		it := r.Item()
+		all = append(all, it)
+		if r.Series != nil && r.Series.Case.Category == Secondary {
+			secondary = append(secondary, it)
+		} else {
+			primary = append(primary, it)
+		}
+		if r.Significant {
+			sig++
+		}
+	}
+	m := MetricSummary{
+		Metric:      metric,
+		Primary:     Summarize(primary),
+		Secondary:   Summarize(secondary),
+		Relevance:   RelevanceOf(all),
+		Significant: sig,
+	}
+	m.Direction = m.Primary.Direction().Join(m.Secondary.Direction())
+	m.DeservesAttention = DeservesAttention(m.Primary, m.Secondary)
+	if model == ModelRustcPerf2021 {
+		m.Confidence = ConfidenceOf(sig)
+	} else {
+		m.Confidence = m.Relevance.Confidence()
+	}
+	m.DefinitelyRelevant = m.Confidence == DefinitelyRelevant
+	return m
 }
 
 // Comparison compares two artifacts test case by test case.
 type Comparison struct {
 	Base, Head int   // indices into Dataset.Artifacts
 	Rows       []Row // in series order
+	// Metrics summarize the rows per metric name, sorted by name.
+	Metrics []MetricSummary
+	// Options are the options used, defaults filled in.
+	Options Options
+	// HistoryFrom is the newest main-line artifact of the test cases'
+	// history (the base's main-line parent, or the main-line baseline or
+	// parent of a base that is not on the main line), -1 when there is
+	// none: model rustc-perf then uses the default threshold everywhere and
+	// model rustc-perf-2021 finds nothing dodgy.
+	HistoryFrom int
 	// Warnings hold what could not be compared (a = 0, missing values).
 	Warnings []error
 }
 
-// Options selects the significance model and its history windows.
+// Metric returns the summary of one metric.
+func (c *Comparison) Metric(name string) (*MetricSummary, bool) {
+	i, ok := slices.BinarySearchFunc(c.Metrics, name, func(m MetricSummary, name string) int { return strings.Compare(m.Metric, name) })
+	if !ok {
+		return nil, false
+	}
+	return &c.Metrics[i], true
+}
+
+// The significance models.
+const (
+	ModelRustcPerf     = "rustc-perf"      // IQR fence over the 30 previous values (seed 001)
+	ModelRustcPerf2021 = "rustc-perf-2021" // dodgy test cases and fixed thresholds (seed 000)
+)
+
+// Options selects the significance model and its history windows. Zero
+// fields take their default.
 type Options struct {
-	Model       string  // "rustc-perf" (default) or "rustc-perf-2021"
-	History     int     // main-line ancestors for model rustc-perf (30)
-	History2021 int     // ancestors for model rustc-perf-2021 (100)
+	Model       string  // ModelRustcPerf (default) or ModelRustcPerf2021
+	History     int     // values of history for model rustc-perf (30)
+	History2021 int     // values of history for model rustc-perf-2021 (100)
 	DodgyDelta  float64 // model 2021: a relative delta above this is significant for dodginess (0.1)
 }
 
 // DefaultOptions are rustc-perf's current settings.
-var DefaultOptions = Options{Model: "rustc-perf", History: 30, History2021: 100, DodgyDelta: 0.1}
+var DefaultOptions = Options{Model: ModelRustcPerf, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta}
+
+func (o Options) withDefaults() Options {
+	if o.Model == "" {
+		o.Model = DefaultOptions.Model
+	}
+	if o.History == 0 {
+		o.History = DefaultOptions.History
+	}
+	if o.History2021 == 0 {
+		o.History2021 = DefaultOptions.History2021
+	}
+	if o.DodgyDelta == 0 {
+		o.DodgyDelta = DefaultOptions.DodgyDelta
+	}
+	return o
+}
+
+// Validate reports what is wrong with o (zero fields are fine: they take
+// their default).
+func (o Options) Validate() error {
+	o = o.withDefaults()
+	var errs []error
+	if o.Model != ModelRustcPerf && o.Model != ModelRustcPerf2021 {
+		errs = append(errs, fmt.Errorf("unknown model %q (want %q or %q)", o.Model, ModelRustcPerf, ModelRustcPerf2021))
+	}
+	if o.History < 2 {
+		errs = append(errs, fmt.Errorf("history %d is too short (want at least 2 values)", o.History))
+	}
+	if o.History2021 < 2 {
+		errs = append(errs, fmt.Errorf("history of model %s %d is too short (want at least 2 values)", ModelRustcPerf2021, o.History2021))
+	}
+	if !(o.DodgyDelta > 0) || math.IsInf(o.DodgyDelta, 0) {
+		errs = append(errs, fmt.Errorf("dodgy delta %v is not a positive number", o.DodgyDelta))
+	}
+	return errors.Join(errs...)
+}
+
+// historyWindow is how many values of history the model looks at.
+func (o Options) historyWindow() int {
+	if o.Model == ModelRustcPerf2021 {
+		return o.History2021
+	}
+	return o.History
+}
 
 // Compare compares artifact head with artifact base over every series that
 // has a result for either of them. Failed benchmarks appear as rows with a
 // Note and no change; they are excluded from every statistic.
+//
+// The history of a test case is the values of its series at the main-line
+// ancestors of the base, base excluded, newest first (see
+// [Comparison.HistoryFrom] for bases that are not on the main line).
+// rustc-perf takes exactly the 30 ancestor commits and gives up on a test
+// case when any of them lacks a value; following SPEC §5.2 ("the 30
+// main-line ancestors … with a value for the test case"), ancestors without
+// a value (not run, failed) are skipped instead, until Options.History
+// values are found, looking back at most 3 × Options.History ancestors so
+// that a test case that stopped running long ago does not reach into
+// another era. Model rustc-perf-2021 does the same with
+// Options.History2021.
+//
+// The cost is O(series × window × log points). To compare many pairs of
+// the same dataset, use a [Comparer].
 func Compare(d *Dataset, base, head int, opts Options) *Comparison {
-	c := &Comparison{Base: base, Head: head}
-	for _, s := range d.Series {
-		before, after := s.At(base), s.At(head)
+	return compareWith(d, base, head, opts, nil)
+}
+
+// Comparer compares many pairs of artifacts of one dataset, such as every
+// main-line commit with its parent. It indexes each series' main-line points
+// once (O(points)); after that a comparison of two main-line artifacts costs
+// O(series × (window + log points)) with one binary search per series, and
+// is several times cheaper than [Compare]. It is safe for concurrent use.
+type Comparer struct {
+	d     *Dataset
+	opts  Options
+	lines [][]linePoint // per series of d.Series: its main-line points by position
+}
+
+// linePoint is a point of a series on the main line.
+type linePoint struct {
+	pos   int32 // position on the main line
+	idx   int32 // index in Series.Points
+	value float64
+	ok    bool
+}
+
+// NewComparer indexes d for comparisons with opts. The dataset must not
+// change afterwards.
+func NewComparer(d *Dataset, opts Options) *Comparer {
+	c := &Comparer{d: d, opts: opts, lines: make([][]linePoint, len(d.Series))}
+	for i, s := range d.Series {
+		line := make([]linePoint, 0, len(s.Points))
+		for k, p := range s.Points {
+			if pos := d.MainPos(p.Artifact); pos >= 0 {
+				line = append(line, linePoint{int32(pos), int32(k), p.Value, p.OK})
+			}
+		}
+		if !sort.SliceIsSorted(line, func(a, b int) bool { return line[a].pos < line[b].pos }) {
+			sort.Slice(line, func(a, b int) bool { return line[a].pos < line[b].pos })
+		}
+		c.lines[i] = line
+	}
+	return c
+}
+
+// Compare is [Compare] with the comparer's dataset and options.
+func (c *Comparer) Compare(base, head int) *Comparison {
+	return compareWith(c.d, base, head, c.opts, c.lines)
+}
+
+// historyStart is the main-line position of the newest ancestor of base:
+// its predecessor when base is on the main line, else the position of its
+// baseline (try runs) or first parent when that is on the main line. It is
+// -1 when base has no main-line ancestry.
+func historyStart(d *Dataset, base int) int {
+	if p := d.MainPos(base); p >= 0 {
+		return p - 1
+	}
+	a := d.Artifacts[base]
+	for _, id := range []string{a.Baseline, artifactFirstParent(a)} {
+		if id == "" {
+			continue
+		}
+		if i, ok := d.Index(id); ok {
+			if q := d.MainPos(i); q >= 0 {
+				return q
+			}
+		}
+	}
+	return -1
+}
+
+func artifactFirstParent(a Artifact) string {
+	if len(a.Parents) == 0 {
+		return ""
+	}
+	return a.Parents[0]
+}
+
+// walkHistory appends to dst the values of s at main-line positions start,
+// start−1, … (newest first), skipping positions without a value, until it
+// has n values or has looked at 3·n positions.
+func walkHistory(dst []float64, d *Dataset, s *Series, start, n int) []float64 {
+	stop := max(start-3*n, -1)
+	for pos := start; pos > stop && len(dst) < n; pos-- {
+		if p := s.At(d.MainLine[pos]); p != nil && p.OK {
+			dst = append(dst, p.Value)
+		}
+	}
+	return dst
+}
+
+// lineHistory is walkHistory over a series' main-line index: end is the
+// number of entries at positions up to start.
+func lineHistory(dst []float64, line []linePoint, end, start, n int) []float64 {
+	stop := start - 3*n
+	for j := end - 1; j >= 0 && int(line[j].pos) > stop && len(dst) < n; j-- {
+		if line[j].ok {
+			dst = append(dst, line[j].value)
+		}
+	}
+	return dst
+}
+
+// lineSearch returns the index of the first entry of line at or after
+// main-line position pos, given that the entries before from are all
+// before pos. The entry is usually at from or next to it when comparing
+// consecutive commits.
+func lineSearch(line []linePoint, pos, from int) int {
+	for k := from; k < len(line) && k < from+2; k++ {
+		if int(line[k].pos) >= pos {
+			return k
+		}
+	}
+	from = min(from+2, len(line))
+	return from + sort.Search(len(line)-from, func(k int) bool { return int(line[from+k].pos) >= pos })
+}
+
+// linePoints finds the points of series s at base and head (main-line
+// positions bpos and hpos, or -1) through its line, and the number of line
+// entries before base.
+func linePoints(s *Series, line []linePoint, base, head, bpos, hpos int) (before, after *Point, end int) {
+	at := func(k, pos int) *Point {
+		if k < len(line) && int(line[k].pos) == pos {
+			return &s.Points[line[k].idx]
+		}
+		return nil
+	}
+	if bpos >= 0 {
+		end = lineSearch(line, bpos, 0)
+		before = at(end, bpos)
+	} else {
+		before = s.At(base)
+	}
+	switch {
+	case hpos < 0:
+		after = s.At(head)
+	case bpos >= 0 && hpos >= bpos:
+		after = at(lineSearch(line, hpos, end), hpos)
+	default:
+		after = at(lineSearch(line, hpos, 0), hpos)
+	}
+	return before, after, end
+}
+
+func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint) *Comparison {
+	c := &Comparison{Base: base, Head: head, HistoryFrom: -1}
+	opts = opts.withDefaults()
+	if err := opts.Validate(); err != nil {
+		c.Warnings = append(c.Warnings, fmt.Errorf("analysis options: %w; using the defaults", err))
+		opts = DefaultOptions
+	}
+	c.Options = opts
+	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
+		c.Warnings = append(c.Warnings, fmt.Errorf("no such artifacts to compare: %d and %d (the dataset has %d)", base, head, len(d.Artifacts)))
+		return c
+	}
+	start := historyStart(d, base)
+	if start >= 0 {
+		c.HistoryFrom = d.MainLine[start]
+	}
+	window := opts.historyWindow()
+	hist := make([]float64, 0, window)
+	pbuf := make([]float64, 0, window)
+
+	bpos, hpos := d.MainPos(base), d.MainPos(head)
+	for i, s := range d.Series {
+		var before, after *Point
+		var end int // with lines: entries of lines[i] up to the history's start
+		if lines != nil {
+			before, after, end = linePoints(s, lines[i], base, head, bpos, hpos)
+			if bpos < 0 {
+				end = sort.Search(len(lines[i]), func(k int) bool { return int(lines[i][k].pos) > start })
+			}
+		} else {
+			before, after = s.At(base), s.At(head)
+		}
 		if before == nil && after == nil {
 			continue
 		}
@@ -79,10 +421,48 @@ func Compare(d *Dataset, base, head int, opts Options) *Comparison {
 			if !r.OK {
 				r.Note = "base value is 0"
 				c.Warnings = append(c.Warnings, fmt.Errorf("%s %s on %s: base value is 0, no relative change", s.Case, s.Key.Metric, s.Key.Machine))
+				break
 			}
-			r.Regression = r.OK && IsRegression(r.Change, s.Metric.Direction)
+			r.Regression = IsRegression(r.Change, s.Metric.Direction)
+			h := hist[:0]
+			if start >= 0 {
+				if lines != nil {
+					h = lineHistory(h, lines[i], end, start, window)
+				} else {
+					h = walkHistory(h, d, s, start, window)
+				}
+			}
+			r.History = len(h)
+			nf := s.Metric.Noise.NoiseFactor()
+			var sig ChangeSignificance
+			if opts.Model == ModelRustcPerf2021 {
+				r.Dodgy = ClassifyDodginess(h, opts.DodgyDelta).Dodgy()
+				sig = ClassifyChange2021(r.Change, r.Dodgy, nf)
+			} else {
+				sig = ClassifyChange(r.Change, thresholdInto(pbuf, h, opts.History), nf)
+			}
+			r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
 		}
 		c.Rows = append(c.Rows, r)
 	}
+	c.Metrics = summarizeMetrics(c.Rows, opts.Model)
 	return c
+}
+
+func summarizeMetrics(rows []Row, model string) []MetricSummary {
+	byMetric := map[string][]*Row{}
+	for i := range rows {
+		name := rows[i].Series.Key.Metric
+		byMetric[name] = append(byMetric[name], &rows[i])
+	}
+	names := make([]string, 0, len(byMetric))
+	for name := range byMetric {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make([]MetricSummary, 0, len(names))
+	for _, name := range names {
+		out = append(out, SummarizeMetric(name, byMetric[name], model))
+	}
+	return out
 }

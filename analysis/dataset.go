@@ -267,9 +267,12 @@ func (b *Builder) Warnf(format string, args ...any) {
 // first one wins.
 func (b *Builder) Add(origin string, r Run) {
 	b.mergeArtifact(origin, r.Artifact)
+	art := b.pending(r.Artifact.ID)
 	if m, ok := b.machines[r.Machine.Name]; !ok {
 		b.machines[r.Machine.Name] = r.Machine
-	} else if !machineEqual(m, r.Machine) {
+	} else if merged, ok := mergeMachine(m, r.Machine); ok {
+		b.machines[r.Machine.Name] = merged
+	} else {
 		b.Warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
 	}
 	ctx := r.Context.String()
@@ -300,7 +303,7 @@ func (b *Builder) Add(origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		s.Points = append(s.Points, Point{Artifact: b.pending(r.Artifact.ID), Samples: res.Samples, Iters: res.Iters, Error: res.Error})
+		s.Points = append(s.Points, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error})
 	}
 }
 
@@ -330,9 +333,44 @@ func (b *Builder) metric(name, unit string) Metric {
 	return m
 }
 
-func machineEqual(a, b Machine) bool {
-	return a.Name == b.Name && a.OS == b.OS && a.Arch == b.Arch && a.CPU == b.CPU &&
-		a.Cores == b.Cores && a.MemoryBytes == b.MemoryBytes && slices.Equal(a.Labels, b.Labels)
+// mergeMachine fills the fields a describes with b's; archives may
+// describe a machine in more or less detail, but must not contradict.
+func mergeMachine(a, b Machine) (Machine, bool) {
+	ok := true
+	str := func(x *string, y string) {
+		switch {
+		case y == "" || *x == y:
+		case *x == "":
+			*x = y
+		default:
+			ok = false
+		}
+	}
+	str(&a.OS, b.OS)
+	str(&a.Arch, b.Arch)
+	str(&a.CPU, b.CPU)
+	switch {
+	case b.Cores == 0 || a.Cores == b.Cores:
+	case a.Cores == 0:
+		a.Cores = b.Cores
+	default:
+		ok = false
+	}
+	switch {
+	case b.MemoryBytes == 0 || a.MemoryBytes == b.MemoryBytes:
+	case a.MemoryBytes == 0:
+		a.MemoryBytes = b.MemoryBytes
+	default:
+		ok = false
+	}
+	switch {
+	case len(b.Labels) == 0 || slices.Equal(a.Labels, b.Labels):
+	case len(a.Labels) == 0:
+		a.Labels = b.Labels
+	default:
+		ok = false
+	}
+	return a, ok
 }
 
 func (b *Builder) mergeArtifact(origin string, a Artifact) {
@@ -427,7 +465,8 @@ func (b *Builder) Dataset() *Dataset {
 	}
 
 	ids := make([]string, 0, len(b.artifacts))
-	for id, a := range b.artifacts {
+	for _, id := range b.order {
+		a := b.artifacts[id]
 		if a.Date.IsZero() {
 			d.Warnings = append(d.Warnings, fmt.Errorf("%s: artifact %s has no date and the project history does not know it; skipping its results", b.origin[id], id))
 			continue

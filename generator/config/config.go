@@ -1,0 +1,327 @@
+// Package config decodes perfpages.toml, the site's configuration.
+//
+// It is the edge of the pipeline: the file is decoded once, strictly
+// (unknown keys are errors that name the key), defaults are filled in and
+// relative paths are resolved against the config file's folder, so that
+// every later stage gets typed, validated settings. Key names are a
+// contract (SPEC §8): scripts and docs use them.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// FileName is the configuration file perfpages looks for.
+const FileName = "perfpages.toml"
+
+// Config is a decoded perfpages.toml.
+type Config struct {
+	// Dir is the folder of the config file; relative paths below are
+	// already resolved against it.
+	Dir      string                  `toml:"-"`
+	Site     Site                    `toml:"site"`
+	Sources  []Source                `toml:"sources"`
+	Project  Project                 `toml:"project"`
+	Analysis Analysis                `toml:"analysis"`
+	Metrics  map[string]MetricConfig `toml:"metrics"`
+	Triage   Triage                  `toml:"triage"`
+}
+
+// Site is the [site] section.
+type Site struct {
+	Title string `toml:"title"`
+	// BaseURL is where the site is published, e.g.
+	// "https://example.github.io/bench/"; its path is the prefix of every
+	// link, so project sites on a sub-path work. Default "/".
+	BaseURL string `toml:"base_url"`
+	// Repository is the project's web home (GitHub style), used for
+	// commit, PR and compare links. Optional.
+	Repository string `toml:"repository"`
+	// Theme names a folder themes/<name>/ next to the config whose files
+	// override the embedded default theme.
+	Theme string `toml:"theme"`
+	// Content is the folder of Markdown pages (default "content").
+	Content string `toml:"content"`
+	// Output is where build writes the site (default "public").
+	Output string `toml:"output"`
+}
+
+// Source is one [[sources]] entry: a directory of archives, archives in a
+// git repository's history, or git notes.
+type Source struct {
+	Dir   string `toml:"dir"`   // a directory tree of archives
+	Git   string `toml:"git"`   // a git repository
+	Ref   string `toml:"ref"`   // with git: the ref whose history holds archives (default HEAD)
+	Path  string `toml:"path"`  // with git: the folder inside the repository ("" for all)
+	Notes string `toml:"notes"` // with git: read git notes on this ref instead of files
+}
+
+// Kind is "dir", "git" or "notes".
+func (s Source) Kind() string {
+	switch {
+	case s.Dir != "":
+		return "dir"
+	case s.Notes != "":
+		return "notes"
+	default:
+		return "git"
+	}
+}
+
+// String describes the source for messages.
+func (s Source) String() string {
+	switch s.Kind() {
+	case "dir":
+		return "directory " + s.Dir
+	case "notes":
+		return fmt.Sprintf("git notes %s in %s", s.Notes, s.Git)
+	default:
+		return fmt.Sprintf("git history of %s:%s in %s", s.Ref, s.Path, s.Git)
+	}
+}
+
+// Project is the [project] section: the benchmarked project's repository,
+// which supplies artifact order, parents, dates, subjects and PR numbers.
+type Project struct {
+	Git    string `toml:"git"`
+	// Branch is the main line's branch. Default: "main" for the project
+	// history; without a project repository, the branch most commit
+	// artifacts name.
+	Branch string `toml:"branch"`
+}
+
+// Analysis is the [analysis] section.
+type Analysis struct {
+	Model   string `toml:"model"`   // "rustc-perf" (default) or "rustc-perf-2021"
+	Value   string `toml:"value"`   // best (default) | median | mean
+	History int    `toml:"history"` // main-line ancestors of the threshold history (default 30)
+}
+
+// MetricConfig is a [metrics."name"] section.
+type MetricConfig struct {
+	Unit      string `toml:"unit"`
+	Direction string `toml:"direction"` // lower | higher
+	Noise     string `toml:"noise"`     // reliable | noisy
+}
+
+// Triage is the [triage] section.
+type Triage struct {
+	// Filter keeps a week's comparisons that are definitely-relevant
+	// (default), probably-relevant or deserves-attention.
+	Filter string `toml:"filter"`
+}
+
+// Triage filters.
+var triageFilters = []string{"definitely-relevant", "probably-relevant", "deserves-attention"}
+
+// Default returns the configuration a site without a config file gets
+// (it still needs sources).
+func Default() *Config {
+	c := &Config{}
+	c.fill()
+	return c
+}
+
+func (c *Config) fill() {
+	if c.Site.Title == "" {
+		c.Site.Title = "Benchmarks"
+	}
+	if c.Site.BaseURL == "" {
+		c.Site.BaseURL = "/"
+	}
+	if c.Site.Content == "" {
+		c.Site.Content = "content"
+	}
+	if c.Site.Output == "" {
+		c.Site.Output = "public"
+	}
+	if c.Analysis.Model == "" {
+		c.Analysis.Model = analysis.DefaultOptions.Model
+	}
+	if c.Analysis.Value == "" {
+		c.Analysis.Value = string(analysis.Best)
+	}
+	if c.Analysis.History == 0 {
+		c.Analysis.History = analysis.DefaultOptions.History
+	}
+	if c.Triage.Filter == "" {
+		c.Triage.Filter = triageFilters[0]
+	}
+	for i := range c.Sources {
+		if c.Sources[i].Git != "" && c.Sources[i].Notes == "" && c.Sources[i].Ref == "" {
+			c.Sources[i].Ref = "HEAD"
+		}
+	}
+}
+
+// Load reads and validates the config file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, filepath.Dir(abs))
+}
+
+// Parse decodes a config file's content. name is used in errors; dir is
+// the folder relative paths are resolved against.
+func Parse(name string, data []byte, dir string) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		var errs []error
+		for _, k := range un {
+			errs = append(errs, fmt.Errorf("%s: unknown key %q", name, k.String()))
+		}
+		return nil, errors.Join(errs...)
+	}
+	c.Dir = dir
+	c.fill()
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	c.resolve()
+	return &c, nil
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	if u, err := url.Parse(c.Site.BaseURL); err != nil {
+		bad("site.base_url: %v", err)
+	} else if u.RawQuery != "" || u.Fragment != "" {
+		bad("site.base_url %q: must not have a query or fragment", c.Site.BaseURL)
+	}
+	if c.Site.Repository != "" {
+		if u, err := url.Parse(c.Site.Repository); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			bad("site.repository %q: want an http(s) URL such as https://github.com/owner/project", c.Site.Repository)
+		}
+	}
+	if c.Site.Theme != "" && (strings.ContainsAny(c.Site.Theme, `/\`) || c.Site.Theme == "." || c.Site.Theme == "..") {
+		bad("site.theme %q: want the name of a folder under themes/", c.Site.Theme)
+	}
+	for i, s := range c.Sources {
+		where := fmt.Sprintf("sources[%d]", i)
+		switch {
+		case s.Dir != "" && s.Git != "":
+			bad("%s: set dir or git, not both", where)
+		case s.Dir == "" && s.Git == "":
+			bad("%s: set dir (a folder of archives) or git (a repository)", where)
+		case s.Dir != "" && (s.Ref != "" || s.Path != "" || s.Notes != ""):
+			bad("%s: ref, path and notes go with git, not dir", where)
+		case s.Notes != "" && (s.Ref != "" || s.Path != ""):
+			bad("%s: notes reads git notes; ref and path read files from history: use separate sources", where)
+		}
+	}
+	if !slices.Contains([]string{"rustc-perf", "rustc-perf-2021"}, c.Analysis.Model) {
+		bad("analysis.model %q: want rustc-perf or rustc-perf-2021", c.Analysis.Model)
+	}
+	if !analysis.ValueKind(c.Analysis.Value).Valid() {
+		bad("analysis.value %q: want best, median or mean", c.Analysis.Value)
+	}
+	if c.Analysis.History < 2 {
+		bad("analysis.history %d: want at least 2", c.Analysis.History)
+	}
+	names := make([]string, 0, len(c.Metrics))
+	for name := range c.Metrics {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		m := c.Metrics[name]
+		if m.Direction != "" && m.Direction != "lower" && m.Direction != "higher" {
+			bad("metrics.%q.direction %q: want lower or higher", name, m.Direction)
+		}
+		if m.Noise != "" && m.Noise != "reliable" && m.Noise != "noisy" {
+			bad("metrics.%q.noise %q: want reliable or noisy", name, m.Noise)
+		}
+	}
+	if !slices.Contains(triageFilters, c.Triage.Filter) {
+		bad("triage.filter %q: want one of %s", c.Triage.Filter, strings.Join(triageFilters, ", "))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) resolve() {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(c.Dir, p)
+	}
+	for i := range c.Sources {
+		c.Sources[i].Dir = abs(c.Sources[i].Dir)
+		c.Sources[i].Git = abs(c.Sources[i].Git)
+	}
+	c.Project.Git = abs(c.Project.Git)
+	c.Site.Content = abs(c.Site.Content)
+	c.Site.Output = abs(c.Site.Output)
+}
+
+// BasePath is the path part of the base URL, with a leading and trailing
+// slash ("/" or "/bench/"): the prefix of every link on the site.
+func (c *Config) BasePath() string {
+	u, err := url.Parse(c.Site.BaseURL)
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	p := "/" + strings.Trim(u.Path, "/") + "/"
+	if p == "//" {
+		p = "/"
+	}
+	return p
+}
+
+// AbsURL is the base URL when it has a scheme and host (for the sitemap
+// and feeds), else "".
+func (c *Config) AbsURL() string {
+	u, err := url.Parse(c.Site.BaseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return strings.TrimSuffix(u.Scheme+"://"+u.Host+c.BasePath(), "/") + "/"
+}
+
+// BuildOptions turns the analysis and metrics sections into the dataset
+// builder's options.
+func (c *Config) BuildOptions() analysis.BuildOptions {
+	opts := analysis.BuildOptions{Value: analysis.ValueKind(c.Analysis.Value)}
+	if len(c.Metrics) > 0 {
+		opts.Metrics = map[string]analysis.Metric{}
+		for name, m := range c.Metrics {
+			opts.Metrics[name] = analysis.Metric{Name: name, Unit: m.Unit, Direction: analysis.Direction(m.Direction), Noise: analysis.Noise(m.Noise)}
+		}
+	}
+	opts.MainBranch = c.Project.Branch
+	return opts
+}
+
+// CompareOptions turns the analysis section into comparison options.
+func (c *Config) CompareOptions() analysis.Options {
+	o := analysis.DefaultOptions
+	o.Model = c.Analysis.Model
+	o.History = c.Analysis.History
+	return o
+}

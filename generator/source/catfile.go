@@ -1,0 +1,179 @@
+package source
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// catFile is a running "git cat-file --batch": object ids go in on stdin,
+// one a line, and come back as "<id> <type> <size>\n<content>\n".
+type catFile struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *tailWriter
+}
+
+func (g *Git) startCatFile() (*catFile, error) {
+	// Not CommandContext: the process outlives the call that starts it.
+	// readBlobs kills it when that call's context ends mid-read.
+	cmd := exec.Command(g.git, append(stableConfig[:len(stableConfig):len(stableConfig)], "cat-file", "--batch")...)
+	cmd.Dir = g.dir
+	cmd.Env = g.env
+	cmd.WaitDelay = 2 * time.Second
+	c := &catFile{cmd: cmd, stderr: &tailWriter{}}
+	cmd.Stderr = c.stderr
+	var err error
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+	}
+	c.stdout = bufio.NewReaderSize(stdout, 64<<10)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+	}
+	return c, nil
+}
+
+// close ends the process normally: cat-file exits at the end of its input.
+func (c *catFile) close() error {
+	c.stdin.Close()
+	if err := c.cmd.Wait(); err != nil {
+		if msg := strings.TrimSpace(c.stderr.String()); msg != "" {
+			return fmt.Errorf("git cat-file: %s (%w)", msg, err)
+		}
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	return nil
+}
+
+// kill ends the process after a failed or cancelled read, whose leftover
+// output would confuse the next one, and returns what git said.
+func (c *catFile) kill() string {
+	_ = c.cmd.Process.Kill()
+	_ = c.cmd.Wait()
+	return strings.TrimSpace(c.stderr.String())
+}
+
+// readBlobs returns the content of the blobs ids, in order, from the
+// repository's cat-file process (started on first use). Requests are
+// written while answers are read, so reading thousands of small blobs costs
+// no round trip each.
+func (g *Git) readBlobs(ctx context.Context, ids []string) ([][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	for _, id := range ids {
+		if !isObjectID(id) {
+			return nil, fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil, fmt.Errorf("git repository %s: read after Close", g.dir)
+	}
+	if g.cat == nil {
+		c, err := g.startCatFile()
+		if err != nil {
+			return nil, err
+		}
+		g.cat = c
+	}
+	c := g.cat
+	stop := context.AfterFunc(ctx, func() { _ = c.cmd.Process.Kill() })
+
+	written := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(c.stdin, 16<<10)
+		for _, id := range ids {
+			w.WriteString(id)
+			w.WriteByte('\n')
+		}
+		written <- w.Flush()
+	}()
+	blobs := make([][]byte, len(ids))
+	var err error
+	for i, id := range ids {
+		if blobs[i], err = readObject(c.stdout, id); err != nil {
+			break
+		}
+	}
+	cancelled := !stop()
+	if err == nil && !cancelled {
+		if err = <-written; err == nil {
+			return blobs, nil
+		}
+	}
+	// Killing the process also frees the writer if it is stuck on a full
+	// pipe.
+	msg := c.kill()
+	<-written
+	g.cat = nil
+	if cancelled || ctx.Err() != nil {
+		return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, ctx.Err())
+	}
+	if msg != "" {
+		return nil, fmt.Errorf("git cat-file in %s: %w (git said: %s)", g.dir, err, msg)
+	}
+	return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+}
+
+// errMissing is returned for an object the repository does not have.
+var errMissing = errors.New("object missing")
+
+// readObject reads cat-file's answer for blob id.
+func readObject(r *bufio.Reader, id string) ([]byte, error) {
+	header, err := r.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+	}
+	fields := strings.Fields(header)
+	if len(fields) == 2 && fields[1] == "missing" {
+		return nil, fmt.Errorf("blob %s: %w", id, errMissing)
+	}
+	if len(fields) != 3 || fields[0] != id {
+		return nil, fmt.Errorf("reading blob %s: unexpected answer %q", id, strings.TrimSpace(header))
+	}
+	if fields[1] != "blob" {
+		return nil, fmt.Errorf("reading blob %s: object is a %s", id, fields[1])
+	}
+	size, err := strconv.ParseInt(fields[2], 10, 64)
+	if err != nil || size < 0 || size > 1<<40 {
+		return nil, fmt.Errorf("reading blob %s: bad size %q", id, fields[2])
+	}
+	// Grow the buffer as data arrives rather than trusting the size
+	// up front.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, 16<<20)+1))
+	if _, err := io.CopyN(buf, r, size+1); err != nil {
+		return nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+	}
+	data := buf.Bytes()
+	if data[size] != '\n' {
+		return nil, fmt.Errorf("reading blob %s: answer not terminated by a newline", id)
+	}
+	return data[:size:size], nil
+}
+
+// noEOF turns a bare EOF, which means the process died, into an error that
+// says the output was cut short.
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,158 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// File is one archive file as stored.
+type File struct {
+	// Name is a slash-separated path whose extension tells the format, for
+	// example "results/linux/abc.json.gz": relative to the root for [Dir],
+	// relative to the repository root for [Git.History], "<sha>.<ext>" for
+	// [Git.Notes].
+	Name string
+	// Origin says where the file came from, for messages: the path on disk,
+	// "REF@COMMIT:PATH" for a file in git history, "NOTESREF:SHA" for a note.
+	Origin string
+	Data   []byte
+	// Artifact is the id to use when the archive names none: for git notes,
+	// the annotated commit. Empty otherwise.
+	Artifact string
+}
+
+// Dir returns every file under root (recursively) whose name isArchive
+// accepts, sorted by name. Names are slash-separated and relative to root;
+// a nil isArchive accepts every file.
+//
+// Files and folders that cannot be read are reported in problems, one error
+// each naming the path, and do not stop the walk. A missing or unreadable
+// root is an error. Folders named ".git" are skipped. Symbolic links to
+// folders are not followed (a problem when the folder is outside root,
+// since its content is left out); symbolic links to files are read only
+// when they point inside root, so a hostile tree cannot make us read
+// /etc/passwd. Reads go through an [os.Root], which enforces that even if
+// the tree changes under us.
+func Dir(root string, isArchive func(name string) bool) (files []File, problems []error, err error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return nil, nil, fmt.Errorf("reading directory %s: not a directory", root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+	}
+	defer r.Close()
+	// The real location of root, to tell a symlink escaping it from a
+	// broken one.
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	if isArchive == nil {
+		isArchive = func(string) bool { return true }
+	}
+	onDisk := func(name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
+	problem := func(name, format string, args ...any) {
+		problems = append(problems, fmt.Errorf("%s: %s", onDisk(name), fmt.Sprintf(format, args...)))
+	}
+	read := func(name string) {
+		data, err := r.ReadFile(name)
+		if err != nil {
+			problem(name, "%v", unwrapPath(err))
+			return
+		}
+		files = append(files, File{Name: name, Origin: onDisk(name), Data: data})
+	}
+
+	err = fs.WalkDir(r.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if name == "." {
+				return err
+			}
+			// An unreadable folder: WalkDir calls us a second time with
+			// the error from reading it and then skips its content.
+			problem(name, "%v", unwrapPath(err))
+			return nil
+		}
+		switch mode := d.Type(); {
+		case d.IsDir():
+			if name != "." && d.Name() == ".git" {
+				return fs.SkipDir
+			}
+		case mode.IsRegular():
+			if isArchive(name) {
+				read(name)
+			}
+		case mode&fs.ModeSymlink != 0:
+			target, err := os.Stat(onDisk(name))
+			switch {
+			case err == nil && target.IsDir():
+				// Its content is walked anyway when it lies inside root.
+				if !inside(realRoot, onDisk(name)) {
+					problem(name, "symbolic link to a folder outside %s, not followed", root)
+				}
+			case !isArchive(name):
+			case err != nil:
+				problem(name, "broken symbolic link: %v", unwrapPath(err))
+			case !inside(realRoot, onDisk(name)):
+				problem(name, "symbolic link points outside %s, skipped", root)
+			case !target.Mode().IsRegular():
+				problem(name, "symbolic link to a %s, not a regular file", fileKind(target.Mode()))
+			default:
+				read(name)
+			}
+		default:
+			if isArchive(name) {
+				problem(name, "%s, not a regular file", fileKind(mode))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return files, problems, nil
+}
+
+// inside reports whether the symlink at path resolves to a file under
+// realRoot.
+func inside(realRoot, path string) bool {
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(realRoot, resolved)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path the caller already
+// names (and names better: the fs.FS path is relative).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

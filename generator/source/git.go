@@ -1,0 +1,370 @@
+package source
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Git reads one repository through the git command. Its methods are safe
+// for concurrent use. Close it to stop the cat-file process it starts on
+// first use.
+type Git struct {
+	dir string   // absolute path of the repository, git's working directory
+	git string   // the git executable
+	env []string // git's environment
+
+	mu     sync.Mutex // guards cat and closed
+	cat    *catFile   // started by the first blob read
+	closed bool
+
+	shallowMu sync.Mutex
+	shallow   map[string]bool // the clone's shallow commits; nil until known
+}
+
+// ShallowError reports that a ref's history is cut short by a shallow
+// clone, so results or commits would silently be missing.
+type ShallowError struct {
+	Repo string // the repository's folder
+	Ref  string // the ref whose history is incomplete
+}
+
+func (e *ShallowError) Error() string {
+	return fmt.Sprintf("git repository %s is a shallow clone, so the history of %s is incomplete: "+
+		"fetch all of it with \"git fetch --unshallow\" (in GitHub Actions, use actions/checkout with \"fetch-depth: 0\")",
+		e.Repo, e.Ref)
+}
+
+// RefError reports a ref, branch or notes ref that the repository lacks,
+// usually because the clone did not fetch it.
+type RefError struct {
+	Repo string // the repository's folder
+	Ref  string // the ref as asked for
+	Fix  string // a command that fetches it
+}
+
+func (e *RefError) Error() string {
+	what := "ref"
+	if strings.HasPrefix(e.Ref, "refs/notes/") {
+		what = "notes ref"
+	}
+	return fmt.Sprintf("%s %q not found in git repository %s: fetch it with %q", what, e.Ref, e.Repo, e.Fix)
+}
+
+// Variables that would make git read another repository than g.dir: set
+// when perfpages runs inside a git hook, for example.
+var repoEnv = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GIT_INDEX_FILE=",
+	"GIT_NAMESPACE=", "GIT_OBJECT_DIRECTORY=", "GIT_ALTERNATE_OBJECT_DIRECTORIES="}
+
+// OpenGit opens the repository at dir, a work tree (or a folder inside
+// one) or a bare repository, for reading. It checks that git is installed
+// and that dir is a repository.
+func OpenGit(ctx context.Context, dir string) (*Git, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("opening git repository %s: git is not installed or not in PATH; install git to read git sources (%w)", dir, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening git repository %s: %w", dir, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("opening git repository %s: %w", dir, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("opening git repository %s: not a directory", dir)
+	}
+	env := []string{"LC_ALL=C", "GIT_TERMINAL_PROMPT=0"}
+	for _, kv := range os.Environ() {
+		if !hasAnyPrefix(kv, repoEnv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") {
+			env = append(env, kv)
+		}
+	}
+	g := &Git{dir: abs, git: bin, env: env}
+	var stderr tailWriter
+	cmd := g.command(ctx, "rev-parse", "--git-dir")
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("opening git repository %s: %w", dir, ctx.Err())
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "dubious ownership") {
+			return nil, fmt.Errorf("opening git repository %s: git refuses a repository owned by another user; "+
+				"trust it with \"git config --global --add safe.directory %s\" (git said: %s)", dir, abs, msg)
+		}
+		return nil, fmt.Errorf("%s is not a git repository (git said: %s)", dir, msg)
+	}
+	return g, nil
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Close stops the cat-file process. Using g after Close is an error.
+func (g *Git) Close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil
+	}
+	g.closed = true
+	if g.cat == nil {
+		return nil
+	}
+	err := g.cat.close()
+	g.cat = nil
+	if err != nil {
+		return fmt.Errorf("closing git repository %s: %w", g.dir, err)
+	}
+	return nil
+}
+
+// Config that would change the output we parse, overridden for every
+// command. Unknown keys are ignored by older git versions.
+var stableConfig = []string{
+	"-c", "log.showSignature=false", // gpg output would interleave with the log
+	"-c", "log.follow=false", // --follow breaks --full-history and merges
+	"-c", "log.diffMerges=separate", // -m must diff merges against each parent
+	"-c", "diff.relative=false", // paths must be relative to the top
+	"-c", "color.ui=false",
+}
+
+// command returns git with args, running in g's repository; the context
+// kills it.
+func (g *Git) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, g.git, append(stableConfig[:len(stableConfig):len(stableConfig)], args...)...)
+	cmd.Dir = g.dir
+	cmd.Env = g.env
+	// Give up on the pipes soon after the process is killed, even if a
+	// child of git still holds them.
+	cmd.WaitDelay = 2 * time.Second
+	return cmd
+}
+
+// output runs git and returns its standard output.
+func (g *Git) output(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := g.command(ctx, args...)
+	var stdout bytes.Buffer
+	var stderr tailWriter
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, g.commandError(ctx, args, stderr.String(), err)
+	}
+	return stdout.Bytes(), nil
+}
+
+// stream runs git and hands its standard output to read as it comes. When
+// read fails the process is killed.
+func (g *Git) stream(ctx context.Context, args []string, read func(*bufio.Reader) error) error {
+	cmd := g.command(ctx, args...)
+	var stderr tailWriter
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return g.commandError(ctx, args, "", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return g.commandError(ctx, args, "", err)
+	}
+	readErr := read(bufio.NewReaderSize(stdout, 64<<10))
+	if readErr != nil {
+		_ = cmd.Process.Kill()
+	}
+	waitErr := cmd.Wait()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return g.commandError(ctx, args, "", ctx.Err())
+	case waitErr != nil && (readErr == nil || errors.As(waitErr, &exit) && exit.Exited()):
+		// git failed by itself: its message explains any parse error
+		// caused by the output it left unfinished.
+		return g.commandError(ctx, args, stderr.String(), waitErr)
+	}
+	return readErr
+}
+
+// commandError describes a failed git command with its (trimmed) stderr.
+func (g *Git) commandError(ctx context.Context, args []string, stderr string, err error) error {
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if msg := strings.TrimSpace(stderr); msg != "" && ctx.Err() == nil {
+		return fmt.Errorf("git %s in %s: %s (%w)", subcommand(args), g.dir, msg, err)
+	}
+	return fmt.Errorf("git %s in %s: %w", subcommand(args), g.dir, err)
+}
+
+// subcommand is the first word of args that is not a global option.
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "-c" || args[i] == "-C":
+			i++
+		case !strings.HasPrefix(args[i], "-"):
+			return args[i]
+		}
+	}
+	return "command"
+}
+
+// resolve returns the full sha of the commit ref names; "" means HEAD.
+func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
+	if ref == "" {
+		ref = "HEAD"
+	}
+	if strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n") {
+		return "", fmt.Errorf("git repository %s: invalid ref %q", g.dir, ref)
+	}
+	out, err := g.output(ctx, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	if err != nil {
+		var exit *exec.ExitError
+		if ctx.Err() == nil && errors.As(err, &exit) && exit.ExitCode() == 1 {
+			if ref == "HEAD" {
+				return "", fmt.Errorf("git repository %s has no commits: HEAD does not name a commit", g.dir)
+			}
+			return "", &RefError{Repo: g.dir, Ref: ref, Fix: fetchFix(ref)}
+		}
+		return "", err
+	}
+	sha := strings.TrimSpace(string(out))
+	if !isObjectID(sha) {
+		return "", fmt.Errorf("git rev-parse in %s: unexpected output %q for %s", g.dir, sha, ref)
+	}
+	return sha, nil
+}
+
+// fetchFix is the command that fetches ref from origin.
+func fetchFix(ref string) string {
+	switch {
+	case strings.HasPrefix(ref, "refs/remotes/origin/"):
+		return "git fetch origin " + strings.TrimPrefix(ref, "refs/remotes/origin/")
+	case strings.HasPrefix(ref, "origin/"):
+		return "git fetch origin " + strings.TrimPrefix(ref, "origin/")
+	}
+	return "git fetch origin " + ref + ":" + ref
+}
+
+// checkComplete returns a *ShallowError when the history of sha (named ref
+// by the user) reaches a commit whose parents a shallow clone left out. A
+// shallow clone is fine when the ref's history is complete: a results
+// branch fetched in full into a CI checkout of depth 1, for example.
+func (g *Git) checkComplete(ctx context.Context, ref, sha string) error {
+	shallow, err := g.shallowCommits(ctx)
+	if err != nil || len(shallow) == 0 {
+		return err
+	}
+	if ref == "" {
+		ref = "HEAD"
+	}
+	return g.stream(ctx, []string{"rev-list", sha}, func(r *bufio.Reader) error {
+		for {
+			line, err := r.ReadString('\n')
+			if shallow[strings.TrimSpace(line)] {
+				return &ShallowError{Repo: g.dir, Ref: ref}
+			}
+			if err != nil {
+				return nil
+			}
+		}
+	})
+}
+
+// shallowCommits returns the set of commits at the edge of a shallow
+// clone, empty for a complete clone.
+func (g *Git) shallowCommits(ctx context.Context) (map[string]bool, error) {
+	g.shallowMu.Lock()
+	defer g.shallowMu.Unlock()
+	if g.shallow != nil {
+		return g.shallow, nil
+	}
+	out, err := g.output(ctx, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return nil, fmt.Errorf("git rev-parse in %s: unexpected output %q", g.dir, out)
+	}
+	set := map[string]bool{}
+	if strings.TrimSpace(lines[0]) == "true" {
+		path := strings.TrimSpace(lines[1])
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(g.dir, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &ShallowError{Repo: g.dir, Ref: "every ref"}
+		}
+		for _, id := range strings.Fields(string(data)) {
+			set[id] = true
+		}
+		if len(set) == 0 {
+			return nil, &ShallowError{Repo: g.dir, Ref: "every ref"}
+		}
+	}
+	g.shallow = set
+	return set, nil
+}
+
+// isObjectID reports whether s is a full SHA-1 or SHA-256 object id.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// short is how messages name a commit.
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+// tailWriter keeps the last few kilobytes written to it: the end of git's
+// stderr, where the fatal message is.
+type tailWriter struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 4 << 10
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > tailMax {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.buf)
+}

@@ -1,0 +1,294 @@
+package source
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestOpenGitErrors(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	notRepo := t.TempDir()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dir  string
+		want string
+	}{
+		{"not a repository", notRepo, notRepo + " is not a git repository (git said: fatal: not a git repository"},
+		{"missing folder", filepath.Join(notRepo, "missing"), "opening git repository " + filepath.Join(notRepo, "missing") + ": no such file or directory"},
+		{"file", file, "opening git repository " + file + ": not a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := OpenGit(context.Background(), tt.dir)
+			if err == nil {
+				g.Close()
+				t.Fatalf("OpenGit(%q) succeeded", tt.dir)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("OpenGit(%q) error:\n%v\nwant it to contain:\n%s", tt.dir, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestOpenGitWithoutGit(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := OpenGit(context.Background(), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "git is not installed or not in PATH") {
+		t.Errorf("OpenGit without git: error %v, want one saying git is not installed", err)
+	}
+}
+
+func TestShallowClone(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	r.git("checkout", "-q", "--orphan", "main")
+	r.git("rm", "-rqf", ".")
+	r.commit("project 1")
+	r.commit("project 2")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.runIn("", "clone", "-q", "--depth", "1", "--branch", "main", "file://"+r.dir, clone)
+	g := openGit(t, clone)
+	ctx := context.Background()
+
+	wantText := "git repository " + clone + " is a shallow clone, so the history of main is incomplete: " +
+		`fetch all of it with "git fetch --unshallow" (in GitHub Actions, use actions/checkout with "fetch-depth: 0")`
+	t.Run("ProjectHistory", func(t *testing.T) {
+		_, err := g.ProjectHistory(ctx, "main")
+		var se *ShallowError
+		if !errors.As(err, &se) || err.Error() != wantText {
+			t.Errorf("ProjectHistory error:\n%v\nwant:\n%s", err, wantText)
+		}
+	})
+	t.Run("History", func(t *testing.T) {
+		_, err := g.History(ctx, "main", "", nil)
+		if err == nil || err.Error() != wantText {
+			t.Errorf("History error:\n%v\nwant:\n%s", err, wantText)
+		}
+	})
+	t.Run("complete branch in a shallow clone", func(t *testing.T) {
+		// CI checks out the project at depth 1, then fetches the whole
+		// results branch, which shares no history with it.
+		r.runIn(clone, "fetch", "-q", "origin", "perf-results:perf-results")
+		files, err := g.History(ctx, "perf-results", "results", isJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 6 {
+			t.Errorf("History returned %d files, want 6", len(files))
+		}
+	})
+}
+
+func TestMissingRef(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g := r.open()
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{
+			name: "History",
+			call: func() error { _, err := g.History(ctx, "results-branch", "", nil); return err },
+			want: `ref "results-branch" not found in git repository ` + r.dir + `: fetch it with "git fetch origin results-branch:results-branch"`,
+		},
+		{
+			name: "History of a remote branch",
+			call: func() error { _, err := g.History(ctx, "origin/perf", "", nil); return err },
+			want: `ref "origin/perf" not found in git repository ` + r.dir + `: fetch it with "git fetch origin perf"`,
+		},
+		{
+			name: "ProjectHistory",
+			call: func() error { _, err := g.ProjectHistory(ctx, "trunk"); return err },
+			want: `ref "trunk" not found in git repository ` + r.dir + `: fetch it with "git fetch origin trunk:trunk"`,
+		},
+		{
+			name: "Notes",
+			call: func() error { _, err := g.Notes(ctx, "refs/notes/perf"); return err },
+			want: `notes ref "refs/notes/perf" not found in git repository ` + r.dir + `: fetch it with "git fetch origin refs/notes/perf:refs/notes/perf"`,
+		},
+		{
+			name: "Notes by short name",
+			call: func() error { _, err := g.Notes(ctx, "perf"); return err },
+			want: `notes ref "refs/notes/perf" not found in git repository ` + r.dir + `: fetch it with "git fetch origin refs/notes/perf:refs/notes/perf"`,
+		},
+		{
+			name: "option-like ref",
+			call: func() error { _, err := g.History(ctx, "--all", "", nil); return err },
+			want: `git repository ` + r.dir + `: invalid ref "--all"`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEmptyRepository(t *testing.T) {
+	r := newTestRepo(t)
+	g := r.open()
+	_, err := g.ProjectHistory(context.Background(), "")
+	want := "git repository " + r.dir + " has no commits: HEAD does not name a commit"
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+func TestCommandErrorIncludesStderr(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g := r.open()
+	_, err := g.output(context.Background(), "log", "--no-such-option")
+	want := "git log in " + r.dir + ": fatal: unrecognized argument: --no-such-option (exit status 128)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	r, c := nightlyRepo(t)
+	r.git("notes", "--ref=perf", "add", "-m", "{}", c[0])
+	g := r.open()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := map[string]func() error{
+		"History":        func() error { _, err := g.History(ctx, "perf-results", "", nil); return err },
+		"Notes":          func() error { _, err := g.Notes(ctx, "perf"); return err },
+		"ProjectHistory": func() error { _, err := g.ProjectHistory(ctx, "perf-results"); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: error %v, want context.Canceled", name, err)
+		}
+	}
+}
+
+func TestCatFileKilledOnCancel(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g := r.open()
+	blob := r.git("rev-parse", "perf-results:results/latest.json")
+
+	// Stand in for a cat-file that never answers, so that the read is
+	// certainly under way when the context ends.
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	cmd := exec.Command(sleep, "60")
+	requests, stdin := io.Pipe()
+	stuck := &catFile{cmd: cmd, stdin: stdin, stderr: &tailWriter{}}
+	stdout, _ := cmd.StdoutPipe()
+	stuck.stdout = bufio.NewReader(stdout)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	g.mu.Lock()
+	g.cat = stuck
+	g.mu.Unlock()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := g.readBlobs(ctx, []string{blob})
+		done <- err
+	}()
+	// Once the request arrives the read is under way.
+	if line, err := bufio.NewReader(requests).ReadString('\n'); err != nil || line != blob+"\n" {
+		t.Fatalf("request %q, %v", line, err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("readBlobs cancelled mid-read: error %v, want context.Canceled", err)
+	}
+	if cmd.ProcessState == nil || cmd.ProcessState.Success() {
+		t.Errorf("the child process was not killed: %v", cmd.ProcessState)
+	}
+	// The next read starts a new cat-file.
+	data, err := g.readBlobs(context.Background(), []string{blob})
+	if err != nil || string(data[0]) != "L1" {
+		t.Fatalf("readBlobs after a cancelled read = %q, %v", data, err)
+	}
+}
+
+func TestReadBlobErrors(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g := r.open()
+	ctx := context.Background()
+	tree := r.git("rev-parse", "perf-results^{tree}")
+	tests := []struct {
+		name string
+		ids  []string
+		want string
+	}{
+		{"missing", []string{strings.Repeat("ab", 20)}, "git cat-file in " + r.dir + ": blob " + strings.Repeat("ab", 20) + ": object missing"},
+		{"not a blob", []string{tree}, "git cat-file in " + r.dir + ": reading blob " + tree + ": object is a tree"},
+		{"not an id", []string{"HEAD\nHEAD"}, "git cat-file in " + r.dir + `: invalid object id "HEAD\nHEAD"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := g.readBlobs(ctx, tt.ids)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
+			}
+		})
+	}
+	// After an error the next read starts afresh.
+	blob := r.git("rev-parse", "perf-results:results/latest.json")
+	if data, err := g.readBlobs(ctx, []string{blob}); err != nil || string(data[0]) != "L1" {
+		t.Errorf("readBlobs after errors = %q, %v", data, err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g := r.open()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			files, err := g.History(context.Background(), "perf-results", "results", isJSON)
+			if err != nil || len(files) != 6 {
+				t.Errorf("History = %d files, %v; want 6 files", len(files), err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestClose(t *testing.T) {
+	r, _ := nightlyRepo(t)
+	g, err := OpenGit(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.History(context.Background(), "perf-results", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	_, err = g.History(context.Background(), "perf-results", "", nil)
+	if want := "git repository " + r.dir + ": read after Close"; err == nil || err.Error() != want {
+		t.Errorf("History after Close: error %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,192 @@
+package source
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+)
+
+// History returns every version of every archive file under dir (a folder
+// relative to the repository root, "" for all) along ref's history ("" for
+// HEAD): each distinct blob once, in commit order oldest first and by path
+// within a commit. Files that a nightly job overwrote in later commits, and
+// files deleted since, therefore still count; a blob committed again or
+// under a second path is returned once, with its first path. A nil
+// isArchive accepts every path.
+//
+// Every commit reachable from ref is searched, merged branches and merge
+// commits included; a parent comes before its children, and commits are
+// otherwise in commit-date order. Symbolic links and submodules are
+// skipped. Origin is "<ref>@<short commit>:<path>", Artifact is empty (the
+// commit belongs to the results branch, not to the benchmarked project).
+func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(string) bool) ([]File, error) {
+	pathspec, err := historyPathspec(dir)
+	if err != nil {
+		return nil, fmt.Errorf("git repository %s: %w", g.dir, err)
+	}
+	sha, err := g.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if ref == "" {
+		ref = "HEAD"
+	}
+	if err := g.checkComplete(ctx, ref, sha); err != nil {
+		return nil, err
+	}
+	args := []string{"log", "-z", "--no-color", "--format=%H",
+		"--raw", "--no-abbrev", "--no-renames", "--diff-filter=AMT",
+		"--root", "-m", "--full-history", "--date-order", "--reverse", sha}
+	if pathspec != "" {
+		args = append(args, "--", pathspec)
+	}
+	var versions []rawEntry
+	seen := map[string]bool{}
+	err = g.stream(ctx, args, func(r *bufio.Reader) error {
+		return parseRawLog(r, func(e rawEntry) {
+			if seen[e.blob] || isArchive != nil && !isArchive(e.path) {
+				return
+			}
+			seen[e.blob] = true
+			versions = append(versions, e)
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(versions))
+	for i, v := range versions {
+		ids[i] = v.blob
+	}
+	blobs, err := g.readBlobs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	if len(versions) > 0 {
+		files = make([]File, len(versions))
+	}
+	for i, v := range versions {
+		files[i] = File{
+			Name:   v.path,
+			Origin: ref + "@" + short(v.commit) + ":" + v.path,
+			Data:   blobs[i],
+		}
+	}
+	return files, nil
+}
+
+// historyPathspec turns History's folder into a git pathspec: relative to
+// the repository root wherever git runs, and literal, so that '*' or ':'
+// in a folder name mean nothing special.
+func historyPathspec(dir string) (string, error) {
+	p := strings.ReplaceAll(dir, "\\", "/")
+	if strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("path %q must be relative to the repository root", dir)
+	}
+	p = path.Clean(p)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", fmt.Errorf("path %q is outside the repository", dir)
+	}
+	if p == "." {
+		return "", nil
+	}
+	return ":(top,literal)" + p, nil
+}
+
+// rawEntry is a file version that a commit added or changed.
+type rawEntry struct {
+	commit, path, blob string
+}
+
+// parseRawLog reads the output of
+//
+//	git log -z --format=%H --raw --no-abbrev --no-renames
+//
+// and calls fn for every regular file a commit added or changed, in the
+// log's commit order and by path within a commit. It reads the output as it
+// comes, one NUL-terminated token at a time: a commit id (preceded by a
+// newline after the first), then pairs of ":<modes> <ids> <status>" and a
+// path. Deletions, symbolic links and submodules are left out.
+func parseRawLog(r *bufio.Reader, fn func(rawEntry)) error {
+	var commit string
+	var batch []rawEntry
+	flush := func() {
+		slices.SortStableFunc(batch, func(a, b rawEntry) int { return strings.Compare(a.path, b.path) })
+		for _, e := range batch {
+			fn(e)
+		}
+		batch = batch[:0]
+	}
+	for {
+		tok, err := r.ReadString(0)
+		if err == io.EOF {
+			if strings.TrimLeft(tok, "\n") != "" {
+				return fmt.Errorf("git log output ends in the middle of %q", truncate(tok))
+			}
+			flush()
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		tok = strings.TrimLeft(tok[:len(tok)-1], "\n")
+		switch {
+		case tok == "":
+		case strings.HasPrefix(tok, ":"):
+			if commit == "" {
+				return fmt.Errorf("git log output: file entry %q before any commit", truncate(tok))
+			}
+			p, err := r.ReadString(0)
+			if err != nil {
+				return fmt.Errorf("git log output: entry %q of commit %s has no path", truncate(tok), commit)
+			}
+			p = p[:len(p)-1]
+			blob, ok, err := parseRawMeta(tok)
+			if err != nil {
+				return fmt.Errorf("git log output for commit %s, %s: %w", commit, p, err)
+			}
+			if ok {
+				batch = append(batch, rawEntry{commit: commit, path: p, blob: blob})
+			}
+		case isObjectID(tok):
+			// git repeats a merge's header once per parent (-m).
+			if tok != commit {
+				flush()
+				commit = tok
+			}
+		default:
+			return fmt.Errorf("git log output: unexpected %q", truncate(tok))
+		}
+	}
+}
+
+// parseRawMeta reads ":<old mode> <new mode> <old id> <new id> <status>"
+// and returns the new blob id and whether it is a regular file.
+func parseRawMeta(meta string) (blob string, ok bool, err error) {
+	f := strings.Fields(meta[1:])
+	if len(f) != 5 || !isObjectID(f[2]) || !isObjectID(f[3]) {
+		return "", false, fmt.Errorf("malformed entry %q", truncate(meta))
+	}
+	switch f[1] {
+	case "100644", "100755", "100664":
+	default:
+		// 000000 deleted, 120000 symbolic link, 160000 submodule.
+		return "", false, nil
+	}
+	if strings.Trim(f[3], "0") == "" {
+		return "", false, nil
+	}
+	return f[3], true, nil
+}
+
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
