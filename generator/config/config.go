@@ -93,7 +93,7 @@ func (s Source) String() string {
 // Project is the [project] section: the benchmarked project's repository,
 // which supplies artifact order, parents, dates, subjects and PR numbers.
 type Project struct {
-	Git    string `toml:"git"`
+	Git string `toml:"git"`
 	// Branch is the main line's branch. Default: "main" for the project
 	// history; without a project repository, the branch most commit
 	// artifacts name.

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+const usage = `perfpages builds a static site from benchmark result archives.
+
+Usage:
+  perfpages build [-config F] [-out DIR] [-strict]
+        build the site; without a config (and no perfpages.toml here) the demo site into public/
+  perfpages serve [-config F] [-addr 127.0.0.1:8080]
+        build the site, serve it and rebuild when inputs change
+  perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip]
+        write generated benchmark archives and a perfpages.toml that builds them
+  perfpages version
+        print the version
+
+Run 'perfpages <command> -h' for a command's flags.
+`
+
+// errReported is returned when the problem was already printed; main only
+// has to set the exit status.
+var errReported = errors.New("reported")
+
+// run is the whole command line, testable in-process: it prints errors
+// itself (one line each, "perfpages: …") and returns non-nil when the exit
+// status must be 1.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	err := dispatch(ctx, args, stdout, stderr)
+	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, flag.ErrHelp) {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "perfpages: %s\n", line)
+		}
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "build":
+		return cmdBuild(ctx, rest, stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, rest, stdout, stderr)
+	case "demo":
+		return cmdDemo(ctx, rest, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "perfpages", version())
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q (run 'perfpages help')", cmd)
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// newFlags returns a flag set that reports errors through run.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("perfpages "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses flags and rejects stray arguments.
+func parse(fs *flag.FlagSet, args []string, maxArgs int) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errReported
+	}
+	if fs.NArg() > maxArgs {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(maxArgs))
+	}
+	return nil
+}

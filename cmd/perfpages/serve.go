@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/generator"
+)
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := newFlags("serve", stderr)
+	configPath := flags.String("config", "", "config file (default: perfpages.toml here, else the demo site)")
+	addr := flags.String("addr", "127.0.0.1:8080", "address to listen on")
+	poll := flags.Duration("poll", time.Second, "how often to look for changed inputs")
+	if err := parse(flags, args, 0); err != nil {
+		return err
+	}
+	s, err := generator.Open(*configPath)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "perfpages-serve-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "site")
+	if _, err := build(ctx, s, out, false, stdout, stderr); err != nil {
+		return err
+	}
+
+	base := s.Config.BasePath()
+	mux := http.NewServeMux()
+	files := http.StripPrefix(strings.TrimSuffix(base, "/"), noCache(http.FileServer(http.Dir(out))))
+	mux.Handle(base, files)
+	if base != "/" {
+		mux.Handle("/", http.RedirectHandler(base, http.StatusFound))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "serving http://%s%s (Ctrl-C to stop)\n", ln.Addr(), base)
+
+	go watch(ctx, s, *configPath, *poll, func() {
+		// Re-read the configuration too: it may be what changed.
+		if ns, err := generator.Open(*configPath); err != nil {
+			fmt.Fprintf(stderr, "perfpages: %v\n", err)
+			return
+		} else {
+			s = ns
+		}
+		if _, err := build(ctx, s, out, false, stdout, stderr); err != nil && !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
+		}
+	})
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// watch polls the inputs of s (config file, source folders, content,
+// themes, git refs) and calls rebuild when their fingerprint changes.
+func watch(ctx context.Context, s *generator.Site, configPath string, every time.Duration, rebuild func()) {
+	last := fingerprint(s, configPath)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if fp := fingerprint(s, configPath); fp != last {
+				last = fp
+				rebuild()
+			}
+		}
+	}
+}
+
+// fingerprint hashes the names, sizes and modification times of every
+// input file. Git repositories are represented by their refs and packed
+// refs, which change on every commit or fetch.
+func fingerprint(s *generator.Site, configPath string) uint64 {
+	h := fnv.New64a()
+	add := func(root string) {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if info, err := d.Info(); err == nil {
+				fmt.Fprintf(h, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+			}
+			return nil
+		})
+	}
+	cfg := s.Config
+	if configPath != "" {
+		add(configPath)
+	} else if cfg.Dir != "" {
+		add(filepath.Join(cfg.Dir, "perfpages.toml"))
+	}
+	for _, src := range cfg.Sources {
+		if src.Dir != "" {
+			add(src.Dir)
+		}
+		if src.Git != "" {
+			add(filepath.Join(src.Git, ".git", "refs"))
+			add(filepath.Join(src.Git, ".git", "packed-refs"))
+		}
+	}
+	if cfg.Project.Git != "" {
+		add(filepath.Join(cfg.Project.Git, ".git", "refs"))
+	}
+	if cfg.Dir != "" {
+		add(cfg.Site.Content)
+		if cfg.Site.Theme != "" {
+			add(filepath.Join(cfg.Dir, "themes", cfg.Site.Theme))
+		}
+	}
+	return h.Sum64()
+}

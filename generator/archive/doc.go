@@ -1,0 +1,29 @@
+// Package archive reads and writes perfpages' native archive format,
+// perfpages.run.v1: one file per run (one artifact benchmarked on one
+// machine) in JSON, YAML or TOML, each optionally gzip-compressed.
+//
+// It is the second stage of the pipeline
+//
+//	sources → archive model → analysis → site model → rendering → files
+//
+// The sources (a directory, a git history, git notes) hand it bytes and a
+// name; [Decode] turns them into an [analysis.Run] plus the [Problem]s found
+// on the way, and importers of foreign formats write their runs back out
+// with [Encode].
+//
+// Decoding happens in three steps:
+//
+//  1. the name picks the format (and gzip); unknown names are sniffed;
+//  2. a codec parses the bytes into a small tree that remembers the line of
+//     every key and value (JSON through encoding/json's tokenizer, YAML
+//     through yaml.v3 nodes, TOML through BurntSushi/toml plus a scanner
+//     that finds the lines of its keys);
+//  3. one validator, shared by the three codecs, checks the tree against
+//     the schema and builds the run, so that every format reports the same
+//     problems in the same words.
+//
+// A problem that makes the file unusable (bad syntax, wrong schema, a
+// missing artifact id…) is Fatal and the run is dropped; anything else
+// (an unknown field, an invalid or duplicate result) is reported while the
+// rest of the file is kept. Decode never panics, whatever the input.
+package archive

@@ -1,0 +1,230 @@
+package archive
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// TestEncodeGolden pins the exact output of each format.
+func TestEncodeGolden(t *testing.T) {
+	for _, format := range []string{"json", "yaml", "toml"} {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Encode(&b, validRun(), format, false); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "golden", "run."+format)
+			if *update {
+				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), b.String()); diff != "" {
+				t.Errorf("Encode(%s) differs from %s (-want +got; go test -update rewrites it):\n%s", format, path, diff)
+			}
+		})
+	}
+}
+
+// trickyRun holds what codecs get wrong: strings that look like other
+// types or syntax, odd keys, extreme floats and dates.
+func trickyRun() analysis.Run {
+	hostile := []string{
+		"null", "~", "yes", "No", "true", "0x10", "1e3", "0123", ".inf", "-", "- x", "? x", ": x", "#x", "a #b", "a: b",
+		"<<", "&a", "*a", "!tag", "%x", "@x", "`x", "'", "\"", `\`, `\n`, " lead", "trail ", "\ttab", "new\nline",
+		"cr\rlf\r\n", "nul\x00", "ctl\x01\x1f\x7f", "é ü 😀", "\u2028\u2029\u0085", "\uFEFFbom", "<script>", "[x]", "{x}",
+		"a,b", "x = y", "[[results]]", `"""`, "'''", "---", "...", "=", "",
+	}
+	params := map[string]string{}
+	for i, s := range hostile {
+		params[s] = hostile[len(hostile)-1-i]
+	}
+	params["dotted.key"] = "v"
+	params["with space"] = "v"
+	run := analysis.Run{
+		Artifact: analysis.Artifact{
+			ID: "0123", Kind: analysis.KindTry, Date: time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+			Parents: []string{"null", "1e5"}, Branch: "feature/x: y", PR: math.MaxInt32, Title: "new\nline \"quoted\" # not a comment",
+			Author: "Zoë <z@example.org>", Baseline: "00ff",
+		},
+		Machine: analysis.Machine{Name: "yes", OS: "~", Arch: "", CPU: "Intel(R) Xeon(R) @ 2.10GHz", Cores: 1, MemoryBytes: math.MaxInt64,
+			Labels: analysis.NewParams(map[string]string{"": "empty key", "k": "", "é": "ü"})},
+		Context: analysis.NewParams(params),
+	}
+	floats := []float64{0, math.Copysign(0, -1), 5e-324, math.SmallestNonzeroFloat64 * 3, math.MaxFloat64, 1e20, 1e21, 123456789,
+		0.1, 1.0 / 3, 9007199254740993, 1e-7, 12345678901234567890, -1.5}
+	for i, s := range hostile {
+		r := analysis.Result{
+			Case:   analysis.TestCase{Benchmark: "b" + s, Params: analysis.NewParams(map[string]string{s: s}), Category: analysis.Primary},
+			Metric: "m" + s, Unit: s, Samples: []float64{floats[i%len(floats)], 1}, Error: s,
+		}
+		if analysis.IsTimeOrSize(r.Unit) {
+			r.Samples[0] = math.Abs(r.Samples[0])
+		}
+		if i%2 == 0 {
+			r.Case.Category = analysis.Secondary
+			r.Iters = []float64{floats[i%len(floats)] + 1, 1e300}
+		}
+		run.Results = append(run.Results, r)
+	}
+	run.Results = append(run.Results, analysis.Result{
+		Case: analysis.TestCase{Benchmark: "floats", Category: analysis.Primary}, Metric: "x", Samples: floats,
+	}, analysis.Result{
+		Case: analysis.TestCase{Benchmark: "failed", Category: analysis.Primary}, Metric: "x", Error: "exit status 2",
+	})
+	return run
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	noDate := validRun()
+	noDate.Artifact.Date = time.Time{}
+	empty := validRun()
+	empty.Results = nil
+	runs := []struct {
+		name string
+		run  analysis.Run
+		opts Options
+		want []string // problems expected back
+	}{
+		{name: "valid", run: validRun()},
+		{name: "tricky", run: trickyRun()},
+		{name: "big", run: bigRun(200)},
+		{name: "no date", run: noDate, opts: Options{DateOptional: true}},
+		{name: "no results", run: empty, want: []string{"no results"}},
+	}
+	for _, format := range []string{"json", "yaml", "toml"} {
+		for _, zip := range []bool{false, true} {
+			for _, tt := range runs {
+				name := format + "/" + tt.name
+				if zip {
+					name += "/gz"
+				}
+				t.Run(name, func(t *testing.T) {
+					var b bytes.Buffer
+					if err := Encode(&b, tt.run, format, zip); err != nil {
+						t.Fatal(err)
+					}
+					file := "run." + format
+					if zip {
+						file += ".gz"
+					}
+					got, problems := Decode(file, b.Bytes(), tt.opts)
+					var msgs []string
+					for _, p := range problems {
+						msgs = append(msgs, p.Msg)
+					}
+					if diff := cmp.Diff(tt.want, msgs); diff != "" {
+						t.Errorf("problems (-want +got):\n%s", diff)
+					}
+					if diff := cmp.Diff(tt.run, got); diff != "" {
+						t.Errorf("round trip (-want +got):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestEncodeDeterministic(t *testing.T) {
+	for _, format := range []string{"json", "yaml", "toml"} {
+		for _, zip := range []bool{false, true} {
+			var a, b bytes.Buffer
+			if err := Encode(&a, trickyRun(), format, zip); err != nil {
+				t.Fatal(err)
+			}
+			if err := Encode(&b, trickyRun(), format, zip); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Errorf("%s gz=%v: two encodings differ", format, zip)
+			}
+		}
+	}
+}
+
+func TestEncodeDefaults(t *testing.T) {
+	run := validRun()
+	run.Artifact.Kind = ""
+	run.Results[0].Case.Category = ""
+	var b bytes.Buffer
+	if err := Encode(&b, run, "json", false); err != nil {
+		t.Fatal(err)
+	}
+	got, problems := Decode("r.json", b.Bytes(), Options{})
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	if got.Artifact.Kind != analysis.KindCommit || got.Results[0].Case.Category != analysis.Primary {
+		t.Errorf("kind %q, category %q; want the defaults commit and primary", got.Artifact.Kind, got.Results[0].Case.Category)
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*analysis.Run)
+		format string
+		want   string
+	}{
+		{"unknown format", func(*analysis.Run) {}, "xml", `encoding archive: unknown format "xml" (want json, yaml or toml)`},
+		{"no id", func(r *analysis.Run) { r.Artifact.ID = "" }, "json", "encoding archive: missing artifact.id"},
+		{"bad kind", func(r *analysis.Run) { r.Artifact.Kind = "nightly" }, "json",
+			`encoding archive: artifact.kind: unknown kind "nightly" (want commit, try, tag or local)`},
+		{"negative pr", func(r *analysis.Run) { r.Artifact.PR = -1 }, "json", "encoding archive: artifact.pr: must not be negative (-1)"},
+		{"year 10000", func(r *analysis.Run) { r.Artifact.Date = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }, "toml",
+			"encoding archive: artifact.date: year 10000 cannot be written in RFC 3339"},
+		{"empty parent", func(r *analysis.Run) { r.Artifact.Parents = []string{""} }, "json", "encoding archive: artifact.parents[0]: empty id"},
+		{"bad UTF-8", func(r *analysis.Run) { r.Artifact.Title = "a\xffb" }, "yaml", `encoding archive: artifact.title: invalid UTF-8 "a\xffb"`},
+		{"no machine", func(r *analysis.Run) { r.Machine.Name = "" }, "json", "encoding archive: missing machine.name"},
+		{"negative memory", func(r *analysis.Run) { r.Machine.MemoryBytes = -1 }, "json", "encoding archive: machine.memory_bytes: must not be negative (-1)"},
+		{"unsorted params", func(r *analysis.Run) { r.Context = analysis.Params{{Key: "b"}, {Key: "a"}} }, "json",
+			`encoding archive: context: keys not sorted and unique at "a" (build them with analysis.NewParams)`},
+		{"NaN sample", func(r *analysis.Run) { r.Results[1].Samples[0] = math.NaN() }, "yaml",
+			"encoding archive: results[1] (json-decode n=1000 ratio=0.5 size=large instructions:u): samples[0] is NaN"},
+		{"negative time", func(r *analysis.Run) { r.Results[0].Samples[2] = -1 }, "json",
+			`encoding archive: results[0] (json-decode n=1000 ratio=0.5 size=large wall-time): samples[2] is negative (-1) for unit "ns"`},
+		{"no samples", func(r *analysis.Run) { r.Results[2].Samples = nil }, "json",
+			"encoding archive: results[2] (regex-compile throughput): no samples and no error"},
+		{"iters", func(r *analysis.Run) { r.Results[0].Iters = []float64{1, 0} }, "json",
+			"encoding archive: results[0] (json-decode n=1000 ratio=0.5 size=large wall-time): 2 iters for 3 samples\n" +
+				"results[0] (json-decode n=1000 ratio=0.5 size=large wall-time): iters[1] is not a positive number (0)"},
+		{"category", func(r *analysis.Run) { r.Results[3].Case.Category = "x" }, "json",
+			`encoding archive: results[3] (tls-handshake wall-time): unknown category "x"`},
+		{"no benchmark or metric", func(r *analysis.Run) { r.Results[3].Case.Benchmark, r.Results[3].Metric = "", "" }, "json",
+			"encoding archive: results[3]: missing benchmark\nresults[3]: missing metric"},
+		{"duplicate", func(r *analysis.Run) { r.Results[1].Metric = "wall-time" }, "json",
+			"encoding archive: results[1] (json-decode n=1000 ratio=0.5 size=large wall-time): duplicate of results[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := validRun()
+			tt.edit(&run)
+			var b bytes.Buffer
+			err := Encode(&b, run, tt.format, false)
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error:\n%s\nwant:\n%s", err, tt.want)
+			}
+			if b.Len() > 0 {
+				t.Errorf("wrote %d bytes despite the error", b.Len())
+			}
+		})
+	}
+}

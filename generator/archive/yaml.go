@@ -1,0 +1,321 @@
+package archive
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// yamlParser converts yaml.v3 nodes, which carry their lines, into a tree.
+type yamlParser struct {
+	d    *decoder
+	path pathBuilder
+	// budget bounds the nodes built, so that aliases cannot expand a small
+	// file into billions of nodes ("billion laughs").
+	budget    int
+	visiting  map[*yaml.Node]bool // anchors being expanded: a cycle is an error
+	aliasLine int                 // line of the outermost alias being expanded, or 0
+}
+
+// errYAMLStop ends the conversion after a fatal problem has been reported.
+var errYAMLStop = errors.New("stop")
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (?s:(.*))$`)
+
+func (d *decoder) parseYAML(data []byte) (root *node) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := safely("yaml", func() error { return dec.Decode(&doc) })
+	switch {
+	case err == io.EOF:
+		d.fail(0, "empty document")
+		return nil
+	case err != nil:
+		d.yamlError(err)
+		return nil
+	}
+	// Further documents are an error, except empty ones: a stray `---` at
+	// the end of a file that someone concatenated is harmless.
+	for {
+		var extra yaml.Node
+		err := safely("yaml", func() error { return dec.Decode(&extra) })
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			d.yamlError(err)
+			return nil
+		}
+		if c := extra.Content; len(c) == 1 && c[0].Kind == yaml.ScalarNode && c[0].ShortTag() == "!!null" && c[0].Value == "" {
+			continue
+		}
+		d.fail(extra.Line, "more than one YAML document (an archive holds one run)")
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		d.fail(0, "empty document")
+		return nil
+	}
+	p := &yamlParser{d: d, budget: 4*len(data) + 10_000, visiting: map[*yaml.Node]bool{}}
+	root, err = p.value(doc.Content[0])
+	if err != nil {
+		return nil
+	}
+	return root
+}
+
+// yamlParserErrors are the messages of yaml.v3's parser (as opposed to its
+// scanner). For these it reports the 0-based line of the mark (yaml.v3's
+// decode.go, parser.fail), one less than the line a person counts.
+var yamlParserErrors = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
+func (d *decoder) yamlError(err error) {
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if line, err := strconv.Atoi(m[1]); err == nil {
+			if yamlParserErrors[m[2]] {
+				line++
+			}
+			d.fail(line, "syntax error: %s", m[2])
+			return
+		}
+	}
+	d.fail(0, "syntax error: %s", strings.TrimPrefix(msg, "yaml: "))
+}
+
+func (p *yamlParser) value(y *yaml.Node) (*node, error) {
+	if p.budget--; p.budget < 0 {
+		p.d.fail(cmp.Or(p.aliasLine, y.Line), "too many values after expanding aliases")
+		return nil, errYAMLStop
+	}
+	switch y.Kind {
+	case yaml.AliasNode:
+		if y.Alias == nil || p.visiting[y.Alias] {
+			p.d.fail(y.Line, "alias *%s refers to itself", y.Value)
+			return nil, errYAMLStop
+		}
+		p.visiting[y.Alias] = true
+		outer := p.aliasLine == 0
+		if outer {
+			p.aliasLine = y.Line
+		}
+		n, err := p.value(y.Alias)
+		delete(p.visiting, y.Alias)
+		if outer {
+			p.aliasLine = 0
+		}
+		if err != nil {
+			return nil, err
+		}
+		c := *n // the alias's own line, not the anchor's
+		c.line = y.Line
+		return &c, nil
+	case yaml.MappingNode:
+		return p.mapping(y)
+	case yaml.SequenceNode:
+		n := &node{kind: kList, line: y.Line, items: make([]*node, 0, len(y.Content))}
+		parent := p.path
+		defer func() { p.path = parent }()
+		for i, c := range y.Content {
+			p.path = parent.index(i)
+			v, err := p.value(c)
+			if err != nil {
+				return nil, err
+			}
+			n.items = append(n.items, v)
+		}
+		return n, nil
+	case yaml.ScalarNode:
+		return p.scalar(y)
+	case yaml.DocumentNode:
+		if len(y.Content) == 1 {
+			return p.value(y.Content[0])
+		}
+	}
+	p.d.fail(y.Line, "unexpected YAML node")
+	return nil, errYAMLStop
+}
+
+func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
+	n := &node{kind: kMap, line: y.Line, fields: make([]field, 0, len(y.Content)/2)}
+	var seen map[string]int
+	parent := p.path
+	defer func() { p.path = parent }()
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			p.path = parent
+			p.d.fail(k.Line, "%s: keys must be strings, not %s", p.where(), yamlKind(k))
+			return nil, errYAMLStop
+		}
+		p.path = parent.key(k.Value)
+		if seen == nil && len(n.fields) >= 8 {
+			seen = make(map[string]int, 2*len(n.fields))
+			for _, f := range n.fields {
+				seen[f.key] = f.line
+			}
+		}
+		first := 0
+		if seen != nil {
+			first = seen[k.Value]
+			seen[k.Value] = k.Line
+		} else if v, l := n.get(k.Value); v != nil {
+			first = l
+		}
+		if first > 0 {
+			p.d.fail(k.Line, "duplicate field %q (first at line %d)", p.path.String(), first)
+			return nil, errYAMLStop
+		}
+		val, err := p.value(v)
+		if err != nil {
+			return nil, err
+		}
+		n.fields = append(n.fields, field{key: k.Value, line: k.Line, val: val})
+	}
+	p.path = parent
+	// Merge keys (`<<: *defaults`): keys given in the mapping win, then the
+	// merged mappings in order.
+	for _, m := range merges {
+		v, err := p.value(m)
+		if err != nil {
+			return nil, err
+		}
+		var sources []*node
+		switch v.kind {
+		case kMap:
+			sources = []*node{v}
+		case kList:
+			sources = v.elems()
+		}
+		for _, s := range sources {
+			if s.kind != kMap {
+				p.d.fail(m.Line, "%s: << must merge an object or a list of objects", p.where())
+				return nil, errYAMLStop
+			}
+			for _, f := range s.fields {
+				if old, _ := n.get(f.key); old == nil {
+					n.fields = append(n.fields, f)
+				}
+			}
+		}
+		if sources == nil {
+			p.d.fail(m.Line, "%s: << must merge an object or a list of objects", p.where())
+			return nil, errYAMLStop
+		}
+	}
+	return n, nil
+}
+
+func (p *yamlParser) where() string {
+	if len(p.path) == 0 {
+		return "document"
+	}
+	return p.path.String()
+}
+
+func yamlKind(y *yaml.Node) string {
+	switch y.Kind {
+	case yaml.MappingNode:
+		return "an object"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a scalar"
+}
+
+// scalar resolves a scalar by its tag, quickly for the plain cases and
+// through yaml.v3 itself for the rest (.inf, 0x1F, 1_000, explicit tags).
+func (p *yamlParser) scalar(y *yaml.Node) (*node, error) {
+	n := &node{line: y.Line, text: y.Value}
+	switch y.ShortTag() {
+	case "!!str", "!!timestamp", "!!binary":
+		// A timestamp keeps its text: the validator parses dates as RFC 3339.
+		n.kind = kString
+		return n, nil
+	case "!!null":
+		n.kind = kNull
+		return n, nil
+	case "!!bool":
+		switch y.Value {
+		case "true", "True", "TRUE":
+			n.kind, n.b = kBool, true
+			return n, nil
+		case "false", "False", "FALSE":
+			n.kind = kBool
+			return n, nil
+		}
+	case "!!int":
+		if i, err := strconv.ParseInt(y.Value, 10, 64); err == nil {
+			n.kind, n.i, n.f = kInt, i, float64(i)
+			return n, nil
+		}
+	case "!!float":
+		if f, err := strconv.ParseFloat(y.Value, 64); err == nil && !strings.ContainsAny(y.Value, "nNiI") {
+			n.kind, n.f = kFloat, f
+			return n, nil
+		}
+	default:
+		// A local tag (!foo) says nothing the schema understands: keep the text.
+		if !strings.HasPrefix(y.ShortTag(), "!!") {
+			n.kind = kString
+			return n, nil
+		}
+	}
+	var v any
+	if err := safely("yaml", func() error { return y.Decode(&v) }); err != nil {
+		p.d.fail(y.Line, "%s: cannot decode %s %q", p.where(), y.ShortTag(), y.Value)
+		return nil, errYAMLStop
+	}
+	switch v := v.(type) {
+	case nil:
+		n.kind = kNull
+	case bool:
+		n.kind, n.b = kBool, v
+	case int:
+		n.kind, n.i, n.f = kInt, int64(v), float64(v)
+	case int64:
+		n.kind, n.i, n.f = kInt, v, float64(v)
+	case uint64:
+		if v <= math.MaxInt64 {
+			n.kind, n.i, n.f = kInt, int64(v), float64(v)
+		} else {
+			n.kind, n.f = kFloat, float64(v)
+		}
+	case float64:
+		n.kind, n.f = kFloat, v
+	case string:
+		n.kind = kString
+	case time.Time:
+		n.kind = kString
+	default:
+		n.kind = kString
+	}
+	return n, nil
+}

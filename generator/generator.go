@@ -1,0 +1,308 @@
+// Package generator turns benchmark archives into a perfpages site.
+//
+// It owns the outside world of the pipeline
+//
+//	sources → archive model → analysis → site model → rendering → files
+//
+// [Site] holds a configuration and where its inputs live; [Site.Load] reads
+// every source (directories, git history, git notes, the project's own
+// history), decodes the archives in parallel and gathers them into an
+// analysis.Dataset; [Site.Build] renders the site and swaps it into the
+// output folder atomically. Problems with single inputs never stop a build:
+// they are collected as warnings, printed, and listed on the dashboard;
+// strict mode turns them into a failed build.
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/content"
+	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/site"
+	"github.com/perfpages/perfpages/generator/source"
+)
+
+// Site is a site to build: its configuration and inputs.
+type Site struct {
+	Config *config.Config
+	// Files are archives supplied directly rather than through a source
+	// (the embedded demo's generated archives).
+	Files []source.File
+	// Content is the folder of Markdown pages (nil: none).
+	Content fs.FS
+	// ContentName names Content in messages.
+	ContentName string
+	// Themes are user theme folders layered over the default theme.
+	Themes []fs.FS
+}
+
+// Open returns the site described by the config file at path. With path
+// "" it uses perfpages.toml in the current folder if there is one, and the
+// embedded demo site otherwise.
+func Open(path string) (*Site, error) {
+	if path == "" {
+		if _, err := os.Stat(config.FileName); err != nil {
+			return Demo()
+		}
+		path = config.FileName
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromConfig(cfg)
+}
+
+// FromConfig returns the site for a decoded configuration.
+func FromConfig(cfg *config.Config) (*Site, error) {
+	s := &Site{Config: cfg}
+	if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
+		s.Content, s.ContentName = os.DirFS(cfg.Site.Content), cfg.Site.Content
+	}
+	if cfg.Site.Theme != "" {
+		dir := filepath.Join(cfg.Dir, "themes", cfg.Site.Theme)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("site.theme %q: no folder %s", cfg.Site.Theme, dir)
+		}
+		s.Themes = []fs.FS{os.DirFS(dir)}
+	}
+	return s, nil
+}
+
+// Demo returns the embedded demo site: generated archives (see
+// generator/demo) and the Markdown pages of the content folder.
+func Demo() (*Site, error) {
+	cfg := config.Default()
+	cfg.Site.Title = "perfpages demo"
+	cfg.Site.Repository = DemoRepository
+	cfg.Site.Output, _ = filepath.Abs(cfg.Site.Output)
+	files, err := DemoFiles("demo")
+	if err != nil {
+		return nil, err
+	}
+	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content"}, nil
+}
+
+// Load reads every source and builds the dataset. The returned warnings
+// are problems that did not stop it (bad files, unknown fields, conflicts);
+// the error is set only when nothing sensible can be built (an unreadable
+// source root, a missing git ref, a shallow clone).
+func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
+	cfg := s.Config
+	var warnings []error
+	files := append([]source.File(nil), s.Files...)
+	opts := cfg.BuildOptions()
+	dateOptional := cfg.Project.Git != ""
+
+	repos := map[string]*source.Git{}
+	defer func() {
+		for _, g := range repos {
+			g.Close()
+		}
+	}()
+	openGit := func(dir string) (*source.Git, error) {
+		if g, ok := repos[dir]; ok {
+			return g, nil
+		}
+		g, err := source.OpenGit(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		repos[dir] = g
+		return g, nil
+	}
+
+	for _, src := range cfg.Sources {
+		switch src.Kind() {
+		case "dir":
+			fs, problems, err := source.Dir(src.Dir, isArchive)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			warnings = append(warnings, problems...)
+			files = append(files, fs...)
+		case "git":
+			g, err := openGit(src.Git)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			fs, err := g.History(ctx, src.Ref, src.Path, isArchive)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			files = append(files, fs...)
+		case "notes":
+			g, err := openGit(src.Git)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			fs, err := g.Notes(ctx, src.Notes)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			files = append(files, fs...)
+		}
+	}
+	if cfg.Project.Git != "" {
+		g, err := openGit(cfg.Project.Git)
+		if err != nil {
+			return nil, warnings, fmt.Errorf("project: %w", err)
+		}
+		branch := cfg.Project.Branch
+		if branch == "" {
+			branch = "main"
+		}
+		h, err := g.ProjectHistory(ctx, branch)
+		if err != nil {
+			return nil, warnings, fmt.Errorf("project: %w", err)
+		}
+		opts.History, opts.Other = h.Main, h.Other
+		if opts.MainBranch == "" {
+			opts.MainBranch = branch
+		}
+	}
+
+	runs, problems := decodeAll(files, archive.Options{DateOptional: dateOptional})
+	warnings = append(warnings, problems...)
+	b := analysis.NewBuilder(opts)
+	for i, r := range runs {
+		if r != nil {
+			b.Add(files[i].Origin, *r)
+		}
+	}
+	d := b.Dataset()
+	warnings = append(warnings, d.Warnings...)
+	return d, warnings, nil
+}
+
+func isArchive(name string) bool {
+	_, _, ok := archive.FormatOf(name)
+	return ok
+}
+
+// decodeAll decodes files on every core. The result keeps the files'
+// order, so the dataset does not depend on scheduling.
+func decodeAll(files []source.File, opts archive.Options) ([]*analysis.Run, []error) {
+	runs := make([]*analysis.Run, len(files))
+	probs := make([][]archive.Problem, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				o := opts
+				o.DefaultArtifact = f.Artifact
+				run, problems := archive.Decode(f.Origin, f.Data, o)
+				probs[i] = problems
+				if !fatal(problems) {
+					runs[i] = &run
+				}
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []error
+	for _, ps := range probs {
+		for _, p := range ps {
+			out = append(out, p)
+		}
+	}
+	return runs, out
+}
+
+func fatal(ps []archive.Problem) bool {
+	for _, p := range ps {
+		if p.Fatal {
+			return true
+		}
+	}
+	return false
+}
+
+// BuildOptions control a build.
+type BuildOptions struct {
+	Out    string // output folder; default the config's site.output
+	Strict bool   // fail on any warning
+}
+
+// Report says what a build did.
+type Report struct {
+	Out      string
+	Pages    int
+	Files    int
+	Artifact int
+	Series   int
+	Warnings []error
+}
+
+// ErrStrict is returned (wrapped) when a strict build fails on warnings.
+var ErrStrict = errors.New("warnings in strict mode")
+
+// Build loads the inputs, renders the site into a temporary folder next to
+// the output and swaps it in. On any error, including warnings in strict
+// mode, the previous site is left untouched.
+func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
+	out := opts.Out
+	if out == "" {
+		out = s.Config.Site.Output
+	}
+	d, warnings, err := s.Load(ctx)
+	rep := &Report{Out: out, Warnings: warnings}
+	if err != nil {
+		return rep, err
+	}
+	var cont *site.Content
+	if s.Content != nil {
+		c, problems := site.LoadContent(s.Content, s.ContentName)
+		cont = c
+		rep.Warnings = append(rep.Warnings, problems...)
+	}
+	if opts.Strict && len(rep.Warnings) > 0 {
+		return rep, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
+	}
+	rep.Artifact, rep.Series = len(d.Artifacts), len(d.Series)
+	w, err := site.NewWriter(out)
+	if err != nil {
+		return rep, err
+	}
+	var shown []string
+	for _, w := range rep.Warnings {
+		shown = append(shown, w.Error())
+	}
+	stats, err := site.Build(ctx, d, site.Options{
+		Title:      s.Config.Site.Title,
+		BasePath:   s.Config.BasePath(),
+		AbsURL:     s.Config.AbsURL(),
+		Repository: s.Config.Site.Repository,
+		Compare:    s.Config.CompareOptions(),
+		Theme:      s.Themes,
+		Content:    cont,
+		Warnings:   shown,
+	}, w)
+	if err != nil {
+		w.Abort()
+		return rep, err
+	}
+	rep.Pages, rep.Files = stats.Pages, w.Count()
+	if err := w.Commit(); err != nil {
+		w.Abort()
+		return rep, err
+	}
+	return rep, nil
+}

@@ -1,0 +1,265 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"gopkg.in/yaml.v3"
+)
+
+// Content is the Markdown side of a site: pages from content/, the home
+// page's introduction (content/_index.md) and maintainers' triage notes
+// (content/triage/<yyyy-mm-dd>.md), merged into the weekly reports.
+type Content struct {
+	Pages       []ContentPage
+	Home        *ContentPage
+	TriageNotes map[string]ContentPage // week date → notes
+}
+
+// ContentPage is one Markdown file with its front matter.
+type ContentPage struct {
+	Source string // file name for messages
+	Slug   string // URL path below the base, e.g. "about" or "guide/setup"
+	FrontMatter
+	Body []byte // Markdown without the front matter
+}
+
+// FrontMatter is the YAML (---) or TOML (+++) header of a content page.
+// Unknown keys are errors: a typo must not silently drop a setting.
+type FrontMatter struct {
+	Title       string `yaml:"title" toml:"title"`
+	Description string `yaml:"description" toml:"description"`
+	Weight      int    `yaml:"weight" toml:"weight"` // order in the navigation (ascending, then title)
+	Menu        bool   `yaml:"menu" toml:"menu"`     // listed in the top navigation
+	Draft       bool   `yaml:"draft" toml:"draft"`   // not built
+}
+
+// reservedSlugs are the site's own top-level routes; a content page must
+// not shadow them.
+var reservedSlugs = []string{"assets", "bench", "commit", "compare", "data", "pr", "triage", "404", "index.xml", "sitemap.xml"}
+
+var weekFile = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.md$`)
+
+// LoadContent reads every .md file of fsys. name is the folder's name for
+// messages. A page with a problem is skipped and the problem returned; the
+// other pages are kept.
+func LoadContent(fsys fs.FS, name string) (*Content, []error) {
+	c := &Content{TriageNotes: map[string]ContentPage{}}
+	var problems []error
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %v", path.Join(name, p), err))
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		src := path.Join(name, p)
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %v", src, err))
+			return nil
+		}
+		fm, body, err := ParseFrontMatter(src, data)
+		if err != nil {
+			problems = append(problems, err)
+			return nil
+		}
+		if fm.Draft {
+			return nil
+		}
+		page := ContentPage{Source: src, FrontMatter: fm, Body: body}
+		switch {
+		case p == "_index.md":
+			c.Home = &page
+			return nil
+		case path.Dir(p) == "triage":
+			if !weekFile.MatchString(path.Base(p)) {
+				problems = append(problems, fmt.Errorf("%s: triage notes must be named triage/<yyyy-mm-dd>.md after the week's Monday", src))
+				return nil
+			}
+			c.TriageNotes[strings.TrimSuffix(path.Base(p), ".md")] = page
+			return nil
+		}
+		slug := strings.TrimSuffix(p, ".md")
+		slug = strings.TrimSuffix(strings.TrimSuffix(slug, "/index"), "/_index")
+		var parts []string
+		for _, part := range strings.Split(slug, "/") {
+			parts = append(parts, Slug(part))
+		}
+		page.Slug = strings.Join(parts, "/")
+		if slices.Contains(reservedSlugs, parts[0]) {
+			problems = append(problems, fmt.Errorf("%s: the URL /%s/ is reserved for the site's own pages; rename the file", src, page.Slug))
+			return nil
+		}
+		if page.Title == "" {
+			page.Title = firstHeading(body, parts[len(parts)-1])
+		}
+		c.Pages = append(c.Pages, page)
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, fmt.Errorf("%s: %v", name, err))
+	}
+	slices.SortFunc(c.Pages, func(a, b ContentPage) int {
+		if a.Weight != b.Weight {
+			return a.Weight - b.Weight
+		}
+		return strings.Compare(a.Slug, b.Slug)
+	})
+	return c, problems
+}
+
+func firstHeading(body []byte, fallback string) string {
+	for _, line := range strings.Split(string(body), "\n") {
+		if t, ok := strings.CutPrefix(line, "# "); ok {
+			return strings.TrimSpace(t)
+		}
+	}
+	return fallback
+}
+
+// ParseFrontMatter splits a Markdown file into its front matter and body.
+// YAML front matter sits between "---" lines, TOML between "+++" lines;
+// a file without either has an empty front matter. Errors name the file
+// and line.
+func ParseFrontMatter(name string, data []byte) (FrontMatter, []byte, error) {
+	var fm FrontMatter
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	norm := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	var delim string
+	switch {
+	case bytes.HasPrefix(norm, []byte("---\n")):
+		delim = "---"
+	case bytes.HasPrefix(norm, []byte("+++\n")):
+		delim = "+++"
+	default:
+		return fm, data, nil
+	}
+	rest := norm[4:]
+	var head, body []byte
+	if bytes.HasPrefix(rest, []byte(delim+"\n")) || string(rest) == delim {
+		head, body = nil, bytes.TrimPrefix(rest[len(delim):], []byte("\n"))
+	} else {
+		end := bytes.Index(rest, []byte("\n"+delim+"\n"))
+		if end < 0 {
+			if bytes.HasSuffix(rest, []byte("\n"+delim)) {
+				end = len(rest) - len(delim) - 1
+			} else {
+				return fm, nil, fmt.Errorf("%s:1: front matter opened with %s is never closed", name, delim)
+			}
+		}
+		head = rest[:end+1]
+		body = rest[min(len(rest), end+len(delim)+2):]
+	}
+	if delim == "---" {
+		dec := yaml.NewDecoder(bytes.NewReader(head))
+		dec.KnownFields(true)
+		if err := dec.Decode(&fm); err != nil && !errors.Is(err, io.EOF) {
+			return fm, nil, yamlError(name, err, 1)
+		}
+	} else {
+		md, err := toml.Decode(string(head), &fm)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return fm, nil, fmt.Errorf("%s:%d: front matter: %s", name, pe.Position.Line+1, pe.Message)
+			}
+			return fm, nil, fmt.Errorf("%s: front matter: %v", name, err)
+		}
+		if un := md.Undecoded(); len(un) > 0 {
+			return fm, nil, fmt.Errorf("%s: front matter: unknown key %q", name, un[0].String())
+		}
+	}
+	return fm, body, nil
+}
+
+var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlFieldRe = regexp.MustCompile(`^field (.*) not found in type .*$`)
+
+// yamlError turns a yaml.v3 error into one line "file:line: front
+// matter: msg"; offset is the number of lines before the YAML.
+func yamlError(name string, err error, offset int) error {
+	msgs := []string{err.Error()}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msgs = te.Errors
+	}
+	msg := strings.TrimPrefix(msgs[0], "yaml: ")
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		var n int
+		fmt.Sscanf(m[1], "%d", &n)
+		text := m[2]
+		if f := yamlFieldRe.FindStringSubmatch(text); f != nil {
+			text = fmt.Sprintf("unknown key %q", f[1])
+		}
+		return fmt.Errorf("%s:%d: front matter: %s", name, n+offset, text)
+	}
+	return fmt.Errorf("%s: front matter: %s", name, msg)
+}
+
+// markdown renders content written by people: GitHub-flavoured Markdown,
+// heading ids, raw HTML dropped (content may come from anyone with commit
+// access to the results repository).
+func markdown(basePath string) goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithParserOptions(
+			parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(baseLinks{basePath}, 100)),
+		),
+	)
+}
+
+// baseLinks prefixes site-absolute links ("/commit/…") with the base path,
+// so Markdown pages work on a sub-path site without knowing it.
+type baseLinks struct{ base string }
+
+func (b baseLinks) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	if b.base == "/" {
+		return
+	}
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := n.(type) {
+		case *ast.Link:
+			l.Destination = b.fix(l.Destination)
+		case *ast.Image:
+			l.Destination = b.fix(l.Destination)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func (b baseLinks) fix(dest []byte) []byte {
+	if len(dest) > 0 && dest[0] == '/' && !bytes.HasPrefix(dest, []byte("//")) {
+		return append([]byte(strings.TrimSuffix(b.base, "/")), dest...)
+	}
+	return dest
+}
+
+// renderMarkdown converts Markdown to HTML.
+func renderMarkdown(md goldmark.Markdown, src []byte) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := md.Convert(src, &buf); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
+}

@@ -1,0 +1,413 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// historyRows bounds a history table; older points stay in the data.
+const historyRows = 200
+
+// dashboardView is the home page.
+type dashboardView struct {
+	Intro    any // template.HTML of content/_index.md, or nil
+	Machines []machineView
+	Recent   []recentView
+	Triage   *weekLink
+	Noisiest []noisyView
+	Counts   struct{ Artifacts, MainLine, Series, Benchmarks, PRs int }
+}
+
+type machineView struct {
+	analysis.Machine
+	Latest  *artifactView
+	Results int // results of the latest artifact on this machine
+	Failed  int
+}
+
+type recentView struct {
+	Commit     artifactView
+	Base       artifactView
+	URL        string // the comparison's page
+	Contiguous bool
+	Counts     changeCounts
+	Metrics    []metricBrief // metrics with a relevant change
+}
+
+// metricBrief is one metric's verdict in a list of comparisons.
+type metricBrief struct {
+	Name, Anchor, Direction, Relevance string
+	Definitely                         bool
+}
+
+func (s *site) recentView(prev, a int) recentView {
+	cv := s.comparisonView(s.cmp.Compare(prev, a))
+	r := recentView{Commit: cv.Head, Base: cv.Base, URL: commitURL(s.d, a), Contiguous: cv.Contiguous, Counts: cv.Counts}
+	for _, m := range cv.Metrics {
+		if m.Summary.Direction != "none" {
+			r.Metrics = append(r.Metrics, metricBrief{m.Name, m.Anchor, m.Summary.Direction, m.Summary.Relevance, m.Summary.DefinitelyRelevant})
+		}
+	}
+	return r
+}
+
+type noisyView struct {
+	Benchmark, BenchURL, Metric, Machine string
+	Params                               analysis.Params
+	Noise                                float64 // median |percent change| between consecutive main-line results
+	Points                               int
+}
+
+func (s *site) dashboardJob() job {
+	return func() error {
+		d := s.d
+		v := dashboardView{}
+		if h := s.opts.Content.Home; h != nil {
+			html, err := renderMarkdown(s.md, h.Body)
+			if err != nil {
+				return err
+			}
+			v.Intro = html
+		}
+		v.Counts.Artifacts, v.Counts.MainLine, v.Counts.Series = len(d.Artifacts), len(d.MainLine), len(d.Series)
+		v.Counts.Benchmarks, v.Counts.PRs = len(s.benchs), len(d.PRs())
+
+		// Latest main-line artifact per machine.
+		latest := map[string]int{}
+		for _, sr := range d.Series {
+			for i := len(sr.Points) - 1; i >= 0; i-- {
+				p := sr.Points[i]
+				if d.MainPos(p.Artifact) >= 0 {
+					if cur, ok := latest[sr.Key.Machine]; !ok || d.MainPos(p.Artifact) > d.MainPos(cur) {
+						latest[sr.Key.Machine] = p.Artifact
+					}
+					break
+				}
+			}
+		}
+		for _, m := range d.Machines {
+			mv := machineView{Machine: m}
+			if a, ok := latest[m.Name]; ok {
+				av := s.artifactView(a)
+				mv.Latest = &av
+				for _, sr := range d.Series {
+					if sr.Key.Machine != m.Name {
+						continue
+					}
+					if p := sr.At(a); p != nil {
+						mv.Results++
+						if p.Error != "" {
+							mv.Failed++
+						}
+					}
+				}
+			}
+			v.Machines = append(v.Machines, mv)
+		}
+
+		// The ten most recent main-line comparisons.
+		for i := len(d.MainLine) - 1; i >= 0 && len(v.Recent) < 10; i-- {
+			a := d.MainLine[i]
+			prev, ok := d.Previous(a)
+			if !ok {
+				break
+			}
+			v.Recent = append(v.Recent, s.recentView(prev, a))
+		}
+
+		if weeks := s.weeks(); len(weeks) > 0 {
+			w := weeks[len(weeks)-1]
+			v.Triage = &w
+		}
+		v.Noisiest = s.noisiest(10)
+		return s.page("", "dashboard", s.opts.Title, v)
+	}
+}
+
+// noisiest ranks series by the median relative change between consecutive
+// main-line results over the last 30 of them.
+func (s *site) noisiest(n int) []noisyView {
+	d := s.d
+	var out []noisyView
+	for _, sr := range d.Series {
+		var vals []float64
+		for i := len(sr.Points) - 1; i >= 0 && len(vals) < 31; i-- {
+			p := sr.Points[i]
+			if p.OK && d.MainPos(p.Artifact) >= 0 {
+				vals = append(vals, p.Value)
+			}
+		}
+		if len(vals) < 3 {
+			continue
+		}
+		var changes []float64
+		for i := 0; i+1 < len(vals); i++ {
+			if c, ok := analysis.RelativeChange(vals[i+1], vals[i]); ok {
+				changes = append(changes, math.Abs(c))
+			}
+		}
+		if len(changes) == 0 {
+			continue
+		}
+		out = append(out, noisyView{
+			Benchmark: sr.Case.Benchmark, BenchURL: "bench/" + s.benchs[sr.Case.Benchmark] + "/",
+			Metric: sr.Key.Metric, Machine: sr.Key.Machine, Params: sr.Case.Params,
+			Noise: analysis.MedianOf(changes), Points: len(vals),
+		})
+	}
+	slices.SortStableFunc(out, func(a, b noisyView) int { return cmp.Compare(b.Noise, a.Noise) })
+	return out[:min(n, len(out))]
+}
+
+// benchIndexView lists every benchmark.
+type benchIndexView struct {
+	Benchmarks []benchLink
+}
+
+type benchLink struct {
+	Name, URL string
+	Category  string
+	Cases     int
+	Metrics   []string
+}
+
+func (s *site) benchIndexJob() job {
+	return func() error {
+		links := map[string]*benchLink{}
+		cases := map[string]map[string]bool{}
+		for _, sr := range s.d.Series {
+			name := sr.Case.Benchmark
+			l := links[name]
+			if l == nil {
+				l = &benchLink{Name: name, URL: "bench/" + s.benchs[name] + "/", Category: string(sr.Case.Category)}
+				links[name] = l
+				cases[name] = map[string]bool{}
+			}
+			cases[name][sr.Key.Params] = true
+			if !slices.Contains(l.Metrics, sr.Key.Metric) {
+				l.Metrics = append(l.Metrics, sr.Key.Metric)
+			}
+		}
+		var v benchIndexView
+		for name, l := range links {
+			l.Cases = len(cases[name])
+			slices.Sort(l.Metrics)
+			v.Benchmarks = append(v.Benchmarks, *l)
+		}
+		slices.SortFunc(v.Benchmarks, func(a, b benchLink) int { return strings.Compare(a.Name, b.Name) })
+		return s.page("bench/", "benchmarks", "Benchmarks", v)
+	}
+}
+
+// benchView is a benchmark's page: the history of each of its series.
+type benchView struct {
+	Name     string
+	Category string
+	Series   []seriesView
+}
+
+type seriesView struct {
+	Anchor    string
+	Params    analysis.Params
+	Metric    string
+	Unit      string
+	Direction string
+	Machine   string
+	Context   analysis.Params
+	Points    []historyRow // newest first
+	Omitted   int          // older points not shown
+}
+
+type historyRow struct {
+	Artifact  artifactView
+	Value     string
+	Samples   int
+	Change    float64
+	HasChange bool
+	Class     string
+	Error     string
+}
+
+func (s *site) benchJob(name string) job {
+	return func() error {
+		d := s.d
+		v := benchView{Name: name}
+		for _, sr := range d.Series {
+			if sr.Case.Benchmark != name {
+				continue
+			}
+			v.Category = string(sr.Case.Category)
+			sv := seriesView{
+				Anchor: "series-" + Slug(strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")),
+				Params: sr.Case.Params, Metric: sr.Metric.Name, Unit: sr.Metric.Unit,
+				Direction: string(sr.Metric.Direction), Machine: sr.Key.Machine, Context: sr.Context,
+			}
+			var main []analysis.Point
+			for _, p := range sr.Points {
+				if d.MainPos(p.Artifact) >= 0 {
+					main = append(main, p)
+				}
+			}
+			for i := len(main) - 1; i >= 0; i-- {
+				if len(sv.Points) == historyRows {
+					sv.Omitted = i + 1
+					break
+				}
+				p := main[i]
+				row := historyRow{Artifact: s.artifactView(p.Artifact), Samples: len(p.Samples), Error: p.Error}
+				if p.OK {
+					row.Value = FormatValue(p.Value, sr.Metric.Unit)
+					for j := i - 1; j >= 0; j-- {
+						if main[j].OK {
+							row.Change, row.HasChange = analysis.RelativeChange(main[j].Value, p.Value)
+							break
+						}
+					}
+					if row.HasChange && row.Change != 0 {
+						row.Class = "improvement"
+						if analysis.IsRegression(row.Change, sr.Metric.Direction) {
+							row.Class = "regression"
+						}
+					}
+				}
+				sv.Points = append(sv.Points, row)
+			}
+			v.Series = append(v.Series, sv)
+		}
+		return s.page("bench/"+s.benchs[name]+"/", "bench", name, v)
+	}
+}
+
+// weekLink names one triage week.
+type weekLink struct {
+	Date  string // the Monday, yyyy-mm-dd
+	URL   string
+	Start time.Time
+	Pairs int // comparisons made in the week
+}
+
+// weekStart is the Monday 00:00 UTC on or before t.
+func weekStart(t time.Time) time.Time {
+	t = t.UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+}
+
+// weeks lists the weeks in which main-line commits with a predecessor
+// landed, oldest first.
+func (s *site) weeks() []weekLink {
+	var out []weekLink
+	for _, a := range s.d.MainLine {
+		if _, ok := s.d.Previous(a); !ok {
+			continue
+		}
+		ws := weekStart(s.d.Artifacts[a].Date)
+		if len(out) == 0 || !out[len(out)-1].Start.Equal(ws) {
+			date := ws.Format("2006-01-02")
+			out = append(out, weekLink{Date: date, URL: "triage/" + date + "/", Start: ws})
+		}
+		out[len(out)-1].Pairs++
+	}
+	return out
+}
+
+// triageIndexView lists the weekly reports.
+type triageIndexView struct {
+	Weeks []weekLink // newest first
+}
+
+// triageWeekView is one week's report.
+type triageWeekView struct {
+	Week        weekLink
+	Prev, Next  *weekLink
+	Comparisons []recentView
+	Notes       any // template.HTML of content/triage/<date>.md, or nil
+}
+
+func (s *site) triageJobs() []job {
+	weeks := s.weeks()
+	idx := triageIndexView{}
+	for i := len(weeks) - 1; i >= 0; i-- {
+		idx.Weeks = append(idx.Weeks, weeks[i])
+	}
+	jobs := []job{
+		func() error { return s.page("triage/", "triage", "Triage reports", idx) },
+		func() error { return s.out.WriteFile("triage/index.xml", s.triageFeed(weeks)) },
+	}
+	for i, w := range weeks {
+		v := triageWeekView{Week: w}
+		if i > 0 {
+			v.Prev = &weeks[i-1]
+		}
+		if i+1 < len(weeks) {
+			v.Next = &weeks[i+1]
+		}
+		jobs = append(jobs, func() error {
+			d := s.d
+			end := w.Start.AddDate(0, 0, 7)
+			for _, a := range d.MainLine {
+				t := d.Artifacts[a].Date
+				if t.Before(w.Start) || !t.Before(end) {
+					continue
+				}
+				prev, ok := d.Previous(a)
+				if !ok {
+					continue
+				}
+				v.Comparisons = append(v.Comparisons, s.recentView(prev, a))
+			}
+			if n, ok := s.opts.Content.TriageNotes[w.Date]; ok {
+				html, err := renderMarkdown(s.md, n.Body)
+				if err != nil {
+					return err
+				}
+				v.Notes = html
+			}
+			return s.page(w.URL, "triage-week", "Triage report for the week of "+w.Date, v)
+		})
+	}
+	return jobs
+}
+
+// triageFeed is the Atom feed of the weekly reports, newest first. An
+// entry's updated time is the date of the week's last commit, so the feed
+// only changes when the data does.
+func (s *site) triageFeed(weeks []weekLink) []byte {
+	abs := s.opts.AbsURL
+	if abs == "" {
+		abs = s.opts.BasePath
+	}
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="utf-8"?>` + "\n")
+	b.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom">` + "\n")
+	fmt.Fprintf(&b, "  <title>%s: triage reports</title>\n", xmlEscape(s.opts.Title))
+	fmt.Fprintf(&b, "  <id>%s</id>\n", xmlEscape(abs+"triage/"))
+	fmt.Fprintf(&b, "  <link rel=\"self\" href=\"%s\"/>\n", xmlEscape(abs+"triage/index.xml"))
+	last := time.Unix(0, 0).UTC()
+	if n := len(s.d.MainLine); n > 0 {
+		last = s.d.Artifacts[s.d.MainLine[n-1]].Date
+	}
+	fmt.Fprintf(&b, "  <updated>%s</updated>\n", last.Format(time.RFC3339))
+	for i := len(weeks) - 1; i >= 0; i-- {
+		w := weeks[i]
+		updated := w.Start
+		end := w.Start.AddDate(0, 0, 7)
+		for _, a := range s.d.MainLine {
+			if t := s.d.Artifacts[a].Date; !t.Before(w.Start) && t.Before(end) && t.After(updated) {
+				updated = t
+			}
+		}
+		fmt.Fprintf(&b, "  <entry>\n    <title>Triage report for the week of %s</title>\n", w.Date)
+		fmt.Fprintf(&b, "    <id>%s</id>\n    <link href=\"%s\"/>\n", xmlEscape(abs+w.URL), xmlEscape(abs+w.URL))
+		fmt.Fprintf(&b, "    <updated>%s</updated>\n", updated.Format(time.RFC3339))
+		fmt.Fprintf(&b, "    <summary>%d artifact comparisons made in total.</summary>\n  </entry>\n", w.Pairs)
+	}
+	b.WriteString("</feed>\n")
+	return []byte(b.String())
+}

@@ -1,0 +1,778 @@
+// Package site decides which pages a perfpages site has and what each
+// shows, renders them through the theme's html/template layouts and writes
+// them atomically.
+//
+// It is the end of the pipeline
+//
+//	sources → archive model → analysis → site model → rendering → files
+//
+// Build takes an analysis.Dataset and:
+//  1. enumerates the pages of SPEC §6 (dashboard, a page per main-line
+//     commit, per PR, per pre-rendered comparison, per benchmark, the
+//     triage reports, the Markdown content pages, 404);
+//  2. computes the comparisons each page needs (each pair once) in a pool
+//     of workers, turns them into view structs (pure data, already
+//     formatted), and
+//  3. executes the layout for each page and writes it through a [Writer].
+//
+// URLs are stable (they get pasted into issues): /commit/<sha>/,
+// /pr/<n>/, /compare/<a>...<b>/, /bench/<slug>/, /triage/<monday>/. Every
+// link is site-absolute and starts with the base path, so the site works
+// on a GitHub Pages project sub-path and 404.html works at any depth.
+// Names from the data reach paths only through [Slug] and HTML only
+// through html/template's escaping.
+package site
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"html"
+	"html/template"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/themes"
+)
+
+// Options configure a site build.
+type Options struct {
+	Title      string
+	BasePath   string // "/" or "/sub/path/"
+	AbsURL     string // absolute base URL for the sitemap, "" when unknown
+	Repository string // the project's web home, e.g. https://github.com/owner/project
+	Compare    analysis.Options
+	// Theme holds user theme folders, highest priority first; the
+	// embedded default theme is always the last layer.
+	Theme   []fs.FS
+	Content *Content
+	// Warnings are the problems found while reading the sources; the
+	// dashboard lists them so nobody has to read the build log.
+	Warnings []string
+}
+
+// Stats says what a build produced.
+type Stats struct {
+	Pages       int
+	Comparisons int
+}
+
+// site is the state shared by the pages of one build.
+type site struct {
+	d      *analysis.Dataset
+	opts   Options
+	theme  *Theme
+	md     goldmark.Markdown
+	out    *Writer
+	cmp    *analysis.Comparer
+	info   siteInfo
+	benchs map[string]string // benchmark name → slug
+
+	mu    sync.Mutex
+	pages []string // URLs, for the sitemap
+	stats Stats
+}
+
+// Build renders the whole site for d into w. It does not commit w.
+func Build(ctx context.Context, d *analysis.Dataset, opts Options, w *Writer) (Stats, error) {
+	if opts.BasePath == "" {
+		opts.BasePath = "/"
+	}
+	if opts.Content == nil {
+		opts.Content = &Content{TriageNotes: map[string]ContentPage{}}
+	}
+	s := &site{d: d, opts: opts, out: w, md: markdown(opts.BasePath), benchs: map[string]string{}}
+	s.cmp = analysis.NewComparer(d, opts.Compare)
+	theme, err := LoadTheme(append(slices.Clone(opts.Theme), themes.Default), s.funcs())
+	if err != nil {
+		return Stats{}, err
+	}
+	s.theme = theme
+	s.info = s.siteInfo()
+
+	for _, series := range d.Series {
+		if _, ok := s.benchs[series.Case.Benchmark]; !ok {
+			s.benchs[series.Case.Benchmark] = Slug(series.Case.Benchmark)
+		}
+	}
+
+	jobs := s.jobs()
+	if err := s.run(ctx, jobs); err != nil {
+		return Stats{}, err
+	}
+	for _, f := range theme.static {
+		if err := w.WriteFile(path.Join("assets", f.path), f.data); err != nil {
+			return Stats{}, err
+		}
+	}
+	if err := w.WriteFile(".nojekyll", nil); err != nil {
+		return Stats{}, err
+	}
+	if err := w.WriteFile("sitemap.xml", s.sitemap()); err != nil {
+		return Stats{}, err
+	}
+	return s.stats, nil
+}
+
+// job renders one or more pages.
+type job func() error
+
+// run executes jobs on a pool of workers, stopping at the first error.
+func (s *site) run(ctx context.Context, jobs []job) error {
+	work := make(chan job)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				if err := j(); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	var err error
+loop:
+	for _, j := range jobs {
+		select {
+		case work <- j:
+		case err = <-errs:
+			break loop
+		case <-ctx.Done():
+			err = ctx.Err()
+			break loop
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errs:
+		default:
+		}
+	}
+	return err
+}
+
+// page renders layout with data to the page at url (site-relative, e.g.
+// "commit/abc/"; "" for the home page) and records it for the sitemap.
+func (s *site) page(url, layout, title string, data any) error {
+	body, err := s.theme.Render(layout, pageData{Site: &s.info, Title: title, URL: url, Kind: layout, Data: data})
+	if err != nil {
+		return fmt.Errorf("page /%s: %w", url, err)
+	}
+	file := path.Join(url, "index.html")
+	if strings.HasSuffix(url, ".html") {
+		file = url
+	}
+	if err := s.out.WriteFile(file, body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.stats.Pages++
+	if layout != "404" {
+		s.pages = append(s.pages, url)
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// pageData is what every layout gets as ".".
+type pageData struct {
+	Site  *siteInfo
+	Title string
+	URL   string // site-relative
+	Kind  string
+	Data  any
+}
+
+type siteInfo struct {
+	Title      string
+	BasePath   string
+	Repository string
+	Nav        []navItem
+	Warnings   []string
+}
+
+type navItem struct {
+	Title, URL string
+}
+
+func (s *site) siteInfo() siteInfo {
+	info := siteInfo{Title: s.opts.Title, BasePath: s.opts.BasePath, Repository: s.opts.Repository, Warnings: s.opts.Warnings}
+	info.Nav = []navItem{{"Dashboard", ""}, {"Triage", "triage/"}, {"Benchmarks", "bench/"}}
+	for _, p := range s.opts.Content.Pages {
+		if p.Menu {
+			info.Nav = append(info.Nav, navItem{p.Title, p.Slug + "/"})
+		}
+	}
+	return info
+}
+
+func (s *site) funcs() template.FuncMap {
+	return template.FuncMap{
+		// url makes a site-relative path absolute under the base path.
+		"url": func(p string) string { return s.opts.BasePath + strings.TrimPrefix(p, "/") },
+		"pct": FormatChange,
+		"threshold": formatThreshold,
+		"factor":    formatFactor,
+		"value": func(v float64, unit string) string {
+			return FormatValue(v, unit)
+		},
+		"date": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"day":  func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	}
+}
+
+// jobs lists the work of a build: every page, with comparisons shared by
+// the pages that show the same pair.
+func (s *site) jobs() []job {
+	d := s.d
+	var jobs []job
+	jobs = append(jobs, s.dashboardJob(), s.notFoundJob(), s.benchIndexJob())
+
+	// Comparisons: each pair is computed once and rendered on every page
+	// that shows it (commit page, PR page, compare page).
+	type pair struct{ base, head int }
+	pages := map[pair][]func(comparisonView) error{}
+	var order []pair
+	add := func(p pair, f func(comparisonView) error) {
+		if _, ok := pages[p]; !ok {
+			order = append(order, p)
+			pages[p] = append(pages[p], func(v comparisonView) error {
+				return s.page(compareURL(d, p.base, p.head), "compare", "Compare "+v.Base.Label+" … "+v.Head.Label, v)
+			})
+		}
+		if f != nil {
+			pages[p] = append(pages[p], f)
+		}
+	}
+	for _, a := range d.MainLine {
+		if prev, ok := d.Previous(a); ok {
+			add(pair{prev, a}, func(v comparisonView) error {
+				v.Prev, v.Next = s.neighbours(a)
+				return s.page(commitURL(d, a), "commit", "Commit "+v.Head.Label+": "+v.Head.Title, v)
+			})
+		} else {
+			jobs = append(jobs, s.firstCommitJob(a))
+		}
+	}
+	for _, pr := range d.PRs() {
+		head, ok := d.PRHead(pr)
+		if !ok {
+			continue
+		}
+		pv := s.prView(pr, head)
+		for _, t := range pv.Tries {
+			if t.Base != nil {
+				add(pair{t.BaseIndex, t.HeadIndex}, nil)
+			}
+		}
+		if base, ok := d.PRBase(head); ok {
+			add(pair{base, head}, func(v comparisonView) error {
+				p := pv
+				p.Comparison = v
+				return s.page(prURL(pr), "pr", fmt.Sprintf("PR #%d: %s", pr, p.Title), p)
+			})
+		} else {
+			jobs = append(jobs, func() error { return s.page(prURL(pr), "pr", fmt.Sprintf("PR #%d: %s", pr, pv.Title), pv) })
+		}
+	}
+	for _, p := range order {
+		p := p
+		jobs = append(jobs, func() error {
+			v, err := s.renderedComparison(p.base, p.head)
+			if err != nil {
+				return err
+			}
+			for _, f := range pages[p] {
+				if err := f(v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+
+	names := make([]string, 0, len(s.benchs))
+	for name := range s.benchs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		jobs = append(jobs, s.benchJob(name))
+	}
+	jobs = append(jobs, s.triageJobs()...)
+	for _, p := range s.opts.Content.Pages {
+		jobs = append(jobs, s.contentJob(p))
+	}
+	return jobs
+}
+
+func commitURL(d *analysis.Dataset, a int) string {
+	return "commit/" + artifactSegment(d.Artifacts[a].ID) + "/"
+}
+
+func compareURL(d *analysis.Dataset, a, b int) string {
+	return "compare/" + artifactSegment(d.Artifacts[a].ID) + "..." + artifactSegment(d.Artifacts[b].ID) + "/"
+}
+
+func prURL(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
+
+// artifactURL is the page that best represents an artifact: its commit
+// page on the main line, its PR page otherwise, else "".
+func artifactURL(d *analysis.Dataset, a int) string {
+	if d.MainPos(a) >= 0 {
+		return commitURL(d, a)
+	}
+	if pr := d.Artifacts[a].PR; pr > 0 {
+		return prURL(pr)
+	}
+	return ""
+}
+
+// artifactView is an artifact as pages show it.
+type artifactView struct {
+	ID, Short, Label, Title, Author, Kind, Branch string
+	Date                                          time.Time
+	PR                                            int
+	URL                                           string // its page on this site, "" if none
+	CommitLink, PRLink                            string // on the repository's web site
+}
+
+func (s *site) artifactView(a int) artifactView {
+	x := s.d.Artifacts[a]
+	v := artifactView{
+		ID: x.ID, Short: x.Short(), Label: x.Label(), Title: x.Title, Author: x.Author,
+		Kind: string(x.Kind), Branch: x.Branch, Date: x.Date, PR: x.PR, URL: artifactURL(s.d, a),
+	}
+	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" {
+		if analysis.IsSHA(x.ID) {
+			v.CommitLink = repo + "/commit/" + x.ID
+		}
+		if x.PR > 0 {
+			v.PRLink = repo + "/pull/" + strconv.Itoa(x.PR)
+		}
+	}
+	return v
+}
+
+// comparisonView is what the commit, PR and compare pages show.
+type comparisonView struct {
+	Base, Head  artifactView
+	Prev, Next  *artifactView // neighbours on the main line (commit pages)
+	Contiguous  bool
+	CompareLink string // the repository's diff between the two
+	URL         string // the canonical /compare/ page
+	Model       string
+	Metrics     []metricView
+	Failures    []rowView // benchmarks that failed in head
+	Warnings    []string
+	Counts      changeCounts
+	// Body is the rendered "comparison-body" partial (failures and the
+	// tables of every metric), rendered once per comparison and shared by
+	// the pages that show it.
+	Body template.HTML
+}
+
+// changeCounts count relevant changes (significant and at least small).
+type changeCounts struct {
+	Compared, Regressions, Improvements, Failed, New, Gone int
+}
+
+type metricView struct {
+	Name, Unit, Direction string
+	Anchor                string
+	Summary               summaryView
+	Primary, Secondary    []rowView // relevant rows, by |change| descending
+	Other                 []rowView // the rest, not relevant
+	Counts                changeCounts
+}
+
+// summaryView is a metric's summary: rustc-perf's direction, relevance
+// and summary table.
+type summaryView struct {
+	Direction          string // improvement, regression, mixed, none
+	Relevance          string // high, medium, low
+	Confidence         string
+	DeservesAttention  bool
+	DefinitelyRelevant bool
+	Significant        int
+	Rows               []summaryRow
+	Markdown           string // the table as rustc-perf writes it
+}
+
+type summaryRow struct {
+	Label, Class string
+	Count        int
+	Mean, Range  string
+}
+
+// rowView is one row of a comparison table. Its cells are formatted here
+// rather than in the template: a comparison has thousands of rows, and
+// html/template's per-call cost dominated the build.
+type rowView struct {
+	Anchor      string
+	Benchmark   string
+	BenchURL    string // site-relative
+	BenchHref   string // with the base path
+	Params      analysis.Params
+	ParamsHTML  template.HTML
+	Category    string
+	Machine     string
+	Before      string
+	After       string
+	Change      float64
+	HasChange   bool
+	Class       string // "regression", "improvement" or "" (colour)
+	Note        string
+	Threshold   float64
+	Factor      float64
+	Significant bool
+	Relevant    bool
+	Magnitude   string
+	Dodgy       bool
+
+	ChangeText, ThresholdText, FactorText string
+}
+
+// renderedComparison computes the comparison of base and head and renders
+// its body once.
+func (s *site) renderedComparison(base, head int) (comparisonView, error) {
+	v := s.comparisonView(s.cmp.Compare(base, head))
+	s.mu.Lock()
+	s.stats.Comparisons++
+	s.mu.Unlock()
+	body, err := s.theme.RenderPartial("comparison-body", pageData{Site: &s.info, Data: v})
+	v.Body = body
+	return v, err
+}
+
+// neighbours are the commit pages before and after main-line commit a.
+func (s *site) neighbours(a int) (prev, next *artifactView) {
+	if p, ok := s.d.Previous(a); ok {
+		if pp, ok := s.d.Previous(p); ok {
+			v := s.artifactView(pp)
+			prev = &v
+		}
+	}
+	if n, ok := s.d.Next(a); ok {
+		v := s.artifactView(n)
+		next = &v
+	}
+	return prev, next
+}
+
+func (s *site) comparisonView(c *analysis.Comparison) comparisonView {
+	d := s.d
+	v := comparisonView{
+		Base: s.artifactView(c.Base), Head: s.artifactView(c.Head),
+		Contiguous: d.Contiguous(c.Base, c.Head),
+		URL:        compareURL(d, c.Base, c.Head),
+		Model:      c.Options.Model,
+	}
+	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" && analysis.IsSHA(v.Base.ID) && analysis.IsSHA(v.Head.ID) {
+		v.CompareLink = repo + "/compare/" + v.Base.ID + "..." + v.Head.ID
+	}
+	for _, w := range c.Warnings {
+		v.Warnings = append(v.Warnings, w.Error())
+	}
+	byMetric := map[string]*metricView{}
+	var names []string
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		m := r.Series.Metric
+		mv := byMetric[m.Name]
+		if mv == nil {
+			mv = &metricView{Name: m.Name, Unit: m.Unit, Direction: string(m.Direction), Anchor: "metric-" + Slug(m.Name)}
+			if sum, ok := c.Metric(m.Name); ok {
+				mv.Summary = summarize(sum)
+			}
+			byMetric[m.Name] = mv
+			names = append(names, m.Name)
+		}
+		row := s.rowView(r)
+		if r.After != nil && r.After.Error != "" {
+			v.Failures = append(v.Failures, row)
+			v.Counts.Failed++
+			mv.Counts.Failed++
+			continue
+		}
+		for _, c := range []*changeCounts{&v.Counts, &mv.Counts} {
+			switch {
+			case r.Relevant && r.Regression:
+				c.Regressions++
+			case r.Relevant:
+				c.Improvements++
+			case r.Before == nil:
+				c.New++
+			case r.After == nil:
+				c.Gone++
+			}
+			if r.OK {
+				c.Compared++
+			}
+		}
+		switch {
+		case !r.Relevant:
+			mv.Other = append(mv.Other, row)
+		case r.Series.Case.Category == analysis.Secondary:
+			mv.Secondary = append(mv.Secondary, row)
+		default:
+			mv.Primary = append(mv.Primary, row)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		mv := byMetric[n]
+		sortRows(mv.Primary)
+		sortRows(mv.Secondary)
+		sortRows(mv.Other)
+		v.Metrics = append(v.Metrics, *mv)
+	}
+	return v
+}
+
+func summarize(m *analysis.MetricSummary) summaryView {
+	v := summaryView{
+		Direction: m.Direction.String(), Relevance: m.Relevance.String(), Confidence: m.Confidence.String(),
+		DeservesAttention: m.DeservesAttention, DefinitelyRelevant: m.DefinitelyRelevant, Significant: m.Significant,
+		Markdown: analysis.SummaryTable(m.Primary, m.Secondary, ""),
+	}
+	row := func(label, class string, st analysis.ChangeStats) summaryRow {
+		r := summaryRow{Label: label, Class: class, Count: st.Count, Mean: "-", Range: "-"}
+		if st.Count > 0 {
+			r.Mean = fmt.Sprintf("%.1f%%", st.Mean*100)
+			r.Range = fmt.Sprintf("[%.1f%%, %.1f%%]", st.Min*100, st.Max*100)
+		}
+		return r
+	}
+	v.Rows = []summaryRow{
+		row("Regressions (primary)", "regression", m.Primary.Regressions),
+		row("Regressions (secondary)", "regression", m.Secondary.Regressions),
+		row("Improvements (primary)", "improvement", m.Primary.Improvements),
+		row("Improvements (secondary)", "improvement", m.Secondary.Improvements),
+		row("All (primary)", "", m.Primary.All),
+	}
+	return v
+}
+
+// sortRows orders rows by |change| descending (rustc-perf's compare page),
+// rows without a change last, ties by anchor for a stable order.
+func sortRows(rows []rowView) {
+	slices.SortStableFunc(rows, func(a, b rowView) int {
+		if a.HasChange != b.HasChange {
+			if a.HasChange {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(abs(b.Change), abs(a.Change)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Anchor, b.Anchor)
+	})
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (s *site) rowView(r *analysis.Row) rowView {
+	k := r.Series.Key
+	row := rowView{
+		Anchor:    "row-" + Slug(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " ")),
+		Benchmark: r.Series.Case.Benchmark,
+		BenchURL:  "bench/" + s.benchs[r.Series.Case.Benchmark] + "/",
+		Params:     r.Series.Case.Params,
+		ParamsHTML: paramsHTML(r.Series.Case.Params),
+		Category:   string(r.Series.Case.Category),
+		Machine:   k.Machine,
+		Note:      r.Note,
+	}
+	row.BenchHref = s.opts.BasePath + row.BenchURL
+	unit := r.Series.Metric.Unit
+	if r.Before != nil && r.Before.OK {
+		row.Before = FormatValue(r.Before.Value, unit)
+	}
+	if r.After != nil && r.After.OK {
+		row.After = FormatValue(r.After.Value, unit)
+	}
+	if r.OK {
+		row.Change, row.HasChange = r.Change, true
+		row.Threshold, row.Factor = r.Threshold, r.Factor
+		row.Significant, row.Relevant, row.Dodgy = r.Significant, r.Relevant, r.Dodgy
+		row.Magnitude = r.Magnitude.String()
+		row.ChangeText = FormatChange(r.Change)
+		row.ThresholdText = formatThreshold(r.Threshold)
+		row.FactorText = formatFactor(r.Factor)
+		switch {
+		case r.Regression:
+			row.Class = "regression"
+		case r.Change != 0:
+			row.Class = "improvement"
+		}
+		if !r.Relevant {
+			row.Class = ""
+		}
+	}
+	return row
+}
+
+// firstCommitJob renders the page of the first main-line commit, which has
+// nothing to compare with: it lists its results.
+func (s *site) firstCommitJob(a int) job {
+	return func() error {
+		v, err := s.renderedComparison(a, a)
+		if err != nil {
+			return err
+		}
+		v.Base = artifactView{}
+		v.Prev, v.Next = s.neighbours(a)
+		return s.page(commitURL(s.d, a), "commit", "Commit "+v.Head.Label+": "+v.Head.Title, v)
+	}
+}
+
+// prView is a PR page: the PR's head (merge commit or latest try run)
+// against its base, and every try run.
+type prView struct {
+	Number     int
+	Title      string
+	Link       string
+	Merged     *artifactView
+	Tries      []tryView
+	Comparison comparisonView
+	HasCompare bool
+}
+
+type tryView struct {
+	Run                  artifactView
+	Base                 *artifactView
+	BaseIndex, HeadIndex int
+	CompareURL           string
+}
+
+func (s *site) prView(pr, head int) prView {
+	d := s.d
+	h := d.Artifacts[head]
+	v := prView{Number: pr, Title: h.Title}
+	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" {
+		v.Link = repo + "/pull/" + strconv.Itoa(pr)
+	}
+	if d.MainPos(head) >= 0 {
+		a := s.artifactView(head)
+		v.Merged = &a
+	}
+	for i, a := range d.Artifacts {
+		if a.PR != pr || a.Kind != analysis.KindTry {
+			continue
+		}
+		t := tryView{Run: s.artifactView(i), HeadIndex: i}
+		if b, ok := d.PRBase(i); ok {
+			bv := s.artifactView(b)
+			t.Base, t.BaseIndex = &bv, b
+			t.CompareURL = compareURL(d, b, i)
+		}
+		v.Tries = append(v.Tries, t)
+		if v.Title == "" {
+			v.Title = a.Title
+		}
+	}
+	_, v.HasCompare = d.PRBase(head)
+	return v
+}
+
+func (s *site) contentJob(p ContentPage) job {
+	return func() error {
+		html, err := renderMarkdown(s.md, p.Body)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.Source, err)
+		}
+		return s.page(p.Slug+"/", "page", p.Title, contentView{Title: p.Title, Description: p.Description, HTML: html})
+	}
+}
+
+type contentView struct {
+	Title, Description string
+	HTML               template.HTML
+}
+
+func (s *site) notFoundJob() job {
+	return func() error { return s.page("404.html", "404", "Page not found", nil) }
+}
+
+// sitemap lists every page (not 404) with absolute URLs when the base URL
+// is absolute, else site-absolute paths.
+func (s *site) sitemap() []byte {
+	urls := slices.Clone(s.pages)
+	slices.Sort(urls)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	prefix := s.opts.AbsURL
+	if prefix == "" {
+		prefix = s.opts.BasePath
+	}
+	for _, u := range urls {
+		fmt.Fprintf(&b, "  <url><loc>%s</loc></url>\n", xmlEscape(prefix+u))
+	}
+	b.WriteString("</urlset>\n")
+	return []byte(b.String())
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	template.HTMLEscape(&b, []byte(s))
+	return b.String()
+}
+
+// formatThreshold shows a significance threshold as rustc-perf does: a
+// percent with two decimals, "-" when it is 0.
+func formatThreshold(t float64) string {
+	if t == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", t*100)
+}
+
+// formatFactor shows a significance factor ("2.50x", "-" when 0).
+func formatFactor(f float64) string {
+	if f == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", f)
+}
+
+// paramsHTML renders parameters as the "params" partial does, escaped.
+func paramsHTML(p analysis.Params) template.HTML {
+	var b strings.Builder
+	for i, kv := range p {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(`<span class="param"><span class="param-key">`)
+		b.WriteString(html.EscapeString(kv.Key))
+		b.WriteString(`</span>=<span class="param-value">`)
+		b.WriteString(html.EscapeString(kv.Value))
+		b.WriteString(`</span></span>`)
+	}
+	return template.HTML(b.String())
+}

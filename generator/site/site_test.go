@@ -1,0 +1,194 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"json-decode", "json-decode"},
+		{"sort_1000.v2", "sort_1000.v2"},
+		{"JSON-Decode", "json-decode-69e0bff2"},
+		{"http router", "http-router-4b0e9a36"},
+		{"../../etc/passwd", "etc-passwd-3754d6cb"},
+		{"..", "5ec1f7e7"},
+		{".", "cdb4ee2a"},
+		{"", "e3b0c442"},
+		{"<script>alert(1)</script>", "script-alert-1-script-5c140d35"},
+		{"a\x00b", "a-b-59b271ae"},
+		{"ベンチ", "b4292723"},
+	}
+	for _, tt := range tests {
+		got := Slug(tt.in)
+		if got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	long := Slug(strings.Repeat("a", 500))
+	if len(long) > maxSlug+9 {
+		t.Errorf("Slug of a long name has %d bytes", len(long))
+	}
+	// A slug is always a single safe path segment.
+	for _, in := range []string{"a/b", `a\b`, "../..", "...", "-.-", "a..b"} {
+		s := Slug(in)
+		if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".") || !filepath.IsLocal(s) {
+			t.Errorf("Slug(%q) = %q is not a safe segment", in, s)
+		}
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	tests := []struct {
+		v    float64
+		unit string
+		want string
+	}{
+		{1203.5, "ns", "1.204 µs"},
+		{999, "ns", "999 ns"},
+		{2.5e9, "ns", "2.5 s"},
+		{4096000, "bytes", "3.906 MiB"},
+		{512, "bytes", "512 B"},
+		{1234567890, "count", "1.235 G"},
+		{950, "count", "950"},
+		{123.456, "MB/s", "123.5 MB/s"},
+		{0.5, "s", "500 ms"},
+		{0, "ns", "0 ns"},
+	}
+	for _, tt := range tests {
+		if got := FormatValue(tt.v, tt.unit); got != tt.want {
+			t.Errorf("FormatValue(%v, %q) = %q, want %q", tt.v, tt.unit, got, tt.want)
+		}
+	}
+	if got := FormatChange(0.1); got != "+10.00%" {
+		t.Errorf("FormatChange(0.1) = %q", got)
+	}
+	if got := FormatChange(-0.0566); got != "-5.66%" {
+		t.Errorf("FormatChange(-0.0566) = %q", got)
+	}
+}
+
+func TestParseFrontMatter(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     FrontMatter
+		body     string
+		err      string
+	}{
+		{"none", "# Hi\n", FrontMatter{}, "# Hi\n", ""},
+		{"yaml", "---\ntitle: About\nweight: 2\nmenu: true\n---\nbody\n", FrontMatter{Title: "About", Weight: 2, Menu: true}, "body\n", ""},
+		{"toml", "+++\ntitle = \"About\"\ndraft = true\n+++\nbody\n", FrontMatter{Title: "About", Draft: true}, "body\n", ""},
+		{"crlf", "---\r\ntitle: A\r\n---\r\nbody\r\n", FrontMatter{Title: "A"}, "body\n", ""},
+		{"empty yaml", "---\n---\nbody", FrontMatter{}, "body", ""},
+		{"unknown yaml key", "---\ntitle: A\ntitel: B\n---\n", FrontMatter{}, "", `page.md:3: front matter: unknown key "titel"`},
+		{"unknown toml key", "+++\ntitel = \"B\"\n+++\n", FrontMatter{}, "", `page.md: front matter: unknown key "titel"`},
+		{"bad toml", "+++\ntitle = \n+++\n", FrontMatter{}, "", "page.md:2: front matter:"},
+		{"unclosed", "---\ntitle: A\n", FrontMatter{}, "", "page.md:1: front matter opened with --- is never closed"},
+		{"bad yaml type", "---\nweight: heavy\n---\n", FrontMatter{}, "", "page.md:2: front matter: cannot unmarshal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fm, body, err := ParseFrontMatter("page.md", []byte(tt.in))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, fm); d != "" {
+				t.Errorf("front matter (-want +got):\n%s", d)
+			}
+			if string(body) != tt.body {
+				t.Errorf("body = %q, want %q", body, tt.body)
+			}
+		})
+	}
+}
+
+func FuzzParseFrontMatter(f *testing.F) {
+	for _, s := range []string{"---\ntitle: A\n---\nx", "+++\ntitle = \"A\"\n+++\n", "# x", "---\n", "+++\n+++", "---\n---"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, body, err := ParseFrontMatter("f.md", data)
+		if err != nil && !strings.HasPrefix(err.Error(), "f.md") {
+			t.Errorf("error does not name the file: %v", err)
+		}
+		if err == nil && len(body) > len(data) {
+			t.Errorf("body longer than the input")
+		}
+	})
+}
+
+func TestWriterRejectsUnsafePaths(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewWriter(filepath.Join(dir, "public"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for _, p := range []string{"", "/etc/passwd", "../x", "a/../../x", "a\\b", "a\x00b", "./a", "a//b"} {
+		if err := w.WriteFile(p, nil); err == nil {
+			t.Errorf("WriteFile(%q) succeeded", p)
+		}
+	}
+	if err := w.WriteFile("a/b/index.html", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile("a/b/index.html", []byte("y")); err == nil {
+		t.Error("writing a path twice succeeded")
+	}
+}
+
+func TestWriterSwapsAtomically(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "public")
+	os.MkdirAll(target, 0o755)
+	os.WriteFile(filepath.Join(target, "old.html"), []byte("old"), 0o644)
+
+	// An aborted build leaves the old site and no temporary folder.
+	w, _ := NewWriter(target)
+	w.WriteFile("new.html", []byte("new"))
+	w.Abort()
+	if _, err := os.Stat(filepath.Join(target, "old.html")); err != nil {
+		t.Errorf("abort lost the old site: %v", err)
+	}
+	// A committed build replaces it completely.
+	w, _ = NewWriter(target)
+	w.WriteFile("new.html", []byte("new"))
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(target, "old.html")); err == nil {
+		t.Error("old file survived the swap")
+	}
+	if data, _ := os.ReadFile(filepath.Join(target, "new.html")); string(data) != "new" {
+		t.Error("new file missing")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestWeekStart(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-09-07T00:00:00Z": "2026-09-07", // a Monday
+		"2026-09-13T23:59:59Z": "2026-09-07", // Sunday night
+		"2026-09-14T00:00:00Z": "2026-09-14",
+		"2026-09-10T12:00:00Z": "2026-09-07",
+	} {
+		tm, _ := time.Parse(time.RFC3339, in)
+		if got := weekStart(tm).Format("2006-01-02"); got != want {
+			t.Errorf("weekStart(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

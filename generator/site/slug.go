@@ -1,0 +1,63 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// maxSlug bounds a path segment made from data, well under every file
+// system's 255-byte name limit.
+const maxSlug = 64
+
+// Slug turns a name from the data (a benchmark, a tag) into one safe path
+// segment: lower-case ASCII letters, digits, '-', '_' and '.', never "." or
+// "..", never starting with a dot, at most 64+9 bytes. A name that does not
+// survive unchanged gets a short hash of the original appended, so two
+// names never share a slug and the slug of a name never changes between
+// builds (URLs get pasted into issues).
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range name {
+		switch {
+		case 'a' <= r && r <= 'z', '0' <= r && r <= '9', r == '_', r == '.':
+			b.WriteRune(r)
+			dash = false
+		case 'A' <= r && r <= 'Z':
+			b.WriteRune(r + ('a' - 'A'))
+			dash = false
+		default:
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+				dash = true
+			}
+		}
+		if b.Len() >= maxSlug {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-.")
+	s = strings.ReplaceAll(s, "..", "-")
+	if s == name && s != "" {
+		return s
+	}
+	sum := sha256.Sum256([]byte(name))
+	h := hex.EncodeToString(sum[:4])
+	if s == "" {
+		return h
+	}
+	return s + "-" + h
+}
+
+// artifactSegment is the path segment of an artifact: the id itself for
+// git object ids (stable, what people expect in /commit/<sha>/), else a
+// slug.
+func artifactSegment(id string) string {
+	if analysis.IsSHA(id) {
+		return id
+	}
+	return Slug(id)
+}

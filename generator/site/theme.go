@@ -1,0 +1,157 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Theme is the parsed theme: one template set per page layout, plus the
+// static files to copy.
+type Theme struct {
+	root   *template.Template            // base and partials
+	pages  map[string]*template.Template // layout name ("commit") → template
+	static []staticFile
+}
+
+type staticFile struct {
+	path string // relative to static/
+	data []byte
+}
+
+// layers merges theme folders: the first layer that has a file wins.
+type layers []fs.FS
+
+// files lists every regular file under dir across all layers, sorted, each
+// once, with the layer it is read from.
+func (l layers) files(dir string) ([]string, map[string]fs.FS, error) {
+	from := map[string]fs.FS{}
+	for _, layer := range l {
+		err := fs.WalkDir(layer, dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && p == dir {
+					return fs.SkipDir
+				}
+				return err
+			}
+			if d.Type().IsRegular() {
+				if _, ok := from[p]; !ok {
+					from[p] = layer
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	names := make([]string, 0, len(from))
+	for p := range from {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	return names, from, nil
+}
+
+// LoadTheme parses the templates of the layered theme (user folder first,
+// embedded default last). funcs are the template functions.
+//
+// Layout: layouts/base.html defines the page skeleton; every other
+// layouts/*.html is a page layout that defines "main" (and optionally
+// "title"); layouts/_partials/*.html define shared templates. Templates are
+// parsed once, with missingkey=error, so a typo fails the build.
+func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
+	l := layers(fsys)
+	names, from, err := l.files("layouts")
+	if err != nil {
+		return nil, fmt.Errorf("reading theme: %w", err)
+	}
+	root := template.New("").Option("missingkey=error").Funcs(funcs)
+	var pageFiles []string
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".html") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(n, "layouts/_partials/"), n == "layouts/base.html":
+			if err := parseInto(root, from[n], n); err != nil {
+				return nil, err
+			}
+		case path.Dir(n) == "layouts":
+			pageFiles = append(pageFiles, n)
+		}
+	}
+	if root.Lookup("base") == nil {
+		return nil, errors.New("theme: layouts/base.html must define \"base\"")
+	}
+	t := &Theme{pages: map[string]*template.Template{}}
+	// Partials are rendered from a clone of their own, so page layouts
+	// cannot shadow them.
+	if t.root, err = root.Clone(); err != nil {
+		return nil, err
+	}
+	for _, n := range pageFiles {
+		clone, err := root.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if err := parseInto(clone, from[n], n); err != nil {
+			return nil, err
+		}
+		t.pages[strings.TrimSuffix(path.Base(n), ".html")] = clone
+	}
+
+	statics, sfrom, err := l.files("static")
+	if err != nil {
+		return nil, fmt.Errorf("reading theme: %w", err)
+	}
+	for _, n := range statics {
+		data, err := fs.ReadFile(sfrom[n], n)
+		if err != nil {
+			return nil, err
+		}
+		t.static = append(t.static, staticFile{strings.TrimPrefix(n, "static/"), data})
+	}
+	return t, nil
+}
+
+func parseInto(t *template.Template, fsys fs.FS, name string) error {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	if _, err := t.New(name).Parse(string(data)); err != nil {
+		return fmt.Errorf("theme: %w", err)
+	}
+	return nil
+}
+
+// Render executes the page layout named layout with data.
+func (t *Theme) Render(layout string, data any) ([]byte, error) {
+	tpl, ok := t.pages[layout]
+	if !ok {
+		return nil, fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
+	}
+	var buf bytes.Buffer
+	if err := tpl.ExecuteTemplate(&buf, "base", data); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", layout, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// RenderPartial executes the partial template name (defined under
+// layouts/_partials) with data. Pages that show the same expensive block,
+// such as a comparison's tables on its commit, compare and PR pages,
+// render it once this way and embed the result.
+func (t *Theme) RenderPartial(name string, data any) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := t.root.ExecuteTemplate(&buf, name, data); err != nil {
+		return "", fmt.Errorf("rendering %s: %w", name, err)
+	}
+	return template.HTML(buf.String()), nil
+}

@@ -1,0 +1,482 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/perfpages/perfpages/generator/config"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// builder is a whole-site test in the spirit of Hugo's hugolib.Test: the
+// files of a txtar archive (perfpages.toml, results, content, themes) are
+// written into a temporary folder and built; assertions read the output.
+type builder struct {
+	t      *testing.T
+	dir    string
+	out    string
+	report *Report
+	err    error
+}
+
+// siteTest builds the site described by files (txtar) and fails on error.
+func siteTest(t *testing.T, files string) *builder {
+	t.Helper()
+	b := siteRun(t, files, false)
+	if b.err != nil {
+		t.Fatalf("build: %v", b.err)
+	}
+	return b
+}
+
+// siteRun builds the site described by files and keeps the error.
+func siteRun(t *testing.T, files string, strict bool) *builder {
+	t.Helper()
+	dir := t.TempDir()
+	writeTxtar(t, dir, files)
+	b := &builder{t: t, dir: dir, out: filepath.Join(dir, "public")}
+	b.build(strict)
+	return b
+}
+
+func writeTxtar(t *testing.T, dir, files string) {
+	t.Helper()
+	for _, f := range txtar.Parse([]byte(files)).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (b *builder) build(strict bool) {
+	b.t.Helper()
+	cfg, err := config.Load(filepath.Join(b.dir, "perfpages.toml"))
+	if err != nil {
+		b.err = err
+		return
+	}
+	s, err := FromConfig(cfg)
+	if err != nil {
+		b.err = err
+		return
+	}
+	b.report, b.err = s.Build(context.Background(), BuildOptions{Strict: strict})
+}
+
+// File returns an output file's content.
+func (b *builder) File(name string) string {
+	b.t.Helper()
+	data, err := os.ReadFile(filepath.Join(b.out, filepath.FromSlash(name)))
+	if err != nil {
+		b.t.Fatalf("output: %v", err)
+	}
+	return string(data)
+}
+
+// AssertFileContent checks that an output file contains every string.
+func (b *builder) AssertFileContent(name string, want ...string) {
+	b.t.Helper()
+	got := b.File(name)
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			b.t.Errorf("%s does not contain %q", name, w)
+		}
+	}
+}
+
+// AssertNoFileContent checks that an output file contains none of the strings.
+func (b *builder) AssertNoFileContent(name string, unwanted ...string) {
+	b.t.Helper()
+	got := b.File(name)
+	for _, w := range unwanted {
+		if strings.Contains(got, w) {
+			b.t.Errorf("%s contains %q", name, w)
+		}
+	}
+}
+
+// Files lists the output files (slash paths) with their content.
+func (b *builder) Files() map[string][]byte {
+	b.t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(b.out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(b.out, p)
+		out[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return out
+}
+
+func (b *builder) golden(name, got string) {
+	b.t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			b.t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		b.t.Fatalf("%v (run go test ./generator -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		b.t.Errorf("%s differs from the golden file (-want +got); run go test ./generator -update if intended:\n%s", path, d)
+	}
+}
+
+const (
+	sha1 = "1111111111111111111111111111111111111111"
+	sha2 = "2222222222222222222222222222222222222222"
+	sha3 = "3333333333333333333333333333333333333333"
+	shaT = "7777777777777777777777777777777777777777"
+)
+
+// basicSite: three main-line commits, one try run, content pages in both
+// front-matter dialects, a maintainers' triage note.
+var basicSite = `
+-- perfpages.toml --
+[site]
+title = "Test benchmarks"
+repository = "https://github.com/example/project"
+
+[[sources]]
+dir = "results"
+-- results/c1.json --
+{"schema": "perfpages.run.v1",
+ "artifact": {"id": "` + sha1 + `", "kind": "commit", "date": "2026-09-07T10:00:00Z", "branch": "main", "pr": 11, "title": "Add the parser (#11)"},
+ "machine": {"name": "linux-x64", "os": "linux", "arch": "amd64"},
+ "results": [
+  {"benchmark": "json-decode", "params": {"size": "large"}, "metric": "wall-time", "unit": "ns", "samples": [1000, 1010, 1020]},
+  {"benchmark": "json-decode", "params": {"size": "small"}, "metric": "wall-time", "unit": "ns", "samples": [100, 101]},
+  {"benchmark": "stress", "category": "secondary", "metric": "max-rss", "unit": "bytes", "samples": [4096000]}
+ ]}
+-- results/c2.yaml --
+schema: perfpages.run.v1
+artifact: {id: "` + sha2 + `", kind: commit, date: "2026-09-08T10:00:00Z", parents: ["` + sha1 + `"], branch: main, pr: 12, title: "Speed up decoding (#12)"}
+machine: {name: linux-x64, os: linux, arch: amd64}
+results:
+  - {benchmark: json-decode, params: {size: large}, metric: wall-time, unit: ns, samples: [900, 905]}
+  - {benchmark: json-decode, params: {size: small}, metric: wall-time, unit: ns, samples: [110, 111]}
+  - {benchmark: stress, category: secondary, metric: max-rss, unit: bytes, samples: [4096000]}
+-- results/c3.toml --
+schema = "perfpages.run.v1"
+[artifact]
+id = "` + sha3 + `"
+kind = "commit"
+date = 2026-09-15T10:00:00Z
+parents = ["` + sha2 + `"]
+branch = "main"
+pr = 13
+title = "Break the small case (#13)"
+[machine]
+name = "linux-x64"
+[[results]]
+benchmark = "json-decode"
+params = {size = "large"}
+metric = "wall-time"
+unit = "ns"
+samples = [901.0, 903.0]
+[[results]]
+benchmark = "json-decode"
+params = {size = "small"}
+metric = "wall-time"
+unit = "ns"
+error = "exit status 2"
+-- results/try.json --
+{"schema": "perfpages.run.v1",
+ "artifact": {"id": "` + shaT + `", "kind": "try", "date": "2026-09-16T10:00:00Z", "pr": 14, "title": "Try a new allocator", "baseline": "` + sha3 + `", "branch": "feature/alloc"},
+ "machine": {"name": "linux-x64"},
+ "results": [{"benchmark": "json-decode", "params": {"size": "large"}, "metric": "wall-time", "unit": "ns", "samples": [850]}]}
+-- content/about.md --
+---
+title: About these benchmarks
+menu: true
+weight: 1
+---
+# About
+
+See the [latest commit](/commit/` + sha3 + `/).
+-- content/guide/setup.md --
++++
+title = "Setup"
++++
+Set it up.
+-- content/_index.md --
+Welcome to the **test** dashboard.
+-- content/triage/2026-09-07.md --
+The decoding speed-up was expected.
+`
+
+func TestSiteRoutes(t *testing.T) {
+	b := siteTest(t, basicSite)
+	if len(b.report.Warnings) != 0 {
+		t.Errorf("warnings: %v", b.report.Warnings)
+	}
+	b.AssertFileContent("index.html", "Test benchmarks", "Welcome to the <strong>test</strong> dashboard", "linux-x64", "Recent comparisons", "Week of 2026-09-14")
+	// The commit page compares with the parent, with before, after and change.
+	b.AssertFileContent("commit/"+sha2+"/index.html",
+		"Speed up decoding (#12)", "#11", "1 µs", "900 ns", "-10.00%", "&#43;10.00%", "row-json-decode-size-large-wall-time-linux-x64",
+		`href="https://github.com/example/project/commit/`+sha2+`"`,
+		`href="/compare/`+sha1+`...`+sha2+`/"`, "1 test cases without a relevant change")
+	b.AssertFileContent("commit/"+sha3+"/index.html", "Failed benchmarks", "exit status 2")
+	b.AssertFileContent("commit/"+sha1+"/index.html", "first benchmarked commit")
+	b.AssertFileContent("compare/"+sha1+"..."+sha2+"/index.html", "Comparing #11 … #12", "-10.00%")
+	// PR pages: merged PRs compare with the predecessor; open ones show try runs.
+	b.AssertFileContent("pr/12/index.html", "PR #12: Speed up decoding (#12)", "-10.00%", `href="https://github.com/example/project/pull/12"`)
+	b.AssertFileContent("pr/14/index.html", "Try runs", "Not merged", "-5.66%", `href="/compare/`+sha3+`...`+shaT+`/"`)
+	b.AssertFileContent("compare/"+sha3+"..."+shaT+"/index.html", "-5.66%")
+	// Benchmark history.
+	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", "900 ns", "failed")
+	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
+	// Triage weeks (Mondays) with the maintainers' notes merged in.
+	b.AssertFileContent("triage/index.html", "Week of 2026-09-14", "Week of 2026-09-07")
+	b.AssertFileContent("triage/2026-09-07/index.html", "The decoding speed-up was expected", "1 artifact comparisons made in total")
+	b.AssertFileContent("triage/2026-09-14/index.html", "Break the small case (#13)")
+	// Content pages from YAML and TOML front matter; site-absolute links in Markdown.
+	b.AssertFileContent("about/index.html", "<h1 id=\"about\">About</h1>", `href="/commit/`+sha3+`/"`, "<title>About these benchmarks · Test benchmarks</title>")
+	b.AssertFileContent("guide/setup/index.html", "Set it up.", "<title>Setup · Test benchmarks</title>")
+	b.AssertFileContent("index.html", `<a href="/about/">About these benchmarks</a>`)
+	b.AssertFileContent("404.html", "Page not found")
+	b.AssertFileContent("sitemap.xml", "<loc>/commit/"+sha2+"/</loc>", "<loc>/about/</loc>")
+	b.AssertNoFileContent("sitemap.xml", "404")
+	b.AssertFileContent("assets/css/site.css", "prefers-color-scheme: dark")
+	_ = b.File(".nojekyll")
+}
+
+// TestSiteGolden pins one whole rendered commit page.
+func TestSiteGolden(t *testing.T) {
+	b := siteTest(t, basicSite)
+	b.golden("commit-page.golden.html", b.File("commit/"+sha2+"/index.html"))
+}
+
+func TestSiteDeterministic(t *testing.T) {
+	a := siteTest(t, basicSite).Files()
+	b := siteTest(t, basicSite).Files()
+	if len(a) != len(b) {
+		t.Fatalf("%d files vs %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two builds of the same input", name)
+		}
+	}
+}
+
+var hrefRe = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+
+func TestSiteBasePath(t *testing.T) {
+	site := strings.Replace(basicSite, `title = "Test benchmarks"`, `title = "Test benchmarks"`+"\nbase_url = \"https://example.github.io/bench/\"", 1)
+	b := siteTest(t, site)
+	for name, data := range b.Files() {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, m := range hrefRe.FindAllStringSubmatch(string(data), -1) {
+			link := m[1]
+			if strings.HasPrefix(link, "#") || strings.HasPrefix(link, "https://") {
+				continue
+			}
+			if !strings.HasPrefix(link, "/bench/") {
+				t.Errorf("%s: link %q is not under the base path /bench/", name, link)
+			}
+		}
+	}
+	b.AssertFileContent("about/index.html", `href="/bench/commit/`+sha3+`/"`)
+	b.AssertFileContent("sitemap.xml", "<loc>https://example.github.io/bench/commit/"+sha2+"/</loc>")
+	b.AssertFileContent("404.html", `href="/bench/assets/css/site.css"`)
+}
+
+func TestSiteHostileNames(t *testing.T) {
+	long := strings.Repeat("ベンチマーク", 60)
+	site := `
+-- perfpages.toml --
+[[sources]]
+dir = "results"
+-- results/a.json --
+` + hostileRun(sha1, "2026-09-07T10:00:00Z", "", long) + `
+-- results/b.json --
+` + hostileRun(sha2, "2026-09-08T10:00:00Z", sha1, long)
+	b := siteTest(t, site)
+	files := b.Files()
+	for name, data := range files {
+		if !filepath.IsLocal(name) || slices.Contains(strings.Split(name, "/"), "..") || strings.ContainsAny(name, "<>\"'\x00\\") {
+			t.Errorf("unsafe output path %q", name)
+		}
+		if len(filepath.Base(name)) > 120 {
+			t.Errorf("output name too long: %q", name)
+		}
+		if strings.Contains(string(data), "<script>alert") || strings.Contains(string(data), `"><img`) {
+			t.Errorf("%s: data injected markup", name)
+		}
+	}
+	// Nothing was written outside the output folder.
+	entries, _ := os.ReadDir(b.dir)
+	for _, e := range entries {
+		switch e.Name() {
+		case "perfpages.toml", "results", "public":
+		default:
+			t.Errorf("unexpected entry %q next to the output", e.Name())
+		}
+	}
+	page := b.File("commit/" + sha2 + "/index.html")
+	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Errorf("the script name is not shown escaped")
+	}
+	if !strings.Contains(page, "../../etc/passwd") {
+		t.Errorf("the path-like benchmark name is not shown")
+	}
+}
+
+func hostileRun(sha, date, parent, long string) string {
+	parents := ""
+	if parent != "" {
+		parents = `"parents": ["` + parent + `"],`
+	}
+	return `{"schema": "perfpages.run.v1",
+ "artifact": {"id": "` + sha + `", "date": "` + date + `", ` + parents + ` "title": "<script>alert(1)</script> \"quoted\""},
+ "machine": {"name": "../m<b>"},
+ "results": [
+  {"benchmark": "../../etc/passwd", "metric": "wall-time", "unit": "ns", "samples": [1]},
+  {"benchmark": "<script>alert(1)</script>", "params": {"\"><img src=x>": "../x"}, "metric": "m\"", "unit": "ns", "samples": [2]},
+  {"benchmark": "nul\u0000byte/slash\\back", "metric": "wall-time", "unit": "ns", "samples": [3]},
+  {"benchmark": ".", "metric": "wall-time", "unit": "ns", "samples": [4]},
+  {"benchmark": "..", "metric": "wall-time", "unit": "ns", "samples": [5]},
+  {"benchmark": "` + long + `", "metric": "wall-time", "unit": "ns", "samples": [6]}
+ ]}`
+}
+
+func TestSiteBadArchiveSkipped(t *testing.T) {
+	site := basicSite + `
+-- results/broken.json --
+{"schema": "perfpages.run.v1", "artifact": {
+-- results/unknown.json --
+{"schema": "perfpages.run.v1", "colour": "red",
+ "artifact": {"id": "4444444444444444444444444444444444444444", "date": "2026-09-17T10:00:00Z", "parents": ["` + sha3 + `"], "branch": "main"},
+ "machine": {"name": "linux-x64"},
+ "results": [{"benchmark": "json-decode", "params": {"size": "large"}, "metric": "wall-time", "unit": "ns", "samples": [903]}]}
+`
+	b := siteTest(t, site)
+	var msgs []string
+	for _, w := range b.report.Warnings {
+		msgs = append(msgs, w.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	if !strings.Contains(joined, "broken.json") || !strings.Contains(joined, `unknown.json`) || !strings.Contains(joined, "colour") {
+		t.Errorf("warnings do not name the files and field:\n%s", joined)
+	}
+	// The rest is built, including the file with only an unknown field.
+	b.AssertFileContent("commit/4444444444444444444444444444444444444444/index.html", "903 ns")
+	b.AssertFileContent("index.html", "problems in the input were skipped", "broken.json")
+
+	// Strict: the same input fails and leaves the previous site untouched.
+	before := b.Files()
+	b.build(true)
+	if b.err == nil {
+		t.Fatal("strict build succeeded despite warnings")
+	}
+	if d := cmp.Diff(before, b.Files()); d != "" {
+		t.Errorf("a failed strict build changed the site:\n%s", d)
+	}
+}
+
+func TestSiteFailedBuildKeepsPreviousSite(t *testing.T) {
+	b := siteTest(t, basicSite+"\n-- themes/broken/layouts/commit.html --\n{{define \"main\"}}{{.NoSuchField}}{{end}}\n")
+	before := b.Files()
+	cfg := filepath.Join(b.dir, "perfpages.toml")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(data, []byte("[site]\n"), []byte("[site]\ntheme = \"broken\"\n"), 1), 0o644)
+	b.build(false)
+	if b.err == nil || !strings.Contains(b.err.Error(), "NoSuchField") {
+		t.Fatalf("err = %v, want a template error naming the field", b.err)
+	}
+	if d := cmp.Diff(before, b.Files()); d != "" {
+		t.Errorf("a failed build changed the site:\n%s", d)
+	}
+	matches, _ := filepath.Glob(filepath.Join(b.dir, ".public.tmp-*"))
+	if len(matches) > 0 {
+		t.Errorf("temporary folders left behind: %v", matches)
+	}
+}
+
+func TestSiteThemeOverride(t *testing.T) {
+	site := strings.Replace(basicSite, "[site]\n", "[site]\ntheme = \"mine\"\n", 1) + `
+-- themes/mine/layouts/_partials/artifact.html --
+{{define "artifact-link"}}<b class="mine">{{.Label}}</b>{{end}}
+{{define "artifact-card"}}<div class="mine-card">{{.Title}}</div>{{end}}
+{{define "params"}}{{range .}}{{.Key}}:{{.Value}} {{end}}{{end}}
+-- themes/mine/static/css/site.css --
+body { color: hotpink; }
+-- themes/mine/static/extra.txt --
+extra
+`
+	b := siteTest(t, site)
+	b.AssertFileContent("commit/"+sha2+"/index.html", `<div class="mine-card">Speed up decoding (#12)</div>`)
+	b.AssertFileContent("assets/css/site.css", "hotpink")
+	b.AssertFileContent("assets/extra.txt", "extra")
+	b.AssertFileContent("assets/js/site.js", "progressive enhancement")
+}
+
+func TestDemoBuilds(t *testing.T) {
+	s, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	rep, err := s.Build(context.Background(), BuildOptions{Out: out, Strict: true})
+	if err != nil {
+		t.Fatalf("demo build: %v (warnings: %v)", err, rep.Warnings)
+	}
+	if rep.Pages < 300 {
+		t.Errorf("demo has only %d pages", rep.Pages)
+	}
+	for _, p := range []string{"index.html", "triage/index.html", "bench/index.html", "guide/index.html", "about/index.html", "404.html"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Every internal link of every page resolves to a file of the site.
+	b := &builder{t: t, out: out}
+	for name, data := range b.Files() {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, m := range hrefRe.FindAllStringSubmatch(string(data), -1) {
+			link := m[1]
+			if !strings.HasPrefix(link, "/") {
+				continue
+			}
+			link, _, _ = strings.Cut(link, "#")
+			target := filepath.Join(out, filepath.FromSlash(link))
+			if strings.HasSuffix(link, "/") {
+				target = filepath.Join(target, "index.html")
+			}
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s links to %s, which does not exist", name, m[1])
+			}
+		}
+	}
+}

@@ -1,0 +1,31 @@
+// Package themes embeds perfpages' default theme: the html/template
+// layouts and partials under default/layouts and the static files (CSS,
+// JavaScript) under default/static.
+//
+// It is the last stage's raw material: generator/site parses these
+// templates once per build and layers a user's themes/<name>/ folder over
+// them, file by file, so a site can override any layout, partial or
+// static file without forking the theme.
+package themes
+
+import (
+	"embed"
+	"io/fs"
+)
+
+// The all: prefix keeps files whose names start with '_' or '.' (the
+// _partials folder); without it they would vanish silently.
+//
+//go:embed all:default
+var embedded embed.FS
+
+// Default is the default theme, rooted at its folder (layouts/, static/).
+var Default fs.FS = mustSub(embedded, "default")
+
+func mustSub(f fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
