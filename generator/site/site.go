@@ -226,8 +226,8 @@ func (s *site) siteInfo() siteInfo {
 func (s *site) funcs() template.FuncMap {
 	return template.FuncMap{
 		// url makes a site-relative path absolute under the base path.
-		"url": func(p string) string { return s.opts.BasePath + strings.TrimPrefix(p, "/") },
-		"pct": FormatChange,
+		"url":       func(p string) string { return s.opts.BasePath + strings.TrimPrefix(p, "/") },
+		"pct":       FormatChange,
 		"threshold": formatThreshold,
 		"factor":    formatFactor,
 		"value": func(v float64, unit string) string {
@@ -599,14 +599,14 @@ func abs(x float64) float64 {
 func (s *site) rowView(r *analysis.Row) rowView {
 	k := r.Series.Key
 	row := rowView{
-		Anchor:    "row-" + Slug(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " ")),
-		Benchmark: r.Series.Case.Benchmark,
-		BenchURL:  "bench/" + s.benchs[r.Series.Case.Benchmark] + "/",
+		Anchor:     "row-" + Slug(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " ")),
+		Benchmark:  r.Series.Case.Benchmark,
+		BenchURL:   "bench/" + s.benchs[r.Series.Case.Benchmark] + "/",
 		Params:     r.Series.Case.Params,
 		ParamsHTML: paramsHTML(r.Series.Case.Params),
 		Category:   string(r.Series.Case.Category),
-		Machine:   k.Machine,
-		Note:      r.Note,
+		Machine:    k.Machine,
+		Note:       r.Note,
 	}
 	row.BenchHref = s.opts.BasePath + row.BenchURL
 	unit := r.Series.Metric.Unit
