@@ -135,7 +135,16 @@ func (s *site) dashboardJob() job {
 func (s *site) noisiest(n int) []noisyView {
 	d := s.d
 	var out []noisyView
+	// Only series still measured within the last 30 main-line commits:
+	// a removed benchmark is no longer anybody's problem.
+	recent := 0
+	if n := len(d.MainLine); n > 30 {
+		recent = n - 30
+	}
 	for _, sr := range d.Series {
+		if last := sr.Points[len(sr.Points)-1]; d.MainPos(last.Artifact) < recent {
+			continue
+		}
 		var vals []float64
 		for i := len(sr.Points) - 1; i >= 0 && len(vals) < 31; i-- {
 			p := sr.Points[i]
