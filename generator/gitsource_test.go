@@ -135,4 +135,3 @@ branch = "main"
 	b.AssertFileContent("pr/21/index.html", "Speed up the parser", `href="https://github.com/ada/project/pull/21"`)
 	b.AssertFileContent("pr/22/index.html", "Rewrite the lexer (#22)")
 }
-
