@@ -27,6 +27,7 @@ import (
 	"github.com/perfpages/perfpages/content"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/source"
 )
@@ -286,14 +287,15 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		shown = append(shown, w.Error())
 	}
 	stats, err := site.Build(ctx, d, site.Options{
-		Title:      s.Config.Site.Title,
-		BasePath:   s.Config.BasePath(),
-		AbsURL:     s.Config.AbsURL(),
-		Repository: s.Config.Site.Repository,
-		Compare:    s.Config.CompareOptions(),
-		Theme:      s.Themes,
-		Content:    cont,
-		Warnings:   shown,
+		Title:        s.Config.Site.Title,
+		BasePath:     s.Config.BasePath(),
+		AbsURL:       s.Config.AbsURL(),
+		Repository:   s.Config.Site.Repository,
+		Compare:      s.Config.CompareOptions(),
+		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
+		Theme:        s.Themes,
+		Content:      cont,
+		Warnings:     shown,
 	}, w)
 	if err != nil {
 		w.Abort()
@@ -305,4 +307,31 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// Links are the URLs documents use to point into the site: absolute when
+// site.base_url is, else under the base path.
+func (s *Site) Links() report.Links {
+	site := s.Config.AbsURL()
+	if site == "" {
+		site = s.Config.BasePath()
+	}
+	return report.Links{Site: site, Repository: s.Config.Site.Repository}
+}
+
+// TriageNotes returns the maintainers' notes on a week
+// (content/triage/<yyyy-mm-dd>.md), without front matter, or "".
+func (s *Site) TriageNotes(week string) string {
+	if s.Content == nil {
+		return ""
+	}
+	data, err := fs.ReadFile(s.Content, "triage/"+week+".md")
+	if err != nil {
+		return ""
+	}
+	_, body, err := site.ParseFrontMatter(week+".md", data)
+	if err != nil {
+		return ""
+	}
+	return string(body)
 }

@@ -253,9 +253,14 @@ func TestSiteRoutes(t *testing.T) {
 	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", "900 ns", "failed")
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
 	// Triage weeks (Mondays) with the maintainers' notes merged in.
-	b.AssertFileContent("triage/index.html", "Week of 2026-09-14", "Week of 2026-09-07")
+	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-14/">2026-09-14</a>`, `<a href="/triage/2026-09-07/">2026-09-07</a>`, "0 Regressions, 0 Improvements, 1 Mixed")
 	b.AssertFileContent("triage/2026-09-07/index.html", "The decoding speed-up was expected", "1 artifact comparisons made in total")
-	b.AssertFileContent("triage/2026-09-14/index.html", "Break the small case (#13)")
+	// A +0.1 % change under the default 0.2 % threshold is not triaged.
+	b.AssertFileContent("triage/2026-09-14/index.html", "0 Regressions, 0 Improvements, 0 Mixed; 0 of them in rollups", "1 artifact comparisons made in total")
+	b.AssertFileContent("triage/2026-09-07/index.html", "0 Regressions, 0 Improvements, 1 Mixed", "Speed up decoding (#12)", `href="https://github.com/example/project/pull/12"`)
+	b.AssertFileContent("triage/2026-09-07.md", "# 2026-09-07 Triage Log", "The decoding speed-up was expected.", "| (wall-time)")
+	b.AssertFileContent("triage/index.xml", "<title>Triage report for the week of 2026-09-14</title>", "0 Regressions, 0 Improvements, 1 Mixed")
+	b.AssertFileContent("data/compare/"+sha1+"..."+sha2+".json", `"change": -0.1,`, `"significance_threshold": 0.002,`, `"direction": "mixed"`)
 	// Content pages from YAML and TOML front matter; site-absolute links in Markdown.
 	b.AssertFileContent("about/index.html", "<h1 id=\"about\">About</h1>", `href="/commit/`+sha3+`/"`, "<title>About these benchmarks · Test benchmarks</title>")
 	b.AssertFileContent("guide/setup/index.html", "Set it up.", "<title>Setup · Test benchmarks</title>")
@@ -329,7 +334,7 @@ dir = "results"
 		if len(filepath.Base(name)) > 120 {
 			t.Errorf("output name too long: %q", name)
 		}
-		if strings.Contains(string(data), "<script>alert") || strings.Contains(string(data), `"><img`) {
+		if (strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".xml")) && (strings.Contains(string(data), "<script>alert") || strings.Contains(string(data), `"><img`)) {
 			t.Errorf("%s: data injected markup", name)
 		}
 	}

@@ -5,6 +5,8 @@
 //
 //	perfpages build [-config F] [-out DIR] [-strict]   build the site (no config: the demo)
 //	perfpages serve [-config F] [-addr 127.0.0.1:8080] build, serve, rebuild on change
+//	perfpages compare [-format text|json|markdown] [-metric M] BASE HEAD
+//	perfpages triage -week YYYY-MM-DD [-format markdown|json]
 //	perfpages demo  -size demo|S|M|L -out DIR          write generated archives and a config
 //	perfpages version                                  print the version
 //

@@ -17,6 +17,10 @@ Usage:
         build the site; without a config (and no perfpages.toml here) the demo site into public/
   perfpages serve [-config F] [-addr 127.0.0.1:8080]
         build the site, serve it and rebuild when inputs change
+  perfpages compare [-config F] [-format text|json|markdown] [-metric M] BASE HEAD
+        compare two artifacts (full sha, unique prefix, tag or pr/<n>) and print the result
+  perfpages triage [-config F] -week YYYY-MM-DD [-format markdown|json]
+        print the triage report of the week starting that Monday
   perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip]
         write generated benchmark archives and a perfpages.toml that builds them
   perfpages version
@@ -56,6 +60,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdBuild(ctx, rest, stdout, stderr)
 	case "serve":
 		return cmdServe(ctx, rest, stdout, stderr)
+	case "compare":
+		return cmdCompare(ctx, rest, stdout, stderr)
+	case "triage":
+		return cmdTriage(ctx, rest, stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, rest, stdout, stderr)
 	case "version":

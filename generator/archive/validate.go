@@ -188,12 +188,16 @@ func (d *decoder) artifact(n *node, keyLine int) analysis.Artifact {
 		d.fail(date.line, "artifact.date: want an RFC 3339 date-time, got %s", date.describe())
 	default:
 		t, err := time.Parse(time.RFC3339Nano, date.text)
+		if err != nil {
+			// RFC 3339 (§5.6, note) allows a space for the T; YAML writes one.
+			t, err = time.Parse("2006-01-02 15:04:05.999999999Z07:00", date.text)
+		}
 		switch {
 		case err != nil:
 			d.fail(date.line, "artifact.date: %q is not an RFC 3339 date-time (e.g. 2026-11-20T03:00:00Z)", date.text)
-		case t.UTC().Year() < 1 || t.UTC().Year() > 9999:
-			// Year 0 is Go's zero time (no date); other years do not
-			// survive the way back to RFC 3339.
+		case t.IsZero() || t.UTC().Year() < 1 || t.UTC().Year() > 9999:
+			// The zero time means "no date" to the rest of perfpages, and
+			// other years do not survive the way back to RFC 3339.
 			d.fail(date.line, "artifact.date: %s is out of range (years 0001 to 9999 in UTC)", date.text)
 		}
 		a.Date = t.UTC()

@@ -20,6 +20,8 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"gopkg.in/yaml.v3"
+
+	"github.com/perfpages/perfpages/generator/internal/slug"
 )
 
 // Content is the Markdown side of a site: pages from content/, the home
@@ -96,11 +98,11 @@ func LoadContent(fsys fs.FS, name string) (*Content, []error) {
 			c.TriageNotes[strings.TrimSuffix(path.Base(p), ".md")] = page
 			return nil
 		}
-		slug := strings.TrimSuffix(p, ".md")
-		slug = strings.TrimSuffix(strings.TrimSuffix(slug, "/index"), "/_index")
+		name := strings.TrimSuffix(p, ".md")
+		name = strings.TrimSuffix(strings.TrimSuffix(name, "/index"), "/_index")
 		var parts []string
-		for _, part := range strings.Split(slug, "/") {
-			parts = append(parts, Slug(part))
+		for _, part := range strings.Split(name, "/") {
+			parts = append(parts, slug.Name(part))
 		}
 		page.Slug = strings.Join(parts, "/")
 		if slices.Contains(reservedSlugs, parts[0]) {

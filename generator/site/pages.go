@@ -1,14 +1,18 @@
 package site
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"html/template"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/generator/report"
 )
 
 // historyRows bounds a history table; older points stay in the data.
@@ -253,7 +257,7 @@ func (s *site) benchJob(name string) job {
 			}
 			v.Category = string(sr.Case.Category)
 			sv := seriesView{
-				Anchor: "series-" + Slug(strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")),
+				Anchor: "series-" + slug.Name(strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")),
 				Params: sr.Case.Params, Metric: sr.Metric.Name, Unit: sr.Metric.Unit,
 				Direction: string(sr.Metric.Direction), Machine: sr.Key.Machine, Context: sr.Context,
 			}
@@ -301,13 +305,6 @@ type weekLink struct {
 	Pairs int // comparisons made in the week
 }
 
-// weekStart is the Monday 00:00 UTC on or before t.
-func weekStart(t time.Time) time.Time {
-	t = t.UTC()
-	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
-}
-
 // weeks lists the weeks in which main-line commits with a predecessor
 // landed, oldest first.
 func (s *site) weeks() []weekLink {
@@ -316,7 +313,7 @@ func (s *site) weeks() []weekLink {
 		if _, ok := s.d.Previous(a); !ok {
 			continue
 		}
-		ws := weekStart(s.d.Artifacts[a].Date)
+		ws := analysis.WeekStart(s.d.Artifacts[a].Date)
 		if len(out) == 0 || !out[len(out)-1].Start.Equal(ws) {
 			date := ws.Format("2006-01-02")
 			out = append(out, weekLink{Date: date, URL: "triage/" + date + "/", Start: ws})
@@ -328,29 +325,32 @@ func (s *site) weeks() []weekLink {
 
 // triageIndexView lists the weekly reports.
 type triageIndexView struct {
-	Weeks []weekLink // newest first
+	Weeks  []weekSummary // newest first
+	Filter string
 }
 
-// triageWeekView is one week's report.
+type weekSummary struct {
+	weekLink
+	Counts string // "2 Regressions, 1 Improvement, 0 Mixed; 0 of them in rollups"
+}
+
+// triageWeekView is one week's report, rendered from its Markdown.
 type triageWeekView struct {
-	Week        weekLink
-	Prev, Next  *weekLink
-	Comparisons []recentView
-	Notes       any // template.HTML of content/triage/<date>.md, or nil
+	Week       weekLink
+	Prev, Next *weekLink
+	Markdown   string // site-relative URL of the Markdown source
+	HTML       template.HTML
 }
 
+// triageJobs renders every week's report: Markdown first (the source of
+// truth, also published next to the page as /triage/<date>.md), then its
+// HTML through goldmark; plus the index and the Atom feed.
 func (s *site) triageJobs() []job {
 	weeks := s.weeks()
-	idx := triageIndexView{}
-	for i := len(weeks) - 1; i >= 0; i-- {
-		idx.Weeks = append(idx.Weeks, weeks[i])
-	}
-	jobs := []job{
-		func() error { return s.page("triage/", "triage", "Triage reports", idx) },
-		func() error { return s.out.WriteFile("triage/index.xml", s.triageFeed(weeks)) },
-	}
+	summaries := make([]weekSummary, len(weeks))
+	var jobs []job
 	for i, w := range weeks {
-		v := triageWeekView{Week: w}
+		v := triageWeekView{Week: w, Markdown: "triage/" + w.Date + ".md"}
 		if i > 0 {
 			v.Prev = &weeks[i-1]
 		}
@@ -358,36 +358,46 @@ func (s *site) triageJobs() []job {
 			v.Next = &weeks[i+1]
 		}
 		jobs = append(jobs, func() error {
-			d := s.d
-			end := w.Start.AddDate(0, 0, 7)
-			for _, a := range d.MainLine {
-				t := d.Artifacts[a].Date
-				if t.Before(w.Start) || !t.Before(end) {
-					continue
-				}
-				prev, ok := d.Previous(a)
-				if !ok {
-					continue
-				}
-				v.Comparisons = append(v.Comparisons, s.recentView(prev, a))
-			}
+			r := analysis.Triage(s.d, s.cmp, w.Start, s.opts.TriageFilter, "")
+			summaries[i] = weekSummary{w, report.CountLine(r)}
+			notes := ""
 			if n, ok := s.opts.Content.TriageNotes[w.Date]; ok {
-				html, err := renderMarkdown(s.md, n.Body)
-				if err != nil {
-					return err
-				}
-				v.Notes = html
+				notes = string(n.Body)
 			}
+			var md bytes.Buffer
+			if err := report.WriteTriageMarkdown(&md, s.d, r, s.links(), notes); err != nil {
+				return err
+			}
+			if err := s.out.WriteFile(v.Markdown, md.Bytes()); err != nil {
+				return err
+			}
+			html, err := renderMarkdown(s.md, md.Bytes())
+			if err != nil {
+				return err
+			}
+			v.HTML = html
 			return s.page(w.URL, "triage-week", "Triage report for the week of "+w.Date, v)
 		})
 	}
+	// The index needs every week's counts: it runs after the weeks (see
+	// Build), as does the feed.
+	s.after = append(s.after, func() error {
+		idx := triageIndexView{Filter: string(s.opts.TriageFilter)}
+		for i := len(summaries) - 1; i >= 0; i-- {
+			idx.Weeks = append(idx.Weeks, summaries[i])
+		}
+		if err := s.page("triage/", "triage", "Triage reports", idx); err != nil {
+			return err
+		}
+		return s.out.WriteFile("triage/index.xml", s.triageFeed(summaries))
+	})
 	return jobs
 }
 
 // triageFeed is the Atom feed of the weekly reports, newest first. An
 // entry's updated time is the date of the week's last commit, so the feed
 // only changes when the data does.
-func (s *site) triageFeed(weeks []weekLink) []byte {
+func (s *site) triageFeed(weeks []weekSummary) []byte {
 	abs := s.opts.AbsURL
 	if abs == "" {
 		abs = s.opts.BasePath
@@ -415,7 +425,7 @@ func (s *site) triageFeed(weeks []weekLink) []byte {
 		fmt.Fprintf(&b, "  <entry>\n    <title>Triage report for the week of %s</title>\n", w.Date)
 		fmt.Fprintf(&b, "    <id>%s</id>\n    <link href=\"%s\"/>\n", xmlEscape(abs+w.URL), xmlEscape(abs+w.URL))
 		fmt.Fprintf(&b, "    <updated>%s</updated>\n", updated.Format(time.RFC3339))
-		fmt.Fprintf(&b, "    <summary>%d artifact comparisons made in total.</summary>\n  </entry>\n", w.Pairs)
+		fmt.Fprintf(&b, "    <summary>%s. %d artifact comparisons made in total.</summary>\n  </entry>\n", xmlEscape(w.Counts), w.Pairs)
 	}
 	b.WriteString("</feed>\n")
 	return []byte(b.String())

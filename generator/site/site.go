@@ -24,6 +24,7 @@
 package site
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -41,6 +42,8 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/themes"
 )
 
@@ -51,6 +54,8 @@ type Options struct {
 	AbsURL     string // absolute base URL for the sitemap, "" when unknown
 	Repository string // the project's web home, e.g. https://github.com/owner/project
 	Compare    analysis.Options
+	// TriageFilter decides which comparisons the weekly reports keep.
+	TriageFilter analysis.TriageFilter
 	// Theme holds user theme folders, highest priority first; the
 	// embedded default theme is always the last layer.
 	Theme   []fs.FS
@@ -77,6 +82,8 @@ type site struct {
 	info   siteInfo
 	benchs map[string]string // benchmark name → slug
 
+	after []job // jobs that need every other job's results (triage index)
+
 	mu    sync.Mutex
 	pages []string // URLs, for the sitemap
 	stats Stats
@@ -101,12 +108,17 @@ func Build(ctx context.Context, d *analysis.Dataset, opts Options, w *Writer) (S
 
 	for _, series := range d.Series {
 		if _, ok := s.benchs[series.Case.Benchmark]; !ok {
-			s.benchs[series.Case.Benchmark] = Slug(series.Case.Benchmark)
+			s.benchs[series.Case.Benchmark] = slug.Name(series.Case.Benchmark)
 		}
 	}
 
-	jobs := s.jobs()
-	if err := s.run(ctx, jobs); err != nil {
+	if !opts.TriageFilter.Valid() {
+		s.opts.TriageFilter = analysis.DefinitelyRelevantFilter
+	}
+	if err := s.run(ctx, s.jobs()); err != nil {
+		return Stats{}, err
+	}
+	if err := s.run(ctx, s.after); err != nil {
 		return Stats{}, err
 	}
 	for _, f := range theme.static {
@@ -272,6 +284,25 @@ func (s *site) jobs() []job {
 			jobs = append(jobs, s.firstCommitJob(a))
 		}
 	}
+	// Each triage week links its revision range (first base … last head).
+	for _, w := range analysis.Weeks(d) {
+		first, last := -1, -1
+		end := w.AddDate(0, 0, 7)
+		for _, a := range d.MainLine {
+			if t := d.Artifacts[a].Date; t.Before(w) || !t.Before(end) {
+				continue
+			}
+			if prev, ok := d.Previous(a); ok {
+				if first < 0 {
+					first = prev
+				}
+				last = a
+			}
+		}
+		if first >= 0 {
+			add(pair{first, last}, nil)
+		}
+	}
 	for _, pr := range d.PRs() {
 		head, ok := d.PRHead(pr)
 		if !ok {
@@ -325,11 +356,16 @@ func (s *site) jobs() []job {
 }
 
 func commitURL(d *analysis.Dataset, a int) string {
-	return "commit/" + artifactSegment(d.Artifacts[a].ID) + "/"
+	return "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
 }
 
 func compareURL(d *analysis.Dataset, a, b int) string {
-	return "compare/" + artifactSegment(d.Artifacts[a].ID) + "..." + artifactSegment(d.Artifacts[b].ID) + "/"
+	return "compare/" + slug.Artifact(d.Artifacts[a].ID) + "..." + slug.Artifact(d.Artifacts[b].ID) + "/"
+}
+
+// dataURL is the machine-readable comparison: /data/compare/<a>...<b>.json.
+func dataURL(d *analysis.Dataset, a, b int) string {
+	return "data/compare/" + slug.Artifact(d.Artifacts[a].ID) + "..." + slug.Artifact(d.Artifacts[b].ID) + ".json"
 }
 
 func prURL(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
@@ -384,6 +420,9 @@ type comparisonView struct {
 	Failures    []rowView // benchmarks that failed in head
 	Warnings    []string
 	Counts      changeCounts
+	// Data is the comparison as JSON (site-relative URL), the schema of
+	// perfpages compare -format json.
+	Data string
 	// Body is the rendered "comparison-body" partial (failures and the
 	// tables of every metric), rendered once per comparison and shared by
 	// the pages that show it.
@@ -454,7 +493,18 @@ type rowView struct {
 // renderedComparison computes the comparison of base and head and renders
 // its body once.
 func (s *site) renderedComparison(base, head int) (comparisonView, error) {
-	v := s.comparisonView(s.cmp.Compare(base, head))
+	c := s.cmp.Compare(base, head)
+	v := s.comparisonView(c)
+	if base != head {
+		var buf bytes.Buffer
+		if err := report.WriteJSON(&buf, report.NewCompareJSON(s.d, c, "")); err != nil {
+			return v, err
+		}
+		if err := s.out.WriteFile(dataURL(s.d, base, head), buf.Bytes()); err != nil {
+			return v, err
+		}
+		v.Data = dataURL(s.d, base, head)
+	}
 	s.mu.Lock()
 	s.stats.Comparisons++
 	s.mu.Unlock()
@@ -499,7 +549,7 @@ func (s *site) comparisonView(c *analysis.Comparison) comparisonView {
 		m := r.Series.Metric
 		mv := byMetric[m.Name]
 		if mv == nil {
-			mv = &metricView{Name: m.Name, Unit: m.Unit, Direction: string(m.Direction), Anchor: "metric-" + Slug(m.Name)}
+			mv = &metricView{Name: m.Name, Unit: m.Unit, Direction: string(m.Direction), Anchor: slug.Metric(m.Name)}
 			if sum, ok := c.Metric(m.Name); ok {
 				mv.Summary = summarize(sum)
 			}
@@ -599,7 +649,7 @@ func abs(x float64) float64 {
 func (s *site) rowView(r *analysis.Row) rowView {
 	k := r.Series.Key
 	row := rowView{
-		Anchor:     "row-" + Slug(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " ")),
+		Anchor:     "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " ")),
 		Benchmark:  r.Series.Case.Benchmark,
 		BenchURL:   "bench/" + s.benchs[r.Series.Case.Benchmark] + "/",
 		Params:     r.Series.Case.Params,
@@ -775,4 +825,12 @@ func paramsHTML(p analysis.Params) template.HTML {
 		b.WriteString(`</span></span>`)
 	}
 	return template.HTML(b.String())
+}
+
+func (s *site) links() report.Links {
+	base := s.opts.AbsURL
+	if base == "" {
+		base = s.opts.BasePath
+	}
+	return report.Links{Site: base, Repository: s.opts.Repository}
 }

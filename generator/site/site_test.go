@@ -8,40 +8,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-func TestSlug(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"json-decode", "json-decode"},
-		{"sort_1000.v2", "sort_1000.v2"},
-		{"JSON-Decode", "json-decode-69e0bff2"},
-		{"http router", "http-router-4b0e9a36"},
-		{"../../etc/passwd", "etc-passwd-3754d6cb"},
-		{"..", "5ec1f7e7"},
-		{".", "cdb4ee2a"},
-		{"", "e3b0c442"},
-		{"<script>alert(1)</script>", "script-alert-1-script-5c140d35"},
-		{"a\x00b", "a-b-59b271ae"},
-		{"ベンチ", "b4292723"},
-	}
-	for _, tt := range tests {
-		got := Slug(tt.in)
-		if got != tt.want {
-			t.Errorf("Slug(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	long := Slug(strings.Repeat("a", 500))
-	if len(long) > maxSlug+9 {
-		t.Errorf("Slug of a long name has %d bytes", len(long))
-	}
-	// A slug is always a single safe path segment.
-	for _, in := range []string{"a/b", `a\b`, "../..", "...", "-.-", "a..b"} {
-		s := Slug(in)
-		if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".") || !filepath.IsLocal(s) {
-			t.Errorf("Slug(%q) = %q is not a safe segment", in, s)
-		}
-	}
-}
+	"github.com/perfpages/perfpages/analysis"
+)
 
 func TestFormatValue(t *testing.T) {
 	tests := []struct {
@@ -187,7 +156,7 @@ func TestWeekStart(t *testing.T) {
 		"2026-09-10T12:00:00Z": "2026-09-07",
 	} {
 		tm, _ := time.Parse(time.RFC3339, in)
-		if got := weekStart(tm).Format("2006-01-02"); got != want {
+		if got := analysis.WeekStart(tm).Format("2006-01-02"); got != want {
 			t.Errorf("weekStart(%s) = %s, want %s", in, got, want)
 		}
 	}

@@ -1,4 +1,7 @@
-package site
+// Package slug turns names from benchmark data into safe, stable URL path
+// segments. The site and the documents that link to it (reports, feeds)
+// share it so that their URLs agree.
+package slug
 
 import (
 	"crypto/sha256"
@@ -10,15 +13,15 @@ import (
 
 // maxSlug bounds a path segment made from data, well under every file
 // system's 255-byte name limit.
-const maxSlug = 64
+const maxLen = 64
 
-// Slug turns a name from the data (a benchmark, a tag) into one safe path
+// Name turns a name from the data (a benchmark, a tag) into one safe path
 // segment: lower-case ASCII letters, digits, '-', '_' and '.', never "." or
 // "..", never starting with a dot, at most 64+9 bytes. A name that does not
 // survive unchanged gets a short hash of the original appended, so two
 // names never share a slug and the slug of a name never changes between
 // builds (URLs get pasted into issues).
-func Slug(name string) string {
+func Name(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range name {
@@ -35,7 +38,7 @@ func Slug(name string) string {
 				dash = true
 			}
 		}
-		if b.Len() >= maxSlug {
+		if b.Len() >= maxLen {
 			break
 		}
 	}
@@ -52,12 +55,14 @@ func Slug(name string) string {
 	return s + "-" + h
 }
 
-// artifactSegment is the path segment of an artifact: the id itself for
-// git object ids (stable, what people expect in /commit/<sha>/), else a
-// slug.
-func artifactSegment(id string) string {
+// Artifact is the path segment of an artifact: the id itself for git
+// object ids (stable, what people expect in /commit/<sha>/), else a Name.
+func Artifact(id string) string {
 	if analysis.IsSHA(id) {
 		return id
 	}
-	return Slug(id)
+	return Name(id)
 }
+
+// Metric is the anchor of a metric's section on a comparison page.
+func Metric(name string) string { return "metric-" + Name(name) }

@@ -1,0 +1,190 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// TriageFilter decides which comparisons a triage report keeps.
+type TriageFilter string
+
+// Triage filters (configuration key triage.filter).
+const (
+	// DefinitelyRelevantFilter keeps comparisons with a metric whose
+	// confidence is "definitely relevant" (relevance high under model
+	// rustc-perf; more than 6 significant changes under rustc-perf-2021):
+	// seed 000's and 001's triage rule.
+	DefinitelyRelevantFilter TriageFilter = "definitely-relevant"
+	// ProbablyRelevantFilter also keeps "probably relevant" ones, what
+	// seed 000 reports on try runs.
+	ProbablyRelevantFilter TriageFilter = "probably-relevant"
+	// DeservesAttentionFilter is rustc-perf's current triage rule (§1.8).
+	DeservesAttentionFilter TriageFilter = "deserves-attention"
+)
+
+// Valid reports whether f is a known filter.
+func (f TriageFilter) Valid() bool {
+	switch f {
+	case DefinitelyRelevantFilter, ProbablyRelevantFilter, DeservesAttentionFilter:
+		return true
+	}
+	return false
+}
+
+// Keeps reports whether a metric's summary passes the filter. A metric
+// without a relevant change never does.
+func (f TriageFilter) Keeps(m *MetricSummary) bool {
+	if m.Direction == DirectionNone {
+		return false
+	}
+	switch f {
+	case ProbablyRelevantFilter:
+		return m.Confidence >= ProbablyRelevant
+	case DeservesAttentionFilter:
+		return m.DeservesAttention
+	default:
+		return m.DefinitelyRelevant
+	}
+}
+
+// TriageEntry is one comparison a triage report keeps.
+type TriageEntry struct {
+	Comparison *Comparison
+	// Metrics are the summaries of the metrics that passed the filter, by
+	// name.
+	Metrics []MetricSummary
+	// Direction joins the directions of Metrics.
+	Direction SummaryDirection
+	// Rollup: the head's title says "Rollup of" (rustc-perf counts these).
+	Rollup bool
+}
+
+// TriageReport is the analysis behind a weekly triage report: every
+// consecutive pair of main-line artifacts whose head landed in the week,
+// and the ones the filter keeps, grouped by direction.
+type TriageReport struct {
+	Week   time.Time // the Monday 00:00 UTC that starts the week
+	End    time.Time // the next Monday
+	Filter TriageFilter
+	// Compared is the number of comparisons made ("N artifact comparisons
+	// made in total").
+	Compared int
+	// Regressions, Improvements and Mixed are the kept entries in
+	// main-line order.
+	Regressions, Improvements, Mixed []TriageEntry
+	// First and Last bound the revision range: the base of the week's
+	// first comparison and the head of its last (-1 when nothing was
+	// compared). Overall compares them.
+	First, Last int
+	Overall     *Comparison
+}
+
+// Rollups counts the kept entries that are rollups.
+func (r *TriageReport) Rollups() int {
+	n := 0
+	for _, g := range [][]TriageEntry{r.Regressions, r.Improvements, r.Mixed} {
+		for _, e := range g {
+			if e.Rollup {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// WeekStart is the Monday 00:00 UTC on or before t: triage weeks run from
+// Monday to Monday, UTC, and are named by their Monday.
+func WeekStart(t time.Time) time.Time {
+	t = t.UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+}
+
+// ParseWeek parses a week's date (yyyy-mm-dd) and checks that it is a
+// Monday.
+func ParseWeek(s string) (time.Time, error) {
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("week %q: want a date such as 2026-09-14", s)
+	}
+	if t.Weekday() != time.Monday {
+		return time.Time{}, fmt.Errorf("week %q is a %s; weeks start on Monday (%s)", s, t.Weekday(), WeekStart(t).Format("2006-01-02"))
+	}
+	return t, nil
+}
+
+// Triage builds the report of the week starting at monday: it compares
+// every main-line artifact dated in [monday, monday+7d) with its main-line
+// predecessor, keeps the comparisons the filter passes and compares the
+// week's first base with its last head for the overall summary.
+//
+// Which metrics: rustc-perf triages one metric (instructions:u unless told
+// otherwise). A perfpages site has many, so a comparison is kept when any
+// of its metrics passes the filter, and its entry shows each metric that
+// did; metric, when not empty, restricts the report to that one metric.
+func Triage(d *Dataset, c *Comparer, monday time.Time, filter TriageFilter, metric string) *TriageReport {
+	if !filter.Valid() {
+		filter = DefinitelyRelevantFilter
+	}
+	r := &TriageReport{Week: monday.UTC(), End: monday.UTC().AddDate(0, 0, 7), Filter: filter, First: -1, Last: -1}
+	for _, a := range d.MainLine {
+		t := d.Artifacts[a].Date
+		if t.Before(r.Week) || !t.Before(r.End) {
+			continue
+		}
+		prev, ok := d.Previous(a)
+		if !ok {
+			continue
+		}
+		if r.First < 0 {
+			r.First = prev
+		}
+		r.Last = a
+		r.Compared++
+		cmp := c.Compare(prev, a)
+		e := TriageEntry{Comparison: cmp, Rollup: strings.Contains(d.Artifacts[a].Title, "Rollup of")}
+		for i := range cmp.Metrics {
+			m := &cmp.Metrics[i]
+			if metric != "" && m.Metric != metric {
+				continue
+			}
+			if filter.Keeps(m) {
+				e.Metrics = append(e.Metrics, *m)
+				e.Direction = e.Direction.Join(m.Direction)
+			}
+		}
+		switch e.Direction {
+		case DirectionRegression:
+			r.Regressions = append(r.Regressions, e)
+		case DirectionImprovement:
+			r.Improvements = append(r.Improvements, e)
+		case DirectionMixed:
+			r.Mixed = append(r.Mixed, e)
+		}
+	}
+	if r.First >= 0 {
+		r.Overall = c.Compare(r.First, r.Last)
+		if metric != "" {
+			r.Overall.Metrics = slices.DeleteFunc(r.Overall.Metrics, func(m MetricSummary) bool { return m.Metric != metric })
+		}
+	}
+	return r
+}
+
+// Weeks lists the Mondays of the weeks in which a main-line artifact with a
+// predecessor landed, oldest first.
+func Weeks(d *Dataset) []time.Time {
+	var out []time.Time
+	for _, a := range d.MainLine {
+		if _, ok := d.Previous(a); !ok {
+			continue
+		}
+		w := WeekStart(d.Artifacts[a].Date)
+		if len(out) == 0 || !out[len(out)-1].Equal(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

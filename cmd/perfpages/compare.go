@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator"
+	"github.com/perfpages/perfpages/generator/report"
+)
+
+func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", stderr)
+	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo data)")
+	format := fs.String("format", "text", "output format: text, json or markdown")
+	metric := fs.String("metric", "", "only this metric (default: every metric)")
+	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] BASE HEAD")
+		fmt.Fprintln(stderr, "BASE and HEAD are a full sha, a unique prefix of 4+ characters, a tag, or pr/<n>.")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args, 2); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return fmt.Errorf("compare: want BASE and HEAD")
+	}
+	if !slices.Contains([]string{"text", "json", "markdown"}, *format) {
+		return fmt.Errorf("compare: -format %q: want text, json or markdown", *format)
+	}
+	env, err := load(ctx, *configPath, *model, stderr)
+	if err != nil {
+		return err
+	}
+	d := env.d
+	base, err := d.Resolve(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("compare: base: %w", err)
+	}
+	head, err := d.Resolve(fs.Arg(1))
+	if err != nil {
+		return fmt.Errorf("compare: head: %w", err)
+	}
+	c := analysis.Compare(d, base, head, env.opts)
+	if *metric != "" {
+		if _, ok := c.Metric(*metric); !ok {
+			var names []string
+			for _, m := range c.Metrics {
+				names = append(names, m.Metric)
+			}
+			return fmt.Errorf("compare: no results for metric %q in this comparison (metrics: %s)", *metric, strings.Join(names, ", "))
+		}
+	}
+	switch *format {
+	case "json":
+		return report.WriteJSON(stdout, report.NewCompareJSON(d, c, *metric))
+	case "markdown":
+		return report.WriteMarkdown(stdout, d, c, *metric, env.links)
+	default:
+		return report.WriteText(stdout, d, c, *metric, env.links)
+	}
+}
+
+// env is what the analysis commands work on.
+type env struct {
+	site  *generator.Site
+	d     *analysis.Dataset
+	opts  analysis.Options
+	links report.Links
+}
+
+// load opens the site and loads its data, printing warnings to stderr.
+func load(ctx context.Context, configPath, model string, stderr io.Writer) (*env, error) {
+	s, err := generator.Open(configPath)
+	if err != nil {
+		return nil, err
+	}
+	if model != "" {
+		if model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
+			return nil, fmt.Errorf("-model %q: want %s or %s", model, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
+		}
+		s.Config.Analysis.Model = model
+	}
+	d, warnings, err := s.Load(ctx)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "perfpages: warning: %v\n", w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &env{site: s, d: d, opts: s.Config.CompareOptions(), links: s.Links()}, nil
+}

@@ -1,0 +1,429 @@
+// Package report turns comparisons and triage reports into the documents
+// people and tools read: the JSON of `perfpages compare -format json` and
+// of the site's /data/ files (a contract, SPEC §7), plain text for a
+// terminal, the Markdown a bot posts on a PR, and the weekly triage report
+// in Markdown (its source of truth; the site renders it to HTML) and JSON.
+//
+// It sits between analysis and the outside world: it formats, it does not
+// compute. Every number comes from an analysis.Comparison or
+// analysis.TriageReport.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/slug"
+)
+
+// Links builds the URLs documents point to.
+type Links struct {
+	// Site is the site's base: an absolute URL ("https://x.github.io/bench/")
+	// or the base path ("/"), ending in a slash.
+	Site string
+	// Repository is the project's web home (GitHub style), or "".
+	Repository string
+}
+
+func (l Links) site() string {
+	if l.Site == "" {
+		return "/"
+	}
+	return strings.TrimSuffix(l.Site, "/") + "/"
+}
+
+// Compare is the comparison page of two artifacts.
+func (l Links) Compare(d *analysis.Dataset, base, head int) string {
+	return l.site() + "compare/" + slug.Artifact(d.Artifacts[base].ID) + "..." + slug.Artifact(d.Artifacts[head].ID) + "/"
+}
+
+// Commit is a main-line commit's page.
+func (l Links) Commit(d *analysis.Dataset, a int) string {
+	return l.site() + "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
+}
+
+// PR is a PR on the repository when one is configured, else its page on
+// the site.
+func (l Links) PR(n int) string {
+	if r := strings.TrimSuffix(l.Repository, "/"); r != "" {
+		return r + "/pull/" + strconv.Itoa(n)
+	}
+	return l.site() + "pr/" + strconv.Itoa(n) + "/"
+}
+
+// ArtifactJSON is an artifact in the JSON documents.
+type ArtifactJSON struct {
+	ID    string    `json:"id"`
+	Date  time.Time `json:"date"`
+	PR    *int      `json:"pr"` // null when the artifact is not a PR's
+	Title string    `json:"title"`
+}
+
+// ResultJSON is one test case × metric (on one machine) of a comparison.
+// Field names are a contract (SPEC §7). Machine and context are added to
+// the fields the spec lists, because a result is not identified without
+// them; base, head and change are null when a value is missing (a failed
+// benchmark has error set).
+type ResultJSON struct {
+	Benchmark             string            `json:"benchmark"`
+	Category              string            `json:"category"`
+	Params                map[string]string `json:"params"`
+	Metric                string            `json:"metric"`
+	Unit                  string            `json:"unit"`
+	Direction             string            `json:"direction"`
+	Machine               string            `json:"machine"`
+	Context               map[string]string `json:"context,omitempty"`
+	Base                  *float64          `json:"base"`
+	Head                  *float64          `json:"head"`
+	Change                *float64          `json:"change"`
+	SignificanceThreshold *float64          `json:"significance_threshold"`
+	SignificanceFactor    *float64          `json:"significance_factor"`
+	Significant           bool              `json:"significant"`
+	Magnitude             *string           `json:"magnitude"`
+	Relevant              bool              `json:"relevant"`
+	Error                 string            `json:"error,omitempty"`
+}
+
+// StatsJSON are count, mean, min and max of relative changes (fractions).
+type StatsJSON struct {
+	Count int     `json:"count"`
+	Mean  float64 `json:"mean"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+}
+
+// CategoryJSON summarizes one category.
+type CategoryJSON struct {
+	Regressions  StatsJSON `json:"regressions"`
+	Improvements StatsJSON `json:"improvements"`
+	All          StatsJSON `json:"all"`
+}
+
+// SummaryJSON is a comparison's summary.
+type SummaryJSON struct {
+	Direction         string       `json:"direction"`
+	Relevance         string       `json:"relevance"`
+	Confidence        string       `json:"confidence"`
+	DeservesAttention bool         `json:"deserves_attention"`
+	Primary           CategoryJSON `json:"primary"`
+	Secondary         CategoryJSON `json:"secondary"`
+}
+
+// CompareJSON is the document of `perfpages compare -format json` and of
+// the site's /data/compare/<a>...<b>.json.
+type CompareJSON struct {
+	Base    ArtifactJSON `json:"base"`
+	Head    ArtifactJSON `json:"head"`
+	Results []ResultJSON `json:"results"`
+	Summary SummaryJSON  `json:"summary"`
+}
+
+func artifactJSON(a analysis.Artifact) ArtifactJSON {
+	j := ArtifactJSON{ID: a.ID, Date: a.Date.UTC(), Title: a.Title}
+	if a.PR > 0 {
+		pr := a.PR
+		j.PR = &pr
+	}
+	return j
+}
+
+func paramsMap(p analysis.Params) map[string]string {
+	m := make(map[string]string, len(p))
+	for _, kv := range p {
+		m[kv.Key] = kv.Value
+	}
+	return m
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// Rows returns the rows of c for metric ("" for all), in c's order.
+func Rows(c *analysis.Comparison, metric string) []*analysis.Row {
+	var rows []*analysis.Row
+	for i := range c.Rows {
+		if metric == "" || c.Rows[i].Series.Metric.Name == metric {
+			rows = append(rows, &c.Rows[i])
+		}
+	}
+	return rows
+}
+
+// Summary summarizes the rows of c for metric; with metric "" it
+// summarizes every metric together (directions joined through the
+// category rules, relevance from all significant changes).
+func Summary(c *analysis.Comparison, metric string) analysis.MetricSummary {
+	if metric != "" {
+		if m, ok := c.Metric(metric); ok {
+			return *m
+		}
+	}
+	return analysis.SummarizeMetric(metric, Rows(c, metric), c.Options.Model)
+}
+
+// NewCompareJSON builds the JSON document of c restricted to metric ("" for
+// every metric; the summary then covers them all).
+func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) CompareJSON {
+	doc := CompareJSON{Base: artifactJSON(d.Artifacts[c.Base]), Head: artifactJSON(d.Artifacts[c.Head]), Results: []ResultJSON{}}
+	for _, r := range Rows(c, metric) {
+		s := r.Series
+		res := ResultJSON{
+			Benchmark: s.Case.Benchmark, Category: string(s.Case.Category), Params: paramsMap(s.Case.Params),
+			Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction), Machine: s.Key.Machine,
+		}
+		if len(s.Context) > 0 {
+			res.Context = paramsMap(s.Context)
+		}
+		if r.Before != nil && r.Before.OK {
+			res.Base = finite(r.Before.Value)
+		}
+		if r.After != nil && r.After.OK {
+			res.Head = finite(r.After.Value)
+		}
+		if r.After != nil && r.After.Error != "" {
+			res.Error = r.After.Error
+		} else if r.Before != nil && r.Before.Error != "" {
+			res.Error = "base: " + r.Before.Error
+		}
+		if r.OK {
+			res.Change = finite(r.Change)
+			res.SignificanceThreshold = finite(r.Threshold)
+			res.SignificanceFactor = finite(r.Factor)
+			res.Significant, res.Relevant = r.Significant, r.Relevant
+			m := r.Magnitude.String()
+			res.Magnitude = &m
+		}
+		doc.Results = append(doc.Results, res)
+	}
+	doc.Summary = summaryJSON(Summary(c, metric))
+	return doc
+}
+
+func summaryJSON(m analysis.MetricSummary) SummaryJSON {
+	return SummaryJSON{
+		Direction: m.Direction.String(), Relevance: m.Relevance.String(), Confidence: m.Confidence.String(),
+		DeservesAttention: m.DeservesAttention,
+		Primary:           categoryJSON(m.Primary), Secondary: categoryJSON(m.Secondary),
+	}
+}
+
+func categoryJSON(c analysis.CategorySummary) CategoryJSON {
+	st := func(s analysis.ChangeStats) StatsJSON { return StatsJSON{s.Count, s.Mean, s.Min, s.Max} }
+	return CategoryJSON{Regressions: st(c.Regressions), Improvements: st(c.Improvements), All: st(c.All)}
+}
+
+// WriteJSON writes v as indented JSON with a final newline.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// artifactLine names an artifact: "#PR (sha, date)" or "sha (date)".
+func artifactLine(a analysis.Artifact) string {
+	day := a.Date.UTC().Format("2006-01-02")
+	if a.PR > 0 && a.Kind != analysis.KindTag {
+		return fmt.Sprintf("#%d (%s, %s)", a.PR, a.Short(), day)
+	}
+	return fmt.Sprintf("%s (%s)", a.Short(), day)
+}
+
+func pct(x float64) string {
+	if x >= 0 {
+		return fmt.Sprintf("+%.2f%%", x*100)
+	}
+	return fmt.Sprintf("%.2f%%", x*100)
+}
+
+func metricNames(c *analysis.Comparison, metric string) []string {
+	var names []string
+	for _, m := range c.Metrics {
+		if metric == "" || m.Metric == metric {
+			names = append(names, m.Metric)
+		}
+	}
+	return names
+}
+
+// WriteText writes a comparison for a terminal: per metric its verdict and
+// a table of the relevant changes, largest first.
+func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
+	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
+	fmt.Fprintf(w, "base: %s %s\n", artifactLine(base), base.Title)
+	fmt.Fprintf(w, "head: %s %s\n", artifactLine(head), head.Title)
+	rows := Rows(c, metric)
+	compared := 0
+	for _, r := range rows {
+		if r.OK {
+			compared++
+		}
+	}
+	sum := Summary(c, metric)
+	fmt.Fprintf(w, "model %s: %d test cases compared; %s, relevance %s, %s", c.Options.Model, compared, sum.Direction, sum.Relevance, sum.Confidence)
+	if sum.DeservesAttention {
+		fmt.Fprint(w, ", deserves attention")
+	}
+	fmt.Fprintf(w, "\n%s\n", links.Compare(d, c.Base, c.Head))
+	for _, name := range metricNames(c, metric) {
+		m, _ := c.Metric(name)
+		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d significant\n", name, m.Direction, m.Relevance, m.Significant)
+		var relevant []*analysis.Row
+		others := 0
+		for _, r := range rows {
+			if r.Series.Metric.Name != name {
+				continue
+			}
+			if r.Relevant {
+				relevant = append(relevant, r)
+			} else {
+				others++
+			}
+		}
+		slices.SortStableFunc(relevant, func(a, b *analysis.Row) int {
+			return cmpFloat(math.Abs(b.Change), math.Abs(a.Change))
+		})
+		if len(relevant) > 0 {
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "  change\tthreshold\tfactor\tmagnitude\t\ttest case\tmachine\t")
+			for _, r := range relevant {
+				fmt.Fprintf(tw, "  %s\t%.2f%%\t%.2fx\t%s\t\t%s\t%s\t\n", pct(r.Change), r.Threshold*100, r.Factor, r.Magnitude, caseName(r), r.Series.Key.Machine)
+			}
+			tw.Flush()
+		}
+		if others > 0 {
+			fmt.Fprintf(w, "  (%d test cases without a relevant change)\n", others)
+		}
+	}
+	var failed []string
+	for _, r := range rows {
+		if r.After != nil && r.After.Error != "" {
+			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", caseName(r), r.Series.Metric.Name, r.Series.Key.Machine, r.After.Error))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\nfailed in head:\n%s\n", strings.Join(failed, "\n"))
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func caseName(r *analysis.Row) string { return r.Series.Case.String() }
+
+// overallLine is rustc-perf's "Overall result" wording.
+func overallLine(dir analysis.SummaryDirection) string {
+	switch dir {
+	case analysis.DirectionImprovement:
+		return "✅ improvements"
+	case analysis.DirectionRegression:
+		return "❌ regressions"
+	case analysis.DirectionMixed:
+		return "❌✅ regressions and improvements"
+	}
+	return "no relevant changes"
+}
+
+// headline is the metric whose section a bot comment opens: instructions:u
+// when measured (rustc-perf's "most reliable metric"), else the first.
+func headline(names []string) string {
+	if slices.Contains(names, "instructions:u") {
+		return "instructions:u"
+	}
+	if len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// WriteMarkdown writes what a bot posts on a PR (rustc-perf's
+// summarize_run): the overall result line, then per metric its summary
+// table — the headline metric shown, the others folded — and failures.
+func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
+	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
+	url := links.Compare(d, c.Base, c.Head)
+	who := head.Short()
+	if head.PR > 0 {
+		who = fmt.Sprintf("[#%d](%s) (%s)", head.PR, links.PR(head.PR), head.Short())
+	}
+	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, base.Short(), url)
+	sum := Summary(c, metric)
+	var failed []*analysis.Row
+	for _, r := range Rows(c, metric) {
+		if r.After != nil && r.After.Error != "" && (r.Before == nil || r.Before.Error == "") {
+			failed = append(failed, r)
+		}
+	}
+	suffix := " - no action needed"
+	switch {
+	case len(failed) > 0:
+		suffix = " - BENCHMARK(S) FAILED"
+	case sum.DeservesAttention && (sum.Direction == analysis.DirectionRegression || sum.Direction == analysis.DirectionMixed):
+		suffix = " - please read"
+	}
+	if sum.Direction == analysis.DirectionNone {
+		suffix = strings.Replace(suffix, " - no action needed", "", 1)
+	}
+	fmt.Fprintf(w, "### Overall result: %s%s\n\n", overallLine(sum.Direction), suffix)
+	if len(failed) > 0 {
+		fmt.Fprintln(w, "> [!WARNING]")
+		fmt.Fprintln(w, "> These benchmarks failed in this run but not in its baseline:")
+		for _, r := range failed {
+			fmt.Fprintf(w, "> - `%s` %s on %s: `%s`\n", caseName(r), r.Series.Metric.Name, r.Series.Key.Machine, r.After.Error)
+		}
+		fmt.Fprintln(w)
+	}
+	names := metricNames(c, metric)
+	first := headline(names)
+	order := append([]string{first}, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == first })...)
+	for _, name := range order {
+		if name == "" {
+			continue
+		}
+		m, _ := c.Metric(name)
+		fmt.Fprintf(w, "### [%s](%s#%s)\n", name, url, slug.Metric(name))
+		relevant := m.Primary.All.Count+m.Secondary.All.Count > 0
+		if name == first {
+			if !relevant {
+				fmt.Fprint(w, "This perf run didn't have relevant results for this metric.\n\n")
+				continue
+			}
+			fmt.Fprint(w, "\n"+analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n")
+			continue
+		}
+		if !relevant {
+			fmt.Fprint(w, "This perf run didn't have relevant results for this metric.\n\n")
+			continue
+		}
+		var parts []string
+		if m.Primary.All.Count > 0 {
+			parts = append(parts, fmt.Sprintf("primary %.1f%%", m.Primary.All.Mean*100))
+		}
+		if m.Secondary.All.Count > 0 {
+			parts = append(parts, fmt.Sprintf("secondary %.1f%%", m.Secondary.All.Mean*100))
+		}
+		fmt.Fprintf(w, "<details>\n<summary>Results (%s)</summary>\n\n", strings.Join(parts, ", "))
+		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")
+	}
+	return nil
+}
