@@ -79,6 +79,14 @@ func FromConfig(cfg *config.Config) (*Site, error) {
 	return s, nil
 }
 
+// The demo's archives are generated once per process (serve rebuilds,
+// tests); they never change.
+var (
+	demoOnce  sync.Once
+	demoFiles []source.File
+	demoErr   error
+)
+
 // Demo returns the embedded demo site: generated archives (see
 // generator/demo) and the Markdown pages of the content folder.
 func Demo() (*Site, error) {
@@ -86,10 +94,11 @@ func Demo() (*Site, error) {
 	cfg.Site.Title = "perfpages demo"
 	cfg.Site.Repository = DemoRepository
 	cfg.Site.Output, _ = filepath.Abs(cfg.Site.Output)
-	files, err := DemoFiles("demo")
-	if err != nil {
-		return nil, err
+	demoOnce.Do(func() { demoFiles, demoErr = DemoFiles("demo") })
+	if demoErr != nil {
+		return nil, demoErr
 	}
+	files := demoFiles
 	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content"}, nil
 }
 

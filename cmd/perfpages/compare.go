@@ -19,16 +19,17 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	metric := fs.String("metric", "", "only this metric (default: every metric)")
 	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] BASE HEAD")
+		fmt.Fprintln(stderr, "usage: perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] [BASE] HEAD")
 		fmt.Fprintln(stderr, "BASE and HEAD are a full sha, a unique prefix of 4+ characters, a tag, or pr/<n>.")
+		fmt.Fprintln(stderr, "Without BASE, HEAD is compared with its baseline: a try run's baseline, else its main-line predecessor.")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args, 2); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
+	if fs.NArg() == 0 {
 		fs.Usage()
-		return fmt.Errorf("compare: want BASE and HEAD")
+		return fmt.Errorf("compare: want BASE and HEAD, or HEAD")
 	}
 	if !slices.Contains([]string{"text", "json", "markdown"}, *format) {
 		return fmt.Errorf("compare: -format %q: want text, json or markdown", *format)
@@ -38,13 +39,19 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	d := env.d
-	base, err := d.Resolve(fs.Arg(0))
-	if err != nil {
-		return fmt.Errorf("compare: base: %w", err)
-	}
-	head, err := d.Resolve(fs.Arg(1))
+	head, err := d.Resolve(fs.Arg(fs.NArg() - 1))
 	if err != nil {
 		return fmt.Errorf("compare: head: %w", err)
+	}
+	var base int
+	if fs.NArg() == 2 {
+		if base, err = d.Resolve(fs.Arg(0)); err != nil {
+			return fmt.Errorf("compare: base: %w", err)
+		}
+	} else if b, ok := d.PRBase(head); ok {
+		base = b
+	} else {
+		return fmt.Errorf("compare: %s has no baseline with results; name one: perfpages compare BASE %s", fs.Arg(0), fs.Arg(0))
 	}
 	c := analysis.Compare(d, base, head, env.opts)
 	if *metric != "" {

@@ -296,10 +296,10 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 			return cmpFloat(math.Abs(b.Change), math.Abs(a.Change))
 		})
 		if len(relevant) > 0 {
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "  change\tthreshold\tfactor\tmagnitude\t\ttest case\tmachine\t")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "    change\tthreshold\t  factor\tmagnitude\ttest case\tmachine")
 			for _, r := range relevant {
-				fmt.Fprintf(tw, "  %s\t%.2f%%\t%.2fx\t%s\t\t%s\t%s\t\n", pct(r.Change), r.Threshold*100, r.Factor, r.Magnitude, caseName(r), r.Series.Key.Machine)
+				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%s\t%s\n", pct(r.Change), fmt.Sprintf("%.2f%%", r.Threshold*100), fmt.Sprintf("%.2fx", r.Factor), r.Magnitude, caseName(r), r.Series.Key.Machine)
 			}
 			tw.Flush()
 		}
