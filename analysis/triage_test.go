@@ -1,0 +1,146 @@
+package analysis
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestWeekStartAndParseWeek(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-09-07T00:00:00Z": "2026-09-07", // Monday 00:00 belongs to its own week
+		"2026-09-13T23:59:59Z": "2026-09-07", // Sunday night
+		"2026-09-14T00:00:00Z": "2026-09-14",
+		"2026-09-10T12:00:00Z": "2026-09-07",
+		"2026-01-01T12:00:00Z": "2025-12-29", // across a year
+	} {
+		tm, _ := time.Parse(time.RFC3339, in)
+		if got := WeekStart(tm).Format("2006-01-02"); got != want {
+			t.Errorf("WeekStart(%s) = %s, want %s", in, got, want)
+		}
+	}
+	if _, err := ParseWeek("2026-09-14"); err != nil {
+		t.Errorf("ParseWeek(Monday): %v", err)
+	}
+	if _, err := ParseWeek("2026-09-15"); err == nil || err.Error() != `week "2026-09-15" is a Tuesday; weeks start on Monday (2026-09-14)` {
+		t.Errorf("ParseWeek(Tuesday) = %v", err)
+	}
+	if _, err := ParseWeek("14/09/2026"); err == nil {
+		t.Error("ParseWeek accepted a non-ISO date")
+	}
+}
+
+// triageDataset: 40 main-line commits, one a day from Monday 2026-08-03,
+// instruction counts steady at 1000 (±0.01 % noise); at day 35 (Monday
+// 2026-09-07) a rollup regresses every case by 3 %, at day 37 a PR improves
+// the "b" cases by 5 % and regresses nothing, at day 38 a PR changes one
+// case by 0.1 % (significant but very small: not relevant).
+func triageDataset(t *testing.T) *Dataset {
+	t.Helper()
+	b := NewBuilder(BuildOptions{})
+	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
+	prev := ""
+	for i := range 40 {
+		id := fmt.Sprintf("%040x", i+1)
+		a := Artifact{ID: id, Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
+		if prev != "" {
+			a.Parents = []string{prev}
+		}
+		if i == 35 {
+			a.Title = "Rollup of 4 pull requests"
+		}
+		prev = id
+		var results []Result
+		for _, name := range []string{"a1", "a2", "b1", "b2", "b3"} {
+			v := 1000 * (1 + 0.0001*float64((i*7+len(name))%3))
+			if i >= 35 {
+				v *= 1.03
+			}
+			if i >= 37 && name[0] == 'b' {
+				v *= 0.95
+			}
+			if i >= 38 && name == "a1" {
+				v *= 1.001
+			}
+			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
+		}
+		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+	}
+	return b.Dataset()
+}
+
+func TestTriage(t *testing.T) {
+	d := triageDataset(t)
+	c := NewComparer(d, DefaultOptions)
+	monday := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+
+	r := Triage(d, c, monday, DefinitelyRelevantFilter, "")
+	if r.Compared != 5 { // days 35..39 fall in the week of 2026-09-07
+		t.Errorf("Compared = %d, want 5", r.Compared)
+	}
+	if len(r.Regressions) != 1 || len(r.Improvements) != 1 || len(r.Mixed) != 0 {
+		t.Fatalf("groups = %d/%d/%d, want 1/1/0", len(r.Regressions), len(r.Improvements), len(r.Mixed))
+	}
+	if got := d.Artifacts[r.Regressions[0].Comparison.Head].PR; got != 135 {
+		t.Errorf("regression is PR %d, want 135", got)
+	}
+	if !r.Regressions[0].Rollup || r.Rollups() != 1 {
+		t.Errorf("rollup not counted")
+	}
+	if got := d.Artifacts[r.Improvements[0].Comparison.Head].PR; got != 137 {
+		t.Errorf("improvement is PR %d, want 137", got)
+	}
+	if d.Artifacts[r.First].PR != 134 || d.Artifacts[r.Last].PR != 139 {
+		t.Errorf("revision range = #%d..#%d, want #134..#139", d.Artifacts[r.First].PR, d.Artifacts[r.Last].PR)
+	}
+	if m, ok := r.Overall.Metric("instructions:u"); !ok || m.Direction != DirectionMixed {
+		t.Errorf("overall = %+v, want mixed (3 %% up everywhere, then 5 %% down on b)", m)
+	}
+
+	// A week without commits compares nothing.
+	empty := Triage(d, c, monday.AddDate(0, 0, 7), DefinitelyRelevantFilter, "")
+	if empty.Compared != 0 || empty.First != -1 || empty.Overall != nil {
+		t.Errorf("empty week: %+v", empty)
+	}
+	// Restricting to a metric that does not exist keeps nothing.
+	none := Triage(d, c, monday, DefinitelyRelevantFilter, "wall-time")
+	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Overall.Metrics) != 0 {
+		t.Errorf("metric filter: %+v", none)
+	}
+}
+
+func TestTriageFilterKeeps(t *testing.T) {
+	tests := []struct {
+		name string
+		m    MetricSummary
+		keep map[TriageFilter]bool
+	}{
+		{"no relevant change", MetricSummary{Direction: DirectionNone, Confidence: DefinitelyRelevant, DefinitelyRelevant: true, DeservesAttention: true},
+			map[TriageFilter]bool{DefinitelyRelevantFilter: false, ProbablyRelevantFilter: false, DeservesAttentionFilter: false}},
+		{"definitely", MetricSummary{Direction: DirectionRegression, Confidence: DefinitelyRelevant, DefinitelyRelevant: true},
+			map[TriageFilter]bool{DefinitelyRelevantFilter: true, ProbablyRelevantFilter: true, DeservesAttentionFilter: false}},
+		{"probably", MetricSummary{Direction: DirectionImprovement, Confidence: ProbablyRelevant},
+			map[TriageFilter]bool{DefinitelyRelevantFilter: false, ProbablyRelevantFilter: true, DeservesAttentionFilter: false}},
+		{"maybe but deserves attention", MetricSummary{Direction: DirectionMixed, Confidence: MaybeRelevant, DeservesAttention: true},
+			map[TriageFilter]bool{DefinitelyRelevantFilter: false, ProbablyRelevantFilter: false, DeservesAttentionFilter: true}},
+	}
+	for _, tt := range tests {
+		for f, want := range tt.keep {
+			if got := f.Keeps(&tt.m); got != want {
+				t.Errorf("%s: %s.Keeps = %v, want %v", tt.name, f, got, want)
+			}
+		}
+	}
+	if TriageFilter("all").Valid() {
+		t.Error(`"all" is not a filter`)
+	}
+}
+
+func TestWeeks(t *testing.T) {
+	d := triageDataset(t)
+	w := Weeks(d)
+	// Days 1..39 from Monday 2026-08-03 (day 0 has no predecessor): six weeks.
+	if len(w) != 6 || w[0].Format("2006-01-02") != "2026-08-03" || w[5].Format("2006-01-02") != "2026-09-07" {
+		t.Errorf("Weeks = %v", w)
+	}
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+func TestCountLine(t *testing.T) {
+	e := analysis.TriageEntry{}
+	rollup := analysis.TriageEntry{Rollup: true}
+	tests := []struct {
+		r    analysis.TriageReport
+		want string
+	}{
+		{analysis.TriageReport{}, "0 Regressions, 0 Improvements, 0 Mixed; 0 of them in rollups"},
+		{analysis.TriageReport{Regressions: []analysis.TriageEntry{rollup}, Improvements: []analysis.TriageEntry{e}, Mixed: []analysis.TriageEntry{e}},
+			"1 Regression, 1 Improvement, 1 Mixed; 1 of them in rollups"},
+		{analysis.TriageReport{Regressions: []analysis.TriageEntry{e, rollup}, Improvements: []analysis.TriageEntry{e, e}, Mixed: []analysis.TriageEntry{rollup, e}},
+			"2 Regressions, 2 Improvements, 2 Mixed; 2 of them in rollups"},
+	}
+	for _, tt := range tests {
+		if got := CountLine(&tt.r); got != tt.want {
+			t.Errorf("CountLine = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestEscapeMarkdown(t *testing.T) {
+	for in, want := range map[string]string{
+		"Speed up the parser (#12)":       `Speed up the parser (\#12)`,
+		"[click](https://evil.example)":   `\[click\](https://evil.example)`,
+		"<script>alert(1)</script>":       `\<script\>alert(1)\</script\>`,
+		"a *b* _c_ `d` | e\nsecond line": "a \\*b\\* \\_c\\_ \\`d\\` \\| e second line",
+	} {
+		if got := escapeMarkdown(in); got != want {
+			t.Errorf("escapeMarkdown(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLinks(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+	for i, id := range []string{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "v1.2.0"} {
+		b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: id, Kind: analysis.KindTag, Date: day.AddDate(0, 0, i)}, Machine: analysis.Machine{Name: "m"},
+			Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}})
+	}
+	d := b.Dataset()
+	abs := Links{Site: "https://x.github.io/bench/", Repository: "https://github.com/o/p/"}
+	if got := abs.Compare(d, 0, 1); got != "https://x.github.io/bench/compare/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...v1.2.0/" {
+		t.Errorf("Compare = %q", got)
+	}
+	if got := abs.PR(7); got != "https://github.com/o/p/pull/7" {
+		t.Errorf("PR = %q", got)
+	}
+	rel := Links{Site: "/bench/"}
+	if got := rel.PR(7); got != "/bench/pr/7/" {
+		t.Errorf("PR without repository = %q", got)
+	}
+	if got := (Links{}).Commit(d, 0); got != "/commit/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/" {
+		t.Errorf("Commit = %q", got)
+	}
+}
+
+// TestCompareJSONFields pins the field names of the compare JSON: a
+// contract other tools read (SPEC §7).
+func TestCompareJSONFields(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+	for i, v := range []float64{100, 110} {
+		b.Add("t", analysis.Run{
+			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), PR: 10 + i, Title: "t"},
+			Machine:  analysis.Machine{Name: "m"},
+			Results: []analysis.Result{
+				{Case: analysis.TestCase{Benchmark: "x", Params: analysis.Params{{Key: "n", Value: "1"}}}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
+				{Case: analysis.TestCase{Benchmark: "y"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
+			}})
+	}
+	d := b.Dataset()
+	doc := NewCompareJSON(d, analysis.Compare(d, 0, 1, analysis.DefaultOptions), "")
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(v any) []string {
+		var k []string
+		for key := range v.(map[string]any) {
+			k = append(k, key)
+		}
+		slices.Sort(k)
+		return k
+	}
+	check := func(what string, got, want []string) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s keys = %v, want %v", what, got, want)
+		}
+	}
+	check("top", keys(m), []string{"base", "head", "results", "summary"})
+	check("base", keys(m["base"]), []string{"date", "id", "pr", "title"})
+	results := m["results"].([]any)
+	check("result", keys(results[0]), []string{"base", "benchmark", "category", "change", "direction", "head", "machine", "magnitude", "metric", "params", "relevant", "significance_factor", "significance_threshold", "significant", "unit"})
+	check("failed result", keys(results[1]), []string{"base", "benchmark", "category", "change", "direction", "error", "head", "machine", "magnitude", "metric", "params", "relevant", "significance_factor", "significance_threshold", "significant", "unit"})
+	check("summary", keys(m["summary"]), []string{"confidence", "deserves_attention", "direction", "primary", "relevance", "secondary"})
+	check("category", keys(m["summary"].(map[string]any)["primary"]), []string{"all", "improvements", "regressions"})
+	check("stats", keys(m["summary"].(map[string]any)["primary"].(map[string]any)["all"]), []string{"count", "max", "mean", "min"})
+	if r := results[0].(map[string]any); r["change"].(float64) != 0.1 || r["magnitude"] != "very-large" || r["relevant"] != true {
+		t.Errorf("result = %v", r)
+	}
+	if r := results[1].(map[string]any); r["change"] != nil || r["error"] != "exit status 2" {
+		t.Errorf("failed result = %v", r)
+	}
+}
