@@ -33,9 +33,9 @@ func TestCountLine(t *testing.T) {
 
 func TestEscapeMarkdown(t *testing.T) {
 	for in, want := range map[string]string{
-		"Speed up the parser (#12)":       `Speed up the parser (\#12)`,
-		"[click](https://evil.example)":   `\[click\](https://evil.example)`,
-		"<script>alert(1)</script>":       `\<script\>alert(1)\</script\>`,
+		"Speed up the parser (#12)":      `Speed up the parser (\#12)`,
+		"[click](https://evil.example)":  `\[click\](https://evil.example)`,
+		"<script>alert(1)</script>":      `\<script\>alert(1)\</script\>`,
 		"a *b* _c_ `d` | e\nsecond line": "a \\*b\\* \\_c\\_ \\`d\\` \\| e second line",
 	} {
 		if got := escapeMarkdown(in); got != want {
