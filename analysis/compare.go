@@ -432,21 +432,73 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint) 
 					h = walkHistory(h, d, s, start, window)
 				}
 			}
-			r.History = len(h)
-			nf := s.Metric.Noise.NoiseFactor()
-			var sig ChangeSignificance
-			if opts.Model == ModelRustcPerf2021 {
-				r.Dodgy = ClassifyDodginess(h, opts.DodgyDelta).Dodgy()
-				sig = ClassifyChange2021(r.Change, r.Dodgy, nf)
-			} else {
-				sig = ClassifyChange(r.Change, thresholdInto(pbuf, h, opts.History), nf)
-			}
-			r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
+			classify(&r, h, opts, pbuf)
 		}
 		c.Rows = append(c.Rows, r)
 	}
 	c.Metrics = summarizeMetrics(c.Rows, opts.Model)
 	return c
+}
+
+// classify sets the significance fields of r from the history h of its
+// test case (newest first) under opts; pbuf is scratch space.
+func classify(r *Row, h []float64, opts Options, pbuf []float64) {
+	r.History = len(h)
+	nf := r.Series.Metric.Noise.NoiseFactor()
+	var sig ChangeSignificance
+	if opts.Model == ModelRustcPerf2021 {
+		r.Dodgy = ClassifyDodginess(h, opts.DodgyDelta).Dodgy()
+		sig = ClassifyChange2021(r.Change, r.Dodgy, nf)
+	} else {
+		sig = ClassifyChange(r.Change, thresholdInto(pbuf, h, opts.History), nf)
+	}
+	r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
+}
+
+// SeriesHistory returns, for every main-line point of d.Series[i] (oldest
+// first), the row its commit page shows: the change against the series'
+// value at the previous main-line artifact, with its significance. Rows
+// whose point has no predecessor value have OK false and a Note. The cost
+// is O(points × window): it is what history charts mark.
+func (c *Comparer) SeriesHistory(i int) []Row {
+	opts := c.opts.withDefaults()
+	if opts.Validate() != nil {
+		opts = DefaultOptions
+	}
+	s, line := c.d.Series[i], c.lines[i]
+	window := opts.historyWindow()
+	hist := make([]float64, 0, window)
+	pbuf := make([]float64, 0, window)
+	rows := make([]Row, 0, len(line))
+	for k, lp := range line {
+		after := &s.Points[lp.idx]
+		r := Row{Series: s, After: after}
+		if k > 0 && line[k-1].pos == lp.pos-1 {
+			r.Before = &s.Points[line[k-1].idx]
+		}
+		switch {
+		case after.Error != "":
+			r.Note = "failed: " + after.Error
+		case r.Before == nil:
+			r.Note = "no result at the previous main-line artifact"
+		case r.Before.Error != "":
+			r.Note = "failed in base: " + r.Before.Error
+		case !r.Before.OK || !after.OK:
+			r.Note = "no value"
+		default:
+			r.Change, r.OK = RelativeChange(r.Before.Value, after.Value)
+			if !r.OK {
+				r.Note = "base value is 0"
+				break
+			}
+			r.Regression = IsRegression(r.Change, s.Metric.Direction)
+			// The base is line[k-1] at position lp.pos−1; its history
+			// starts one position earlier, at the entries before k−1.
+			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf)
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 func summarizeMetrics(rows []Row, model string) []MetricSummary {

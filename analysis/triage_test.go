@@ -144,3 +144,34 @@ func TestWeeks(t *testing.T) {
 		t.Errorf("Weeks = %v", w)
 	}
 }
+
+// TestSeriesHistoryMatchesCompare: a history chart marks exactly what the
+// commit pages say.
+func TestSeriesHistoryMatchesCompare(t *testing.T) {
+	d := triageDataset(t)
+	for _, opts := range []Options{DefaultOptions, {Model: ModelRustcPerf2021}} {
+		c := NewComparer(d, opts)
+		for i, s := range d.Series {
+			rows := c.SeriesHistory(i)
+			if len(rows) != len(d.MainLine) {
+				t.Fatalf("%s: %d rows for %d main-line points", s.Key.Benchmark, len(rows), len(d.MainLine))
+			}
+			for k := 1; k < len(rows); k++ {
+				cmp := c.Compare(d.MainLine[k-1], d.MainLine[k])
+				var want *Row
+				for j := range cmp.Rows {
+					if cmp.Rows[j].Series == s {
+						want = &cmp.Rows[j]
+					}
+				}
+				got := rows[k]
+				if want == nil || got.Change != want.Change || got.Threshold != want.Threshold || got.Relevant != want.Relevant || got.Magnitude != want.Magnitude || got.Dodgy != want.Dodgy || got.History != want.History {
+					t.Fatalf("%s %s point %d: SeriesHistory %+v, Compare %+v", opts.Model, s.Key.Benchmark, k, got, want)
+				}
+			}
+			if rows[0].OK {
+				t.Errorf("the first point has no predecessor but is OK")
+			}
+		}
+	}
+}

@@ -230,7 +230,11 @@ func decodeAll(files []source.File, opts archive.Options) ([]*analysis.Run, []er
 	var out []error
 	for _, ps := range probs {
 		for _, p := range ps {
-			out = append(out, p)
+			if p.Fatal {
+				out = append(out, fmt.Errorf("%w; file skipped", p))
+			} else {
+				out = append(out, p)
+			}
 		}
 	}
 	return runs, out

@@ -22,7 +22,6 @@ package site
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -78,6 +77,7 @@ const (
 	colorImprovement = "#2da44e"
 	colorLine        = "#5470c6"
 	colorBand        = "rgba(84,112,198,0.16)"
+	colorBandLegend  = "rgba(84,112,198,0.4)"
 	colorFailed      = "#8c959f"
 	seriesValue      = "result"
 	seriesBand       = "expected range"
@@ -86,8 +86,10 @@ const (
 var chartIDPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ChartID turns any key (a series key, a comparison key) into a chart id
-// that is deterministic, safe as a JavaScript identifier and an HTML id,
-// and, with 48 bits of a SHA-256, unique within any page we build.
+// that is deterministic and safe as a JavaScript identifier and an HTML
+// id. Two charts on one page need different ids (go-echarts declares
+// top-level variables named after them); with 48 bits of a SHA-256 two
+// different keys collide with probability about n²/2⁴⁹ for n charts.
 func ChartID(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return "c_" + hex.EncodeToString(sum[:6])
@@ -134,9 +136,63 @@ type historyItem struct {
 }
 
 type markerItem struct {
-	Name         string `json:"name"`
-	Value        [2]any `json:"value"`
-	SymbolRotate int    `json:"symbolRotate,omitempty"`
+	Name  string `json:"name"`
+	Value [2]any `json:"value"`
+}
+
+// Marker symbols: ECharts' triangle points up; a path of our own points
+// down, in the plot and in the legend alike (symbolRotate is ignored by
+// the legend).
+const (
+	symbolUp   = "triangle"
+	symbolDown = "path://M0,0L10,0L5,9Z"
+)
+
+type legendItem struct {
+	Name      string          `json:"name"`
+	Icon      string          `json:"icon,omitempty"`
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
+}
+
+// axisUnit is the prefix a value axis is drawn in: one for the whole
+// axis, chosen from its largest value the way FormatValue chooses one per
+// value, so the axis reads "ms" instead of "1,500,000 ns".
+type axisUnit struct {
+	factor float64
+	name   string
+}
+
+func axisScale(unit string, maxAbs float64) axisUnit {
+	var units []axisUnit
+	switch strings.ToLower(unit) {
+	case "ns", "ns/op":
+		units = []axisUnit{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}}
+	case "s", "sec", "seconds", "sec/op":
+		units = []axisUnit{{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}}
+	case "ms":
+		units = []axisUnit{{1e3, "s"}, {1, "ms"}, {1e-3, "µs"}}
+	case "b", "byte", "bytes", "b/op":
+		units = []axisUnit{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "B"}}
+	case "count", "", "instructions", "cycles":
+		name := unit
+		if name == "count" {
+			name = ""
+		}
+		for _, u := range []axisUnit{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+			if maxAbs >= u.factor {
+				return axisUnit{u.factor, strings.TrimSpace(u.name + " " + name)}
+			}
+		}
+		return axisUnit{1, name}
+	default:
+		return axisUnit{1, unit}
+	}
+	for _, u := range units {
+		if maxAbs >= u.factor {
+			return u
+		}
+	}
+	return units[len(units)-1]
 }
 
 type dataZoom struct {
@@ -157,10 +213,14 @@ type dataZoom struct {
 }
 
 type tooltip struct {
-	Trigger     string `json:"trigger"`
-	Confine     bool   `json:"confine"`
-	AxisPointer any    `json:"axisPointer,omitempty"`
+	Trigger      string `json:"trigger"`
+	Confine      bool   `json:"confine"`
+	AxisPointer  any    `json:"axisPointer,omitempty"`
+	ExtraCSSText string `json:"extraCssText"`
 }
+
+// tooltipCSS lets long titles wrap instead of running off the chart.
+const tooltipCSS = "max-width:28em;white-space:normal;overflow-wrap:anywhere"
 
 func ptr[T any](v T) *T { return &v }
 
@@ -180,21 +240,9 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		return "", fmt.Errorf("chart %s: band has %d lower and %d upper values for %d points",
 			id, len(band.Lower), len(band.Upper), len(points))
 	}
-	order := make([]int, len(points))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return points[a].Date.Compare(points[b].Date) })
-
-	var (
-		items                   []historyItem
-		lower, width            [][2]any
-		regressions, improved   []markerItem
-		failures                []opts.MarkLineNameXAxisItem
-		hasBand, hasDrawnValues bool
-	)
-	for _, i := range order {
-		p := points[i]
+	order := make([]int, 0, len(points))
+	maxAbs := 0.0
+	for i, p := range points {
 		if p.Marker != "" && p.Marker != MarkerRegression && p.Marker != MarkerImprovement {
 			return "", fmt.Errorf("chart %s: point %q: unknown marker %q", id, p.Label, p.Marker)
 		}
@@ -204,6 +252,26 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		if !p.Failed && !finite(p.Value) {
 			continue
 		}
+		order = append(order, i)
+		if !p.Failed {
+			maxAbs = max(maxAbs, math.Abs(p.Value))
+		}
+	}
+	if len(order) == 0 {
+		return "", nil
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return points[a].Date.Compare(points[b].Date) })
+	axis := axisScale(unit, maxAbs)
+
+	var (
+		items                 []historyItem
+		lower, width          [][2]any
+		regressions, improved []markerItem
+		failures              []opts.MarkLineNameXAxisItem
+		hasBand               bool
+	)
+	for _, i := range order {
+		p := points[i]
 		ms := p.Date.UnixMilli()
 		it := historyItem{
 			Name:  p.Label,
@@ -216,16 +284,14 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 			it.Value = [2]any{ms, nil}
 			failures = append(failures, opts.MarkLineNameXAxisItem{Name: p.Label, XAxis: ms})
 		} else {
-			hasDrawnValues = true
-			it.Value = [2]any{ms, p.Value}
+			y := p.Value / axis.factor
+			it.Value = [2]any{ms, y}
 			it.Text = FormatValue(p.Value, unit)
-			m := markerItem{Name: p.Label, Value: [2]any{ms, p.Value}}
 			switch p.Marker {
 			case MarkerRegression:
-				regressions = append(regressions, m)
+				regressions = append(regressions, markerItem{Name: p.Label, Value: [2]any{ms, y}})
 			case MarkerImprovement:
-				m.SymbolRotate = 180
-				improved = append(improved, m)
+				improved = append(improved, markerItem{Name: p.Label, Value: [2]any{ms, y}})
 			}
 		}
 		if band != nil {
@@ -235,8 +301,8 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 					lo, hi = hi, lo
 				}
 				hasBand = true
-				lower = append(lower, [2]any{ms, lo})
-				width = append(width, [2]any{ms, hi - lo})
+				lower = append(lower, [2]any{ms, lo / axis.factor})
+				width = append(width, [2]any{ms, (hi - lo) / axis.factor})
 				it.Range = FormatValue(lo, unit) + " – " + FormatValue(hi, unit)
 			} else {
 				// A gap keeps both stacked series on the same x values.
@@ -246,13 +312,10 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		}
 		items = append(items, it)
 	}
-	if len(items) == 0 {
-		return "", nil
-	}
 
 	v := &chartVisitor{extra: map[string]any{
 		"useUTC": true,
-		"tooltip": tooltip{Trigger: "axis", Confine: true,
+		"tooltip": tooltip{Trigger: "axis", Confine: true, ExtraCSSText: tooltipCSS,
 			AxisPointer: map[string]any{"type": "line", "snap": true}},
 		"dataZoom": []dataZoom{
 			{Type: "inside", XAxisIndex: ptr(0), FilterMode: "none",
@@ -261,37 +324,38 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 				Height: 18, Bottom: 8, BrushSelect: ptr(false)},
 		},
 	}}
-	line := charts.NewLine()
-	line.Accept(v)
-	var legend []string
+	var legend []legendItem
 	if hasBand {
-		legend = append(legend, seriesBand)
+		legend = append(legend, legendItem{Name: seriesBand, Icon: "rect",
+			ItemStyle: &opts.ItemStyle{Color: colorBandLegend}})
 	}
 	if len(regressions) > 0 {
-		legend = append(legend, MarkerRegression)
+		legend = append(legend, legendItem{Name: MarkerRegression})
 	}
 	if len(improved) > 0 {
-		legend = append(legend, MarkerImprovement)
+		legend = append(legend, legendItem{Name: MarkerImprovement})
 	}
-	top := "16px"
+	top := "24px"
 	if len(legend) > 0 {
 		top = "40px"
-		legend = append([]string{seriesValue}, legend...)
+		legend = append([]legendItem{{Name: seriesValue}}, legend...)
 	}
+
+	line := charts.NewLine()
+	line.Accept(v)
 	line.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{
 			ChartID:  id,
 			Width:    chartWidth,
 			Height:   strconv.Itoa(chartHeight) + "px",
 			Renderer: "svg",
-			Theme:    types.ThemeWhite,
 		}),
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(legend) > 0), Data: legend, Top: "4px"}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: top, Bottom: "44px",
 			ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: unit, Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: axis.name, Scale: opts.Bool(true)}),
 	)
 	mainOpts := []charts.SeriesOpts{
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle",
@@ -311,53 +375,53 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 	}
 	line.AddSeries(seriesValue, nil, mainOpts...)
 	if hasBand {
-		noLine := opts.LineStyle{Opacity: opts.Float(0)}
-		line.AddSeries(seriesBand, nil,
-			charts.WithLineChartOpts(opts.LineChart{Stack: "band", ShowSymbol: opts.Bool(false),
-				ConnectNulls: opts.Bool(false)}),
-			charts.WithLineStyleOpts(noLine),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: colorBand}),
-			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lower; s.SeriesTooltip = &opts.SeriesTooltip{Show: opts.Bool(false)} }))
-		line.AddSeries(seriesBand, nil,
-			charts.WithLineChartOpts(opts.LineChart{Stack: "band", ShowSymbol: opts.Bool(false),
-				ConnectNulls: opts.Bool(false)}),
-			charts.WithLineStyleOpts(noLine),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: colorBand}),
-			charts.WithAreaStyleOpts(opts.AreaStyle{Color: colorBand, Opacity: opts.Float(1)}),
-			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = width }))
+		// The band is two stacked lines: the lower bound, drawn
+		// invisibly, and the band's width on top of it, filled.
+		for _, part := range []struct {
+			data [][2]any
+			fill bool
+		}{{lower, false}, {width, true}} {
+			so := []charts.SeriesOpts{
+				charts.WithLineChartOpts(opts.LineChart{Stack: "band", ShowSymbol: opts.Bool(false),
+					ConnectNulls: opts.Bool(false)}),
+				charts.WithLineStyleOpts(opts.LineStyle{Opacity: opts.Float(0)}),
+				charts.WithItemStyleOpts(opts.ItemStyle{Color: colorBand}),
+				charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = part.data }),
+			}
+			if part.fill {
+				so = append(so, charts.WithAreaStyleOpts(opts.AreaStyle{Color: colorBand, Opacity: opts.Float(1)}))
+			}
+			line.AddSeries(seriesBand, nil, so...)
+		}
 	}
 	for _, m := range []struct {
-		name  string
-		data  []markerItem
-		color string
+		name, symbol, color string
+		data                []markerItem
 	}{
-		{MarkerRegression, regressions, colorRegression},
-		{MarkerImprovement, improved, colorImprovement},
+		{MarkerRegression, symbolUp, colorRegression, regressions},
+		{MarkerImprovement, symbolDown, colorImprovement, improved},
 	} {
 		if len(m.data) == 0 {
 			continue
 		}
 		sc := charts.NewScatter()
 		sc.AddSeries(m.name, nil,
-			charts.WithScatterChartOpts(opts.ScatterChart{Symbol: "triangle", SymbolSize: 11}),
+			charts.WithScatterChartOpts(opts.ScatterChart{Symbol: m.symbol, SymbolSize: 11}),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: m.color}),
 			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = m.data }))
 		line.Overlap(sc)
 	}
-	_ = hasDrawnValues
 	line.AddJSFuncStrs(commonJS, historyJS)
 	return snippet(id, line, v)
 }
 
 // barItem is one bar of a changes chart.
 type barItem struct {
-	Name      string          `json:"name"`
-	Value     float64         `json:"value"`
-	ItemStyle opts.ItemStyle  `json:"itemStyle"`
-	Label     opts.Label      `json:"label"`
-	Text      string          `json:"f"` // the change, formatted
-	_         struct{}        `json:"-"`
-	_         json.RawMessage `json:"-"`
+	Name      string         `json:"name"`
+	Value     float64        `json:"value"`
+	ItemStyle opts.ItemStyle `json:"itemStyle"`
+	Label     opts.Label     `json:"label"`
+	Text      string         `json:"f"` // the change, formatted
 }
 
 // ChangesChart draws a horizontal bar chart of relative changes in
@@ -406,7 +470,7 @@ func ChangesChart(id string, labels []string, changes []float64, regression []bo
 	visible := min(n, barMaxVisible)
 	height := max(chartHeight, visible*barRowHeight+72)
 	extra := map[string]any{
-		"tooltip": tooltip{Trigger: "item", Confine: true},
+		"tooltip": tooltip{Trigger: "item", Confine: true, ExtraCSSText: tooltipCSS},
 	}
 	if n > visible {
 		extra["dataZoom"] = []dataZoom{{
@@ -424,7 +488,6 @@ func ChangesChart(id string, labels []string, changes []float64, regression []bo
 			Width:    chartWidth,
 			Height:   strconv.Itoa(height) + "px",
 			Renderer: "svg",
-			Theme:    types.ThemeWhite,
 		}),
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
@@ -437,8 +500,152 @@ func ChangesChart(id string, labels []string, changes []float64, regression []bo
 	)
 	bar.SetXAxis(names).XYReversal()
 	bar.AddSeries("change", nil,
-		charts.WithBarChartOpts(opts.BarChart{BarMaxWidth: "18px"}),
-		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = items }))
+		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = items; s.BarMaxWidth = "18" }))
 	bar.AddJSFuncStrs(commonJS, changesJS)
 	return snippet(id, bar, v)
 }
+
+// chartVisitor is go-echarts' hook on the finished option map. It adds the
+// options go-echarts has no fields for (extra) and replaces every value
+// by JSON we encoded safely (see the top of this file).
+type chartVisitor struct {
+	charts.BaseConfigurationVisitor
+	extra map[string]any
+	err   error
+}
+
+func (v *chartVisitor) Visit(option map[string]any) {
+	for k, val := range v.extra {
+		option[k] = val
+	}
+	keys := make([]string, 0, len(option))
+	for k := range option {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b, err := scriptJSON(option[k])
+		if err != nil {
+			if v.err == nil {
+				v.err = fmt.Errorf("encoding option %s: %w", k, err)
+			}
+			delete(option, k)
+			continue
+		}
+		option[k] = json.RawMessage(b)
+	}
+}
+
+// scriptJSON encodes v for the inside of a <script> element: encoding/json
+// escapes < > & U+2028 U+2029 in strings, so no string can end the element
+// or open a comment, and we write "_" pairs as \u005f\u005f so that no
+// string contains go-echarts' "__f__" function marker. Outside strings
+// JSON has neither '<' nor '_', so only strings change, and only in
+// spelling: a JavaScript string literal decodes \u escapes the same way.
+func scriptJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.ReplaceAll(b, []byte("__"), []byte(`\u005f\u005f`)), nil
+}
+
+type snippetRenderer interface {
+	RenderSnippet() render.ChartSnippet
+}
+
+const scriptOpen, scriptClose = `<script type="text/javascript">`, `</script>`
+
+// snippet renders c's <div> and <script>, turning go-echarts' panics into
+// errors, and checks what it got: one script element, nothing in it that
+// could end it early.
+func snippet(id string, c snippetRenderer, v *chartVisitor) (_ template.HTML, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chart %s: rendering: %v", id, r)
+		}
+	}()
+	s := c.RenderSnippet()
+	if v.err != nil {
+		return "", fmt.Errorf("chart %s: %w", id, v.err)
+	}
+	if err := checkScript(s.Script); err != nil {
+		return "", fmt.Errorf("chart %s: %w", id, err)
+	}
+	return template.HTML(strings.TrimSpace(s.Element) + "\n" + strings.TrimSpace(s.Script) + "\n"), nil
+}
+
+var errUnsafeScript = errors.New("generated script is not self-contained")
+
+func checkScript(script string) error {
+	s := strings.TrimSpace(script)
+	body, ok := strings.CutPrefix(s, scriptOpen)
+	if !ok {
+		return errUnsafeScript
+	}
+	body, ok = strings.CutSuffix(body, scriptClose)
+	if !ok {
+		return errUnsafeScript
+	}
+	lower := strings.ToLower(body)
+	for _, bad := range []string{"</script", "<script", "<!--", "__f__"} {
+		if strings.Contains(lower, bad) {
+			return fmt.Errorf("%w: it contains %q", errUnsafeScript, bad)
+		}
+	}
+	return nil
+}
+
+// The chart's behaviour, as go-echarts JavaScript functions
+// (opts.JSFunctions): go-echarts strips newlines and tabs, so every line
+// ends in ';', '{', '}' or ','; it replaces %MY_ECHARTS% by the chart's
+// instance. Strings from the data reach HTML only through encodeHTML.
+
+// commonJS takes text and axis colours from the page's CSS variables (the
+// default theme defines --fg, --muted and --border for light and dark),
+// again when the colour scheme changes, and resizes the chart with its
+// container (charts inside collapsed rows or tabs start at width 0).
+var commonJS = types.FuncStr(`(function(c){` +
+	`function colors(){` +
+	`var s=getComputedStyle(document.documentElement),fg=s.getPropertyValue('--fg').trim(),mu=s.getPropertyValue('--muted').trim(),bo=s.getPropertyValue('--border').trim();` +
+	`if(!fg){return;}` +
+	`var ax={axisLabel:{color:mu},nameTextStyle:{color:mu},axisLine:{lineStyle:{color:bo}},splitLine:{lineStyle:{color:bo}}};` +
+	`c.setOption({textStyle:{color:fg},legend:{textStyle:{color:fg}},xAxis:ax,yAxis:ax,series:[{label:{color:fg,textBorderWidth:0}}]});` +
+	`}` +
+	`colors();` +
+	`if(window.matchMedia){var q=window.matchMedia('(prefers-color-scheme: dark)');if(q.addEventListener){q.addEventListener('change',colors);}}` +
+	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(c.getDom());}else{window.addEventListener('resize',function(){c.resize();});}` +
+	`})(` + render.EchartsInstancePlaceholder + `);`)
+
+// historyJS writes the tooltip of a history chart from the main line's
+// data item and sends a click anywhere in the plot to the nearest point's
+// page (within 24 px), so points need not be hit exactly.
+var historyJS = types.FuncStr(`(function(c){` +
+	`var e=echarts.format.encodeHTML;` +
+	`c.setOption({tooltip:{formatter:function(ps){` +
+	`ps=[].concat(ps);` +
+	`var d=null,k;` +
+	`for(k=0;k<ps.length;k++){if(ps[k].seriesIndex===0){d=ps[k].data;}}` +
+	`if(!d){return '';}` +
+	`var s='<b>'+e(d.name)+'<\/b> <span style="opacity:.7">'+e(d.d)+'<\/span>';` +
+	`if(d.t){s+='<br>'+e(d.t);}` +
+	`s+='<br><b>'+(d.f?e(d.f):'failed')+'<\/b>';` +
+	`if(d.m){s+=' <span style="color:'+(d.m==='` + MarkerRegression + `'?'` + colorRegression + `':'` + colorImprovement + `')+'">'+e(d.m)+'<\/span>';}` +
+	`if(d.r){s+='<br><span style="opacity:.7">expected '+e(d.r)+'<\/span>';}` +
+	`return s;` +
+	`}}});` +
+	`c.getZr().on('click',function(ev){` +
+	`var pt=[ev.offsetX,ev.offsetY];` +
+	`if(!c.containPixel({gridIndex:0},pt)){return;}` +
+	`var d=c.getOption().series[0].data,best=null,bd=24,k;` +
+	`for(k=0;k<d.length;k++){var dx=Math.abs(c.convertToPixel({xAxisIndex:0},d[k].value[0])-pt[0]);if(dx<bd){bd=dx;best=d[k];}}` +
+	`if(best&&best.u){window.location.href=best.u;}` +
+	`});` +
+	`})(` + render.EchartsInstancePlaceholder + `);`)
+
+// changesJS writes the tooltip of a changes chart: the full row name
+// (axis labels are truncated) and the formatted change.
+var changesJS = types.FuncStr(`(function(c){` +
+	`var e=echarts.format.encodeHTML;` +
+	`c.setOption({tooltip:{formatter:function(p){return e(p.name)+'<br><b>'+e(p.data.f)+'<\/b>';}}});` +
+	`})(` + render.EchartsInstancePlaceholder + `);`)

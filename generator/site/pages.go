@@ -227,6 +227,7 @@ type benchView struct {
 
 type seriesView struct {
 	Anchor    string
+	Chart     template.HTML // history chart, markers on relevant changes
 	Params    analysis.Params
 	Metric    string
 	Unit      string
@@ -243,48 +244,67 @@ type historyRow struct {
 	Samples   int
 	Change    float64
 	HasChange bool
-	Class     string
+	Class     string // regression or improvement when the change is relevant
 	Error     string
+	Threshold string // significance threshold of the change ("" when none)
+	Magnitude string
 }
 
 func (s *site) benchJob(name string) job {
 	return func() error {
 		d := s.d
 		v := benchView{Name: name}
-		for _, sr := range d.Series {
+		for si, sr := range d.Series {
 			if sr.Case.Benchmark != name {
 				continue
 			}
 			v.Category = string(sr.Case.Category)
+			key := strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")
 			sv := seriesView{
-				Anchor: "series-" + slug.Name(strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")),
+				Anchor: "series-" + slug.Name(key),
 				Params: sr.Case.Params, Metric: sr.Metric.Name, Unit: sr.Metric.Unit,
 				Direction: string(sr.Metric.Direction), Machine: sr.Key.Machine, Context: sr.Context,
 			}
-			var main []analysis.Point
-			for _, p := range sr.Points {
-				if d.MainPos(p.Artifact) >= 0 {
-					main = append(main, p)
+			// The rows the commit pages show for this series, oldest first.
+			rows := s.cmp.SeriesHistory(si)
+			points := make([]ChartPoint, 0, len(rows))
+			for _, r := range rows {
+				p := r.After
+				a := s.d.Artifacts[p.Artifact]
+				cp := ChartPoint{Label: a.Label(), Title: a.Title, Date: a.Date, Value: p.Value, URL: s.opts.BasePath + commitURL(d, p.Artifact), Failed: p.Error != ""}
+				if !p.OK && !cp.Failed {
+					continue
 				}
+				if r.Relevant {
+					cp.Marker = MarkerImprovement
+					if r.Regression {
+						cp.Marker = MarkerRegression
+					}
+				}
+				points = append(points, cp)
 			}
-			for i := len(main) - 1; i >= 0; i-- {
+			chart, err := HistoryChart(ChartID(key), sr.Metric.Unit, points, nil)
+			if err != nil {
+				return fmt.Errorf("bench %s: %w", name, err)
+			}
+			sv.Chart = chart
+			for i := len(rows) - 1; i >= 0; i-- {
 				if len(sv.Points) == historyRows {
 					sv.Omitted = i + 1
 					break
 				}
-				p := main[i]
+				r := rows[i]
+				p := r.After
 				row := historyRow{Artifact: s.artifactView(p.Artifact), Samples: len(p.Samples), Error: p.Error}
 				if p.OK {
 					row.Value = FormatValue(p.Value, sr.Metric.Unit)
-					for j := i - 1; j >= 0; j-- {
-						if main[j].OK {
-							row.Change, row.HasChange = analysis.RelativeChange(main[j].Value, p.Value)
-							break
-						}
-					}
-					if row.HasChange && row.Change != 0 {
+				}
+				if r.OK {
+					row.Change, row.HasChange = r.Change, true
+					row.Threshold, row.Magnitude = formatThreshold(r.Threshold), r.Magnitude.String()
+					if r.Relevant {
 						row.Class = "improvement"
-						if analysis.IsRegression(row.Change, sr.Metric.Direction) {
+						if r.Regression {
 							row.Class = "regression"
 						}
 					}

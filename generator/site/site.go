@@ -183,7 +183,8 @@ loop:
 // page renders layout with data to the page at url (site-relative, e.g.
 // "commit/abc/"; "" for the home page) and records it for the sitemap.
 func (s *site) page(url, layout, title string, data any) error {
-	body, err := s.theme.Render(layout, pageData{Site: &s.info, Title: title, URL: url, Kind: layout, Data: data})
+	charts := layout == "bench" || layout == "commit" || layout == "compare" || layout == "pr"
+	body, err := s.theme.Render(layout, pageData{Site: &s.info, Charts: charts, Title: title, URL: url, Kind: layout, Data: data})
 	if err != nil {
 		return fmt.Errorf("page /%s: %w", url, err)
 	}
@@ -205,8 +206,9 @@ func (s *site) page(url, layout, title string, data any) error {
 
 // pageData is what every layout gets as ".".
 type pageData struct {
-	Site  *siteInfo
-	Title string
+	Site   *siteInfo
+	Charts bool // the page draws charts: load ECharts
+	Title  string
 	URL   string // site-relative
 	Kind  string
 	Data  any
@@ -437,6 +439,7 @@ type changeCounts struct {
 type metricView struct {
 	Name, Unit, Direction string
 	Anchor                string
+	Chart                 template.HTML // bar chart of the relevant changes
 	Summary               summaryView
 	Primary, Secondary    []rowView // relevant rows, by |change| descending
 	Other                 []rowView // the rest, not relevant
@@ -593,6 +596,23 @@ func (s *site) comparisonView(c *analysis.Comparison) comparisonView {
 		sortRows(mv.Primary)
 		sortRows(mv.Secondary)
 		sortRows(mv.Other)
+		var labels []string
+		var changes []float64
+		var regression []bool
+		for _, r := range append(slices.Clone(mv.Primary), mv.Secondary...) {
+			label := r.Benchmark
+			for _, p := range r.Params {
+				label += " " + p.Key + "=" + p.Value
+			}
+			labels = append(labels, label+" · "+r.Machine)
+			changes = append(changes, r.Change*100)
+			regression = append(regression, r.Class == "regression")
+		}
+		if chart, err := ChangesChart(ChartID("changes "+n), labels, changes, regression); err == nil {
+			mv.Chart = chart
+		} else {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("chart of %s: %v", n, err))
+		}
 		v.Metrics = append(v.Metrics, *mv)
 	}
 	return v
