@@ -209,9 +209,9 @@ type pageData struct {
 	Site   *siteInfo
 	Charts bool // the page draws charts: load ECharts
 	Title  string
-	URL   string // site-relative
-	Kind  string
-	Data  any
+	URL    string // site-relative
+	Kind   string
+	Data   any
 }
 
 type siteInfo struct {
