@@ -336,33 +336,8 @@ func (b *Builder) metric(name, unit string) Metric {
 // mergeMachine fills the fields a describes with b's; archives may
 // describe a machine in more or less detail, but must not contradict.
 func mergeMachine(a, b Machine) (Machine, bool) {
-	ok := true
-	str := func(x *string, y string) {
-		switch {
-		case y == "" || *x == y:
-		case *x == "":
-			*x = y
-		default:
-			ok = false
-		}
-	}
-	str(&a.OS, b.OS)
-	str(&a.Arch, b.Arch)
-	str(&a.CPU, b.CPU)
-	switch {
-	case b.Cores == 0 || a.Cores == b.Cores:
-	case a.Cores == 0:
-		a.Cores = b.Cores
-	default:
-		ok = false
-	}
-	switch {
-	case b.MemoryBytes == 0 || a.MemoryBytes == b.MemoryBytes:
-	case a.MemoryBytes == 0:
-		a.MemoryBytes = b.MemoryBytes
-	default:
-		ok = false
-	}
+	ok := fill(&a.OS, b.OS) && fill(&a.Arch, b.Arch) && fill(&a.CPU, b.CPU) &&
+		fill(&a.Cores, b.Cores) && fill(&a.MemoryBytes, b.MemoryBytes)
 	switch {
 	case len(b.Labels) == 0 || slices.Equal(a.Labels, b.Labels):
 	case len(a.Labels) == 0:
@@ -371,6 +346,20 @@ func mergeMachine(a, b Machine) (Machine, bool) {
 		ok = false
 	}
 	return a, ok
+}
+
+// fill sets *dst to v when *dst is the zero value; it reports false when
+// both are set and differ (a conflict: *dst is kept).
+func fill[T comparable](dst *T, v T) bool {
+	var zero T
+	switch {
+	case v == zero || *dst == v:
+	case *dst == zero:
+		*dst = v
+	default:
+		return false
+	}
+	return true
 }
 
 func (b *Builder) mergeArtifact(origin string, a Artifact) {
@@ -384,12 +373,8 @@ func (b *Builder) mergeArtifact(origin string, a Artifact) {
 	conflict := func(field string, x, y any) {
 		b.Warnf("%s: artifact %s has %s %v, but %s says %v; keeping %v", origin, a.ID, field, y, b.origin[a.ID], x, x)
 	}
-	if a.Kind != "" && have.Kind != a.Kind {
-		if have.Kind == "" {
-			have.Kind = a.Kind
-		} else {
-			conflict("kind", have.Kind, a.Kind)
-		}
+	if !fill(&have.Kind, a.Kind) {
+		conflict("kind", have.Kind, a.Kind)
 	}
 	if !a.Date.IsZero() && !have.Date.Equal(a.Date) {
 		if have.Date.IsZero() {
@@ -398,25 +383,17 @@ func (b *Builder) mergeArtifact(origin string, a Artifact) {
 			conflict("date", have.Date.Format("2006-01-02T15:04:05Z07:00"), a.Date.Format("2006-01-02T15:04:05Z07:00"))
 		}
 	}
-	fill := func(dst *string, v string, field string) {
-		switch {
-		case v == "" || *dst == v:
-		case *dst == "":
-			*dst = v
-		default:
-			conflict(field, *dst, v)
+	for _, f := range []struct {
+		name string
+		dst  *string
+		v    string
+	}{{"branch", &have.Branch, a.Branch}, {"title", &have.Title, a.Title}, {"author", &have.Author, a.Author}, {"baseline", &have.Baseline, a.Baseline}} {
+		if !fill(f.dst, f.v) {
+			conflict(f.name, *f.dst, f.v)
 		}
 	}
-	fill(&have.Branch, a.Branch, "branch")
-	fill(&have.Title, a.Title, "title")
-	fill(&have.Author, a.Author, "author")
-	fill(&have.Baseline, a.Baseline, "baseline")
-	if a.PR != 0 && have.PR != a.PR {
-		if have.PR == 0 {
-			have.PR = a.PR
-		} else {
-			conflict("pr", have.PR, a.PR)
-		}
+	if !fill(&have.PR, a.PR) {
+		conflict("pr", have.PR, a.PR)
 	}
 	if len(a.Parents) > 0 && !slices.Equal(have.Parents, a.Parents) {
 		if len(have.Parents) == 0 {
