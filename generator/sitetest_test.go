@@ -244,11 +244,13 @@ func TestSiteRoutes(t *testing.T) {
 		`href="/compare/`+sha1+`...`+sha2+`/"`, "1 test cases without a relevant change")
 	b.AssertFileContent("commit/"+sha3+"/index.html", "Failed benchmarks", "exit status 2")
 	b.AssertFileContent("commit/"+sha1+"/index.html", "first benchmarked commit")
-	b.AssertFileContent("compare/"+sha1+"..."+sha2+"/index.html", "Comparing #11 … #12", "-10.00%")
+	// The commit page shows this pair: its /compare/ URL redirects there.
+	b.AssertFileContent("compare/"+sha1+"..."+sha2+"/index.html", `<meta http-equiv="refresh" content="0; url=/commit/`+sha2+`/">`, `<link rel="canonical" href="/commit/`+sha2+`/">`)
+	b.AssertNoFileContent("sitemap.xml", "compare/"+sha1)
 	// PR pages: merged PRs compare with the predecessor; open ones show try runs.
 	b.AssertFileContent("pr/12/index.html", "PR #12: Speed up decoding (#12)", "-10.00%", `href="https://github.com/example/project/pull/12"`)
 	b.AssertFileContent("pr/14/index.html", "Try runs", "Not merged", "-5.66%", `href="/compare/`+sha3+`...`+shaT+`/"`)
-	b.AssertFileContent("compare/"+sha3+"..."+shaT+"/index.html", "-5.66%")
+	b.AssertFileContent("compare/"+sha3+"..."+shaT+"/index.html", `url=/pr/14/`)
 	// Benchmark history.
 	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", "900 ns", "failed")
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
@@ -260,7 +262,7 @@ func TestSiteRoutes(t *testing.T) {
 	b.AssertFileContent("triage/2026-09-07/index.html", "0 Regressions, 0 Improvements, 1 Mixed", "Speed up decoding (#12)", `href="https://github.com/example/project/pull/12"`)
 	b.AssertFileContent("triage/2026-09-07.md", "# 2026-09-07 Triage Log", "The decoding speed-up was expected.", "| (wall-time)")
 	b.AssertFileContent("triage/index.xml", "<title>Triage report for the week of 2026-09-14</title>", "0 Regressions, 0 Improvements, 1 Mixed")
-	b.AssertFileContent("data/compare/"+sha1+"..."+sha2+".json", `"change": -0.1,`, `"significance_threshold": 0.002,`, `"direction": "mixed"`)
+	b.AssertFileContent("data/compare/"+sha1+"..."+sha2+".json", `"change":-0.1,`, `"significance_threshold":0.002,`, `"direction":"mixed"`)
 	// Content pages from YAML and TOML front matter; site-absolute links in Markdown.
 	b.AssertFileContent("about/index.html", "<h1 id=\"about\">About</h1>", `href="/commit/`+sha3+`/"`, "<title>About these benchmarks · Test benchmarks</title>")
 	b.AssertFileContent("guide/setup/index.html", "Set it up.", "<title>Setup · Test benchmarks</title>")
@@ -463,6 +465,19 @@ func TestDemoBuilds(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// A week's revision range has no other page: its comparison is a full page.
+	week := filepath.Join(out, "triage", "2026-09-28", "index.html")
+	data, err := os.ReadFile(week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Revision range: <a href="/(compare/[^"]+)"`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("no revision range link in the week of 2026-09-28")
+	}
+	rng := &builder{t: t, out: out}
+	rng.AssertFileContent(string(m[1])+"index.html", "Comparing #", "sort", "-7.0")
+
 	// Every internal link of every page resolves to a file of the site.
 	b := &builder{t: t, out: out}
 	for name, data := range b.Files() {

@@ -24,8 +24,8 @@
 package site
 
 import (
-	"bytes"
 	"cmp"
+	"encoding/json"
 	"context"
 	"fmt"
 	"html"
@@ -197,7 +197,7 @@ func (s *site) page(url, layout, title string, data any) error {
 	}
 	s.mu.Lock()
 	s.stats.Pages++
-	if layout != "404" {
+	if layout != "404" && layout != "redirect" {
 		s.pages = append(s.pages, url)
 	}
 	s.mu.Unlock()
@@ -265,12 +265,22 @@ func (s *site) jobs() []job {
 	type pair struct{ base, head int }
 	pages := map[pair][]func(comparisonView) error{}
 	var order []pair
-	add := func(p pair, f func(comparisonView) error) {
+	// canonical is the page that already shows a pair (a commit or PR
+	// page): its /compare/ URL then only redirects there, instead of
+	// repeating the same tables (halving a large site).
+	canonical := map[pair]string{}
+	add := func(p pair, url string, f func(comparisonView) error) {
 		if _, ok := pages[p]; !ok {
 			order = append(order, p)
 			pages[p] = append(pages[p], func(v comparisonView) error {
+				if to, ok := canonical[p]; ok {
+					return s.page(compareURL(d, p.base, p.head), "redirect", "Compare "+v.Base.Label+" … "+v.Head.Label, redirectView{To: to})
+				}
 				return s.page(compareURL(d, p.base, p.head), "compare", "Compare "+v.Base.Label+" … "+v.Head.Label, v)
 			})
+		}
+		if _, ok := canonical[p]; !ok && url != "" {
+			canonical[p] = url
 		}
 		if f != nil {
 			pages[p] = append(pages[p], f)
@@ -278,7 +288,7 @@ func (s *site) jobs() []job {
 	}
 	for _, a := range d.MainLine {
 		if prev, ok := d.Previous(a); ok {
-			add(pair{prev, a}, func(v comparisonView) error {
+			add(pair{prev, a}, commitURL(d, a), func(v comparisonView) error {
 				v.Prev, v.Next = s.neighbours(a)
 				return s.page(commitURL(d, a), "commit", "Commit "+v.Head.Label+": "+v.Head.Title, v)
 			})
@@ -302,7 +312,7 @@ func (s *site) jobs() []job {
 			}
 		}
 		if first >= 0 {
-			add(pair{first, last}, nil)
+			add(pair{first, last}, "", nil)
 		}
 	}
 	for _, pr := range d.PRs() {
@@ -313,11 +323,11 @@ func (s *site) jobs() []job {
 		pv := s.prView(pr, head)
 		for _, t := range pv.Tries {
 			if t.Base != nil {
-				add(pair{t.BaseIndex, t.HeadIndex}, nil)
+				add(pair{t.BaseIndex, t.HeadIndex}, "", nil)
 			}
 		}
 		if base, ok := d.PRBase(head); ok {
-			add(pair{base, head}, func(v comparisonView) error {
+			add(pair{base, head}, prURL(pr), func(v comparisonView) error {
 				p := pv
 				p.Comparison = v
 				return s.page(prURL(pr), "pr", fmt.Sprintf("PR #%d: %s", pr, p.Title), p)
@@ -499,11 +509,12 @@ func (s *site) renderedComparison(base, head int) (comparisonView, error) {
 	c := s.cmp.Compare(base, head)
 	v := s.comparisonView(c)
 	if base != head {
-		var buf bytes.Buffer
-		if err := report.WriteJSON(&buf, report.NewCompareJSON(s.d, c, "")); err != nil {
+		// Compact: the site publishes one of these per comparison.
+		data, err := json.Marshal(report.NewCompareJSON(s.d, c, ""))
+		if err != nil {
 			return v, err
 		}
-		if err := s.out.WriteFile(dataURL(s.d, base, head), buf.Bytes()); err != nil {
+		if err := s.out.WriteFile(dataURL(s.d, base, head), append(data, '\n')); err != nil {
 			return v, err
 		}
 		v.Data = dataURL(s.d, base, head)
@@ -778,6 +789,12 @@ func (s *site) contentJob(p ContentPage) job {
 		}
 		return s.page(p.Slug+"/", "page", p.Title, contentView{Title: p.Title, Description: p.Description, HTML: html})
 	}
+}
+
+// redirectView sends a reader (and search engines, through the canonical
+// link) from a /compare/ URL to the page that shows the same comparison.
+type redirectView struct {
+	To string // site-relative
 }
 
 type contentView struct {
