@@ -25,8 +25,8 @@ package site
 
 import (
 	"cmp"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
