@@ -78,7 +78,9 @@ func TestServe(t *testing.T) {
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
 	t.Chdir(dir)
-	go func() { done <- run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-poll", "100ms"}, &stdout, &stderr) }()
+	go func() {
+		done <- run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-poll", "100ms"}, &stdout, &stderr)
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
