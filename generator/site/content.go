@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"gopkg.in/yaml.v3"
@@ -225,7 +226,38 @@ func markdown(basePath string) goldmark.Markdown {
 			parser.WithAutoHeadingID(),
 			parser.WithASTTransformers(util.Prioritized(baseLinks{basePath}, 100)),
 		),
+		// goldmark registers node renderers from the highest priority
+		// value to the lowest, so the last one wins: below the HTML
+		// renderer's 1000, lineBreaks replaces its raw HTML rendering.
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(lineBreaks{}, 100))),
 	)
+}
+
+// lineBreaks renders the one piece of inline HTML that tables in
+// Markdown need, a line break ("<br />", which rustc-perf's summary
+// tables use inside cells), and drops all other raw HTML as goldmark does
+// by default.
+type lineBreaks struct{}
+
+func (lineBreaks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkSkipChildren, nil
+		}
+		var raw []byte
+		segs := n.(*ast.RawHTML).Segments
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			raw = append(raw, seg.Value(source)...)
+		}
+		switch strings.ToLower(strings.TrimSpace(string(raw))) {
+		case "<br>", "<br/>", "<br />":
+			w.WriteString("<br />")
+		default:
+			w.WriteString("<!-- raw HTML omitted -->")
+		}
+		return ast.WalkSkipChildren, nil
+	})
 }
 
 // baseLinks prefixes site-absolute links ("/commit/…") with the base path,
