@@ -304,7 +304,7 @@ func TestSiteBasePath(t *testing.T) {
 		}
 		for _, m := range hrefRe.FindAllStringSubmatch(string(data), -1) {
 			link := m[1]
-			if strings.HasPrefix(link, "#") || strings.HasPrefix(link, "https://") {
+			if strings.HasPrefix(link, "#") || strings.HasPrefix(link, "https://") || link == "data:," {
 				continue
 			}
 			if !strings.HasPrefix(link, "/bench/") {

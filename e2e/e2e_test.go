@@ -1,0 +1,696 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/perfpages/perfpages/generator"
+)
+
+// chromiumEnv names the variable that points the tests at a browser binary
+// other than the chromium found on PATH.
+const chromiumEnv = "PERFPAGES_CHROMIUM"
+
+// Time limits. Every step has its own; the browser as a whole lives at most
+// browserLife, so a hung Chromium cannot hold the test run.
+const (
+	buildTimeout    = 90 * time.Second
+	browserLife     = 3 * time.Minute
+	startTimeout    = 30 * time.Second
+	pageTimeout     = 45 * time.Second // one tab, all its steps
+	navigateTimeout = 20 * time.Second
+	stepTimeout     = 10 * time.Second
+	pollTimeout     = 5 * time.Second // charts and the filter settle; inline scripts run before the load event
+	httpTimeout     = 10 * time.Second
+)
+
+// echartsVersion is the ECharts release the default theme embeds.
+const echartsVersion = "5.6.0"
+
+// demo is the demo site, built once for every test of the package and
+// served until TestMain ends.
+var demo struct {
+	once sync.Once
+	dir  string
+	srv  *httptest.Server
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demo.srv != nil {
+		demo.srv.Close()
+	}
+	if demo.dir != "" {
+		os.RemoveAll(demo.dir)
+	}
+	os.Exit(code)
+}
+
+// demoSite builds the embedded demo site in-process on first use, serves
+// the output folder over HTTP and returns the server's URL.
+func demoSite(t *testing.T) string {
+	t.Helper()
+	demo.once.Do(func() {
+		start := time.Now()
+		demo.dir, demo.err = os.MkdirTemp("", "perfpages-e2e-")
+		if demo.err != nil {
+			return
+		}
+		s, err := generator.Demo()
+		if err != nil {
+			demo.err = fmt.Errorf("loading the demo site: %w", err)
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+		defer cancel()
+		out := filepath.Join(demo.dir, "public")
+		rep, err := s.Build(ctx, generator.BuildOptions{Out: out})
+		if err != nil {
+			demo.err = fmt.Errorf("building the demo site: %w", err)
+			return
+		}
+		demo.srv = httptest.NewServer(http.FileServer(http.Dir(out)))
+		t.Logf("built the demo site (%d pages, %d files, %d warnings) in %v", rep.Pages, rep.Files, len(rep.Warnings), time.Since(start).Round(time.Millisecond))
+	})
+	if demo.err != nil {
+		t.Fatal(demo.err)
+	}
+	return demo.srv.URL
+}
+
+// httpClient fetches pages the way a crawler would, without following
+// redirects: a link that only works through a redirect is not the page's
+// stable URL.
+var httpClient = &http.Client{
+	Timeout: httpTimeout,
+	CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	},
+}
+
+// get fetches base+path and returns the body of a 200 response.
+func get(base, path string) (string, error) {
+	resp, err := httpClient.Get(base + path)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		if loc := resp.Header.Get("Location"); loc != "" {
+			return "", fmt.Errorf("%s: %s (redirects to %s)", path, resp.Status, loc)
+		}
+		return "", fmt.Errorf("%s: %s", path, resp.Status)
+	}
+	return string(body), nil
+}
+
+var commitHref = regexp.MustCompile(`href="(/commit/[0-9a-f]+/)"`)
+
+// recentCommit returns the path of the commit page that the dashboard's
+// "Recent comparisons" table lists first among the rows with a relevant
+// change, so that the page has charts to check.
+func recentCommit(base string) (string, error) {
+	page, err := get(base, "/")
+	if err != nil {
+		return "", fmt.Errorf("fetching the dashboard: %w", err)
+	}
+	_, section, ok := strings.Cut(page, ">Recent comparisons<")
+	if !ok {
+		return "", errors.New(`the dashboard has no "Recent comparisons" heading`)
+	}
+	section, _, _ = strings.Cut(section, "</table>")
+	for row := range strings.SplitSeq(section, "<tr") {
+		m := commitHref.FindStringSubmatch(row)
+		if m != nil && strings.Contains(row, `class="verdict-`) {
+			return m[1], nil
+		}
+	}
+	return "", errors.New(`the dashboard's "Recent comparisons" table has no commit with a relevant change`)
+}
+
+// TestReadableWithoutJavaScript fetches a commit page as plain HTML: the
+// summary table and the comparison rows must be there before any script
+// runs (SPEC §6: "Readable without JavaScript").
+func TestReadableWithoutJavaScript(t *testing.T) {
+	base := demoSite(t)
+	path, err := recentCommit(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := get(base, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"title", regexp.MustCompile(`<h1>[^<]+</h1>`)},
+		{"summary table with a data row", regexp.MustCompile(`(?s)<table class="summary-table">.*?<tbody>\s*<tr[^>]*>\s*<t[dh][^>]*>.*?</tbody>`)},
+		{"comparison table", regexp.MustCompile(`<table class="rows">`)},
+		{"anchored row naming its benchmark", regexp.MustCompile(`<tr id="row-[^"]+"[^>]*>\s*<td[^>]*>\s*<a href="/bench/[^"]+/">[^<]+</a>`)},
+		{"row with a percent change", regexp.MustCompile(`(?s)<tr id="row-[^"]+"[^>]*>(?:[^<]|<[^/]|</[^t]|</t[^r])*?[0-9]%`)},
+	}
+	for _, c := range checks {
+		if !c.re.MatchString(page) {
+			t.Errorf("%s: no %s in the HTML (pattern %s)", path, c.name, c.re)
+		}
+	}
+	if n := strings.Count(page, `<tr id="row-`); n == 0 {
+		t.Errorf("%s: no comparison rows in the HTML", path)
+	} else {
+		t.Logf("%s: %d comparison rows in the HTML", path, n)
+	}
+}
+
+// findChromium returns the browser to drive: $PERFPAGES_CHROMIUM when set,
+// else chromium or chromium-browser on PATH.
+func findChromium() (string, error) {
+	if p := os.Getenv(chromiumEnv); p != "" {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			return "", fmt.Errorf("%s=%s: %w", chromiumEnv, p, err)
+		}
+		return path, nil
+	}
+	var errs []error
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		path, err := exec.LookPath(name)
+		if err == nil {
+			return path, nil
+		}
+		errs = append(errs, err)
+	}
+	return "", errors.Join(errs...)
+}
+
+// startBrowser starts one headless Chromium (the binary at path) for the
+// whole test and returns its context; each page opens its own tab from it.
+// The browser stops when the test ends.
+func startBrowser(t *testing.T, path string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	life, cancelLife := context.WithTimeout(context.Background(), browserLife)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(life, opts...)
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	// Registered after t.TempDir, so it runs first: the browser has exited
+	// (cancelAlloc waits for it) before its profile folder is removed.
+	t.Cleanup(func() {
+		cancelBrowser()
+		cancelAlloc()
+		cancelLife()
+	})
+
+	// The first Run binds the browser's life to its context, so it gets
+	// the browser's own context and the start-up limit is kept here.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatalf("starting %s: %v", path, err)
+		}
+	case <-time.After(startTimeout):
+		t.Fatalf("starting %s: no answer after %v", path, startTimeout)
+	}
+	vctx, cancel := context.WithTimeout(ctx, stepTimeout)
+	defer cancel()
+	if v, err := chromedp.CallBrowser(vctx, browser.GetVersion, cdp.Empty{}); err == nil {
+		t.Logf("browser: %s (%s)", v.Product, path)
+	}
+	return ctx
+}
+
+// tab is one page open in the browser, with what it reported while the
+// test looked at it.
+type tab struct {
+	ctx  context.Context
+	base string
+
+	mu       sync.Mutex
+	problems []string                     // console errors, exceptions, failed loads
+	requests []string                     // every URL the page asked for, in order
+	urls     map[network.RequestID]string // request → URL, to name failed loads
+}
+
+// openTab opens a new tab that records its console and network events. It
+// is closed when the subtest ends.
+func openTab(t *testing.T, browserCtx context.Context, base string) *tab {
+	t.Helper()
+	limited, cancelLimit := context.WithTimeout(browserCtx, pageTimeout)
+	ctx, cancelTab := chromedp.NewContext(limited)
+	t.Cleanup(func() {
+		cancelTab()
+		cancelLimit()
+	})
+	tb := &tab{ctx: ctx, base: base, urls: map[network.RequestID]string{}}
+	if err := chromedp.Listen(ctx, tb.record); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return tb
+}
+
+// record runs in the tab's event loop: it must return fast and send no
+// command.
+func (tb *tab) record(ev any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var args []string
+			for _, a := range ev.Args {
+				if len(a.Value) > 0 {
+					args = append(args, string(a.Value))
+				} else {
+					args = append(args, a.Description)
+				}
+			}
+			tb.problems = append(tb.problems, "console.error: "+strings.Join(args, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg += " " + d.Exception.Description
+		}
+		tb.problems = append(tb.problems, fmt.Sprintf("uncaught exception at %s:%d: %s", tb.short(d.URL), d.LineNumber+1, msg))
+	case *network.EventRequestWillBeSent:
+		tb.requests = append(tb.requests, ev.Request.URL)
+		tb.urls[ev.RequestID] = ev.Request.URL
+	case *network.EventResponseReceived:
+		// Chromium probes /favicon.ico by itself when a page declares no
+		// icon; that request is the browser's, not the page's.
+		if ev.Response.Status >= 400 && ev.Response.URL != tb.base+"/favicon.ico" {
+			tb.problems = append(tb.problems, fmt.Sprintf("%s: HTTP %d", tb.short(ev.Response.URL), ev.Response.Status))
+		}
+	case *network.EventLoadingFailed:
+		if !ev.Canceled {
+			tb.problems = append(tb.problems, fmt.Sprintf("loading %s failed: %s", tb.short(tb.urls[ev.RequestID]), ev.ErrorText))
+		}
+	}
+}
+
+// short strips the test server from u, for messages.
+func (tb *tab) short(u string) string {
+	if rest, ok := strings.CutPrefix(u, tb.base); ok && strings.HasPrefix(rest, "/") {
+		return rest
+	}
+	return u
+}
+
+// check reports what the page logged and every request that left the
+// site (data: URLs are part of the page). Call it after the last action.
+func (tb *tab) check(t *testing.T) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, p := range tb.problems {
+		t.Error(p)
+	}
+	if len(tb.requests) == 0 {
+		t.Error("the page made no request at all (network events lost?)")
+	}
+	for _, u := range tb.requests {
+		if !strings.HasPrefix(u, tb.base+"/") && !strings.HasPrefix(u, "data:") {
+			t.Errorf("request leaves the site: %s", u)
+		}
+	}
+}
+
+// open navigates the tab to path and requires a 200.
+func (tb *tab) open(t *testing.T, path string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, navigateTimeout)
+	defer cancel()
+	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(tb.base+path))
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
+	}
+	if resp.Status != http.StatusOK {
+		t.Fatalf("loading %s: HTTP %d", path, resp.Status)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page and decodes its value.
+func eval[T any](t *testing.T, tb *tab, what, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// poll waits until the expression is truthy; it reports whether it became
+// so within limit.
+func poll(t *testing.T, tb *tab, limit time.Duration, expr string) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, limit+stepTimeout)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
+		chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(limit)))
+	if err != nil && !errors.Is(err, chromedp.ErrPollingTimeout) {
+		t.Fatalf("polling %s: %v", expr, err)
+	}
+	return err == nil
+}
+
+// chartsReady is true when ECharts is loaded and every chart element has a
+// chart with at least one series holding data.
+const chartsReady = `typeof echarts === "object" &&
+	Array.from(document.querySelectorAll('[id^="c_"]')).every(function (el) {
+		var c = echarts.getInstanceByDom(el);
+		return !!c && (c.getOption().series || []).some(function (s) {
+			return Array.isArray(s.data) && s.data.length > 0;
+		});
+	})`
+
+// chartStatus describes every chart element of the page, for messages.
+const chartStatus = `(function () {
+	var loaded = typeof echarts === "object";
+	return {
+		echarts: typeof echarts,
+		version: loaded ? String(echarts.version) : "",
+		charts: Array.from(document.querySelectorAll('[id^="c_"]')).map(function (el) {
+			var c = loaded ? echarts.getInstanceByDom(el) : null;
+			var series = c ? (c.getOption().series || []) : [];
+			return {
+				id: el.id,
+				instance: !!c,
+				series: series.length,
+				withData: series.filter(function (s) { return Array.isArray(s.data) && s.data.length > 0; }).length
+			};
+		})
+	};
+})()`
+
+type chartReport struct {
+	ECharts string `json:"echarts"`
+	Version string `json:"version"`
+	Charts  []struct {
+		ID       string `json:"id"`
+		Instance bool   `json:"instance"`
+		Series   int    `json:"series"`
+		WithData int    `json:"withData"`
+	} `json:"charts"`
+}
+
+// checkCharts requires ECharts from the site and a drawn chart with data
+// in every chart element, and at least one chart on the page.
+func checkCharts(t *testing.T, tb *tab) {
+	t.Helper()
+	ready := poll(t, tb, pollTimeout, chartsReady)
+	rep := eval[chartReport](t, tb, "reading the charts", chartStatus)
+	if rep.ECharts != "object" {
+		t.Errorf("typeof echarts = %q, want \"object\"", rep.ECharts)
+		return
+	}
+	if rep.Version != echartsVersion {
+		t.Errorf("echarts.version = %q, want %q", rep.Version, echartsVersion)
+	}
+	if len(rep.Charts) == 0 {
+		t.Error(`no chart elements ([id^="c_"]) on the page`)
+		return
+	}
+	for _, c := range rep.Charts {
+		switch {
+		case !c.Instance:
+			t.Errorf("chart %s: echarts.getInstanceByDom is null", c.ID)
+		case c.WithData == 0:
+			t.Errorf("chart %s: none of its %d series has data", c.ID, c.Series)
+		}
+	}
+	if !ready && !t.Failed() {
+		t.Errorf("the charts were not ready within %v", pollTimeout)
+	}
+	t.Logf("charts drawn: %d", len(rep.Charts))
+}
+
+// filterSetup marks the first filter box and the table below it, opens any
+// <details> around them, and proposes texts to type:
+//
+//   - a benchmark name: one that some of the visible rows have and some do
+//     not when there is one, else a benchmark of the page missing from the
+//     table (every row must hide);
+//   - when no benchmark name splits the rows (a table of one benchmark), a
+//     parameter or machine cell that does, so that the rows holding the
+//     text are seen to stay.
+const filterSetup = `(function () {
+	var input = document.querySelector("input.filter");
+	if (!input) { return {error: "no input.filter on the page"}; }
+	var table = Array.from(document.querySelectorAll("table")).find(function (t) {
+		return input.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING;
+	});
+	if (!table) { return {error: "no table below the first input.filter"}; }
+	for (var d = input.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+		d.open = true;
+	}
+	input.setAttribute("data-e2e-filter", "");
+	table.setAttribute("data-e2e-table", "");
+	var col = 0;
+	if (table.tHead && table.tHead.rows.length) {
+		var i = Array.from(table.tHead.rows[0].cells).findIndex(function (th) {
+			return /benchmark/i.test(th.textContent);
+		});
+		if (i >= 0) { col = i; }
+	}
+	var visible = Array.from(table.querySelectorAll("tbody tr")).filter(function (r) {
+		return r.getClientRects().length > 0;
+	});
+	var matching = function (q) {
+		q = q.toLowerCase();
+		return visible.filter(function (r) { return r.textContent.toLowerCase().indexOf(q) >= 0; }).length;
+	};
+	var splits = function (q) { var n = matching(q); return n > 0 && n < visible.length; };
+	var typable = function (s) { return /^\S+( \S+)*$/.test(s); };
+	var text = function (el) { return el ? el.textContent.trim() : ""; };
+
+	var inTable = visible.map(function (r) { return text(r.cells[col]); });
+	var onPage = Array.from(document.querySelectorAll('a[href^="/bench/"]')).filter(function (a) {
+		return /^\/bench\/[^\/]+\/$/.test(a.getAttribute("href"));
+	}).map(text);
+	var names = inTable.concat(onPage).filter(typable);
+	var probes = [];
+	var name = names.find(splits) || onPage.filter(typable).find(function (n) { return matching(n) === 0; });
+	if (name) { probes.push({kind: "benchmark", text: name, matching: matching(name)}); }
+	if (!name || !splits(name)) {
+		var cells = [];
+		visible.forEach(function (r) {
+			Array.from(r.cells).forEach(function (c, j) {
+				if (j !== col && !c.classList.contains("num")) { cells.push(text(c)); }
+			});
+		});
+		var other = cells.filter(typable).find(splits);
+		if (other) { probes.push({kind: "parameter or machine", text: other, matching: matching(other)}); }
+	}
+	return {visible: visible.length, probes: probes};
+})()`
+
+type filterPlan struct {
+	Error   string `json:"error"`
+	Visible int    `json:"visible"`
+	Probes  []struct {
+		Kind     string `json:"kind"`
+		Text     string `json:"text"`
+		Matching int    `json:"matching"`
+	} `json:"probes"`
+}
+
+// visibleRows counts the shown rows of the marked table.
+const visibleRows = `Array.from(document.querySelectorAll("table[data-e2e-table] tbody tr")).filter(function (r) {
+	return r.getClientRects().length > 0;
+}).length`
+
+// checkFilter types into the first filter box: the rows of the table below
+// it that do not contain the text must hide, the others must stay, and
+// clearing the box must bring every row back.
+func checkFilter(t *testing.T, tb *tab) {
+	t.Helper()
+	plan := eval[filterPlan](t, tb, "preparing the filter", filterSetup)
+	if plan.Error != "" {
+		t.Fatal(plan.Error)
+	}
+	if len(plan.Probes) == 0 {
+		t.Fatalf("nothing to filter by: no benchmark name or cell text tells the %d visible rows apart", plan.Visible)
+	}
+	split := false
+	for _, p := range plan.Probes {
+		split = split || (p.Matching > 0 && p.Matching < plan.Visible)
+		ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
+		err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("input[data-e2e-filter]"), p.Text))
+		cancel()
+		if err != nil {
+			t.Fatalf("typing %q into the filter: %v", p.Text, err)
+		}
+		if !poll(t, tb, pollTimeout, fmt.Sprintf("%s === %d", visibleRows, p.Matching)) {
+			got := eval[int](t, tb, "counting rows", visibleRows)
+			t.Fatalf("filter %q (%s): %d rows visible, want the %d of %d that contain it", p.Text, p.Kind, got, p.Matching, plan.Visible)
+		}
+		stray := eval[[]string](t, tb, "reading the filtered rows", `Array.from(document.querySelectorAll("table[data-e2e-table] tbody tr")).filter(function (r) {
+			return r.getClientRects().length > 0 && r.textContent.toLowerCase().indexOf(`+jsString(strings.ToLower(p.Text))+`) < 0;
+		}).map(function (r) { return r.id || r.textContent.trim().slice(0, 80); })`)
+		for _, r := range stray {
+			t.Errorf("filter %q: row %s stays visible without the text", p.Text, r)
+		}
+		t.Logf("filter %q (%s): %d of %d rows visible", p.Text, p.Kind, p.Matching, plan.Visible)
+
+		eval[chromedp.Void](t, tb, "clearing the filter", `(function () {
+			var input = document.querySelector("input[data-e2e-filter]");
+			input.value = "";
+			input.dispatchEvent(new Event("input", {bubbles: true}));
+		})()`)
+		if !poll(t, tb, pollTimeout, fmt.Sprintf("%s === %d", visibleRows, plan.Visible)) {
+			got := eval[int](t, tb, "counting rows", visibleRows)
+			t.Fatalf("cleared filter: %d rows visible, want all %d again", got, plan.Visible)
+		}
+	}
+	if !split {
+		t.Errorf("no filter text kept some rows and hid others (%d visible rows)", plan.Visible)
+	}
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// internalLinks lists the href of every link of the page that points into
+// the site.
+const internalLinks = `Array.from(document.querySelectorAll("a[href]")).map(function (a) {
+	return a.getAttribute("href");
+}).filter(function (h) { return h.charAt(0) === "/" && h.charAt(1) !== "/"; })`
+
+// TestBrowser drives headless Chromium over the demo site (SPEC §9, "Real
+// browser"): one browser, one tab per page.
+func TestBrowser(t *testing.T) {
+	path, err := findChromium()
+	if err != nil {
+		t.Skipf("no Chromium, skipping the browser tests (.ci/run installs it: apt-get install chromium): %v", err)
+	}
+	base := demoSite(t)
+	commit, err := recentCommit(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browserCtx := startBrowser(t, path)
+
+	pages := []struct {
+		name   string
+		path   string
+		charts bool // draws charts with ECharts
+		filter bool // check the row filter
+	}{
+		{name: "dashboard", path: "/"},
+		{name: "commit", path: commit, charts: true},
+		{name: "open PR with try runs", path: "/pr/1567/", charts: true, filter: true},
+		{name: "benchmark history", path: "/bench/json-encode/", charts: true},
+		{name: "triage week", path: "/triage/2026-09-28/"},
+		{name: "content page", path: "/about/"},
+		{name: "not found page", path: "/404.html"},
+	}
+
+	// linkedFrom maps every internal link (without #fragment) to the first
+	// page that has it; each is fetched once at the end.
+	linkedFrom := map[string]string{}
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) {
+			tb := openTab(t, browserCtx, base)
+			defer tb.check(t)
+			tb.open(t, p.path)
+			// Links first, before a failing check can stop the subtest.
+			links := eval[[]string](t, tb, "collecting links", internalLinks)
+			if len(links) == 0 {
+				t.Error("no internal links on the page")
+			}
+			for _, l := range links {
+				l, _, _ = strings.Cut(l, "#")
+				if _, seen := linkedFrom[l]; !seen {
+					linkedFrom[l] = p.path
+				}
+			}
+			if p.charts {
+				checkCharts(t, tb)
+			}
+			if p.filter {
+				checkFilter(t, tb)
+			}
+		})
+	}
+
+	t.Run("internal links resolve", func(t *testing.T) {
+		links := make([]string, 0, len(linkedFrom))
+		for l := range linkedFrom {
+			links = append(links, l)
+		}
+		slices.Sort(links)
+		errs := make([]error, len(links))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 4)
+		for i, l := range links {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				_, errs[i] = get(base, l)
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("link on %s: %v", linkedFrom[links[i]], err)
+			}
+		}
+		t.Logf("%d distinct internal links checked", len(links))
+	})
+}
