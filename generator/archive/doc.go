@@ -15,9 +15,10 @@
 //
 //  1. the name picks the format (and gzip); unknown names are sniffed;
 //  2. a codec parses the bytes into a small tree that remembers the line of
-//     every key and value (JSON through encoding/json's tokenizer, YAML
-//     through yaml.v3 nodes, TOML through BurntSushi/toml plus a scanner
-//     that finds the lines of its keys);
+//     every key and value (JSON through a small parser of its own that
+//     defers to encoding/json for error messages, YAML through yaml.v3
+//     nodes, TOML through BurntSushi/toml plus a scanner that finds the
+//     lines of its keys);
 //  3. one validator, shared by the three codecs, checks the tree against
 //     the schema and builds the run, so that every format reports the same
 //     problems in the same words.
