@@ -131,16 +131,16 @@ func get(base, path string) (string, error) {
 var commitHref = regexp.MustCompile(`href="(/commit/[0-9a-f]+/)"`)
 
 // recentCommit returns the path of the commit page that the dashboard's
-// "Recent comparisons" table lists first among the rows with a relevant
+// "Recent relevant comparisons" table lists first among the rows with a relevant
 // change, so that the page has charts to check.
 func recentCommit(base string) (string, error) {
 	page, err := get(base, "/")
 	if err != nil {
 		return "", fmt.Errorf("fetching the dashboard: %w", err)
 	}
-	_, section, ok := strings.Cut(page, ">Recent comparisons<")
+	_, section, ok := strings.Cut(page, ">Recent relevant comparisons<")
 	if !ok {
-		return "", errors.New(`the dashboard has no "Recent comparisons" heading`)
+		return "", errors.New(`the dashboard has no "Recent relevant comparisons" heading`)
 	}
 	section, _, _ = strings.Cut(section, "</table>")
 	for row := range strings.SplitSeq(section, "<tr") {
@@ -149,7 +149,7 @@ func recentCommit(base string) (string, error) {
 			return m[1], nil
 		}
 	}
-	return "", errors.New(`the dashboard's "Recent comparisons" table has no commit with a relevant change`)
+	return "", errors.New(`the dashboard's "Recent relevant comparisons" table has no commit with a relevant change`)
 }
 
 // TestReadableWithoutJavaScript fetches a commit page as plain HTML: the

@@ -236,7 +236,7 @@ func TestSiteRoutes(t *testing.T) {
 	if len(b.report.Warnings) != 0 {
 		t.Errorf("warnings: %v", b.report.Warnings)
 	}
-	b.AssertFileContent("index.html", "Test benchmarks", "Welcome to the <strong>test</strong> dashboard", "linux-x64", "Recent comparisons", "Week of 2026-09-14")
+	b.AssertFileContent("index.html", "Test benchmarks", "Welcome to the <strong>test</strong> dashboard", "linux-x64", "Recent relevant comparisons", "Week of 2026-09-14", "Latest commits")
 	// The commit page compares with the parent, with before, after and change.
 	b.AssertFileContent("commit/"+sha2+"/index.html",
 		"Speed up decoding (#12)", "#11", "1 µs", "900 ns", "-10.00%", "&#43;10.00%", "row-json-decode-size-large-wall-time-linux-x64",

@@ -22,8 +22,10 @@ const historyRows = 200
 type dashboardView struct {
 	Intro    any // template.HTML of content/_index.md, or nil
 	Machines []machineView
-	Recent   []recentView
-	Triage   *weekLink
+	Relevant []recentView // recent comparisons that pass the triage filter
+	Recent   []recentView // the latest comparisons
+	Filter   string
+	Triage   *weekSummary
 	Noisiest []noisyView
 	Counts   struct{ Artifacts, MainLine, Series, Benchmarks, PRs int }
 }
@@ -115,19 +117,35 @@ func (s *site) dashboardJob() job {
 			v.Machines = append(v.Machines, mv)
 		}
 
-		// The ten most recent main-line comparisons.
-		for i := len(d.MainLine) - 1; i >= 0 && len(v.Recent) < 10; i-- {
+		// The ten most recent comparisons that pass the triage filter,
+		// among the last 200 main-line commits, and the latest five
+		// whatever they show.
+		for i := len(d.MainLine) - 1; i >= max(0, len(d.MainLine)-200) && len(v.Relevant) < 10; i-- {
 			a := d.MainLine[i]
 			prev, ok := d.Previous(a)
 			if !ok {
 				break
 			}
-			v.Recent = append(v.Recent, s.recentView(prev, a))
+			c := s.cmp.Compare(prev, a)
+			for j := range c.Metrics {
+				if s.opts.TriageFilter.Keeps(&c.Metrics[j]) {
+					v.Relevant = append(v.Relevant, s.recentView(prev, a))
+					break
+				}
+			}
 		}
+		for i := len(d.MainLine) - 1; i >= 0 && len(v.Recent) < 5; i-- {
+			a := d.MainLine[i]
+			if prev, ok := d.Previous(a); ok {
+				v.Recent = append(v.Recent, s.recentView(prev, a))
+			}
+		}
+		v.Filter = string(s.opts.TriageFilter)
 
 		if weeks := s.weeks(); len(weeks) > 0 {
 			w := weeks[len(weeks)-1]
-			v.Triage = &w
+			r := analysis.Triage(d, s.cmp, w.Start, s.opts.TriageFilter, "")
+			v.Triage = &weekSummary{w, report.CountLine(r)}
 		}
 		v.Noisiest = s.noisiest(10)
 		return s.page("", "dashboard", s.opts.Title, v)
