@@ -312,46 +312,35 @@ func jsonValue(b *bytes.Buffer, v any) {
 	case int64:
 		b.WriteString(strconv.FormatInt(v, 10))
 	case []string:
-		b.WriteByte('[')
-		for i, s := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			jsonString(b, s)
-		}
-		b.WriteByte(']')
+		inlineList(b, '[', ']', len(v), func(i int) { jsonString(b, v[i]) })
 	case []float64:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(formatFloat(x))
-		}
-		b.WriteByte(']')
+		inlineList(b, '[', ']', len(v), func(i int) { b.WriteString(formatFloat(v[i])) })
 	case analysis.Params:
-		b.WriteByte('{')
-		for i, p := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			jsonString(b, p.Key)
+		inlineList(b, '{', '}', len(v), func(i int) {
+			jsonString(b, v[i].Key)
 			b.WriteString(": ")
-			jsonString(b, p.Value)
-		}
-		b.WriteByte('}')
+			jsonString(b, v[i].Value)
+		})
 	case object:
-		b.WriteByte('{')
-		for i, f := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			jsonString(b, f.key)
+		inlineList(b, '{', '}', len(v), func(i int) {
+			jsonString(b, v[i].key)
 			b.WriteString(": ")
-			jsonValue(b, f.val)
-		}
-		b.WriteByte('}')
+			jsonValue(b, v[i].val)
+		})
 	}
+}
+
+// inlineList writes n items between open and close, separated by ", ":
+// the one-line lists and tables of the JSON and TOML encoders.
+func inlineList(b *bytes.Buffer, open, close byte, n int, item func(i int)) {
+	b.WriteByte(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		item(i)
+	}
+	b.WriteByte(close)
 }
 
 // jsonString quotes s, escaping only what JSON requires (no HTML escapes:
@@ -517,38 +506,21 @@ func tomlValue(b *bytes.Buffer, v any) {
 	case int64:
 		b.WriteString(strconv.FormatInt(v, 10))
 	case []string:
-		b.WriteByte('[')
-		for i, s := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			tomlString(b, s)
-		}
-		b.WriteByte(']')
+		inlineList(b, '[', ']', len(v), func(i int) { tomlString(b, v[i]) })
 	case []float64:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			s := formatFloat(x)
+		inlineList(b, '[', ']', len(v), func(i int) {
+			s := formatFloat(v[i])
 			if _, err := strconv.ParseInt(s, 10, 64); err != nil && !strings.ContainsAny(s, ".e") {
 				s += ".0" // 1e20 prints as digits, too many for a TOML integer
 			}
 			b.WriteString(s)
-		}
-		b.WriteByte(']')
+		})
 	case analysis.Params:
-		b.WriteByte('{')
-		for i, p := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(tomlKeyText(p.Key))
+		inlineList(b, '{', '}', len(v), func(i int) {
+			b.WriteString(tomlKeyText(v[i].Key))
 			b.WriteString(" = ")
-			tomlString(b, p.Value)
-		}
-		b.WriteByte('}')
+			tomlString(b, v[i].Value)
+		})
 	case rows:
 		b.WriteString("[]")
 	}

@@ -343,20 +343,13 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 
 	line := charts.NewLine()
 	line.Accept(v)
-	line.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{
-			ChartID:  id,
-			Width:    chartWidth,
-			Height:   strconv.Itoa(chartHeight) + "px",
-			Renderer: "svg",
-		}),
-		charts.WithAnimation(false),
+	line.SetGlobalOptions(append(commonOpts(id, chartHeight),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(legend) > 0), Data: legend, Top: "4px"}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: top, Bottom: "44px",
 			ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: axis.name, Scale: opts.Bool(true)}),
-	)
+	)...)
 	mainOpts := []charts.SeriesOpts{
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle",
 			SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
@@ -482,14 +475,7 @@ func ChangesChart(id string, labels []string, changes []float64, regression []bo
 	v := &chartVisitor{extra: extra}
 	bar := charts.NewBar()
 	bar.Accept(v)
-	bar.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{
-			ChartID:  id,
-			Width:    chartWidth,
-			Height:   strconv.Itoa(height) + "px",
-			Renderer: "svg",
-		}),
-		charts.WithAnimation(false),
+	bar.SetGlobalOptions(append(commonOpts(id, height),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "64px", Top: "16px", Bottom: "32px",
 			ContainLabel: opts.Bool(true)}),
@@ -497,7 +483,7 @@ func ChangesChart(id string, labels []string, changes []float64, regression []bo
 			AxisLabel: &opts.AxisLabel{Formatter: "{value}%"}}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Width: 260, Overflow: "truncate", Interval: "0"}}),
-	)
+	)...)
 	bar.SetXAxis(names).XYReversal()
 	bar.AddSeries("change", nil,
 		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = items; s.BarMaxWidth = "18" }))
@@ -649,3 +635,17 @@ var changesJS = types.FuncStr(`(function(c){` +
 	`var e=echarts.format.encodeHTML;` +
 	`c.setOption({tooltip:{formatter:function(p){return e(p.name)+'<br><b>'+e(p.data.f)+'<\/b>';}}});` +
 	`})(` + render.EchartsInstancePlaceholder + `);`)
+
+// commonOpts are the options every chart shares: its deterministic id,
+// full width, SVG rendering and no animation.
+func commonOpts(id string, height int) []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		charts.WithInitializationOpts(opts.Initialization{
+			ChartID:  id,
+			Width:    chartWidth,
+			Height:   strconv.Itoa(height) + "px",
+			Renderer: "svg",
+		}),
+		charts.WithAnimation(false),
+	}
+}
