@@ -40,14 +40,30 @@ func (l Links) site() string {
 	return strings.TrimSuffix(l.Site, "/") + "/"
 }
 
+// ComparePath is the site-relative path of the comparison page of two
+// artifacts: compare/<a>...<b>/. It, CommitPath and PRPath are the one
+// definition of these stable URLs, used by the site's pages and by every
+// document that links to them.
+func ComparePath(d *analysis.Dataset, base, head int) string {
+	return "compare/" + slug.Artifact(d.Artifacts[base].ID) + "..." + slug.Artifact(d.Artifacts[head].ID) + "/"
+}
+
+// CommitPath is the site-relative path of a main-line commit's page.
+func CommitPath(d *analysis.Dataset, a int) string {
+	return "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
+}
+
+// PRPath is the site-relative path of a PR's page.
+func PRPath(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
+
 // Compare is the comparison page of two artifacts.
 func (l Links) Compare(d *analysis.Dataset, base, head int) string {
-	return l.site() + "compare/" + slug.Artifact(d.Artifacts[base].ID) + "..." + slug.Artifact(d.Artifacts[head].ID) + "/"
+	return l.site() + ComparePath(d, base, head)
 }
 
 // Commit is a main-line commit's page.
 func (l Links) Commit(d *analysis.Dataset, a int) string {
-	return l.site() + "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
+	return l.site() + CommitPath(d, a)
 }
 
 // PR is a PR on the repository when one is configured, else its page on
@@ -56,7 +72,7 @@ func (l Links) PR(n int) string {
 	if r := strings.TrimSuffix(l.Repository, "/"); r != "" {
 		return r + "/pull/" + strconv.Itoa(n)
 	}
-	return l.site() + "pr/" + strconv.Itoa(n) + "/"
+	return l.site() + PRPath(n)
 }
 
 // ArtifactJSON is an artifact in the JSON documents.

@@ -367,20 +367,17 @@ func (s *site) jobs() []job {
 	return jobs
 }
 
-func commitURL(d *analysis.Dataset, a int) string {
-	return "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
-}
-
-func compareURL(d *analysis.Dataset, a, b int) string {
-	return "compare/" + slug.Artifact(d.Artifacts[a].ID) + "..." + slug.Artifact(d.Artifacts[b].ID) + "/"
-}
+// The stable URLs of commit, comparison and PR pages (site-relative).
+var (
+	commitURL  = report.CommitPath
+	compareURL = report.ComparePath
+	prURL      = report.PRPath
+)
 
 // dataURL is the machine-readable comparison: /data/compare/<a>...<b>.json.
 func dataURL(d *analysis.Dataset, a, b int) string {
 	return "data/compare/" + slug.Artifact(d.Artifacts[a].ID) + "..." + slug.Artifact(d.Artifacts[b].ID) + ".json"
 }
-
-func prURL(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
 
 // artifactURL is the page that best represents an artifact: its commit
 // page on the main line, its PR page otherwise, else "".
