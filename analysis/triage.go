@@ -115,34 +115,72 @@ func ParseWeek(s string) (time.Time, error) {
 	return t, nil
 }
 
-// Triage builds the report of the week starting at monday: it compares
-// every main-line artifact dated in [monday, monday+7d) with its main-line
-// predecessor, keeps the comparisons the filter passes and compares the
-// week's first base with its last head for the overall summary.
+// Week is a triage week: its Monday 00:00 UTC and, in main-line order, the
+// main-line artifacts dated in [Monday, Monday+7d) that have a predecessor
+// to be compared with.
+type Week struct {
+	Monday time.Time
+	Heads  []int
+}
+
+// Range is the week's revision range: the base of its first comparison and
+// the head of its last; ok is false when the week compares nothing.
+func (w Week) Range(d *Dataset) (first, last int, ok bool) {
+	if len(w.Heads) == 0 {
+		return -1, -1, false
+	}
+	first, _ = d.Previous(w.Heads[0])
+	return first, w.Heads[len(w.Heads)-1], true
+}
+
+// Weeks lists the weeks in which a main-line artifact with a predecessor
+// landed, oldest first, in one pass over the main line.
+func Weeks(d *Dataset) []Week {
+	var out []Week
+	for _, a := range d.MainLine {
+		if _, ok := d.Previous(a); !ok {
+			continue
+		}
+		m := WeekStart(d.Artifacts[a].Date)
+		if len(out) == 0 || !out[len(out)-1].Monday.Equal(m) {
+			out = append(out, Week{Monday: m})
+		}
+		out[len(out)-1].Heads = append(out[len(out)-1].Heads, a)
+	}
+	return out
+}
+
+// WeekOf returns the week starting at monday (empty when nothing landed).
+func WeekOf(d *Dataset, monday time.Time) Week {
+	w := Week{Monday: monday.UTC()}
+	end := w.Monday.AddDate(0, 0, 7)
+	for _, a := range d.MainLine {
+		if t := d.Artifacts[a].Date; t.Before(w.Monday) || !t.Before(end) {
+			continue
+		}
+		if _, ok := d.Previous(a); ok {
+			w.Heads = append(w.Heads, a)
+		}
+	}
+	return w
+}
+
+// Triage builds the report of week w: it compares every head with its
+// main-line predecessor, keeps the comparisons the filter passes and
+// compares the week's first base with its last head for the overall
+// summary.
 //
 // Which metrics: rustc-perf triages one metric (instructions:u unless told
 // otherwise). A perfpages site has many, so a comparison is kept when any
 // of its metrics passes the filter, and its entry shows each metric that
 // did; metric, when not empty, restricts the report to that one metric.
-func Triage(d *Dataset, c *Comparer, monday time.Time, filter TriageFilter, metric string) *TriageReport {
+func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string) *TriageReport {
 	if !filter.Valid() {
 		filter = DefinitelyRelevantFilter
 	}
-	r := &TriageReport{Week: monday.UTC(), End: monday.UTC().AddDate(0, 0, 7), Filter: filter, First: -1, Last: -1}
-	for _, a := range d.MainLine {
-		t := d.Artifacts[a].Date
-		if t.Before(r.Week) || !t.Before(r.End) {
-			continue
-		}
-		prev, ok := d.Previous(a)
-		if !ok {
-			continue
-		}
-		if r.First < 0 {
-			r.First = prev
-		}
-		r.Last = a
-		r.Compared++
+	r := &TriageReport{Week: w.Monday, End: w.Monday.AddDate(0, 0, 7), Filter: filter, Compared: len(w.Heads)}
+	for _, a := range w.Heads {
+		prev, _ := d.Previous(a)
 		cmp := c.Compare(prev, a)
 		e := TriageEntry{Comparison: cmp, Rollup: strings.Contains(d.Artifacts[a].Title, "Rollup of")}
 		for i := range cmp.Metrics {
@@ -164,27 +202,12 @@ func Triage(d *Dataset, c *Comparer, monday time.Time, filter TriageFilter, metr
 			r.Mixed = append(r.Mixed, e)
 		}
 	}
-	if r.First >= 0 {
+	var ok bool
+	if r.First, r.Last, ok = w.Range(d); ok {
 		r.Overall = c.Compare(r.First, r.Last)
 		if metric != "" {
 			r.Overall.Metrics = slices.DeleteFunc(r.Overall.Metrics, func(m MetricSummary) bool { return m.Metric != metric })
 		}
 	}
 	return r
-}
-
-// Weeks lists the Mondays of the weeks in which a main-line artifact with a
-// predecessor landed, oldest first.
-func Weeks(d *Dataset) []time.Time {
-	var out []time.Time
-	for _, a := range d.MainLine {
-		if _, ok := d.Previous(a); !ok {
-			continue
-		}
-		w := WeekStart(d.Artifacts[a].Date)
-		if len(out) == 0 || !out[len(out)-1].Equal(w) {
-			out = append(out, w)
-		}
-	}
-	return out
 }

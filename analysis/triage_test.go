@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+
+	"github.com/google/go-cmp/cmp"
 	"testing"
 	"time"
 )
@@ -74,7 +76,7 @@ func TestTriage(t *testing.T) {
 	c := NewComparer(d, DefaultOptions)
 	monday := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 
-	r := Triage(d, c, monday, DefinitelyRelevantFilter, "")
+	r := Triage(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "")
 	if r.Compared != 5 { // days 35..39 fall in the week of 2026-09-07
 		t.Errorf("Compared = %d, want 5", r.Compared)
 	}
@@ -98,12 +100,12 @@ func TestTriage(t *testing.T) {
 	}
 
 	// A week without commits compares nothing.
-	empty := Triage(d, c, monday.AddDate(0, 0, 7), DefinitelyRelevantFilter, "")
+	empty := Triage(d, c, WeekOf(d, monday.AddDate(0, 0, 7)), DefinitelyRelevantFilter, "")
 	if empty.Compared != 0 || empty.First != -1 || empty.Overall != nil {
 		t.Errorf("empty week: %+v", empty)
 	}
 	// Restricting to a metric that does not exist keeps nothing.
-	none := Triage(d, c, monday, DefinitelyRelevantFilter, "wall-time")
+	none := Triage(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "wall-time")
 	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Overall.Metrics) != 0 {
 		t.Errorf("metric filter: %+v", none)
 	}
@@ -140,8 +142,12 @@ func TestWeeks(t *testing.T) {
 	d := triageDataset(t)
 	w := Weeks(d)
 	// Days 1..39 from Monday 2026-08-03 (day 0 has no predecessor): six weeks.
-	if len(w) != 6 || w[0].Format("2006-01-02") != "2026-08-03" || w[5].Format("2006-01-02") != "2026-09-07" {
+	if len(w) != 6 || w[0].Monday.Format("2006-01-02") != "2026-08-03" || w[5].Monday.Format("2006-01-02") != "2026-09-07" {
 		t.Errorf("Weeks = %v", w)
+	}
+	// The last week is the one WeekOf finds.
+	if d := cmp.Diff(WeekOf(d, w[5].Monday), w[5]); d != "" {
+		t.Errorf("WeekOf differs from Weeks (-WeekOf +Weeks):\n%s", d)
 	}
 }
 

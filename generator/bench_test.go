@@ -69,12 +69,12 @@ func BenchmarkTriage(b *testing.B) {
 	for _, size := range []string{"S", "M"} {
 		b.Run(size, func(b *testing.B) {
 			d := dataset(b, size)
-			week := analysis.WeekStart(d.Artifacts[d.MainLine[len(d.MainLine)/2]].Date)
+			monday := analysis.WeekStart(d.Artifacts[d.MainLine[len(d.MainLine)/2]].Date)
 			var buf bytes.Buffer
 			comparisons := 0
 			b.ResetTimer()
 			for b.Loop() {
-				r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), week, analysis.DefinitelyRelevantFilter, "")
+				r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
 				comparisons = r.Compared
 				buf.Reset()
 				if err := report.WriteTriageMarkdown(&buf, d, r, report.Links{}, ""); err != nil {

@@ -142,10 +142,8 @@ func (s *site) dashboardJob() job {
 		}
 		v.Filter = string(s.opts.TriageFilter)
 
-		if weeks := s.weeks(); len(weeks) > 0 {
-			w := weeks[len(weeks)-1]
-			r := analysis.Triage(d, s.cmp, w.Start, s.opts.TriageFilter, "")
-			v.Triage = &weekSummary{w, report.CountLine(r)}
+		if n := len(s.weekSummaries); n > 0 {
+			v.Triage = &s.weekSummaries[n-1]
 		}
 		v.Noisiest = s.noisiest(10)
 		return s.page("", "dashboard", s.opts.Title, v)
@@ -337,26 +335,26 @@ func (s *site) benchJob(name string) job {
 
 // weekLink names one triage week.
 type weekLink struct {
-	Date  string // the Monday, yyyy-mm-dd
-	URL   string
-	Start time.Time
-	Pairs int // comparisons made in the week
+	Date    string // the Monday, yyyy-mm-dd
+	URL     string
+	Start   time.Time
+	Updated time.Time // the date of its latest comparison
+	Pairs   int       // comparisons made in the week
+	week    analysis.Week
 }
 
-// weeks lists the weeks in which main-line commits with a predecessor
-// landed, oldest first.
+// weeks are the links of the site's triage weeks, oldest first.
 func (s *site) weeks() []weekLink {
-	var out []weekLink
-	for _, a := range s.d.MainLine {
-		if _, ok := s.d.Previous(a); !ok {
-			continue
+	out := make([]weekLink, 0, len(s.weekList))
+	for _, w := range s.weekList {
+		date := w.Monday.Format("2006-01-02")
+		l := weekLink{Date: date, URL: "triage/" + date + "/", Start: w.Monday, Updated: w.Monday, Pairs: len(w.Heads), week: w}
+		for _, a := range w.Heads {
+			if t := s.d.Artifacts[a].Date; t.After(l.Updated) {
+				l.Updated = t
+			}
 		}
-		ws := analysis.WeekStart(s.d.Artifacts[a].Date)
-		if len(out) == 0 || !out[len(out)-1].Start.Equal(ws) {
-			date := ws.Format("2006-01-02")
-			out = append(out, weekLink{Date: date, URL: "triage/" + date + "/", Start: ws})
-		}
-		out[len(out)-1].Pairs++
+		out = append(out, l)
 	}
 	return out
 }
@@ -385,7 +383,8 @@ type triageWeekView struct {
 // HTML through goldmark; plus the index and the Atom feed.
 func (s *site) triageJobs() []job {
 	weeks := s.weeks()
-	summaries := make([]weekSummary, len(weeks))
+	s.weekSummaries = make([]weekSummary, len(weeks))
+	summaries := s.weekSummaries
 	var jobs []job
 	for i, w := range weeks {
 		v := triageWeekView{Week: w, Markdown: "triage/" + w.Date + ".md"}
@@ -396,7 +395,7 @@ func (s *site) triageJobs() []job {
 			v.Next = &weeks[i+1]
 		}
 		jobs = append(jobs, func() error {
-			r := analysis.Triage(s.d, s.cmp, w.Start, s.opts.TriageFilter, "")
+			r := analysis.Triage(s.d, s.cmp, w.week, s.opts.TriageFilter, "")
 			summaries[i] = weekSummary{w, report.CountLine(r)}
 			notes := ""
 			if n, ok := s.opts.Content.TriageNotes[w.Date]; ok {
@@ -453,16 +452,9 @@ func (s *site) triageFeed(weeks []weekSummary) []byte {
 	fmt.Fprintf(&b, "  <updated>%s</updated>\n", last.Format(time.RFC3339))
 	for i := len(weeks) - 1; i >= 0; i-- {
 		w := weeks[i]
-		updated := w.Start
-		end := w.Start.AddDate(0, 0, 7)
-		for _, a := range s.d.MainLine {
-			if t := s.d.Artifacts[a].Date; !t.Before(w.Start) && t.Before(end) && t.After(updated) {
-				updated = t
-			}
-		}
 		fmt.Fprintf(&b, "  <entry>\n    <title>Triage report for the week of %s</title>\n", w.Date)
 		fmt.Fprintf(&b, "    <id>%s</id>\n    <link href=\"%s\"/>\n", xmlEscape(abs+w.URL), xmlEscape(abs+w.URL))
-		fmt.Fprintf(&b, "    <updated>%s</updated>\n", updated.Format(time.RFC3339))
+		fmt.Fprintf(&b, "    <updated>%s</updated>\n", w.Updated.Format(time.RFC3339))
 		fmt.Fprintf(&b, "    <summary>%s. %d artifact comparisons made in total.</summary>\n  </entry>\n", xmlEscape(w.Counts), w.Pairs)
 	}
 	b.WriteString("</feed>\n")

@@ -82,7 +82,10 @@ type site struct {
 	info   siteInfo
 	benchs map[string]string // benchmark name → slug
 
-	after []job // jobs that need every other job's results (triage index)
+	after []job // jobs that need every other job's results (triage index, dashboard)
+
+	weekList      []analysis.Week // the triage weeks, oldest first
+	weekSummaries []weekSummary   // their count lines, filled by the week jobs
 
 	mu    sync.Mutex
 	pages []string // URLs, for the sitemap
@@ -105,6 +108,7 @@ func Build(ctx context.Context, d *analysis.Dataset, opts Options, w *Writer) (S
 	}
 	s.theme = theme
 	s.info = s.siteInfo()
+	s.weekList = analysis.Weeks(d)
 
 	for _, series := range d.Series {
 		if _, ok := s.benchs[series.Case.Benchmark]; !ok {
@@ -258,7 +262,10 @@ func (s *site) funcs() template.FuncMap {
 func (s *site) jobs() []job {
 	d := s.d
 	var jobs []job
-	jobs = append(jobs, s.dashboardJob(), s.notFoundJob(), s.benchIndexJob())
+	// The dashboard shows the latest week's count line: it runs after the
+	// week jobs.
+	s.after = append(s.after, s.dashboardJob())
+	jobs = append(jobs, s.notFoundJob(), s.benchIndexJob())
 
 	// Comparisons: each pair is computed once and rendered on every page
 	// that shows it (commit page, PR page, compare page).
@@ -297,21 +304,8 @@ func (s *site) jobs() []job {
 		}
 	}
 	// Each triage week links its revision range (first base … last head).
-	for _, w := range analysis.Weeks(d) {
-		first, last := -1, -1
-		end := w.AddDate(0, 0, 7)
-		for _, a := range d.MainLine {
-			if t := d.Artifacts[a].Date; t.Before(w) || !t.Before(end) {
-				continue
-			}
-			if prev, ok := d.Previous(a); ok {
-				if first < 0 {
-					first = prev
-				}
-				last = a
-			}
-		}
-		if first >= 0 {
+	for _, w := range s.weekList {
+		if first, last, ok := w.Range(d); ok {
 			add(pair{first, last}, "", nil)
 		}
 	}
