@@ -52,12 +52,16 @@ type metricBrief struct {
 	Definitely                         bool
 }
 
-func (s *site) recentView(prev, a int) recentView {
-	cv := s.comparisonView(s.cmp.Compare(prev, a))
-	r := recentView{Commit: cv.Head, Base: cv.Base, URL: commitURL(s.d, a), Contiguous: cv.Contiguous, Counts: cv.Counts}
-	for _, m := range cv.Metrics {
-		if m.Summary.Direction != "none" {
-			r.Metrics = append(r.Metrics, metricBrief{m.Name, m.Anchor, m.Summary.Direction, m.Summary.Relevance, m.Summary.DefinitelyRelevant})
+// recentView summarizes the comparison of a main-line commit with its
+// predecessor for a list: counts and per-metric verdicts, not its tables.
+func (s *site) recentView(c *analysis.Comparison) recentView {
+	r := recentView{Commit: s.artifactView(c.Head), Base: s.artifactView(c.Base), URL: commitURL(s.d, c.Head), Contiguous: s.d.Contiguous(c.Base, c.Head)}
+	for i := range c.Rows {
+		r.Counts.add(&c.Rows[i])
+	}
+	for _, m := range c.Metrics {
+		if m.Direction != analysis.DirectionNone {
+			r.Metrics = append(r.Metrics, metricBrief{m.Metric, slug.Metric(m.Metric), m.Direction.String(), m.Relevance.String(), m.DefinitelyRelevant})
 		}
 	}
 	return r
@@ -129,7 +133,7 @@ func (s *site) dashboardJob() job {
 			c := s.cmp.Compare(prev, a)
 			for j := range c.Metrics {
 				if s.opts.TriageFilter.Keeps(&c.Metrics[j]) {
-					v.Relevant = append(v.Relevant, s.recentView(prev, a))
+					v.Relevant = append(v.Relevant, s.recentView(c))
 					break
 				}
 			}
@@ -137,7 +141,7 @@ func (s *site) dashboardJob() job {
 		for i := len(d.MainLine) - 1; i >= 0 && len(v.Recent) < 5; i-- {
 			a := d.MainLine[i]
 			if prev, ok := d.Previous(a); ok {
-				v.Recent = append(v.Recent, s.recentView(prev, a))
+				v.Recent = append(v.Recent, s.recentView(s.cmp.Compare(prev, a)))
 			}
 		}
 		v.Filter = string(s.opts.TriageFilter)

@@ -437,6 +437,26 @@ type changeCounts struct {
 	Compared, Regressions, Improvements, Failed, New, Gone int
 }
 
+// add counts one row of a comparison.
+func (c *changeCounts) add(r *analysis.Row) {
+	switch {
+	case r.After != nil && r.After.Error != "":
+		c.Failed++
+		return
+	case r.Relevant && r.Regression:
+		c.Regressions++
+	case r.Relevant:
+		c.Improvements++
+	case r.Before == nil:
+		c.New++
+	case r.After == nil:
+		c.Gone++
+	}
+	if r.OK {
+		c.Compared++
+	}
+}
+
 type metricView struct {
 	Name, Unit, Direction string
 	Anchor                string
@@ -562,26 +582,11 @@ func (s *site) comparisonView(c *analysis.Comparison) comparisonView {
 			names = append(names, m.Name)
 		}
 		row := s.rowView(r)
+		v.Counts.add(r)
+		mv.Counts.add(r)
 		if r.After != nil && r.After.Error != "" {
 			v.Failures = append(v.Failures, row)
-			v.Counts.Failed++
-			mv.Counts.Failed++
 			continue
-		}
-		for _, c := range []*changeCounts{&v.Counts, &mv.Counts} {
-			switch {
-			case r.Relevant && r.Regression:
-				c.Regressions++
-			case r.Relevant:
-				c.Improvements++
-			case r.Before == nil:
-				c.New++
-			case r.After == nil:
-				c.Gone++
-			}
-			if r.OK {
-				c.Compared++
-			}
 		}
 		switch {
 		case !r.Relevant:
