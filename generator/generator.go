@@ -132,35 +132,12 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 	}
 
 	for _, src := range cfg.Sources {
-		switch src.Kind() {
-		case "dir":
-			fs, problems, err := source.Dir(src.Dir, isArchive)
-			if err != nil {
-				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
-			}
-			warnings = append(warnings, problems...)
-			files = append(files, fs...)
-		case "git":
-			g, err := openGit(src.Git)
-			if err != nil {
-				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
-			}
-			fs, err := g.History(ctx, src.Ref, src.Path, isArchive)
-			if err != nil {
-				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
-			}
-			files = append(files, fs...)
-		case "notes":
-			g, err := openGit(src.Git)
-			if err != nil {
-				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
-			}
-			fs, err := g.Notes(ctx, src.Notes)
-			if err != nil {
-				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
-			}
-			files = append(files, fs...)
+		fs, problems, err := readSource(ctx, src, openGit)
+		if err != nil {
+			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
+		warnings = append(warnings, problems...)
+		files = append(files, fs...)
 	}
 	if cfg.Project.Git != "" {
 		g, err := openGit(cfg.Project.Git)
@@ -192,6 +169,25 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 	d := b.Dataset()
 	warnings = append(warnings, d.Warnings...)
 	return d, warnings, nil
+}
+
+// readSource returns the archive files of one source, and the problems
+// with single files that do not stop the build.
+func readSource(ctx context.Context, src config.Source, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
+	if src.Kind() == "dir" {
+		return source.Dir(src.Dir, isArchive)
+	}
+	g, err := openGit(src.Git)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fs []source.File
+	if src.Kind() == "notes" {
+		fs, err = g.Notes(ctx, src.Notes)
+	} else {
+		fs, err = g.History(ctx, src.Ref, src.Path, isArchive)
+	}
+	return fs, nil, err
 }
 
 func isArchive(name string) bool {

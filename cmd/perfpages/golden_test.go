@@ -53,8 +53,6 @@ func TestGolden(t *testing.T) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	wd, _ := os.Getwd()
-	_ = wd
 	path := filepath.Join(testdataDir, name+".golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
