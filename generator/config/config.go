@@ -10,6 +10,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -34,7 +36,10 @@ type Config struct {
 	Project  Project                 `toml:"project"`
 	Analysis Analysis                `toml:"analysis"`
 	Metrics  map[string]MetricConfig `toml:"metrics"`
-	Triage   Triage                  `toml:"triage"`
+	// Budgets are perfgate budgets per metric name (SPEC §5.11): the
+	// `check` command and the budget column of comparison pages.
+	Budgets map[string]Budget `toml:"budgets"`
+	Triage  Triage            `toml:"triage"`
 }
 
 // Site is the [site] section.
@@ -105,7 +110,70 @@ type Analysis struct {
 	Model   string `toml:"model"`   // "rustc-perf" (default) or "rustc-perf-2021"
 	Value   string `toml:"value"`   // best (default) | median | mean
 	History int    `toml:"history"` // main-line ancestors of the threshold history (default 30)
+	// ZThreshold is the lookback z-score's threshold (Conbench, default
+	// 5): |z| above it indicates a regression or improvement.
+	ZThreshold float64 `toml:"z_threshold"`
+	// Lookback is the number of commits of the z-score's distribution
+	// (Conbench's DISTRIBUTION_COMMITS, default 100).
+	Lookback int `toml:"lookback"`
+	// NResamples is the number of bootstrap resamples of the Criterion
+	// analysis (default 100 000).
+	NResamples int `toml:"nresamples"`
+	// Alpha is the significance level of the Mann–Whitney U test and of
+	// Criterion's p-value (default 0.05).
+	Alpha float64 `toml:"alpha"`
+	// NoiseThreshold is Criterion's noise threshold: a significant change
+	// whose confidence interval reaches inside ±NoiseThreshold is "within
+	// noise" (default 0.01).
+	NoiseThreshold float64 `toml:"noise_threshold"`
+	// Annotations is a YAML file of distribution changes for the z-score
+	// (default annotations.yaml next to the config, when it exists).
+	Annotations string `toml:"annotations"`
 }
+
+// Budget is a [budgets."metric"] section: a perfgate budget (seed 002).
+// Unset fields take perfgate's defaults: threshold 0.20, warn_factor
+// 0.90, the metric's own direction, statistic median, no noise threshold
+// and noise policy warn.
+type Budget struct {
+	Threshold      *float64 `toml:"threshold"`
+	WarnFactor     *float64 `toml:"warn_factor"`
+	Direction      string   `toml:"direction"`       // lower | higher
+	Statistic      string   `toml:"statistic"`       // median | p95
+	NoiseThreshold *float64 `toml:"noise_threshold"` // coefficient of variation above which noise_policy applies
+	NoisePolicy    string   `toml:"noise_policy"`    // warn | skip | ignore
+}
+
+// Budget defaults (perfgate's code, reference/stats.md C.6).
+const (
+	DefaultBudgetThreshold  = 0.20
+	DefaultBudgetWarnFactor = 0.90
+)
+
+// ThresholdOr returns the budget's threshold or the default.
+func (b Budget) ThresholdOr() float64 {
+	if b.Threshold == nil {
+		return DefaultBudgetThreshold
+	}
+	return *b.Threshold
+}
+
+// WarnFactorOr returns the budget's warn factor or the default.
+func (b Budget) WarnFactorOr() float64 {
+	if b.WarnFactor == nil {
+		return DefaultBudgetWarnFactor
+	}
+	return *b.WarnFactor
+}
+
+// Analysis defaults that are not rustc-perf's.
+const (
+	DefaultZThreshold     = 5.0
+	DefaultLookback       = 100
+	DefaultNResamples     = 100_000
+	DefaultAlpha          = 0.05
+	DefaultNoiseThreshold = 0.01
+)
 
 // MetricConfig is a [metrics."name"] section.
 type MetricConfig struct {
@@ -153,6 +221,21 @@ func (c *Config) fill() {
 	}
 	if c.Analysis.History == 0 {
 		c.Analysis.History = analysis.DefaultOptions.History
+	}
+	if c.Analysis.ZThreshold == 0 {
+		c.Analysis.ZThreshold = DefaultZThreshold
+	}
+	if c.Analysis.Lookback == 0 {
+		c.Analysis.Lookback = DefaultLookback
+	}
+	if c.Analysis.NResamples == 0 {
+		c.Analysis.NResamples = DefaultNResamples
+	}
+	if c.Analysis.Alpha == 0 {
+		c.Analysis.Alpha = DefaultAlpha
+	}
+	if c.Analysis.NoiseThreshold == 0 {
+		c.Analysis.NoiseThreshold = DefaultNoiseThreshold
 	}
 	if c.Triage.Filter == "" {
 		c.Triage.Filter = triageFilters[0]
@@ -244,6 +327,43 @@ func (c *Config) validate() error {
 	if c.Analysis.History < 2 {
 		bad("analysis.history %d: want at least 2", c.Analysis.History)
 	}
+	if !(c.Analysis.ZThreshold > 0) || math.IsInf(c.Analysis.ZThreshold, 0) {
+		bad("analysis.z_threshold %v: want a positive number", c.Analysis.ZThreshold)
+	}
+	if c.Analysis.Lookback < 2 {
+		bad("analysis.lookback %d: want at least 2 commits", c.Analysis.Lookback)
+	}
+	if c.Analysis.NResamples < 1 {
+		bad("analysis.nresamples %d: want a positive number of bootstrap resamples", c.Analysis.NResamples)
+	}
+	if !(c.Analysis.Alpha > 0 && c.Analysis.Alpha < 1) {
+		bad("analysis.alpha %v: want a significance level between 0 and 1", c.Analysis.Alpha)
+	}
+	if !(c.Analysis.NoiseThreshold > 0) || math.IsInf(c.Analysis.NoiseThreshold, 0) {
+		bad("analysis.noise_threshold %v: want a positive fraction such as 0.01", c.Analysis.NoiseThreshold)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Budgets)) {
+		b := c.Budgets[name]
+		where := fmt.Sprintf("budgets.%q", name)
+		if t := b.ThresholdOr(); !(t >= 0) || math.IsInf(t, 0) {
+			bad("%s.threshold %v: want a fraction such as 0.20", where, t)
+		}
+		if w := b.WarnFactorOr(); !(w >= 0 && w <= 1) {
+			bad("%s.warn_factor %v: want a factor between 0 and 1", where, w)
+		}
+		if b.Direction != "" && b.Direction != "lower" && b.Direction != "higher" {
+			bad("%s.direction %q: want lower or higher", where, b.Direction)
+		}
+		if b.Statistic != "" && b.Statistic != "median" && b.Statistic != "p95" {
+			bad("%s.statistic %q: want median or p95", where, b.Statistic)
+		}
+		if b.NoiseThreshold != nil && !(*b.NoiseThreshold >= 0) {
+			bad("%s.noise_threshold %v: want a non-negative coefficient of variation", where, *b.NoiseThreshold)
+		}
+		if b.NoisePolicy != "" && b.NoisePolicy != "warn" && b.NoisePolicy != "skip" && b.NoisePolicy != "ignore" {
+			bad("%s.noise_policy %q: want warn, skip or ignore", where, b.NoisePolicy)
+		}
+	}
 	names := make([]string, 0, len(c.Metrics))
 	for name := range c.Metrics {
 		names = append(names, name)
@@ -278,6 +398,18 @@ func (c *Config) resolve() {
 	c.Project.Git = abs(c.Project.Git)
 	c.Site.Content = abs(c.Site.Content)
 	c.Site.Output = abs(c.Site.Output)
+	if c.Analysis.Annotations != "" {
+		c.Analysis.Annotations = abs(c.Analysis.Annotations)
+	} else if c.Dir != "" {
+		if p := filepath.Join(c.Dir, "annotations.yaml"); fileExists(p) {
+			c.Analysis.Annotations = p
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // BasePath is the path part of the base URL, with a leading and trailing

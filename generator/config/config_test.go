@@ -18,7 +18,7 @@ func TestParseDefaults(t *testing.T) {
 		Dir:      dir,
 		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public")},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
-		Analysis: Analysis{Model: "rustc-perf", Value: "best", History: 30},
+		Analysis: Analysis{Model: "rustc-perf", Value: "best", History: 30, ZThreshold: 5, Lookback: 100, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
 		Triage:   Triage{Filter: "definitely-relevant"},
 	}
 	if d := cmp.Diff(want, c); d != "" {
@@ -57,6 +57,22 @@ branch = "master"
 model = "rustc-perf-2021"
 value = "median"
 history = 40
+z_threshold = 4.5
+lookback = 50
+nresamples = 20000
+alpha = 0.01
+noise_threshold = 0.02
+annotations = "notes/annotations.yaml"
+
+[budgets.wall-time]
+threshold = 0.10
+warn_factor = 0.5
+statistic = "p95"
+noise_threshold = 0.3
+noise_policy = "skip"
+
+[budgets.max-rss]
+direction = "lower"
 
 [metrics."instructions:u"]
 unit = "count"
@@ -95,6 +111,16 @@ filter = "deserves-attention"
 	if bo.Value != "median" || bo.MainBranch != "master" || bo.Metrics["throughput"].Direction != "higher" || bo.Metrics["instructions:u"].Noise != "reliable" {
 		t.Errorf("BuildOptions = %+v", bo)
 	}
+	wantAnalysis := Analysis{Model: "rustc-perf-2021", Value: "median", History: 40, ZThreshold: 4.5, Lookback: 50, NResamples: 20000, Alpha: 0.01, NoiseThreshold: 0.02, Annotations: "/site/notes/annotations.yaml"}
+	if d := cmp.Diff(wantAnalysis, c.Analysis); d != "" {
+		t.Errorf("analysis (-want +got):\n%s", d)
+	}
+	if b := c.Budgets["wall-time"]; b.ThresholdOr() != 0.10 || b.WarnFactorOr() != 0.5 || b.Statistic != "p95" || *b.NoiseThreshold != 0.3 || b.NoisePolicy != "skip" {
+		t.Errorf("budgets.wall-time = %+v", b)
+	}
+	if b := c.Budgets["max-rss"]; b.ThresholdOr() != DefaultBudgetThreshold || b.WarnFactorOr() != DefaultBudgetWarnFactor || b.Direction != "lower" {
+		t.Errorf("budgets.max-rss = %+v", b)
+	}
 	co := c.CompareOptions()
 	if co.Model != "rustc-perf-2021" || co.History != 40 {
 		t.Errorf("CompareOptions = %+v", co)
@@ -122,6 +148,13 @@ func TestParseErrors(t *testing.T) {
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
 		{"bad repository", "[site]\nrepository = \"github.com/x\"\n", []string{`site.repository`}},
 		{"theme escapes", "[site]\ntheme = \"../x\"\n", []string{`site.theme "../x"`}},
+		{"bad z threshold", "[analysis]\nz_threshold = -1\n", []string{`analysis.z_threshold -1`}},
+		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`analysis.alpha 1.5`}},
+		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`analysis.nresamples -5`}},
+		{"bad lookback", "[analysis]\nlookback = 1\n", []string{`analysis.lookback 1`}},
+		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
+			[]string{`budgets."wall-time".warn_factor 2`, `budgets."wall-time".statistic "p99"`, `budgets."wall-time".noise_policy "loud"`, `budgets."wall-time".direction "up"`}},
+		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
 		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{`analysis.model "a"`, `analysis.value "b"`}},
 	}
 	for _, tt := range tests {
