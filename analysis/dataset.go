@@ -77,6 +77,10 @@ type Dataset struct {
 	Warnings []error
 	// Value is the single-value rule the points were reduced with.
 	Value ValueKind
+	// Annotations are the distribution changes and acknowledged changes
+	// of annotations.yaml (see [Dataset.Annotate]); nil when there are
+	// none.
+	Annotations *Annotations
 
 	byID    map[string]int
 	mainPos []int // artifact index → position in MainLine, or -1

@@ -44,6 +44,11 @@ type Site struct {
 	ContentName string
 	// Themes are user theme folders layered over the default theme.
 	Themes []fs.FS
+	// Annotations is the content of an annotations.yaml supplied directly
+	// (the demo's), named AnnotationsName in messages; otherwise Load
+	// reads config's analysis.annotations.
+	Annotations     []byte
+	AnnotationsName string
 }
 
 // Open returns the site described by the config file at path. With path
@@ -99,7 +104,8 @@ func Demo() (*Site, error) {
 		return nil, demoErr
 	}
 	files := demoFiles
-	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content"}, nil
+	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content",
+		Annotations: DemoAnnotations(), AnnotationsName: "demo:annotations.yaml"}, nil
 }
 
 // Load reads every source and builds the dataset. The returned warnings
@@ -168,7 +174,31 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 	}
 	d := b.Dataset()
 	warnings = append(warnings, d.Warnings...)
+	warnings = append(warnings, s.annotate(d)...)
 	return d, warnings, nil
+}
+
+// annotate reads the site's annotations.yaml into d. A broken file is a
+// warning and leaves the dataset without annotations; an entry for an
+// unknown artifact is a warning and is left out.
+func (s *Site) annotate(d *analysis.Dataset) []error {
+	data, name := s.Annotations, s.AnnotationsName
+	if data == nil && s.Config.Analysis.Annotations != "" {
+		name = s.Config.Analysis.Annotations
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return []error{fmt.Errorf("annotations: %w", err)}
+		}
+		data = b
+	}
+	if data == nil {
+		return nil
+	}
+	list, err := ParseAnnotations(name, data)
+	if err != nil {
+		return []error{fmt.Errorf("%w; annotations ignored", err)}
+	}
+	return d.Annotate(list)
 }
 
 // readSource returns the archive files of one source, and the problems
