@@ -69,9 +69,19 @@ func WriteDemo(dir, size, format string, gz bool) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return WritePlan(dir, plan, format, gz)
+}
+
+// WritePlan is WriteDemo for any plan (a predefined one with changed
+// sample counts, say).
+func WritePlan(dir string, plan demo.Plan, format string, gz bool) (int, error) {
+	if err := plan.Validate(); err != nil {
+		return 0, err
+	}
+	size := plan.Name
 	first := plan.Machines[0].Name
 	n := 0
-	err = plan.Generate(func(r analysis.Run) error {
+	err := plan.Generate(func(r analysis.Run) error {
 		f, z := format, gz
 		if f == "" {
 			f, z = demoEncoding(r, first)

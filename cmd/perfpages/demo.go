@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/perfpages/perfpages/generator"
+	"github.com/perfpages/perfpages/generator/demo"
 )
 
 func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -14,6 +16,8 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "folder to write results/ and perfpages.toml into (required)")
 	format := fs.String("format", "", "archive format: json, yaml or toml (default: a mix, as the demo)")
 	gz := fs.Bool("gzip", false, "gzip the archives (with -format)")
+	samples := fs.Int("samples", 0, "samples per result (default: the data set's, 5)")
+	iters := fs.String("iters", "", "comma-separated benchmarks whose wall-time results get Criterion-style iteration counts, * for all (default: the data set's)")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -25,7 +29,17 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return fmt.Errorf("demo: -format %q: want json, yaml or toml", *format)
 	}
-	n, err := generator.WriteDemo(*out, *size, *format, *gz)
+	plan, err := demo.PlanFor(*size)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if *samples != 0 {
+		plan.Samples = *samples
+	}
+	if *iters != "" {
+		plan.Iters = strings.Split(*iters, ",")
+	}
+	n, err := generator.WritePlan(*out, plan, *format, *gz)
 	if err != nil {
 		return err
 	}

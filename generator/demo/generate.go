@@ -456,6 +456,21 @@ func (w *world) result(s int) analysis.Result {
 	return analysis.Result{Case: sl.tc, Metric: metrics[sl.metric].name, Unit: metrics[sl.metric].unit}
 }
 
+// iters sets the iteration counts of r when the plan asks for them: linear
+// sampling with d chosen, as Criterion's warm-up would, so that a sample
+// takes about a millisecond at the series' first level.
+func (w *world) iters(r *analysis.Result, s int, c *cell) {
+	sl := &w.slots[s]
+	if sl.metric != mWallTime || len(r.Samples) == 0 || !(slices.Contains(w.plan.Iters, "*") || slices.Contains(w.plan.Iters, sl.tc.Benchmark)) {
+		return
+	}
+	d := max(1, math.Round(1e6/c.level))
+	r.Iters = make([]float64, len(r.Samples))
+	for j := range r.Iters {
+		r.Iters[j] = d * float64(j+1)
+	}
+}
+
 func (w *world) mainRun(g *sampler, i int, a analysis.Artifact, m int) analysis.Run {
 	run, buf := w.newRun(a, m, i)
 	k := w.plan.Samples
@@ -471,6 +486,7 @@ func (w *world) mainRun(g *sampler, i int, a analysis.Artifact, m int) analysis.
 		} else {
 			r.Samples, buf = buf[:k:k], buf[k:]
 			g.fill(r.Samples, c, w.slots[s].metric, c.levelAt(i)*c.spikeAt(i), seed)
+			w.iters(&r, s, c)
 		}
 		run.Results = append(run.Results, r)
 	}
@@ -495,6 +511,7 @@ func (w *world) emitTry(g *sampler, t *tryRun, emit func(analysis.Run) error) er
 			r := w.result(s)
 			r.Samples, buf = buf[:k:k], buf[k:]
 			g.fill(r.Samples, c, w.slots[s].metric, level, seed)
+			w.iters(&r, s, c)
 			run.Results = append(run.Results, r)
 		}
 		if err := emit(run); err != nil {

@@ -425,3 +425,40 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
+
+// The demo's sort benchmark carries Criterion's linear iteration counts on
+// its wall-time results, and only there.
+func TestDemoIters(t *testing.T) {
+	p, err := PlanFor("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := 0
+	err = p.Generate(func(r analysis.Run) error {
+		for _, res := range r.Results {
+			want := res.Case.Benchmark == "sort" && res.Metric == "wall-time" && res.Error == ""
+			if got := len(res.Iters) > 0; got != want {
+				t.Fatalf("%s %s %s: iters %v", r.Artifact.ID, res.Case, res.Metric, res.Iters)
+			}
+			if !want {
+				continue
+			}
+			with++
+			if len(res.Iters) != len(res.Samples) {
+				t.Fatalf("%d iters for %d samples", len(res.Iters), len(res.Samples))
+			}
+			for j, it := range res.Iters {
+				if it != res.Iters[0]*float64(j+1) || it < 1 {
+					t.Fatalf("iters %v are not linear", res.Iters)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with == 0 {
+		t.Error("no results with iteration counts")
+	}
+}
