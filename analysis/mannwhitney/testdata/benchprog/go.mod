@@ -1,0 +1,3 @@
+module example.com/benchprog
+
+go 1.26
