@@ -23,6 +23,15 @@ Usage:
         print the triage report of the week starting that Monday
   perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip]
         write generated benchmark archives and a perfpages.toml that builds them
+  perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] -- CMD...
+        measure a command (perfgate model) and write a run receipt (default perfgate.json)
+  perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR]
+        judge a run receipt or archive against its baseline under [budgets]; exit 0 pass/warn,
+        2 fail, 3 warn with -fail-on-warn, 1 error
+  perfpages export -format csv|jsonl F...
+        print run or compare receipts as CSV or JSON Lines
+  perfpages promote [-normalize] F DEST
+        copy a run receipt to a baseline, optionally with a stable id and timestamps
   perfpages version
         print the version
 
@@ -33,11 +42,44 @@ Run 'perfpages <command> -h' for a command's flags.
 // has to set the exit status.
 var errReported = errors.New("reported")
 
+// exitError asks for an exit status other than 1 (check's 2 and 3). run
+// prints msg like any error, or nothing when msg is empty; main exits with
+// code.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.msg
+}
+
+// exitCode is the process exit status for run's error: 0 for none, the
+// code of an exitError, else 1.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
 // run is the whole command line, testable in-process: it prints errors
 // itself (one line each, "perfpages: …") and returns non-nil when the exit
-// status must be 1.
+// status must not be 0: an *exitError carries its status, any other error
+// means 1 (see exitCode).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	err := dispatch(ctx, args, stdout, stderr)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.msg == "" {
+		return err
+	}
 	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, flag.ErrHelp) {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			fmt.Fprintf(stderr, "perfpages: %s\n", line)
@@ -66,6 +108,14 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdTriage(ctx, rest, stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, rest, stdout, stderr)
+	case "run":
+		return cmdRun(ctx, rest, stdout, stderr)
+	case "check":
+		return cmdCheck(ctx, rest, stdout, stderr)
+	case "export":
+		return cmdExport(ctx, rest, stdout, stderr)
+	case "promote":
+		return cmdPromote(ctx, rest, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "perfpages", version())
 		return nil

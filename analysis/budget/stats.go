@@ -1,0 +1,168 @@
+package budget
+
+import (
+	"math"
+	"slices"
+)
+
+// MedianU64 is perfgate's median of unsigned integers: the middle value for
+// an odd count and, for an even count, the floor of the average of the two
+// middle values, computed as a/2 + b/2 + (a%2 + b%2)/2 so that it cannot
+// overflow ([10 20 30 40] → 25, [1 2] → 1). xs is not modified; an empty
+// slice gives 0.
+func MedianU64(xs []uint64) uint64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	a, b := s[n/2-1], s[n/2]
+	return a/2 + b/2 + (a%2+b%2)/2
+}
+
+// MedianF64 is the median of xs: the middle value, or the average of the
+// two middle values for an even count. xs is not modified; an empty slice
+// gives 0.
+func MedianF64(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// PercentileLinear is the p-quantile (0 ≤ p ≤ 1) of xs by linear
+// interpolation between closest ranks, rank = p·(n−1): the definition
+// perfgate's p95, Criterion and numpy's "linear" method share. xs is not
+// modified; an empty slice gives 0.
+func PercentileLinear(xs []float64, p float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	p = min(max(p, 0), 1)
+	rank := p * float64(n-1)
+	lo := int(math.Floor(rank))
+	hi := int(math.Ceil(rank))
+	if lo == hi {
+		return s[lo]
+	}
+	frac := rank - float64(lo)
+	return s[lo] + (s[hi]-s[lo])*frac
+}
+
+// MeanVar is the mean and the sample variance (divided by n−1) of xs by
+// Welford's one-pass algorithm, as perfgate computes them. One value has
+// variance 0; ok is false for an empty slice.
+func MeanVar(xs []float64) (mean, variance float64, ok bool) {
+	if len(xs) == 0 {
+		return 0, 0, false
+	}
+	var m, m2 float64
+	for i, x := range xs {
+		delta := x - m
+		m += delta / float64(i+1)
+		m2 += delta * (x - m)
+	}
+	if len(xs) == 1 {
+		return m, 0, true
+	}
+	return m, m2 / float64(len(xs)-1), true
+}
+
+// MeanStddev is [MeanVar] with the standard deviation. ok is false for an
+// empty slice or when either result is not finite (perfgate then omits
+// both from the summary).
+func MeanStddev(xs []float64) (mean, stddev float64, ok bool) {
+	m, v, ok := MeanVar(xs)
+	if !ok {
+		return 0, 0, false
+	}
+	sd := math.Sqrt(v)
+	if math.IsNaN(m) || math.IsInf(m, 0) || math.IsNaN(sd) || math.IsInf(sd, 0) {
+		return 0, 0, false
+	}
+	return m, sd, true
+}
+
+// CV is the coefficient of variation stddev/mean. It is defined only for a
+// positive mean.
+func CV(mean, stddev float64) (float64, bool) {
+	if !(mean > 0) {
+		return 0, false
+	}
+	return stddev / mean, true
+}
+
+// U64Summary summarizes unsigned integer samples (wall time in ms, RSS in
+// KB, …) as perfgate's run receipts do.
+type U64Summary struct {
+	Median, Min, Max uint64
+	// Mean and Stddev are nil when they are not finite.
+	Mean, Stddev *float64
+}
+
+// SummarizeU64 summarizes xs; ok is false for an empty slice.
+func SummarizeU64(xs []uint64) (s U64Summary, ok bool) {
+	if len(xs) == 0 {
+		return U64Summary{}, false
+	}
+	s.Median = MedianU64(xs)
+	s.Min, s.Max = slices.Min(xs), slices.Max(xs)
+	fs := make([]float64, len(xs))
+	for i, x := range xs {
+		fs[i] = float64(x)
+	}
+	if m, sd, ok := MeanStddev(fs); ok {
+		s.Mean, s.Stddev = &m, &sd
+	}
+	return s, true
+}
+
+// CV is the summary's coefficient of variation, when its mean is known
+// and positive.
+func (s U64Summary) CV() (float64, bool) {
+	if s.Mean == nil || s.Stddev == nil {
+		return 0, false
+	}
+	return CV(*s.Mean, *s.Stddev)
+}
+
+// F64Summary summarizes real-valued samples (throughput).
+type F64Summary struct {
+	Median, Min, Max float64
+	Mean, Stddev     *float64
+}
+
+// SummarizeF64 summarizes xs; ok is false for an empty slice.
+func SummarizeF64(xs []float64) (s F64Summary, ok bool) {
+	if len(xs) == 0 {
+		return F64Summary{}, false
+	}
+	s.Median = MedianF64(xs)
+	s.Min, s.Max = slices.Min(xs), slices.Max(xs)
+	if m, sd, ok := MeanStddev(xs); ok {
+		s.Mean, s.Stddev = &m, &sd
+	}
+	return s, true
+}
+
+// CV is the summary's coefficient of variation, when its mean is known
+// and positive.
+func (s F64Summary) CV() (float64, bool) {
+	if s.Mean == nil || s.Stddev == nil {
+		return 0, false
+	}
+	return CV(*s.Mean, *s.Stddev)
+}

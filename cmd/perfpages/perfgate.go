@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/perfgate"
+)
+
+// The perfgate commands (seed 002): run measures a command into a run
+// receipt, check judges a run against its baseline under budgets, export
+// prints receipts as CSV or JSON Lines, promote makes a run the baseline.
+
+func tool() perfgate.Tool { return perfgate.Tool{Name: "perfpages", Version: version()} }
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	name := fs.String("name", "", "bench name: lower-case letters, digits, _ . - and /, at most 64 characters (required)")
+	repeat := fs.Int("repeat", 5, "number of measured samples")
+	warmup := fs.Int("warmup", 0, "number of warm-up samples, run first and left out of the statistics")
+	var workUnits *uint64
+	fs.Func("work-units", "units of work one run of the command does; adds throughput_per_s", func(s string) error {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return errors.New("want a non-negative integer")
+		}
+		workUnits = &v
+		return nil
+	})
+	timeout := fs.Duration("timeout", 0, "kill a sample and its process group after this long, e.g. 30s (0: no limit)")
+	out := fs.String("out", "perfgate.json", "run receipt to write")
+	cwd := fs.String("cwd", "", "working directory of the command (default: the current one)")
+	allowNonzero := fs.Bool("allow-nonzero", false, "exit 0 even when a measured sample exits non-zero or times out")
+	outputCap := fs.Int("output-cap", perfgate.DefaultOutputCap, "bytes of each sample's stdout and stderr kept in the receipt")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] -- CMD [ARG...]")
+		fmt.Fprintln(stderr, "Runs CMD warm-up + repeat times (no shell) and writes a perfgate.run.v1 receipt.")
+		fmt.Fprintln(stderr, "A measured sample that exits non-zero or times out is recorded; run then exits 1 after writing the receipt.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errReported
+	}
+	if *name == "" {
+		fs.Usage()
+		return errors.New("run: -name is required")
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("run: no command given: put it after --")
+	}
+	if *outputCap < 1 {
+		return fmt.Errorf("run: -output-cap %d: want a positive number of bytes", *outputCap)
+	}
+	res, err := perfgate.Run(ctx, perfgate.RunOptions{
+		Name:      *name,
+		Command:   fs.Args(),
+		Cwd:       *cwd,
+		Repeat:    *repeat,
+		Warmup:    *warmup,
+		WorkUnits: workUnits,
+		Timeout:   *timeout,
+		OutputCap: *outputCap,
+		Tool:      tool(),
+	})
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if err := perfgate.WriteJSON(*out, res.Receipt); err != nil {
+		return fmt.Errorf("run: writing the receipt: %w", err)
+	}
+	st := res.Receipt.Stats
+	fmt.Fprintf(stdout, "wrote %s: %s, %d samples (%d warm-up), wall_ms median %d (min %d, max %d)\n",
+		*out, *name, *repeat, *warmup, st.WallMs.Median, st.WallMs.Min, st.WallMs.Max)
+	if len(res.Failures) > 0 && !*allowNonzero {
+		return fmt.Errorf("run: benchmark command failed: %s (the receipt records it; -allow-nonzero accepts this)", strings.Join(res.Failures, ", "))
+	}
+	return nil
+}
+
+func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("check", stderr)
+	baseline := fs.String("baseline", "", "baseline run receipt or perfpages archive (default for a receipt: baselines/<bench>.json)")
+	current := fs.String("current", "", "current run receipt or perfpages archive (required)")
+	configPath := fs.String("config", "", "config file with [budgets] (default: perfpages.toml here when it exists, else perfgate's defaults)")
+	failOnWarn := fs.Bool("fail-on-warn", false, "exit 3 when the verdict is warn")
+	requireBaseline := fs.Bool("require-baseline", false, "fail (exit 1) when the baseline does not exist")
+	outDir := fs.String("out-dir", perfgate.DefaultOutDir, "folder for compare.json, report.json and comment.md")
+	alpha := fs.Float64("significance-alpha", 0, "run Welch's t-test on the samples at this level, e.g. 0.05 (0: off)")
+	minSamples := fs.Int("significance-min-samples", budget.DefaultMinSamples, "fewest samples per side for the t-test")
+	requireSig := fs.Bool("require-significance", false, "treat a warn or fail that is not significant as pass (alpha 0.05 unless -significance-alpha)")
+	hostMismatch := fs.String("host-mismatch", perfgate.HostMismatchWarn, "when the two runs come from different machines: warn, error or ignore")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR]")
+		fmt.Fprintln(stderr, "F is a perfgate run receipt or a perfpages archive (both sides the same kind).")
+		fmt.Fprintln(stderr, "Exit status: 0 pass, warn, skip or no baseline; 2 fail; 3 warn with -fail-on-warn; 1 error.")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *current == "" {
+		fs.Usage()
+		return errors.New("check: -current is required")
+	}
+	if *alpha < 0 || *alpha >= 1 {
+		return fmt.Errorf("check: -significance-alpha %v: want a level between 0 and 1", *alpha)
+	}
+	if *minSamples < 2 {
+		return fmt.Errorf("check: -significance-min-samples %d: want at least 2", *minSamples)
+	}
+	var sig *budget.SignificancePolicy
+	if *alpha > 0 || *requireSig {
+		a := *alpha
+		if a == 0 {
+			a = 0.05
+		}
+		sig = &budget.SignificancePolicy{Alpha: a, MinSamples: *minSamples, Require: *requireSig}
+	}
+	cfg, err := budgetConfig(*configPath)
+	if err != nil {
+		return err
+	}
+	res, err := perfgate.Check(perfgate.CheckOptions{
+		BaselinePath:    *baseline,
+		CurrentPath:     *current,
+		Config:          cfg,
+		Significance:    sig,
+		RequireBaseline: *requireBaseline,
+		HostMismatch:    *hostMismatch,
+		OutDir:          *outDir,
+		Tool:            tool(),
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "perfpages: warning: %s\n", w)
+	}
+	fmt.Fprint(stdout, res.Markdown)
+	code := res.ExitCode(*failOnWarn)
+	if code == perfgate.ExitPass {
+		return nil
+	}
+	v := res.Compare.Verdict
+	msg := fmt.Sprintf("check: budget verdict %s", v.Status)
+	if code == perfgate.ExitWarnAsFail {
+		msg += " with -fail-on-warn"
+	}
+	if len(v.Reasons) > 0 {
+		msg += " (" + strings.Join(v.Reasons, ", ") + ")"
+	}
+	return &exitError{code: code, msg: msg}
+}
+
+// budgetConfig loads -config, else perfpages.toml in the working folder
+// when it exists, else the defaults.
+func budgetConfig(path string) (*config.Config, error) {
+	if path == "" {
+		if _, err := os.Stat(config.FileName); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return config.Default(), nil
+			}
+			return nil, err
+		}
+		path = config.FileName
+	}
+	return config.Load(path)
+}
+
+func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("export", stderr)
+	format := fs.String("format", "", "csv or jsonl (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: perfpages export -format csv|jsonl F...")
+		fmt.Fprintln(stderr, "F are perfgate run receipts (one row each) or compare receipts (one row per metric), not both.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errReported
+	}
+	if *format != perfgate.FormatCSV && *format != perfgate.FormatJSONL {
+		fs.Usage()
+		return fmt.Errorf("export: -format %q: want csv or jsonl", *format)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("export: no receipts given")
+	}
+	var runs []*perfgate.RunReceipt
+	var cmps []*perfgate.CompareReceipt
+	var first string
+	for _, path := range fs.Args() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		kind, err := perfgate.Sniff(path, data)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case perfgate.KindRun:
+			r, err := perfgate.ReadRun(path, data)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
+		case perfgate.KindCompare:
+			c, err := perfgate.ReadCompare(path, data)
+			if err != nil {
+				return err
+			}
+			cmps = append(cmps, c)
+		default:
+			return fmt.Errorf("%s: is %s; export takes perfgate run or compare receipts", path, kind)
+		}
+		if first == "" {
+			first = path
+		}
+		if len(runs) > 0 && len(cmps) > 0 {
+			return fmt.Errorf("export: %s is %s but %s is not: export one kind at a time", path, kind, first)
+		}
+	}
+	if len(runs) > 0 {
+		return perfgate.ExportRuns(stdout, *format, runs)
+	}
+	return perfgate.ExportCompares(stdout, *format, cmps)
+}
+
+func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("promote", stderr)
+	normalize := fs.Bool("normalize", false, `set run.id to "baseline" and both timestamps to 1970-01-01T00:00:00Z`)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: perfpages promote [-normalize] F DEST")
+		fmt.Fprintln(stderr, "Copies the run receipt F to DEST (e.g. baselines/<bench>.json), the baseline of later checks.")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args, 2); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return errors.New("promote: want a run receipt and a destination")
+	}
+	if err := perfgate.Promote(fs.Arg(0), fs.Arg(1), *normalize); err != nil {
+		return err
+	}
+	how := ""
+	if *normalize {
+		how = " (normalized)"
+	}
+	fmt.Fprintf(stdout, "promoted %s to %s%s\n", fs.Arg(0), fs.Arg(1), how)
+	return nil
+}

@@ -1,0 +1,394 @@
+package perfgate
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/config"
+)
+
+// fixture builds a run receipt from wall and RSS samples the way
+// perfgate's CLI fixtures are written: stats without mean and stddev, so
+// that no CV is known.
+func fixture(id string, wall, rss []uint64) *RunReceipt {
+	r := &RunReceipt{
+		Schema: RunSchema,
+		Tool:   Tool{Name: "perfgate", Version: "0.1.0"},
+		Run:    RunMeta{ID: id, StartedAt: "2024-01-01T00:00:00Z", EndedAt: "2024-01-01T00:00:01Z", Host: Host{OS: "linux", Arch: "x86_64"}},
+		Bench:  Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: uint32(len(wall))},
+	}
+	for i := range wall {
+		s := Sample{WallMs: wall[i]}
+		if rss != nil {
+			s.MaxRSSKB = u64p(rss[i])
+		}
+		r.Samples = append(r.Samples, s)
+	}
+	r.Stats, _ = ComputeStats(r.Samples, nil)
+	r.Stats.WallMs.Mean, r.Stats.WallMs.Stddev = nil, nil
+	if r.Stats.MaxRSSKB != nil {
+		r.Stats.MaxRSSKB.Mean, r.Stats.MaxRSSKB.Stddev = nil, nil
+	}
+	return r
+}
+
+// The CLI fixtures of reference/stats.md C.8 (2).
+var (
+	fixtureBaseline = func() *RunReceipt {
+		return fixture("baseline", []uint64{100, 102, 98, 101, 99}, []uint64{1024, 1028, 1020, 1026, 1022})
+	}
+	fixturePass = func() *RunReceipt {
+		return fixture("pass", []uint64{95, 97, 93, 96, 94}, []uint64{1000, 1004, 996, 1002, 998})
+	}
+	fixtureWarn = func() *RunReceipt {
+		return fixture("warn", []uint64{119, 121, 117, 120, 118}, []uint64{1200, 1204, 1196, 1202, 1198})
+	}
+	fixtureFail = func() *RunReceipt {
+		return fixture("fail", []uint64{150, 152, 148, 151, 149}, []uint64{1500, 1504, 1496, 1502, 1498})
+	}
+)
+
+// TestCompareRunsFixtures is C.8 (2): defaults 0.20 / 0.90 (warn at 0.18).
+func TestCompareRunsFixtures(t *testing.T) {
+	sixty := 0.60
+	tests := []struct {
+		name       string
+		current    *RunReceipt
+		budgets    map[string]config.Budget
+		wantStatus map[string]budget.Status
+		want       Verdict
+	}{
+		{"pass", fixturePass(), nil,
+			map[string]budget.Status{"wall_ms": budget.Pass, "max_rss_kb": budget.Pass},
+			Verdict{Status: budget.Pass, Counts: Counts{Pass: 2}, Reasons: []string{}}},
+		{"warn: wall +19% warns, rss +17.19% passes", fixtureWarn(), nil,
+			map[string]budget.Status{"wall_ms": budget.Warn, "max_rss_kb": budget.Pass},
+			Verdict{Status: budget.Warn, Counts: Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}}},
+		{"fail: both fail", fixtureFail(), nil,
+			map[string]budget.Status{"wall_ms": budget.Fail, "max_rss_kb": budget.Fail},
+			Verdict{Status: budget.Fail, Counts: Counts{Fail: 2}, Reasons: []string{"max_rss_kb_fail", "wall_ms_fail"}}},
+		{"fail with threshold 0.60 everywhere passes", fixtureFail(),
+			map[string]config.Budget{"wall_ms": {Threshold: &sixty}, "max_rss_kb": {Threshold: &sixty}},
+			map[string]budget.Status{"wall_ms": budget.Pass, "max_rss_kb": budget.Pass},
+			Verdict{Status: budget.Pass, Counts: Counts{Pass: 2}, Reasons: []string{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := CompareRuns(fixtureBaseline(), tt.current, CompareOptions{Budgets: tt.budgets})
+			got := map[string]budget.Status{}
+			for k, d := range c.Receipt.Deltas {
+				got[k] = d.Status
+			}
+			if diff := cmp.Diff(tt.wantStatus, got); diff != "" {
+				t.Errorf("statuses (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, c.Receipt.Verdict); diff != "" {
+				t.Errorf("verdict (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCompareRunsReceipt pins the whole compare receipt of the warn
+// fixture: budgets with the check builders' noise policy warn, deltas with
+// the u64 medians, refs.
+func TestCompareRunsReceipt(t *testing.T) {
+	c := CompareRuns(fixtureBaseline(), fixtureWarn(), CompareOptions{
+		Tool: Tool{Name: "perfpages", Version: "test"}, BaselinePath: "base.json", CurrentPath: "cur.json",
+	})
+	want := CompareReceipt{
+		Schema:      CompareSchema,
+		Tool:        Tool{Name: "perfpages", Version: "test"},
+		Bench:       Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: 5},
+		BaselineRef: Ref{Path: "base.json", RunID: "baseline"},
+		CurrentRef:  Ref{Path: "cur.json", RunID: "warn"},
+		Budgets: map[string]Budget{
+			"max_rss_kb": {Threshold: 0.2, WarnThreshold: 0.2 * 0.9, NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
+			"wall_ms":    {Threshold: 0.2, WarnThreshold: 0.2 * 0.9, NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
+		},
+		Deltas: map[string]Delta{
+			"max_rss_kb": {Baseline: 1024, Current: 1200, Ratio: 1200.0 / 1024, Pct: 176.0 / 1024, Regression: 176.0 / 1024, Status: budget.Pass},
+			"wall_ms":    {Baseline: 100, Current: 119, Ratio: 1.19, Pct: 0.19, Regression: 0.19, Status: budget.Warn},
+		},
+		Verdict: Verdict{Status: budget.Warn, Counts: Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}},
+	}
+	if diff := cmp.Diff(want, c.Receipt, approx); diff != "" {
+		t.Errorf("receipt (-want +got):\n%s", diff)
+	}
+	if c.Receipt.Deltas["max_rss_kb"].Regression != 0.171875 {
+		t.Errorf("rss regression %v, want 0.171875", c.Receipt.Deltas["max_rss_kb"].Regression)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings: %v", c.Warnings)
+	}
+}
+
+// TestCompareRunsWhichMetrics is C.6: wall_ms always; the other budgeted
+// metrics only when both receipts have them; io/network/energy never.
+func TestCompareRunsWhichMetrics(t *testing.T) {
+	base := fixtureBaseline()
+	cur := fixtureWarn()
+	for _, r := range []*RunReceipt{base, cur} {
+		for i := range r.Samples {
+			r.Samples[i].EnergyUJ = u64p(500)
+			r.Samples[i].PageFaults = u64p(0)
+		}
+		r.Samples[0].CPUMs = u64p(10)
+		r.Stats, _ = ComputeStats(r.Samples, nil)
+	}
+	cur.Samples[0].CPUMs = nil
+	cur.Stats, _ = ComputeStats(cur.Samples, nil)
+	c := CompareRuns(base, cur, CompareOptions{})
+	if diff := cmp.Diff([]string{"max_rss_kb", "page_faults", "wall_ms"}, slices.Sorted(maps.Keys(c.Receipt.Budgets))); diff != "" {
+		t.Errorf("budgeted metrics (-want +got):\n%s", diff)
+	}
+	// A zero baseline (no page faults) is skipped without a reason.
+	if d := c.Receipt.Deltas["page_faults"]; d.Status != budget.Skip || d.Ratio != 1 {
+		t.Errorf("page_faults delta = %+v, want skip", d)
+	}
+	if c.Receipt.Verdict.Counts.Skip != 1 || strings.Contains(strings.Join(c.Receipt.Verdict.Reasons, " "), "page_faults") {
+		t.Errorf("verdict = %+v", c.Receipt.Verdict)
+	}
+}
+
+// TestCompareRunsConfig: per-metric overrides keyed by perfgate's metric
+// name — direction, statistic p95 over the measured samples, noise
+// threshold with the current run's CV — and throughput's own direction.
+func TestCompareRunsConfig(t *testing.T) {
+	base := fixture("b", []uint64{100, 100, 100, 100, 100, 100, 100, 200}, nil)
+	cur := fixture("c", []uint64{100, 100, 100, 100, 100, 100, 100, 300}, nil)
+	c := CompareRuns(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {Statistic: "p95"}}})
+	want := Delta{Baseline: 165, Current: 230, Ratio: 230.0 / 165, Pct: 65.0 / 165, Regression: 65.0 / 165, Statistic: budget.P95, Status: budget.Fail}
+	if diff := cmp.Diff(want, c.Receipt.Deltas["wall_ms"], approx); diff != "" {
+		t.Errorf("p95 delta (-want +got):\n%s", diff)
+	}
+
+	// Throughput: higher is better; a faster current run is no regression.
+	tb, tc := fixture("b", []uint64{100, 100}, nil), fixture("c", []uint64{50, 50}, nil)
+	for _, r := range []*RunReceipt{tb, tc} {
+		r.Bench.WorkUnits = u64p(10)
+		r.Stats, _ = ComputeStats(r.Samples, r.Bench.WorkUnits)
+	}
+	c = CompareRuns(tb, tc, CompareOptions{})
+	if d := c.Receipt.Deltas["throughput_per_s"]; d.Baseline != 100 || d.Current != 200 || d.Regression != 0 || c.Receipt.Budgets["throughput_per_s"].Direction != budget.Higher {
+		t.Errorf("throughput: %+v %+v", d, c.Receipt.Budgets["throughput_per_s"])
+	}
+	// …unless the config says lower.
+	c = CompareRuns(tb, tc, CompareOptions{Budgets: map[string]config.Budget{"throughput_per_s": {Direction: "lower"}}})
+	if d := c.Receipt.Deltas["throughput_per_s"]; d.Status != budget.Fail || d.Regression != 1 {
+		t.Errorf("throughput, direction lower: %+v", d)
+	}
+
+	// Noise: the current run's CV (from mean and stddev) above the
+	// threshold makes the budget's policy apply.
+	nb := fixture("b", []uint64{100, 100, 100}, nil)
+	nc := fixture("c", []uint64{50, 100, 150}, nil)
+	nc.Stats, _ = ComputeStats(nc.Samples, nil)
+	tenth := 0.1
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth}}})
+	d := c.Receipt.Deltas["wall_ms"]
+	if d.Status != budget.Warn || d.CV == nil || *d.CV != 0.5 || *d.NoiseThreshold != 0.1 {
+		t.Errorf("noisy pass under policy warn: %+v", d)
+	}
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth, NoisePolicy: "skip"}}})
+	if d := c.Receipt.Deltas["wall_ms"]; d.Status != budget.Skip || c.Receipt.Verdict.Reasons[0] != "wall_ms_skip" || c.Receipt.Verdict.Status != budget.Skip {
+		t.Errorf("policy skip: %+v %+v", d, c.Receipt.Verdict)
+	}
+	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != budget.NoiseSkip || *b.NoiseThreshold != 0.1 {
+		t.Errorf("budget = %+v", b)
+	}
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth, NoisePolicy: "ignore"}}})
+	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != "" {
+		t.Errorf("policy ignore is recorded as %q, want omitted", b.NoisePolicy)
+	}
+}
+
+func TestCompareRunsSignificance(t *testing.T) {
+	var bw, cw []uint64
+	for v := uint64(50); v <= 140; v += 10 {
+		bw, cw = append(bw, v), append(cw, v+6)
+	}
+	base, cur := fixture("b", bw, nil), fixture("c", cw, nil)
+	five := 0.05
+	opts := CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {Threshold: &five}}, Significance: &budget.SignificancePolicy{Alpha: 0.05, MinSamples: 8}}
+	c := CompareRuns(base, cur, opts)
+	d := c.Receipt.Deltas["wall_ms"]
+	if d.Status != budget.Fail || d.Significance == nil || d.Significance.Significant || d.Significance.BaselineSamples != 10 || d.Significance.Test != "welch_t" {
+		t.Errorf("delta = %+v, significance %+v", d, d.Significance)
+	}
+	opts.Significance.Require = true
+	if d := CompareRuns(base, cur, opts).Receipt.Deltas["wall_ms"]; d.Status != budget.Pass {
+		t.Errorf("require significance: %+v", d)
+	}
+}
+
+func TestCompareRunsHostMismatch(t *testing.T) {
+	base, cur := fixtureBaseline(), fixturePass()
+	cur.Run.Host = Host{OS: "macos", Arch: "aarch64", CPUCount: u32p(16), MemoryBytes: u64p(64 << 30)}
+	base.Run.Host = Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(4), MemoryBytes: u64p(16 << 30), HostnameHash: "aa"}
+	c := CompareRuns(base, cur, CompareOptions{})
+	want := []string{
+		"host mismatch: OS mismatch: baseline=linux, current=macos",
+		"host mismatch: architecture mismatch: baseline=x86_64, current=aarch64",
+		"host mismatch: CPU count differs significantly: baseline=4, current=16 (4.0x)",
+		"host mismatch: memory differs significantly: baseline=16.0GB, current=64.0GB (4.0x)",
+	}
+	if diff := cmp.Diff(want, c.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	cur.Run.Host = Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(8), MemoryBytes: u64p(24 << 30), HostnameHash: "bb"}
+	if c := CompareRuns(base, cur, CompareOptions{}); len(c.Warnings) != 0 {
+		t.Errorf("2x CPUs, 1.5x memory, another host name: %v", c.Warnings)
+	}
+}
+
+func TestResultKey(t *testing.T) {
+	tests := []struct {
+		tc     analysis.TestCase
+		metric string
+		want   string
+	}{
+		{analysis.TestCase{Benchmark: "json-decode"}, "wall-time", "json-decode/wall-time"},
+		{analysis.TestCase{Benchmark: "json-decode", Params: analysis.NewParams(map[string]string{"size": "large", "n": "1000"})}, "instructions:u",
+			"json-decode{n=1000,size=large}/instructions:u"},
+		{analysis.TestCase{Benchmark: "b", Params: analysis.Params{{Key: "a", Value: "x,y"}, {Key: "k", Value: ""}}}, "m", `b{a="x,y",k=""}/m`},
+	}
+	for _, tt := range tests {
+		if got := ResultKey(tt.tc, tt.metric); got != tt.want {
+			t.Errorf("ResultKey = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func archiveRun(id string, results ...analysis.Result) *analysis.Run {
+	return &analysis.Run{
+		Artifact: analysis.Artifact{ID: id, Kind: analysis.KindCommit},
+		Machine:  analysis.Machine{Name: "linux-x64-1", OS: "linux", Arch: "amd64", Cores: 16},
+		Context:  analysis.Params{{Key: "toolchain", Value: "go1.26"}},
+		Results:  results,
+	}
+}
+
+func result(bench, metric, unit string, samples ...float64) analysis.Result {
+	return analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
+}
+
+// TestCompareArchives: every test case and metric on both sides with
+// samples is one delta; without a [budgets] section every metric gets the
+// default budget in the direction of its unit; medians over the samples.
+func TestCompareArchives(t *testing.T) {
+	base := archiveRun("aaa",
+		result("parse", "wall-time", "ns", 100, 110, 90),
+		result("parse", "throughput", "B/s", 1000, 1000),
+		result("encode", "wall-time", "ns", 50, 52),
+		result("gone", "wall-time", "ns", 1),
+		analysis.Result{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
+	)
+	cur := archiveRun("bbb",
+		result("parse", "wall-time", "ns", 130, 125, 120), // +25 %: fail
+		result("parse", "throughput", "B/s", 700, 700),    // −30 %, higher is better: fail
+		result("encode", "wall-time", "ns", 50, 53),       // +0.97 %: pass
+		result("new", "wall-time", "ns", 1),
+		analysis.Result{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
+	)
+	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json", CurrentPath: "b.json"})
+	got := map[string]budget.Status{}
+	for k, d := range c.Receipt.Deltas {
+		got[k] = d.Status
+	}
+	want := map[string]budget.Status{"parse/wall-time": budget.Fail, "parse/throughput": budget.Fail, "encode/wall-time": budget.Pass}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if d := c.Receipt.Deltas["parse/wall-time"]; d.Baseline != 100 || d.Current != 125 || d.CV == nil {
+		t.Errorf("parse/wall-time = %+v", d)
+	}
+	if b := c.Receipt.Budgets["parse/throughput"]; b.Direction != budget.Higher || b.Threshold != 0.2 {
+		t.Errorf("throughput budget = %+v", b)
+	}
+	if diff := cmp.Diff(map[string]string{"parse/wall-time": "ns", "parse/throughput": "B/s", "encode/wall-time": "ns"}, c.Units); diff != "" {
+		t.Errorf("units (-want +got):\n%s", diff)
+	}
+	wantBench := Bench{Name: "bbb", Command: []string{}, Repeat: 3}
+	if diff := cmp.Diff(wantBench, c.Receipt.Bench); diff != "" {
+		t.Errorf("bench (-want +got):\n%s", diff)
+	}
+	if c.Receipt.BaselineRef != (Ref{Path: "a.json", RunID: "aaa"}) || c.Receipt.CurrentRef != (Ref{Path: "b.json", RunID: "bbb"}) {
+		t.Errorf("refs = %+v %+v", c.Receipt.BaselineRef, c.Receipt.CurrentRef)
+	}
+	if diff := cmp.Diff([]string{"parse/throughput_fail", "parse/wall-time_fail"}, c.Receipt.Verdict.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings = %v", c.Warnings)
+	}
+}
+
+// TestCompareArchivesBudgets: with a [budgets] section only the metrics it
+// names are judged; [metrics] directions apply; p95 works on samples.
+func TestCompareArchivesBudgets(t *testing.T) {
+	base := archiveRun("a", result("p", "wall-time", "ns", 100, 100), result("p", "score", "points", 10, 10), result("p", "rss", "KB", 5, 5))
+	cur := archiveRun("b", result("p", "wall-time", "ns", 150, 150), result("p", "score", "points", 5, 5), result("p", "rss", "KB", 50, 50))
+	half := 0.5
+	c := CompareArchives(base, cur, CompareOptions{
+		Budgets: map[string]config.Budget{"wall-time": {Threshold: &half}, "score": {}},
+		Metrics: map[string]config.MetricConfig{"score": {Direction: "higher"}},
+	})
+	if _, ok := c.Receipt.Deltas["p/rss"]; ok {
+		t.Error("rss has no budget but was judged")
+	}
+	if d := c.Receipt.Deltas["p/wall-time"]; d.Status != budget.Warn { // 0.5 ≥ 0.45, not > 0.5
+		t.Errorf("wall-time = %+v", d)
+	}
+	if d, b := c.Receipt.Deltas["p/score"], c.Receipt.Budgets["p/score"]; d.Status != budget.Fail || b.Direction != budget.Higher {
+		t.Errorf("score = %+v, budget %+v", d, b)
+	}
+
+	// A [budgets] section that names none of the metrics is reported.
+	c = CompareArchives(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {}}})
+	if len(c.Receipt.Deltas) != 0 || c.Receipt.Verdict.Status != budget.Skip ||
+		len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "no [budgets] section matches a metric of these archives (budgets: wall_ms; metrics: rss, score, wall-time)") {
+		t.Errorf("unmatched budgets: %+v %v", c.Receipt.Verdict, c.Warnings)
+	}
+
+	pb := archiveRun("a", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 200))
+	pc := archiveRun("b", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 300))
+	c = CompareArchives(pb, pc, CompareOptions{Budgets: map[string]config.Budget{"wall-time": {Statistic: "p95"}}})
+	if d := c.Receipt.Deltas["p/wall-time"]; math.Abs(d.Baseline-165) > 1e-9 || math.Abs(d.Current-230) > 1e-9 || d.Statistic != budget.P95 {
+		t.Errorf("p95 = %+v", d)
+	}
+}
+
+func TestCompareArchivesWarnings(t *testing.T) {
+	base := archiveRun("a", result("p", "wall-time", "ns", 100), result("p", "wall-time", "ns", 1), result("q", "mem", "KB", 1))
+	cur := archiveRun("b", result("p", "wall-time", "ns", 100), result("q", "mem", "MB", 1))
+	cur.Machine = analysis.Machine{Name: "mac-arm-1", OS: "darwin", Arch: "arm64", Cores: 4}
+	cur.Context = analysis.Params{{Key: "toolchain", Value: "go1.27"}}
+	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json"})
+	want := []string{
+		"a.json: result p/wall-time appears twice; the first one is compared",
+		`q/mem: unit changed from "KB" to "MB"; not compared`,
+		"host mismatch: machine mismatch: baseline=linux-x64-1, current=mac-arm-1",
+		"host mismatch: OS mismatch: baseline=linux, current=darwin",
+		"host mismatch: architecture mismatch: baseline=amd64, current=arm64",
+		"host mismatch: CPU count differs significantly: baseline=16, current=4 (4.0x)",
+		"host mismatch: context mismatch: baseline={toolchain=go1.26}, current={toolchain=go1.27}",
+	}
+	if diff := cmp.Diff(want, c.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if len(c.HostMismatch) != 5 {
+		t.Errorf("host mismatch = %v", c.HostMismatch)
+	}
+	none := CompareArchives(archiveRun("a", result("x", "m", "ns", 1)), archiveRun("b", result("y", "m", "ns", 1)), CompareOptions{})
+	if diff := cmp.Diff([]string{"the archives have no test case and metric in common"}, none.Warnings); diff != "" {
+		t.Errorf("disjoint archives (-want +got):\n%s", diff)
+	}
+}

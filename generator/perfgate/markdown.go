@@ -1,0 +1,217 @@
+package perfgate
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/budget"
+)
+
+// Markdown renders a compare receipt as perfgate's pull-request comment
+// (reference/stats.md C.7): a header by verdict ("✅ perfgate: pass"), the
+// bench, a table with one row per delta (metric, baseline, current,
+// change, budget, status) and a Notes bullet per verdict reason. units
+// gives the display unit of keys that are not perfgate metrics (archive
+// results); perfgate metrics use their own.
+func Markdown(c *CompareReceipt, units map[string]string) string {
+	var b strings.Builder
+	b.WriteString(verdictHeader(c.Verdict.Status))
+	b.WriteString("\n\n")
+	fmt.Fprintf(&b, "**Bench:** %s\n\n", codeSpan(c.Bench.Name))
+	b.WriteString("| metric | baseline (median) | current (median) | delta | budget | status |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---|\n")
+	for _, key := range slices.Sorted(maps.Keys(c.Deltas)) {
+		d := c.Deltas[key]
+		unit := unitOf(key, units)
+		budgetCol, dirCol := "", ""
+		if bud, ok := c.Budgets[key]; ok {
+			budgetCol, dirCol = fmt.Sprintf("%.1f%%", bud.Threshold*100), string(bud.Direction)
+		}
+		status := statusIcon(d.Status)
+		if noisy(d) {
+			status += " (noisy)"
+		}
+		name := key
+		if d.Statistic != "" && d.Statistic != budget.Median {
+			name += " (" + string(d.Statistic) + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s (%s) | %s |\n",
+			codeSpan(name), withUnit(FormatValue(key, d.Baseline), unit), withUnit(FormatValue(key, d.Current), unit),
+			FormatPct(d.Pct), budgetCol, dirCol, status)
+	}
+	if len(c.Verdict.Reasons) > 0 {
+		b.WriteString("\n**Notes:**\n")
+		for _, r := range c.Verdict.Reasons {
+			b.WriteString(reasonLine(c, r))
+		}
+	}
+	return b.String()
+}
+
+func verdictHeader(s budget.Status) string {
+	switch s {
+	case budget.Pass:
+		return "✅ perfgate: pass"
+	case budget.Warn:
+		return "⚠️ perfgate: warn"
+	case budget.Fail:
+		return "❌ perfgate: fail"
+	}
+	return "⏭️ perfgate: skip"
+}
+
+func statusIcon(s budget.Status) string {
+	switch s {
+	case budget.Pass:
+		return "✅"
+	case budget.Warn:
+		return "⚠️"
+	case budget.Fail:
+		return "❌"
+	}
+	return "⏭️"
+}
+
+func noisy(d Delta) bool { return d.CV != nil && d.NoiseThreshold != nil && *d.CV > *d.NoiseThreshold }
+
+// reasonLine renders one verdict reason as a Notes bullet.
+func reasonLine(c *CompareReceipt, token string) string {
+	i := strings.LastIndexByte(token, '_')
+	if i > 0 {
+		metric, status := token[:i], budget.Status(token[i+1:])
+		d, dok := c.Deltas[metric]
+		b, bok := c.Budgets[metric]
+		if dok && bok {
+			noise := ""
+			if noisy(d) {
+				noise = fmt.Sprintf(" [NOISY: CV %.2f%% > limit %.2f%%]", *d.CV*100, *d.NoiseThreshold*100)
+			}
+			switch status {
+			case budget.Warn:
+				return fmt.Sprintf("- %s: %s (warn >= %.2f%%, fail > %.2f%%)%s\n", token, FormatPct(d.Pct), b.WarnThreshold*100, b.Threshold*100, noise)
+			case budget.Fail:
+				return fmt.Sprintf("- %s: %s (fail > %.2f%%)\n", token, FormatPct(d.Pct), b.Threshold*100)
+			case budget.Skip:
+				return fmt.Sprintf("- %s: skipped%s\n", token, noise)
+			}
+		}
+	}
+	return "- " + token + "\n"
+}
+
+// FormatValue formats a compared value: perfgate's metrics as perfgate
+// does (whole numbers; throughput with 3 decimals), archive results with
+// as many digits as they need, up to 6 significant ones.
+func FormatValue(metric string, v float64) string {
+	if m, ok := MetricByName(metric); ok {
+		if m.Name == "throughput_per_s" {
+			return strconv.FormatFloat(v, 'f', 3, 64)
+		}
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return formatMeasurement(v)
+}
+
+// formatMeasurement prints a sample value readably: integers in full,
+// other values rounded to 6 significant digits without exponent for the
+// usual magnitudes.
+func formatMeasurement(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	a := math.Abs(v)
+	if a >= 1e-4 && a < 1e15 {
+		digits := max(0, 5-int(math.Floor(math.Log10(a))))
+		s := strconv.FormatFloat(v, 'f', digits, 64)
+		if strings.Contains(s, ".") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+func unitOf(key string, units map[string]string) string {
+	if m, ok := MetricByName(key); ok {
+		return m.Unit
+	}
+	return units[key]
+}
+
+func withUnit(v, unit string) string {
+	if unit == "" {
+		return v
+	}
+	return v + " " + unit
+}
+
+// codeSpan is s as Markdown inline code that is safe inside a table cell.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+// ValueRow is one line of the current results shown when there is no
+// baseline.
+type ValueRow struct {
+	Metric, Value, Unit string
+}
+
+// RunValues are a run receipt's medians in the order perfgate lists them
+// when there is no baseline.
+func RunValues(r *RunReceipt) []ValueRow {
+	var rows []ValueRow
+	for _, name := range []string{"wall_ms", "cpu_ms", "page_faults", "ctx_switches", "max_rss_kb", "binary_bytes", "throughput_per_s"} {
+		if v, ok := r.Stats.Median(name); ok {
+			m, _ := MetricByName(name)
+			rows = append(rows, ValueRow{Metric: name, Value: FormatValue(name, v), Unit: m.Unit})
+		}
+	}
+	return rows
+}
+
+// ArchiveValues are an archive's results (with samples, without error)
+// and their medians, by key.
+func ArchiveValues(run *analysis.Run) []ValueRow {
+	res, _ := archiveResults(run, "")
+	var rows []ValueRow
+	for _, k := range slices.Sorted(maps.Keys(res)) {
+		r := res[k]
+		rows = append(rows, ValueRow{Metric: k, Value: formatMeasurement(budget.MedianF64(r.samples)), Unit: r.unit})
+	}
+	return rows
+}
+
+// NoBaselineMarkdown is the comment of a check that found no baseline:
+// the current results and the warnings.
+func NoBaselineMarkdown(bench string, rows []ValueRow, warnings []string) string {
+	var b strings.Builder
+	b.WriteString("## perfgate: no baseline\n\n")
+	fmt.Fprintf(&b, "**Bench:** %s\n\n", codeSpan(bench))
+	b.WriteString("No baseline found for comparison. This run will establish a new baseline.\n\n")
+	b.WriteString("### Current Results\n\n")
+	b.WriteString("| metric | value |\n")
+	b.WriteString("|---|---:|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s |\n", codeSpan(r.Metric), withUnit(r.Value, r.Unit))
+	}
+	if len(warnings) > 0 {
+		b.WriteString("\n**Warnings:**\n")
+		for _, w := range warnings {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,185 @@
+package perfgate
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/config"
+)
+
+// TestMarkdown pins the comment format of reference/stats.md C.7 on the
+// CLI fixtures of C.8 (2).
+func TestMarkdown(t *testing.T) {
+	tests := []struct {
+		name    string
+		current *RunReceipt
+		want    string
+	}{
+		{"warn", fixtureWarn(), `⚠️ perfgate: warn
+
+**Bench:** ` + "`fixture-bench`" + `
+
+| metric | baseline (median) | current (median) | delta | budget | status |
+|---|---:|---:|---:|---:|---|
+| ` + "`max_rss_kb`" + ` | 1024 KB | 1200 KB | +17.19% | 20.0% (lower) | ✅ |
+| ` + "`wall_ms`" + ` | 100 ms | 119 ms | +19.00% | 20.0% (lower) | ⚠️ |
+
+**Notes:**
+- wall_ms_warn: +19.00% (warn >= 18.00%, fail > 20.00%)
+`},
+		{"fail", fixtureFail(), `❌ perfgate: fail
+
+**Bench:** ` + "`fixture-bench`" + `
+
+| metric | baseline (median) | current (median) | delta | budget | status |
+|---|---:|---:|---:|---:|---|
+| ` + "`max_rss_kb`" + ` | 1024 KB | 1500 KB | +46.48% | 20.0% (lower) | ❌ |
+| ` + "`wall_ms`" + ` | 100 ms | 150 ms | +50.00% | 20.0% (lower) | ❌ |
+
+**Notes:**
+- max_rss_kb_fail: +46.48% (fail > 20.00%)
+- wall_ms_fail: +50.00% (fail > 20.00%)
+`},
+		{"pass", fixturePass(), `✅ perfgate: pass
+
+**Bench:** ` + "`fixture-bench`" + `
+
+| metric | baseline (median) | current (median) | delta | budget | status |
+|---|---:|---:|---:|---:|---|
+| ` + "`max_rss_kb`" + ` | 1024 KB | 1000 KB | -2.34% | 20.0% (lower) | ✅ |
+| ` + "`wall_ms`" + ` | 100 ms | 95 ms | -5.00% | 20.0% (lower) | ✅ |
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := CompareRuns(fixtureBaseline(), tt.current, CompareOptions{})
+			if diff := cmp.Diff(tt.want, Markdown(&c.Receipt, c.Units)); diff != "" {
+				t.Errorf("Markdown (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMarkdownNoiseAndStatistic: "(noisy)" on the status, the NOISY note,
+// "(p95)" after the metric, skip lines, throughput with 3 decimals.
+func TestMarkdownNoiseAndStatistic(t *testing.T) {
+	c := &CompareReceipt{
+		Bench: Bench{Name: "noisy|bench"},
+		Budgets: map[string]Budget{
+			"wall_ms":          {Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
+			"cpu_ms":           {Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseSkip, Direction: budget.Lower},
+			"throughput_per_s": {Threshold: 0.3, WarnThreshold: 0.27, Direction: budget.Higher},
+		},
+		Deltas: map[string]Delta{
+			"wall_ms":          {Baseline: 165, Current: 230, Pct: 0.3939, Status: budget.Warn, CV: f64p(0.5), NoiseThreshold: f64p(0.1), Statistic: budget.P95},
+			"cpu_ms":           {Baseline: 10, Current: 10, Status: budget.Skip, CV: f64p(0.25), NoiseThreshold: f64p(0.1)},
+			"throughput_per_s": {Baseline: 1234.5678, Current: 1234.5678, Status: budget.Pass},
+		},
+		Verdict: Verdict{Status: budget.Warn, Reasons: []string{"cpu_ms_skip", "wall_ms_warn", "host_mismatch"}},
+	}
+	want := `⚠️ perfgate: warn
+
+**Bench:** ` + "`noisy\\|bench`" + `
+
+| metric | baseline (median) | current (median) | delta | budget | status |
+|---|---:|---:|---:|---:|---|
+| ` + "`cpu_ms`" + ` | 10 ms | 10 ms | 0.00% | 20.0% (lower) | ⏭️ (noisy) |
+| ` + "`throughput_per_s`" + ` | 1234.568 /s | 1234.568 /s | 0.00% | 30.0% (higher) | ✅ |
+| ` + "`wall_ms (p95)`" + ` | 165 ms | 230 ms | +39.39% | 20.0% (lower) | ⚠️ (noisy) |
+
+**Notes:**
+- cpu_ms_skip: skipped [NOISY: CV 25.00% > limit 10.00%]
+- wall_ms_warn: +39.39% (warn >= 18.00%, fail > 20.00%) [NOISY: CV 50.00% > limit 10.00%]
+- host_mismatch
+`
+	if diff := cmp.Diff(want, Markdown(c, nil)); diff != "" {
+		t.Errorf("Markdown (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkdownArchives: keys of archive results, their units, readable
+// values, and notes for keys that are not perfgate metrics.
+func TestMarkdownArchives(t *testing.T) {
+	base := archiveRun("3f2a9c0",
+		result("json-decode", "wall-time", "ns", 1203.5, 1199, 1210.2),
+		result("parse_big", "wall-time", "ns", 100, 100),
+		result("regex", "throughput", "B/s", 1.5e9))
+	cur := archiveRun("4e5f6a7",
+		result("json-decode", "wall-time", "ns", 1403.25, 1399, 1410.2),
+		result("parse_big", "wall-time", "ns", 150, 150),
+		result("regex", "throughput", "B/s", 1.52e9))
+	c := CompareArchives(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall-time": {}, "throughput": {}}})
+	want := `❌ perfgate: fail
+
+**Bench:** ` + "`4e5f6a7`" + `
+
+| metric | baseline (median) | current (median) | delta | budget | status |
+|---|---:|---:|---:|---:|---|
+| ` + "`json-decode/wall-time`" + ` | 1203.5 ns | 1403.25 ns | +16.60% | 20.0% (lower) | ✅ |
+| ` + "`parse_big/wall-time`" + ` | 100 ns | 150 ns | +50.00% | 20.0% (lower) | ❌ |
+| ` + "`regex/throughput`" + ` | 1500000000 B/s | 1520000000 B/s | +1.33% | 20.0% (higher) | ✅ |
+
+**Notes:**
+- parse_big/wall-time_fail: +50.00% (fail > 20.00%)
+`
+	if diff := cmp.Diff(want, Markdown(&c.Receipt, c.Units)); diff != "" {
+		t.Errorf("Markdown (-want +got):\n%s", diff)
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	tests := []struct {
+		metric string
+		v      float64
+		want   string
+	}{
+		{"wall_ms", 119, "119"},
+		{"wall_ms", 1023.5, "1024"},
+		{"max_rss_kb", 1024.4, "1024"},
+		{"throughput_per_s", 9807.692307692309, "9807.692"},
+		{"wall-time", 1203.5, "1203.5"},
+		{"wall-time", 0.000123456789, "0.000123457"},
+		{"wall-time", 3.14159265, "3.14159"},
+		{"wall-time", 123456.789, "123457"},
+		{"wall-time", 2e-9, "2e-09"},
+		{"wall-time", -0.5, "-0.5"},
+	}
+	for _, tt := range tests {
+		if got := FormatValue(tt.metric, tt.v); got != tt.want {
+			t.Errorf("FormatValue(%s, %v) = %q, want %q", tt.metric, tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestNoBaselineMarkdown(t *testing.T) {
+	r := fixtureWarn()
+	r.Bench.WorkUnits = u64p(1000)
+	r.Stats, _ = ComputeStats(r.Samples, r.Bench.WorkUnits)
+	got := NoBaselineMarkdown("fixture-bench", RunValues(r), []string{"no baseline found for bench 'fixture-bench' at baselines/fixture-bench.json, skipping comparison"})
+	want := `## perfgate: no baseline
+
+**Bench:** ` + "`fixture-bench`" + `
+
+No baseline found for comparison. This run will establish a new baseline.
+
+### Current Results
+
+| metric | value |
+|---|---:|
+| ` + "`wall_ms`" + ` | 119 ms |
+| ` + "`max_rss_kb`" + ` | 1200 KB |
+| ` + "`throughput_per_s`" + ` | 8403.361 /s |
+
+**Warnings:**
+- no baseline found for bench 'fixture-bench' at baselines/fixture-bench.json, skipping comparison
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	rows := ArchiveValues(archiveRun("x", result("p", "wall-time", "ns", 3, 1, 2), result("p", "wall-time", "ns", 9)))
+	if diff := cmp.Diff([]ValueRow{{Metric: "p/wall-time", Value: "2", Unit: "ns"}}, rows); diff != "" {
+		t.Errorf("ArchiveValues (-want +got):\n%s", diff)
+	}
+}

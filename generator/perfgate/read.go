@@ -1,0 +1,413 @@
+package perfgate
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+// FileError is a problem with an input file: the file, the line when it
+// is known (1-based, else 0) and what is wrong.
+type FileError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Kind is what a check or export input holds.
+type Kind int
+
+// Input kinds.
+const (
+	KindRun     Kind = iota + 1 // a perfgate.run.v1 receipt
+	KindCompare                 // a perfgate.compare.v1 receipt
+	KindReport                  // a perfgate.report.v1 report
+	KindArchive                 // a perfpages.run.v1 archive (JSON, YAML or TOML, maybe gzipped)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindRun:
+		return "a perfgate run receipt"
+	case KindCompare:
+		return "a perfgate compare receipt"
+	case KindReport:
+		return "a perfgate report"
+	case KindArchive:
+		return "a perfpages archive"
+	}
+	return "an unknown file"
+}
+
+// maxGunzip bounds the decompressed size of a gzipped input.
+const maxGunzip = 1 << 30
+
+// Sniff tells what data holds, by content: the schema id of a JSON
+// document (report_type for a report), or an archive for YAML and TOML
+// files (by name) and for gzipped archives. name is used in errors.
+func Sniff(name string, data []byte) (Kind, error) {
+	if isGzip(data) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return 0, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+		}
+		plain, err := io.ReadAll(io.LimitReader(zr, maxGunzip))
+		if err != nil {
+			return 0, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+		}
+		data = plain
+	}
+	if format, _, ok := archive.FormatOf(name); ok && format != "json" {
+		return KindArchive, nil
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(trimmed) == 0 {
+		return 0, &FileError{File: name, Err: errors.New("empty file")}
+	}
+	if trimmed[0] != '{' {
+		if bytes.Contains(data, []byte(archive.Schema)) {
+			return KindArchive, nil // a YAML or TOML archive under another name
+		}
+		return 0, &FileError{File: name, Err: errors.New("not a JSON object: want a perfgate receipt or a perfpages archive")}
+	}
+	var head struct {
+		Schema     *string `json:"schema"`
+		ReportType *string `json:"report_type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return 0, jsonError(name, data, err)
+	}
+	switch {
+	case head.Schema != nil && *head.Schema == RunSchema:
+		return KindRun, nil
+	case head.Schema != nil && *head.Schema == CompareSchema:
+		return KindCompare, nil
+	case head.Schema != nil && *head.Schema == archive.Schema:
+		return KindArchive, nil
+	case head.ReportType != nil && *head.ReportType == ReportSchema:
+		return KindReport, nil
+	case head.Schema != nil:
+		return 0, &FileError{File: name, Err: fmt.Errorf("schema %q: want %s or %s", *head.Schema, RunSchema, archive.Schema)}
+	}
+	return 0, &FileError{File: name, Err: errors.New(`no "schema" field: not a perfgate receipt or perfpages archive`)}
+}
+
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// ReadRun decodes and validates a perfgate.run.v1 receipt: the schema id,
+// the required fields (missing or null ones are named by path, e.g.
+// "run.host.os") and their types. Unknown fields are accepted, so that
+// receipts from newer perfgate versions still read. name is used in errors.
+func ReadRun(name string, data []byte) (*RunReceipt, error) {
+	obj, err := decodeObject(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSchema(name, obj, "schema", RunSchema); err != nil {
+		return nil, err
+	}
+	if err := requireFields(name, obj, runRequired); err != nil {
+		return nil, err
+	}
+	var r RunReceipt
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	return &r, nil
+}
+
+// ReadCompare decodes and validates a perfgate.compare.v1 receipt.
+func ReadCompare(name string, data []byte) (*CompareReceipt, error) {
+	obj, err := decodeObject(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSchema(name, obj, "schema", CompareSchema); err != nil {
+		return nil, err
+	}
+	if err := requireFields(name, obj, compareRequired); err != nil {
+		return nil, err
+	}
+	var c CompareReceipt
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	return &c, nil
+}
+
+// field lists: a path of object keys; "[]" walks into every element of an
+// array, "?" marks an object that may be absent (its own fields are then
+// required only when it is present).
+var runRequired = []string{
+	"tool.name", "tool.version",
+	"run.id", "run.started_at", "run.ended_at", "run.host.os", "run.host.arch",
+	"bench.name", "bench.command", "bench.repeat", "bench.warmup",
+	"samples",
+	"samples.[].wall_ms", "samples.[].exit_code",
+	"stats.wall_ms.median", "stats.wall_ms.min", "stats.wall_ms.max",
+	"stats.cpu_ms?.median", "stats.page_faults?.median", "stats.ctx_switches?.median",
+	"stats.max_rss_kb?.median", "stats.io_read_bytes?.median", "stats.io_write_bytes?.median",
+	"stats.network_packets?.median", "stats.energy_uj?.median", "stats.binary_bytes?.median",
+	"stats.throughput_per_s?.median",
+}
+
+var compareRequired = []string{
+	"tool.name", "tool.version",
+	"bench.name", "bench.command",
+	"baseline_ref", "current_ref", "budgets", "deltas",
+	"verdict.status", "verdict.counts", "verdict.reasons",
+}
+
+type object = map[string]json.RawMessage
+
+// decodeObject parses the top level of a JSON document, which must be an
+// object.
+func decodeObject(name string, data []byte) (object, error) {
+	var obj object
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	if obj == nil {
+		return nil, &FileError{File: name, Err: errors.New("not a JSON object")}
+	}
+	return obj, nil
+}
+
+func checkSchema(name string, obj object, key, want string) error {
+	raw, ok := obj[key]
+	if !ok || isNull(raw) {
+		return &FileError{File: name, Err: fmt.Errorf("missing field %q: not a %s receipt", key, want)}
+	}
+	var got string
+	if err := json.Unmarshal(raw, &got); err != nil || got != want {
+		return &FileError{File: name, Err: fmt.Errorf("%s is %s, want %s", key, strings.TrimSpace(string(raw)), want)}
+	}
+	return nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// requireFields reports the first missing or null field of paths.
+func requireFields(name string, obj object, paths []string) error {
+	for _, p := range paths {
+		if missing := findMissing(obj, strings.Split(p, "."), ""); missing != "" {
+			return &FileError{File: name, Err: fmt.Errorf("missing field %q", missing)}
+		}
+	}
+	return nil
+}
+
+// findMissing walks obj along path and returns the dotted path of the
+// first field that is absent or null, or "".
+func findMissing(obj object, path []string, prefix string) string {
+	key := path[0]
+	optional := strings.HasSuffix(key, "?")
+	key = strings.TrimSuffix(key, "?")
+	full := key
+	if prefix != "" {
+		full = prefix + "." + key
+	}
+	raw, ok := obj[key]
+	if !ok || isNull(raw) {
+		if optional {
+			return ""
+		}
+		return full
+	}
+	if len(path) == 1 {
+		return ""
+	}
+	if path[1] == "[]" {
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return "" // the typed decode reports the wrong type
+		}
+		for i, e := range elems {
+			var sub object
+			if json.Unmarshal(e, &sub) != nil {
+				continue
+			}
+			if m := findMissing(sub, path[2:], fmt.Sprintf("%s[%d]", full, i)); m != "" {
+				return m
+			}
+		}
+		return ""
+	}
+	var sub object
+	if json.Unmarshal(raw, &sub) != nil {
+		return ""
+	}
+	return findMissing(sub, path[1:], full)
+}
+
+// jsonError turns an encoding/json error into a FileError with the line of
+// the offending byte.
+func jsonError(name string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return &FileError{File: name, Line: lineOf(data, syn.Offset), Err: fmt.Errorf("invalid JSON: %v", syn)}
+	case errors.As(err, &typ):
+		what := typ.Field
+		if what == "" {
+			what = "document"
+		}
+		return &FileError{File: name, Line: lineOf(data, typ.Offset), Err: fmt.Errorf("%s: a JSON %s cannot be %s", what, typ.Value, typeName(typ.Type.String()))}
+	}
+	return &FileError{File: name, Err: err}
+}
+
+func typeName(goType string) string {
+	switch strings.TrimPrefix(goType, "*") {
+	case "uint64", "uint32":
+		return "a non-negative integer"
+	case "int32":
+		return "a 32-bit integer"
+	case "float64":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "an array"
+	}
+	return "an object"
+}
+
+func lineOf(data []byte, offset int64) int {
+	if offset < 0 || offset > int64(len(data)) {
+		return 0
+	}
+	return bytes.Count(data[:offset], []byte("\n")) + 1
+}
+
+// Input is a decoded check input.
+type Input struct {
+	Path    string
+	Kind    Kind
+	Run     *RunReceipt   // KindRun
+	Archive *analysis.Run // KindArchive
+	// Problems are the archive's non-fatal problems (unknown fields,
+	// dropped results), as "file:line: message".
+	Problems []string
+}
+
+// Load reads a check input: a perfgate run receipt or a perfpages archive,
+// told apart by content. Errors name the file.
+func Load(path string) (*Input, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	kind, err := Sniff(path, data)
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{Path: path, Kind: kind}
+	switch kind {
+	case KindRun:
+		if in.Run, err = ReadRun(path, data); err != nil {
+			return nil, err
+		}
+	case KindArchive:
+		run, problems := archive.Decode(path, data, archive.Options{DateOptional: true})
+		var fatal []error
+		for _, p := range problems {
+			if p.Fatal {
+				fatal = append(fatal, p)
+			} else {
+				in.Problems = append(in.Problems, p.Error())
+			}
+		}
+		if len(fatal) > 0 {
+			return nil, errors.Join(fatal...)
+		}
+		in.Archive = &run
+	default:
+		return nil, &FileError{File: path, Err: fmt.Errorf("is %s; want a perfgate run receipt or a perfpages archive", kind)}
+	}
+	return in, nil
+}
+
+// pathError is "path: reason" for a file that cannot be read, without the
+// operation name os adds ("open path: …").
+func pathError(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &FileError{File: path, Err: pe.Err}
+	}
+	return &FileError{File: path, Err: err}
+}
+
+// Marshal is the JSON form perfpages writes receipts in: two-space
+// indentation, no HTML escaping, a final newline.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteFile writes data to path atomically (a temporary file in the same
+// folder, renamed), creating the folder when needed, so that a reader
+// never sees half a receipt.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// WriteJSON marshals v with [Marshal] and writes it with [WriteFile].
+func WriteJSON(path string, v any) error {
+	data, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, data)
+}

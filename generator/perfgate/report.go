@@ -1,0 +1,155 @@
+package perfgate
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+)
+
+// Check ids, finding codes and severities of reports (stable tokens).
+const (
+	CheckBudget    = "perf.budget"
+	CheckBaseline  = "perf.baseline"
+	CodeMetricWarn = "metric_warn"
+	CodeMetricFail = "metric_fail"
+	CodeMissing    = "missing"
+	SeverityWarn   = "warn"
+	SeverityFail   = "fail"
+)
+
+// Report is a perfgate.report.v1 report.
+type Report struct {
+	ReportType string  `json:"report_type"`
+	Verdict    Verdict `json:"verdict"`
+	// Compare is the compared receipt; absent when there was no baseline.
+	Compare  *CompareReceipt `json:"compare,omitempty"`
+	Findings []Finding       `json:"findings"`
+	Summary  Summary         `json:"summary"`
+}
+
+// Finding is one thing the report calls out.
+type Finding struct {
+	CheckID  string       `json:"check_id"`
+	Code     string       `json:"code"`
+	Severity string       `json:"severity"`
+	Message  string       `json:"message"`
+	Data     *FindingData `json:"data,omitempty"`
+}
+
+// FindingData is the numbers behind a budget finding.
+type FindingData struct {
+	MetricName    string           `json:"metric_name"`
+	Baseline      float64          `json:"baseline"`
+	Current       float64          `json:"current"`
+	RegressionPct float64          `json:"regression_pct"`
+	Threshold     float64          `json:"threshold"`
+	Direction     budget.Direction `json:"direction"`
+}
+
+// Summary counts the compared metrics.
+type Summary struct {
+	PassCount  uint32 `json:"pass_count"`
+	WarnCount  uint32 `json:"warn_count"`
+	FailCount  uint32 `json:"fail_count"`
+	SkipCount  uint32 `json:"skip_count,omitempty"`
+	TotalCount uint32 `json:"total_count"`
+}
+
+// Wording chooses between the two ways perfgate words its findings
+// (reference/stats.md C.5).
+type Wording int
+
+const (
+	// CheckWording is what `perfgate check` writes, and `perfpages check`
+	// too: "wall_ms regression: 19.00% (change: +19.00%, threshold:
+	// 20.0%)", with data.regression_pct = regression × 100.
+	CheckWording Wording = iota
+	// ReportWording is what `perfgate report` writes: "Performance
+	// regression near threshold for wall_ms: 19.00% regression (threshold:
+	// 20.00%)" ("exceeded" for a fail), with data.regression_pct the
+	// regression as a fraction.
+	ReportWording
+)
+
+// NewReport wraps a compare receipt in a report: the verdict copied, one
+// finding per warn or fail delta in metric order (check_id perf.budget,
+// code metric_warn or metric_fail), and the counts.
+func NewReport(c *CompareReceipt, w Wording) Report {
+	r := Report{
+		ReportType: ReportSchema,
+		Verdict:    c.Verdict,
+		Compare:    c,
+		Findings:   []Finding{},
+		Summary: Summary{
+			PassCount: c.Verdict.Counts.Pass, WarnCount: c.Verdict.Counts.Warn,
+			FailCount: c.Verdict.Counts.Fail, SkipCount: c.Verdict.Counts.Skip,
+			TotalCount: c.Verdict.Counts.Pass + c.Verdict.Counts.Warn + c.Verdict.Counts.Fail + c.Verdict.Counts.Skip,
+		},
+	}
+	for _, metric := range slices.Sorted(maps.Keys(c.Deltas)) {
+		d := c.Deltas[metric]
+		var code, severity string
+		switch d.Status {
+		case budget.Warn:
+			code, severity = CodeMetricWarn, SeverityWarn
+		case budget.Fail:
+			code, severity = CodeMetricFail, SeverityFail
+		default:
+			continue
+		}
+		threshold, dir := budget.DefaultThreshold, budget.Lower
+		if m, ok := MetricByName(metric); ok {
+			dir = m.Direction
+		}
+		if b, ok := c.Budgets[metric]; ok {
+			threshold, dir = b.Threshold, b.Direction
+		}
+		f := Finding{CheckID: CheckBudget, Code: code, Severity: severity,
+			Data: &FindingData{MetricName: metric, Baseline: d.Baseline, Current: d.Current, Threshold: threshold, Direction: dir}}
+		switch w {
+		case ReportWording:
+			verb := "near"
+			if d.Status == budget.Fail {
+				verb = "exceeded"
+			}
+			f.Message = fmt.Sprintf("Performance regression %s threshold for %s: %.2f%% regression (threshold: %.2f%%)",
+				verb, metric, d.Regression*100, threshold*100)
+			f.Data.RegressionPct = d.Regression
+		default:
+			f.Message = fmt.Sprintf("%s regression: %.2f%% (change: %s, threshold: %.1f%%)",
+				metric, d.Regression*100, FormatPct(d.Pct), threshold*100)
+			f.Data.RegressionPct = d.Regression * 100
+		}
+		r.Findings = append(r.Findings, f)
+	}
+	return r
+}
+
+// NoBaselineReport is the report of a check that had nothing to compare
+// with: verdict warn with the reason no_baseline, one perf.baseline
+// finding, no compare receipt.
+func NoBaselineReport(bench string) Report {
+	return Report{
+		ReportType: ReportSchema,
+		Verdict:    verdictJSON(budget.NoBaseline()),
+		Findings: []Finding{{
+			CheckID:  CheckBaseline,
+			Code:     CodeMissing,
+			Severity: SeverityWarn,
+			Message:  fmt.Sprintf("No baseline found for bench '%s'; comparison skipped", bench),
+		}},
+		Summary: Summary{WarnCount: 1, TotalCount: 1},
+	}
+}
+
+// FormatPct formats a fractional change as perfgate does: "+19.00%",
+// "-5.00%", "0.00%" (a sign only when positive).
+func FormatPct(pct float64) string {
+	sign := ""
+	if pct > 0 {
+		sign = "+"
+	}
+	return fmt.Sprintf("%s%.2f%%", sign, pct*100)
+}

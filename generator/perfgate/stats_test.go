@@ -1,0 +1,124 @@
+package perfgate
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func u64p(v uint64) *uint64   { return &v }
+func f64p(v float64) *float64 { return &v }
+func strp(v string) *string   { return &v }
+func u32p(v uint32) *uint32   { return &v }
+
+var approx = cmpopts.EquateApprox(0, 1e-9)
+
+// TestComputeStats pins C.2's rules: warm-ups excluded, the u64 median
+// floors, Welford mean/stddev (n−1), a metric summarized only over the
+// samples that have it, throughput per sample (0 for a 0 ms sample).
+func TestComputeStats(t *testing.T) {
+	samples := []Sample{
+		{WallMs: 5000, Warmup: true, MaxRSSKB: u64p(99999), CPUMs: u64p(999)},
+		{WallMs: 100, MaxRSSKB: u64p(1024), CPUMs: u64p(5)},
+		{WallMs: 102, MaxRSSKB: u64p(1028)},
+		{WallMs: 98, MaxRSSKB: u64p(1020), CPUMs: u64p(8)},
+		{WallMs: 101, MaxRSSKB: u64p(1026)},
+		{WallMs: 99, MaxRSSKB: u64p(1022)},
+	}
+	got, err := ComputeStats(samples, u64p(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	thr := []float64{10000, 1000 / 0.102, 1000 / 0.098, 1000 / 0.101, 1000 / 0.099}
+	var thrMean float64
+	for _, x := range thr {
+		thrMean += x / 5
+	}
+	var ss float64
+	for _, x := range thr {
+		ss += (x - thrMean) * (x - thrMean)
+	}
+	want := Stats{
+		WallMs:         U64Summary{Median: 100, Min: 98, Max: 102, Mean: f64p(100), Stddev: f64p(math.Sqrt(2.5))},
+		MaxRSSKB:       &U64Summary{Median: 1024, Min: 1020, Max: 1028, Mean: f64p(1024), Stddev: f64p(math.Sqrt(10))},
+		CPUMs:          &U64Summary{Median: 6, Min: 5, Max: 8, Mean: f64p(6.5), Stddev: f64p(math.Sqrt(4.5))},
+		ThroughputPerS: &F64Summary{Median: 10000, Min: 1000 / 0.102, Max: 1000 / 0.098, Mean: f64p(thrMean), Stddev: f64p(math.Sqrt(ss / 4))},
+	}
+	if diff := cmp.Diff(want, got, approx); diff != "" {
+		t.Errorf("ComputeStats (-want +got):\n%s", diff)
+	}
+
+	// Adding or changing warm-ups does not change the statistics.
+	more := append([]Sample{{WallMs: 1, Warmup: true}, {WallMs: 7777, Warmup: true}}, samples...)
+	again, _ := ComputeStats(more, u64p(1000))
+	if diff := cmp.Diff(got, again); diff != "" {
+		t.Errorf("warm-ups changed the stats:\n%s", diff)
+	}
+}
+
+func TestComputeStatsEdges(t *testing.T) {
+	if _, err := ComputeStats([]Sample{{WallMs: 3, Warmup: true}}, nil); !errors.Is(err, ErrNoSamples) {
+		t.Errorf("only warm-ups: err = %v", err)
+	}
+	st, err := ComputeStats([]Sample{{WallMs: 0}, {WallMs: 10}}, u64p(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A 0 ms sample has throughput 0, not infinity; [0, 10] has median 5.
+	if st.WallMs.Median != 5 || st.ThroughputPerS.Min != 0 || st.ThroughputPerS.Max != 500 {
+		t.Errorf("stats = %+v, throughput %+v", st.WallMs, *st.ThroughputPerS)
+	}
+	if st.MaxRSSKB != nil || st.CPUMs != nil {
+		t.Error("absent metrics summarized")
+	}
+	// One sample: stddev 0, present.
+	one, _ := ComputeStats([]Sample{{WallMs: 42}}, nil)
+	if one.WallMs.Stddev == nil || *one.WallMs.Stddev != 0 || one.ThroughputPerS != nil {
+		t.Errorf("one sample: %+v", one)
+	}
+}
+
+func TestStatsAccessors(t *testing.T) {
+	r := &RunReceipt{
+		Bench: Bench{WorkUnits: u64p(100)},
+		Samples: []Sample{
+			{WallMs: 9999, Warmup: true, MaxRSSKB: u64p(1)},
+			{WallMs: 100, MaxRSSKB: u64p(10)},
+			{WallMs: 200},
+		},
+	}
+	r.Stats, _ = ComputeStats(r.Samples, r.Bench.WorkUnits)
+	tests := []struct {
+		metric string
+		series []float64
+		median float64
+		ok     bool
+	}{
+		{"wall_ms", []float64{100, 200}, 150, true},
+		{"max_rss_kb", []float64{10}, 10, true},
+		{"throughput_per_s", []float64{1000, 500}, 750, true},
+		{"cpu_ms", nil, 0, false},
+		{"bogus", nil, 0, false},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.series, r.Series(tt.metric)); diff != "" {
+			t.Errorf("Series(%s) (-want +got):\n%s", tt.metric, diff)
+		}
+		if m, ok := r.Stats.Median(tt.metric); ok != tt.ok || m != tt.median {
+			t.Errorf("Median(%s) = %v, %v; want %v, %v", tt.metric, m, ok, tt.median, tt.ok)
+		}
+	}
+	if cv := r.Stats.CV("wall_ms"); cv == nil || math.Abs(*cv-math.Sqrt(5000)/150) > 1e-12 {
+		t.Errorf("CV(wall_ms) = %v", cv)
+	}
+	if cv := r.Stats.CV("cpu_ms"); cv != nil {
+		t.Errorf("CV of an absent metric = %v", *cv)
+	}
+	r.Bench.WorkUnits = nil
+	if s := r.Series("throughput_per_s"); s != nil {
+		t.Errorf("throughput series without work units: %v", s)
+	}
+}
