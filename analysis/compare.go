@@ -7,6 +7,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // RelativeChange is (b − a) / a as a fraction (SPEC §5.1). It reports false
@@ -50,6 +53,17 @@ type Row struct {
 	// rustc-perf uses the default threshold when it is below
 	// Options.History.
 	History int
+
+	// The other engines (SPEC §5.8–5.11), computed unless
+	// Options.SummaryOnly and only for rows with a result on the head.
+	//
+	// Z is Conbench's lookback z-score of the head's value against the
+	// base's ancestry (see lookback.go).
+	Z zscore.Z
+	// Test is the significance test of the samples.
+	Test SampleTest
+	// Budget is the metric's perfgate budget status; nil without a budget.
+	Budget *BudgetCheck
 }
 
 // Item is the row as the summaries see it.
@@ -162,10 +176,26 @@ type Options struct {
 	History     int     // values of history for model rustc-perf (30)
 	History2021 int     // values of history for model rustc-perf-2021 (100)
 	DodgyDelta  float64 // model 2021: a relative delta above this is significant for dodginess (0.1)
+
+	// The other engines.
+	ZThreshold     float64 // lookback z-score threshold (5)
+	Lookback       int     // commits of the z-score's distribution (100)
+	Alpha          float64 // significance level of the sample tests (0.05)
+	NResamples     int     // Criterion's bootstrap resamples (100 000)
+	NoiseThreshold float64 // Criterion's noise threshold (0.01)
+	// Budgets are perfgate budgets by metric name; a budget without a
+	// direction takes the metric's.
+	Budgets map[string]budget.Budget
+	// SummaryOnly skips the other engines: rows get rustc-perf's
+	// classification only. Triage reports and dashboard lists need no
+	// more.
+	SummaryOnly bool
 }
 
-// DefaultOptions are rustc-perf's current settings.
-var DefaultOptions = Options{Model: ModelRustcPerf, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta}
+// DefaultOptions are rustc-perf's current settings and the other engines'
+// defaults.
+var DefaultOptions = Options{Model: ModelRustcPerf, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta,
+	ZThreshold: DefaultZThreshold, Lookback: DefaultLookback, Alpha: DefaultAlpha, NResamples: DefaultNResamples, NoiseThreshold: DefaultNoiseThreshold}
 
 func (o Options) withDefaults() Options {
 	if o.Model == "" {
@@ -179,6 +209,21 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DodgyDelta == 0 {
 		o.DodgyDelta = DefaultOptions.DodgyDelta
+	}
+	if o.ZThreshold == 0 {
+		o.ZThreshold = DefaultOptions.ZThreshold
+	}
+	if o.Lookback == 0 {
+		o.Lookback = DefaultOptions.Lookback
+	}
+	if o.Alpha == 0 {
+		o.Alpha = DefaultOptions.Alpha
+	}
+	if o.NResamples == 0 {
+		o.NResamples = DefaultOptions.NResamples
+	}
+	if o.NoiseThreshold == 0 {
+		o.NoiseThreshold = DefaultOptions.NoiseThreshold
 	}
 	return o
 }
@@ -199,6 +244,18 @@ func (o Options) Validate() error {
 	}
 	if !(o.DodgyDelta > 0) || math.IsInf(o.DodgyDelta, 0) {
 		errs = append(errs, fmt.Errorf("dodgy delta %v is not a positive number", o.DodgyDelta))
+	}
+	if !(o.ZThreshold > 0) || math.IsInf(o.ZThreshold, 0) {
+		errs = append(errs, fmt.Errorf("z threshold %v is not a positive number", o.ZThreshold))
+	}
+	if o.Lookback < 2 {
+		errs = append(errs, fmt.Errorf("lookback %d is too short (want at least 2 commits)", o.Lookback))
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		errs = append(errs, fmt.Errorf("alpha %v is not between 0 and 1", o.Alpha))
+	}
+	if err := o.criterionOptions().Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("criterion: %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -230,7 +287,11 @@ func (o Options) historyWindow() int {
 // The cost is O(series × window × log points). To compare many pairs of
 // the same dataset, use a [Comparer].
 func Compare(d *Dataset, base, head int, opts Options) *Comparison {
-	return compareWith(d, base, head, opts, nil)
+	var eng *engines
+	if !opts.SummaryOnly {
+		eng = newEngines(d, nil)
+	}
+	return compareWith(d, base, head, opts, nil, eng)
 }
 
 // Comparer compares many pairs of artifacts of one dataset, such as every
@@ -242,6 +303,7 @@ type Comparer struct {
 	d     *Dataset
 	opts  Options
 	lines [][]linePoint // per series of d.Series: its main-line points by position
+	eng   *engines
 }
 
 // linePoint is a point of a series on the main line.
@@ -255,7 +317,13 @@ type linePoint struct {
 // NewComparer indexes d for comparisons with opts. The dataset must not
 // change afterwards.
 func NewComparer(d *Dataset, opts Options) *Comparer {
-	c := &Comparer{d: d, opts: opts, lines: make([][]linePoint, len(d.Series))}
+	return NewComparerCache(d, opts, nil)
+}
+
+// NewComparerCache is NewComparer with a cache of sample tests that may
+// hold results of earlier builds (nil: a new one).
+func NewComparerCache(d *Dataset, opts Options, cache *TestCache) *Comparer {
+	c := &Comparer{d: d, opts: opts, lines: make([][]linePoint, len(d.Series)), eng: newEngines(d, cache)}
 	for i, s := range d.Series {
 		line := make([]linePoint, 0, len(s.Points))
 		for k, p := range s.Points {
@@ -273,8 +341,19 @@ func NewComparer(d *Dataset, opts Options) *Comparer {
 
 // Compare is [Compare] with the comparer's dataset and options.
 func (c *Comparer) Compare(base, head int) *Comparison {
-	return compareWith(c.d, base, head, c.opts, c.lines)
+	return compareWith(c.d, base, head, c.opts, c.lines, c.eng)
 }
+
+// Summary is Compare with Options.SummaryOnly: rustc-perf's classification
+// and the summaries, without the other engines.
+func (c *Comparer) Summary(base, head int) *Comparison {
+	o := c.opts
+	o.SummaryOnly = true
+	return compareWith(c.d, base, head, o, c.lines, c.eng)
+}
+
+// Cache returns the comparer's cache of sample tests.
+func (c *Comparer) Cache() *TestCache { return c.eng.tests }
 
 // historyStart is the main-line position of the newest ancestor of base:
 // its predecessor when base is on the main line, else the position of its
@@ -371,7 +450,7 @@ func linePoints(s *Series, line []linePoint, base, head, bpos, hpos int) (before
 	return before, after, end
 }
 
-func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint) *Comparison {
+func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines) *Comparison {
 	c := &Comparison{Base: base, Head: head, HistoryFrom: -1}
 	opts = opts.withDefaults()
 	if err := opts.Validate(); err != nil {
@@ -433,6 +512,13 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint) 
 				}
 			}
 			classify(&r, h, opts, pbuf)
+		}
+		if !opts.SummaryOnly && eng != nil && after != nil {
+			var line []linePoint
+			if lines != nil {
+				line = lines[i]
+			}
+			eng.fill(&r, d, i, line, base, opts)
 		}
 		c.Rows = append(c.Rows, r)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -338,7 +339,7 @@ func TestCompareModel2021(t *testing.T) {
 	})
 	base, head := d.MainLine[lineN-2], d.MainLine[lineN-1]
 	c := Compare(d, base, head, Options{Model: ModelRustcPerf2021})
-	if c.Options != options2021() {
+	if !reflect.DeepEqual(c.Options, options2021()) {
 		t.Errorf("options %+v", c.Options)
 	}
 	steady, noisy := rpRow(t, c, "steady", "instructions:u"), rpRow(t, c, "noisy", "instructions:u")
@@ -417,7 +418,7 @@ func TestCompareBadInput(t *testing.T) {
 	d := lineDataset(3, []lineSeries{{bench: "b", metric: "m", unit: "ns", value: func(i int) (float64, bool) { return 1, true }}})
 	t.Run("unknown model falls back to the defaults with a warning", func(t *testing.T) {
 		c := Compare(d, d.MainLine[1], d.MainLine[2], Options{Model: "bogus"})
-		if c.Options != DefaultOptions || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].Error(), `unknown model "bogus"`) {
+		if !reflect.DeepEqual(c.Options, DefaultOptions) || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].Error(), `unknown model "bogus"`) {
 			t.Errorf("options %+v, warnings %v", c.Options, c.Warnings)
 		}
 		if len(c.Rows) != 1 {

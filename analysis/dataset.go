@@ -19,6 +19,22 @@ type SeriesKey struct {
 	Metric    string
 }
 
+// String is the key in one line, "benchmark [params] metric on machine
+// [context]": unique per series, stable across builds (it seeds the
+// Criterion bootstrap).
+func (k SeriesKey) String() string {
+	var b strings.Builder
+	b.WriteString(k.Benchmark)
+	if k.Params != "" {
+		b.WriteString(" [" + k.Params + "]")
+	}
+	b.WriteString(" " + k.Metric + " on " + k.Machine)
+	if k.Context != "" {
+		b.WriteString(" [" + k.Context + "]")
+	}
+	return b.String()
+}
+
 // Compare orders keys by benchmark, parameters, metric, machine, context:
 // the order in which pages list test cases.
 func (k SeriesKey) Compare(o SeriesKey) int {

@@ -181,7 +181,7 @@ func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string)
 	r := &TriageReport{Week: w.Monday, End: w.Monday.AddDate(0, 0, 7), Filter: filter, Compared: len(w.Heads)}
 	for _, a := range w.Heads {
 		prev, _ := d.Previous(a)
-		cmp := c.Compare(prev, a)
+		cmp := c.Summary(prev, a)
 		e := TriageEntry{Comparison: cmp, Rollup: strings.Contains(d.Artifacts[a].Title, "Rollup of")}
 		for i := range cmp.Metrics {
 			m := &cmp.Metrics[i]
@@ -204,7 +204,7 @@ func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string)
 	}
 	var ok bool
 	if r.First, r.Last, ok = w.Range(d); ok {
-		r.Overall = c.Compare(r.First, r.Last)
+		r.Overall = c.Summary(r.First, r.Last)
 		if metric != "" {
 			r.Overall.Metrics = slices.DeleteFunc(r.Overall.Metrics, func(m MetricSummary) bool { return m.Metric != metric })
 		}

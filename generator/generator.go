@@ -49,6 +49,10 @@ type Site struct {
 	// reads config's analysis.annotations.
 	Annotations     []byte
 	AnnotationsName string
+	// Tests caches Criterion's bootstrap results in memory across builds
+	// of this site value; Build fills it from the cache folder when it is
+	// empty or nil, and saves what it used there.
+	Tests *analysis.TestCache
 }
 
 // Open returns the site described by the config file at path. With path
@@ -90,6 +94,9 @@ var (
 	demoOnce  sync.Once
 	demoFiles []source.File
 	demoErr   error
+	// demoTests shares the demo's bootstrap results between the builds of
+	// one process (serve, tests).
+	demoTests = analysis.NewTestCache()
 )
 
 // Demo returns the embedded demo site: generated archives (see
@@ -105,7 +112,7 @@ func Demo() (*Site, error) {
 	}
 	files := demoFiles
 	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content",
-		Annotations: DemoAnnotations(), AnnotationsName: "demo:annotations.yaml"}, nil
+		Annotations: DemoAnnotations(), AnnotationsName: "demo:annotations.yaml", Tests: demoTests}, nil
 }
 
 // Load reads every source and builds the dataset. The returned warnings
@@ -321,6 +328,17 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	tests, cacheDir := s.Tests, s.Config.CacheDir(out)
+	if tests == nil {
+		tests = analysis.NewTestCache()
+	}
+	if tests.Len() == 0 {
+		saved, err := loadTestCache(cacheDir)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err)
+		}
+		tests.Load(saved)
+	}
 	var shown []string
 	for _, w := range rep.Warnings {
 		shown = append(shown, w.Error())
@@ -331,6 +349,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		AbsURL:       s.Config.AbsURL(),
 		Repository:   s.Config.Site.Repository,
 		Compare:      s.Config.CompareOptions(),
+		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
 		Theme:        s.Themes,
 		Content:      cont,
@@ -344,6 +363,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err := w.Commit(); err != nil {
 		w.Abort()
 		return rep, err
+	}
+	if err := saveTestCache(cacheDir, tests); err != nil {
+		rep.Warnings = append(rep.Warnings, err)
 	}
 	return rep, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 // FileName is the configuration file perfpages looks for.
@@ -59,6 +60,25 @@ type Site struct {
 	Content string `toml:"content"`
 	// Output is where build writes the site (default "public").
 	Output string `toml:"output"`
+	// Cache is the folder of the analysis cache kept between builds
+	// (Criterion's bootstrap results); default ".perfpages-cache" beside
+	// the output folder, "off" for none.
+	Cache string `toml:"cache"`
+}
+
+// CacheDir is the analysis cache's folder for a build into out ("" for the
+// configured output), "" when the cache is off.
+func (c *Config) CacheDir(out string) string {
+	switch c.Site.Cache {
+	case "off":
+		return ""
+	case "":
+		if out == "" {
+			out = c.Site.Output
+		}
+		return filepath.Join(filepath.Dir(filepath.Clean(out)), ".perfpages-cache")
+	}
+	return c.Site.Cache
 }
 
 // Source is one [[sources]] entry: a directory of archives, archives in a
@@ -398,6 +418,9 @@ func (c *Config) resolve() {
 	c.Project.Git = abs(c.Project.Git)
 	c.Site.Content = abs(c.Site.Content)
 	c.Site.Output = abs(c.Site.Output)
+	if c.Site.Cache != "off" {
+		c.Site.Cache = abs(c.Site.Cache)
+	}
 	if c.Analysis.Annotations != "" {
 		c.Analysis.Annotations = abs(c.Analysis.Annotations)
 	} else if c.Dir != "" {
@@ -455,5 +478,29 @@ func (c *Config) CompareOptions() analysis.Options {
 	o := analysis.DefaultOptions
 	o.Model = c.Analysis.Model
 	o.History = c.Analysis.History
+	o.ZThreshold = c.Analysis.ZThreshold
+	o.Lookback = c.Analysis.Lookback
+	o.Alpha = c.Analysis.Alpha
+	o.NResamples = c.Analysis.NResamples
+	o.NoiseThreshold = c.Analysis.NoiseThreshold
+	if len(c.Budgets) > 0 {
+		o.Budgets = map[string]budget.Budget{}
+		for name, b := range c.Budgets {
+			o.Budgets[name] = b.Budget()
+		}
+	}
 	return o
+}
+
+// Budget turns the section into a budget; an empty direction is left for
+// the metric's own.
+func (b Budget) Budget() budget.Budget {
+	out := budget.New(b.ThresholdOr(), b.WarnFactorOr(), budget.Direction(b.Direction))
+	out.Statistic = budget.Statistic(b.Statistic)
+	out.NoiseThreshold = b.NoiseThreshold
+	out.NoisePolicy = budget.NoisePolicy(b.NoisePolicy)
+	if out.NoisePolicy == "" {
+		out.NoisePolicy = budget.NoiseWarn // perfgate's check defaults to warn
+	}
+	return out
 }

@@ -461,7 +461,11 @@ func (w *world) result(s int) analysis.Result {
 // takes about a millisecond at the series' first level.
 func (w *world) iters(r *analysis.Result, s int, c *cell) {
 	sl := &w.slots[s]
-	if sl.metric != mWallTime || len(r.Samples) == 0 || !(slices.Contains(w.plan.Iters, "*") || slices.Contains(w.plan.Iters, sl.tc.Benchmark)) {
+	if sl.metric != mWallTime || len(r.Samples) == 0 || !slices.ContainsFunc(w.plan.Iters, func(sel string) bool {
+		bench, params, _ := strings.Cut(sel, " ")
+		m, err := parseMatcher(effect{bench: bench, params: params})
+		return err == nil && m.match("", sl.tc, "")
+	}) {
 		return
 	}
 	d := max(1, math.Round(1e6/c.level))

@@ -43,10 +43,12 @@ type Plan struct {
 	Context analysis.Params
 	// Samples is the number of samples per result.
 	Samples int
-	// Iters lists the benchmarks whose wall-time results carry per-sample
-	// iteration counts from Criterion's linear sampling (d, 2d, …, k·d),
-	// so that the Criterion analysis runs on them; "*" selects every
-	// benchmark. The samples stay per-iteration times.
+	// Iters selects the test cases whose wall-time results carry
+	// per-sample iteration counts from Criterion's linear sampling (d, 2d,
+	// …, k·d), so that the Criterion analysis runs on them: each entry is
+	// a benchmark name ("*" for all), optionally followed by parameters
+	// the test case must have ("json-encode size=large"). The samples stay
+	// per-iteration times.
 	Iters []string
 	// Start is the date of the history's first day (UTC).
 	Start time.Time
@@ -79,7 +81,7 @@ func PlanFor(size string) (Plan, error) {
 			Machines:         DefaultMachines(),
 			Context:          analysis.Params{{Key: "toolchain", Value: "go1.26.1"}},
 			Samples:          5,
-			Iters:            []string{"sort"},
+			Iters:            []string{"json-encode size=large"},
 			Start:            DemoStart,
 			Weeks:            10,
 			Seed:             20260831,

@@ -92,20 +92,11 @@ func CompareRuns(base, cur *RunReceipt, opts CompareOptions) *Comparison {
 // budgetFor turns a config section into a budget; def is the metric's own
 // direction.
 func budgetFor(cb config.Budget, def budget.Direction) budget.Budget {
-	dir := def
-	if cb.Direction != "" {
-		dir = budget.Direction(cb.Direction)
+	b := cb.Budget()
+	if b.Direction == "" {
+		b.Direction = def
 	}
-	b := budget.New(cb.ThresholdOr(), cb.WarnFactorOr(), dir)
-	b.NoiseThreshold = cb.NoiseThreshold
-	b.NoisePolicy = budget.NoiseWarn
-	if cb.NoisePolicy != "" {
-		b.NoisePolicy = budget.NoisePolicy(cb.NoisePolicy)
-	}
-	b.Statistic = budget.Median
-	if cb.Statistic != "" {
-		b.Statistic = budget.Statistic(cb.Statistic)
-	}
+	b.Statistic = b.Stat()
 	return b
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 )
 
@@ -106,6 +107,68 @@ type ResultJSON struct {
 	Magnitude             *string           `json:"magnitude"`
 	Relevant              bool              `json:"relevant"`
 	Error                 string            `json:"error,omitempty"`
+
+	// The other engines (SPEC §7: "where computable"); a null value comes
+	// with a note saying why.
+	ZScore     *float64      `json:"z_score"` // Conbench's lookback z-score, 4 significant figures; positive = improvement
+	ZScoreNote string        `json:"z_score_note,omitempty"`
+	Lookback   *LookbackJSON `json:"lookback,omitempty"`
+	PValue     *float64      `json:"p_value"` // Criterion's where both sides have iteration counts, else Mann–Whitney U
+	PValueNote string        `json:"p_value_note,omitempty"`
+	Test       *TestJSON     `json:"test,omitempty"`
+	Budget     *BudgetJSON   `json:"budget"` // null when the metric has no budget
+}
+
+// LookbackJSON is the distribution behind a z-score, as Conbench's
+// analysis.lookback_z_score.
+type LookbackJSON struct {
+	ZThreshold           float64 `json:"z_threshold"`
+	Mean                 float64 `json:"mean"`
+	Std                  float64 `json:"std"`
+	RegressionIndicated  bool    `json:"regression_indicated"`
+	ImprovementIndicated bool    `json:"improvement_indicated"`
+}
+
+// TestJSON is the significance test of the samples.
+type TestJSON struct {
+	Method      string         `json:"method"` // "criterion" or "mann-whitney"
+	Significant bool           `json:"significant"`
+	Criterion   *CriterionJSON `json:"criterion,omitempty"`
+}
+
+// CriterionJSON is Criterion's comparison: Welch's t, the relative change
+// of the mean with its bootstrap interval (positive = slower, Criterion's
+// sign), the median change's point estimate and the verdict in the
+// metric's terms.
+type CriterionJSON struct {
+	T            *float64     `json:"t"` // null when both samples are constant and differ (±∞)
+	MeanChange   EstimateJSON `json:"mean_change"`
+	MedianChange float64      `json:"median_change"`
+	Verdict      string       `json:"verdict"` // improved | regressed | no change | within noise
+	NResamples   int          `json:"nresamples"`
+}
+
+// EstimateJSON is a point estimate with its confidence interval.
+type EstimateJSON struct {
+	Estimate        float64 `json:"estimate"`
+	Lower           float64 `json:"lower"`
+	Upper           float64 `json:"upper"`
+	ConfidenceLevel float64 `json:"confidence_level"`
+}
+
+// BudgetJSON is a perfgate budget's verdict on a row (the fields of a
+// compare receipt's delta and budget).
+type BudgetJSON struct {
+	Status        string   `json:"status"` // pass | warn | fail | skip
+	Threshold     float64  `json:"threshold"`
+	WarnThreshold float64  `json:"warn_threshold"`
+	Direction     string   `json:"direction"`
+	Statistic     string   `json:"statistic"`
+	Baseline      float64  `json:"baseline"`
+	Current       float64  `json:"current"`
+	Regression    float64  `json:"regression"`
+	CV            *float64 `json:"cv,omitempty"`
+	Reason        string   `json:"reason,omitempty"`
 }
 
 // StatsJSON are count, mean, min and max of relative changes (fractions).
@@ -221,10 +284,44 @@ func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) 
 			m := r.Magnitude.String()
 			res.Magnitude = &m
 		}
+		addEngines(&res, r)
 		doc.Results = append(doc.Results, res)
 	}
 	doc.Summary = summaryJSON(Summary(c, metric))
 	return doc
+}
+
+// addEngines fills the z-score, p-value and budget fields of res.
+func addEngines(res *ResultJSON, r *analysis.Row) {
+	if r.Z.OK {
+		z := zscore.Round4(r.Z.Z)
+		res.ZScore = &z
+		res.Lookback = &LookbackJSON{ZThreshold: r.Z.Threshold, Mean: r.Z.Mean, Std: r.Z.Std, RegressionIndicated: r.Z.Regression, ImprovementIndicated: r.Z.Improvement}
+	} else {
+		res.ZScoreNote = r.Z.Reason
+	}
+	t := r.Test
+	if t.OK {
+		res.PValue = finite(t.P)
+		res.Test = &TestJSON{Method: t.Method, Significant: t.Significant}
+		if c := t.Criterion; c != nil {
+			res.Test.Criterion = &CriterionJSON{
+				T:            finite(c.T),
+				MeanChange:   EstimateJSON{c.Mean.Point, c.Mean.Lower, c.Mean.Upper, c.Mean.ConfidenceLevel},
+				MedianChange: c.Median.Point, Verdict: string(t.Verdict), NResamples: c.NResamples,
+			}
+		}
+	}
+	if t.Reason != "" {
+		res.PValueNote = t.Reason
+	}
+	if b := r.Budget; b != nil {
+		res.Budget = &BudgetJSON{
+			Status: string(b.Delta.Status), Threshold: b.Budget.Threshold, WarnThreshold: b.Budget.WarnThreshold,
+			Direction: string(b.Budget.Direction), Statistic: string(b.Budget.Stat()),
+			Baseline: b.Delta.Baseline, Current: b.Delta.Current, Regression: b.Delta.Regression, CV: b.Delta.CV, Reason: b.Reason,
+		}
+	}
 }
 
 func summaryJSON(m analysis.MetricSummary) SummaryJSON {

@@ -130,7 +130,7 @@ func (s *site) dashboardJob() job {
 			if !ok {
 				break
 			}
-			c := s.cmp.Compare(prev, a)
+			c := s.cmp.Summary(prev, a)
 			for j := range c.Metrics {
 				if s.opts.TriageFilter.Keeps(&c.Metrics[j]) {
 					v.Relevant = append(v.Relevant, s.recentView(c))
@@ -141,7 +141,7 @@ func (s *site) dashboardJob() job {
 		for i := len(d.MainLine) - 1; i >= 0 && len(v.Recent) < 5; i-- {
 			a := d.MainLine[i]
 			if prev, ok := d.Previous(a); ok {
-				v.Recent = append(v.Recent, s.recentView(s.cmp.Compare(prev, a)))
+				v.Recent = append(v.Recent, s.recentView(s.cmp.Summary(prev, a)))
 			}
 		}
 		v.Filter = string(s.opts.TriageFilter)

@@ -31,6 +31,7 @@ import (
 	"html"
 	"html/template"
 	"io/fs"
+	"math"
 	"path"
 	"runtime"
 	"slices"
@@ -42,6 +43,8 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/themes"
@@ -54,6 +57,9 @@ type Options struct {
 	AbsURL     string // absolute base URL for the sitemap, "" when unknown
 	Repository string // the project's web home, e.g. https://github.com/owner/project
 	Compare    analysis.Options
+	// Tests is the cache of sample tests, perhaps with earlier builds' results
+	// (nil: a new one).
+	Tests *analysis.TestCache
 	// TriageFilter decides which comparisons the weekly reports keep.
 	TriageFilter analysis.TriageFilter
 	// Theme holds user theme folders, highest priority first; the
@@ -101,7 +107,7 @@ func Build(ctx context.Context, d *analysis.Dataset, opts Options, w *Writer) (S
 		opts.Content = &Content{TriageNotes: map[string]ContentPage{}}
 	}
 	s := &site{d: d, opts: opts, out: w, md: markdown(opts.BasePath), benchs: map[string]string{}}
-	s.cmp = analysis.NewComparer(d, opts.Compare)
+	s.cmp = analysis.NewComparerCache(d, opts.Compare, opts.Tests)
 	theme, err := LoadTheme(append(slices.Clone(opts.Theme), themes.Default), s.funcs())
 	if err != nil {
 		return Stats{}, err
@@ -512,6 +518,13 @@ type rowView struct {
 	Dodgy       bool
 
 	ChangeText, ThresholdText, FactorText string
+
+	// The other engines: text for the cell, a title explaining it (or
+	// why there is none), and a class for the cell's colour.
+	ZText, ZTitle, ZClass           string
+	PText, PTitle, PClass           string
+	BudgetText, BudgetTitle, Budget string // Budget is the status: pass, warn, fail, skip or ""
+	Ack                             string // notes of acknowledged changes at the head
 }
 
 // renderedComparison computes the comparison of base and head and renders
@@ -711,7 +724,81 @@ func (s *site) rowView(r *analysis.Row) rowView {
 			row.Class = ""
 		}
 	}
+	engineCells(&row, r)
+	if s.d.Annotations != nil && r.After != nil {
+		var notes []string
+		for _, a := range s.d.Annotations.For(r.Series, r.After.Artifact) {
+			if a.Kind == analysis.Acknowledged {
+				notes = append(notes, cmp.Or(a.Note, "acknowledged"))
+			}
+		}
+		row.Ack = strings.Join(notes, "; ")
+	}
 	return row
+}
+
+// engineCells fills the z-score, p-value and budget cells of a row.
+func engineCells(row *rowView, r *analysis.Row) {
+	if z := r.Z; z.OK {
+		row.ZText = fmt.Sprintf("%+.2f", zscore.Round4(z.Z))
+		row.ZTitle = fmt.Sprintf("lookback z-score: mean %s, std %s of the base's ancestry; |z| > %g indicates a change", FormatValue(z.Mean, r.Series.Metric.Unit), FormatValue(z.Std, r.Series.Metric.Unit), z.Threshold)
+		switch {
+		case z.Regression:
+			row.ZClass = "regression"
+		case z.Improvement:
+			row.ZClass = "improvement"
+		}
+	} else if z.Reason != "" {
+		row.ZText, row.ZTitle = "–", "no z-score: "+z.Reason
+	}
+	if t := r.Test; t.OK {
+		row.PText = formatP(t.P)
+		switch t.Method {
+		case analysis.MethodCriterion:
+			c := t.Criterion
+			row.PText += " " + string(t.Verdict)
+			row.PTitle = fmt.Sprintf("Criterion: t = %.3f, mean change %s [%s, %s] at %g %%, %d resamples; %s", finiteOr0(c.T), FormatChange(c.Mean.Point), FormatChange(c.Mean.Lower), FormatChange(c.Mean.Upper), c.Mean.ConfidenceLevel*100, c.NResamples, t.Verdict)
+			switch t.Verdict {
+			case criterion.Regressed:
+				row.PClass = "regression"
+			case criterion.Improved:
+				row.PClass = "improvement"
+			}
+		default:
+			row.PTitle = "Mann–Whitney U test of the samples (benchstat)"
+			if t.Reason != "" {
+				row.PTitle += ": " + t.Reason
+			}
+			if t.Significant {
+				row.PClass = "significant"
+			}
+		}
+	} else if t.Reason != "" {
+		row.PText, row.PTitle = "–", "no test: "+t.Reason
+	}
+	if b := r.Budget; b != nil {
+		row.Budget = string(b.Delta.Status)
+		row.BudgetText = row.Budget
+		row.BudgetTitle = fmt.Sprintf("budget: fail above %.1f %%, warn from %.1f %% (%s is better, %s); regression %.2f %%", b.Budget.Threshold*100, b.Budget.WarnThreshold*100, b.Budget.Direction, b.Budget.Stat(), b.Delta.Regression*100)
+		if b.Reason != "" {
+			row.BudgetTitle += "; " + b.Reason
+		}
+	}
+}
+
+// formatP shows a p-value with three decimals, as benchstat does.
+func formatP(p float64) string {
+	if p < 0.001 && p > 0 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+func finiteOr0(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
 }
 
 // firstCommitJob renders the page of the first main-line commit, which has

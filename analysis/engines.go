@@ -1,0 +1,332 @@
+package analysis
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/mannwhitney"
+	"github.com/perfpages/perfpages/analysis/zscore"
+)
+
+// This file runs the other four engines on a comparison's rows (SPEC
+// §5.8–5.11): Conbench's lookback z-score, the samples' test (Criterion's
+// analysis where both results carry iteration counts, benchstat's
+// Mann–Whitney U otherwise) and perfgate's budgets. rustc-perf's model
+// still decides significance, relevance and every summary; these are extra
+// columns, each with the reason when it cannot be computed.
+
+// SampleTest is the significance test of a row's samples.
+type SampleTest struct {
+	// Method is MethodCriterion or MethodMannWhitney; "" when no test ran.
+	Method string
+	// P is the two-sided p-value, valid when OK.
+	P  float64
+	OK bool
+	// Significant is P < α for Criterion and P ≤ α for Mann–Whitney
+	// (benchstat prints a delta unless p > α).
+	Significant bool
+	// Reason says why there is no test, or why it found nothing.
+	Reason string
+	// Criterion is Criterion's whole comparison when Method is
+	// MethodCriterion.
+	Criterion *criterion.Change
+	// Verdict is Criterion's verdict in the metric's terms: for a metric
+	// where higher is better, Criterion's "improved" (the value went down)
+	// is a regression and the other way round.
+	Verdict criterion.Verdict
+}
+
+// The sample tests.
+const (
+	MethodCriterion   = "criterion"
+	MethodMannWhitney = "mann-whitney"
+)
+
+// BudgetCheck is a row's perfgate budget status.
+type BudgetCheck struct {
+	Budget budget.Budget
+	Delta  budget.Delta
+	// Reason is perfgate's token ("wall-time_fail") for a status other
+	// than pass, or why the budget was skipped.
+	Reason string
+}
+
+// Engine defaults that are not rustc-perf's.
+const (
+	DefaultZThreshold     = zscore.DefaultThreshold
+	DefaultLookback       = zscore.DefaultCommits
+	DefaultAlpha          = 0.05
+	DefaultNResamples     = 100_000
+	DefaultNoiseThreshold = 0.01
+)
+
+func (o Options) criterionOptions() criterion.Options {
+	co := criterion.DefaultOptions
+	co.NResamples = o.NResamples
+	co.SignificanceLevel = o.Alpha
+	co.NoiseThreshold = o.NoiseThreshold
+	co.VerdictOnly = true
+	co.Workers = 1 // the site compares test cases in parallel already
+	return co
+}
+
+// engines holds what a comparer keeps for the engines: the z-score's
+// per-series data, scratch space and a cache of sample tests.
+type engines struct {
+	lb    lookback
+	tests *TestCache
+	pool  sync.Pool // *engineScratch
+}
+
+type engineScratch struct {
+	obs []zscore.Observation
+	z   zscore.Scratch
+}
+
+func newEngines(d *Dataset, cache *TestCache) *engines {
+	if cache == nil {
+		cache = NewTestCache()
+	}
+	e := &engines{lb: newLookback(d), tests: cache}
+	e.pool.New = func() any { return new(engineScratch) }
+	return e
+}
+
+// fill computes the engines' columns of row r (series index i) of a
+// comparison of base with head. line is the series' main-line index when
+// the comparer has one.
+func (e *engines) fill(r *Row, d *Dataset, i int, line []linePoint, base int, opts Options) {
+	s := r.Series
+	sc := e.pool.Get().(*engineScratch)
+	defer e.pool.Put(sc)
+
+	// Lookback z-score of the head's value against the base's ancestry.
+	switch {
+	case r.After == nil || !r.After.OK:
+		r.Z = zscore.Z{Threshold: opts.ZThreshold, Reason: "no value in head"}
+	default:
+		obs := sc.obs[:0]
+		if bpos := d.MainPos(base); bpos >= 0 && line != nil {
+			obs = e.lb.lineObservations(obs, d, i, line, bpos, opts.Lookback)
+		} else {
+			obs = e.lb.ancestryObservations(obs, d, i, s, base, opts.Lookback)
+		}
+		sc.obs = obs
+		r.Z = zscore.Score(r.After.Value, sc.z.Distribution(obs, opts.Lookback), s.Metric.Direction != HigherIsBetter, opts.ZThreshold)
+	}
+
+	r.Test = e.sampleTest(r, opts)
+	r.Budget = budgetCheck(r, opts)
+}
+
+// sampleTest runs Criterion's comparison when both results carry iteration
+// counts, else the Mann–Whitney U test.
+func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
+	b, a := r.Before, r.After
+	switch {
+	case b == nil || a == nil || !b.OK || !a.OK:
+		return SampleTest{Reason: "needs results on both sides"}
+	case len(b.Samples) < 2 || len(a.Samples) < 2:
+		return SampleTest{Reason: fmt.Sprintf("needs at least 2 samples per side (%d and %d): no test", len(b.Samples), len(a.Samples))}
+	}
+	if len(b.Iters) == len(b.Samples) && len(a.Iters) == len(a.Samples) {
+		return e.criterionTest(r, opts)
+	}
+	m := mannwhitney.Compare(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
+	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason}
+	if !t.OK {
+		t.P, t.Significant = 1, false
+	}
+	return t
+}
+
+func (e *engines) criterionTest(r *Row, opts Options) SampleTest {
+	key := r.Series.Key
+	seed := criterion.Seed(key.String())
+	co := opts.criterionOptions()
+	cur, base := criterionSample(r.After), criterionSample(r.Before)
+	h := testKey(seed, co, cur, base)
+	ch, err := e.tests.get(h, func() (criterion.Change, error) { return criterion.Compare(cur, base, seed, co) })
+	if err != nil {
+		return SampleTest{Method: MethodCriterion, Reason: "criterion: " + err.Error()}
+	}
+	t := SampleTest{Method: MethodCriterion, P: ch.P, OK: true, Significant: ch.P < co.SignificanceLevel, Criterion: &ch, Verdict: ch.Verdict}
+	if r.Series.Metric.Direction == HigherIsBetter {
+		switch ch.Verdict {
+		case criterion.Improved:
+			t.Verdict = criterion.Regressed
+		case criterion.Regressed:
+			t.Verdict = criterion.Improved
+		}
+	}
+	if !t.Significant {
+		t.Reason = fmt.Sprintf("no significant difference: p=%.3f ≥ alpha %g", ch.P, co.SignificanceLevel)
+	}
+	return t
+}
+
+// criterionSample turns a point into Criterion's sample: the archive's
+// samples are per-iteration values, Criterion's times are per-sample
+// totals.
+func criterionSample(p *Point) criterion.Sample {
+	times := make([]float64, len(p.Samples))
+	for j, v := range p.Samples {
+		times[j] = v * p.Iters[j]
+	}
+	return criterion.Sample{Iters: p.Iters, Times: times}
+}
+
+// budgetCheck evaluates the metric's budget, if it has one.
+func budgetCheck(r *Row, opts Options) *BudgetCheck {
+	bud, ok := opts.Budgets[r.Series.Key.Metric]
+	if !ok {
+		return nil
+	}
+	if bud.Direction == "" {
+		bud.Direction = budget.Lower
+		if r.Series.Metric.Direction == HigherIsBetter {
+			bud.Direction = budget.Higher
+		}
+	}
+	bc := &BudgetCheck{Budget: bud}
+	b, a := r.Before, r.After
+	if b == nil || a == nil || !b.OK || !a.OK {
+		bc.Delta = budget.Delta{Statistic: bud.Stat(), Status: budget.Skip}
+		bc.Reason = "needs results on both sides"
+		return bc
+	}
+	stat := func(xs []float64) float64 {
+		if bud.Stat() == budget.P95 {
+			return budget.PercentileLinear(xs, 0.95)
+		}
+		return budget.MedianF64(xs)
+	}
+	bv, av := stat(b.Samples), stat(a.Samples)
+	delta, err := budget.Evaluate(bv, av, bud)
+	if err != nil {
+		bc.Delta = budget.SkipDelta(bv, av, bud)
+		bc.Reason = err.Error()
+		return bc
+	}
+	var cv *float64
+	if mean, sd, ok := budget.MeanStddev(a.Samples); ok {
+		if c, ok := budget.CV(mean, sd); ok {
+			cv = &c
+		}
+	}
+	bc.Delta = delta.WithNoise(cv, bud)
+	if bc.Delta.Status != budget.Pass {
+		bc.Reason = budget.Reason(r.Series.Key.Metric, bc.Delta.Status)
+	}
+	return bc
+}
+
+// TestCache remembers Criterion comparisons by a hash of everything they
+// depend on (seed, options and both samples), so that a pair shown on
+// several pages, or again on the next build, is bootstrapped once. It is
+// safe for concurrent use.
+type TestCache struct {
+	mu sync.Mutex
+	m  map[[32]byte]*cacheEntry
+}
+
+type cacheEntry struct {
+	once sync.Once
+	ch   criterion.Change
+	err  error
+	used bool
+}
+
+// NewTestCache returns an empty cache.
+func NewTestCache() *TestCache { return &TestCache{m: map[[32]byte]*cacheEntry{}} }
+
+func (c *TestCache) get(k [32]byte, f func() (criterion.Change, error)) (criterion.Change, error) {
+	c.mu.Lock()
+	e := c.m[k]
+	if e == nil {
+		e = &cacheEntry{}
+		c.m[k] = e
+	}
+	e.used = true
+	c.mu.Unlock()
+	e.once.Do(func() { e.ch, e.err = f() })
+	return e.ch, e.err
+}
+
+// CachedTest is one entry of a TestCache, for saving it between builds.
+type CachedTest struct {
+	Key    [32]byte
+	Change criterion.Change
+}
+
+// Used returns the successful entries that were looked up since the cache
+// was made or loaded, in key order: what is worth saving for the next
+// build.
+func (c *TestCache) Used() []CachedTest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]CachedTest, 0, len(c.m))
+	for k, e := range c.m {
+		if e.used && e.err == nil {
+			out = append(out, CachedTest{k, e.ch})
+		}
+	}
+	sortCached(out)
+	return out
+}
+
+// Load adds saved entries; they count as unused until looked up.
+func (c *TestCache) Load(entries []CachedTest) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, x := range entries {
+		e := &cacheEntry{ch: x.Change}
+		e.once.Do(func() {})
+		c.m[x.Key] = e
+	}
+}
+
+// Len is the number of entries.
+func (c *TestCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// testKey hashes a Criterion comparison's inputs.
+func testKey(seed uint64, o criterion.Options, cur, base criterion.Sample) [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	put := func(x uint64) {
+		binary.LittleEndian.PutUint64(buf[:], x)
+		h.Write(buf[:])
+	}
+	putf := func(x float64) { put(math.Float64bits(x)) }
+	h.Write([]byte("criterion-compare/v1"))
+	put(seed)
+	put(uint64(o.NResamples))
+	putf(o.ConfidenceLevel)
+	putf(o.SignificanceLevel)
+	putf(o.NoiseThreshold)
+	for _, s := range []criterion.Sample{cur, base} {
+		put(uint64(len(s.Times)))
+		for j := range s.Times {
+			putf(s.Iters[j])
+			putf(s.Times[j])
+		}
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+func sortCached(xs []CachedTest) {
+	slices.SortFunc(xs, func(a, b CachedTest) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+}

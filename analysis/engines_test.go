@@ -1,0 +1,259 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/zscore"
+)
+
+// sampleLine builds a main line of len(values) commits on one machine with
+// one test case "b" of metric m: commit i has samples values[i] (and iters
+// when given). extra runs are added as they are.
+func sampleLine(m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
+	b := NewBuilder(BuildOptions{})
+	for i, v := range values {
+		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		if i > 0 {
+			a.Parents = []string{rpCommitID(i - 1)}
+		}
+		res := Result{Case: TestCase{Benchmark: "b"}, Metric: m, Unit: unit, Samples: v}
+		if iters != nil {
+			res.Iters = iters[:len(v)]
+		}
+		b.Add(fmt.Sprintf("r/%d.json", i), Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
+	}
+	for i, r := range extra {
+		b.Add(fmt.Sprintf("extra/%d.json", i), r)
+	}
+	return b.Dataset()
+}
+
+func ones(xs ...float64) [][]float64 {
+	out := make([][]float64, len(xs))
+	for i, x := range xs {
+		out[i] = []float64{x}
+	}
+	return out
+}
+
+func onlyRow(t *testing.T, c *Comparison) Row {
+	t.Helper()
+	if len(c.Rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(c.Rows))
+	}
+	return c.Rows[0]
+}
+
+// Conbench's test_set_z_scores_with_small_reps through the dataset: values
+// 1 and 2 on consecutive commits, the contender 5 on the next; its baseline
+// is its parent, whose ancestry (inclusive) is [1, 2].
+func TestEnginesZScoreConbench(t *testing.T) {
+	for _, tt := range []struct {
+		metric, unit string
+		want         float64
+	}{
+		{"wall-time", "s", -4.95},
+		{"throughput", "i/s", 4.95},
+	} {
+		d := sampleLine(tt.metric, tt.unit, ones(1, 2, 5), nil)
+		for _, c := range []*Comparison{Compare(d, d.MainLine[1], d.MainLine[2], DefaultOptions), NewComparer(d, DefaultOptions).Compare(d.MainLine[1], d.MainLine[2])} {
+			r := onlyRow(t, c)
+			if !r.Z.OK || zscore.Round4(r.Z.Z) != tt.want || r.Z.Mean != 1.5 {
+				t.Errorf("%s: z %+v, want %v", tt.metric, r.Z, tt.want)
+			}
+		}
+		// The second commit has one value of history: no z-score, with the reason.
+		r := onlyRow(t, Compare(d, d.MainLine[0], d.MainLine[1], DefaultOptions))
+		if r.Z.OK || r.Z.Reason == "" {
+			t.Errorf("%s: z with one commit of history: %+v", tt.metric, r.Z)
+		}
+	}
+}
+
+// stepValues is A.12's vector 2: a step from 10 to 20 at index 8.
+var stepValues = []float64{10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 20.0, 20.1, 19.9, 20.0, 20.0}
+
+// A distribution change annotated at the step restarts the rolling mean
+// (reference stats.md A.12 vector 2): the contender 20.0 scores 0 instead
+// of −1.568.
+func TestEnginesZScoreAnnotation(t *testing.T) {
+	d := sampleLine("wall-time", "s", ones(stepValues...), nil)
+	base, head := d.MainLine[11], d.MainLine[12]
+	c := NewComparer(d, DefaultOptions)
+	if r := onlyRow(t, c.Compare(base, head)); !r.Z.OK || zscore.Round4(r.Z.Z) != -1.568 {
+		t.Errorf("without annotation: %+v, want -1.568", r.Z)
+	}
+	if errs := d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "b", Origin: "a.yaml:2"}}); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	c = NewComparer(d, DefaultOptions)
+	if r := onlyRow(t, c.Compare(base, head)); !r.Z.OK || r.Z.Z != 0 || r.Z.Mean != 20 {
+		t.Errorf("with annotation: %+v, want 0 against mean 20", r.Z)
+	}
+	// An annotation for another series changes nothing.
+	d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "other"}})
+	if r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head)); zscore.Round4(r.Z.Z) != -1.568 {
+		t.Errorf("with another series' annotation: %+v", r.Z)
+	}
+}
+
+// A try run is scored against the ancestry of its baseline, the main-line
+// commit it forked from, plus nothing else.
+func TestEnginesZScoreTryRun(t *testing.T) {
+	try := Run{
+		Artifact: Artifact{ID: strings.Repeat("f", 40), Kind: KindTry, Date: lineEpoch.Add(90 * time.Minute), Baseline: rpCommitID(1), Parents: []string{rpCommitID(1)}, PR: 7},
+		Machine:  Machine{Name: "m"},
+		Results:  []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{5}}},
+	}
+	d := sampleLine("wall-time", "s", ones(1, 2, 100), nil, try)
+	head, _ := d.Index(try.Artifact.ID)
+	base, _ := d.Index(rpCommitID(1))
+	r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head))
+	if !r.Z.OK || zscore.Round4(r.Z.Z) != -4.95 {
+		t.Errorf("try run: %+v, want -4.95 (the commit after the fork point is not history)", r.Z)
+	}
+	// Compared with another try run of the same PR as the base, the branch's
+	// own commits join the distribution (Conbench's ancestry of a branch
+	// baseline).
+	try2 := try
+	try2.Artifact.ID, try2.Artifact.Date = strings.Repeat("e", 40), lineEpoch.Add(100*time.Minute)
+	try2.Results = []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{6}}}
+	d = sampleLine("wall-time", "s", ones(1, 2, 100), nil, try, try2)
+	b1, _ := d.Index(try.Artifact.ID)
+	h2, _ := d.Index(try2.Artifact.ID)
+	r = onlyRow(t, NewComparer(d, DefaultOptions).Compare(b1, h2))
+	// History [1, 2, 5]: residuals 0, 1, 3.5 → std 1.7559; mean 8/3.
+	want := -(6 - 8.0/3) / math.Sqrt((0+1+3.5*3.5-3*1.5*1.5)/2)
+	if !r.Z.OK || math.Abs(r.Z.Z-want) > 1e-9 {
+		t.Errorf("try vs try: %+v, want %v", r.Z, want)
+	}
+}
+
+func TestEnginesMannWhitney(t *testing.T) {
+	d := sampleLine("wall-time", "ns", [][]float64{{100, 101, 102, 103, 104}, {110, 111, 112, 113, 114}, {110, 112, 111, 113, 114}}, nil)
+	c := NewComparer(d, DefaultOptions)
+	r := onlyRow(t, c.Compare(d.MainLine[0], d.MainLine[1]))
+	// All five head samples above all five base samples: p = 2/C(10,5).
+	if r.Test.Method != MethodMannWhitney || !r.Test.OK || math.Abs(r.Test.P-2.0/252) > 1e-12 || !r.Test.Significant {
+		t.Errorf("shift: %+v", r.Test)
+	}
+	r = onlyRow(t, c.Compare(d.MainLine[1], d.MainLine[2]))
+	if !r.Test.OK || r.Test.P != 1 || r.Test.Significant || r.Test.Reason == "" {
+		t.Errorf("same samples: %+v", r.Test)
+	}
+}
+
+func TestEnginesCriterion(t *testing.T) {
+	iters := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	slow := []float64{110, 111, 109, 112, 110, 111, 113, 110, 109, 111}
+	fast := []float64{100, 101, 99, 102, 100, 101, 103, 100, 99, 101}
+	for _, tt := range []struct {
+		metric, unit string
+		want         criterion.Verdict
+	}{
+		{"wall-time", "ns", criterion.Regressed},
+		// Higher is better: the value going up is an improvement.
+		{"throughput", "B/s", criterion.Improved},
+	} {
+		d := sampleLine(tt.metric, tt.unit, [][]float64{fast, slow}, iters)
+		opts := DefaultOptions
+		opts.NResamples = 2000
+		c := NewComparer(d, opts)
+		r := onlyRow(t, c.Compare(d.MainLine[0], d.MainLine[1]))
+		if r.Test.Method != MethodCriterion || !r.Test.OK || !r.Test.Significant || r.Test.Verdict != tt.want || r.Test.Criterion == nil {
+			t.Fatalf("%s: %+v", tt.metric, r.Test)
+		}
+		if got := r.Test.Criterion.Mean.Point; math.Abs(got-0.1) > 0.01 {
+			t.Errorf("%s: mean change %v, want about +10 %%", tt.metric, got)
+		}
+		// The same pair again comes from the cache, identical.
+		again := onlyRow(t, c.Compare(d.MainLine[0], d.MainLine[1]))
+		if *again.Test.Criterion != *r.Test.Criterion {
+			t.Errorf("second comparison differs: %+v vs %+v", again.Test.Criterion, r.Test.Criterion)
+		}
+		used := c.Cache().Used()
+		if len(used) != 1 {
+			t.Fatalf("%d cache entries used, want 1", len(used))
+		}
+		// A new comparer loaded with the saved entries gives the same result.
+		cache := NewTestCache()
+		cache.Load(used)
+		r2 := onlyRow(t, NewComparerCache(d, opts, cache).Compare(d.MainLine[0], d.MainLine[1]))
+		if *r2.Test.Criterion != *r.Test.Criterion || cache.Len() != 1 {
+			t.Errorf("from a loaded cache: %+v", r2.Test.Criterion)
+		}
+	}
+}
+
+// Bad input gets a defined outcome: single samples, constant samples, a
+// zero baseline; never NaN.
+func TestEnginesBadInput(t *testing.T) {
+	opts := DefaultOptions
+	opts.Budgets = map[string]budget.Budget{"wall-time": budget.New(0.2, 0.9, "")}
+	d := sampleLine("wall-time", "ns", [][]float64{{5}, {6}, {0, 0, 0}, {7, 7, 7}, {7, 7, 7}}, nil)
+	c := NewComparer(d, opts)
+	r := onlyRow(t, c.Compare(d.MainLine[0], d.MainLine[1]))
+	if r.Test.OK || !strings.Contains(r.Test.Reason, "needs at least 2 samples") {
+		t.Errorf("single samples: %+v", r.Test)
+	}
+	r = onlyRow(t, c.Compare(d.MainLine[3], d.MainLine[4]))
+	if !r.Test.OK || r.Test.P != 1 || r.Test.Significant {
+		t.Errorf("equal constant samples: %+v", r.Test)
+	}
+	if r.Budget == nil || r.Budget.Delta.Status != budget.Pass {
+		t.Errorf("budget on equal samples: %+v", r.Budget)
+	}
+	r = onlyRow(t, c.Compare(d.MainLine[2], d.MainLine[3]))
+	if r.Budget == nil || r.Budget.Delta.Status != budget.Skip || !strings.Contains(r.Budget.Reason, "baseline value must be > 0") {
+		t.Errorf("zero baseline budget: %+v", r.Budget)
+	}
+	for _, row := range c.Compare(d.MainLine[2], d.MainLine[3]).Rows {
+		for _, x := range []float64{row.Z.Z, row.Z.Mean, row.Z.Std, row.Test.P} {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				t.Errorf("non-finite engine value in %+v", row)
+			}
+		}
+	}
+}
+
+func TestEnginesBudget(t *testing.T) {
+	opts := DefaultOptions
+	opts.Budgets = map[string]budget.Budget{"wall-time": budget.New(0.20, 0.90, "")}
+	d := sampleLine("wall-time", "ns", [][]float64{{100, 100, 100}, {119, 119, 119}, {150, 150, 150}}, nil)
+	c := NewComparer(d, opts)
+	for _, tt := range []struct {
+		base, head int
+		status     budget.Status
+		reason     string
+	}{
+		{0, 1, budget.Warn, "wall-time_warn"},
+		{0, 2, budget.Fail, "wall-time_fail"},
+		{1, 0, budget.Pass, ""},
+	} {
+		r := onlyRow(t, c.Compare(d.MainLine[tt.base], d.MainLine[tt.head]))
+		if r.Budget == nil || r.Budget.Delta.Status != tt.status || r.Budget.Reason != tt.reason || r.Budget.Budget.Direction != budget.Lower {
+			t.Errorf("%d→%d: %+v, want %s", tt.base, tt.head, r.Budget, tt.status)
+		}
+	}
+	// Metrics without a budget get none.
+	opts.Budgets = nil
+	if r := onlyRow(t, NewComparer(d, opts).Compare(d.MainLine[0], d.MainLine[1])); r.Budget != nil {
+		t.Errorf("budget without config: %+v", r.Budget)
+	}
+}
+
+// Summaries skip the engines and are otherwise identical.
+func TestEnginesSummaryOnly(t *testing.T) {
+	d := sampleLine("wall-time", "s", ones(1, 2, 5), nil)
+	c := NewComparer(d, DefaultOptions)
+	full, sum := onlyRow(t, c.Compare(d.MainLine[1], d.MainLine[2])), onlyRow(t, c.Summary(d.MainLine[1], d.MainLine[2]))
+	if sum.Z.OK || sum.Z.Reason != "" || sum.Test.Method != "" || sum.Change != full.Change || sum.Significant != full.Significant {
+		t.Errorf("summary row %+v vs full %+v", sum, full)
+	}
+}
