@@ -1,6 +1,9 @@
 package generator
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,5 +99,57 @@ func TestAnnotateUnknownArtifact(t *testing.T) {
 	errs := d.Annotate([]analysis.Annotation{{Kind: analysis.Acknowledged, Artifact: "deadbeef", Origin: "a.yaml:3"}})
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "a.yaml:3: unknown artifact") {
 		t.Errorf("errors %v", errs)
+	}
+}
+
+// Criterion's bootstrap results are kept in the cache folder beside the
+// output; a second build reads them back, a broken file is a warning.
+func TestAnalysisCache(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tests = nil // not the process-wide demo cache
+	out := filepath.Join(dir, "public")
+	if _, err := s.Build(t.Context(), BuildOptions{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ".perfpages-cache", cacheFile)
+	entries, err := loadTestCache(filepath.Dir(path))
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("cache after the first build: %d entries, %v", len(entries), err)
+	}
+	first, _ := os.ReadFile(path)
+	s.Tests = nil
+	rep, err := s.Build(t.Context(), BuildOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w.Error(), "cache") {
+			t.Errorf("warning: %v", w)
+		}
+	}
+	if second, _ := os.ReadFile(path); !bytes.Equal(first, second) {
+		t.Error("the cache changed on a rebuild of the same data")
+	}
+	if err := os.WriteFile(path, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Tests = nil
+	rep, err = s.Build(t.Context(), BuildOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range rep.Warnings {
+		found = found || strings.Contains(w.Error(), "analysis cache") && strings.Contains(w.Error(), "starting afresh")
+	}
+	if !found {
+		t.Errorf("no warning about the broken cache in %v", rep.Warnings)
+	}
+	if entries, err := loadTestCache(filepath.Dir(path)); err != nil || len(entries) == 0 {
+		t.Errorf("cache not rewritten: %d entries, %v", len(entries), err)
 	}
 }

@@ -410,9 +410,19 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 		})
 		if len(relevant) > 0 {
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "    change\tthreshold\t  factor\tmagnitude\ttest case\tmachine")
+			fmt.Fprintln(tw, "    change\tthreshold\t  factor\tmagnitude\t      z\t      p\tbudget\ttest case\tmachine")
 			for _, r := range relevant {
-				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%s\t%s\n", pct(r.Change), fmt.Sprintf("%.2f%%", r.Threshold*100), fmt.Sprintf("%.2fx", r.Factor), r.Magnitude, caseName(r), r.Series.Key.Machine)
+				z, p, bud := "-", "-", "-"
+				if r.Z.OK {
+					z = fmt.Sprintf("%+.2f", zscore.Round4(r.Z.Z))
+				}
+				if r.Test.OK {
+					p = fmt.Sprintf("%.3f", r.Test.P)
+				}
+				if r.Budget != nil {
+					bud = string(r.Budget.Delta.Status)
+				}
+				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), fmt.Sprintf("%.2f%%", r.Threshold*100), fmt.Sprintf("%.2fx", r.Factor), r.Magnitude, z, p, bud, caseName(r), r.Series.Key.Machine)
 			}
 			tw.Flush()
 		}
