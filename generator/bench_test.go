@@ -3,11 +3,13 @@ package generator
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/generator/demo"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -22,22 +24,33 @@ var (
 )
 
 func dataset(b *testing.B, size string) *analysis.Dataset {
+	return datasetWith(b, size, 0, nil)
+}
+
+// datasetWith is dataset with samples per result (0: the plan's 5) and the
+// plan's Iters selectors.
+func datasetWith(b *testing.B, size string, samples int, iters []string) *analysis.Dataset {
 	b.Helper()
 	datasetsMu.Lock()
 	defer datasetsMu.Unlock()
-	if d, ok := datasets[size]; ok {
+	key := fmt.Sprint(size, samples, iters)
+	if d, ok := datasets[key]; ok {
 		return d
 	}
 	plan, err := demo.PlanFor(size)
 	if err != nil {
 		b.Fatal(err)
 	}
+	if samples > 0 {
+		plan.Samples = samples
+	}
+	plan.Iters = iters
 	builder := analysis.NewBuilder(analysis.BuildOptions{})
 	if err := plan.Generate(func(r analysis.Run) error { builder.Add(size, r); return nil }); err != nil {
 		b.Fatal(err)
 	}
 	d := builder.Dataset()
-	datasets[size] = d
+	datasets[key] = d
 	return d
 }
 
@@ -87,27 +100,88 @@ func BenchmarkTriage(b *testing.B) {
 }
 
 // BenchmarkEveryCommit computes what the site needs: every main-line
-// commit against its predecessor. The cost per comparison and series
-// ("ns/series-cmp") must stay flat from S to M: O(series × history window),
-// not growing with the length of the history.
+// commit against its predecessor, on one core. The cost per comparison and
+// series ("ns/series-cmp") must stay flat from S to M: O(series × history
+// window), not growing with the length of the history.
+//
+// The variants separate the engines' costs: "summary" is rustc-perf's
+// model alone (what triage reports and dashboard lists compute);
+// "samples=1" adds the lookback z-score (no samples to test, no budget);
+// "samples=5" adds the Mann–Whitney U test of the samples; "budget" adds a
+// budget on every metric.
 func BenchmarkEveryCommit(b *testing.B) {
+	withBudgets := analysis.DefaultOptions
+	withBudgets.Budgets = map[string]budget.Budget{}
+	for _, m := range []string{"instructions:u", "wall-time", "max-rss", "throughput"} {
+		withBudgets.Budgets[m] = budget.New(0.2, 0.9, "")
+	}
 	for _, size := range []string{"S", "M"} {
-		b.Run(size, func(b *testing.B) {
-			d := dataset(b, size)
-			b.ResetTimer()
-			start := time.Now()
-			n := 0
+		for _, v := range []struct {
+			name    string
+			samples int
+			summary bool
+			opts    analysis.Options
+		}{
+			{"summary", 5, true, analysis.DefaultOptions},
+			{"samples=1", 1, false, analysis.DefaultOptions},
+			{"samples=5", 5, false, analysis.DefaultOptions},
+			{"samples=5+budget", 5, false, withBudgets},
+		} {
+			b.Run(size+"/"+v.name, func(b *testing.B) {
+				d := datasetWith(b, size, v.samples, nil)
+				b.ResetTimer()
+				start := time.Now()
+				n := 0
+				for b.Loop() {
+					c := analysis.NewComparer(d, v.opts)
+					for _, a := range d.MainLine {
+						if prev, ok := d.Previous(a); ok {
+							if v.summary {
+								c.Summary(prev, a)
+							} else {
+								c.Compare(prev, a)
+							}
+							n++
+						}
+					}
+				}
+				elapsed := time.Since(start)
+				b.ReportMetric(float64(elapsed.Nanoseconds())/float64(n*len(d.Series)), "ns/series-cmp")
+			})
+		}
+	}
+}
+
+// BenchmarkCriterionTestCase is the cost of Criterion's comparison of one
+// test case at the default 100 000 resamples, on one core: a commit page
+// pays it for every series whose results carry iteration counts, once
+// ever thanks to the analysis cache. The samples are the demo
+// generator's, with Criterion's linear iteration counts.
+func BenchmarkCriterionTestCase(b *testing.B) {
+	for _, samples := range []int{5, 10, 100} {
+		b.Run(fmt.Sprintf("samples=%d", samples), func(b *testing.B) {
+			d := datasetWith(b, "S", samples, []string{"bench-0000"})
+			var idx int
+			for i, s := range d.Series {
+				if s.Key.Metric == "wall-time" && len(s.Points) > 2 && len(s.Points[0].Iters) > 0 {
+					idx = i
+					break
+				}
+			}
+			s := d.Series[idx]
+			if len(s.Points[0].Iters) == 0 {
+				b.Fatal("no series with iteration counts")
+			}
+			base, head := s.Points[len(s.Points)-2].Artifact, s.Points[len(s.Points)-1].Artifact
 			for b.Loop() {
+				// A new comparer each time: no cached bootstrap.
 				c := analysis.NewComparer(d, analysis.DefaultOptions)
-				for _, a := range d.MainLine {
-					if prev, ok := d.Previous(a); ok {
-						c.Compare(prev, a)
-						n++
+				for _, r := range c.Compare(base, head).Rows {
+					if r.Series == s && r.Test.Method != analysis.MethodCriterion {
+						b.Fatalf("test %+v", r.Test)
 					}
 				}
 			}
-			elapsed := time.Since(start)
-			b.ReportMetric(float64(elapsed.Nanoseconds())/float64(n*len(d.Series)), "ns/series-cmp")
 		})
 	}
 }

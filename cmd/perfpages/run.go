@@ -21,7 +21,7 @@ Usage:
         compare two artifacts (full sha, unique prefix, tag or pr/<n>) and print the result
   perfpages triage [-config F] -week YYYY-MM-DD [-format markdown|json]
         print the triage report of the week starting that Monday
-  perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip]
+  perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip] [-samples N] [-iters SEL]
         write generated benchmark archives and a perfpages.toml that builds them
   perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] -- CMD...
         measure a command (perfgate model) and write a run receipt (default perfgate.json)
