@@ -114,7 +114,7 @@ type ResultJSON struct {
 	ZScoreNote string        `json:"z_score_note,omitempty"`
 	Lookback   *LookbackJSON `json:"lookback,omitempty"`
 	PValue     *float64      `json:"p_value"` // Criterion's where both sides have iteration counts, else Mann–Whitney U
-	PValueNote string        `json:"p_value_note,omitempty"`
+	PValueNote string        `json:"p_value_note,omitempty"` // why p_value is null
 	Test       *TestJSON     `json:"test,omitempty"`
 	Budget     *BudgetJSON   `json:"budget"` // null when the metric has no budget
 }
@@ -312,7 +312,7 @@ func addEngines(res *ResultJSON, r *analysis.Row) {
 			}
 		}
 	}
-	if t.Reason != "" {
+	if !t.OK {
 		res.PValueNote = t.Reason
 	}
 	if b := r.Budget; b != nil {

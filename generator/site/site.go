@@ -741,7 +741,7 @@ func (s *site) rowView(r *analysis.Row) rowView {
 func engineCells(row *rowView, r *analysis.Row) {
 	if z := r.Z; z.OK {
 		row.ZText = fmt.Sprintf("%+.2f", zscore.Round4(z.Z))
-		row.ZTitle = fmt.Sprintf("lookback z-score: mean %s, std %s of the base's ancestry; |z| > %g indicates a change", FormatValue(z.Mean, r.Series.Metric.Unit), FormatValue(z.Std, r.Series.Metric.Unit), z.Threshold)
+		row.ZTitle = "mean " + FormatValue(z.Mean, r.Series.Metric.Unit) + " ± " + FormatValue(z.Std, r.Series.Metric.Unit)
 		switch {
 		case z.Regression:
 			row.ZClass = "regression"
@@ -765,10 +765,6 @@ func engineCells(row *rowView, r *analysis.Row) {
 				row.PClass = "improvement"
 			}
 		default:
-			row.PTitle = "Mann–Whitney U test of the samples (benchstat)"
-			if t.Reason != "" {
-				row.PTitle += ": " + t.Reason
-			}
 			if t.Significant {
 				row.PClass = "significant"
 			}
