@@ -113,7 +113,7 @@ type ResultJSON struct {
 	ZScore     *float64      `json:"z_score"` // Conbench's lookback z-score, 4 significant figures; positive = improvement
 	ZScoreNote string        `json:"z_score_note,omitempty"`
 	Lookback   *LookbackJSON `json:"lookback,omitempty"`
-	PValue     *float64      `json:"p_value"` // Criterion's where both sides have iteration counts, else Mann–Whitney U
+	PValue     *float64      `json:"p_value"`                // Criterion's where both sides have iteration counts, else Mann–Whitney U
 	PValueNote string        `json:"p_value_note,omitempty"` // why p_value is null
 	Test       *TestJSON     `json:"test,omitempty"`
 	Budget     *BudgetJSON   `json:"budget"` // null when the metric has no budget
