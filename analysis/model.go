@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 // ArtifactKind says what an artifact is.
@@ -283,18 +285,7 @@ func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 
 // MedianOf is the median of xs (the mean of the two middle values for an
 // even count); xs is not modified. It is 0 for an empty slice.
-func MedianOf(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+func MedianOf(xs []float64) float64 { return budget.MedianF64(xs) }
 
 // MeanOf is the arithmetic mean of xs, 0 for an empty slice.
 func MeanOf(xs []float64) float64 {
