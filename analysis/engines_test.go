@@ -257,3 +257,30 @@ func TestEnginesSummaryOnly(t *testing.T) {
 		t.Errorf("summary row %+v vs full %+v", sum, full)
 	}
 }
+
+// The history chart's band is Conbench's exclusive rolling mean ± 5·std,
+// one entry per main-line point, restarting at an annotated distribution
+// change.
+func TestBand(t *testing.T) {
+	d := sampleLine("wall-time", "s", ones(stepValues...), nil)
+	lower, upper := NewComparer(d, DefaultOptions).Band(0)
+	if len(lower) != len(stepValues) || len(upper) != len(stepValues) {
+		t.Fatalf("band of %d/%d entries for %d points", len(lower), len(upper), len(stepValues))
+	}
+	if !math.IsNaN(lower[0]) || !math.IsNaN(upper[0]) {
+		t.Errorf("band at the first point: %v..%v, want none", lower[0], upper[0])
+	}
+	for k := 3; k < len(stepValues); k++ {
+		if !(lower[k] < upper[k]) {
+			t.Errorf("band at %d: %v..%v", k, lower[k], upper[k])
+		}
+	}
+	if mid := (lower[7] + upper[7]) / 2; math.Abs(mid-10) > 1e-9 {
+		t.Errorf("band centre before the step %v, want 10, the mean of the 7 values before it", mid)
+	}
+	d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "b"}})
+	lower, upper = NewComparer(d, DefaultOptions).Band(0)
+	if mid := (lower[12] + upper[12]) / 2; math.Abs(mid-20) > 1e-9 {
+		t.Errorf("band centre after the annotated step %v, want 20 (the new segment's mean)", mid)
+	}
+}

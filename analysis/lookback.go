@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"slices"
 
 	"github.com/perfpages/perfpages/analysis/zscore"
@@ -153,4 +154,38 @@ func sameBranch(a, b Artifact) bool {
 		return a.PR == b.PR
 	}
 	return a.Branch != "" && a.Branch == b.Branch
+}
+
+// Band returns the lookback band of series i for its history chart, one
+// entry per main-line point in the order of [Comparer.SeriesHistory]:
+// Conbench's history plot draws rolling mean ± threshold × rolling std
+// with exclusive windows (the Options.Lookback commits before each point),
+// the mean restarting at annotated distribution changes. lower and upper
+// are NaN where the band is undefined: the first commits of the series or
+// of a segment, spike outliers, failed points.
+func (c *Comparer) Band(i int) (lower, upper []float64) {
+	opts := c.opts.withDefaults()
+	if opts.Validate() != nil {
+		opts = DefaultOptions
+	}
+	line := c.lines[i]
+	lower, upper = make([]float64, len(line)), make([]float64, len(line))
+	obs := make([]zscore.Observation, 0, len(line))
+	at := make([]int, 0, len(line)) // index in line of each observation
+	for k, lp := range line {
+		lower[k], upper[k] = math.NaN(), math.NaN()
+		if !lp.ok {
+			continue
+		}
+		a := &c.d.Artifacts[c.d.MainLine[lp.pos]]
+		obs = append(obs, zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: c.eng.lb.changes[i] != nil && c.eng.lb.begins(i, lp.pos)})
+		at = append(at, k)
+	}
+	for j, st := range zscore.Rolling(obs, opts.Lookback, false) {
+		if st.HasMean && st.HasStd && !st.Outlier {
+			lower[at[j]] = st.Mean - opts.ZThreshold*st.Std
+			upper[at[j]] = st.Mean + opts.ZThreshold*st.Std
+		}
+	}
+	return lower, upper
 }

@@ -287,14 +287,17 @@ func (s *site) benchJob(name string) job {
 			}
 			// The rows the commit pages show for this series, oldest first.
 			rows := s.cmp.SeriesHistory(si)
+			lower, upper := s.cmp.Band(si)
 			points := make([]ChartPoint, 0, len(rows))
-			for _, r := range rows {
+			band := &Band{Lower: make([]float64, 0, len(rows)), Upper: make([]float64, 0, len(rows))}
+			for k, r := range rows {
 				p := r.After
 				a := s.d.Artifacts[p.Artifact]
 				cp := ChartPoint{Label: a.Label(), Title: a.Title, Date: a.Date, Value: p.Value, URL: s.opts.BasePath + commitURL(d, p.Artifact), Failed: p.Error != ""}
 				if !p.OK && !cp.Failed {
 					continue
 				}
+				band.Lower, band.Upper = append(band.Lower, lower[k]), append(band.Upper, upper[k])
 				if r.Relevant {
 					cp.Marker = MarkerImprovement
 					if r.Regression {
@@ -303,7 +306,7 @@ func (s *site) benchJob(name string) job {
 				}
 				points = append(points, cp)
 			}
-			chart, err := HistoryChart(ChartID(key), sr.Metric.Unit, points, nil)
+			chart, err := HistoryChart(ChartID(key), sr.Metric.Unit, points, band)
 			if err != nil {
 				return fmt.Errorf("bench %s: %w", name, err)
 			}
