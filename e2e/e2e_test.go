@@ -606,6 +606,114 @@ func jsString(s string) string {
 	return b.String()
 }
 
+// toolbarScript exercises the comparison page's enhancements in the page
+// and reports what it saw: the metric tabs show one section at a time, the
+// direction filter keeps only rows of that direction, the non-relevant
+// toggle reveals the folded rows, sorting by factor orders the rows, and
+// the PR comment is there to copy.
+const toolbarScript = `(function () {
+	// Rows in a closed <details> keep layout boxes in Chromium: check both.
+	var visible = function (e) { return e.getClientRects().length > 0 && !e.closest("details:not([open])"); };
+	var shownSections = function () { return Array.from(document.querySelectorAll("section.metric")).filter(visible).map(function (s) { return s.id; }); };
+	var r = {tabs: document.querySelectorAll("[role=tab]").length};
+	r.before = shownSections();
+	var tabs = document.querySelectorAll("[role=tab]");
+	if (tabs.length < 2) { return r; }
+	// The tab of the metric with the most rows that have a direction.
+	var best = null, bestN = -1;
+	tabs.forEach(function (t) {
+		var sec = document.getElementById(t.getAttribute("aria-controls"));
+		var n = sec.querySelectorAll("tr[data-dir=regression], tr[data-dir=improvement]").length;
+		if (n > bestN) { best = t; bestN = n; }
+	});
+	best.click();
+	r.after = shownSections();
+	r.wanted = best.getAttribute("aria-controls");
+	r.hash = location.hash;
+	var sec = document.getElementById(r.wanted);
+	var rows = function () { return Array.from(sec.querySelectorAll("table.rows tbody tr")).filter(visible); };
+	var dirSel = sec.querySelector("select.filter-dir");
+	var other = sec.querySelector("label.show-other input");
+	var sort = sec.querySelector("select.sort");
+	r.controls = {dir: !!dirSel, other: !!other, sort: !!sort};
+	if (!dirSel || !sort) { return r; }
+	r.rows0 = rows().length;
+	if (other) {
+		other.checked = true; other.dispatchEvent(new Event("change"));
+		r.rowsAll = rows().length;
+	}
+	r.dirs = {};
+	["regression", "improvement"].forEach(function (d) {
+		dirSel.value = d; dirSel.dispatchEvent(new Event("change"));
+		var rs = rows();
+		r.dirs[d] = {shown: rs.length, wrong: rs.filter(function (tr) { return tr.getAttribute("data-dir") !== d; }).length};
+	});
+	dirSel.value = ""; dirSel.dispatchEvent(new Event("change"));
+	r.rowsReset = rows().length;
+	sort.value = "factor"; sort.dispatchEvent(new Event("change"));
+	var first = sec.querySelector("table.rows");
+	var f = Array.from(first.tBodies[0].rows).map(function (tr) { var v = parseFloat(tr.getAttribute("data-factor")); return isNaN(v) ? -1 : v; });
+	r.sortedByFactor = f.every(function (v, i) { return i === 0 || f[i - 1] >= v; });
+	r.copyButton = !!document.querySelector("button.copy-markdown");
+	var pre = document.querySelector("details.pr-markdown pre");
+	r.markdown = pre ? pre.textContent.slice(0, 200) : "";
+	return r;
+})()`
+
+type toolbarReport struct {
+	Tabs     int      `json:"tabs"`
+	Before   []string `json:"before"`
+	After    []string `json:"after"`
+	Wanted   string   `json:"wanted"`
+	Hash     string   `json:"hash"`
+	Controls struct {
+		Dir, Other, Sort bool
+	} `json:"controls"`
+	Rows0, RowsAll, RowsReset int
+	Dirs                      map[string]struct {
+		Shown int `json:"shown"`
+		Wrong int `json:"wrong"`
+	} `json:"dirs"`
+	SortedByFactor bool   `json:"sortedByFactor"`
+	CopyButton     bool   `json:"copyButton"`
+	Markdown       string `json:"markdown"`
+}
+
+func checkToolbar(t *testing.T, tb *tab) {
+	t.Helper()
+	r := eval[toolbarReport](t, tb, "exercising the comparison toolbar", toolbarScript)
+	if r.Tabs < 2 {
+		t.Fatalf("%d metric tabs, want one per metric", r.Tabs)
+	}
+	if len(r.Before) != 1 {
+		t.Errorf("sections shown before choosing a tab: %v, want exactly one", r.Before)
+	}
+	if len(r.After) != 1 || r.After[0] != r.Wanted || r.Hash != "#"+r.Wanted {
+		t.Errorf("after clicking the tab of %s: shown %v, hash %q", r.Wanted, r.After, r.Hash)
+	}
+	if !r.Controls.Dir || !r.Controls.Sort || !r.Controls.Other {
+		t.Fatalf("toolbar controls: %+v", r.Controls)
+	}
+	if r.RowsAll <= r.Rows0 {
+		t.Errorf("showing the rows without a relevant change: %d rows, before %d", r.RowsAll, r.Rows0)
+	}
+	for d, c := range r.Dirs {
+		if c.Wrong != 0 || c.Shown == 0 || c.Shown >= r.RowsAll {
+			t.Errorf("%s only: %d rows shown of %d, %d of another direction", d, c.Shown, r.RowsAll, c.Wrong)
+		}
+	}
+	if r.RowsReset != r.RowsAll {
+		t.Errorf("after resetting the direction: %d rows, want %d", r.RowsReset, r.RowsAll)
+	}
+	if !r.SortedByFactor {
+		t.Error("sorting by significance factor left the rows out of order")
+	}
+	if !r.CopyButton || !strings.Contains(r.Markdown, "#1556") {
+		t.Errorf("copy as Markdown: button %v, text %q", r.CopyButton, r.Markdown)
+	}
+	t.Logf("toolbar: %d tabs, %d → %d rows with the folded ones, %+v", r.Tabs, r.Rows0, r.RowsAll, r.Dirs)
+}
+
 // internalLinks lists the href of every link of the page that points into
 // the site.
 const internalLinks = `Array.from(document.querySelectorAll("a[href]")).map(function (a) {
@@ -627,14 +735,16 @@ func TestBrowser(t *testing.T) {
 	browserCtx := startBrowser(t, path)
 
 	pages := []struct {
-		name   string
-		path   string
-		charts bool // draws charts with ECharts
-		filter bool // check the row filter
+		name    string
+		path    string
+		charts  bool // draws charts with ECharts
+		filter  bool // check the row filter
+		toolbar bool // check the metric tabs, the toolbar and copy as Markdown
 	}{
 		{name: "dashboard", path: "/"},
 		{name: "commit", path: commit, charts: true},
 		{name: "open PR with try runs", path: "/pr/1567/", charts: true, filter: true},
+		{name: "merged PR", path: "/pr/1556/", charts: true, toolbar: true},
 		{name: "benchmark history", path: "/bench/json-encode/", charts: true},
 		{name: "triage week", path: "/triage/2026-09-28/"},
 		{name: "content page", path: "/about/"},
@@ -665,6 +775,9 @@ func TestBrowser(t *testing.T) {
 			}
 			if p.filter {
 				checkFilter(t, tb)
+			}
+			if p.toolbar {
+				checkToolbar(t, tb)
 			}
 		})
 	}

@@ -436,6 +436,9 @@ type comparisonView struct {
 	// tables of every metric), rendered once per comparison and shared by
 	// the pages that show it.
 	Body template.HTML
+	// Markdown is the PR-comment text of the comparison (what `perfpages
+	// compare -format markdown` prints), for "copy as Markdown".
+	Markdown string
 }
 
 // changeCounts count relevant changes (significant and at least small).
@@ -518,6 +521,9 @@ type rowView struct {
 	Dodgy       bool
 
 	ChangeText, ThresholdText, FactorText string
+	// Dir is the direction for filters: "regression", "improvement" or
+	// "" (no change or none to speak of), whether relevant or not.
+	Dir string
 
 	// The other engines: text for the cell, a title explaining it (or
 	// why there is none), and a class for the cell's colour.
@@ -542,6 +548,13 @@ func (s *site) renderedComparison(base, head int) (comparisonView, error) {
 			return v, err
 		}
 		v.Data = dataURL(s.d, base, head)
+	}
+	if base != head {
+		var md strings.Builder
+		if err := report.WriteMarkdown(&md, s.d, c, "", s.links()); err != nil {
+			return v, err
+		}
+		v.Markdown = md.String()
 	}
 	s.mu.Lock()
 	s.stats.Comparisons++
@@ -720,6 +733,7 @@ func (s *site) rowView(r *analysis.Row) rowView {
 		case r.Change != 0:
 			row.Class = "improvement"
 		}
+		row.Dir = row.Class
 		if !r.Relevant {
 			row.Class = ""
 		}

@@ -1,19 +1,238 @@
 // perfpages: progressive enhancement only. Every page is complete without
-// JavaScript; this adds a name filter above each comparison table.
+// JavaScript (all tables are in the HTML); this adds, on comparison pages,
+// one tab per metric, a toolbar above each metric's tables (filter by name,
+// parameter or /regex/, by parameter value, category and direction, show the
+// rows without a relevant change, sort), and "copy as Markdown".
 (function () {
   "use strict";
-  document.querySelectorAll("table.rows").forEach(function (table) {
-    var input = document.createElement("input");
-    input.type = "search";
-    input.className = "filter";
-    input.placeholder = "Filter by benchmark, parameter or machine";
-    input.setAttribute("aria-label", "Filter rows");
-    input.addEventListener("input", function () {
-      var q = input.value.trim().toLowerCase();
-      table.querySelectorAll("tbody tr").forEach(function (tr) {
-        tr.hidden = q !== "" && tr.textContent.toLowerCase().indexOf(q) < 0;
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+
+  function select(cls, label, options) {
+    var s = el("select", {"class": cls, "aria-label": label});
+    options.forEach(function (o) { s.appendChild(el("option", {value: o[0]}, o[1])); });
+    return s;
+  }
+
+  // --- Tabs: one per metric section ---------------------------------------
+  var sections = Array.prototype.slice.call(document.querySelectorAll("section.metric"));
+  var showSection = function () {};
+  if (sections.length > 1) {
+    var bar = el("div", {"class": "tabs", role: "tablist", "aria-label": "Metrics"});
+    var buttons = sections.map(function (sec) {
+      var h = sec.querySelector("h2");
+      var name = h && h.firstChild ? h.firstChild.textContent.trim() : sec.id;
+      var b = el("button", {type: "button", role: "tab", id: "tab-" + sec.id, "aria-controls": sec.id}, name);
+      var verdict = sec.querySelector(".summary .verdict");
+      if (verdict) {
+        var dir = (verdict.className.match(/verdict-(\w+)/) || [])[1];
+        if (dir && dir !== "none") {
+          b.appendChild(el("span", {"class": "tab-mark verdict-" + dir, "aria-hidden": "true"},
+            dir === "regression" ? " ▲" : dir === "improvement" ? " ▼" : " ◆"));
+        }
+      }
+      sec.setAttribute("role", "tabpanel");
+      sec.setAttribute("aria-labelledby", b.id);
+      b.addEventListener("click", function () {
+        showSection(sec);
+        history.replaceState(null, "", "#" + sec.id);
+      });
+      bar.appendChild(b);
+      return b;
+    });
+    sections[0].parentNode.insertBefore(bar, sections[0]);
+    showSection = function (sec) {
+      sections.forEach(function (s, i) {
+        s.hidden = s !== sec;
+        buttons[i].setAttribute("aria-selected", String(s === sec));
+        buttons[i].tabIndex = s === sec ? 0 : -1;
+      });
+    };
+    bar.addEventListener("keydown", function (e) {
+      var i = buttons.indexOf(document.activeElement);
+      if (i < 0 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) { return; }
+      var j = (i + (e.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
+      buttons[j].focus();
+      buttons[j].click();
+    });
+    showSection(sections[0]);
+  }
+
+  // A fragment naming a metric or a row selects its tab and, for a row, opens
+  // the folded rows around it.
+  function followHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) { return; }
+    var sec = target.closest("section.metric");
+    if (sec) { showSection(sec); }
+    for (var d = target.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      d.open = true;
+    }
+    if (target !== sec) { target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", followHash);
+  followHash();
+
+  // --- Toolbars ------------------------------------------------------------
+  function toolbar(scope, tables) {
+    var rows = [];
+    tables.forEach(function (t) {
+      Array.prototype.forEach.call(t.tBodies[0] ? t.tBodies[0].rows : [], function (tr, i) {
+        tr.setAttribute("data-order", String(i));
+        rows.push(tr);
       });
     });
-    table.parentNode.insertBefore(input, table);
+    if (rows.length === 0) { return; }
+    var box = el("div", {"class": "toolbar", role: "search"});
+    var input = el("input", {type: "search", "class": "filter", placeholder: "Filter: benchmark, key=value, machine or /regex/", "aria-label": "Filter rows"});
+    box.appendChild(input);
+
+    var params = {};
+    rows.forEach(function (tr) {
+      tr.querySelectorAll(".param").forEach(function (p) { params[p.textContent] = true; });
+    });
+    var paramList = Object.keys(params).sort();
+    var paramSel = null;
+    if (paramList.length > 1) {
+      paramSel = select("filter-param", "Parameter value", [["", "All parameters"]].concat(paramList.map(function (p) { return [p, p]; })));
+      box.appendChild(paramSel);
+    }
+    var cats = {};
+    rows.forEach(function (tr) { cats[tr.getAttribute("data-cat") || "primary"] = true; });
+    var catSel = null;
+    if (Object.keys(cats).length > 1) {
+      catSel = select("filter-cat", "Category", [["", "All categories"], ["primary", "Primary"], ["secondary", "Secondary"]]);
+      box.appendChild(catSel);
+    }
+    var dirSel = select("filter-dir", "Direction", [["", "Regressions and improvements"], ["regression", "Regressions only"], ["improvement", "Improvements only"]]);
+    box.appendChild(dirSel);
+    var sortSel = select("sort", "Sort rows", [["change", "Sort by |% change|"], ["factor", "Sort by significance factor"], ["name", "Sort by name"]]);
+    box.appendChild(sortSel);
+
+    var others = Array.prototype.slice.call(scope.querySelectorAll("details.other-rows"));
+    var otherBox = null;
+    if (others.length > 0) {
+      var n = others.reduce(function (acc, d) { return acc + d.querySelectorAll("tbody tr").length; }, 0);
+      var label = el("label", {"class": "show-other"});
+      otherBox = el("input", {type: "checkbox"});
+      label.appendChild(otherBox);
+      label.appendChild(document.createTextNode(" show " + n + " without a relevant change"));
+      box.appendChild(label);
+      otherBox.addEventListener("change", function () {
+        others.forEach(function (d) { d.open = otherBox.checked; });
+      });
+      others.forEach(function (d) {
+        d.addEventListener("toggle", function () { otherBox.checked = others.some(function (x) { return x.open; }); });
+      });
+    }
+    var count = el("span", {"class": "filter-count", "aria-live": "polite"});
+    box.appendChild(count);
+
+    function matcher() {
+      var q = input.value.trim();
+      input.removeAttribute("aria-invalid");
+      if (q.length > 2 && q.charAt(0) === "/" && q.charAt(q.length - 1) === "/") {
+        try {
+          var re = new RegExp(q.slice(1, -1), "i");
+          return function (text) { return re.test(text); };
+        } catch (err) {
+          input.setAttribute("aria-invalid", "true");
+          return function () { return true; };
+        }
+      }
+      q = q.toLowerCase();
+      return function (text) { return q === "" || text.toLowerCase().indexOf(q) >= 0; };
+    }
+
+    function apply() {
+      var match = matcher();
+      var param = paramSel ? paramSel.value : "";
+      var cat = catSel ? catSel.value : "";
+      var dir = dirSel.value;
+      var shown = 0;
+      rows.forEach(function (tr) {
+        var ok = match(tr.textContent.replace(/\s+/g, " ")) &&
+          (param === "" || Array.prototype.some.call(tr.querySelectorAll(".param"), function (p) { return p.textContent === param; })) &&
+          (cat === "" || (tr.getAttribute("data-cat") || "primary") === cat) &&
+          (dir === "" || tr.getAttribute("data-dir") === dir);
+        tr.hidden = !ok;
+        if (ok) { shown++; }
+      });
+      count.textContent = shown === rows.length ? "" : shown + " of " + rows.length + " rows";
+    }
+
+    function key(tr, by) {
+      if (by === "name") { return 0; }
+      var v = parseFloat(tr.getAttribute(by === "factor" ? "data-factor" : "data-change"));
+      return isNaN(v) ? -1 : Math.abs(v);
+    }
+    function sort() {
+      var by = sortSel.value;
+      tables.forEach(function (t) {
+        var body = t.tBodies[0];
+        if (!body) { return; }
+        var list = Array.prototype.slice.call(body.rows);
+        list.sort(function (a, b) {
+          if (by === "name") {
+            var c = (a.getAttribute("data-bench") || "").localeCompare(b.getAttribute("data-bench") || "");
+            if (c !== 0) { return c; }
+          } else {
+            var d = key(b, by) - key(a, by);
+            if (d !== 0) { return d; }
+          }
+          return Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
+        });
+        list.forEach(function (tr) { body.appendChild(tr); });
+      });
+    }
+
+    input.addEventListener("input", apply);
+    [paramSel, catSel, dirSel].forEach(function (s) { if (s) { s.addEventListener("change", apply); } });
+    sortSel.addEventListener("change", sort);
+    var anchor = tables[0].closest("details.other-rows") || tables[0];
+    anchor.parentNode.insertBefore(box, anchor);
+    // The tables' headings sit between the toolbar and the first table.
+    var h3 = box.nextElementSibling;
+    if (h3 && h3.tagName === "H3") { h3.parentNode.insertBefore(box, h3); }
+  }
+
+  if (sections.length > 0) {
+    sections.forEach(function (sec) {
+      toolbar(sec, Array.prototype.slice.call(sec.querySelectorAll("table.rows")));
+    });
+  } else {
+    // Other tables of rows (first commit pages): a plain filter each.
+    document.querySelectorAll("table.rows").forEach(function (t) { toolbar(t.parentNode, [t]); });
+  }
+
+  // --- Copy as Markdown ------------------------------------------------------
+  document.querySelectorAll("details.pr-markdown").forEach(function (d) {
+    var pre = d.querySelector("pre");
+    if (!pre) { return; }
+    var b = el("button", {type: "button", "class": "copy-markdown"}, "Copy as Markdown");
+    var status = el("span", {"class": "copy-status", "aria-live": "polite"});
+    b.addEventListener("click", function () {
+      var text = pre.textContent;
+      var done = function () { status.textContent = "copied"; setTimeout(function () { status.textContent = ""; }, 2000); };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, function () {
+          d.open = true;
+          window.getSelection().selectAllChildren(pre);
+          status.textContent = "selected: press Ctrl+C";
+        });
+      } else {
+        d.open = true;
+        window.getSelection().selectAllChildren(pre);
+        status.textContent = "selected: press Ctrl+C";
+      }
+    });
+    d.parentNode.insertBefore(b, d);
+    d.parentNode.insertBefore(status, d);
   });
 })();
