@@ -415,6 +415,7 @@ const chartStatus = `(function () {
 			return {
 				id: el.id,
 				instance: !!c,
+				loadError: el.getAttribute("data-error") || "",
 				series: series.length,
 				withData: series.filter(function (s) { return Array.isArray(s.data) && s.data.length > 0; }).length
 			};
@@ -426,10 +427,11 @@ type chartReport struct {
 	ECharts string `json:"echarts"`
 	Version string `json:"version"`
 	Charts  []struct {
-		ID       string `json:"id"`
-		Instance bool   `json:"instance"`
-		Series   int    `json:"series"`
-		WithData int    `json:"withData"`
+		LoadError string `json:"loadError"` // a chart whose data file failed to load
+		ID        string `json:"id"`
+		Instance  bool   `json:"instance"`
+		Series    int    `json:"series"`
+		WithData  int    `json:"withData"`
 	} `json:"charts"`
 }
 
@@ -454,6 +456,8 @@ func checkCharts(t *testing.T, tb *tab) {
 		switch {
 		case !c.Instance:
 			t.Errorf("chart %s: echarts.getInstanceByDom is null", c.ID)
+		case c.LoadError != "":
+			t.Errorf("chart %s: loading its data: %s", c.ID, c.LoadError)
 		case c.WithData == 0:
 			t.Errorf("chart %s: none of its %d series has data", c.ID, c.Series)
 		}

@@ -233,21 +233,46 @@ func ptr[T any](v T) *T { return &v }
 // a point whose value is not finite is skipped unless it is a failure.
 // With nothing to draw the result is empty.
 func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (template.HTML, error) {
+	h, _, err := historyChart(id, unit, points, band, "")
+	return h, err
+}
+
+// HistoryChartData is HistoryChart with the data kept out of the page: the
+// snippet draws the axes, legend and behaviour, and fetches its series'
+// data from src (a site path) when the page runs; data is this chart's
+// entry of that file (JSON: the data of each series in order, then the
+// failure lines). Pages with many charts stay small, and the data of a
+// benchmark is loaded once, on demand.
+func HistoryChartData(id string, unit string, points []ChartPoint, band *Band, src string) (template.HTML, json.RawMessage, error) {
+	if err := checkChartURL(src); err != nil || src == "" {
+		return "", nil, fmt.Errorf("chart %s: data source %q: %v", id, src, err)
+	}
+	return historyChart(id, unit, points, band, src)
+}
+
+// lazySeries is the data of a chart whose page fetches it: each series'
+// data in the option's order and the main series' failure lines.
+type lazySeries struct {
+	Series   []any                        `json:"s"`
+	Failures []opts.MarkLineNameXAxisItem `json:"f,omitempty"`
+}
+
+func historyChart(id string, unit string, points []ChartPoint, band *Band, src string) (template.HTML, json.RawMessage, error) {
 	if err := checkChartID(id); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if band != nil && (len(band.Lower) != len(points) || len(band.Upper) != len(points)) {
-		return "", fmt.Errorf("chart %s: band has %d lower and %d upper values for %d points",
+		return "", nil, fmt.Errorf("chart %s: band has %d lower and %d upper values for %d points",
 			id, len(band.Lower), len(band.Upper), len(points))
 	}
 	order := make([]int, 0, len(points))
 	maxAbs := 0.0
 	for i, p := range points {
 		if p.Marker != "" && p.Marker != MarkerRegression && p.Marker != MarkerImprovement {
-			return "", fmt.Errorf("chart %s: point %q: unknown marker %q", id, p.Label, p.Marker)
+			return "", nil, fmt.Errorf("chart %s: point %q: unknown marker %q", id, p.Label, p.Marker)
 		}
 		if err := checkChartURL(p.URL); err != nil {
-			return "", fmt.Errorf("chart %s: point %q: %w", id, p.Label, err)
+			return "", nil, fmt.Errorf("chart %s: point %q: %w", id, p.Label, err)
 		}
 		if !p.Failed && !finite(p.Value) {
 			continue
@@ -258,7 +283,7 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		}
 	}
 	if len(order) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return points[a].Date.Compare(points[b].Date) })
 	axis := axisScale(unit, maxAbs)
@@ -341,6 +366,7 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		legend = append([]legendItem{{Name: seriesValue}}, legend...)
 	}
 
+	lazy := &lazyData{on: src != ""}
 	line := charts.NewLine()
 	line.Accept(v)
 	line.SetGlobalOptions(append(commonOpts(id, chartHeight),
@@ -355,9 +381,9 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 			SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorLine}),
 		charts.WithLineStyleOpts(opts.LineStyle{Color: colorLine, Width: 1.5}),
-		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = items }),
+		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(items) }),
 	}
-	if len(failures) > 0 {
+	if len(failures) > 0 && src == "" {
 		mainOpts = append(mainOpts,
 			charts.WithMarkLineNameXAxisItemOpts(failures...),
 			charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
@@ -379,7 +405,7 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 					ConnectNulls: opts.Bool(false)}),
 				charts.WithLineStyleOpts(opts.LineStyle{Opacity: opts.Float(0)}),
 				charts.WithItemStyleOpts(opts.ItemStyle{Color: colorBand}),
-				charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = part.data }),
+				charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(part.data) }),
 			}
 			if part.fill {
 				so = append(so, charts.WithAreaStyleOpts(opts.AreaStyle{Color: colorBand, Opacity: opts.Float(1)}))
@@ -401,11 +427,43 @@ func HistoryChart(id string, unit string, points []ChartPoint, band *Band) (temp
 		sc.AddSeries(m.name, nil,
 			charts.WithScatterChartOpts(opts.ScatterChart{Symbol: m.symbol, SymbolSize: 11}),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: m.color}),
-			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = m.data }))
+			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(m.data) }))
 		line.Overlap(sc)
 	}
 	line.AddJSFuncStrs(commonJS, historyJS)
-	return snippet(id, line, v)
+	if src == "" {
+		h, err := snippet(id, line, v)
+		return h, nil, err
+	}
+	lazy.data.Failures = failures
+	data, err := scriptJSON(lazy.data)
+	if err != nil {
+		return "", nil, fmt.Errorf("chart %s: %w", id, err)
+	}
+	srcJSON, err := scriptJSON(src)
+	if err != nil {
+		return "", nil, fmt.Errorf("chart %s: %w", id, err)
+	}
+	idJSON, _ := scriptJSON(id)
+	line.AddJSFuncStrs(types.FuncStr(strings.ReplaceAll(strings.ReplaceAll(loadJS, "@SRC@", string(srcJSON)), "@ID@", string(idJSON))))
+	h, err := snippet(id, line, v)
+	return h, data, err
+}
+
+// lazyData collects series data for a chart whose data is fetched: put
+// records a series' data and returns what the option holds instead (the
+// data itself when the chart is inline, an empty list otherwise).
+type lazyData struct {
+	on   bool
+	data lazySeries
+}
+
+func (l *lazyData) put(data any) any {
+	if !l.on {
+		return data
+	}
+	l.data.Series = append(l.data.Series, data)
+	return []any{}
 }
 
 // barItem is one bar of a changes chart.
@@ -628,6 +686,23 @@ var historyJS = types.FuncStr(`(function(c){` +
 	`if(best&&best.u){window.location.href=best.u;}` +
 	`});` +
 	`})(` + render.EchartsInstancePlaceholder + `);`)
+
+// loadJS fetches a chart's data (one file per benchmark, shared by the
+// page's charts through one request) and puts it into the series in order;
+// the failures become the main series' mark lines. @SRC@ and @ID@ are replaced
+// by JSON strings.
+const loadJS = `(function(c){` +
+	`var w=window,k=@SRC@;` +
+	`w.perfpagesData=w.perfpagesData||{};` +
+	`var p=w.perfpagesData[k]||(w.perfpagesData[k]=fetch(k).then(function(r){if(!r.ok){throw new Error(k+': '+r.status);}return r.json();}));` +
+	`p.then(function(all){` +
+	`var d=all[@ID@];if(!d){return;}` +
+	`var ss=d.s.map(function(x){return {data:x};});` +
+	`if(d.f&&ss.length){ss[0].markLine={symbol:['none','none'],label:{show:false},lineStyle:{color:'` + colorFailed + `',type:'dashed',width:1},data:d.f};}` +
+	`c.setOption({series:ss});` +
+	`c.getDom().setAttribute('data-loaded','');` +
+	`}).catch(function(e){c.getDom().setAttribute('data-error',String(e));});` +
+	`})(` + render.EchartsInstancePlaceholder + `);`
 
 // changesJS writes the tooltip of a changes chart: the full row name
 // (axis labels are truncated) and the formatted change.

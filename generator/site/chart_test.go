@@ -586,3 +586,58 @@ func TestAxisScale(t *testing.T) {
 		})
 	}
 }
+
+// A chart with its data kept out of the page: the option has empty series,
+// the data (same series, same order, the failures apart) goes to the data
+// file, and the script fetches it from the given site path only.
+func TestHistoryChartDataFile(t *testing.T) {
+	id := ChartID("lazy")
+	band := &Band{Lower: []float64{1.4e6, 1.5e6, 1.3e6, math.NaN()}, Upper: []float64{1.6e6, 1.7e6, 1.5e6, math.NaN()}}
+	inline, err := HistoryChart(id, "ns", samplePoints(), band)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, data, err := HistoryChartData(id, "ns", samplePoints(), band, "/p/data/bench/x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazyOpt, inlineOpt := option(t, h, id), option(t, inline, id)
+	lazySeries, inlineSeries := lazyOpt["series"].([]any), inlineOpt["series"].([]any)
+	if len(lazySeries) != len(inlineSeries) {
+		t.Fatalf("%d series, inline %d", len(lazySeries), len(inlineSeries))
+	}
+	var got struct {
+		S []any `json:"s"`
+		F []any `json:"f"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.S) != len(inlineSeries) || len(got.F) != 1 {
+		t.Fatalf("data has %d series and %d failures, want %d and 1", len(got.S), len(got.F), len(inlineSeries))
+	}
+	for i, s := range lazySeries {
+		if d := s.(map[string]any)["data"].([]any); len(d) != 0 {
+			t.Errorf("series %d has %d data items in the page", i, len(d))
+		}
+		if d := cmp.Diff(inlineSeries[i].(map[string]any)["data"], got.S[i]); d != "" {
+			t.Errorf("series %d data (-inline +file):\n%s", i, d)
+		}
+	}
+	if !strings.Contains(string(h), `fetch(k)`) || !strings.Contains(string(h), `"/p/data/bench/x.json"`) || strings.Contains(string(h), "first") {
+		t.Errorf("snippet does not fetch its data, or still holds it:\n%s", h)
+	}
+	for _, src := range []string{"", "javascript:alert(1)"} {
+		if _, _, err := HistoryChartData(id, "ns", samplePoints(), nil, src); err == nil {
+			t.Errorf("data source %q accepted", src)
+		}
+	}
+	// A hostile source path cannot end the script.
+	h, _, err = HistoryChartData(id, "ns", samplePoints(), nil, "/p/</script><script>alert(1)</script>.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(strings.ToLower(string(h)), "<script") != 1 {
+		t.Errorf("source path broke out of the script:\n%s", h)
+	}
+}

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
@@ -274,6 +275,10 @@ func (s *site) benchJob(name string) job {
 	return func() error {
 		d := s.d
 		v := benchView{Name: name}
+		// The charts' data goes to one file per benchmark, fetched by the
+		// page when it runs (SPEC §6: data loaded on demand).
+		dataPath := "data/bench/" + s.benchs[name] + ".json"
+		chartData := map[string]json.RawMessage{}
 		for si, sr := range d.Series {
 			if sr.Case.Benchmark != name {
 				continue
@@ -306,11 +311,15 @@ func (s *site) benchJob(name string) job {
 				}
 				points = append(points, cp)
 			}
-			chart, err := HistoryChart(ChartID(key), sr.Metric.Unit, points, band)
+			id := ChartID(key)
+			chart, data, err := HistoryChartData(id, sr.Metric.Unit, points, band, s.opts.BasePath+dataPath)
 			if err != nil {
 				return fmt.Errorf("bench %s: %w", name, err)
 			}
 			sv.Chart = chart
+			if data != nil {
+				chartData[id] = data
+			}
 			for i := len(rows) - 1; i >= 0; i-- {
 				if len(sv.Points) == historyRows {
 					sv.Omitted = i + 1
@@ -335,6 +344,15 @@ func (s *site) benchJob(name string) job {
 				sv.Points = append(sv.Points, row)
 			}
 			v.Series = append(v.Series, sv)
+		}
+		if len(chartData) > 0 {
+			b, err := json.Marshal(chartData)
+			if err != nil {
+				return fmt.Errorf("bench %s: chart data: %w", name, err)
+			}
+			if err := s.out.WriteFile(dataPath, append(b, '\n')); err != nil {
+				return err
+			}
 		}
 		return s.page("bench/"+s.benchs[name]+"/", "bench", name, v)
 	}
