@@ -659,6 +659,14 @@ const toolbarScript = `(function () {
 	var f = Array.from(first.tBodies[0].rows).map(function (tr) { var v = parseFloat(tr.getAttribute("data-factor")); return isNaN(v) ? -1 : v; });
 	r.sortedByFactor = f.every(function (v, i) { return i === 0 || f[i - 1] >= v; });
 	r.copyButton = !!document.querySelector("button.copy-markdown");
+	var expand = sec.querySelector("table.rows tbody tr[data-dir=improvement] button.expand, table.rows tbody tr[data-dir=regression] button.expand");
+	r.expand = !!expand;
+	if (expand) {
+		expand.click();
+		var chartRow = expand.closest("tr").nextElementSibling;
+		r.expanded = !!chartRow && chartRow.classList.contains("row-chart") && expand.getAttribute("aria-expanded") === "true";
+		if (r.expanded) { chartRow.querySelector(".row-chart-plot").setAttribute("data-e2e-rowchart", ""); }
+	}
 	var pre = document.querySelector("details.pr-markdown pre");
 	r.markdown = pre ? pre.textContent.slice(0, 200) : "";
 	return r;
@@ -679,6 +687,8 @@ type toolbarReport struct {
 		Wrong int `json:"wrong"`
 	} `json:"dirs"`
 	SortedByFactor bool   `json:"sortedByFactor"`
+	Expand         bool   `json:"expand"`
+	Expanded       bool   `json:"expanded"`
 	CopyButton     bool   `json:"copyButton"`
 	Markdown       string `json:"markdown"`
 }
@@ -714,6 +724,22 @@ func checkToolbar(t *testing.T, tb *tab) {
 	}
 	if !r.CopyButton || !strings.Contains(r.Markdown, "#1556") {
 		t.Errorf("copy as Markdown: button %v, text %q", r.CopyButton, r.Markdown)
+	}
+	if !r.Expand || !r.Expanded {
+		t.Errorf("expandable row: button %v, chart row opened %v", r.Expand, r.Expanded)
+	} else {
+		const rowChart = `(function () {
+			var div = document.querySelector("[data-e2e-rowchart]");
+			if (!div) { return "gone"; }
+			if (div.getAttribute("data-error")) { return "error: " + div.getAttribute("data-error"); }
+			var c = typeof echarts === "object" && echarts.getInstanceByDom(div);
+			if (!c) { return "no chart"; }
+			var s = c.getOption().series || [];
+			return s.length > 0 && s[0].data.length > 0 ? "drawn" : "empty";
+		})()`
+		if !poll(t, tb, pollTimeout, rowChart+` === "drawn"`) {
+			t.Errorf("the expanded row's history chart: %s", eval[string](t, tb, "reading the row chart", rowChart))
+		}
 	}
 	t.Logf("toolbar: %d tabs, %d → %d rows with the folded ones, %+v", r.Tabs, r.Rows0, r.RowsAll, r.Dirs)
 }

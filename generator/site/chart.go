@@ -253,7 +253,9 @@ func HistoryChartData(id string, unit string, points []ChartPoint, band *Band, s
 // lazySeries is the data of a chart whose page fetches it: each series'
 // data in the option's order and the main series' failure lines.
 type lazySeries struct {
-	Series   []any                        `json:"s"`
+	Series []any `json:"s"`
+	// Axis is the value axis' unit (the values are scaled to it).
+	Axis     string                       `json:"y,omitempty"`
 	Failures []opts.MarkLineNameXAxisItem `json:"f,omitempty"`
 }
 
@@ -436,6 +438,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 		return h, nil, err
 	}
 	lazy.data.Failures = failures
+	lazy.data.Axis = axis.name
 	data, err := scriptJSON(lazy.data)
 	if err != nil {
 		return "", nil, fmt.Errorf("chart %s: %w", id, err)

@@ -277,14 +277,14 @@ func (s *site) benchJob(name string) job {
 		v := benchView{Name: name}
 		// The charts' data goes to one file per benchmark, fetched by the
 		// page when it runs (SPEC §6: data loaded on demand).
-		dataPath := "data/bench/" + s.benchs[name] + ".json"
+		dataPath := benchDataPath(s.benchs[name])
 		chartData := map[string]json.RawMessage{}
 		for si, sr := range d.Series {
 			if sr.Case.Benchmark != name {
 				continue
 			}
 			v.Category = string(sr.Case.Category)
-			key := strings.Join([]string{sr.Key.Params, sr.Key.Metric, sr.Key.Machine, sr.Key.Context}, " ")
+			key := seriesChartKey(sr.Key)
 			sv := seriesView{
 				Anchor: "series-" + slug.Name(key),
 				Params: sr.Case.Params, Metric: sr.Metric.Name, Unit: sr.Metric.Unit,
@@ -312,7 +312,7 @@ func (s *site) benchJob(name string) job {
 				points = append(points, cp)
 			}
 			id := ChartID(key)
-			chart, data, err := HistoryChartData(id, sr.Metric.Unit, points, band, s.opts.BasePath+dataPath)
+			chart, data, err := HistoryChartData(id, sr.Metric.Unit, points, band, s.opts.BasePath+benchDataPath(s.benchs[name]))
 			if err != nil {
 				return fmt.Errorf("bench %s: %w", name, err)
 			}
@@ -357,6 +357,15 @@ func (s *site) benchJob(name string) job {
 		return s.page("bench/"+s.benchs[name]+"/", "bench", name, v)
 	}
 }
+
+// seriesChartKey names a series within its benchmark: the key of its
+// chart id on the bench page and in the benchmark's chart data file.
+func seriesChartKey(k analysis.SeriesKey) string {
+	return strings.Join([]string{k.Params, k.Metric, k.Machine, k.Context}, " ")
+}
+
+// benchDataPath is the site path of a benchmark's chart data.
+func benchDataPath(slug string) string { return "data/bench/" + slug + ".json" }
 
 // weekLink names one triage week.
 type weekLink struct {

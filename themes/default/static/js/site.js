@@ -151,6 +151,7 @@
     }
 
     function apply() {
+      collapseAll(scope);
       var match = matcher();
       var param = paramSel ? paramSel.value : "";
       var cat = catSel ? catSel.value : "";
@@ -173,6 +174,7 @@
       return isNaN(v) ? -1 : Math.abs(v);
     }
     function sort() {
+      collapseAll(scope);
       var by = sortSel.value;
       tables.forEach(function (t) {
         var body = t.tBodies[0];
@@ -201,6 +203,99 @@
     var h3 = box.nextElementSibling;
     if (h3 && h3.tagName === "H3") { h3.parentNode.insertBefore(box, h3); }
   }
+
+  // --- Expandable rows: the series' history chart under its row ------------
+  var chartData = {};
+  function fetchData(src) {
+    if (!chartData[src]) {
+      chartData[src] = fetch(src).then(function (r) {
+        if (!r.ok) { throw new Error(src + ": " + r.status); }
+        return r.json();
+      });
+    }
+    return chartData[src];
+  }
+  function drawHistory(div, d) {
+    var css = getComputedStyle(document.documentElement);
+    var fg = css.getPropertyValue("--fg").trim() || "#333", mu = css.getPropertyValue("--muted").trim() || "#666";
+    var axis = {axisLabel: {color: mu}, nameTextStyle: {color: mu}};
+    var names = ["result", "expected range", "expected range"];
+    var marks = {};
+    (d.s[0] || []).forEach(function (it) { if (it && it.m) { marks[it.name] = it.m; } });
+    var series = d.s.map(function (data, i) {
+      if (i === 0) {
+        return {name: "result", type: "line", data: data, showSymbol: true, symbolSize: 4, connectNulls: false,
+          markLine: d.f ? {symbol: ["none", "none"], label: {show: false}, lineStyle: {type: "dashed", color: "#bf8700"}, data: d.f} : undefined};
+      }
+      var first = data[0];
+      if (first && first.value && typeof first.name === "string" && !Array.isArray(first)) {
+        // Marker series: regressions or improvements.
+        var up = (marks[first.name] || "") === "regression";
+        return {name: up ? "regression" : "improvement", type: "scatter", data: data, symbolSize: 10,
+          symbol: up ? "triangle" : "path://M0,0L10,0L5,9Z", itemStyle: {color: up ? "#e5534b" : "#2da44e"}};
+      }
+      return {name: names[Math.min(i, 2)], type: "line", stack: "band", data: data, showSymbol: false,
+        lineStyle: {opacity: 0}, areaStyle: i === 2 ? {color: "rgba(84,112,198,0.16)"} : undefined,
+        itemStyle: {color: "rgba(84,112,198,0.16)"}};
+    });
+    var chart = echarts.init(div, null, {renderer: "svg"});
+    chart.setOption({
+      animation: false, useUTC: true, textStyle: {color: fg},
+      grid: {left: 8, right: 24, top: 24, bottom: 40, containLabel: true},
+      tooltip: {trigger: "axis", confine: true, formatter: function (ps) {
+        var p = [].concat(ps).filter(function (x) { return x.seriesIndex === 0; })[0];
+        if (!p) { return ""; }
+        var e = echarts.format.encodeHTML, it = p.data;
+        return "<b>" + e(it.name) + "</b> " + e(it.d || "") + (it.t ? "<br>" + e(it.t) : "") + "<br><b>" + (it.f ? e(it.f) : "failed") + "</b>" + (it.r ? "<br>expected " + e(it.r) : "");
+      }},
+      xAxis: Object.assign({type: "time"}, axis),
+      yAxis: Object.assign({type: "value", scale: true, name: d.y || ""}, axis),
+      dataZoom: [{type: "inside", filterMode: "none", zoomOnMouseWheel: "ctrl"}, {type: "slider", filterMode: "none", height: 16, bottom: 6}],
+      series: series
+    });
+    chart.on("click", function (p) { if (p.data && p.data.u) { window.location.href = p.data.u; } });
+    if (window.ResizeObserver) { new ResizeObserver(function () { chart.resize(); }).observe(div); }
+  }
+  function expandable(tr) {
+    var id = tr.getAttribute("data-chart"), src = tr.getAttribute("data-src");
+    if (!id || !src || typeof echarts !== "object" || !tr.cells.length) { return; }
+    var b = el("button", {type: "button", "class": "expand", "aria-expanded": "false", title: "Show the history of this series"}, "▸");
+    tr.cells[0].insertBefore(b, tr.cells[0].firstChild);
+    b.addEventListener("click", function () {
+      var next = tr.nextElementSibling;
+      if (next && next.classList.contains("row-chart")) {
+        next.remove();
+        b.setAttribute("aria-expanded", "false");
+        b.textContent = "▸";
+        return;
+      }
+      var row = el("tr", {"class": "row-chart"});
+      var td = el("td", {colspan: String(tr.cells.length)});
+      var div = el("div", {"class": "row-chart-plot", role: "img", "aria-label": "History of this series"});
+      td.appendChild(div);
+      row.appendChild(td);
+      tr.parentNode.insertBefore(row, tr.nextSibling);
+      b.setAttribute("aria-expanded", "true");
+      b.textContent = "▾";
+      fetchData(src).then(function (all) {
+        var d = all[id];
+        if (!d) { div.textContent = "No history chart for this series."; return; }
+        drawHistory(div, d);
+        div.setAttribute("data-loaded", "");
+      }).catch(function (err) {
+        div.setAttribute("data-error", String(err));
+        div.textContent = "The history could not be loaded.";
+      });
+    });
+  }
+  function collapseAll(scope) {
+    scope.querySelectorAll("tr.row-chart").forEach(function (r) {
+      var prev = r.previousElementSibling, b = prev && prev.querySelector("button.expand");
+      if (b) { b.setAttribute("aria-expanded", "false"); b.textContent = "▸"; }
+      r.remove();
+    });
+  }
+  document.querySelectorAll("table.rows tbody tr[data-chart]").forEach(expandable);
 
   if (sections.length > 0) {
     sections.forEach(function (sec) {
