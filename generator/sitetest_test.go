@@ -500,3 +500,12 @@ func TestDemoBuilds(t *testing.T) {
 		}
 	}
 }
+
+// The dashboard lists what fails at the latest commit, new failures marked,
+// and each machine's latest result.
+func TestSiteDashboardFailing(t *testing.T) {
+	b := siteTest(t, basicSite)
+	b.AssertFileContent("index.html",
+		"<h2>Failing benchmarks</h2>", `<span class="badge new">new</span>`, "<code>exit status 2</code>",
+		`href="/commit/`+sha3+`/" class="verdict-`)
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -28,7 +27,17 @@ type dashboardView struct {
 	Filter   string
 	Triage   *weekSummary
 	Noisiest []noisyView
+	Failing  []failingView // benchmarks failing at their machine's latest commit
 	Counts   struct{ Artifacts, MainLine, Series, Benchmarks, PRs int }
+}
+
+// failingView is a series failing at its machine's latest main-line
+// commit, and since when.
+type failingView struct {
+	Benchmark, BenchURL, Metric, Machine, Error string
+	Params                                      analysis.Params
+	Since                                       artifactView // the first commit of the failing streak
+	New                                         bool         // the streak starts at the latest commit
 }
 
 type machineView struct {
@@ -36,6 +45,11 @@ type machineView struct {
 	Latest  *artifactView
 	Results int // results of the latest artifact on this machine
 	Failed  int
+	// Changes counts the latest artifact's relevant changes on this
+	// machine against its main-line predecessor; URL is that comparison.
+	Changes   changeCounts
+	Direction string // summary direction of those changes: none, improvement, regression, mixed
+	URL       string
 }
 
 type recentView struct {
@@ -71,8 +85,9 @@ func (s *site) recentView(c *analysis.Comparison) recentView {
 type noisyView struct {
 	Benchmark, BenchURL, Metric, Machine string
 	Params                               analysis.Params
-	Noise                                float64 // median |percent change| between consecutive main-line results
-	Points                               int
+	// Threshold is the series' significance threshold at its machine's
+	// latest commit (Q3 + 3·IQR of its recent percent changes).
+	Threshold float64
 }
 
 func (s *site) dashboardJob() job {
@@ -118,9 +133,15 @@ func (s *site) dashboardJob() job {
 						}
 					}
 				}
+				if prev, ok := d.Previous(a); ok {
+					s.latestOnMachine(&v, &mv, prev, a)
+				}
 			}
 			v.Machines = append(v.Machines, mv)
 		}
+		slices.SortStableFunc(v.Noisiest, func(a, b noisyView) int { return cmp.Compare(b.Threshold, a.Threshold) })
+		v.Noisiest = v.Noisiest[:min(10, len(v.Noisiest))]
+		slices.SortStableFunc(v.Failing, func(a, b failingView) int { return b.Since.Date.Compare(a.Since.Date) })
 
 		// The ten most recent comparisons that pass the triage filter,
 		// among the last 200 main-line commits, and the latest five
@@ -150,53 +171,49 @@ func (s *site) dashboardJob() job {
 		if n := len(s.weekSummaries); n > 0 {
 			v.Triage = &s.weekSummaries[n-1]
 		}
-		v.Noisiest = s.noisiest(10)
 		return s.page("", "dashboard", s.opts.Title, v)
 	}
 }
 
-// noisiest ranks series by the median relative change between consecutive
-// main-line results over the last 30 of them.
-func (s *site) noisiest(n int) []noisyView {
+// latestOnMachine fills a machine's row of the dashboard from the
+// comparison of its latest main-line commit a with prev: the relevant
+// changes on this machine, and adds the machine's series to the noisiest
+// (by significance threshold, when the threshold comes from a full
+// history) and failing lists.
+func (s *site) latestOnMachine(v *dashboardView, mv *machineView, prev, a int) {
 	d := s.d
-	var out []noisyView
-	// Only series still measured within the last 30 main-line commits:
-	// a removed benchmark is no longer anybody's problem.
-	recent := 0
-	if n := len(d.MainLine); n > 30 {
-		recent = n - 30
-	}
-	for _, sr := range d.Series {
-		if last := sr.Points[len(sr.Points)-1]; d.MainPos(last.Artifact) < recent {
+	c := s.cmp.Summary(prev, a)
+	mv.URL = commitURL(d, a)
+	var rows []*analysis.Row
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if r.Series.Key.Machine != mv.Name {
 			continue
 		}
-		var vals []float64
-		for i := len(sr.Points) - 1; i >= 0 && len(vals) < 31; i-- {
-			p := sr.Points[i]
-			if p.OK && d.MainPos(p.Artifact) >= 0 {
-				vals = append(vals, p.Value)
+		rows = append(rows, r)
+		mv.Changes.add(r)
+		bench := r.Series.Case.Benchmark
+		if r.OK && r.History >= c.Options.History {
+			v.Noisiest = append(v.Noisiest, noisyView{Benchmark: bench, BenchURL: "bench/" + s.benchs[bench] + "/",
+				Metric: r.Series.Key.Metric, Machine: mv.Name, Params: r.Series.Case.Params, Threshold: r.Threshold})
+		}
+		if r.After == nil || r.After.Error == "" {
+			continue
+		}
+		// Walk back to the first failure of the streak.
+		since := a
+		for pos := d.MainPos(a) - 1; pos >= 0; pos-- {
+			p := r.Series.At(d.MainLine[pos])
+			if p == nil || p.Error == "" {
+				break
 			}
+			since = d.MainLine[pos]
 		}
-		if len(vals) < 3 {
-			continue
-		}
-		var changes []float64
-		for i := 0; i+1 < len(vals); i++ {
-			if c, ok := analysis.RelativeChange(vals[i+1], vals[i]); ok {
-				changes = append(changes, math.Abs(c))
-			}
-		}
-		if len(changes) == 0 {
-			continue
-		}
-		out = append(out, noisyView{
-			Benchmark: sr.Case.Benchmark, BenchURL: "bench/" + s.benchs[sr.Case.Benchmark] + "/",
-			Metric: sr.Key.Metric, Machine: sr.Key.Machine, Params: sr.Case.Params,
-			Noise: analysis.MedianOf(changes), Points: len(vals),
-		})
+		v.Failing = append(v.Failing, failingView{Benchmark: bench, BenchURL: "bench/" + s.benchs[bench] + "/",
+			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params,
+			Since: s.artifactView(since), New: since == a})
 	}
-	slices.SortStableFunc(out, func(a, b noisyView) int { return cmp.Compare(b.Noise, a.Noise) })
-	return out[:min(n, len(out))]
+	mv.Direction = analysis.SummarizeMetric("", rows, c.Options.Model).Direction.String()
 }
 
 // benchIndexView lists every benchmark.
