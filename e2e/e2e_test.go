@@ -744,6 +744,67 @@ func checkToolbar(t *testing.T, tb *tab) {
 	t.Logf("toolbar: %d tabs, %d → %d rows with the folded ones, %+v", r.Tabs, r.Rows0, r.RowsAll, r.Dirs)
 }
 
+// benchToolsScript drives a bench page's tools once its charts have data:
+// the machine selector hides the other machine's series, the log-scale
+// box switches the visible charts' value axes, and moving the axis pointer
+// onto a point fills the annotation snippet with that point's commit.
+const benchToolsScript = `(function () {
+	var r = {};
+	var all = Array.from(document.querySelectorAll("section.series[data-machine]"));
+	r.series = all.length;
+	var sel = document.querySelector("select.filter-machine");
+	if (!sel || sel.options.length < 3) { r.error = "no machine selector"; return r; }
+	var m = sel.options[1].value;
+	sel.value = m; sel.dispatchEvent(new Event("change"));
+	var shown = all.filter(function (s) { return !s.hidden; });
+	r.shown = shown.length;
+	r.wrongMachine = shown.filter(function (s) { return s.getAttribute("data-machine") !== m; }).length;
+	var log = document.querySelector("label.log-scale input");
+	log.checked = true; log.dispatchEvent(new Event("change"));
+	var c = echarts.getInstanceByDom(shown[0].querySelector('[id^="c_"]'));
+	r.axis = c.getOption().yAxis[0].type;
+	log.checked = false; log.dispatchEvent(new Event("change"));
+	r.axisAfter = c.getOption().yAxis[0].type;
+	var data = c.getOption().series[0].data;
+	var it = data[Math.floor(data.length / 2)];
+	var px = c.convertToPixel({xAxisIndex: 0, yAxisIndex: 0}, [it.value[0], it.value[1] || 0]);
+	c.dispatchAction({type: "updateAxisPointer", currTrigger: "mousemove", x: px[0], y: px[1]});
+	var box = shown[0].querySelector("details.annotation-snippet");
+	r.snippet = box ? box.querySelector("pre").textContent : "";
+	r.artifact = box ? (box.getAttribute("data-artifact") || "") : "";
+	r.pointURL = it.u || "";
+	return r;
+})()`
+
+type benchToolsReport struct {
+	Error        string `json:"error"`
+	Series       int    `json:"series"`
+	Shown        int    `json:"shown"`
+	WrongMachine int    `json:"wrongMachine"`
+	Axis         string `json:"axis"`
+	AxisAfter    string `json:"axisAfter"`
+	Snippet      string `json:"snippet"`
+	Artifact     string `json:"artifact"`
+	PointURL     string `json:"pointURL"`
+}
+
+func checkBenchTools(t *testing.T, tb *tab) {
+	t.Helper()
+	r := eval[benchToolsReport](t, tb, "using the bench page's tools", benchToolsScript)
+	if r.Error != "" {
+		t.Fatal(r.Error)
+	}
+	if r.Shown == 0 || r.Shown >= r.Series || r.WrongMachine != 0 {
+		t.Errorf("machine selector: %d of %d series shown, %d of another machine", r.Shown, r.Series, r.WrongMachine)
+	}
+	if r.Axis != "log" || r.AxisAfter != "value" {
+		t.Errorf("log scale: axis %q, then %q; want log, then value", r.Axis, r.AxisAfter)
+	}
+	if r.Artifact == "" || !strings.Contains(r.PointURL, r.Artifact) || !strings.Contains(r.Snippet, "artifact: "+r.Artifact) || !strings.Contains(r.Snippet, "distribution_changes:") {
+		t.Errorf("annotation snippet for %s: artifact %q, snippet:\n%s", r.PointURL, r.Artifact, r.Snippet)
+	}
+}
+
 // internalLinks lists the href of every link of the page that points into
 // the site.
 const internalLinks = `Array.from(document.querySelectorAll("a[href]")).map(function (a) {
@@ -770,12 +831,13 @@ func TestBrowser(t *testing.T) {
 		charts  bool // draws charts with ECharts
 		filter  bool // check the row filter
 		toolbar bool // check the metric tabs, the toolbar and copy as Markdown
+		bench   bool // check the bench page's selectors, log scale and annotation snippet
 	}{
 		{name: "dashboard", path: "/"},
 		{name: "commit", path: commit, charts: true},
 		{name: "open PR with try runs", path: "/pr/1567/", charts: true, filter: true},
 		{name: "merged PR", path: "/pr/1556/", charts: true, toolbar: true},
-		{name: "benchmark history", path: "/bench/json-encode/", charts: true},
+		{name: "benchmark history", path: "/bench/json-encode/", charts: true, bench: true},
 		{name: "triage week", path: "/triage/2026-09-28/"},
 		{name: "content page", path: "/about/"},
 		{name: "not found page", path: "/404.html"},
@@ -808,6 +870,9 @@ func TestBrowser(t *testing.T) {
 			}
 			if p.toolbar {
 				checkToolbar(t, tb)
+			}
+			if p.bench {
+				checkBenchTools(t, tb)
 			}
 		})
 	}

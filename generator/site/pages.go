@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -274,6 +275,31 @@ type seriesView struct {
 	Context   analysis.Params
 	Points    []historyRow // newest first
 	Omitted   int          // older points not shown
+	// Snippet is the annotations.yaml entry that marks a distribution
+	// change of this series, with @ARTIFACT@ for the artifact's id (the
+	// page fills it in for the point under the pointer).
+	Snippet string
+}
+
+// annotationSnippet is the annotations.yaml entry for a distribution
+// change of series sr; every string is double-quoted (Go quoting is valid
+// YAML for them).
+func annotationSnippet(sr *analysis.Series) string {
+	var b strings.Builder
+	q := strconv.Quote
+	b.WriteString("distribution_changes:\n  - artifact: @ARTIFACT@\n")
+	b.WriteString("    benchmark: " + q(sr.Case.Benchmark) + "\n")
+	if len(sr.Case.Params) > 0 {
+		parts := make([]string, len(sr.Case.Params))
+		for i, kv := range sr.Case.Params {
+			parts[i] = q(kv.Key) + ": " + q(kv.Value)
+		}
+		b.WriteString("    params: {" + strings.Join(parts, ", ") + "}\n")
+	}
+	b.WriteString("    metric: " + q(sr.Key.Metric) + "\n")
+	b.WriteString("    machine: " + q(sr.Key.Machine) + "\n")
+	b.WriteString("    note: \"\"\n")
+	return b.String()
 }
 
 type historyRow struct {
@@ -306,6 +332,7 @@ func (s *site) benchJob(name string) job {
 				Anchor: "series-" + slug.Name(key),
 				Params: sr.Case.Params, Metric: sr.Metric.Name, Unit: sr.Metric.Unit,
 				Direction: string(sr.Metric.Direction), Machine: sr.Key.Machine, Context: sr.Context,
+				Snippet: annotationSnippet(sr),
 			}
 			// The rows the commit pages show for this series, oldest first.
 			rows := s.cmp.SeriesHistory(si)

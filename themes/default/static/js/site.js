@@ -306,6 +306,94 @@
     document.querySelectorAll("table.rows").forEach(function (t) { toolbar(t.parentNode, [t]); });
   }
 
+  // --- Bench pages: machine and metric selectors, log scale, annotation ----
+  // snippets for the point under the pointer.
+  var series = Array.prototype.slice.call(document.querySelectorAll("section.series[data-machine]"));
+  if (series.length > 0) {
+    var instances = function () {
+      return series.filter(function (sec) { return !sec.hidden; }).map(function (sec) {
+        var div = sec.querySelector('[id^="c_"]');
+        return div && typeof echarts === "object" ? echarts.getInstanceByDom(div) : null;
+      }).filter(Boolean);
+    };
+    var tools = el("div", {"class": "toolbar bench-tools"});
+    var distinct = function (attr) {
+      var seen = {};
+      series.forEach(function (sec) { seen[sec.getAttribute(attr)] = true; });
+      return Object.keys(seen).sort();
+    };
+    var machineSel = null, metricSel = null;
+    var machines = distinct("data-machine"), metrics = distinct("data-metric");
+    if (machines.length > 1) {
+      machineSel = select("filter-machine", "Machine", [["", "All machines"]].concat(machines.map(function (m) { return [m, m]; })));
+      tools.appendChild(machineSel);
+    }
+    if (metrics.length > 1) {
+      metricSel = select("filter-metric", "Metric", [["", "All metrics"]].concat(metrics.map(function (m) { return [m, m]; })));
+      tools.appendChild(metricSel);
+    }
+    var logLabel = el("label", {"class": "log-scale"});
+    var logBox = el("input", {type: "checkbox"});
+    logLabel.appendChild(logBox);
+    logLabel.appendChild(document.createTextNode(" log scale"));
+    tools.appendChild(logLabel);
+    var setLog = function () {
+      instances().forEach(function (c) {
+        c.setOption({yAxis: {type: logBox.checked ? "log" : "value"}});
+      });
+    };
+    var filterSeries = function () {
+      var m = machineSel ? machineSel.value : "", k = metricSel ? metricSel.value : "";
+      series.forEach(function (sec) {
+        sec.hidden = (m !== "" && sec.getAttribute("data-machine") !== m) || (k !== "" && sec.getAttribute("data-metric") !== k);
+      });
+      document.querySelectorAll("nav.toc li a").forEach(function (a) {
+        var target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+        if (target) { a.parentNode.hidden = target.hidden; }
+      });
+      setLog();
+    };
+    if (machineSel) { machineSel.addEventListener("change", filterSeries); }
+    if (metricSel) { metricSel.addEventListener("change", filterSeries); }
+    logBox.addEventListener("change", setLog);
+    var first = series[0];
+    first.parentNode.insertBefore(tools, document.querySelector("nav.toc") || first);
+
+    // The annotation snippet of the point under the pointer: hovering a
+    // point fills it in; it stays when the pointer leaves the chart, so
+    // it can be copied. (A click on the chart opens the commit page.)
+    series.forEach(function (sec) {
+      var div = sec.querySelector('[id^="c_"]');
+      var c = div && typeof echarts === "object" ? echarts.getInstanceByDom(div) : null;
+      var tmpl = sec.getAttribute("data-snippet");
+      if (!c || !tmpl) { return; }
+      var box = el("details", {"class": "annotation-snippet"});
+      var sum = el("summary", {}, "Mark a distribution change here (annotations.yaml)");
+      var hint = el("p", {"class": "hint"}, "Point at a result in the chart above to fill in its commit.");
+      var pre = el("pre", {}, tmpl.replace("@ARTIFACT@", "<sha>"));
+      box.appendChild(sum);
+      box.appendChild(hint);
+      box.appendChild(pre);
+      div.parentNode.insertBefore(box, div.nextSibling);
+      c.on("updateAxisPointer", function (e) {
+        var info = e.axesInfo && e.axesInfo[0];
+        if (!info) { return; }
+        var data = (c.getOption().series[0] || {}).data || [];
+        var best = null, bd = Infinity;
+        data.forEach(function (it) {
+          var dx = Math.abs(it.value[0] - info.value);
+          if (dx < bd) { bd = dx; best = it; }
+        });
+        if (!best || !best.u) { return; }
+        var m = /\/commit\/([^\/]+)\/?$/.exec(best.u);
+        if (!m) { return; }
+        pre.textContent = tmpl.replace("@ARTIFACT@", m[1]);
+        hint.textContent = "For " + best.name + " (" + best.d + "): add this to annotations.yaml to restart the lookback mean there.";
+        box.setAttribute("data-artifact", m[1]);
+      });
+    });
+  }
+
   // --- Copy as Markdown ------------------------------------------------------
   document.querySelectorAll("details.pr-markdown").forEach(function (d) {
     var pre = d.querySelector("pre");
