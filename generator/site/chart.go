@@ -51,6 +51,9 @@ type ChartPoint struct {
 	URL    string    // the commit page, with base path (click → navigate)
 	Marker string    // "" or MarkerRegression / MarkerImprovement
 	Failed bool      // a failed benchmark at this point (a gap and a dashed line)
+	// Annotation is the note of an annotations.yaml entry at this point
+	// (a distribution change or an acknowledged change): drawn as a pin.
+	Annotation string
 }
 
 // The values of ChartPoint.Marker.
@@ -81,6 +84,8 @@ const (
 	colorFailed      = "#8c959f"
 	seriesValue      = "result"
 	seriesBand       = "expected range"
+	seriesAnnotation = "annotation"
+	colorAnnotation  = "#8250df"
 )
 
 var chartIDPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -144,6 +149,7 @@ type markerItem struct {
 // down, in the plot and in the legend alike (symbolRotate is ignored by
 // the legend).
 const (
+	symbolPin  = "pin"
 	symbolUp   = "triangle"
 	symbolDown = "path://M0,0L10,0L5,9Z"
 )
@@ -254,6 +260,8 @@ func HistoryChartData(id string, unit string, points []ChartPoint, band *Band, s
 // data in the option's order and the main series' failure lines.
 type lazySeries struct {
 	Series []any `json:"s"`
+	// Names are the series' names, in the same order.
+	Names []string `json:"n"`
 	// Axis is the value axis' unit (the values are scaled to it).
 	Axis     string                       `json:"y,omitempty"`
 	Failures []opts.MarkLineNameXAxisItem `json:"f,omitempty"`
@@ -294,6 +302,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 		items                 []historyItem
 		lower, width          [][2]any
 		regressions, improved []markerItem
+		annotated             []markerItem
 		failures              []opts.MarkLineNameXAxisItem
 		hasBand               bool
 	)
@@ -319,6 +328,9 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 				regressions = append(regressions, markerItem{Name: p.Label, Value: [2]any{ms, y}})
 			case MarkerImprovement:
 				improved = append(improved, markerItem{Name: p.Label, Value: [2]any{ms, y}})
+			}
+			if p.Annotation != "" {
+				annotated = append(annotated, markerItem{Name: p.Label + ": " + p.Annotation, Value: [2]any{ms, y}})
 			}
 		}
 		if band != nil {
@@ -362,6 +374,9 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 	if len(improved) > 0 {
 		legend = append(legend, legendItem{Name: MarkerImprovement})
 	}
+	if len(annotated) > 0 {
+		legend = append(legend, legendItem{Name: seriesAnnotation})
+	}
 	top := "24px"
 	if len(legend) > 0 {
 		top = "40px"
@@ -383,7 +398,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 			SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorLine}),
 		charts.WithLineStyleOpts(opts.LineStyle{Color: colorLine, Width: 1.5}),
-		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(items) }),
+		charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(seriesValue, items) }),
 	}
 	if len(failures) > 0 && src == "" {
 		mainOpts = append(mainOpts,
@@ -407,7 +422,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 					ConnectNulls: opts.Bool(false)}),
 				charts.WithLineStyleOpts(opts.LineStyle{Opacity: opts.Float(0)}),
 				charts.WithItemStyleOpts(opts.ItemStyle{Color: colorBand}),
-				charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(part.data) }),
+				charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(seriesBand, part.data) }),
 			}
 			if part.fill {
 				so = append(so, charts.WithAreaStyleOpts(opts.AreaStyle{Color: colorBand, Opacity: opts.Float(1)}))
@@ -421,6 +436,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 	}{
 		{MarkerRegression, symbolUp, colorRegression, regressions},
 		{MarkerImprovement, symbolDown, colorImprovement, improved},
+		{seriesAnnotation, symbolPin, colorAnnotation, annotated},
 	} {
 		if len(m.data) == 0 {
 			continue
@@ -429,7 +445,7 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 		sc.AddSeries(m.name, nil,
 			charts.WithScatterChartOpts(opts.ScatterChart{Symbol: m.symbol, SymbolSize: 11}),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: m.color}),
-			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(m.data) }))
+			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(m.name, m.data) }))
 		line.Overlap(sc)
 	}
 	line.AddJSFuncStrs(commonJS, historyJS)
@@ -461,11 +477,12 @@ type lazyData struct {
 	data lazySeries
 }
 
-func (l *lazyData) put(data any) any {
+func (l *lazyData) put(name string, data any) any {
 	if !l.on {
 		return data
 	}
 	l.data.Series = append(l.data.Series, data)
+	l.data.Names = append(l.data.Names, name)
 	return []any{}
 }
 

@@ -641,3 +641,35 @@ func TestHistoryChartDataFile(t *testing.T) {
 		t.Errorf("source path broke out of the script:\n%s", h)
 	}
 }
+
+// Annotated points get a pin series of their own, named in the legend.
+func TestHistoryChartAnnotation(t *testing.T) {
+	pts := samplePoints()
+	pts[1].Annotation = "new normal"
+	id := ChartID("ann")
+	h, err := HistoryChart(id, "ns", pts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, s := range option(t, h, id)["series"].([]any) {
+		sm := s.(map[string]any)
+		if sm["name"] == seriesAnnotation {
+			found = true
+			data := sm["data"].([]any)
+			if len(data) != 1 || data[0].(map[string]any)["name"] != "#2: new normal" || sm["symbol"] != symbolPin {
+				t.Errorf("annotation series %v", sm)
+			}
+		}
+	}
+	if !found {
+		t.Error("no annotation series")
+	}
+	_, data, err := HistoryChartData(id, "ns", pts, nil, "/d.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"n":["result","regression","improvement","annotation"]`) {
+		t.Errorf("data file names %s", data)
+	}
+}

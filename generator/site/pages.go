@@ -353,6 +353,11 @@ func (s *site) benchJob(name string) job {
 						cp.Marker = MarkerRegression
 					}
 				}
+				var notes []string
+				for _, an := range d.Annotations.For(sr, p.Artifact) {
+					notes = append(notes, cmp.Or(an.Note, string(an.Kind)))
+				}
+				cp.Annotation = strings.Join(notes, "; ")
 				points = append(points, cp)
 			}
 			id := ChartID(key)

@@ -219,22 +219,22 @@
     var css = getComputedStyle(document.documentElement);
     var fg = css.getPropertyValue("--fg").trim() || "#333", mu = css.getPropertyValue("--muted").trim() || "#666";
     var axis = {axisLabel: {color: mu}, nameTextStyle: {color: mu}};
-    var names = ["result", "expected range", "expected range"];
-    var marks = {};
-    (d.s[0] || []).forEach(function (it) { if (it && it.m) { marks[it.name] = it.m; } });
+    var styles = {
+      regression: {symbol: "triangle", color: "#e5534b"},
+      improvement: {symbol: "path://M0,0L10,0L5,9Z", color: "#2da44e"},
+      annotation: {symbol: "pin", color: "#8250df"}
+    };
     var series = d.s.map(function (data, i) {
+      var name = (d.n || [])[i] || "";
       if (i === 0) {
-        return {name: "result", type: "line", data: data, showSymbol: true, symbolSize: 4, connectNulls: false,
+        return {name: name, type: "line", data: data, showSymbol: true, symbolSize: 4, connectNulls: false,
           markLine: d.f ? {symbol: ["none", "none"], label: {show: false}, lineStyle: {type: "dashed", color: "#bf8700"}, data: d.f} : undefined};
       }
-      var first = data[0];
-      if (first && first.value && typeof first.name === "string" && !Array.isArray(first)) {
-        // Marker series: regressions or improvements.
-        var up = (marks[first.name] || "") === "regression";
-        return {name: up ? "regression" : "improvement", type: "scatter", data: data, symbolSize: 10,
-          symbol: up ? "triangle" : "path://M0,0L10,0L5,9Z", itemStyle: {color: up ? "#e5534b" : "#2da44e"}};
+      if (styles[name]) {
+        return {name: name, type: "scatter", data: data, symbol: styles[name].symbol, symbolSize: name === "annotation" ? 16 : 10,
+          itemStyle: {color: styles[name].color}};
       }
-      return {name: names[Math.min(i, 2)], type: "line", stack: "band", data: data, showSymbol: false,
+      return {name: name, type: "line", stack: "band", data: data, showSymbol: false,
         lineStyle: {opacity: 0}, areaStyle: i === 2 ? {color: "rgba(84,112,198,0.16)"} : undefined,
         itemStyle: {color: "rgba(84,112,198,0.16)"}};
     });
