@@ -877,6 +877,39 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	// On a phone-sized screen the pages do not scroll sideways: wide
+	// tables scroll inside their own box.
+	t.Run("phone width", func(t *testing.T) {
+		for _, path := range []string{"/", "/pr/1556/", "/bench/json-encode/", "/triage/2026-09-28/"} {
+			tb := openTab(t, browserCtx, base)
+			ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
+			err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))
+			cancel()
+			if err != nil {
+				t.Fatalf("emulating a phone: %v", err)
+			}
+			tb.open(t, path)
+			type widths struct {
+				Scroll, Client int
+				Wide           []string // the outermost elements that stick out
+			}
+			w := eval[widths](t, tb, "measuring the page", `(function () {
+				var cw = document.documentElement.clientWidth, wide = [];
+				document.querySelectorAll("body *").forEach(function (e) {
+					var r = e.getBoundingClientRect();
+					if (r.right > cw + 1 && wide.length < 5 && !e.closest(".table-scroll, main table") && !wide.some(function (w) { return w.el.contains(e); })) {
+						wide.push({el: e, name: e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " " + Math.round(r.right) + "px"});
+					}
+				});
+				return {Scroll: document.documentElement.scrollWidth, Client: cw, Wide: wide.map(function (w) { return w.name; })};
+			})()`)
+			if w.Scroll > w.Client+1 {
+				t.Errorf("%s is %d px wide on a %d px screen: %v", path, w.Scroll, w.Client, w.Wide)
+			}
+			tb.check(t)
+		}
+	})
+
 	t.Run("internal links resolve", func(t *testing.T) {
 		links := make([]string, 0, len(linkedFrom))
 		for l := range linkedFrom {

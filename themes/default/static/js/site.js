@@ -197,7 +197,7 @@
     input.addEventListener("input", apply);
     [paramSel, catSel, dirSel].forEach(function (s) { if (s) { s.addEventListener("change", apply); } });
     sortSel.addEventListener("change", sort);
-    var anchor = tables[0].closest("details.other-rows") || tables[0];
+    var anchor = tables[0].closest("details.other-rows") || tables[0].closest(".table-scroll") || tables[0];
     anchor.parentNode.insertBefore(box, anchor);
     // The tables' headings sit between the toolbar and the first table.
     var h3 = box.nextElementSibling;
