@@ -759,6 +759,8 @@ const benchToolsScript = `(function () {
 	var shown = all.filter(function (s) { return !s.hidden; });
 	r.shown = shown.length;
 	r.wrongMachine = shown.filter(function (s) { return s.getAttribute("data-machine") !== m; }).length;
+	r.overviews = shown.filter(function (s) { return s.classList.contains("overview"); }).length;
+	shown = shown.filter(function (s) { return s.hasAttribute("data-snippet"); });
 	var log = document.querySelector("label.log-scale input");
 	log.checked = true; log.dispatchEvent(new Event("change"));
 	var c = echarts.getInstanceByDom(shown[0].querySelector('[id^="c_"]'));
@@ -781,6 +783,7 @@ type benchToolsReport struct {
 	Series       int    `json:"series"`
 	Shown        int    `json:"shown"`
 	WrongMachine int    `json:"wrongMachine"`
+	Overviews    int    `json:"overviews"`
 	Axis         string `json:"axis"`
 	AxisAfter    string `json:"axisAfter"`
 	Snippet      string `json:"snippet"`
@@ -796,6 +799,9 @@ func checkBenchTools(t *testing.T, tb *tab) {
 	}
 	if r.Shown == 0 || r.Shown >= r.Series || r.WrongMachine != 0 {
 		t.Errorf("machine selector: %d of %d series shown, %d of another machine", r.Shown, r.Series, r.WrongMachine)
+	}
+	if r.Overviews == 0 {
+		t.Error("no overview chart of the benchmark's test cases for the selected machine")
 	}
 	if r.Axis != "log" || r.AxisAfter != "value" {
 		t.Errorf("log scale: axis %q, then %q; want log, then value", r.Axis, r.AxisAfter)

@@ -486,6 +486,126 @@ func (l *lazyData) put(name string, data any) any {
 	return []any{}
 }
 
+// ChartLine is one test case's history on an overview chart.
+type ChartLine struct {
+	Name   string // the test case's parameters, "k=v k2=v2"
+	Points []ChartPoint
+}
+
+// OverviewChart draws several test cases of one metric on one machine as
+// one line each, on a logarithmic value axis (their magnitudes differ), with
+// zoom, a tooltip listing every line's value at the date under the pointer,
+// and click → the nearest commit of the first line. Its data is fetched
+// from src as HistoryChartData's (one series per line). With fewer than two
+// lines that have points the result is empty.
+func OverviewChart(id string, unit string, lines []ChartLine, src string) (template.HTML, json.RawMessage, error) {
+	if err := checkChartID(id); err != nil {
+		return "", nil, err
+	}
+	if err := checkChartURL(src); err != nil || src == "" {
+		return "", nil, fmt.Errorf("chart %s: data source %q: %v", id, src, err)
+	}
+	maxAbs := 0.0
+	type linePts struct {
+		name  string
+		items []historyItem
+	}
+	var drawn []linePts
+	for _, l := range lines {
+		order := make([]int, 0, len(l.Points))
+		for i, p := range l.Points {
+			if err := checkChartURL(p.URL); err != nil {
+				return "", nil, fmt.Errorf("chart %s: point %q: %w", id, p.Label, err)
+			}
+			if !p.Failed && finite(p.Value) && p.Value > 0 {
+				order = append(order, i)
+				maxAbs = max(maxAbs, p.Value)
+			}
+		}
+		if len(order) == 0 {
+			continue
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return l.Points[a].Date.Compare(l.Points[b].Date) })
+		lp := linePts{name: l.Name}
+		for _, i := range order {
+			p := l.Points[i]
+			lp.items = append(lp.items, historyItem{Name: p.Label, Title: p.Title, Date: p.Date.UTC().Format("2006-01-02 15:04 UTC"),
+				URL: p.URL, Text: FormatValue(p.Value, unit), Value: [2]any{p.Date.UnixMilli(), p.Value}})
+		}
+		drawn = append(drawn, lp)
+	}
+	if len(drawn) < 2 {
+		return "", nil, nil
+	}
+	axis := axisScale(unit, maxAbs)
+	lazy := &lazyData{on: true}
+	v := &chartVisitor{extra: map[string]any{
+		"useUTC": true,
+		"tooltip": tooltip{Trigger: "axis", Confine: true, ExtraCSSText: tooltipCSS,
+			AxisPointer: map[string]any{"type": "line", "snap": true}},
+		"dataZoom": []dataZoom{
+			{Type: "inside", XAxisIndex: ptr(0), FilterMode: "none", ZoomOnMouseWheel: "ctrl", MoveOnMouseWheel: ptr(false)},
+			{Type: "slider", XAxisIndex: ptr(0), FilterMode: "none", Height: 18, Bottom: 8, BrushSelect: ptr(false)},
+		},
+	}}
+	legend := make([]legendItem, len(drawn))
+	for i, l := range drawn {
+		legend[i] = legendItem{Name: l.name}
+	}
+	line := charts.NewLine()
+	line.Accept(v)
+	line.SetGlobalOptions(append(commonOpts(id, chartHeight),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Data: legend, Top: "4px", Type: "scroll"}),
+		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: "40px", Bottom: "44px", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "log", Name: axis.name + " (log)", Scale: opts.Bool(true)}),
+	)...)
+	for _, l := range drawn {
+		// Values are scaled to the axis unit, as on history charts.
+		items := l.items
+		for i := range items {
+			items[i].Value[1] = items[i].Value[1].(float64) / axis.factor
+		}
+		line.AddSeries(l.name, nil,
+			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), ConnectNulls: opts.Bool(false)}),
+			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(l.name, items) }))
+	}
+	line.AddJSFuncStrs(commonJS, overviewJS)
+	data, err := scriptJSON(lazy.data)
+	if err != nil {
+		return "", nil, fmt.Errorf("chart %s: %w", id, err)
+	}
+	srcJSON, err := scriptJSON(src)
+	if err != nil {
+		return "", nil, fmt.Errorf("chart %s: %w", id, err)
+	}
+	idJSON, _ := scriptJSON(id)
+	line.AddJSFuncStrs(types.FuncStr(strings.ReplaceAll(strings.ReplaceAll(loadJS, "@SRC@", string(srcJSON)), "@ID@", string(idJSON))))
+	h, err := snippet(id, line, v)
+	return h, data, err
+}
+
+// overviewJS writes an overview chart's tooltip (every line's value at
+// the date under the pointer) and sends a click to the nearest commit of
+// the first line.
+var overviewJS = types.FuncStr(`(function(c){` +
+	`var e=echarts.format.encodeHTML;` +
+	`c.setOption({tooltip:{formatter:function(ps){` +
+	`ps=[].concat(ps);if(!ps.length){return '';}` +
+	`var d0=ps[0].data,s='<b>'+e(d0.name)+'<\/b> <span style="opacity:.7">'+e(d0.d)+'<\/span>';` +
+	`if(d0.t){s+='<br>'+e(d0.t);}` +
+	`for(var k=0;k<ps.length;k++){s+='<br>'+ps[k].marker+e(ps[k].seriesName)+': <b>'+e(ps[k].data.f||'')+'<\/b>';}` +
+	`return s;` +
+	`}}});` +
+	`c.getZr().on('click',function(ev){` +
+	`var pt=[ev.offsetX,ev.offsetY];` +
+	`if(!c.containPixel({gridIndex:0},pt)){return;}` +
+	`var d=(c.getOption().series[0]||{}).data||[],best=null,bd=24,k;` +
+	`for(k=0;k<d.length;k++){var dx=Math.abs(c.convertToPixel({xAxisIndex:0},d[k].value[0])-pt[0]);if(dx<bd){bd=dx;best=d[k];}}` +
+	`if(best&&best.u){window.location.href=best.u;}` +
+	`});` +
+	`})(` + render.EchartsInstancePlaceholder + `);`)
+
 // barItem is one bar of a changes chart.
 type barItem struct {
 	Name      string         `json:"name"`

@@ -673,3 +673,39 @@ func TestHistoryChartAnnotation(t *testing.T) {
 		t.Errorf("data file names %s", data)
 	}
 }
+
+func TestOverviewChart(t *testing.T) {
+	id := ChartID("overview")
+	lines := []ChartLine{
+		{Name: "routes=10", Points: samplePoints()},
+		{Name: `routes=</script><script>alert(1)</script>`, Points: samplePoints()[:2]},
+	}
+	h, data, err := OverviewChart(id, "ns", lines, "/d/x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(strings.ToLower(string(h)), "<script") != 1 {
+		t.Errorf("a line name broke out of the script:\n%s", h)
+	}
+	opt := option(t, h, id)
+	if y := opt["yAxis"].([]any)[0].(map[string]any); y["type"] != "log" {
+		t.Errorf("value axis %v, want log", y)
+	}
+	var got struct {
+		S [][]map[string]any `json:"s"`
+		N []string           `json:"n"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	// The failed point is left out of a line; the names are the lines'.
+	if len(got.S) != 2 || len(got.S[0]) != 3 || len(got.S[1]) != 2 || got.N[0] != "routes=10" || got.N[1] != lines[1].Name {
+		t.Errorf("data %s", data)
+	}
+	if h, _, err := OverviewChart(id, "ns", lines[:1], "/d/x.json"); err != nil || h != "" {
+		t.Errorf("one line: %q, %v; want nothing", h, err)
+	}
+	if _, _, err := OverviewChart(id, "ns", lines, "javascript:x"); err == nil {
+		t.Error("bad data source accepted")
+	}
+}

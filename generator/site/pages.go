@@ -261,7 +261,17 @@ func (s *site) benchIndexJob() job {
 type benchView struct {
 	Name     string
 	Category string
-	Series   []seriesView
+	// Overviews draw every test case of a metric on a machine together,
+	// when the benchmark has several.
+	Overviews []overviewView
+	Series    []seriesView
+}
+
+type overviewView struct {
+	Anchor, Metric, Machine string
+	Context                 analysis.Params
+	Cases                   int
+	Chart                   template.HTML
 }
 
 type seriesView struct {
@@ -322,6 +332,8 @@ func (s *site) benchJob(name string) job {
 		// page when it runs (SPEC §6: data loaded on demand).
 		dataPath := benchDataPath(s.benchs[name])
 		chartData := map[string]json.RawMessage{}
+		groups := map[string]*overviewGroup{}
+		var groupOrder []string
 		for si, sr := range d.Series {
 			if sr.Case.Benchmark != name {
 				continue
@@ -360,6 +372,13 @@ func (s *site) benchJob(name string) job {
 				cp.Annotation = strings.Join(notes, "; ")
 				points = append(points, cp)
 			}
+			gk := sr.Key.Metric + "\x00" + sr.Key.Machine + "\x00" + sr.Key.Context
+			if _, ok := groups[gk]; !ok {
+				groupOrder = append(groupOrder, gk)
+				groups[gk] = &overviewGroup{metric: sr.Key.Metric, machine: sr.Key.Machine, context: sr.Context, unit: sr.Metric.Unit}
+			}
+			g := groups[gk]
+			g.lines = append(g.lines, ChartLine{Name: cmp.Or(sr.Key.Params, sr.Case.Benchmark), Points: points})
 			id := ChartID(key)
 			chart, data, err := HistoryChartData(id, sr.Metric.Unit, points, band, s.opts.BasePath+benchDataPath(s.benchs[name]))
 			if err != nil {
@@ -394,6 +413,25 @@ func (s *site) benchJob(name string) job {
 			}
 			v.Series = append(v.Series, sv)
 		}
+		slices.Sort(groupOrder)
+		for _, gk := range groupOrder {
+			g := groups[gk]
+			if len(g.lines) < 2 {
+				continue
+			}
+			key := strings.Join([]string{"overview", g.metric, g.machine, gk}, " ")
+			id := ChartID(key)
+			chart, data, err := OverviewChart(id, g.unit, g.lines, s.opts.BasePath+dataPath)
+			if err != nil {
+				return fmt.Errorf("bench %s: %w", name, err)
+			}
+			if chart == "" {
+				continue
+			}
+			chartData[id] = data
+			v.Overviews = append(v.Overviews, overviewView{Anchor: "overview-" + slug.Name(strings.ReplaceAll(gk, "\x00", " ")),
+				Metric: g.metric, Machine: g.machine, Context: g.context, Cases: len(g.lines), Chart: chart})
+		}
 		if len(chartData) > 0 {
 			b, err := json.Marshal(chartData)
 			if err != nil {
@@ -405,6 +443,14 @@ func (s *site) benchJob(name string) job {
 		}
 		return s.page("bench/"+s.benchs[name]+"/", "bench", name, v)
 	}
+}
+
+// overviewGroup collects the test cases of one metric on one machine and
+// context for an overview chart.
+type overviewGroup struct {
+	metric, machine, unit string
+	context               analysis.Params
+	lines                 []ChartLine
 }
 
 // seriesChartKey names a series within its benchmark: the key of its
