@@ -524,9 +524,10 @@ type rowView struct {
 	// Dir is the direction for filters: "regression", "improvement" or
 	// "" (no change or none to speak of), whether relevant or not.
 	Dir string
-	// ChartID and ChartSrc find the series' history chart data (the bench
-	// page's), for the row's expandable chart.
-	ChartID, ChartSrc string
+	// ChartID finds the series' history chart data in its benchmark's
+	// data file, for the row's expandable chart (the page derives the
+	// file from the benchmark link: /bench/<b>/ → /data/bench/<b>.json).
+	ChartID string
 
 	// The other engines: text for the cell, a title explaining it (or
 	// why there is none), and a class for the cell's colour.
@@ -715,7 +716,7 @@ func (s *site) rowView(r *analysis.Row) rowView {
 		Note:       r.Note,
 	}
 	row.BenchHref = s.opts.BasePath + row.BenchURL
-	row.ChartID, row.ChartSrc = ChartID(seriesChartKey(k)), s.opts.BasePath+benchDataPath(s.benchs[r.Series.Case.Benchmark])
+	row.ChartID = ChartID(seriesChartKey(k))
 	unit := r.Series.Metric.Unit
 	if r.Before != nil && r.Before.OK {
 		row.Before = FormatValue(r.Before.Value, unit)

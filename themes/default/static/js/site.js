@@ -257,7 +257,10 @@
     if (window.ResizeObserver) { new ResizeObserver(function () { chart.resize(); }).observe(div); }
   }
   function expandable(tr) {
-    var id = tr.getAttribute("data-chart"), src = tr.getAttribute("data-src");
+    // The benchmark's data file sits beside its page: /…/bench/<b>/ → /…/data/bench/<b>.json.
+    var link = tr.cells.length ? tr.cells[0].querySelector("a[href]") : null;
+    var m = link && /^(.*\/)bench\/([^\/]+)\/$/.exec(link.getAttribute("href"));
+    var id = tr.getAttribute("data-chart"), src = m ? m[1] + "data/bench/" + m[2] + ".json" : "";
     if (!id || !src || typeof echarts !== "object" || !tr.cells.length) { return; }
     var b = el("button", {type: "button", "class": "expand", "aria-expanded": "false", title: "Show the history of this series"}, "▸");
     tr.cells[0].insertBefore(b, tr.cells[0].firstChild);
