@@ -348,6 +348,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		BasePath:     s.Config.BasePath(),
 		AbsURL:       s.Config.AbsURL(),
 		Repository:   s.Config.Site.Repository,
+		CommitURL:    s.Config.Site.CommitURL,
+		PRURL:        s.Config.Site.PRURL,
+		CompareURL:   s.Config.Site.CompareURL,
 		Compare:      s.Config.CompareOptions(),
 		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
@@ -377,7 +380,8 @@ func (s *Site) Links() report.Links {
 	if site == "" {
 		site = s.Config.BasePath()
 	}
-	return report.Links{Site: site, Repository: s.Config.Site.Repository}
+	return report.Links{Site: site, Repository: s.Config.Site.Repository,
+		CommitPattern: s.Config.Site.CommitURL, PRPattern: s.Config.Site.PRURL, ComparePattern: s.Config.Site.CompareURL}
 }
 
 // TriageNotes returns the maintainers' notes on a week

@@ -53,6 +53,14 @@ type Site struct {
 	// Repository is the project's web home (GitHub style), used for
 	// commit, PR and compare links. Optional.
 	Repository string `toml:"repository"`
+	// CommitURL, PRURL and CompareURL are the repository's URL patterns
+	// for hosts that are not GitHub-style, with {sha}, {pr}, {base} and
+	// {head} (e.g. GitLab: "https://gitlab.com/o/p/-/commit/{sha}",
+	// "https://gitlab.com/o/p/-/merge_requests/{pr}",
+	// "https://gitlab.com/o/p/-/compare/{base}...{head}"). Optional.
+	CommitURL  string `toml:"commit_url"`
+	PRURL      string `toml:"pr_url"`
+	CompareURL string `toml:"compare_url"`
 	// Theme names a folder themes/<name>/ next to the config whose files
 	// override the embedded default theme.
 	Theme string `toml:"theme"`
@@ -320,6 +328,16 @@ func (c *Config) validate() error {
 	if c.Site.Repository != "" {
 		if u, err := url.Parse(c.Site.Repository); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			bad("site.repository %q: want an http(s) URL such as https://github.com/owner/project", c.Site.Repository)
+		}
+	}
+	for _, u := range []struct{ key, val, need string }{
+		{"commit_url", c.Site.CommitURL, "{sha}"}, {"pr_url", c.Site.PRURL, "{pr}"}, {"compare_url", c.Site.CompareURL, "{head}"},
+	} {
+		if u.val == "" {
+			continue
+		}
+		if p, err := url.Parse(strings.NewReplacer("{sha}", "x", "{pr}", "1", "{base}", "x", "{head}", "x").Replace(u.val)); err != nil || (p.Scheme != "https" && p.Scheme != "http") || !strings.Contains(u.val, u.need) {
+			bad("site.%s %q: want an http(s) URL pattern with %s", u.key, u.val, u.need)
 		}
 	}
 	if c.Site.Theme != "" && (strings.ContainsAny(c.Site.Theme, `/\`) || c.Site.Theme == "." || c.Site.Theme == "..") {

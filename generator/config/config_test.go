@@ -155,6 +155,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
 			[]string{`budgets."wall-time".warn_factor 2`, `budgets."wall-time".statistic "p99"`, `budgets."wall-time".noise_policy "loud"`, `budgets."wall-time".direction "up"`}},
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
+		{"bad commit url", "[site]\ncommit_url = \"gitlab.com/x/{sha}\"\npr_url = \"https://x/mr\"\n", []string{`site.commit_url "gitlab.com/x/{sha}"`, `site.pr_url "https://x/mr": want an http(s) URL pattern with {pr}`}},
 		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{`analysis.model "a"`, `analysis.value "b"`}},
 	}
 	for _, tt := range tests {

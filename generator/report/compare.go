@@ -32,6 +32,38 @@ type Links struct {
 	Site string
 	// Repository is the project's web home (GitHub style), or "".
 	Repository string
+	// URL patterns on the repository's web site, for hosts that are not
+	// GitHub-style: {sha}, {pr}, {base} and {head} are replaced. Empty
+	// patterns follow from Repository: <repo>/commit/{sha},
+	// <repo>/pull/{pr} and <repo>/compare/{base}...{head}.
+	CommitPattern, PRPattern, ComparePattern string
+}
+
+func (l Links) pattern(p, def string) string {
+	if p != "" {
+		return p
+	}
+	if r := strings.TrimSuffix(l.Repository, "/"); r != "" {
+		return r + def
+	}
+	return ""
+}
+
+// RepoCommit is a commit on the repository's web site, "" when unknown.
+func (l Links) RepoCommit(sha string) string {
+	return strings.ReplaceAll(l.pattern(l.CommitPattern, "/commit/{sha}"), "{sha}", sha)
+}
+
+// RepoPR is a PR on the repository's web site, "" when unknown.
+func (l Links) RepoPR(n int) string {
+	return strings.ReplaceAll(l.pattern(l.PRPattern, "/pull/{pr}"), "{pr}", strconv.Itoa(n))
+}
+
+// RepoCompare is the repository's diff between two commits, "" when
+// unknown.
+func (l Links) RepoCompare(base, head string) string {
+	p := l.pattern(l.ComparePattern, "/compare/{base}...{head}")
+	return strings.NewReplacer("{base}", base, "{head}", head).Replace(p)
 }
 
 func (l Links) site() string {
@@ -70,8 +102,8 @@ func (l Links) Commit(d *analysis.Dataset, a int) string {
 // PR is a PR on the repository when one is configured, else its page on
 // the site.
 func (l Links) PR(n int) string {
-	if r := strings.TrimSuffix(l.Repository, "/"); r != "" {
-		return r + "/pull/" + strconv.Itoa(n)
+	if u := l.RepoPR(n); u != "" {
+		return u
 	}
 	return l.site() + PRPath(n)
 }

@@ -121,3 +121,24 @@ func TestCompareJSONFields(t *testing.T) {
 		t.Errorf("failed result = %v", r)
 	}
 }
+
+func TestLinksPatterns(t *testing.T) {
+	gh := Links{Repository: "https://github.com/o/p/"}
+	gl := Links{Repository: "https://gitlab.com/o/p", CommitPattern: "https://gitlab.com/o/p/-/commit/{sha}",
+		PRPattern: "https://gitlab.com/o/p/-/merge_requests/{pr}", ComparePattern: "https://gitlab.com/o/p/-/compare/{base}...{head}"}
+	for _, tt := range []struct{ got, want string }{
+		{gh.RepoCommit("abc"), "https://github.com/o/p/commit/abc"},
+		{gh.RepoPR(7), "https://github.com/o/p/pull/7"},
+		{gh.RepoCompare("a", "b"), "https://github.com/o/p/compare/a...b"},
+		{gl.RepoCommit("abc"), "https://gitlab.com/o/p/-/commit/abc"},
+		{gl.RepoPR(7), "https://gitlab.com/o/p/-/merge_requests/7"},
+		{gl.PR(7), "https://gitlab.com/o/p/-/merge_requests/7"},
+		{gl.RepoCompare("a", "b"), "https://gitlab.com/o/p/-/compare/a...b"},
+		{Links{}.RepoCommit("abc"), ""},
+		{Links{Site: "/s/"}.PR(7), "/s/pr/7/"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

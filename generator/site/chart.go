@@ -130,10 +130,10 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // value; the short keys ride along for the tooltip and click functions
 // (they are repeated for every point, hence short).
 type historyItem struct {
-	Name  string `json:"name"`
+	Name  string `json:"name,omitempty"`
 	Value [2]any `json:"value"`       // [unix ms, value or null]
 	Title string `json:"t,omitempty"` // title
-	Date  string `json:"d"`           // date, UTC
+	Date  string `json:"d,omitempty"` // date, UTC
 	URL   string `json:"u,omitempty"` // where a click goes
 	Text  string `json:"f,omitempty"` // formatted value; "" for a failure
 	Range string `json:"r,omitempty"` // formatted band
@@ -529,8 +529,14 @@ func OverviewChart(id string, unit string, lines []ChartLine, src string) (templ
 		lp := linePts{name: l.Name}
 		for _, i := range order {
 			p := l.Points[i]
-			lp.items = append(lp.items, historyItem{Name: p.Label, Title: p.Title, Date: p.Date.UTC().Format("2006-01-02 15:04 UTC"),
-				URL: p.URL, Text: FormatValue(p.Value, unit), Value: [2]any{p.Date.UnixMilli(), p.Value}})
+			it := historyItem{Text: FormatValue(p.Value, unit), Value: [2]any{p.Date.UnixMilli(), p.Value}}
+			if len(drawn) == 0 {
+				// Only the first line carries the commit's label, date,
+				// title and link: the tooltip and clicks take them from it,
+				// which keeps the data file from repeating them per line.
+				it.Name, it.Title, it.Date, it.URL = p.Label, p.Title, p.Date.UTC().Format("2006-01-02 15:04 UTC"), p.URL
+			}
+			lp.items = append(lp.items, it)
 		}
 		drawn = append(drawn, lp)
 	}
@@ -592,8 +598,8 @@ var overviewJS = types.FuncStr(`(function(c){` +
 	`var e=echarts.format.encodeHTML;` +
 	`c.setOption({tooltip:{formatter:function(ps){` +
 	`ps=[].concat(ps);if(!ps.length){return '';}` +
-	`var d0=ps[0].data,s='<b>'+e(d0.name)+'<\/b> <span style="opacity:.7">'+e(d0.d)+'<\/span>';` +
-	`if(d0.t){s+='<br>'+e(d0.t);}` +
+	`var d0=null,s='';for(var j=0;j<ps.length;j++){if(ps[j].data&&ps[j].data.d){d0=ps[j].data;break;}}` +
+	`if(d0){s='<b>'+e(d0.name)+'<\/b> <span style="opacity:.7">'+e(d0.d)+'<\/span>';if(d0.t){s+='<br>'+e(d0.t);}}` +
 	`for(var k=0;k<ps.length;k++){s+='<br>'+ps[k].marker+e(ps[k].seriesName)+': <b>'+e(ps[k].data.f||'')+'<\/b>';}` +
 	`return s;` +
 	`}}});` +

@@ -35,7 +35,6 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -56,7 +55,10 @@ type Options struct {
 	BasePath   string // "/" or "/sub/path/"
 	AbsURL     string // absolute base URL for the sitemap, "" when unknown
 	Repository string // the project's web home, e.g. https://github.com/owner/project
-	Compare    analysis.Options
+	// URL patterns on the repository's site (see report.Links); empty:
+	// GitHub-style URLs under Repository.
+	CommitURL, PRURL, CompareURL string
+	Compare                      analysis.Options
 	// Tests is the cache of sample tests, perhaps with earlier builds' results
 	// (nil: a new one).
 	Tests *analysis.TestCache
@@ -406,13 +408,12 @@ func (s *site) artifactView(a int) artifactView {
 		ID: x.ID, Short: x.Short(), Label: x.Label(), Title: x.Title, Author: x.Author,
 		Kind: string(x.Kind), Branch: x.Branch, Date: x.Date, PR: x.PR, URL: artifactURL(s.d, a),
 	}
-	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" {
-		if analysis.IsSHA(x.ID) {
-			v.CommitLink = repo + "/commit/" + x.ID
-		}
-		if x.PR > 0 {
-			v.PRLink = repo + "/pull/" + strconv.Itoa(x.PR)
-		}
+	links := s.links()
+	if analysis.IsSHA(x.ID) {
+		v.CommitLink = links.RepoCommit(x.ID)
+	}
+	if x.PR > 0 {
+		v.PRLink = links.RepoPR(x.PR)
 	}
 	return v
 }
@@ -591,8 +592,8 @@ func (s *site) comparisonView(c *analysis.Comparison) comparisonView {
 		URL:        compareURL(d, c.Base, c.Head),
 		Model:      c.Options.Model,
 	}
-	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" && analysis.IsSHA(v.Base.ID) && analysis.IsSHA(v.Head.ID) {
-		v.CompareLink = repo + "/compare/" + v.Base.ID + "..." + v.Head.ID
+	if analysis.IsSHA(v.Base.ID) && analysis.IsSHA(v.Head.ID) {
+		v.CompareLink = s.links().RepoCompare(v.Base.ID, v.Head.ID)
 	}
 	for _, w := range c.Warnings {
 		v.Warnings = append(v.Warnings, w.Error())
@@ -853,9 +854,7 @@ func (s *site) prView(pr, head int) prView {
 	d := s.d
 	h := d.Artifacts[head]
 	v := prView{Number: pr, Title: h.Title}
-	if repo := strings.TrimSuffix(s.opts.Repository, "/"); repo != "" {
-		v.Link = repo + "/pull/" + strconv.Itoa(pr)
-	}
+	v.Link = s.links().RepoPR(pr)
 	if d.MainPos(head) >= 0 {
 		a := s.artifactView(head)
 		v.Merged = &a
@@ -967,5 +966,6 @@ func (s *site) links() report.Links {
 	if base == "" {
 		base = s.opts.BasePath
 	}
-	return report.Links{Site: base, Repository: s.opts.Repository}
+	return report.Links{Site: base, Repository: s.opts.Repository,
+		CommitPattern: s.opts.CommitURL, PRPattern: s.opts.PRURL, ComparePattern: s.opts.CompareURL}
 }
