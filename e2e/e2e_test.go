@@ -775,6 +775,8 @@ const benchToolsScript = `(function () {
 	r.snippet = box ? box.querySelector("pre").textContent : "";
 	r.artifact = box ? (box.getAttribute("data-artifact") || "") : "";
 	r.pointURL = it.u || "";
+	var fmt = c.getOption().tooltip[0].formatter;
+	r.tooltip = typeof fmt === "function" ? fmt([{seriesIndex: 0, data: it}]) : "";
 	return r;
 })()`
 
@@ -789,6 +791,7 @@ type benchToolsReport struct {
 	Snippet      string `json:"snippet"`
 	Artifact     string `json:"artifact"`
 	PointURL     string `json:"pointURL"`
+	Tooltip      string `json:"tooltip"`
 }
 
 func checkBenchTools(t *testing.T, tb *tab) {
@@ -805,6 +808,10 @@ func checkBenchTools(t *testing.T, tb *tab) {
 	}
 	if r.Axis != "log" || r.AxisAfter != "value" {
 		t.Errorf("log scale: axis %q, then %q; want log, then value", r.Axis, r.AxisAfter)
+	}
+	// The tooltip names the commit by its short sha, date and title.
+	if len(r.Artifact) >= 7 && !strings.Contains(r.Tooltip, "<code>"+r.Artifact[:7]+"</code>") {
+		t.Errorf("tooltip of %s lacks its short sha: %s", r.Artifact, r.Tooltip)
 	}
 	if r.Artifact == "" || !strings.Contains(r.PointURL, r.Artifact) || !strings.Contains(r.Snippet, "artifact: "+r.Artifact) || !strings.Contains(r.Snippet, "distribution_changes:") {
 		t.Errorf("annotation snippet for %s: artifact %q, snippet:\n%s", r.PointURL, r.Artifact, r.Snippet)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -478,27 +479,58 @@ func TestDemoBuilds(t *testing.T) {
 	rng := &builder{t: t, out: out}
 	rng.AssertFileContent(string(m[1])+"index.html", "Comparing #", "sort", "-7.0")
 
-	// Every internal link of every page resolves to a file of the site.
+	// Every internal link of every page resolves to a file of the site,
+	// and every #fragment to an id on the page it points to.
 	b := &builder{t: t, out: out}
-	for name, data := range b.Files() {
+	files := b.Files()
+	idRe := regexp.MustCompile(`\sid="([^"]+)"`)
+	ids := map[string]map[string]bool{} // page file → its ids
+	idsOf := func(name string) map[string]bool {
+		if m, ok := ids[name]; ok {
+			return m
+		}
+		m := map[string]bool{}
+		for _, x := range idRe.FindAllStringSubmatch(string(files[name]), -1) {
+			m[html.UnescapeString(x[1])] = true
+		}
+		ids[name] = m
+		return m
+	}
+	links, anchors := 0, 0
+	for name, data := range files {
 		if !strings.HasSuffix(name, ".html") {
 			continue
 		}
 		for _, m := range hrefRe.FindAllStringSubmatch(string(data), -1) {
-			link := m[1]
-			if !strings.HasPrefix(link, "/") {
+			link := html.UnescapeString(m[1])
+			page := name
+			path, frag, hasFrag := strings.Cut(link, "#")
+			switch {
+			case path == "" && hasFrag:
+				// Same page.
+			case strings.HasPrefix(path, "/"):
+				links++
+				target := strings.TrimPrefix(path, "/")
+				if target == "" || strings.HasSuffix(target, "/") {
+					target += "index.html"
+				}
+				if _, ok := files[target]; !ok {
+					t.Errorf("%s links to %s, which does not exist", name, m[1])
+					continue
+				}
+				page = target
+			default:
 				continue
 			}
-			link, _, _ = strings.Cut(link, "#")
-			target := filepath.Join(out, filepath.FromSlash(link))
-			if strings.HasSuffix(link, "/") {
-				target = filepath.Join(target, "index.html")
-			}
-			if _, err := os.Stat(target); err != nil {
-				t.Errorf("%s links to %s, which does not exist", name, m[1])
+			if hasFrag && frag != "" {
+				anchors++
+				if !idsOf(page)[frag] {
+					t.Errorf("%s links to %s, but %s has no id %q", name, m[1], page, frag)
+				}
 			}
 		}
 	}
+	t.Logf("%d internal links and %d anchors checked", links, anchors)
 }
 
 // The dashboard lists what fails at the latest commit, new failures marked,

@@ -599,7 +599,7 @@ var overviewJS = types.FuncStr(`(function(c){` +
 	`c.setOption({tooltip:{formatter:function(ps){` +
 	`ps=[].concat(ps);if(!ps.length){return '';}` +
 	`var d0=null,s='';for(var j=0;j<ps.length;j++){if(ps[j].data&&ps[j].data.d){d0=ps[j].data;break;}}` +
-	`if(d0){s='<b>'+e(d0.name)+'<\/b> <span style="opacity:.7">'+e(d0.d)+'<\/span>';if(d0.t){s+='<br>'+e(d0.t);}}` +
+	`if(d0){s='<b>'+e(d0.name)+'<\/b>';var sha=/\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(d0.u||'');if(sha&&String(d0.name).indexOf(sha[1])<0){s+=' <code>'+sha[1]+'<\/code>';}s+=' <span style="opacity:.7">'+e(d0.d)+'<\/span>';if(d0.t){s+='<br>'+e(d0.t);}}` +
 	`for(var k=0;k<ps.length;k++){s+='<br>'+ps[k].marker+e(ps[k].seriesName)+': <b>'+e(ps[k].data.f||'')+'<\/b>';}` +
 	`return s;` +
 	`}}});` +
@@ -817,7 +817,10 @@ var historyJS = types.FuncStr(`(function(c){` +
 	`var d=null,k;` +
 	`for(k=0;k<ps.length;k++){if(ps[k].seriesIndex===0){d=ps[k].data;}}` +
 	`if(!d){return '';}` +
-	`var s='<b>'+e(d.name)+'<\/b> <span style="opacity:.7">'+e(d.d)+'<\/span>';` +
+	`var s='<b>'+e(d.name)+'<\/b>';` +
+	`var sha=/\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(d.u||'');` +
+	`if(sha&&String(d.name).indexOf(sha[1])<0){s+=' <code>'+sha[1]+'<\/code>';}` +
+	`s+=' <span style="opacity:.7">'+e(d.d)+'<\/span>';` +
 	`if(d.t){s+='<br>'+e(d.t);}` +
 	`s+='<br><b>'+(d.f?e(d.f):'failed')+'<\/b>';` +
 	`if(d.m){s+=' <span style="color:'+(d.m==='` + MarkerRegression + `'?'` + colorRegression + `':'` + colorImprovement + `')+'">'+e(d.m)+'<\/span>';}` +

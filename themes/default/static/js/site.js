@@ -246,7 +246,8 @@
         var p = [].concat(ps).filter(function (x) { return x.seriesIndex === 0; })[0];
         if (!p) { return ""; }
         var e = echarts.format.encodeHTML, it = p.data;
-        return "<b>" + e(it.name) + "</b> " + e(it.d || "") + (it.t ? "<br>" + e(it.t) : "") + "<br><b>" + (it.f ? e(it.f) : "failed") + "</b>" + (it.r ? "<br>expected " + e(it.r) : "");
+        var sha = /\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(it.u || "");
+        return "<b>" + e(it.name) + "</b> " + (sha && String(it.name).indexOf(sha[1]) < 0 ? "<code>" + sha[1] + "</code> " : "") + e(it.d || "") + (it.t ? "<br>" + e(it.t) : "") + "<br><b>" + (it.f ? e(it.f) : "failed") + "</b>" + (it.r ? "<br>expected " + e(it.r) : "");
       }},
       xAxis: Object.assign({type: "time"}, axis),
       yAxis: Object.assign({type: "value", scale: true, name: d.y || ""}, axis),
