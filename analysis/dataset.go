@@ -312,7 +312,7 @@ func (b *Builder) Add(origin string, r Run) {
 		b.seen[rk] = origin
 		s := b.series[key]
 		if s == nil {
-			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit)}
+			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction)}
 			if s.Case.Category == "" {
 				s.Case.Category = Primary
 			}
@@ -338,12 +338,15 @@ func (b *Builder) pending(id string) int {
 	return b.ids[id]
 }
 
-func (b *Builder) metric(name, unit string) Metric {
+func (b *Builder) metric(name, unit string, dir Direction) Metric {
 	o := b.opts.Metrics[name]
 	if unit == "" {
 		unit = o.Unit
 	}
 	m := DefaultMetric(name, unit)
+	if dir == LowerIsBetter || dir == HigherIsBetter {
+		m.Direction = dir
+	}
 	if o.Direction != "" {
 		m.Direction = o.Direction
 	}

@@ -237,6 +237,10 @@ type Result struct {
 	Samples []float64
 	Iters   []float64 // optional per-sample iteration counts (Criterion's linear sampling)
 	Error   string
+	// Direction is the metric's direction when the source says so (a
+	// tool's "bigger is better", a Go "Unit … better=higher" line); ""
+	// leaves it to the metric's configuration or its unit.
+	Direction Direction
 }
 
 // Run is the content of one archive: one artifact benchmarked on one

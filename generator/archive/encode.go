@@ -142,6 +142,9 @@ func check(run analysis.Run) error {
 		if len(r.Samples) == 0 && r.Error == "" {
 			bad("%s: no samples and no error", label)
 		}
+		if r.Direction != "" && r.Direction != analysis.LowerIsBetter && r.Direction != analysis.HigherIsBetter {
+			bad("%s: unknown direction %q", label, r.Direction)
+		}
 		if len(r.Iters) > 0 && len(r.Iters) != len(r.Samples) {
 			bad("%s: %d iters for %d samples", label, len(r.Iters), len(r.Samples))
 		}
@@ -225,6 +228,7 @@ func layout(run analysis.Run) object {
 		}
 		o = append(o, kv{"metric", r.Metric})
 		o = appendText(o, "unit", r.Unit)
+		o = appendText(o, "direction", string(r.Direction))
 		if len(r.Samples) > 0 {
 			o = append(o, kv{"samples", r.Samples})
 		}

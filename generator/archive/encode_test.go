@@ -80,6 +80,12 @@ func trickyRun() analysis.Run {
 			r.Case.Category = analysis.Secondary
 			r.Iters = []float64{floats[i%len(floats)] + 1, 1e300}
 		}
+		switch i % 3 {
+		case 1:
+			r.Direction = analysis.HigherIsBetter
+		case 2:
+			r.Direction = analysis.LowerIsBetter
+		}
 		run.Results = append(run.Results, r)
 	}
 	run.Results = append(run.Results, analysis.Result{

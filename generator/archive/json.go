@@ -266,6 +266,8 @@ func intern(b []byte) string {
 		return "metric"
 	case "unit":
 		return "unit"
+	case "direction":
+		return "direction"
 	case "samples":
 		return "samples"
 	case "iters":

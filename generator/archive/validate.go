@@ -353,7 +353,7 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 		d.warn(n.line, "results[%d]: want an object, got %s; result dropped", i, n.describe())
 		return analysis.Result{}, false
 	}
-	var bench, cat, params, metric, unit, samples, iters, errText *node
+	var bench, cat, params, metric, unit, dir, samples, iters, errText *node
 	for _, f := range n.fields {
 		switch f.key {
 		case "benchmark":
@@ -366,6 +366,8 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 			metric = f.val
 		case "unit":
 			unit = f.val
+		case "direction":
+			dir = f.val
 		case "samples":
 			samples = f.val
 		case "iters":
@@ -412,6 +414,12 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 		}
 	}
 	r.Unit = str(unit, "unit")
+	if d := str(dir, "direction"); d != "" {
+		r.Direction = analysis.Direction(d)
+		if r.Direction != analysis.LowerIsBetter && r.Direction != analysis.HigherIsBetter {
+			bad(dir.line, "unknown direction %q (want lower or higher)", d)
+		}
+	}
 	r.Error = str(errText, "error")
 
 	samplesOK := true
