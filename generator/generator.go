@@ -21,12 +21,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/content"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/source"
@@ -144,12 +146,19 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		return g, nil
 	}
 
+	var foreignRuns []foreignRun
 	for _, src := range cfg.Sources {
 		fs, problems, err := readSource(ctx, src, openGit)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
 		warnings = append(warnings, problems...)
+		if src.Format != "" && src.Format != "perfpages" {
+			runs, problems := readForeign(src, fs)
+			foreignRuns = append(foreignRuns, runs...)
+			warnings = append(warnings, problems...)
+			continue
+		}
 		files = append(files, fs...)
 	}
 	if cfg.Project.Git != "" {
@@ -178,6 +187,9 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		if r != nil {
 			b.Add(files[i].Origin, *r)
 		}
+	}
+	for _, r := range foreignRuns {
+		b.Add(r.origin, r.run)
 	}
 	d := b.Dataset()
 	warnings = append(warnings, d.Warnings...)
@@ -211,8 +223,14 @@ func (s *Site) annotate(d *analysis.Dataset) []error {
 // readSource returns the archive files of one source, and the problems
 // with single files that do not stop the build.
 func readSource(ctx context.Context, src config.Source, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
+	want := isArchive
+	if src.Format != "" && src.Format != "perfpages" {
+		// Foreign files have the tool's own names; the artifact pattern
+		// picks them.
+		want = func(string) bool { return true }
+	}
 	if src.Kind() == "dir" {
-		return source.Dir(src.Dir, isArchive)
+		return source.Dir(src.Dir, want)
 	}
 	g, err := openGit(src.Git)
 	if err != nil {
@@ -222,9 +240,81 @@ func readSource(ctx context.Context, src config.Source, openGit func(string) (*s
 	if src.Kind() == "notes" {
 		fs, err = g.Notes(ctx, src.Notes)
 	} else {
-		fs, err = g.History(ctx, src.Ref, src.Path, isArchive)
+		fs, err = g.History(ctx, src.Ref, src.Path, want)
 	}
 	return fs, nil, err
+}
+
+// foreignRun is a run read from another tool's file.
+type foreignRun struct {
+	origin string
+	run    analysis.Run
+}
+
+// readForeign reads a source's files in another tool's format: each file
+// (or, for directory formats, each folder the artifact pattern names) with
+// the artifact and machine its path gives. Files the pattern does not match
+// are not results (READMEs, logs) and are skipped quietly.
+func readForeign(src config.Source, files []source.File) ([]foreignRun, []error) {
+	var pat *foreign.Pattern
+	if src.Artifact != "" {
+		var err error
+		if pat, err = foreign.ParsePattern(src.Artifact); err != nil {
+			return nil, []error{fmt.Errorf("source %s: %w", src, err)}
+		}
+	}
+	f, known := foreign.Lookup(src.Format)
+	dirFormat := known && f.Dir
+	if dirFormat && (pat == nil || !pat.Dir()) {
+		return nil, []error{fmt.Errorf("source %s: format %s reads folders: set artifact to a folder pattern ending in /, such as \"{sha}/\"", src, src.Format)}
+	}
+	type input struct {
+		in  foreign.Input
+		def foreign.Defaults
+	}
+	var inputs []input
+	groups := map[string]int{} // folder prefix → index in inputs
+	for _, file := range files {
+		def := foreign.Defaults{Artifact: analysis.Artifact{ID: file.Artifact}}
+		prefix := ""
+		if pat != nil {
+			d, p, ok := pat.Match(file.Name)
+			if !ok {
+				continue
+			}
+			def, prefix = d, p
+			if def.Artifact.ID == "" {
+				def.Artifact.ID = file.Artifact
+			}
+		}
+		if !dirFormat {
+			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data}, def})
+			continue
+		}
+		i, ok := groups[prefix]
+		if !ok {
+			i = len(inputs)
+			groups[prefix] = i
+			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(file.Name, prefix)), Files: map[string][]byte{}}, def})
+		}
+		inputs[i].in.Files[strings.TrimPrefix(file.Name, prefix)] = file.Data
+	}
+	var out []foreignRun
+	var problems []error
+	for _, in := range inputs {
+		_, runs, probs := foreign.Read(src.Format, in.in, in.def)
+		for _, p := range probs {
+			if p.Fatal {
+				problems = append(problems, fmt.Errorf("%w; file skipped", p))
+			} else {
+				problems = append(problems, p)
+			}
+		}
+		for _, r := range runs {
+			out = append(out, foreignRun{in.in.Name, r})
+		}
+	}
+	return out, problems
 }
 
 func isArchive(name string) bool {

@@ -541,3 +541,29 @@ func TestSiteDashboardFailing(t *testing.T) {
 		"<h2>Failing benchmarks</h2>", `<span class="badge new">new</span>`, "<code>exit status 2</code>",
 		`href="/commit/`+sha3+`/" class="verdict-`)
 }
+
+// A source of another tool's files: the artifact pattern gives each file
+// its commit, date and machine; files it does not match are ignored.
+func TestSiteForeignSource(t *testing.T) {
+	bench := func(ns string) string {
+		return "goos: linux\ngoarch: amd64\npkg: example.com/x\nBenchmarkParse/size=small-8 \t1000\t" + ns + " ns/op\t64 B/op\t2 allocs/op\n" +
+			"BenchmarkParse/size=small-8 \t1000\t" + ns + " ns/op\t64 B/op\t2 allocs/op\nPASS\n"
+	}
+	b := siteTest(t, `
+-- perfpages.toml --
+[[sources]]
+dir = "results"
+format = "gobench"
+artifact = "{date}/{sha}/{machine}.txt"
+-- results/README.md --
+Not a result file.
+-- results/2026-11-19/`+sha1+`/linux-ci.txt --
+`+bench("1000")+`
+-- results/2026-11-20/`+sha2+`/linux-ci.txt --
+`+bench("1300")+`
+`)
+	if len(b.report.Warnings) != 0 {
+		t.Errorf("warnings: %v", b.report.Warnings)
+	}
+	b.AssertFileContent("commit/"+sha2+"/index.html", "Parse", "size", "linux-ci", "+30.00%")
+}

@@ -8,6 +8,7 @@
 //	perfpages compare [-format text|json|markdown] [-metric M] BASE HEAD
 //	perfpages triage -week YYYY-MM-DD [-format markdown|json]
 //	perfpages demo  -size demo|S|M|L -out DIR          write generated archives and a config
+//	perfpages import [-format F] -out DIR FILE…       other tools' results → archives
 //	perfpages run -name N [-repeat 5] -- CMD…          measure a command into a perfgate run receipt
 //	perfpages check -current F [-baseline F]           judge a run against its [budgets]
 //	perfpages export -format csv|jsonl F…              print receipts as CSV or JSON Lines

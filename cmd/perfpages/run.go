@@ -23,6 +23,9 @@ Usage:
         print the triage report of the week starting that Monday
   perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip] [-samples N] [-iters SEL]
         write generated benchmark archives and a perfpages.toml that builds them
+  perfpages import [-format auto|F] [-artifact ID] [-date T] [-machine M] -out DIR FILE...
+        turn other tools' result files (gobench, criterion, googlebench, pytest-benchmark,
+        hyperfine, bmf, gab, asv, perfgate) into archives; auto says which format it found
   perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] -- CMD...
         measure a command (perfgate model) and write a run receipt (default perfgate.json)
   perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR]
@@ -108,6 +111,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdTriage(ctx, rest, stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, rest, stdout, stderr)
+	case "import":
+		return cmdImport(ctx, rest, stdout, stderr)
 	case "run":
 		return cmdRun(ctx, rest, stdout, stderr)
 	case "check":

@@ -22,6 +22,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/foreign"
 )
 
 // FileName is the configuration file perfpages looks for.
@@ -97,6 +98,16 @@ type Source struct {
 	Ref   string `toml:"ref"`   // with git: the ref whose history holds archives (default HEAD)
 	Path  string `toml:"path"`  // with git: the folder inside the repository ("" for all)
 	Notes string `toml:"notes"` // with git: read git notes on this ref instead of files
+	// Format reads the source's files as another tool's results (SPEC §4:
+	// gobench, criterion, googlebench, pytest-benchmark, hyperfine, bmf,
+	// gab, asv, perfgate, or auto); "" or "perfpages" for archives.
+	Format string `toml:"format"`
+	// Artifact is the path pattern that gives each foreign file its
+	// artifact (and machine): "{sha}/{machine}.txt"; a pattern ending in
+	// "/" names the folder of a directory format ("{sha}/criterion/").
+	// Files that do not match are ignored. Optional for formats that
+	// record the commit themselves and for git notes.
+	Artifact string `toml:"artifact"`
 }
 
 // Kind is "dir", "git" or "notes".
@@ -354,6 +365,18 @@ func (c *Config) validate() error {
 			bad("%s: ref, path and notes go with git, not dir", where)
 		case s.Notes != "" && (s.Ref != "" || s.Path != ""):
 			bad("%s: notes reads git notes; ref and path read files from history: use separate sources", where)
+		}
+		if s.Format != "" && s.Format != "perfpages" && s.Format != "auto" {
+			if _, ok := foreign.Lookup(s.Format); !ok {
+				bad("%s: format %q: want perfpages, auto or one of %s", where, s.Format, strings.Join(foreign.Names(), ", "))
+			}
+		}
+		if s.Artifact != "" {
+			if s.Format == "" || s.Format == "perfpages" {
+				bad("%s: artifact names the path pattern of foreign files: set format too", where)
+			} else if _, err := foreign.ParsePattern(s.Artifact); err != nil {
+				bad("%s: %v", where, err)
+			}
 		}
 	}
 	if !slices.Contains([]string{"rustc-perf", "rustc-perf-2021"}, c.Analysis.Model) {

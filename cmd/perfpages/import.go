@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	pparchive "github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/foreign"
+)
+
+// cmdImport turns foreign result files into native archives, one per run,
+// named <machine>/<date>-<artifact>.json under -out. A file that cannot be
+// read at all is reported and the others are still imported; the exit
+// status is 1 when any file failed.
+func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", stderr)
+	format := fs.String("format", "auto", "input format: auto (detect and say which), "+strings.Join(foreign.Names(), ", "))
+	artifact := fs.String("artifact", "", "artifact id (a commit sha) when the files do not record one")
+	date := fs.String("date", "", "artifact date, RFC 3339 or YYYY-MM-DD (default: from the file)")
+	machine := fs.String("machine", "", "machine name (default: from the file, else \"default\")")
+	branch := fs.String("branch", "", "branch of the artifact")
+	pr := fs.Int("pr", 0, "PR number of the artifact")
+	title := fs.String("title", "", "title of the artifact (commit subject)")
+	kind := fs.String("kind", "", "artifact kind: commit (default), try, tag or local")
+	baseline := fs.String("baseline", "", "with -kind try: the baseline artifact id")
+	better := fs.String("better", "", "for github-action-benchmark custom JSON: higher (customBiggerIsBetter) or lower (customSmallerIsBetter)")
+	out := fs.String("out", "", "folder to write archives into (required)")
+	if err := parse(fs, args, 1<<20); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("import: -out is required")
+	}
+	if fs.NArg() == 0 {
+		return errors.New("import: no files given")
+	}
+	def := foreign.Defaults{Artifact: analysis.Artifact{ID: *artifact, Branch: *branch, PR: *pr, Title: *title,
+		Kind: analysis.ArtifactKind(*kind), Baseline: *baseline}, Machine: analysis.Machine{Name: *machine}}
+	switch *better {
+	case "":
+	case "higher", "lower":
+		def.Context = analysis.Params{{Key: foreign.GabBetter, Value: *better}}
+	default:
+		return fmt.Errorf("import: -better %q: want higher or lower", *better)
+	}
+	if *date != "" {
+		t, err := parseDate(*date)
+		if err != nil {
+			return fmt.Errorf("import: -date %q: %v", *date, err)
+		}
+		def.Artifact.Date = t
+	}
+	failed := 0
+	for _, path := range fs.Args() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := importOne(path, *format, def, *out, stdout, stderr); err != nil {
+			fmt.Fprintf(stderr, "perfpages: %v\n", err)
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("import: %d of %d inputs could not be imported", failed, fs.NArg())
+	}
+	return nil
+}
+
+func parseDate(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, errors.New("want RFC 3339 (2026-11-20T03:00:00Z) or YYYY-MM-DD")
+}
+
+// importOne imports one file or folder and returns the number of archives
+// written.
+func importOne(path, format string, def foreign.Defaults, out string, stdout, stderr io.Writer) (int, error) {
+	in, err := foreign.ReadPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	f, runs, problems := foreign.Read(format, in, def)
+	fatal := false
+	for _, p := range problems {
+		if p.Fatal {
+			fatal = true
+			fmt.Fprintf(stderr, "perfpages: %v\n", p)
+		} else {
+			fmt.Fprintf(stderr, "perfpages: warning: %v\n", p)
+		}
+	}
+	if fatal && len(runs) == 0 {
+		return 0, fmt.Errorf("%s: nothing imported", path)
+	}
+	if format == "" || format == "auto" {
+		fmt.Fprintf(stdout, "%s: format %s (detected)\n", path, f.Name)
+	}
+	n := 0
+	for _, r := range runs {
+		switch {
+		case r.Artifact.ID == "":
+			return n, fmt.Errorf("%s: the file records no artifact: give -artifact (a commit sha)", path)
+		case r.Artifact.Date.IsZero():
+			return n, fmt.Errorf("%s: the file records no date for %s: give -date (or build with a [project] history)", path, r.Artifact.ID)
+		}
+		name := filepath.Join(out, safeName(r.Machine.Name), r.Artifact.Date.Format("2006-01-02T150405")+"-"+safeName(shortID(r.Artifact.ID)))
+		if len(r.Context) > 0 {
+			name += "-" + safeName(shortHash(r.Context.String()))
+		}
+		name += ".json"
+		if err := writeArchive(name, r); err != nil {
+			return n, fmt.Errorf("%s: %w", path, err)
+		}
+		fmt.Fprintf(stdout, "%s: wrote %s (%d results)\n", path, name, len(r.Results))
+		n++
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%s: no results in the file", path)
+	}
+	return n, nil
+}
+
+func writeArchive(name string, r analysis.Run) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = pparchive.Encode(f, r, "json", false)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func shortHash(s string) string {
+	var h uint32 = 2166136261
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return fmt.Sprintf("%08x", h)
+}
+
+// safeName keeps a path segment to letters, digits, '.', '-' and '_'.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	out := strings.Trim(string(b), ".")
+	if out == "" {
+		return "_"
+	}
+	return out
+}

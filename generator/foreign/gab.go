@@ -1,0 +1,790 @@
+package foreign
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+// gabFormat reads what github-action-benchmark (reference/peers.md §2.1,
+// §2.2) leaves behind, two kinds of JSON:
+//
+//  1. The custom-tool input, a JSON array of {name, unit, value, range?,
+//     extra?} — one Run with artifact, machine and context from Defaults.
+//     Which way is better is the action's tool name (customBiggerIsBetter
+//     or customSmallerIsBetter), which the file does not record: the caller
+//     passes it as Defaults.Context[GabBetter] ("higher" or "lower", or
+//     the tool names themselves). Without it the unit decides (rates such
+//     as req/s are higher-is-better, everything else lower).
+//  2. The history the action keeps on gh-pages: `data.js`
+//     (`window.BENCHMARK_DATA = {…}`) or the same object as plain JSON
+//     (external-data-json-path): {lastUpdate, repoUrl, entries: {<suite>:
+//     [{commit, date, tool, benches: [...]}]}}. Each entry becomes a Run:
+//     the artifact from the commit (id, message → title and PR number as
+//     GitHub writes merges and squashes, author name, timestamp in UTC,
+//     else the entry's date; a commit URL of the form …/pull/N/commits/…
+//     marks a pull_request run: kind try, PR N), the suite name as context
+//     key "suite", the machine from Defaults. Entries of one suite with the
+//     same commit id (re-runs) are one Run whose samples add up. An entry
+//     without a commit id is skipped: a sha is never invented.
+//
+// Each bench record's value is one sample: it is whatever the tool printed
+// (a mean for cargo, benchmarkjs and catch2, ops = 1/mean for pytest, …),
+// all the file has. Records repeated under the same name (go test -count)
+// are repetitions: their values are the samples of one result.
+//
+// Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
+// "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
+// ("MB/s", "ops/sec", "iter/sec", "req/s") is throughput, with "/sec"
+// written "/s"; any other unit is its own metric ("B/op", "allocs/op",
+// "Megabytes"); no unit at all is metric "value". Like the action, a
+// series keeps the time unit it first had in the file: a later value in
+// another time unit (catch2 switching from us to ms) is rescaled.
+//
+// Direction: the entry's tool says it. customBiggerIsBetter, benchmarkjs
+// and pytest are higher-is-better, the other tools lower — except that a
+// rate under a named tool is left to its unit (higher): the action calls
+// the go tool's MB/s and JMH's ops/s "smaller is better", a known bug
+// (github-action-benchmark #365). The custom tools are the user's explicit
+// choice and always win.
+//
+// The go tool's records are taken apart the way format gobench reads the
+// same lines, so that series agree: "BenchmarkPut/size=64/sorted
+// (example.com/kv) - B/op" is benchmark Put with params size=64 and
+// sub2=sorted (a positional part is subN, N its position among the slash
+// parts), metric B/op, in a run whose context has pkg=example.com/kv (the
+// action appends the package when a run covers several); "N procs" in
+// extra is param procs. ns/op and sec/op are wall-time in ns, MB/s and B/s
+// throughput in B/s (Go's MB is 10⁶ bytes). Older versions of the action
+// stored one record per line with the whole tail as unit ("ns/op\t96
+// B/op\t2 allocs/op"); its pairs are read too, and the record is skipped
+// where newer versions also wrote one record per metric.
+var gabFormat = Format{Name: "gab", Read: readGab, Sniff: sniffGab}
+
+func init() { register(gabFormat) }
+
+// GabBetter is the Defaults.Context key that gives the direction of a
+// github-action-benchmark custom JSON array: "higher" (the action's
+// customBiggerIsBetter) or "lower" (customSmallerIsBetter); the tool names
+// are accepted too. The reader removes the key from the runs' context. It
+// does not apply to data.js, whose entries name their tool.
+const GabBetter = "better"
+
+// gabHigherTools and gabLowerTools are the action's biggerIsBetter table
+// (src/write: biggerIsBetter).
+var (
+	gabHigherTools = []string{"customBiggerIsBetter", "benchmarkjs", "pytest"}
+	gabLowerTools  = []string{"customSmallerIsBetter", "cargo", "go", "benchmarkluau", "googlecpp", "catch2", "julia", "jmh", "benchmarkdotnet"}
+)
+
+var (
+	gabPRURL = regexp.MustCompile(`/pull/([0-9]+)/commits/`)
+	gabProcs = regexp.MustCompile(`(?m)^\s*([0-9]+) procs\s*$`)
+	// gabSubKey matches the names given to positional parts.
+	gabSubKey = regexp.MustCompile(`^sub[0-9]+$`)
+	// The merge subjects GitHub and bors write (as generator/source reads
+	// a project's history).
+	gabGitHubMerge = regexp.MustCompile(`^Merge pull request #([0-9]+) from \S`)
+	gabBorsMerge   = regexp.MustCompile(`^(?:Auto|Rollup) merge of #([0-9]+) - `)
+	gabSquashMerge = regexp.MustCompile(` \(#([0-9]+)\)$`)
+)
+
+var gabPrefix = []byte("window.BENCHMARK_DATA")
+
+// gabMicro writes microseconds as the action does (canonicalizeUnit).
+var gabMicro = strings.NewReplacer("µs", "us", "μs", "us")
+
+// gabReader holds the state of one read.
+type gabReader struct {
+	file     string
+	problems []archive.Problem
+	warned   map[string]bool
+	// units is the first time unit of each wall-time series.
+	units map[string]string
+	runs  []*gabRun
+	byKey map[string]*gabRun
+}
+
+type gabRun struct {
+	run   analysis.Run
+	index map[string]int // benchmark, params, metric → result
+}
+
+// gabValue is one number of one metric of one test case.
+type gabValue struct {
+	pkg    string // go tool: the package, a context key
+	bench  string
+	params analysis.Params
+	metric string
+	unit   string
+	value  float64
+	lit    string // value as written, for exact decimal rescaling
+	line   int
+}
+
+func readGab(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+	g := &gabReader{file: in.Name, warned: map[string]bool{}, units: map[string]string{}, byKey: map[string]*gabRun{}}
+	data := bytes.TrimPrefix(in.Data, utf8BOM)
+	body, firstLine, js, ok := g.body(data)
+	if !ok {
+		return nil, g.problems
+	}
+	root, end, perr := ljParse(body, firstLine)
+	if perr != nil {
+		return nil, append(g.problems, fatal(in.Name, perr.line, "%s", perr.msg))
+	}
+	if l, ok := ljTrailing(body, end, firstLine, js); ok {
+		g.warn(l, "unexpected text after the benchmark data; ignored")
+	}
+	ctx, dir := g.context(def.Context)
+	switch {
+	case root.kind == ljArray && !js:
+		g.custom(root, def, ctx, dir)
+	case root.kind == ljObject:
+		g.dataFile(root, def, ctx)
+	default:
+		want := "a JSON array of {name, unit, value} or a data.js object with entries"
+		if js {
+			want = "an object with entries after window.BENCHMARK_DATA ="
+		}
+		return nil, append(g.problems, fatal(in.Name, root.line, "want %s, found %s", want, root.kind))
+	}
+	var runs []analysis.Run
+	for _, r := range g.runs {
+		if len(r.run.Results) > 0 {
+			runs = append(runs, r.run)
+		}
+	}
+	if slices.ContainsFunc(g.problems, func(p archive.Problem) bool { return p.Fatal }) {
+		return nil, g.problems
+	}
+	if len(runs) == 0 {
+		return nil, append(g.problems, fatal(in.Name, 0, "no usable benchmark results"))
+	}
+	return runs, g.problems
+}
+
+// body strips data.js's assignment; it returns the JSON, the line it
+// starts on, whether it came from data.js and whether it is usable.
+func (g *gabReader) body(data []byte) ([]byte, int, bool, bool) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if !bytes.HasPrefix(trimmed, gabPrefix) {
+		return data, 1, false, true
+	}
+	rest := bytes.TrimLeft(trimmed[len(gabPrefix):], " \t\r\n")
+	at := len(data) - len(rest)
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	rest, ok := bytes.CutPrefix(rest, []byte("="))
+	if !ok {
+		g.problems = append(g.problems, fatal(g.file, line, "want '=' after window.BENCHMARK_DATA"))
+		return nil, 0, true, false
+	}
+	at = len(data) - len(rest)
+	return rest, 1 + bytes.Count(data[:at], []byte("\n")), true, true
+}
+
+func (g *gabReader) warn(line int, format string, args ...any) {
+	g.problems = append(g.problems, problem(g.file, line, format, args...))
+}
+
+// warnOnce reports a problem the first time key comes up in the file.
+func (g *gabReader) warnOnce(key string, line int, format string, args ...any) {
+	if !g.warned[key] {
+		g.warned[key] = true
+		g.warn(line, format, args...)
+	}
+}
+
+// context splits the caller's context into the runs' context and the
+// direction given by GabBetter.
+func (g *gabReader) context(c analysis.Params) (map[string]string, analysis.Direction) {
+	ctx := map[string]string{}
+	var dir analysis.Direction
+	for _, kv := range c {
+		if kv.Key != GabBetter {
+			ctx[kv.Key] = kv.Value
+			continue
+		}
+		switch strings.ToLower(kv.Value) {
+		case "higher", "custombiggerisbetter":
+			dir = analysis.HigherIsBetter
+		case "lower", "customsmallerisbetter":
+			dir = analysis.LowerIsBetter
+		default:
+			g.warn(0, "context %s=%q: want higher or lower; ignored", GabBetter, kv.Value)
+		}
+	}
+	return ctx, dir
+}
+
+// custom reads the custom tools' array into one run.
+func (g *gabReader) custom(root *ljNode, def Defaults, ctx map[string]string, dir analysis.Direction) {
+	if len(root.elems) == 0 {
+		g.warn(root.line, "empty benchmark list")
+		return
+	}
+	tool := ""
+	switch dir {
+	case analysis.HigherIsBetter:
+		tool = "customBiggerIsBetter"
+	case analysis.LowerIsBetter:
+		tool = "customSmallerIsBetter"
+	}
+	g.benches("", def.Artifact, def, ctx, tool, root.elems)
+}
+
+// dataFile reads data.js's object: one run per suite and commit.
+func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) {
+	var entries *ljNode
+	for _, m := range root.members {
+		switch m.key {
+		case "entries":
+			if entries == nil {
+				entries = m.val
+			}
+		case "lastUpdate", "repoUrl":
+		default:
+			g.warnOnce("top:"+m.key, m.line, "unknown field %q ignored", m.key)
+		}
+	}
+	if entries == nil {
+		g.problems = append(g.problems, fatal(g.file, root.line, "no \"entries\": not a github-action-benchmark data file"))
+		return
+	}
+	if entries.kind != ljObject {
+		g.problems = append(g.problems, fatal(g.file, entries.line, "entries: want an object of suites, found %s", entries.kind))
+		return
+	}
+	if len(entries.members) == 0 {
+		g.warn(entries.line, "no benchmark suites")
+		return
+	}
+	seen := map[string]int{}
+	for _, s := range entries.members {
+		if l, dup := seen[s.key]; dup {
+			g.warn(s.line, "suite %q appears again (first at line %d); its entries are merged", s.key, l)
+		} else {
+			seen[s.key] = s.line
+		}
+		if s.val.kind != ljArray {
+			g.warn(s.val.line, "suite %q: want an array of entries, found %s; skipped", s.key, s.val.kind)
+			continue
+		}
+		if len(s.val.elems) == 0 {
+			g.warn(s.val.line, "suite %q has no entries", s.key)
+			continue
+		}
+		sctx := map[string]string{}
+		for k, v := range ctx {
+			sctx[k] = v
+		}
+		sctx["suite"] = s.key
+		for _, e := range s.val.elems {
+			g.entry(s.key, e, def, sctx)
+		}
+	}
+}
+
+// entry reads one run of the action.
+func (g *gabReader) entry(suite string, e *ljNode, def Defaults, ctx map[string]string) {
+	if e.kind != ljObject {
+		g.warn(e.line, "suite %q: an entry must be an object, found %s; skipped", suite, e.kind)
+		return
+	}
+	for _, m := range e.members {
+		switch m.key {
+		case "commit", "date", "tool", "benches":
+		default:
+			g.warnOnce("entry:"+m.key, m.line, "suite %q: unknown entry field %q ignored", suite, m.key)
+		}
+	}
+	art, ok := g.artifact(suite, e, def)
+	if !ok {
+		return
+	}
+	tool := ""
+	if t := e.get("tool"); t != nil && t.kind == ljString {
+		tool = t.str
+	}
+	if !slices.Contains(gabHigherTools, tool) && !slices.Contains(gabLowerTools, tool) {
+		g.warnOnce("tool:"+tool, e.line, "suite %q: unknown tool %q; directions follow the units", suite, tool)
+	}
+	benches := e.get("benches")
+	if benches == nil || benches.kind != ljArray {
+		g.warn(e.line, "suite %q, commit %s: no benches array; skipped", suite, art.ID)
+		return
+	}
+	if len(benches.elems) == 0 {
+		g.warn(benches.line, "suite %q, commit %s: empty benchmark list", suite, art.ID)
+		return
+	}
+	g.benches(suite, art, def, ctx, tool, benches.elems)
+}
+
+// run returns the run of (suite, go package, artifact id), creating it in
+// file order.
+func (g *gabReader) run(suite, pkg string, art analysis.Artifact, def Defaults, ctx map[string]string) *gabRun {
+	key := suite + "\x00" + pkg + "\x00" + art.ID
+	if r, ok := g.byKey[key]; ok {
+		return r
+	}
+	if pkg != "" {
+		c := map[string]string{"pkg": pkg}
+		for k, v := range ctx {
+			c[k] = v
+		}
+		ctx = c
+	}
+	r := &gabRun{run: analysis.Run{Artifact: art, Machine: def.Machine, Context: analysis.NewParams(ctx)}, index: map[string]int{}}
+	g.byKey[key] = r
+	g.runs = append(g.runs, r)
+	return r
+}
+
+// artifact reads an entry's commit.
+func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Artifact, bool) {
+	c := e.get("commit")
+	if c == nil || c.kind != ljObject {
+		g.warn(e.line, "suite %q: entry without a commit object; skipped", suite)
+		return analysis.Artifact{}, false
+	}
+	id := strings.TrimSpace(ljStr(c.get("id")))
+	if id == "" {
+		g.warn(c.line, "suite %q: entry without a commit id; skipped", suite)
+		return analysis.Artifact{}, false
+	}
+	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: ljStr(c.get("branch"))}
+	msg := strings.TrimSpace(ljStr(c.get("message")))
+	subject, body, _ := strings.Cut(msg, "\n")
+	a.PR, a.Title = gabTitleAndPR(strings.TrimSpace(subject), body)
+	if m := gabPRURL.FindStringSubmatch(ljStr(c.get("url"))); m != nil {
+		// A pull_request run: the PR's head commit, and the message is
+		// the PR's title.
+		a.Kind, a.PR, a.Title, a.Branch = analysis.KindTry, gabAtoi(m[1]), strings.TrimSpace(subject), ""
+	}
+	if au := c.get("author"); au != nil {
+		a.Author = strings.TrimSpace(ljStr(au.get("name")))
+		if a.Author == "" {
+			a.Author = strings.TrimSpace(ljStr(au.get("username")))
+		}
+	}
+	if ts := c.get("timestamp"); ts != nil && ts.kind == ljString && ts.str != "" {
+		if t, err := time.Parse(time.RFC3339, ts.str); err == nil {
+			a.Date = t.UTC()
+		} else {
+			g.warn(ts.line, "commit %s: timestamp %q is not an RFC 3339 date; using the entry's date", id, ts.str)
+		}
+	}
+	if d := e.get("date"); a.Date.IsZero() && d != nil && d.kind == ljNumber && !math.IsInf(d.num, 0) && d.num > 0 {
+		a.Date = time.UnixMilli(int64(d.num)).UTC()
+	}
+	if a.Kind == analysis.KindCommit && a.Branch == "" {
+		a.Branch = def.Artifact.Branch
+	}
+	return a, true
+}
+
+// gabTitleAndPR reads the PR number and title from a commit message, as
+// GitHub and bors write merges and squashes.
+func gabTitleAndPR(subject, body string) (int, string) {
+	for _, re := range []*regexp.Regexp{gabGitHubMerge, gabBorsMerge} {
+		if m := re.FindStringSubmatch(subject); m != nil {
+			for line := range strings.Lines(body) {
+				if s := strings.TrimSpace(line); s != "" {
+					return gabAtoi(m[1]), s
+				}
+			}
+			return gabAtoi(m[1]), subject
+		}
+	}
+	if m := gabSquashMerge.FindStringSubmatch(subject); m != nil {
+		return gabAtoi(m[1]), subject
+	}
+	return 0, subject
+}
+
+func gabAtoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n > 1<<31-1 {
+		return 0
+	}
+	return n
+}
+
+// gabRecord is one element of a benches array.
+type gabRecord struct {
+	name, unit, extra string
+	value             float64
+	lit               string // the value as written
+	line              int
+}
+
+// benches adds an array of bench records to the runs of art.
+func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, elems []*ljNode) {
+	var recs []gabRecord
+	for _, n := range elems {
+		if rec, ok := g.record(n); ok {
+			recs = append(recs, rec)
+		}
+	}
+	goTool := tool == "go"
+	// Newer versions of the go tool write "Name - unit" records next to
+	// the combined one; the combined one is then a duplicate.
+	split := map[string]bool{}
+	if goTool {
+		for _, rec := range recs {
+			if base, ok := gabCutUnit(rec.name, rec.unit); ok {
+				split[base] = true
+			}
+		}
+	}
+	for _, rec := range recs {
+		var vals []gabValue
+		if goTool {
+			vals = g.goValues(rec, split)
+		} else {
+			metric, unit := gabMetric(rec.unit)
+			vals = []gabValue{{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line}}
+		}
+		for _, v := range vals {
+			g.add(g.run(suite, v.pkg, art, def, ctx), suite, tool, v)
+		}
+	}
+}
+
+// record checks one bench record; like the action it takes numbers
+// written as strings.
+func (g *gabReader) record(n *ljNode) (gabRecord, bool) {
+	if n.kind != ljObject {
+		g.warn(n.line, "a benchmark result must be an object, found %s; skipped", n.kind)
+		return gabRecord{}, false
+	}
+	rec := gabRecord{line: n.line}
+	var value *ljNode
+	for _, m := range n.members {
+		switch m.key {
+		case "name":
+			rec.name = strings.TrimSpace(gabText(m.val))
+		case "unit":
+			rec.unit = strings.TrimSpace(gabText(m.val))
+		case "extra":
+			rec.extra = gabText(m.val)
+		case "value":
+			value = m.val
+		case "range":
+		default:
+			g.warnOnce("bench:"+m.key, m.line, "unknown benchmark result field %q ignored", m.key)
+		}
+	}
+	if rec.name == "" {
+		g.warn(n.line, "benchmark result without a name; skipped")
+		return gabRecord{}, false
+	}
+	if value == nil {
+		g.warn(n.line, "benchmark %q: no value; skipped", rec.name)
+		return gabRecord{}, false
+	}
+	if value.kind == ljString {
+		f, err := strconv.ParseFloat(strings.TrimSpace(value.str), 64)
+		if err != nil {
+			g.warn(value.line, "benchmark %q: value %q is not a number; skipped", rec.name, value.str)
+			return gabRecord{}, false
+		}
+		value = &ljNode{kind: ljNumber, line: value.line, str: value.str, num: f}
+	}
+	v, msg := ljFinite(value)
+	if msg == "" && math.IsNaN(v) {
+		msg = "is not a number"
+	}
+	if msg != "" {
+		g.warn(value.line, "benchmark %q: value %s; skipped", rec.name, msg)
+		return gabRecord{}, false
+	}
+	rec.value, rec.lit = v, strings.TrimSpace(value.str)
+	return rec, true
+}
+
+// goValues takes a go tool record apart.
+func (g *gabReader) goValues(rec gabRecord, split map[string]bool) []gabValue {
+	fields := strings.Fields(rec.unit)
+	name := rec.name
+	type pair struct {
+		v         float64
+		lit, unit string
+	}
+	var pairs []pair
+	if len(fields) > 1 {
+		if split[name] {
+			return nil
+		}
+		pairs = append(pairs, pair{rec.value, rec.lit, fields[0]})
+		for i := 1; i < len(fields); i += 2 {
+			if i+1 == len(fields) {
+				g.warn(rec.line, "benchmark %q: unit %q ends in a value without a unit; ignored", name, rec.unit)
+				break
+			}
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				g.warn(rec.line, "benchmark %q: %q in unit %q is not a number; ignored", name, fields[i], rec.unit)
+				continue
+			}
+			pairs = append(pairs, pair{v, fields[i], fields[i+1]})
+		}
+	} else {
+		if base, ok := gabCutUnit(name, rec.unit); ok {
+			name = base
+		}
+		pairs = append(pairs, pair{rec.value, rec.lit, rec.unit})
+	}
+	pkg, bench, params, clash := gabGoName(name, rec.extra)
+	if clash != "" {
+		g.warnOnce("clash:"+name, rec.line, "benchmark %q: sub-benchmark key %q given twice or reserved; kept as a positional part", name, clash)
+	}
+	vals := make([]gabValue, 0, len(pairs))
+	for _, p := range pairs {
+		v, lit, unit := p.v, p.lit, p.unit
+		switch unit {
+		case "sec/op":
+			v, lit, unit = gabScale(v, lit, 9), "", "ns/op"
+		case "MB/s":
+			v, lit, unit = gabScale(v, lit, 6), "", "B/s"
+		}
+		metric, unit := gabMetric(unit)
+		vals = append(vals, gabValue{pkg: pkg, bench: bench, params: params, metric: metric, unit: unit, value: v, lit: lit, line: rec.line})
+	}
+	return vals
+}
+
+// gabCutUnit strips the " - unit" suffix of the go tool's per-metric
+// records.
+func gabCutUnit(name, unit string) (string, bool) {
+	if unit == "" || strings.ContainsAny(unit, " \t") {
+		return name, false
+	}
+	base, ok := strings.CutSuffix(name, " - "+unit)
+	return base, ok && base != ""
+}
+
+// gabGoName splits a go benchmark name as the action writes it
+// ("BenchmarkPut/size=64/sorted (example.com/kv)", GOMAXPROCS in extra)
+// into the package, the benchmark and its params, as format gobench
+// names them (see readGab). clash is a key that had to fall back to the
+// positional form.
+func gabGoName(name, extra string) (pkg, bench string, params analysis.Params, clash string) {
+	if strings.HasSuffix(name, ")") {
+		if i := strings.LastIndex(name, " ("); i > 0 {
+			pkg = name[i+2 : len(name)-1]
+			name = name[:i]
+		}
+	}
+	parts := strings.Split(name, "/")
+	bench = parts[0]
+	if b := strings.TrimPrefix(bench, "Benchmark"); b != "" {
+		bench = b
+	}
+	m := map[string]string{}
+	if p := gabProcs.FindStringSubmatch(extra); p != nil {
+		m["procs"] = p[1]
+	}
+	for i, p := range parts[1:] {
+		pos := "sub" + strconv.Itoa(i+1)
+		k, v, ok := strings.Cut(p, "=")
+		if ok && k != "" {
+			if _, taken := m[k]; !taken && !gabSubKey.MatchString(k) {
+				m[k] = v
+				continue
+			}
+			clash = k
+		}
+		m[pos] = p
+	}
+	return pkg, bench, analysis.NewParams(m), clash
+}
+
+// gabTimeExp is the power of ten of nanoseconds per unit of the time
+// units the action's tools print.
+var gabTimeExp = map[string]int{"ns": 0, "us": 3, "ms": 6, "s": 9}
+
+// gabScale is v × 10^exp, computed in decimal from the literal when there
+// is one, so that 157.61 MB/s is exactly 157610000 B/s.
+func gabScale(v float64, lit string, exp int) float64 {
+	if lit != "" && !strings.ContainsAny(lit, "eE") {
+		if f, err := strconv.ParseFloat(lit+"e"+strconv.Itoa(exp), 64); err == nil {
+			return f
+		}
+	}
+	return v * math.Pow(10, float64(exp))
+}
+
+// gabMetric maps a unit to our metric and unit.
+func gabMetric(unit string) (metric, u string) {
+	t := unit
+	for _, suffix := range []string{"/op", "/iter"} {
+		if s, ok := strings.CutSuffix(t, suffix); ok {
+			t = s
+			break
+		}
+	}
+	t = gabMicro.Replace(t)
+	if _, ok := gabTimeExp[t]; ok {
+		return "wall-time", t
+	}
+	for _, suffix := range []string{"/sec", "/second"} {
+		if s, ok := strings.CutSuffix(unit, suffix); ok && s != "" {
+			return "throughput", s + "/s"
+		}
+	}
+	if strings.HasSuffix(unit, "/s") && len(unit) > 2 {
+		return "throughput", unit
+	}
+	if unit == "" {
+		return "value", ""
+	}
+	return unit, unit
+}
+
+// add puts one value into its run: a new result, or one more sample.
+func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
+	if v.unit == "" {
+		g.warnOnce("nounit", v.line, "benchmark %q has no unit; kept as metric %q", v.bench, v.metric)
+	}
+	ps := v.params.String()
+	series := strings.Join([]string{suite, v.pkg, v.bench, ps, v.metric}, "\x00")
+	if v.metric == "wall-time" {
+		if first, ok := g.units[series]; !ok {
+			g.units[series] = v.unit
+		} else if first != v.unit {
+			v.value = gabScale(v.value, v.lit, gabTimeExp[v.unit]-gabTimeExp[first])
+			v.unit = first
+		}
+	}
+	if v.value < 0 && analysis.IsTimeOrSize(v.unit) {
+		g.warn(v.line, "benchmark %q: value %v is negative for unit %q; skipped", v.bench, v.value, v.unit)
+		return
+	}
+	dir := gabDirection(tool, v.metric)
+	if dir == "" && tool == "" && v.metric != "wall-time" && v.metric != "throughput" {
+		g.warnOnce("dir:"+v.unit, v.line, "unit %q does not say which way is better: lower is assumed (pass context %s=higher for customBiggerIsBetter)", v.unit, GabBetter)
+	}
+	key := v.bench + "\x00" + ps + "\x00" + v.metric
+	if i, ok := r.index[key]; ok {
+		r.run.Results[i].Samples = append(r.run.Results[i].Samples, v.value)
+		return
+	}
+	r.index[key] = len(r.run.Results)
+	r.run.Results = append(r.run.Results, analysis.Result{
+		Case:      analysis.TestCase{Benchmark: v.bench, Params: v.params},
+		Metric:    v.metric,
+		Unit:      v.unit,
+		Samples:   []float64{v.value},
+		Direction: dir,
+	})
+}
+
+// gabDirection is the direction a tool gives a metric (see readGab).
+func gabDirection(tool, metric string) analysis.Direction {
+	switch {
+	case tool == "customBiggerIsBetter":
+		return analysis.HigherIsBetter
+	case tool == "customSmallerIsBetter":
+		return analysis.LowerIsBetter
+	case metric == "throughput":
+		return ""
+	case slices.Contains(gabHigherTools, tool):
+		return analysis.HigherIsBetter
+	case slices.Contains(gabLowerTools, tool):
+		return analysis.LowerIsBetter
+	}
+	return ""
+}
+
+// gabText is a string or number field as text (the action coerces).
+func gabText(n *ljNode) string {
+	switch n.kind {
+	case ljString, ljNumber:
+		return n.str
+	}
+	return ""
+}
+
+// ljStr is n's string value, "" for anything else.
+func ljStr(n *ljNode) string {
+	if n == nil || n.kind != ljString {
+		return ""
+	}
+	return n.str
+}
+
+// sniffGab accepts data.js (by its assignment), a data object whose first
+// key is one the action writes first (lastUpdate, repoUrl, entries), and
+// an array whose first element has name, unit and value with plain values.
+func sniffGab(in Input) bool {
+	data := bytes.TrimLeft(bytes.TrimPrefix(in.Data, utf8BOM), " \t\r\n")
+	if bytes.HasPrefix(data, gabPrefix) {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch tok {
+	case json.Delim('{'):
+		for range 3 {
+			key, ok := ljKey(dec)
+			if !ok {
+				return false
+			}
+			v, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			switch key {
+			case "lastUpdate":
+				if _, ok := v.(float64); !ok {
+					return false
+				}
+			case "repoUrl":
+				if _, ok := v.(string); !ok {
+					return false
+				}
+			case "entries":
+				return v == json.Delim('{')
+			default:
+				return false
+			}
+		}
+	case json.Delim('['):
+		if !ljDelim(dec, '{') {
+			return false
+		}
+		have := map[string]bool{}
+		for range 16 {
+			tok, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			if tok == json.Delim('}') {
+				return have["name"] && have["unit"] && have["value"]
+			}
+			key, _ := tok.(string)
+			have[key] = true
+			v, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			if _, nested := v.(json.Delim); nested {
+				return false
+			}
+		}
+	}
+	return false
+}

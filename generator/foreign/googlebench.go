@@ -1,0 +1,920 @@
+package foreign
+
+// Google Benchmark JSON (`--benchmark_format=json`, or `--benchmark_out=F
+// --benchmark_out_format=json`), reference/peers.md §6.3.
+//
+// The mapping:
+//
+//   - Rows are grouped by run_name (the row name without an aggregate
+//     suffix); every run_type "iteration" row of a group is one repetition
+//     and gives one sample of each metric. Aggregate rows (_mean, _median,
+//     _stddev, _cv, user statistics, BigO, RMS) are never samples, with one
+//     exception: a benchmark that has only aggregate rows (a run with
+//     --benchmark_report_aggregates_only=true) gets its "median" row (else
+//     its "mean" row) as a single sample, with a warning, because that is
+//     all the file says about it.
+//   - real_time → metric "wall-time", cpu_time → "cpu-time", both in the
+//     row's time_unit (ns, us, ms or s; another unit is kept and warned
+//     about).
+//   - bytes_per_second → "throughput" in "B/s" and items_per_second →
+//     "throughput" in "items/s"; a benchmark that reports both keeps
+//     "throughput" for bytes and calls the items metric "items_per_second",
+//     so the two never collide in one series.
+//   - Every other numeric key is a user counter (or a memory-manager value)
+//     and becomes a metric of its own name. The JSON does not record a
+//     counter's flags, so its unit is "" and its direction is left to the
+//     configuration ([metrics."name"]); max_bytes_used and
+//     total_allocated_bytes are bytes ("B").
+//   - The name `BM_foo/8/64` is benchmark BM_foo with params arg1=8,
+//     arg2=64; named arguments (`BM_foo/len:8`) keep their names; the
+//     suffixes Google Benchmark appends are params under its own names:
+//     threads, time_type (real_time, manual_time, process_time),
+//     iterations, repeats, min_time, min_warmup_time.
+//   - Result.Iters stays empty: the repetitions are independent runs of
+//     a count Google Benchmark chose once, not Criterion's linear sampling,
+//     so they are compared with the Mann–Whitney U test like Go's.
+//   - error_occurred rows set Result.Error to error_message (skipped rows
+//     of newer releases to "skipped: " + skip_message); the samples of the
+//     repetitions that did run are kept beside the error.
+//   - The context gives the machine (host_name → name, num_cpus → cores,
+//     mhz_per_cpu → cpu "N MHz"), the artifact date (date, in UTC) and the
+//     run context library_build_type (a debug build of the library times
+//     differently, so its results are a series of their own). What the
+//     caller's Defaults set wins over all of these.
+//
+// Google Benchmark writes NaN and ±Infinity as bare tokens, which are not
+// JSON: they are read as such and reported as invalid samples.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+func init() {
+	register(Format{Name: "googlebench", Read: readGooglebench, Sniff: sniffGooglebench})
+}
+
+// sniffGooglebench accepts a JSON object with a "benchmarks" list and
+// Google Benchmark's context keys or row keys, in the first 64 KiB.
+func sniffGooglebench(in Input) bool {
+	data := bytes.TrimPrefix(in.Data, []byte("\uFEFF"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	if len(data) > 64<<10 {
+		data = data[:64<<10]
+	}
+	has := func(key string) bool { return bytes.Contains(data, []byte(`"`+key+`"`)) }
+	if !has("benchmarks") {
+		return false
+	}
+	return has("mhz_per_cpu") || has("library_build_type") ||
+		has("real_time") && has("cpu_time") && has("time_unit")
+}
+
+// gbMember is one key of a JSON object with the line it is on.
+type gbMember struct {
+	key  string
+	line int
+	val  json.RawMessage
+}
+
+// gbRow is one element of "benchmarks".
+type gbRow struct {
+	line      int
+	name      string // run_name: the benchmark instance
+	aggregate string // aggregate_name; "" for an iteration row
+	repIndex  int    // repetition_index, -1 when absent
+	instance  string // family_index/per_family_instance_index, "" when absent
+	timeUnit  string
+	real, cpu float64
+	hasTimes  bool
+	errText   string
+	counters  []gbCounter
+}
+
+type gbCounter struct {
+	name string
+	val  float64
+	line int
+}
+
+// gbGroup gathers the rows of one run_name.
+type gbGroup struct {
+	name     string
+	line     int
+	instance string
+	iters    []gbRow
+	aggs     map[string]gbRow // mean and median rows, by aggregate name
+	reps     map[int]bool
+	errText  string
+}
+
+type gbReader struct {
+	file     string
+	lines    []int // offsets of '\n' in the data
+	problems []archive.Problem
+	warned   map[string]bool
+}
+
+func (r *gbReader) lineAt(off int64) int {
+	return sort.SearchInts(r.lines, int(off)) + 1
+}
+
+func (r *gbReader) warn(line int, format string, args ...any) {
+	r.problems = append(r.problems, problem(r.file, line, format, args...))
+}
+
+// warnOnce reports a problem of a kind once per file.
+func (r *gbReader) warnOnce(kind string, line int, format string, args ...any) {
+	if r.warned[kind] {
+		return
+	}
+	r.warned[kind] = true
+	r.warn(line, format, args...)
+}
+
+func (r *gbReader) fail(line int, format string, args ...any) ([]analysis.Run, []archive.Problem) {
+	r.problems = append(r.problems, fatal(r.file, line, format, args...))
+	return nil, r.problems
+}
+
+func readGooglebench(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+	data := gbQuoteNonFinite(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
+	r := &gbReader{file: in.Name, warned: map[string]bool{}}
+	for i, c := range data {
+		if c == '\n' {
+			r.lines = append(r.lines, i)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		if err != nil {
+			return r.fail(r.errLine(err, dec), "not JSON: %s", r.errMsg(err))
+		}
+		return r.fail(1, "not a Google Benchmark JSON file: want an object with \"context\" and \"benchmarks\"")
+	}
+	var (
+		run        analysis.Run
+		sawContext bool
+		entries    int
+		rows       []gbRow
+		sawList    bool
+		listLine   int
+		seen       = map[string]bool{}
+	)
+top:
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+			break
+		}
+		key, _ := tok.(string)
+		keyLine := r.lineAt(dec.InputOffset())
+		if seen[key] {
+			r.warn(keyLine, "key %q repeated at the top of the file; the first is kept", key)
+			key = ""
+		}
+		seen[key] = true
+		switch key {
+		case "benchmarks":
+			listLine = keyLine
+			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+				if err != nil {
+					r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+					break top
+				}
+				r.warn(keyLine, "\"benchmarks\" is not a list")
+				if _, ok := tok.(json.Delim); ok {
+					break top
+				}
+				continue
+			}
+			sawList = true
+			for dec.More() {
+				start := gbSkipSpace(data, dec.InputOffset())
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					r.warn(r.errLine(err, dec), "%s; the benchmarks before it are kept", r.errMsg(err))
+					break top
+				}
+				entries++
+				if row, ok := r.row(raw, start); ok {
+					rows = append(rows, row)
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+				break top
+			}
+		case "context":
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+				break top
+			}
+			members, ok := r.members(raw, dec.InputOffset()-int64(len(raw)))
+			if !ok {
+				r.warn(keyLine, "\"context\" is not an object; ignored")
+			}
+			if !sawContext {
+				run, sawContext = r.run(members, def), true
+			}
+		default:
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+				break top
+			}
+		}
+	}
+	if !sawList {
+		return r.fail(0, "no \"benchmarks\" list: not a Google Benchmark JSON file")
+	}
+	results := r.results(rows)
+	if len(results) == 0 {
+		if entries == 0 {
+			return r.fail(listLine, "no benchmarks in the file")
+		}
+		return r.fail(listLine, "no usable benchmark results")
+	}
+	if !sawContext {
+		run = r.run(nil, def)
+	}
+	run.Results = results
+	return []analysis.Run{run}, r.problems
+}
+
+// run builds the run's artifact, machine and context from the file's
+// context, letting what the caller set win.
+func (r *gbReader) run(ctx []gbMember, def Defaults) analysis.Run {
+	run := analysis.Run{Artifact: def.Artifact, Machine: def.Machine}
+	run.Artifact.Parents = slices.Clone(def.Artifact.Parents)
+	run.Machine.Labels = slices.Clone(def.Machine.Labels)
+	context := map[string]string{}
+	for _, kv := range def.Context {
+		context[kv.Key] = kv.Value
+	}
+	for _, m := range ctx {
+		switch m.key {
+		case "date":
+			s, ok := r.str(m, "context")
+			if !ok || !run.Artifact.Date.IsZero() {
+				continue
+			}
+			t, zoned, err := gbParseDate(s)
+			switch {
+			case err != nil:
+				r.warn(m.line, "context date %q: not a date; ignored", s)
+			case !zoned:
+				r.warn(m.line, "context date %q has no time zone; taken as UTC", s)
+				run.Artifact.Date = t
+			default:
+				run.Artifact.Date = t
+			}
+		case "host_name":
+			if s, ok := r.str(m, "context"); ok && run.Machine.Name == "" {
+				run.Machine.Name = s
+			}
+		case "num_cpus":
+			if n, ok := r.count(m); ok && run.Machine.Cores == 0 {
+				run.Machine.Cores = n
+			}
+		case "mhz_per_cpu":
+			if n, ok := r.count(m); ok && run.Machine.CPU == "" && n > 0 {
+				run.Machine.CPU = strconv.Itoa(n) + " MHz"
+			}
+		case "library_build_type":
+			if s, ok := r.str(m, "context"); ok && s != "" {
+				if _, set := context[m.key]; !set {
+					context[m.key] = s
+				}
+			}
+		}
+	}
+	run.Context = analysis.NewParams(context)
+	return run
+}
+
+// str reads a string member, reporting another type.
+func (r *gbReader) str(m gbMember, where string) (string, bool) {
+	var s string
+	if err := json.Unmarshal(m.val, &s); err != nil {
+		r.warn(m.line, "%s %q: want a string, got %s; ignored", where, m.key, gbKind(m.val))
+		return "", false
+	}
+	return s, true
+}
+
+// count reads a non-negative integer member of the context.
+func (r *gbReader) count(m gbMember) (int, bool) {
+	var f float64
+	if err := json.Unmarshal(m.val, &f); err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		r.warn(m.line, "context %q: want a non-negative integer, got %s; ignored", m.key, gbShow(m.val))
+		return 0, false
+	}
+	return int(f), true
+}
+
+// members splits a JSON object into its keys, with lines; start is the
+// object's offset in the file.
+func (r *gbReader) members(raw json.RawMessage, start int64) ([]gbMember, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []gbMember
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return out, false
+		}
+		key, _ := tok.(string)
+		line := r.lineAt(start + dec.InputOffset())
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return out, false
+		}
+		out = append(out, gbMember{key: key, line: line, val: val})
+	}
+	return out, true
+}
+
+// gbAggregateSuffixes are the statistics Google Benchmark appends to
+// aggregate rows' names; used only by files old enough to lack run_type.
+var gbAggregateSuffixes = []string{"mean", "median", "stddev", "cv"}
+
+// row decodes one element of "benchmarks"; it reports what is wrong and
+// returns false for rows that cannot be used.
+func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
+	row := gbRow{line: r.lineAt(start), repIndex: -1}
+	members, ok := r.members(raw, start)
+	if !ok {
+		r.warn(row.line, "benchmark entry is not an object (got %s); skipped", gbKind(raw))
+		return row, false
+	}
+	var (
+		name, runName, runType string
+		realV, cpuV            *float64
+		errOccurred, skipped   bool
+		errMsg, skipMsg        string
+		family, instance       = -1, -1
+		bad                    *gbMember // the first field that makes the row unusable
+		badWhy                 string
+	)
+	badField := func(m gbMember, why string) {
+		if bad == nil {
+			bad, badWhy = &m, why
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range members {
+		if seen[m.key] {
+			r.warn(m.line, "key %q repeated in one benchmark entry; the first is kept", m.key)
+			continue
+		}
+		seen[m.key] = true
+		text := func(dst *string) {
+			if err := json.Unmarshal(m.val, dst); err != nil {
+				switch m.key {
+				case "name", "run_name", "run_type", "time_unit":
+					badField(m, "want a string, got "+gbKind(m.val))
+				default:
+					r.warn(m.line, "%q: want a string, got %s; ignored", m.key, gbKind(m.val))
+				}
+			}
+		}
+		integer := func(dst *int) {
+			f, err := gbNumber(m.val)
+			if err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+				r.warn(m.line, "%q: want a non-negative integer, got %s; ignored", m.key, gbShow(m.val))
+				return
+			}
+			*dst = int(f)
+		}
+		flag := func(dst *bool) {
+			if err := json.Unmarshal(m.val, dst); err != nil {
+				r.warn(m.line, "%q: want true or false, got %s; taken as true", m.key, gbShow(m.val))
+				*dst = true
+			}
+		}
+		switch m.key {
+		case "name":
+			text(&name)
+		case "run_name":
+			text(&runName)
+		case "run_type":
+			text(&runType)
+		case "aggregate_name":
+			text(&row.aggregate)
+		case "time_unit":
+			text(&row.timeUnit)
+		case "error_message":
+			text(&errMsg)
+		case "skip_message":
+			text(&skipMsg)
+		case "error_occurred":
+			flag(&errOccurred)
+		case "skipped":
+			flag(&skipped)
+		case "repetition_index":
+			integer(&row.repIndex)
+		case "family_index":
+			integer(&family)
+		case "per_family_instance_index":
+			integer(&instance)
+		case "real_time", "cpu_time":
+			f, err := gbNumber(m.val)
+			if err != nil {
+				badField(m, "want a number, got "+gbShow(m.val))
+				continue
+			}
+			if m.key == "real_time" {
+				realV = &f
+			} else {
+				cpuV = &f
+			}
+		case "label", "aggregate_unit", "big_o", "repetitions", "threads", "iterations",
+			"cpu_coefficient", "real_coefficient", "rms":
+			// Descriptive fields: a row's label is free text that may change
+			// from run to run; the others are repeated in the name or are
+			// not measurements.
+		default:
+			f, err := gbNumber(m.val)
+			if err != nil {
+				r.warnOnce("key "+m.key, m.line, "unknown key %q (%s) ignored", m.key, gbKind(m.val))
+				continue
+			}
+			row.counters = append(row.counters, gbCounter{name: m.key, val: f, line: m.line})
+		}
+	}
+	if bad != nil {
+		who := runName
+		if who == "" {
+			who = name
+		}
+		if who != "" {
+			who += ": "
+		}
+		r.warn(bad.line, "%s%q: %s; entry skipped", who, bad.key, badWhy)
+		return row, false
+	}
+	if runName == "" {
+		runName = name
+		if row.aggregate != "" {
+			runName = strings.TrimSuffix(name, "_"+row.aggregate)
+		}
+	}
+	if runType == "" && row.aggregate == "" {
+		// Releases before run_type named aggregates only by a suffix.
+		for _, s := range gbAggregateSuffixes {
+			if base, ok := strings.CutSuffix(runName, "_"+s); ok && base != "" {
+				runName, row.aggregate = base, s
+				break
+			}
+		}
+	}
+	switch runType {
+	case "", "iteration":
+		if runType == "iteration" {
+			row.aggregate = ""
+		}
+	case "aggregate":
+		if row.aggregate == "" {
+			row.aggregate = "?"
+		}
+	default:
+		r.warn(row.line, "%s: unknown run_type %q; skipped", runName, runType)
+		return row, false
+	}
+	row.name = runName
+	if row.name == "" {
+		r.warn(row.line, "benchmark entry without a name; skipped")
+		return row, false
+	}
+	if family >= 0 && instance >= 0 {
+		row.instance = strconv.Itoa(family) + "/" + strconv.Itoa(instance)
+	}
+	switch {
+	case errOccurred:
+		row.errText = errMsg
+		if row.errText == "" {
+			row.errText = "error occurred"
+		}
+	case skipped:
+		row.errText = "skipped"
+		if skipMsg != "" {
+			row.errText += ": " + skipMsg
+		}
+	}
+	if row.aggregate != "" && row.aggregate != "mean" && row.aggregate != "median" {
+		return row, true // never read beyond its name
+	}
+	if row.errText == "" {
+		if realV == nil || cpuV == nil {
+			r.warn(row.line, "%s: entry without real_time and cpu_time; skipped", row.name)
+			return row, false
+		}
+		row.real, row.cpu, row.hasTimes = *realV, *cpuV, true
+		if row.timeUnit == "" {
+			r.warnOnce("no unit", row.line, "%s: no time_unit; taken as ns (Google Benchmark's default)", row.name)
+			row.timeUnit = "ns"
+		}
+	}
+	return row, true
+}
+
+// results groups the rows by run name and turns each group into results.
+func (r *gbReader) results(rows []gbRow) []analysis.Result {
+	var groups []*gbGroup
+	byName := map[string]*gbGroup{}
+	for _, row := range rows {
+		g := byName[row.name]
+		if g == nil {
+			g = &gbGroup{name: row.name, line: row.line, instance: row.instance, aggs: map[string]gbRow{}, reps: map[int]bool{}}
+			byName[row.name] = g
+			groups = append(groups, g)
+		}
+		if row.instance != "" && g.instance != "" && row.instance != g.instance {
+			r.warn(row.line, "%s: duplicated benchmark name (first on line %d); this entry is skipped", row.name, g.line)
+			continue
+		}
+		if row.aggregate != "" {
+			if row.aggregate == "mean" || row.aggregate == "median" {
+				if _, dup := g.aggs[row.aggregate]; dup {
+					r.warn(row.line, "%s: duplicated %s aggregate; the first is kept", row.name, row.aggregate)
+					continue
+				}
+				g.aggs[row.aggregate] = row
+			}
+			continue
+		}
+		if row.repIndex >= 0 {
+			if g.reps[row.repIndex] {
+				r.warn(row.line, "%s: repetition %d appears twice; this entry is skipped", row.name, row.repIndex)
+				continue
+			}
+			g.reps[row.repIndex] = true
+		}
+		if row.errText != "" && g.errText == "" {
+			g.errText = row.errText
+		}
+		if len(g.iters) > 0 && row.hasTimes && g.iters[0].hasTimes && row.timeUnit != g.iters[0].timeUnit {
+			r.warn(row.line, "%s: time_unit %q differs from the first repetition's %q; this entry is skipped", row.name, row.timeUnit, g.iters[0].timeUnit)
+			continue
+		}
+		g.iters = append(g.iters, row)
+	}
+	var (
+		out      []analysis.Result
+		aggsOnly []string
+		aggsLine int
+	)
+	for _, g := range groups {
+		if len(g.iters) == 0 {
+			agg, ok := g.aggs["median"]
+			if !ok {
+				agg, ok = g.aggs["mean"]
+			}
+			if !ok {
+				continue // only statistics such as BigO, RMS or stddev
+			}
+			if len(aggsOnly) == 0 {
+				aggsLine = agg.line
+			}
+			aggsOnly = append(aggsOnly, g.name)
+			agg.aggregate = ""
+			g.iters = []gbRow{agg}
+		}
+		out = append(out, r.groupResults(g)...)
+	}
+	if len(aggsOnly) > 0 {
+		r.warn(aggsLine, "%d benchmark(s) have only aggregate rows (--benchmark_report_aggregates_only?): their median (else mean) is used as a single sample: %s",
+			len(aggsOnly), strings.Join(aggsOnly, ", "))
+	}
+	return out
+}
+
+// gbMetric collects the samples of one metric of a benchmark.
+type gbMetric struct {
+	key        string // the JSON key it comes from
+	name, unit string
+	samples    []float64
+}
+
+// gbKnownUnits are the time units Google Benchmark writes.
+var gbKnownUnits = map[string]bool{"ns": true, "us": true, "ms": true, "s": true}
+
+// groupResults turns the repetitions of one benchmark into one result per
+// metric.
+func (r *gbReader) groupResults(g *gbGroup) []analysis.Result {
+	bench, params := gbSplitName(g.name)
+	tc := analysis.TestCase{Benchmark: bench, Params: params, Category: analysis.Primary}
+	unit := ""
+	for _, row := range g.iters {
+		if row.timeUnit != "" {
+			unit = row.timeUnit
+			break
+		}
+	}
+	if unit != "" && !gbKnownUnits[unit] {
+		r.warn(g.line, "%s: unknown time_unit %q; kept as it is", g.name, unit)
+	}
+	wall := &gbMetric{key: "real_time", name: "wall-time", unit: unit}
+	cpu := &gbMetric{key: "cpu_time", name: "cpu-time", unit: unit}
+	counters := map[string]*gbMetric{}
+	var counterNames []string
+	for _, row := range g.iters {
+		if row.errText != "" {
+			continue
+		}
+		if row.hasTimes {
+			r.sample(g.name, wall, row.real, row.line, true)
+			r.sample(g.name, cpu, row.cpu, row.line, true)
+		}
+		for _, c := range row.counters {
+			m := counters[c.name]
+			if m == nil {
+				m = &gbMetric{key: c.name, name: c.name, unit: gbCounterUnit(c.name)}
+				counters[c.name] = m
+				counterNames = append(counterNames, c.name)
+			}
+			r.sample(g.name, m, c.val, c.line, analysis.IsTimeOrSize(m.unit))
+		}
+	}
+	_, hasBytes := counters["bytes_per_second"]
+	if m, ok := counters["items_per_second"]; ok && !hasBytes {
+		m.name = "throughput"
+	}
+	if m, ok := counters["bytes_per_second"]; ok {
+		m.name = "throughput"
+	}
+	sort.Strings(counterNames)
+	ms := []*gbMetric{wall, cpu}
+	for _, n := range counterNames {
+		ms = append(ms, counters[n])
+	}
+	var out []analysis.Result
+	for _, m := range ms {
+		if len(m.samples) == 0 && g.errText == "" {
+			continue
+		}
+		if len(m.samples) == 0 && m != wall && m != cpu {
+			continue
+		}
+		out = append(out, analysis.Result{Case: tc, Metric: m.name, Unit: m.unit, Samples: m.samples, Error: g.errText})
+	}
+	return out
+}
+
+// sample appends v to m unless it is not a finite number (or, for times
+// and sizes, negative).
+func (r *gbReader) sample(bench string, m *gbMetric, v float64, line int, nonNegative bool) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		r.warn(line, "%s: %s is %v: not a valid sample; dropped", bench, m.key, v)
+	case nonNegative && v < 0:
+		r.warn(line, "%s: %s is negative (%v): not a valid sample; dropped", bench, m.key, v)
+	default:
+		m.samples = append(m.samples, v)
+	}
+}
+
+// gbCounterUnit is the unit of a counter that Google Benchmark defines.
+func gbCounterUnit(name string) string {
+	switch name {
+	case "bytes_per_second":
+		return "B/s"
+	case "items_per_second":
+		return "items/s"
+	case "max_bytes_used", "total_allocated_bytes":
+		return "B"
+	}
+	return ""
+}
+
+// gbFlagKeys are the "key:value" suffixes Google Benchmark adds to a name
+// after the arguments (benchmark_name.cc).
+var gbFlagKeys = map[string]bool{"min_time": true, "min_warmup_time": true, "iterations": true, "repeats": true, "threads": true}
+
+// gbTimeTypes are the bare suffixes naming how time was measured.
+var gbTimeTypes = map[string]bool{"process_time": true, "real_time": true, "manual_time": true}
+
+var gbArg = regexp.MustCompile(`^(?:[^:/]+:)?-?[0-9]+$`)
+
+// gbSplitName splits a run name into the family name and its parameters:
+// positional arguments become arg1, arg2, …; named ones keep their names;
+// the suffixes threads, time_type, iterations, repeats, min_time and
+// min_warmup_time keep Google Benchmark's names. A name whose parts cannot
+// be told apart without a clash stays whole.
+func gbSplitName(s string) (string, analysis.Params) {
+	parts := strings.Split(s, "/")
+	m := map[string]string{}
+	var timeTypes []string
+	i := len(parts)
+	for ; i > 1; i-- {
+		p := parts[i-1]
+		if gbTimeTypes[p] {
+			if slices.Contains(timeTypes, p) {
+				break
+			}
+			timeTypes = append([]string{p}, timeTypes...)
+			continue
+		}
+		k, v, ok := strings.Cut(p, ":")
+		if _, dup := m[k]; !ok || dup || !gbFlagKeys[k] || v == "" {
+			break
+		}
+		m[k] = v
+	}
+	if len(timeTypes) > 0 {
+		m["time_type"] = strings.Join(timeTypes, "/")
+	}
+	j := i
+	for j > 1 && gbArg.MatchString(parts[j-1]) {
+		j--
+	}
+	for n, p := range parts[j:i] {
+		pos := "arg" + strconv.Itoa(n+1)
+		k, v, named := strings.Cut(p, ":")
+		if !named {
+			k, v = pos, p
+		} else if _, dup := m[k]; dup {
+			k = pos
+		}
+		if _, dup := m[k]; dup {
+			return s, nil
+		}
+		m[k] = v
+	}
+	return strings.Join(parts[:j], "/"), analysis.NewParams(m)
+}
+
+// gbParseDate reads the context's date: "2026-11-21T14:30:13+00:00" in
+// current releases, "2019-04-11 17:03:06" (local time, no zone) and
+// "04/11/16 17:03:06" in old ones. zoned is false when the date has no
+// time zone (it is then taken as UTC).
+func gbParseDate(s string) (t time.Time, zoned bool, err error) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05-0700", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05-0700"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true, nil
+		}
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "01/02/06 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), false, nil
+		}
+	}
+	return time.Time{}, false, fmt.Errorf("unknown date format")
+}
+
+// gbNumber reads a JSON number, or one of the non-finite tokens that
+// gbQuoteNonFinite turned into strings.
+func gbNumber(raw json.RawMessage) (float64, error) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err == nil {
+		return f, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		switch s {
+		case "NaN":
+			return math.NaN(), nil
+		case "Infinity":
+			return math.Inf(1), nil
+		case "-Infinity":
+			return math.Inf(-1), nil
+		}
+	}
+	return 0, errors.New("not a number")
+}
+
+// gbQuoteNonFinite turns the bare NaN, Infinity and -Infinity tokens
+// Google Benchmark writes for non-finite values into strings, so that
+// encoding/json reads the file. Lines are not changed.
+func gbQuoteNonFinite(data []byte) []byte {
+	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+64)
+	inString, escaped := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		default:
+			if tok := gbNonFinite(data[i:]); tok != "" {
+				out = append(out, '"')
+				out = append(out, tok...)
+				out = append(out, '"')
+				i += len(tok) - 1
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// gbNonFinite returns the non-finite token data starts with, or "".
+func gbNonFinite(data []byte) string {
+	for _, tok := range []string{"NaN", "Infinity", "-Infinity"} {
+		if bytes.HasPrefix(data, []byte(tok)) {
+			return tok
+		}
+	}
+	return ""
+}
+
+// gbSkipSpace returns the offset of the first byte at or after off that is
+// neither white space nor a comma.
+func gbSkipSpace(data []byte, off int64) int64 {
+	for off < int64(len(data)) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// errLine is the line of a decoding error.
+func (r *gbReader) errLine(err error, dec *json.Decoder) int {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return r.lineAt(se.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return len(r.lines) + 1
+	}
+	return r.lineAt(dec.InputOffset())
+}
+
+// errMsg describes a decoding error.
+func (r *gbReader) errMsg(err error) string {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return "malformed JSON: " + se.Error()
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "truncated file: unexpected end of JSON"
+	}
+	return err.Error()
+}
+
+// gbKind names the JSON type of a value.
+func gbKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// gbShow quotes a short value for a message.
+func gbShow(raw json.RawMessage) string {
+	s := string(bytes.TrimSpace(raw))
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,676 @@
+package foreign
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+// hyperfine reads the JSON that `hyperfine --export-json f` writes
+// (reference/peers.md §6.5):
+//
+//	{"results": [{"command", "mean", "stddev", "median", "user", "system",
+//	              "min", "max", "times": […], "memory_usage_byte": […],
+//	              "exit_codes": […], "parameters": {name: value}}]}
+//
+// Each element of "results" is one command (one per parameter value with
+// -P/-L) and becomes these results, all in seconds unless said otherwise:
+//
+//   - wall-time: the "times" array, one sample per timed run (warm-up runs
+//     are not in it). Files from hyperfine versions without "times" hold
+//     only aggregates; then the "mean" is the one sample, with a warning.
+//   - user-time and system-time: "user" and "system". hyperfine exports only
+//     their means over the runs, so each is a single sample.
+//   - max-rss (unit "B"): "memory_usage_byte", one sample per run, which
+//     newer hyperfine versions record as the runs' maximum resident set size.
+//
+// The benchmark name is the command (or its -n name). With parameters,
+// hyperfine has already put their values into it ("sleep 0.01" for n=1),
+// so the reader puts the placeholders back ("sleep 0.0{n}") and the values
+// become the test case's params: one benchmark with one series per value
+// (hyperfineNames says how coincidences are resolved). A command that
+// repeats an earlier one with the same parameters is skipped with a
+// warning rather than merged, so that one result never mixes two batches.
+//
+// "exit_codes" says how the runs ended (null: killed by a signal); a
+// failing run is only kept by `hyperfine -i`. When some runs failed the
+// samples are kept and a warning says how many failed; when every run
+// failed the command's results carry Error and no samples, as a failed
+// benchmark (SPEC §2).
+//
+// The file records no commit, date or machine: the run's artifact, machine
+// and context come from Defaults. The statistics hyperfine derives (stddev,
+// median, min, max) are recomputed from the samples and so not read;
+// fields this reader does not know are ignored, as newer hyperfine
+// versions add some.
+var hyperfineFormat = Format{Name: "hyperfine", Read: readHyperfine, Sniff: sniffHyperfine}
+
+func init() { register(hyperfineFormat) }
+
+// hyperfineSniffLimit bounds how much of a file Sniff looks at: the keys
+// it needs open the file.
+const hyperfineSniffLimit = 64 << 10
+
+// sniffHyperfine accepts a JSON object whose "results" array starts with
+// an object holding a string "command" and one of hyperfine's measurement
+// keys. It walks tokens of the file's beginning only.
+func sniffHyperfine(in Input) bool {
+	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
+	if len(data) > hyperfineSniffLimit {
+		data = data[:hyperfineSniffLimit]
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if key != "results" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return false
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return false
+		}
+		command, measured := false, false
+		for dec.More() && !(command && measured) {
+			k, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				return false
+			}
+			switch k {
+			case "command":
+				command = len(v) > 0 && v[0] == '"'
+			case "times", "mean", "exit_codes":
+				measured = true
+			}
+		}
+		return command && measured
+	}
+	return false
+}
+
+// hyperfineFile holds what the reader needs to point problems at lines.
+type hyperfineFile struct {
+	name     string
+	data     []byte
+	newlines []int // offsets of the '\n' bytes of data
+}
+
+func (f *hyperfineFile) line(off int) int {
+	return 1 + sort.SearchInts(f.newlines, off)
+}
+
+func (f *hyperfineFile) problem(off int, format string, args ...any) archive.Problem {
+	return problem(f.name, f.line(off), format, args...)
+}
+
+// hyperfineEntry is one usable element of "results".
+type hyperfineEntry struct {
+	off     int // where the element starts
+	what    string
+	command string
+	params  analysis.Params
+	results []analysis.Result // with Case.Benchmark still unset
+}
+
+func readHyperfine(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
+	f := &hyperfineFile{name: in.Name, data: data}
+	for i, c := range data {
+		if c == '\n' {
+			f.newlines = append(f.newlines, i)
+		}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []archive.Problem{fatal(f.name, 0, "the file is empty")}
+	}
+	var probs []archive.Problem
+	elems, seen, err := hyperfineElements(f, &probs)
+	if err != nil {
+		p := hyperfineSyntax(f, err)
+		if len(elems) == 0 {
+			p.Fatal = true
+			return nil, append(probs, p)
+		}
+		p.Msg += fmt.Sprintf(" (the %d results before it are kept)", len(elems))
+		probs = append(probs, p)
+	}
+	if !seen {
+		return nil, append(probs, fatal(f.name, 0, "no \"results\" array: not a hyperfine --export-json file"))
+	}
+	if len(elems) == 0 && err == nil {
+		return nil, append(probs, fatal(f.name, 0, "the \"results\" array is empty: hyperfine benchmarked no command"))
+	}
+
+	var entries []hyperfineEntry
+	for i, el := range elems {
+		e, ps := hyperfineDecode(f, i, el)
+		probs = append(probs, ps...)
+		if e != nil {
+			entries = append(entries, *e)
+		}
+	}
+	names := hyperfineNames(entries)
+
+	run := analysis.Run{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context}
+	firstAt := map[string]int{}
+	for i, e := range entries {
+		tc := analysis.TestCase{Benchmark: names[i], Params: e.params}
+		key := tc.String()
+		if at, dup := firstAt[key]; dup {
+			probs = append(probs, f.problem(e.off, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
+				e.what, key, f.line(at)))
+			continue
+		}
+		firstAt[key] = e.off
+		for _, r := range e.results {
+			r.Case = tc
+			run.Results = append(run.Results, r)
+		}
+	}
+	if len(run.Results) == 0 {
+		return nil, append(probs, fatal(f.name, 0, "none of the %d results is usable", len(elems)))
+	}
+	return []analysis.Run{run}, probs
+}
+
+// hyperfineElement is the raw text of one element of "results" and where
+// it starts in the file.
+type hyperfineElement struct {
+	off int
+	raw []byte
+}
+
+// hyperfineElements splits the file into the elements of its "results"
+// array. It returns the elements read before any syntax error, whether a
+// "results" array was found, and the error. A second "results" array is
+// ignored with a problem.
+func hyperfineElements(f *hyperfineFile, probs *[]archive.Problem) ([]hyperfineElement, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(f.data))
+	t, err := dec.Token()
+	if err != nil {
+		return nil, false, err
+	}
+	if t != json.Delim('{') {
+		return nil, false, hyperfineTypeError{0, "the file is not a JSON object"}
+	}
+	var elems []hyperfineElement
+	seen := false
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return elems, seen, err
+		}
+		at := hyperfineSkip(f.data, int(dec.InputOffset()), " \t\r\n:")
+		if k == "results" && seen {
+			*probs = append(*probs, f.problem(at, "a second \"results\" array; ignored (the first one is read)"))
+		}
+		if k != "results" || seen {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return elems, seen, err
+			}
+			continue
+		}
+		seen = true
+		t, err := dec.Token()
+		if err != nil {
+			return elems, seen, err
+		}
+		if t != json.Delim('[') {
+			return nil, false, hyperfineTypeError{at, "\"results\" is not an array"}
+		}
+		for dec.More() {
+			off := hyperfineSkip(f.data, int(dec.InputOffset()), " \t\r\n,")
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return elems, seen, err
+			}
+			elems = append(elems, hyperfineElement{off, raw})
+		}
+		if _, err := dec.Token(); err != nil {
+			return elems, seen, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return elems, seen, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return elems, seen, hyperfineTypeError{int(dec.InputOffset()), "unexpected data after the JSON object"}
+	}
+	return elems, seen, nil
+}
+
+// hyperfineTypeError is a structural problem at a known offset.
+type hyperfineTypeError struct {
+	off int
+	msg string
+}
+
+func (e hyperfineTypeError) Error() string { return e.msg }
+
+// hyperfineSyntax turns a decoding error into a problem at its line.
+func hyperfineSyntax(f *hyperfineFile, err error) archive.Problem {
+	var syn *json.SyntaxError
+	var typ hyperfineTypeError
+	switch {
+	case errors.As(err, &typ):
+		return f.problem(typ.off, "%s", typ.msg)
+	case errors.As(err, &syn):
+		return f.problem(int(syn.Offset), "invalid JSON: %v", syn)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return f.problem(len(f.data), "truncated JSON: the file ends in the middle of a value")
+	}
+	return f.problem(0, "invalid JSON: %v", err)
+}
+
+// hyperfineSkip returns the offset of the first byte at or after off that
+// is not in set.
+func hyperfineSkip(data []byte, off int, set string) int {
+	for off < len(data) && strings.IndexByte(set, data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// hyperfineMember is one member of a JSON object with where its value
+// starts in the file.
+type hyperfineMember struct {
+	off int
+	raw []byte
+}
+
+// hyperfineObject splits a syntactically valid JSON value into the
+// members of an object; ok is false when it is not an object. A repeated
+// key keeps its last value, as encoding/json does.
+func hyperfineObject(el hyperfineElement) (map[string]hyperfineMember, bool) {
+	dec := json.NewDecoder(bytes.NewReader(el.raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	m := map[string]hyperfineMember{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		off := hyperfineSkip(el.raw, int(dec.InputOffset()), " \t\r\n:")
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		m[k.(string)] = hyperfineMember{el.off + off, raw}
+	}
+	return m, true
+}
+
+// hyperfineNumbers decodes an array of numbers. Elements that are not
+// finite non-negative numbers are left out and named in bad.
+func hyperfineNumbers(raw []byte) (xs []float64, bad []string, ok bool) {
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil || elems == nil {
+		return nil, nil, false
+	}
+	for i, e := range elems {
+		x, ok := hyperfineNumber(e)
+		if !ok || x < 0 {
+			bad = append(bad, fmt.Sprintf("[%d] = %s", i, hyperfineShort(e)))
+			continue
+		}
+		xs = append(xs, x)
+	}
+	return xs, bad, true
+}
+
+// hyperfineNumber decodes a JSON number; null and numbers out of the
+// float64 range are not numbers.
+func hyperfineNumber(raw []byte) (float64, bool) {
+	var x *float64
+	if json.Unmarshal(raw, &x) != nil || x == nil {
+		return 0, false
+	}
+	return *x, true
+}
+
+// hyperfineShort quotes at most 40 bytes of a raw value for a message.
+func hyperfineShort(raw []byte) string {
+	if len(raw) <= 40 {
+		return string(raw)
+	}
+	n := 40
+	for n > 0 && !utf8.RuneStart(raw[n]) {
+		n--
+	}
+	return string(raw[:n]) + "…"
+}
+
+// hyperfineDecode reads element i of "results" into an entry; nil when
+// the element cannot be used (the problems say why).
+func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEntry, []archive.Problem) {
+	var probs []archive.Problem
+	what := fmt.Sprintf("results[%d]", i)
+	m, ok := hyperfineObject(el)
+	if !ok {
+		return nil, []archive.Problem{f.problem(el.off, "%s is %s, not an object; skipped", what, hyperfineShort(el.raw))}
+	}
+	cmd, ok := m["command"]
+	if !ok {
+		return nil, []archive.Problem{f.problem(el.off, "%s has no \"command\"; skipped", what)}
+	}
+	e := &hyperfineEntry{off: el.off}
+	if json.Unmarshal(cmd.raw, &e.command) != nil || e.command == "" {
+		return nil, []archive.Problem{f.problem(cmd.off, "%s: \"command\" is %s, not a non-empty string; skipped", what, hyperfineShort(cmd.raw))}
+	}
+	e.what = fmt.Sprintf("%s (%q)", what, e.command)
+	what = e.what
+
+	if p, ok := m["parameters"]; ok && string(p.raw) != "null" {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal(p.raw, &raw) != nil {
+			return nil, []archive.Problem{f.problem(p.off, "%s: \"parameters\" is %s, not an object; skipped", what, hyperfineShort(p.raw))}
+		}
+		params := make(map[string]string, len(raw))
+		for k, v := range raw {
+			var s string
+			switch {
+			case json.Unmarshal(v, &s) == nil:
+			case len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9'):
+				s = string(v) // a number written by hand: keep its text
+			default:
+				return nil, []archive.Problem{f.problem(p.off, "%s: parameter %q is %s, not a string; skipped", what, k, hyperfineShort(v))}
+			}
+			params[k] = s
+		}
+		e.params = analysis.NewParams(params)
+	}
+
+	// Error is set when every run failed.
+	var runErr string
+	if x, ok := m["exit_codes"]; ok {
+		var codes []*int
+		if json.Unmarshal(x.raw, &codes) != nil {
+			probs = append(probs, f.problem(x.off, "%s: \"exit_codes\" is %s, not an array of integers; ignored", what, hyperfineShort(x.raw)))
+		} else if failed, how := hyperfineFailures(codes); failed == len(codes) && failed > 0 {
+			runErr = fmt.Sprintf("all %d runs failed (%s)", failed, how)
+		} else if failed > 0 {
+			probs = append(probs, f.problem(x.off, "%s: %d of %d runs failed (%s); their times are kept", what, failed, len(codes), how))
+		}
+	}
+
+	add := func(metric, unit string, samples []float64) {
+		r := analysis.Result{Metric: metric, Unit: unit, Samples: samples}
+		if runErr != "" {
+			r.Samples, r.Error = nil, runErr
+		}
+		e.results = append(e.results, r)
+	}
+
+	if t, ok := m["times"]; ok {
+		xs, bad, ok := hyperfineNumbers(t.raw)
+		switch {
+		case !ok:
+			return nil, append(probs, f.problem(t.off, "%s: \"times\" is %s, not an array of numbers; skipped", what, hyperfineShort(t.raw)))
+		case len(bad) > 0:
+			probs = append(probs, f.problem(t.off, "%s: \"times\" has values that are not durations in seconds, left out: %s", what, strings.Join(bad, ", ")))
+		}
+		if len(xs) == 0 {
+			return nil, append(probs, f.problem(t.off, "%s: \"times\" holds no run; skipped", what))
+		}
+		add("wall-time", "s", xs)
+	} else {
+		mean, ok := m["mean"]
+		x, isNum := hyperfineNumber(mean.raw)
+		if !ok || !isNum || x < 0 {
+			return nil, append(probs, f.problem(el.off, "%s has neither \"times\" nor a \"mean\" duration; skipped", what))
+		}
+		probs = append(probs, f.problem(mean.off, "%s has no \"times\" (hyperfine before 1.2?); its mean is the only wall-time sample", what))
+		add("wall-time", "s", []float64{x})
+	}
+
+	for _, k := range []struct{ key, metric string }{{"user", "user-time"}, {"system", "system-time"}} {
+		v, ok := m[k.key]
+		if !ok {
+			continue
+		}
+		x, isNum := hyperfineNumber(v.raw)
+		if !isNum || x < 0 {
+			probs = append(probs, f.problem(v.off, "%s: %q is %s, not a duration in seconds; %s left out", what, k.key, hyperfineShort(v.raw), k.metric))
+			continue
+		}
+		add(k.metric, "s", []float64{x})
+	}
+
+	if v, ok := m["memory_usage_byte"]; ok && string(v.raw) != "null" {
+		xs, bad, ok := hyperfineNumbers(v.raw)
+		switch {
+		case !ok:
+			probs = append(probs, f.problem(v.off, "%s: \"memory_usage_byte\" is %s, not an array of numbers; max-rss left out", what, hyperfineShort(v.raw)))
+		case len(bad) > 0:
+			probs = append(probs, f.problem(v.off, "%s: \"memory_usage_byte\" has values that are not byte counts, left out: %s", what, strings.Join(bad, ", ")))
+		}
+		if len(xs) > 0 {
+			add("max-rss", "B", xs)
+		}
+	}
+	return e, probs
+}
+
+// hyperfineFailures counts the failed runs and describes how they failed:
+// "exit code 3", "exit codes 1, 2 and a signal".
+func hyperfineFailures(codes []*int) (int, string) {
+	failed, signal := 0, false
+	var nonzero []int
+	for _, c := range codes {
+		switch {
+		case c == nil:
+			failed++
+			signal = true
+		case *c != 0:
+			failed++
+			if !slices.Contains(nonzero, *c) {
+				nonzero = append(nonzero, *c)
+			}
+		}
+	}
+	slices.Sort(nonzero)
+	var parts []string
+	if len(nonzero) > 0 {
+		s := make([]string, len(nonzero))
+		for i, c := range nonzero {
+			s[i] = strconv.Itoa(c)
+		}
+		word := "exit code "
+		if len(nonzero) > 1 {
+			word = "exit codes "
+		}
+		parts = append(parts, word+strings.Join(s, ", "))
+	}
+	if signal {
+		parts = append(parts, "killed by a signal")
+	}
+	return failed, strings.Join(parts, "; ")
+}
+
+// hyperfineNames gives each entry its benchmark name: the command with its
+// parameter values turned back into {name} placeholders. hyperfine does
+// not export the template, and a value may also occur in the command by
+// coincidence ("a" in "cp a a.bak"), so the reader tries templates: every
+// choice of which occurrences to replace in the first command of each set
+// of parameter names (up to hyperfineMaxChoices occurrences), and for the
+// other commands the one replacing them all. Each command gets the
+// template that reproduces it and the most other commands of its set, then
+// the one with the most placeholders, then the first tried.
+func hyperfineNames(entries []hyperfineEntry) []string {
+	names := make([]string, len(entries))
+	groups := map[string][]int{}
+	var order []string
+	for i, e := range entries {
+		if len(e.params) == 0 {
+			names[i] = e.command
+			continue
+		}
+		keys := make([]string, len(e.params))
+		for j, p := range e.params {
+			keys[j] = p.Key
+		}
+		g := strings.Join(keys, "\x00")
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	type candidate struct {
+		template string
+		holes    int
+		fits     []bool
+		score    int
+	}
+	for _, g := range order {
+		members := groups[g]
+		var cands []*candidate
+		seen := map[string]bool{}
+		try := func(t string, holes int) {
+			if !seen[t] {
+				seen[t] = true
+				cands = append(cands, &candidate{template: t, holes: holes})
+			}
+		}
+		for n, i := range members {
+			ms := hyperfineMatches(entries[i].command, entries[i].params)
+			all := uint64(1)<<len(ms) - 1
+			if n == 0 && len(ms) <= hyperfineMaxChoices {
+				for mask := all; ; mask-- {
+					try(hyperfineApply(entries[i].command, ms, mask), bits.OnesCount64(mask))
+					if mask == 0 {
+						break
+					}
+				}
+			} else {
+				try(hyperfineApply(entries[i].command, ms, all), len(ms))
+			}
+		}
+		for _, c := range cands {
+			c.fits = make([]bool, len(members))
+			for j, i := range members {
+				if hyperfineInstantiate(c.template, entries[i].params) == entries[i].command {
+					c.fits[j] = true
+					c.score++
+				}
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b *candidate) int {
+			if a.score != b.score {
+				return b.score - a.score
+			}
+			return b.holes - a.holes
+		})
+		for j, i := range members {
+			for _, c := range cands {
+				if c.fits[j] {
+					names[i] = c.template
+					break
+				}
+			}
+		}
+	}
+	return names
+}
+
+// hyperfineMaxChoices bounds the occurrences of parameter values in one
+// command whose every choice is tried (2^n templates).
+const hyperfineMaxChoices = 10
+
+// hyperfineMatch is an occurrence of parameter key's value at cmd[at:end].
+type hyperfineMatch struct {
+	at, end int
+	key     string
+}
+
+// hyperfineMatches finds the occurrences of parameter values in cmd, left
+// to right without overlaps, the longer value first where several start.
+func hyperfineMatches(cmd string, params analysis.Params) []hyperfineMatch {
+	ps := slices.Clone(params)
+	slices.SortStableFunc(ps, func(a, b analysis.Param) int { return len(b.Value) - len(a.Value) })
+	var ms []hyperfineMatch
+	for i := 0; i < len(cmd); {
+		matched := false
+		for _, p := range ps {
+			if p.Value != "" && strings.HasPrefix(cmd[i:], p.Value) {
+				ms = append(ms, hyperfineMatch{i, i + len(p.Value), p.Key})
+				i += len(p.Value)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			i++
+		}
+	}
+	return ms
+}
+
+// hyperfineApply replaces the occurrences chosen by mask (bit i for ms[i])
+// by "{key}".
+func hyperfineApply(cmd string, ms []hyperfineMatch, mask uint64) string {
+	var b strings.Builder
+	last := 0
+	for i, m := range ms {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		b.WriteString(cmd[last:m.at])
+		b.WriteString("{" + m.key + "}")
+		last = m.end
+	}
+	b.WriteString(cmd[last:])
+	return b.String()
+}
+
+// hyperfineInstantiate is what hyperfine does to a command template: each
+// "{name}" becomes the parameter's value.
+func hyperfineInstantiate(t string, params analysis.Params) string {
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		matched := false
+		if t[i] == '{' {
+			for _, p := range params {
+				if strings.HasPrefix(t[i:], "{"+p.Key+"}") {
+					b.WriteString(p.Value)
+					i += len(p.Key) + 2
+					matched = true
+					break
+				}
+			}
+		}
+		if !matched {
+			b.WriteByte(t[i])
+			i++
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,248 @@
+package foreign
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+// ReadPath reads a file, or a folder for directory formats, into an Input.
+// A folder becomes an Input with every regular file below it.
+func ReadPath(path string) (Input, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Input{}, err
+	}
+	if !st.IsDir() {
+		data, err := os.ReadFile(path)
+		return Input{Name: path, Data: data}, err
+	}
+	in := Input{Name: path, Files: map[string][]byte{}}
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(path, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		in.Files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	return in, err
+}
+
+// Read reads in with the format called name ("auto" or "" to detect it).
+// It returns the format used.
+func Read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
+	var f Format
+	if name == "" || name == "auto" {
+		var err error
+		if f, err = Detect(in); err != nil {
+			return Format{}, nil, []archive.Problem{{File: in.Name, Msg: strings.TrimPrefix(err.Error(), in.Name+": "), Fatal: true}}
+		}
+	} else {
+		var ok bool
+		if f, ok = Lookup(name); !ok {
+			return Format{}, nil, []archive.Problem{{File: in.Name, Msg: fmt.Sprintf("unknown format %q (want auto or one of %s)", name, strings.Join(Names(), ", ")), Fatal: true}}
+		}
+		if f.Dir != (in.Files != nil) {
+			what := "a file"
+			if f.Dir {
+				what = "a folder"
+			}
+			return f, nil, []archive.Problem{{File: in.Name, Msg: fmt.Sprintf("format %s reads %s", f.Name, what), Fatal: true}}
+		}
+	}
+	runs, problems := f.Read(in, def)
+	for i := range runs {
+		fillDefaults(&runs[i], def)
+	}
+	return f, runs, problems
+}
+
+// fillDefaults completes a run with what the caller knows.
+func fillDefaults(r *analysis.Run, def Defaults) {
+	a, d := &r.Artifact, def.Artifact
+	if a.ID == "" {
+		a.ID = d.ID
+	}
+	if a.Date.IsZero() {
+		a.Date = d.Date
+	}
+	if a.Kind == "" {
+		a.Kind = d.Kind
+	}
+	if a.Kind == "" {
+		a.Kind = analysis.KindCommit
+	}
+	for _, s := range []struct {
+		dst *string
+		v   string
+	}{{&a.Branch, d.Branch}, {&a.Title, d.Title}, {&a.Author, d.Author}, {&a.Baseline, d.Baseline}} {
+		if *s.dst == "" {
+			*s.dst = s.v
+		}
+	}
+	if a.PR == 0 {
+		a.PR = d.PR
+	}
+	if len(a.Parents) == 0 {
+		a.Parents = d.Parents
+	}
+	if def.Machine.Name != "" {
+		// The caller's name wins: it is how the site tells machines apart.
+		r.Machine.Name = def.Machine.Name
+	}
+	if r.Machine.Name == "" {
+		r.Machine.Name = "default"
+	}
+	m, dm := &r.Machine, def.Machine
+	for _, s := range []struct {
+		dst *string
+		v   string
+	}{{&m.OS, dm.OS}, {&m.Arch, dm.Arch}, {&m.CPU, dm.CPU}} {
+		if *s.dst == "" {
+			*s.dst = s.v
+		}
+	}
+	if m.Cores == 0 {
+		m.Cores = dm.Cores
+	}
+	if m.MemoryBytes == 0 {
+		m.MemoryBytes = dm.MemoryBytes
+	}
+	if len(m.Labels) == 0 {
+		m.Labels = dm.Labels
+	}
+	if len(def.Context) > 0 {
+		m := map[string]string{}
+		for _, kv := range r.Context {
+			m[kv.Key] = kv.Value
+		}
+		for _, kv := range def.Context {
+			if kv.Key != GabBetter { // an instruction to the reader, not context
+				m[kv.Key] = kv.Value
+			}
+		}
+		r.Context = analysis.NewParams(m)
+	}
+}
+
+// Pattern matches a source's `artifact = "…"` path pattern, such as
+// "{sha}/{machine}.txt": {sha} (or {id}) is the artifact id, {machine} the
+// machine, {pr} a PR number, {date} an RFC 3339 date or YYYY-MM-DD, {*}
+// any one path segment; the rest must match literally. A pattern ending in
+// "/" matches a folder prefix (directory formats).
+type Pattern struct {
+	re     *regexp.Regexp
+	prefix *regexp.Regexp // folder patterns: the pattern without its tail
+	keys   []string
+	dir    bool
+}
+
+// ParsePattern compiles a path pattern.
+func ParsePattern(p string) (*Pattern, error) {
+	if p == "" {
+		return nil, fmt.Errorf("empty artifact pattern")
+	}
+	var b strings.Builder
+	pat := &Pattern{dir: strings.HasSuffix(p, "/")}
+	b.WriteString("^")
+	rest := p
+	for rest != "" {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			b.WriteString(regexp.QuoteMeta(rest))
+			break
+		}
+		b.WriteString(regexp.QuoteMeta(rest[:i]))
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return nil, fmt.Errorf("artifact pattern %q: unclosed {", p)
+		}
+		key := rest[i+1 : i+j]
+		switch key {
+		case "sha", "id", "machine", "pr", "date":
+			if key == "id" {
+				key = "sha"
+			}
+			pat.keys = append(pat.keys, key)
+			b.WriteString("([^/]+)")
+		case "*":
+			b.WriteString("[^/]+")
+		default:
+			return nil, fmt.Errorf("artifact pattern %q: unknown placeholder {%s} (want {sha}, {machine}, {pr}, {date} or {*})", p, key)
+		}
+		rest = rest[i+j+1:]
+	}
+	if pat.dir {
+		pat.prefix = regexp.MustCompile(b.String())
+		b.WriteString(".*")
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("artifact pattern %q: %w", p, err)
+	}
+	if !strings.Contains(p, "{sha}") && !strings.Contains(p, "{id}") {
+		return nil, fmt.Errorf("artifact pattern %q: no {sha}: the artifact must come from the path", p)
+	}
+	pat.re = re
+	return pat, nil
+}
+
+// Dir reports whether the pattern matches folder prefixes.
+func (p *Pattern) Dir() bool { return p.dir }
+
+// Match applies the pattern to a slash-separated path and returns the
+// defaults it gives and, for folder patterns, the matched folder prefix.
+func (p *Pattern) Match(path string) (Defaults, string, bool) {
+	m := p.re.FindStringSubmatchIndex(path)
+	if m == nil {
+		return Defaults{}, "", false
+	}
+	var def Defaults
+	for i, key := range p.keys {
+		v := path[m[2+2*i]:m[3+2*i]]
+		switch key {
+		case "sha":
+			def.Artifact.ID = v
+		case "machine":
+			def.Machine.Name = v
+		case "pr":
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				def.Artifact.PR = n
+			}
+		case "date":
+			for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+				if t, err := time.Parse(layout, v); err == nil {
+					def.Artifact.Date = t.UTC()
+					break
+				}
+			}
+		}
+	}
+	prefix := ""
+	if p.dir {
+		if loc := p.prefix.FindStringIndex(path); loc != nil {
+			prefix = path[:loc[1]]
+		}
+	}
+	return def, prefix, true
+}

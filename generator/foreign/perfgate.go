@@ -1,0 +1,319 @@
+package foreign
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+)
+
+// perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
+// `perfpages run` and perfgate itself write them. One receipt is one run
+// of one bench:
+//
+//   - the bench name is the benchmark (no parameters);
+//   - every perfgate metric the measured samples carry (wall_ms, cpu_ms,
+//     max_rss_kb, page_faults, …, and throughput_per_s when the bench has
+//     work units: work_units ÷ seconds of each sample, 0 for a sample of
+//     0 ms, as perfgate computes it) is a metric of the same name, with
+//     perfgate's display unit ("ms", "KB", "bytes", "count", "uj", "/s")
+//     and perfgate's direction (throughput higher is better, everything
+//     else lower);
+//   - the samples are the per-sample values of the non-warm-up samples, in
+//     run order: the values perfgate's own statistics summarize (the
+//     receipt's stats are not read);
+//   - a measured sample that exited non-zero or timed out is kept (perfgate
+//     keeps it in its statistics) and reported as a problem; when every
+//     measured sample failed, the results carry the failure as their error;
+//   - the host gives the machine's os, arch, cores and memory; its
+//     hostname_hash, when present, names the machine "host-" + its first
+//     12 hex digits unless the caller names it;
+//   - the receipt records no commit: the artifact comes from Defaults, its
+//     date from run.started_at when Defaults has none.
+//
+// The receipt is decoded here rather than with generator/perfgate's
+// ReadRun: that package imports generator/config, which imports this
+// one. This reader is also more forgiving: a malformed sample is dropped
+// with a problem instead of rejecting the receipt, and fields the reader
+// does not use (tool, stats, ended_at) are not required.
+func init() {
+	register(Format{Name: "perfgate", Read: readPerfgate, Sniff: sniffPerfgate})
+}
+
+// perfgateSchema is the schema id of a run receipt.
+const perfgateSchema = "perfgate.run.v1"
+
+// perfgateMetric is one of perfgate's metrics (reference/stats.md C.1).
+type perfgateMetric struct {
+	name, unit string
+	dir        analysis.Direction
+}
+
+// perfgateMetrics are perfgate's eleven metrics in its (alphabetical)
+// order.
+var perfgateMetrics = []perfgateMetric{
+	{"binary_bytes", "bytes", analysis.LowerIsBetter},
+	{"cpu_ms", "ms", analysis.LowerIsBetter},
+	{"ctx_switches", "count", analysis.LowerIsBetter},
+	{"energy_uj", "uj", analysis.LowerIsBetter},
+	{"io_read_bytes", "bytes", analysis.LowerIsBetter},
+	{"io_write_bytes", "bytes", analysis.LowerIsBetter},
+	{"max_rss_kb", "KB", analysis.LowerIsBetter},
+	{"network_packets", "count", analysis.LowerIsBetter},
+	{"page_faults", "count", analysis.LowerIsBetter},
+	{"throughput_per_s", "/s", analysis.HigherIsBetter},
+	{"wall_ms", "ms", analysis.LowerIsBetter},
+}
+
+func sniffPerfgate(in Input) bool {
+	trimmed := bytes.TrimLeft(in.Data, " \t\r\n\ufeff")
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+perfgateSchema+`"`)) {
+		return false
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	return json.Unmarshal(trimmed, &head) == nil && head.Schema == perfgateSchema
+}
+
+// perfgateHost is run.host.
+type perfgateHost struct {
+	OS           string  `json:"os"`
+	Arch         string  `json:"arch"`
+	CPUCount     *uint32 `json:"cpu_count"`
+	MemoryBytes  *uint64 `json:"memory_bytes"`
+	HostnameHash string  `json:"hostname_hash"`
+}
+
+// perfgateSample is the part of a sample that is not a metric.
+type perfgateSample struct {
+	ExitCode *int32 `json:"exit_code"`
+	Warmup   bool   `json:"warmup"`
+	TimedOut bool   `json:"timed_out"`
+}
+
+func readPerfgate(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+	doc := bytes.TrimPrefix(in.Data, []byte("\ufeff"))
+	entries, serr := asvObject(doc, 0, doc, true)
+	if serr != nil {
+		return nil, []archive.Problem{fatal(in.Name, serr.line, "%s", serr.msg)}
+	}
+	fields := map[string]asvEntry{}
+	for _, e := range entries {
+		if e.Dup {
+			return nil, []archive.Problem{fatal(in.Name, e.Line, "field %q appears twice", e.Key)}
+		}
+		fields[e.Key] = e
+	}
+	schema, ok := fields["schema"]
+	var id string
+	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != perfgateSchema {
+		what := "no schema field"
+		if ok {
+			what = "schema is " + asvShort(schema.Raw)
+		}
+		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, perfgateSchema)}
+	}
+
+	var bench struct {
+		Name      *string `json:"name"`
+		WorkUnits *uint64 `json:"work_units"`
+	}
+	be, ok := fields["bench"]
+	if !ok {
+		return nil, []archive.Problem{fatal(in.Name, 0, `missing field "bench"`)}
+	}
+	if err := json.Unmarshal(be.Raw, &bench); err != nil {
+		return nil, []archive.Problem{fatal(in.Name, be.Line, "bench: %s", asvTypeError(err))}
+	}
+	if bench.Name == nil || strings.TrimSpace(*bench.Name) == "" {
+		return nil, []archive.Problem{fatal(in.Name, be.Line, "bench.name is missing or empty")}
+	}
+	name := *bench.Name
+
+	var problems []archive.Problem
+	var run struct {
+		StartedAt *string      `json:"started_at"`
+		Host      perfgateHost `json:"host"`
+	}
+	if re, ok := fields["run"]; !ok {
+		problems = append(problems, problem(in.Name, 0, `missing field "run": no host or start time`))
+	} else if err := json.Unmarshal(re.Raw, &run); err != nil {
+		problems = append(problems, problem(in.Name, re.Line, "run: %s; host and start time ignored", asvTypeError(err)))
+		run.StartedAt, run.Host = nil, perfgateHost{}
+	}
+
+	se, ok := fields["samples"]
+	if !ok || asvIsNull(se.Raw) {
+		return nil, append(problems, fatal(in.Name, 0, `missing field "samples"`))
+	}
+	elems, serr := asvArray(doc, se.Off, se.Raw)
+	if serr != nil {
+		return nil, append(problems, fatal(in.Name, serr.line, "samples: %s", serr.msg))
+	}
+
+	values := map[string][]float64{}
+	measured, failed, warmups := 0, 0, 0
+	var firstFailure string
+	for i, el := range elems {
+		var s perfgateSample
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(el.Raw, &m); err != nil || m == nil {
+			problems = append(problems, problem(in.Name, el.Line, "samples[%d] is not an object; dropped", i))
+			continue
+		}
+		if err := json.Unmarshal(el.Raw, &s); err != nil {
+			problems = append(problems, problem(in.Name, el.Line, "samples[%d]: %s; dropped", i, asvTypeError(err)))
+			continue
+		}
+		wall, err := perfgateU64(m, "wall_ms")
+		switch {
+		case err != nil:
+			problems = append(problems, problem(in.Name, el.Line, "samples[%d].wall_ms: %v; sample dropped", i, err))
+			continue
+		case wall == nil:
+			problems = append(problems, problem(in.Name, el.Line, "samples[%d] has no wall_ms; dropped", i))
+			continue
+		case s.ExitCode == nil:
+			problems = append(problems, problem(in.Name, el.Line, "samples[%d] has no exit_code; dropped", i))
+			continue
+		}
+		if s.Warmup {
+			warmups++
+			continue
+		}
+		measured++
+		if why := perfgateFailure(s); why != "" {
+			failed++
+			if firstFailure == "" {
+				firstFailure = why
+			}
+			problems = append(problems, problem(in.Name, el.Line, "bench %s: sample %d %s; kept, as perfgate's statistics keep it", name, i+1, why))
+		}
+		for _, pm := range perfgateMetrics {
+			switch pm.name {
+			case "throughput_per_s":
+				if bench.WorkUnits != nil {
+					values[pm.name] = append(values[pm.name], perfgateThroughput(*bench.WorkUnits, *wall))
+				}
+				continue
+			case "wall_ms":
+				values[pm.name] = append(values[pm.name], float64(*wall))
+				continue
+			}
+			v, err := perfgateU64(m, pm.name)
+			if err != nil {
+				problems = append(problems, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.name, err))
+				continue
+			}
+			if v != nil {
+				values[pm.name] = append(values[pm.name], float64(*v))
+			}
+		}
+	}
+	if measured == 0 {
+		what := "no samples"
+		if warmups > 0 {
+			what = fmt.Sprintf("all %d usable samples are warm-ups", warmups)
+		}
+		return nil, append(problems, fatal(in.Name, se.Line, "bench %s: no measured samples (%s)", name, what))
+	}
+	var errText string
+	if failed == measured {
+		errText = fmt.Sprintf("every measured sample failed (first: %s)", firstFailure)
+	}
+
+	r := analysis.Run{
+		Artifact: def.Artifact,
+		Machine:  perfgateMachine(in.Name, run.Host, def.Machine, &problems),
+		Context:  def.Context,
+	}
+	r.Artifact.Parents = append([]string(nil), def.Artifact.Parents...)
+	if r.Artifact.Date.IsZero() && run.StartedAt != nil {
+		if t, err := time.Parse(time.RFC3339Nano, *run.StartedAt); err == nil {
+			r.Artifact.Date = t.UTC()
+		} else {
+			problems = append(problems, problem(in.Name, 0, "run.started_at %q is not an RFC 3339 time; the run has no date", *run.StartedAt))
+		}
+	}
+	for _, pm := range perfgateMetrics {
+		xs := values[pm.name]
+		if len(xs) == 0 {
+			continue
+		}
+		r.Results = append(r.Results, analysis.Result{
+			Case:      analysis.TestCase{Benchmark: name, Category: analysis.Primary},
+			Metric:    pm.name,
+			Unit:      pm.unit,
+			Samples:   xs,
+			Error:     errText,
+			Direction: pm.dir,
+		})
+	}
+	return []analysis.Run{r}, problems
+}
+
+// perfgateU64 reads an optional unsigned integer field of a sample.
+func perfgateU64(m map[string]json.RawMessage, key string) (*uint64, error) {
+	raw, ok := m[key]
+	if !ok || asvIsNull(raw) {
+		return nil, nil
+	}
+	var v uint64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("%s is not a non-negative integer", asvShort(raw))
+	}
+	return &v, nil
+}
+
+// perfgateThroughput is work units per second of one sample, 0 for a
+// sample that took no measurable time (perfgate: not infinity).
+func perfgateThroughput(work, wallMs uint64) float64 {
+	if wallMs == 0 {
+		return 0
+	}
+	return float64(work) / (float64(wallMs) / 1000)
+}
+
+// perfgateFailure says why a sample failed, or "" when it did not.
+func perfgateFailure(s perfgateSample) string {
+	switch {
+	case s.TimedOut:
+		return "timed out"
+	case s.ExitCode != nil && *s.ExitCode != 0:
+		return fmt.Sprintf("exited with code %d", *s.ExitCode)
+	}
+	return ""
+}
+
+// perfgateMachine describes the receipt's host; the caller's machine fills
+// what the receipt does not say.
+func perfgateMachine(file string, h perfgateHost, def analysis.Machine, problems *[]archive.Problem) analysis.Machine {
+	m := def
+	m.Labels = append(analysis.Params(nil), def.Labels...)
+	if h.OS != "" {
+		m.OS = h.OS
+	}
+	if h.Arch != "" {
+		m.Arch = h.Arch
+	}
+	if h.CPUCount != nil && *h.CPUCount > 0 && *h.CPUCount <= math.MaxInt32 {
+		m.Cores = int(*h.CPUCount)
+	}
+	if h.MemoryBytes != nil {
+		if *h.MemoryBytes > math.MaxInt64 {
+			*problems = append(*problems, problem(file, 0, "run.host.memory_bytes %d is out of range; ignored", *h.MemoryBytes))
+		} else {
+			m.MemoryBytes = int64(*h.MemoryBytes)
+		}
+	}
+	if hash := strings.ToLower(h.HostnameHash); m.Name == "" && len(hash) >= 12 && analysis.IsSHA(hash[:12]) {
+		m.Name = "host-" + hash[:12]
+	}
+	return m
+}

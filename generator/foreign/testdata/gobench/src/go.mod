@@ -1,0 +1,3 @@
+module example.com/sortbench
+
+go 1.26
