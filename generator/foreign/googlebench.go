@@ -315,7 +315,7 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) analysis.Run {
 func (r *gbReader) str(m gbMember, where string) (string, bool) {
 	var s string
 	if err := json.Unmarshal(m.val, &s); err != nil {
-		r.warn(m.line, "%s %q: want a string, got %s; ignored", where, m.key, gbKind(m.val))
+		r.warn(m.line, "%s %q: want a string, got %s; ignored", where, m.key, jsonKind(m.val))
 		return "", false
 	}
 	return s, true
@@ -365,7 +365,7 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 	row := gbRow{line: r.lineAt(start), repIndex: -1}
 	members, ok := r.members(raw, start)
 	if !ok {
-		r.warn(row.line, "benchmark entry is not an object (got %s); skipped", gbKind(raw))
+		r.warn(row.line, "benchmark entry is not an object (got %s); skipped", jsonKind(raw))
 		return row, false
 	}
 	var (
@@ -393,9 +393,9 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 			if err := json.Unmarshal(m.val, dst); err != nil {
 				switch m.key {
 				case "name", "run_name", "run_type", "time_unit":
-					badField(m, "want a string, got "+gbKind(m.val))
+					badField(m, "want a string, got "+jsonKind(m.val))
 				default:
-					r.warn(m.line, "%q: want a string, got %s; ignored", m.key, gbKind(m.val))
+					r.warn(m.line, "%q: want a string, got %s; ignored", m.key, jsonKind(m.val))
 				}
 			}
 		}
@@ -457,7 +457,7 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 		default:
 			f, err := gbNumber(m.val)
 			if err != nil {
-				r.warnOnce("key "+m.key, m.line, "unknown key %q (%s) ignored", m.key, gbKind(m.val))
+				r.warnOnce("key "+m.key, m.line, "unknown key %q (%s) ignored", m.key, jsonKind(m.val))
 				continue
 			}
 			row.counters = append(row.counters, gbCounter{name: m.key, val: f, line: m.line})
@@ -887,27 +887,6 @@ func (r *gbReader) errMsg(err error) string {
 		return "truncated file: unexpected end of JSON"
 	}
 	return err.Error()
-}
-
-// gbKind names the JSON type of a value.
-func gbKind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // gbShow quotes a short value for a message.

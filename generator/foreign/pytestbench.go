@@ -192,7 +192,7 @@ func (r *pytestReader) document() (map[string]pytestField, []pytestField, bool) 
 			if key == "benchmarks" {
 				sawBenchmarks = true
 				if !bytes.Equal(raw, []byte("null")) {
-					r.fail(r.line(off), "benchmarks: want a list, got %s", pytestKind(raw))
+					r.fail(r.line(off), "benchmarks: want a list, got %s", jsonKind(raw))
 					return nil, nil, false
 				}
 			}
@@ -354,7 +354,7 @@ func (r *pytestReader) samples(f pytestField, label string) (out []float64, n in
 	dec.UseNumber()
 	var vals []any
 	if err := dec.Decode(&vals); err != nil {
-		r.warn(r.line(f.off), "%s: stats.data: want a list of numbers, got %s", label, pytestKind(f.raw))
+		r.warn(r.line(f.off), "%s: stats.data: want a list of numbers, got %s", label, jsonKind(f.raw))
 		return nil, 1
 	}
 	out = make([]float64, 0, len(vals))
@@ -553,7 +553,7 @@ func (r *pytestReader) context(f pytestField, def analysis.Params) analysis.Para
 func (r *pytestReader) object(f pytestField) (map[string]pytestField, error) {
 	raw := bytes.TrimSpace(f.raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, fmt.Errorf("want an object, got %s", pytestKind(raw))
+		return nil, fmt.Errorf("want an object, got %s", jsonKind(raw))
 	}
 	base := f.off
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -587,7 +587,7 @@ func (r *pytestReader) stringField(obj map[string]pytestField, key, where string
 	}
 	var s string
 	if err := json.Unmarshal(f.raw, &s); err != nil {
-		r.warn(r.line(f.off), "%s: %s: want a string, got %s; ignored", where, key, pytestKind(f.raw))
+		r.warn(r.line(f.off), "%s: %s: want a string, got %s; ignored", where, key, jsonKind(f.raw))
 		return "", false
 	}
 	return s, true
@@ -714,7 +714,7 @@ func pytestDuration(raw json.RawMessage) (x float64, msg string) {
 	case s == "null":
 		return 0, "is null (NaN or infinite in the file?)"
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, "is " + pytestKind(raw) + ", not a number"
+		return 0, "is " + jsonKind(raw) + ", not a number"
 	case math.IsInf(x, 0) || math.IsNaN(x):
 		return 0, "is " + s + ", out of range"
 	case x < 0:
@@ -745,27 +745,6 @@ func pytestFullSHA(s string) bool {
 
 func pytestNull(raw json.RawMessage) bool {
 	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
-}
-
-// pytestKind names the JSON type of raw for messages.
-func pytestKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 func pytestKindOf(v any) string {
