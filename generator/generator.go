@@ -277,8 +277,13 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 	for _, file := range files {
 		def := foreign.Defaults{Artifact: analysis.Artifact{ID: file.Artifact}}
 		prefix := ""
+		name := file.Name
+		if src.Git != "" && src.Path != "" {
+			// Patterns are relative to the source's folder, as for dir.
+			name = strings.TrimPrefix(name, strings.Trim(src.Path, "/")+"/")
+		}
 		if pat != nil {
-			d, p, ok := pat.Match(file.Name)
+			d, p, ok := pat.Match(name)
 			if !ok {
 				continue
 			}
@@ -295,9 +300,9 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 		if !ok {
 			i = len(inputs)
 			groups[prefix] = i
-			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(file.Name, prefix)), Files: map[string][]byte{}}, def})
+			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}}, def})
 		}
-		inputs[i].in.Files[strings.TrimPrefix(file.Name, prefix)] = file.Data
+		inputs[i].in.Files[strings.TrimPrefix(name, prefix)] = file.Data
 	}
 	var out []foreignRun
 	var problems []error

@@ -135,3 +135,84 @@ branch = "main"
 	b.AssertFileContent("pr/21/index.html", "Speed up the parser", `href="https://github.com/ada/project/pull/21"`)
 	b.AssertFileContent("pr/22/index.html", "Rewrite the lexer (#22)")
 }
+
+// Another tool's files committed to a results branch and attached as git
+// notes: the branch's path pattern (relative to path) names each file's
+// commit; a note's commit is the one it is attached to. The project's
+// history gives dates and order.
+func TestSiteFromGitForeign(t *testing.T) {
+	root := t.TempDir()
+	proj := newGitRepo(t, filepath.Join(root, "project"))
+	var shas []string
+	for i, msg := range []string{"Initial commit", "Parse faster (#5)", "Parse slower (#6)"} {
+		proj.write("f.go", "package main // "+strconv.Itoa(i)+"\n")
+		proj.git("add", ".")
+		proj.git("commit", "-qm", msg)
+		shas = append(shas, proj.git("rev-parse", "HEAD"))
+	}
+	bench := func(ns int) string {
+		return "goos: linux\ngoarch: amd64\nBenchmarkParse-8 \t1000\t" + strconv.Itoa(ns) + " ns/op\nBenchmarkParse-8 \t1000\t" + strconv.Itoa(ns) + " ns/op\n"
+	}
+	res := newGitRepo(t, filepath.Join(root, "results"))
+	res.write("README.md", "results\n")
+	res.write("bench/"+shas[0]+"/ci.txt", bench(1000))
+	res.write("bench/"+shas[1]+"/ci.txt", bench(800))
+	res.git("add", ".")
+	res.git("commit", "-qm", "results")
+	// The third commit's results as a note on the project.
+	proj.write("note.txt", bench(1200))
+	proj.git("notes", "--ref", "perf", "add", "-F", "note.txt", shas[2])
+	os.Remove(filepath.Join(proj.dir, "note.txt"))
+
+	cfg := `[[sources]]
+git = "results"
+ref = "main"
+path = "bench/"
+format = "gobench"
+artifact = "{sha}/{machine}.txt"
+
+[[sources]]
+git = "project"
+notes = "refs/notes/perf"
+format = "gobench"
+
+[project]
+git = "project"
+`
+	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(filepath.Join(root, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, warnings, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	if len(d.MainLine) != 3 {
+		t.Fatalf("main line of %d artifacts, want 3", len(d.MainLine))
+	}
+	for i, want := range []float64{1000, 800, 1200} {
+		a, _ := d.Index(shas[i])
+		var got float64
+		for _, sr := range d.Series {
+			if p := sr.At(a); p != nil && sr.Key.Metric == "wall-time" {
+				got = p.Value
+				if sr.Key.Machine != "ci" && i < 2 {
+					t.Errorf("machine %q, want ci from the path", sr.Key.Machine)
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("commit %d: wall-time %v, want %v", i, got, want)
+		}
+	}
+}

@@ -102,8 +102,9 @@ type Source struct {
 	// gobench, criterion, googlebench, pytest-benchmark, hyperfine, bmf,
 	// gab, asv, perfgate, or auto); "" or "perfpages" for archives.
 	Format string `toml:"format"`
-	// Artifact is the path pattern that gives each foreign file its
-	// artifact (and machine): "{sha}/{machine}.txt"; a pattern ending in
+	// Artifact is the path pattern, relative to dir (or to path in a git
+	// repository), that gives each foreign file its artifact (and
+	// machine): "{sha}/{machine}.txt"; a pattern ending in
 	// "/" names the folder of a directory format ("{sha}/criterion/").
 	// Files that do not match are ignored. Optional for formats that
 	// record the commit themselves and for git notes.
