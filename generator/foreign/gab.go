@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/source"
 )
 
 // gabFormat reads what github-action-benchmark (reference/peers.md §2.1,
@@ -90,11 +91,6 @@ var (
 	gabProcs = regexp.MustCompile(`(?m)^\s*([0-9]+) procs\s*$`)
 	// gabSubKey matches the names given to positional parts.
 	gabSubKey = regexp.MustCompile(`^sub[0-9]+$`)
-	// The merge subjects GitHub and bors write (as generator/source reads
-	// a project's history).
-	gabGitHubMerge = regexp.MustCompile(`^Merge pull request #([0-9]+) from \S`)
-	gabBorsMerge   = regexp.MustCompile(`^(?:Auto|Rollup) merge of #([0-9]+) - `)
-	gabSquashMerge = regexp.MustCompile(` \(#([0-9]+)\)$`)
 )
 
 var gabPrefix = []byte("window.BENCHMARK_DATA")
@@ -364,11 +360,11 @@ func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Ar
 	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: ljStr(c.get("branch"))}
 	msg := strings.TrimSpace(ljStr(c.get("message")))
 	subject, body, _ := strings.Cut(msg, "\n")
-	a.PR, a.Title = gabTitleAndPR(strings.TrimSpace(subject), body)
+	a.PR, a.Title = source.TitleAndPR(strings.TrimSpace(subject), body)
 	if m := gabPRURL.FindStringSubmatch(ljStr(c.get("url"))); m != nil {
 		// A pull_request run: the PR's head commit, and the message is
 		// the PR's title.
-		a.Kind, a.PR, a.Title, a.Branch = analysis.KindTry, gabAtoi(m[1]), strings.TrimSpace(subject), ""
+		a.Kind, a.PR, a.Title, a.Branch = analysis.KindTry, source.PRNumber(m[1]), strings.TrimSpace(subject), ""
 	}
 	if au := c.get("author"); au != nil {
 		a.Author = strings.TrimSpace(ljStr(au.get("name")))
@@ -390,33 +386,6 @@ func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Ar
 		a.Branch = def.Artifact.Branch
 	}
 	return a, true
-}
-
-// gabTitleAndPR reads the PR number and title from a commit message, as
-// GitHub and bors write merges and squashes.
-func gabTitleAndPR(subject, body string) (int, string) {
-	for _, re := range []*regexp.Regexp{gabGitHubMerge, gabBorsMerge} {
-		if m := re.FindStringSubmatch(subject); m != nil {
-			for line := range strings.Lines(body) {
-				if s := strings.TrimSpace(line); s != "" {
-					return gabAtoi(m[1]), s
-				}
-			}
-			return gabAtoi(m[1]), subject
-		}
-	}
-	if m := gabSquashMerge.FindStringSubmatch(subject); m != nil {
-		return gabAtoi(m[1]), subject
-	}
-	return 0, subject
-}
-
-func gabAtoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil || n > 1<<31-1 {
-		return 0
-	}
-	return n
 }
 
 // gabRecord is one element of a benches array.

@@ -455,6 +455,13 @@ func historyChart(id string, unit string, points []ChartPoint, band *Band, src s
 	}
 	lazy.data.Failures = failures
 	lazy.data.Axis = axis.name
+	return lazySnippet(id, line, v, lazy, src)
+}
+
+// lazySnippet renders a chart whose series data lazy collected: the
+// snippet, with the function that fetches the data from src, and the
+// chart's entry of the data file.
+func lazySnippet(id string, line *charts.Line, v *chartVisitor, lazy *lazyData, src string) (template.HTML, json.RawMessage, error) {
 	data, err := scriptJSON(lazy.data)
 	if err != nil {
 		return "", nil, fmt.Errorf("chart %s: %w", id, err)
@@ -577,18 +584,7 @@ func OverviewChart(id string, unit string, lines []ChartLine, src string) (templ
 			charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Data = lazy.put(l.name, items) }))
 	}
 	line.AddJSFuncStrs(commonJS, overviewJS)
-	data, err := scriptJSON(lazy.data)
-	if err != nil {
-		return "", nil, fmt.Errorf("chart %s: %w", id, err)
-	}
-	srcJSON, err := scriptJSON(src)
-	if err != nil {
-		return "", nil, fmt.Errorf("chart %s: %w", id, err)
-	}
-	idJSON, _ := scriptJSON(id)
-	line.AddJSFuncStrs(types.FuncStr(strings.ReplaceAll(strings.ReplaceAll(loadJS, "@SRC@", string(srcJSON)), "@ID@", string(idJSON))))
-	h, err := snippet(id, line, v)
-	return h, data, err
+	return lazySnippet(id, line, v, lazy, src)
 }
 
 // overviewJS writes an overview chart's tooltip (every line's value at

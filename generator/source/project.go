@@ -164,7 +164,7 @@ func projectArtifact(f [projectFields]string) (analysis.Artifact, error) {
 		return analysis.Artifact{}, fmt.Errorf("commit %s: bad committer date %q", sha, truncate(f[2]))
 	}
 	subject := clean(f[4])
-	pr, title := titleAndPR(subject, f[5])
+	pr, title := TitleAndPR(subject, f[5])
 	return analysis.Artifact{
 		ID:      sha,
 		Kind:    analysis.KindCommit,
@@ -182,21 +182,24 @@ var (
 	squashMerge = regexp.MustCompile(` \(#([0-9]+)\)$`)
 )
 
-// titleAndPR reads the PR number and title from a commit message.
-func titleAndPR(subject, body string) (int, string) {
+// TitleAndPR reads the PR number and title from a commit message, as
+// GitHub ("Merge pull request #N from …", squash "… (#N)") and bors
+// ("Auto merge of #N - …") write them; 0 and the subject otherwise.
+func TitleAndPR(subject, body string) (int, string) {
 	if m := githubMerge.FindStringSubmatch(subject); m != nil {
-		return prNumber(m[1]), firstNonEmpty(body, subject)
+		return PRNumber(m[1]), firstNonEmpty(body, subject)
 	}
 	if m := borsMerge.FindStringSubmatch(subject); m != nil {
-		return prNumber(m[1]), firstNonEmpty(body, subject)
+		return PRNumber(m[1]), firstNonEmpty(body, subject)
 	}
 	if m := squashMerge.FindStringSubmatch(subject); m != nil {
-		return prNumber(m[1]), subject
+		return PRNumber(m[1]), subject
 	}
 	return 0, subject
 }
 
-func prNumber(s string) int {
+// PRNumber parses a PR number, 0 when it is not one.
+func PRNumber(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil || n > 1<<31-1 {
 		return 0

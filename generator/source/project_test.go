@@ -126,9 +126,9 @@ func TestTitleAndPR(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pr, title := titleAndPR(tt.subject, tt.body)
+			pr, title := TitleAndPR(tt.subject, tt.body)
 			if pr != tt.wantPR || title != tt.wantTitle {
-				t.Errorf("titleAndPR(%q, %q) = %d, %q; want %d, %q", tt.subject, tt.body, pr, title, tt.wantPR, tt.wantTitle)
+				t.Errorf("TitleAndPR(%q, %q) = %d, %q; want %d, %q", tt.subject, tt.body, pr, title, tt.wantPR, tt.wantTitle)
 			}
 		})
 	}
