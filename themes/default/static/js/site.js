@@ -199,8 +199,9 @@
     sortSel.addEventListener("change", sort);
     var anchor = tables[0].closest("details.other-rows") || tables[0].closest(".table-scroll") || tables[0];
     anchor.parentNode.insertBefore(box, anchor);
-    // The tables' headings sit between the toolbar and the first table.
-    var h3 = box.nextElementSibling;
+    // The toolbar serves every table of the metric: put it above the first
+    // table's heading.
+    var h3 = box.previousElementSibling;
     if (h3 && h3.tagName === "H3") { h3.parentNode.insertBefore(box, h3); }
   }
 
