@@ -64,13 +64,17 @@ func (lb *lookback) lineObservations(dst []zscore.Observation, d *Dataset, i int
 		start--
 	}
 	for _, lp := range line[start:end] {
-		if !lp.ok {
-			continue
+		if lp.ok {
+			dst = append(dst, lb.observation(d, i, lp))
 		}
-		a := &d.Artifacts[d.MainLine[lp.pos]]
-		dst = append(dst, zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.changes[i] != nil && lb.begins(i, lp.pos)})
 	}
 	return dst
+}
+
+// observation is the main-line point lp of series i as the z-score sees it.
+func (lb *lookback) observation(d *Dataset, i int, lp linePoint) zscore.Observation {
+	a := &d.Artifacts[d.MainLine[lp.pos]]
+	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.changes[i] != nil && lb.begins(i, lp.pos)}
 }
 
 // sort32 is the index of the first entry of line at or after pos.
@@ -177,8 +181,7 @@ func (c *Comparer) Band(i int) (lower, upper []float64) {
 		if !lp.ok {
 			continue
 		}
-		a := &c.d.Artifacts[c.d.MainLine[lp.pos]]
-		obs = append(obs, zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: c.eng.lb.changes[i] != nil && c.eng.lb.begins(i, lp.pos)})
+		obs = append(obs, c.eng.lb.observation(c.d, i, lp))
 		at = append(at, k)
 	}
 	for j, st := range zscore.Rolling(obs, opts.Lookback, false) {
