@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +13,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	pparchive "github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/perfgate"
 )
 
 // cmdImport turns foreign result files into native archives, one per run,
@@ -130,26 +131,13 @@ func importOne(path, format string, def foreign.Defaults, out string, stdout, st
 	return n, nil
 }
 
+// writeArchive writes r as a JSON archive, atomically.
 func writeArchive(name string, r analysis.Run) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	var buf bytes.Buffer
+	if err := pparchive.Encode(&buf, r, "json", false); err != nil {
 		return err
 	}
-	tmp := name + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	err = pparchive.Encode(f, r, "json", false)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return perfgate.WriteFile(name, buf.Bytes())
 }
 
 func shortID(id string) string {
