@@ -400,15 +400,7 @@ func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
 		case "date":
 			f.date, err = asvDate(e.Raw)
 		case "params":
-			var m map[string]json.RawMessage
-			if err = json.Unmarshal(e.Raw, &m); err == nil {
-				f.machine = map[string]string{}
-				for k, v := range m {
-					if !asvIsNull(v) {
-						f.machine[k] = asvString(v)
-					}
-				}
-			}
+			f.machine, err = asvStrings(e.Raw)
 		case "version":
 			hasVersion = true
 			err = json.Unmarshal(e.Raw, &f.version)
@@ -416,15 +408,7 @@ func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
 			hasColumns = true
 			err = json.Unmarshal(e.Raw, &f.columns)
 		case "benchmark_version":
-			var m map[string]json.RawMessage
-			if err = json.Unmarshal(e.Raw, &m); err == nil {
-				f.benchVersions = map[string]string{}
-				for k, v := range m {
-					if !asvIsNull(v) {
-						f.benchVersions[k] = asvString(v)
-					}
-				}
-			}
+			f.benchVersions, err = asvStrings(e.Raw)
 		case "results":
 			hasResults = true
 			var oerr *asvSyntaxError
@@ -892,6 +876,21 @@ func asvString(raw json.RawMessage) string {
 		return "None"
 	}
 	return string(raw)
+}
+
+// asvStrings decodes an object of scalars as strings, leaving out nulls.
+func asvStrings(raw json.RawMessage) (map[string]string, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for k, v := range m {
+		if !asvIsNull(v) {
+			out[k] = asvString(v)
+		}
+	}
+	return out, nil
 }
 
 func asvIsNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
