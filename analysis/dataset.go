@@ -67,6 +67,9 @@ type Series struct {
 	Context Params
 	Metric  Metric
 	Points  []Point // sorted by Artifact
+	// Origin names the archive the series was first read from, for
+	// messages about it.
+	Origin string
 }
 
 // At returns the point of artifact index a, or nil.
@@ -99,7 +102,17 @@ type Dataset struct {
 	Annotations *Annotations
 
 	byID    map[string]int
-	mainPos []int // artifact index → position in MainLine, or -1
+	mainPos []int    // artifact index → position in MainLine, or -1
+	origins []string // artifact index → the archive its metadata came from
+}
+
+// ArtifactOrigin names the archive artifact a's metadata came from, "" if
+// unknown.
+func (d *Dataset) ArtifactOrigin(a int) string {
+	if a < 0 || a >= len(d.origins) {
+		return ""
+	}
+	return d.origins[a]
 }
 
 // Index returns the index of the artifact with this id.
@@ -312,7 +325,7 @@ func (b *Builder) Add(origin string, r Run) {
 		b.seen[rk] = origin
 		s := b.series[key]
 		if s == nil {
-			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction)}
+			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
 			if s.Case.Category == "" {
 				s.Case.Category = Primary
 			}
@@ -482,6 +495,7 @@ func (b *Builder) Dataset() *Dataset {
 	for i, id := range ids {
 		d.Artifacts = append(d.Artifacts, *b.artifacts[id])
 		d.byID[id] = i
+		d.origins = append(d.origins, b.origin[id])
 	}
 
 	d.MainLine = b.mainLine(d)

@@ -175,13 +175,21 @@ func WeekOf(d *Dataset, monday time.Time) Week {
 // of its metrics passes the filter, and its entry shows each metric that
 // did; metric, when not empty, restricts the report to that one metric.
 func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string) *TriageReport {
+	return TriageWith(d, w, filter, metric, c.Summary)
+}
+
+// TriageWith is Triage with the comparisons coming from compare, which
+// returns the summary comparison (rows optional) of two artifacts: a
+// site build passes the summaries it has already computed for its commit
+// pages instead of comparing every pair again.
+func TriageWith(d *Dataset, w Week, filter TriageFilter, metric string, compare func(base, head int) *Comparison) *TriageReport {
 	if !filter.Valid() {
 		filter = DefinitelyRelevantFilter
 	}
 	r := &TriageReport{Week: w.Monday, End: w.Monday.AddDate(0, 0, 7), Filter: filter, Compared: len(w.Heads)}
 	for _, a := range w.Heads {
 		prev, _ := d.Previous(a)
-		cmp := c.Summary(prev, a)
+		cmp := compare(prev, a)
 		e := TriageEntry{Comparison: cmp, Rollup: strings.Contains(d.Artifacts[a].Title, "Rollup of")}
 		for i := range cmp.Metrics {
 			m := &cmp.Metrics[i]
@@ -204,10 +212,11 @@ func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string)
 	}
 	var ok bool
 	if r.First, r.Last, ok = w.Range(d); ok {
-		r.Overall = c.Summary(r.First, r.Last)
+		o := *compare(r.First, r.Last)
 		if metric != "" {
-			r.Overall.Metrics = slices.DeleteFunc(r.Overall.Metrics, func(m MetricSummary) bool { return m.Metric != metric })
+			o.Metrics = slices.DeleteFunc(slices.Clone(o.Metrics), func(m MetricSummary) bool { return m.Metric != metric })
 		}
+		r.Overall = &o
 	}
 	return r
 }

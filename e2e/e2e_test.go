@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/perfpages/perfpages/generator"
+	"github.com/perfpages/perfpages/generator/report"
 )
 
 // chromiumEnv names the variable that points the tests at a browser binary
@@ -150,6 +154,24 @@ func recentCommit(base string) (string, error) {
 		}
 	}
 	return "", errors.New(`the dashboard's "Recent relevant comparisons" table has no commit with a relevant change`)
+}
+
+// mergedCommit returns the path of the commit page a merged PR's page
+// links to for its comparison (a merged PR's page does not repeat it).
+func mergedCommit(base, prPath string) (string, error) {
+	page, err := get(base, prPath)
+	if err != nil {
+		return "", err
+	}
+	_, section, ok := strings.Cut(page, `class="merged-comparison"`)
+	if !ok {
+		return "", fmt.Errorf("%s: no merged comparison section", prPath)
+	}
+	m := commitHref.FindStringSubmatch(section)
+	if m == nil {
+		return "", fmt.Errorf("%s: no link to the merged commit's page", prPath)
+	}
+	return m[1], nil
 }
 
 // TestReadableWithoutJavaScript fetches a commit page as plain HTML: the
@@ -644,8 +666,22 @@ const toolbarScript = `(function () {
 	r.rows0 = rows().length;
 	if (other) {
 		other.checked = true; other.dispatchEvent(new Event("change"));
-		r.rowsAll = rows().length;
 	}
+	sec.setAttribute("data-e2e-toolbar", "");
+	window.perfpagesE2E = r;
+	return r;
+})()`
+
+// toolbarScript2 continues toolbarScript once the folded rows, which the
+// page loads from the data files, are in.
+const toolbarScript2 = `(function () {
+	var visible = function (e) { return e.getClientRects().length > 0 && !e.closest("details:not([open])"); };
+	var r = window.perfpagesE2E;
+	var sec = document.querySelector("[data-e2e-toolbar]");
+	var rows = function () { return Array.from(sec.querySelectorAll("table.rows tbody tr")).filter(visible); };
+	var dirSel = sec.querySelector("select.filter-dir");
+	var sort = sec.querySelector("select.sort");
+	r.rowsAll = rows().length;
 	r.dirs = {};
 	["regression", "improvement"].forEach(function (d) {
 		dirSel.value = d; dirSel.dispatchEvent(new Event("change"));
@@ -693,9 +729,26 @@ type toolbarReport struct {
 	Markdown       string `json:"markdown"`
 }
 
+// otherRowsLoaded is true once the folded rows of the section under test
+// are in (or failed to load).
+const otherRowsLoaded = `(function () {
+	var sec = document.querySelector("[data-e2e-toolbar]");
+	var d = sec && sec.querySelector("details.other-rows");
+	return !d || d.hasAttribute("data-loaded") || d.hasAttribute("data-error");
+})()`
+
 func checkToolbar(t *testing.T, tb *tab) {
 	t.Helper()
 	r := eval[toolbarReport](t, tb, "exercising the comparison toolbar", toolbarScript)
+	if r.Controls.Dir && r.Controls.Sort {
+		if !poll(t, tb, pollTimeout, otherRowsLoaded) {
+			t.Errorf("the rows without a relevant change did not load within %v", pollTimeout)
+		}
+		if e := eval[string](t, tb, "reading the folded rows' state", `(document.querySelector("[data-e2e-toolbar] details.other-rows") || {getAttribute: function () { return ""; }}).getAttribute("data-error") || ""`); e != "" {
+			t.Errorf("loading the rows without a relevant change: %s", e)
+		}
+		r = eval[toolbarReport](t, tb, "exercising the comparison toolbar", toolbarScript2)
+	}
 	if r.Tabs < 2 {
 		t.Fatalf("%d metric tabs, want one per metric", r.Tabs)
 	}
@@ -824,6 +877,105 @@ const internalLinks = `Array.from(document.querySelectorAll("a[href]")).map(func
 	return a.getAttribute("href");
 }).filter(function (h) { return h.charAt(0) === "/" && h.charAt(1) !== "/"; })`
 
+// rowsAgreeScript renders, in the page, every row of the comparison from
+// the data files with the script's renderRow and compares each row the
+// page pre-rendered (the relevant ones) with it: the generator and the
+// script must write the same cells.
+const rowsAgreeScript = `(function () {
+	var src = JSON.parse(document.querySelector(".comparison").getAttribute("data-rows"));
+	return window.perfpages.comparisonRows(src).then(function (rows) {
+		var byAnchor = {};
+		rows.forEach(function (r) { byAnchor[r.anchor] = r; });
+		var out = {checked: 0, data: rows.length, diffs: []};
+		document.querySelectorAll("table.rows tbody tr[data-relevant]").forEach(function (tr) {
+			var r = byAnchor[tr.id];
+			if (!r) { out.diffs.push(tr.id + ": not in the data"); return; }
+			var mine = window.perfpages.renderRow(r), theirs = tr.cloneNode(true);
+			theirs.querySelectorAll("button.expand").forEach(function (b) { b.remove(); });
+			theirs.removeAttribute("data-order");
+			theirs.hidden = false;
+			var norm = function (e) { return e.outerHTML.replace(/>\s+</g, "><").replace(/\s+/g, " "); };
+			out.checked++;
+			if (norm(mine) !== norm(theirs)) { out.diffs.push(norm(theirs) + "\n  vs data\n" + norm(mine)); }
+		});
+		return out;
+	});
+})()`
+
+func checkRowsAgree(t *testing.T, tb *tab) {
+	t.Helper()
+	type result struct {
+		Checked, Data int
+		Diffs         []string
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, pollTimeout)
+	defer cancel()
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[result](rowsAgreeScript, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("rendering the rows from the data: %v", err)
+	}
+	if r.Checked == 0 {
+		t.Error("no pre-rendered row to compare with the data")
+	}
+	for _, d := range r.Diffs {
+		t.Errorf("a pre-rendered row differs from the one built from the data:\n%s", d)
+	}
+	t.Logf("%d pre-rendered rows agree with the data (%d rows in the data)", r.Checked, r.Data)
+}
+
+// TestFormatValueAgrees checks the script's formatValue against
+// report.FormatValue on values around every rounding boundary: exact
+// ties, powers of ten and two, tiny and huge values, every unit family.
+func TestFormatValueAgrees(t *testing.T) {
+	path, err := findChromium()
+	if err != nil {
+		t.Skipf("no Chromium: %v", err)
+	}
+	base := demoSite(t)
+	browserCtx := startBrowser(t, path)
+	tb := openTab(t, browserCtx, base)
+	tb.open(t, "/")
+	type tc struct {
+		V    float64 `json:"v"`
+		Unit string  `json:"unit"`
+		Want string  `json:"want"`
+	}
+	var cases []tc
+	units := []string{"ns", "ns/op", "s", "sec/op", "ms", "bytes", "B/op", "count", "", "instructions", "cycles", "MB/s", "%", "ops"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := []float64{0, 1, -1, 0.125, 2.5, 10.625, 1203.5, 999.95, 9999.5, 1e4, 1e-3, 0.00099995, 1024, 1 << 20, 1 << 30, 1e9, 1e6, 1e3, 12345.678, 4096000, 1e300, 1e-300, 5e-324, 1.7976931348623157e308}
+	for i := 0; i < 3000; i++ {
+		exp := rng.IntN(30) - 12
+		v := float64(rng.IntN(100000)) * math.Pow(10, float64(exp)) / 8
+		if rng.IntN(2) == 0 {
+			v = rng.Float64() * math.Pow(10, float64(exp))
+		}
+		if rng.IntN(5) == 0 {
+			v = -v
+		}
+		vals = append(vals, v)
+	}
+	for _, v := range vals {
+		for _, u := range units {
+			cases = append(cases, tc{v, u, report.FormatValue(v, u)})
+		}
+	}
+	in, _ := json.Marshal(cases)
+	bad := eval[[]string](t, tb, "formatting in the page", `(function () {
+		var cases = `+string(in)+`, bad = [];
+		cases.forEach(function (c) {
+			var got = window.perfpages.formatValue(c.v, c.unit);
+			if (got !== c.want && bad.length < 20) { bad.push(c.v + " " + c.unit + ": script " + JSON.stringify(got) + ", generator " + JSON.stringify(c.want)); }
+		});
+		return bad;
+	})()`)
+	for _, b := range bad {
+		t.Error(b)
+	}
+	t.Logf("%d values formatted alike", len(cases))
+	tb.check(t)
+}
+
 // TestBrowser drives headless Chromium over the demo site (SPEC §9, "Real
 // browser"): one browser, one tab per page.
 func TestBrowser(t *testing.T) {
@@ -833,6 +985,10 @@ func TestBrowser(t *testing.T) {
 	}
 	base := demoSite(t)
 	commit, err := recentCommit(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := mergedCommit(base, "/pr/1556/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -849,7 +1005,8 @@ func TestBrowser(t *testing.T) {
 		{name: "dashboard", path: "/"},
 		{name: "commit", path: commit, charts: true},
 		{name: "open PR with try runs", path: "/pr/1567/", charts: true, filter: true},
-		{name: "merged PR", path: "/pr/1556/", charts: true, toolbar: true},
+		{name: "merged PR", path: "/pr/1556/"},
+		{name: "merged PR's commit", path: merged, charts: true, toolbar: true},
 		{name: "benchmark history", path: "/bench/json-encode/", charts: true, bench: true},
 		{name: "triage week", path: "/triage/2026-09-28/"},
 		{name: "content page", path: "/about/"},
@@ -883,6 +1040,7 @@ func TestBrowser(t *testing.T) {
 			}
 			if p.toolbar {
 				checkToolbar(t, tb)
+				checkRowsAgree(t, tb)
 			}
 			if p.bench {
 				checkBenchTools(t, tb)
@@ -893,7 +1051,7 @@ func TestBrowser(t *testing.T) {
 	// On a phone-sized screen the pages do not scroll sideways: wide
 	// tables scroll inside their own box.
 	t.Run("phone width", func(t *testing.T) {
-		for _, path := range []string{"/", "/pr/1556/", "/bench/json-encode/", "/triage/2026-09-28/"} {
+		for _, path := range []string{"/", "/pr/1556/", merged, "/bench/json-encode/", "/triage/2026-09-28/"} {
 			tb := openTab(t, browserCtx, base)
 			ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
 			err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))

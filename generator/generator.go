@@ -31,6 +31,7 @@ import (
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/site"
+	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
 )
 
@@ -434,11 +435,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 		tests.Load(saved)
 	}
-	var shown []string
-	for _, w := range rep.Warnings {
-		shown = append(shown, w.Error())
-	}
-	stats, err := site.Build(ctx, d, site.Options{
+	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
 		AbsURL:       s.Config.AbsURL(),
@@ -449,15 +446,25 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		Compare:      s.Config.CompareOptions(),
 		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
-		Theme:        s.Themes,
-		Content:      cont,
-		Warnings:     shown,
-	}, w)
+		Content:      modelContent(cont),
+		Warnings:     rep.Warnings,
+	}
+	plan := sitemodel.NewPlan(d, popts)
+	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
+	r, err := site.NewRenderer(plan.Site(), s.Themes, w)
+	if err == nil {
+		var stats sitemodel.Stats
+		stats, err = plan.Run(ctx, r.Emit)
+		rep.Pages = stats.Pages
+	}
+	if err == nil {
+		err = r.Finish()
+	}
 	if err != nil {
 		w.Abort()
 		return rep, err
 	}
-	rep.Pages, rep.Files = stats.Pages, w.Count()
+	rep.Files = w.Count()
 	if err := w.Commit(); err != nil {
 		w.Abort()
 		return rep, err
@@ -466,6 +473,28 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, err)
 	}
 	return rep, nil
+}
+
+// modelContent is the content folder as the plan needs it.
+func modelContent(c *site.Content) *sitemodel.Content {
+	out := &sitemodel.Content{TriageNotes: map[string]sitemodel.ContentPage{}}
+	if c == nil {
+		return out
+	}
+	page := func(p site.ContentPage) sitemodel.ContentPage {
+		return sitemodel.ContentPage{Source: p.Source, Slug: p.Slug, Title: p.Title, Description: p.Description, Menu: p.Menu, Body: p.Body}
+	}
+	for _, p := range c.Pages {
+		out.Pages = append(out.Pages, page(p))
+	}
+	if c.Home != nil {
+		h := page(*c.Home)
+		out.Home = &h
+	}
+	for k, p := range c.TriageNotes {
+		out.TriageNotes[k] = page(p)
+	}
+	return out
 }
 
 // Links are the URLs documents use to point into the site: absolute when

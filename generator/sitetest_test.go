@@ -249,11 +249,17 @@ func TestSiteRoutes(t *testing.T) {
 	b.AssertFileContent("compare/"+sha1+"..."+sha2+"/index.html", `<meta http-equiv="refresh" content="0; url=/commit/`+sha2+`/">`, `<link rel="canonical" href="/commit/`+sha2+`/">`)
 	b.AssertNoFileContent("sitemap.xml", "compare/"+sha1)
 	// PR pages: merged PRs compare with the predecessor; open ones show try runs.
-	b.AssertFileContent("pr/12/index.html", "PR #12: Speed up decoding (#12)", "-10.00%", `href="https://github.com/example/project/pull/12"`)
+	// A merged PR's page gives the verdicts and links to its commit's page,
+	// which shows the comparison.
+	b.AssertFileContent("pr/12/index.html", "PR #12: Speed up decoding (#12)", "wall-time: mixed", `href="/commit/`+sha2+`/"`, `href="https://github.com/example/project/pull/12"`)
+	b.AssertNoFileContent("pr/12/index.html", "-10.00%", `<table class="rows">`)
 	b.AssertFileContent("pr/14/index.html", "Try runs", "Not merged", "-5.66%", `href="/compare/`+sha3+`...`+shaT+`/"`)
 	b.AssertFileContent("compare/"+sha3+"..."+shaT+"/index.html", `url=/pr/14/`)
 	// Benchmark history.
-	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", "900 ns", "failed")
+	// Benchmark pages name their series; values are in the data files.
+	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", `data-bench="json-decode"`)
+	b.AssertFileContent("data/series/json-decode/0.json", `"v":[100,110,null,1000,900,901]`, "exit status 2")
+	b.AssertFileContent("data/series/json-decode/index.json", `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`)
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
 	// Triage weeks (Mondays) with the maintainers' notes merged in.
 	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-14/">2026-09-14</a>`, `<a href="/triage/2026-09-07/">2026-09-07</a>`, "0 Regressions, 0 Improvements, 1 Mixed")
@@ -263,7 +269,9 @@ func TestSiteRoutes(t *testing.T) {
 	b.AssertFileContent("triage/2026-09-07/index.html", "0 Regressions, 0 Improvements, 1 Mixed", "Speed up decoding (#12)", `href="https://github.com/example/project/pull/12"`)
 	b.AssertFileContent("triage/2026-09-07.md", "# 2026-09-07 Triage Log", "The decoding speed-up was expected.", "| (wall-time)")
 	b.AssertFileContent("triage/index.xml", "<title>Triage report for the week of 2026-09-14</title>", "0 Regressions, 0 Improvements, 1 Mixed")
-	b.AssertFileContent("data/compare/"+sha1+"..."+sha2+".json", `"change":-0.1,`, `"significance_threshold":0.002,`, `"direction":"mixed"`)
+	// Every comparison's JSON comes from perfpages compare, which the page
+	// names; the site does not publish one per comparison.
+	b.AssertFileContent("commit/"+sha2+"/index.html", "perfpages compare -format json "+sha1+" "+sha2)
 	// Content pages from YAML and TOML front matter; site-absolute links in Markdown.
 	b.AssertFileContent("about/index.html", "<h1 id=\"about\">About</h1>", `href="/commit/`+sha3+`/"`, "<title>About these benchmarks · Test benchmarks</title>")
 	b.AssertFileContent("guide/setup/index.html", "Set it up.", "<title>Setup · Test benchmarks</title>")
@@ -350,7 +358,7 @@ dir = "results"
 			t.Errorf("unexpected entry %q next to the output", e.Name())
 		}
 	}
-	page := b.File("commit/" + sha2 + "/index.html")
+	page := b.File("bench/index.html")
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("the script name is not shown escaped")
 	}
@@ -397,7 +405,8 @@ func TestSiteBadArchiveSkipped(t *testing.T) {
 		t.Errorf("warnings do not name the files and field:\n%s", joined)
 	}
 	// The rest is built, including the file with only an unknown field.
-	b.AssertFileContent("commit/4444444444444444444444444444444444444444/index.html", "903 ns")
+	b.AssertFileContent("commit/4444444444444444444444444444444444444444/index.html", "Commit 4444444")
+	b.AssertFileContent("data/series/json-decode/0.json", ",903]")
 	b.AssertFileContent("index.html", "problems in the input were skipped", "broken.json")
 
 	// Strict: the same input fails and leaves the previous site untouched.

@@ -23,6 +23,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/generator/route"
 )
 
 // Links builds the URLs documents point to.
@@ -37,6 +38,16 @@ type Links struct {
 	// patterns follow from Repository: <repo>/commit/{sha},
 	// <repo>/pull/{pr} and <repo>/compare/{base}...{head}.
 	CommitPattern, PRPattern, ComparePattern string
+	// Routes is the site's URL table; nil: the paths of names as they
+	// are, without the table's disambiguation.
+	Routes *route.Table
+}
+
+func (l Links) routes() *route.Table {
+	if l.Routes != nil {
+		return l.Routes
+	}
+	return &route.Table{}
 }
 
 func (l Links) pattern(p, def string) string {
@@ -91,12 +102,12 @@ func PRPath(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
 
 // Compare is the comparison page of two artifacts.
 func (l Links) Compare(d *analysis.Dataset, base, head int) string {
-	return l.site() + ComparePath(d, base, head)
+	return l.site() + l.routes().Compare(d.Artifacts[base].ID, d.Artifacts[head].ID)
 }
 
 // Commit is a main-line commit's page.
 func (l Links) Commit(d *analysis.Dataset, a int) string {
-	return l.site() + CommitPath(d, a)
+	return l.site() + l.routes().Commit(d.Artifacts[a].ID)
 }
 
 // PR is a PR on the repository when one is configured, else its page on

@@ -9,13 +9,17 @@ import (
 	"path"
 	"slices"
 	"strings"
+	texttemplate "text/template"
 )
 
 // Theme is the parsed theme: one template set per page layout, plus the
 // static files to copy.
 type Theme struct {
-	root   *template.Template            // base and partials
-	pages  map[string]*template.Template // layout name ("commit") → template
+	root  *template.Template            // base and partials
+	pages map[string]*template.Template // layout name ("commit") → template
+	// xml are the standalone XML layouts (sitemap.xml, feed.xml): text
+	// templates, escaped with the xml function, not wrapped in base.
+	xml    map[string]*texttemplate.Template
 	static []staticFile
 }
 
@@ -73,7 +77,12 @@ func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
 	}
 	root := template.New("").Option("missingkey=error").Funcs(funcs)
 	var pageFiles []string
+	var xmlFiles []string
 	for _, n := range names {
+		if strings.HasSuffix(n, ".xml") && path.Dir(n) == "layouts" {
+			xmlFiles = append(xmlFiles, n)
+			continue
+		}
 		if !strings.HasSuffix(n, ".html") {
 			continue
 		}
@@ -89,7 +98,7 @@ func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
 	if root.Lookup("base") == nil {
 		return nil, errors.New("theme: layouts/base.html must define \"base\"")
 	}
-	t := &Theme{pages: map[string]*template.Template{}}
+	t := &Theme{pages: map[string]*template.Template{}, xml: map[string]*texttemplate.Template{}}
 	// Partials are rendered from a clone of their own, so page layouts
 	// cannot shadow them.
 	if t.root, err = root.Clone(); err != nil {
@@ -104,6 +113,18 @@ func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
 			return nil, err
 		}
 		t.pages[strings.TrimSuffix(path.Base(n), ".html")] = clone
+	}
+
+	for _, n := range xmlFiles {
+		data, err := fs.ReadFile(from[n], n)
+		if err != nil {
+			return nil, err
+		}
+		tpl, err := texttemplate.New(n).Option("missingkey=error").Funcs(texttemplate.FuncMap(funcs)).Parse(string(data))
+		if err != nil {
+			return nil, fmt.Errorf("theme: %w", err)
+		}
+		t.xml[path.Base(n)] = tpl
 	}
 
 	statics, sfrom, err := l.files("static")
@@ -139,6 +160,19 @@ func (t *Theme) Render(layout string, data any) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if err := tpl.ExecuteTemplate(&buf, "base", data); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", layout, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// RenderStandalone executes the XML layout named layout ("sitemap.xml").
+func (t *Theme) RenderStandalone(layout string, data any) ([]byte, error) {
+	tpl, ok := t.xml[layout]
+	if !ok {
+		return nil, fmt.Errorf("theme has no layout %q (layouts/%s)", layout, layout)
+	}
+	var buf bytes.Buffer
+	if err := tpl.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", layout, err)
 	}
 	return buf.Bytes(), nil

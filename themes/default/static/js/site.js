@@ -1,10 +1,27 @@
-// perfpages: progressive enhancement only. Every page is complete without
-// JavaScript (all tables are in the HTML); this adds, on comparison pages,
-// one tab per metric, a toolbar above each metric's tables (filter by name,
-// parameter or /regex/, by parameter value, category and direction, show the
-// rows without a relevant change, sort), and "copy as Markdown".
+// perfpages: progressive enhancement. Every page reads without JavaScript
+// (a comparison page pre-renders its summary and its relevant rows); this
+// script adds what needs data or interaction:
+//
+//   - every chart of the site, drawn by one renderer (drawChart) from the
+//     option of its kind (built with go-echarts, in <body data-charts>) and
+//     the data files of its series;
+//   - on comparison pages: one tab per metric, a toolbar per metric (filter
+//     by name, parameter or /regex/, parameter value, category, direction;
+//     sort), the rows without a relevant change (loaded from the data files
+//     when shown), each row's history chart, "copy as Markdown";
+//   - on bench pages: machine and metric selectors, log scale, the
+//     annotations.yaml snippet of the point under the pointer, the history
+//     tables.
+//
+// Paths come from the site's URL table (<body data-site>.routes); the
+// meaning of every number is decided by the site generator, which also
+// formats them: this script places text, it does not compute it.
 (function () {
   "use strict";
+
+  var body = document.body;
+  var site = JSON.parse(body.getAttribute("data-site") || "{}");
+  var chartOptions = null; // assets/charts.json, fetched by the first chart
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -19,7 +36,614 @@
     return s;
   }
 
-  // --- Tabs: one per metric section ---------------------------------------
+  // --- URLs and data files ---------------------------------------------------
+  function route(name, params) {
+    var p = (site.routes || {})[name] || "";
+    Object.keys(params || {}).forEach(function (k) { p = p.replace("{" + k + "}", String(params[k])); });
+    return (site.base || "/") + p;
+  }
+
+  var cache = {};
+  function fetchJSON(url) {
+    if (!cache[url]) {
+      cache[url] = fetch(url).then(function (r) {
+        if (!r.ok) { throw new Error(url + ": HTTP " + r.status); }
+        return r.json();
+      });
+    }
+    return cache[url];
+  }
+
+  function chunks() {
+    var n = Math.ceil((site.positions || 0) / (site.chunk || 1)), out = [];
+    for (var i = 0; i < n; i++) { out.push(i); }
+    return out;
+  }
+
+  // --- Formatting: the generator's, exactly -----------------------------------
+  // The data files store values as the exact float64 the generator
+  // formats; formatValue is report.FormatValue (generator/report/format.go)
+  // to the digit: the same IEEE divisions pick the unit, and the decimals
+  // are rounded from the value's exact binary expansion, ties to even, as
+  // Go's strconv does. A browser test checks both agree.
+  var UNIT_SCALES = (function () {
+    var t = {}, put = function (units, scales) { units.forEach(function (u) { t[u] = scales; }); };
+    put(["ns", "ns/op"], [[1e9, "s"], [1e6, "ms"], [1e3, "µs"], [1, "ns"]]);
+    put(["s", "sec", "seconds", "sec/op"], [[1, "s"], [1e-3, "ms"], [1e-6, "µs"], [1e-9, "ns"]]);
+    put(["ms"], [[1e3, "s"], [1, "ms"], [1e-3, "µs"]]);
+    put(["b", "byte", "bytes", "b/op"], [[1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]]);
+    return t;
+  })();
+  var COUNT_SCALES = [[1e9, "G"], [1e6, "M"], [1e3, "k"], [1, ""]];
+
+  // exact returns x (finite, not 0) as |x| = num / den with BigInts.
+  function exact(x) {
+    var dv = new DataView(new ArrayBuffer(8));
+    dv.setFloat64(0, Math.abs(x));
+    var hi = dv.getUint32(0), lo = dv.getUint32(4);
+    var e = (hi >>> 20) & 0x7ff;
+    var m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    if (e === 0) { e = 1; } else { m |= 1n << 52n; }
+    e -= 1075;
+    return e >= 0 ? {num: m << BigInt(e), den: 1n} : {num: m, den: 1n << BigInt(-e)};
+  }
+  // roundEven is num/den rounded to an integer, ties to even.
+  function roundEven(num, den) {
+    var q = num / den, r2 = (num % den) * 2n;
+    if (r2 > den || (r2 === den && (q & 1n) === 1n)) { q += 1n; }
+    return q;
+  }
+  var pow10 = function (n) { return 10n ** BigInt(n); };
+  // fixedDigits is |x| with d decimals (strconv 'f', d).
+  function fixedDigits(x, d) {
+    if (x === 0) { return d > 0 ? "0." + "0".repeat(d) : "0"; }
+    var r = exact(x), s = roundEven(r.num * pow10(d), r.den).toString();
+    if (d > 0) {
+      s = s.padStart(d + 1, "0");
+      s = s.slice(0, s.length - d) + "." + s.slice(s.length - d);
+    }
+    return s;
+  }
+  // decimalExponent is floor(log10 |x|), exactly.
+  function decimalExponent(x) {
+    var r = exact(x), e = Math.floor(Math.log10(Math.abs(x)));
+    var ge = function (k) { return k >= 0 ? r.num >= r.den * pow10(k) : r.num * pow10(-k) >= r.den; };
+    while (!ge(e)) { e--; }
+    while (ge(e + 1)) { e++; }
+    return e;
+  }
+  // formatG4 is strconv.FormatFloat(x, 'g', 4, 64).
+  function formatG4(x) {
+    var sign = x < 0 ? "-" : "", r = exact(x), e = decimalExponent(x), p = 4;
+    var shift = p - 1 - e;
+    var q = shift >= 0 ? roundEven(r.num * pow10(shift), r.den) : roundEven(r.num, r.den * pow10(-shift));
+    if (q === pow10(p)) { q = pow10(p - 1); e++; }
+    var digits = q.toString().replace(/0+$/, ""), nd = digits.length, dp = e + 1;
+    var eprec = p;
+    if (eprec > nd && nd >= dp) { eprec = nd; }
+    if (e < -4 || e >= eprec) {
+      var exp = Math.abs(e) < 10 ? "0" + Math.abs(e) : String(Math.abs(e));
+      return sign + digits.charAt(0) + (nd > 1 ? "." + digits.slice(1) : "") + "e" + (e < 0 ? "-" : "+") + exp;
+    }
+    var prec = p > dp ? nd : p, decimals = Math.max(prec - dp, 0), intPart, frac;
+    if (dp <= 0) {
+      intPart = "0";
+      frac = ("0".repeat(-dp) + digits).padEnd(decimals, "0").slice(0, decimals);
+    } else {
+      intPart = (digits + "0".repeat(Math.max(dp - nd, 0))).slice(0, dp);
+      frac = digits.slice(dp).padEnd(decimals, "0");
+    }
+    return sign + intPart + (decimals > 0 ? "." + frac : "");
+  }
+  function sig4(v) {
+    if (v === 0) { return "0"; }
+    var a = Math.abs(v);
+    if (a >= 1e4 || a < 1e-3) { return formatG4(v); }
+    var s = (v < 0 ? "-" : "") + fixedDigits(v, Math.max(3 - decimalExponent(a), 0));
+    if (s.indexOf(".") >= 0) { s = s.replace(/0+$/, "").replace(/\.$/, ""); }
+    return s;
+  }
+  function scaled(v, scales) {
+    var a = Math.abs(v);
+    for (var i = 0; i < scales.length; i++) {
+      if (a >= scales[i][0]) { return (sig4(v / scales[i][0]) + " " + scales[i][1]).trim(); }
+    }
+    var last = scales[scales.length - 1];
+    return (sig4(v / last[0]) + " " + last[1]).trim();
+  }
+  function formatValue(v, unit) {
+    unit = unit || "";
+    var u = unit.toLowerCase();
+    if (UNIT_SCALES[u]) { return scaled(v, UNIT_SCALES[u]); }
+    if (u === "count" || u === "" || u === "instructions" || u === "cycles") {
+      var s = scaled(v, COUNT_SCALES);
+      if (unit !== "" && unit !== "count") { s += " " + unit; }
+      return s.trim();
+    }
+    return sig4(v) + " " + unit;
+  }
+  // fixedText is the text of a number stored as the integer of its digits
+  // (see sitemodel.Fixed): n with the given decimals, a sign ("+" too
+  // when plus) and a suffix; text is kept as it is.
+  function fixedText(n, decimals, suffix, plus) {
+    if (typeof n === "string") { return n; }
+    var neg = n < 0 || Object.is(n, -0), digits = String(Math.abs(n));
+    if (decimals > 0) {
+      digits = digits.padStart(decimals + 1, "0");
+      digits = digits.slice(0, digits.length - decimals) + "." + digits.slice(digits.length - decimals);
+    }
+    return (neg ? "-" : plus ? "+" : "") + digits + suffix;
+  }
+
+  // The codes of column k (sitemodel.rowCodes).
+  var MAGNITUDES = ["", "very-small", "small", "medium", "large", "very-large"];
+  var DIRS = ["", "regression", "improvement"];
+  var P_CLASSES = ["", "regression", "improvement", "significant"];
+  var VERDICTS = ["", "improved", "regressed", "no change", "within noise"];
+  var BUDGETS = ["", "pass", "warn", "fail", "skip"];
+
+  // eachSeries calls f(id, si, start, n) for the series of a data file:
+  // its rows are entries [start, start+n) of every column.
+  function eachSeries(file, f) {
+    var start = 0;
+    file.ids.forEach(function (id, si) {
+      f(id, si, start, file.len[si]);
+      start += file.len[si];
+    });
+  }
+
+  // rowAt rebuilds the Row (sitemodel.Row, by its JSON field names) of
+  // entry g of a data file, the row of series si whose rows start at
+  // entry start; shared are the fields its series' rows share.
+  function rowAt(file, si, start, g, shared) {
+    var row = {}, str = file.str || [""], unit = shared.unit || "";
+    Object.keys(shared).forEach(function (f) { row[f] = shared[f]; });
+    var col = function (c) { var x = file[c]; return x ? x[g] : null; };
+    var text = function (c) { var i = col(c); return i ? str[i] : ""; };
+    var v = file.v[g], b = null;
+    if (file.b) {
+      b = file.b[g];
+    } else if (g > start && file.pos[g - 1] === file.pos[g] - 1) {
+      b = file.v[g - 1];
+    } else if (g === start && file.pos[g] === 0 && file.prev) {
+      b = file.prev[si];
+    }
+    if (v !== null && v !== undefined) { row.after = formatValue(v, unit); }
+    if (b !== null && b !== undefined) { row.before = formatValue(b, unit); }
+    var code = file.k[g];
+    row.magnitude = MAGNITUDES[code & 7];
+    if (code & 8) { row.has_change = true; }
+    if (code & 16) { row.relevant = true; }
+    if (code & 32) { row.dodgy = true; }
+    row.dir = DIRS[(code >> 6) & 3];
+    if (row.relevant) { row["class"] = row.dir; }
+    row.z_class = DIRS[(code >> 8) & 3];
+    row.p_class = P_CLASSES[(code >> 10) & 3];
+    var verdict = VERDICTS[(code >> 12) & 7];
+    row.budget = row.budget_text = BUDGETS[(code >> 15) & 7];
+    row.note = text("note");
+    var c = col("c"), t = col("t"), f = col("f"), z = col("z"), p = col("p");
+    if (row.has_change) {
+      row.change_text = c === null ? "" : fixedText(c, 2, "%", true);
+      row.change = typeof c === "number" ? c / 10000 : 0;
+      row.threshold_text = t === null ? "-" : fixedText(t, 2, "%", false);
+      row.factor_text = f === null ? "-" : fixedText(f, 2, "x", false);
+      row.factor = typeof f === "number" ? f / 100 : 0;
+    }
+    if (z !== null) {
+      row.z = fixedText(z, 2, "", true);
+      var mean = col("mean"), std = col("std");
+      if (mean !== null && std !== null) { row.z_title = "mean " + formatValue(mean, unit) + " ± " + formatValue(std, unit); }
+    } else if (text("zr")) {
+      row.z = "–";
+      row.z_title = text("zr");
+    }
+    if (p !== null) {
+      row.p = p === -1 ? "<0.001" : fixedText(p, 3, "", false);
+      if (verdict) { row.p += " " + verdict; }
+      row.p_title = text("pt");
+    } else if (text("pt")) {
+      row.p = "–";
+      row.p_title = text("pt");
+    }
+    row.budget_title = text("bt");
+    row.ack = text("ack");
+    return row;
+  }
+
+  // The history of every series of a benchmark: its data files and the
+  // artifacts of the main line, merged into points per series id.
+  // seriesIndex is a benchmark's series by id: the fields their rows share.
+  function seriesIndex(bench) {
+    return fetchJSON(route("seriesIndex", {bench: bench})).then(function (idx) {
+      var byID = {};
+      idx.series.forEach(function (r) { byID[r.series] = r; });
+      return byID;
+    });
+  }
+
+  var histories = {};
+  function benchHistory(bench) {
+    if (!histories[bench]) {
+      var files = chunks().map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
+      var arts = chunks().map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); });
+      histories[bench] = Promise.all([Promise.all(files), Promise.all(arts), seriesIndex(bench)]).then(function (r) {
+        var index = r[2];
+        var artifacts = {};
+        r[1].forEach(function (a) {
+          a.id.forEach(function (id, i) {
+            artifacts[a.from + i] = {id: id, label: a.label[i], title: a.title[i], date: a.date[i], dateText: a.date_text[i], url: a.url[i]};
+          });
+        });
+        var series = {};
+        r[0].forEach(function (file) {
+          eachSeries(file, function (id, si, start, n) {
+            var shared = index[id];
+            if (!shared) { return; }
+            var h = series[id] || (series[id] = {row: shared, points: []});
+            var str = function (c, g) { var i = file[c] ? file[c][g] : 0; return i ? file.str[i] : ""; };
+            for (var g = start; g < start + n; g++) {
+              var pos = file.from + file.pos[g], row = rowAt(file, si, start, g, shared);
+              var mean = file.mean ? file.mean[g] : null, std = file.std ? file.std[g] : null, lower = null, upper = null;
+              if (mean !== null && std !== null) {
+                lower = mean - site.z * std;
+                upper = mean + site.z * std;
+              }
+              h.points.push({
+                pos: pos, artifact: artifacts[pos], value: file.v[g], lower: lower, upper: upper,
+                bandText: lower === null ? "" : formatValue(Math.min(lower, upper), shared.unit) + " – " + formatValue(Math.max(lower, upper), shared.unit),
+                samples: file.s[g], error: str("err", g), ann: str("ann", g), row: row
+              });
+            }
+          });
+        });
+        return series;
+      });
+    }
+    return histories[bench];
+  }
+
+  // --- Charts ------------------------------------------------------------------
+  function clone(o) { return JSON.parse(JSON.stringify(o)); }
+  var css = function (name, fallback) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  };
+  function themeColors(c) {
+    var fg = css("--fg", ""), mu = css("--muted", ""), bo = css("--border", "");
+    if (!fg) { return; }
+    var ax = {axisLabel: {color: mu}, nameTextStyle: {color: mu}, axisLine: {lineStyle: {color: bo}}, splitLine: {lineStyle: {color: bo}}};
+    c.setOption({textStyle: {color: fg}, legend: {textStyle: {color: fg}}, xAxis: ax, yAxis: ax});
+  }
+
+  // The value axis' unit: the first prefix of the unit's table that the
+  // largest value reaches (the table is the generator's).
+  function axisFor(unit, maxAbs) {
+    var units = (site.units || {})[String(unit || "").toLowerCase()];
+    if (!units) { return {factor: 1, name: unit || ""}; }
+    for (var i = 0; i < units.length; i++) {
+      if (maxAbs >= units[i].factor) { return units[i]; }
+    }
+    return units[units.length - 1];
+  }
+
+  function encode(s) { return echarts.format.encodeHTML(String(s === undefined || s === null ? "" : s)); }
+
+  // The tooltip of a point of the main line: label, short sha, date,
+  // title, value, marker, band.
+  function pointTooltip(d) {
+    var layout = chartOptions.layout;
+    var s = "<b>" + encode(d.name) + "</b>";
+    var sha = /\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(d.u || "");
+    if (sha && String(d.name).indexOf(sha[1]) < 0) { s += " <code>" + sha[1] + "</code>"; }
+    s += ' <span style="opacity:.7">' + encode(d.d) + "</span>";
+    if (d.t) { s += "<br>" + encode(d.t); }
+    s += "<br><b>" + (d.f ? encode(d.f) : "failed") + "</b>";
+    if (d.m) { s += ' <span style="color:' + (d.m === "regression" ? layout.colors.regression : layout.colors.improvement) + '">' + encode(d.m) + "</span>"; }
+    if (d.r) { s += '<br><span style="opacity:.7">expected ' + encode(d.r) + "</span>"; }
+    return s;
+  }
+
+  // Clicking anywhere in the plot opens the nearest point's page (within
+  // 24 px), so points need not be hit exactly.
+  function clickNearest(c) {
+    c.getZr().on("click", function (ev) {
+      var pt = [ev.offsetX, ev.offsetY];
+      if (!c.containPixel({gridIndex: 0}, pt)) { return; }
+      var d = (c.getOption().series[0] || {}).data || [], best = null, bd = 24;
+      d.forEach(function (it) {
+        var dx = Math.abs(c.convertToPixel({xAxisIndex: 0}, it.value[0]) - pt[0]);
+        if (dx < bd) { bd = dx; best = it; }
+      });
+      if (best && best.u) { window.location.href = best.u; }
+    });
+  }
+
+  function historyData(h, unit) {
+    var maxAbs = 0;
+    h.points.forEach(function (p) { if (p.value !== null) { maxAbs = Math.max(maxAbs, Math.abs(p.value)); } });
+    var axis = axisFor(unit, maxAbs);
+    var items = [], lower = [], width = [], reg = [], imp = [], ann = [], fails = [], hasBand = false;
+    h.points.forEach(function (p) {
+      var a = p.artifact;
+      if (!a || (p.value === null && !p.error)) { return; }
+      var ms = a.date, it = {name: a.label, value: [ms, null], t: a.title, d: a.dateText, u: (site.base || "/") + a.url};
+      if (p.error) {
+        fails.push({name: a.label, xAxis: ms});
+      } else {
+        var y = p.value / axis.factor;
+        it.value = [ms, y];
+        it.f = p.row.after || "";
+        if (p.row["class"]) {
+          it.m = p.row["class"];
+          (it.m === "regression" ? reg : imp).push({name: a.label, value: [ms, y]});
+        }
+        if (p.ann) { ann.push({name: a.label + ": " + p.ann, value: [ms, y]}); }
+      }
+      if (p.lower !== null && p.upper !== null) {
+        var lo = Math.min(p.lower, p.upper), hi = Math.max(p.lower, p.upper);
+        hasBand = true;
+        lower.push([ms, lo / axis.factor]);
+        width.push([ms, (hi - lo) / axis.factor]);
+        it.r = p.bandText;
+      } else {
+        lower.push([ms, null]);
+        width.push([ms, null]);
+      }
+      items.push(it);
+    });
+    items.sort(function (x, y) { return x.value[0] - y.value[0]; });
+    return {axis: axis, items: items, lower: lower, width: width, reg: reg, imp: imp, ann: ann, fails: fails, hasBand: hasBand};
+  }
+
+  function drawHistory(c, spec, h) {
+    var layout = chartOptions.layout, names = layout.names;
+    var d = historyData(h, spec.unit);
+    var legend = [];
+    if (d.hasBand) { legend.push({name: names.band, icon: "rect", itemStyle: {color: layout.colors.bandLegend}}); }
+    if (d.reg.length) { legend.push({name: names.regression}); }
+    if (d.imp.length) { legend.push({name: names.improvement}); }
+    if (d.ann.length) { legend.push({name: names.annotation}); }
+    if (legend.length) { legend.unshift({name: names.value}); }
+    c.setOption({
+      legend: {show: legend.length > 0, data: legend},
+      grid: {top: legend.length ? 40 : 24},
+      yAxis: {name: d.axis.name},
+      series: [
+        {data: d.items, markLine: d.fails.length ? {data: d.fails} : undefined},
+        {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
+        {data: d.reg}, {data: d.imp}, {data: d.ann}
+      ]
+    });
+    c.setOption({tooltip: {formatter: function (ps) {
+      var p = [].concat(ps).filter(function (x) { return x.seriesIndex === 0; })[0];
+      return p ? pointTooltip(p.data) : "";
+    }}});
+  }
+
+  function drawOverview(c, spec, all) {
+    var maxAbs = 0;
+    spec.series.forEach(function (s) {
+      ((all[s.id] || {}).points || []).forEach(function (p) { if (p.value !== null && p.value > 0) { maxAbs = Math.max(maxAbs, p.value); } });
+    });
+    var axis = axisFor(spec.unit, maxAbs), series = [], first = true;
+    spec.series.forEach(function (s) {
+      var h = all[s.id];
+      if (!h) { return; }
+      var items = [];
+      h.points.forEach(function (p) {
+        var a = p.artifact;
+        if (!a || p.error || p.value === null || !(p.value > 0)) { return; }
+        var it = {value: [a.date, p.value / axis.factor], f: p.row.after || ""};
+        if (first) { it.name = a.label; it.t = a.title; it.d = a.dateText; it.u = (site.base || "/") + a.url; }
+        items.push(it);
+      });
+      if (!items.length) { return; }
+      items.sort(function (x, y) { return x.value[0] - y.value[0]; });
+      series.push({name: s.name, type: "line", showSymbol: false, connectNulls: false, data: items});
+      first = false;
+    });
+    c.setOption({yAxis: {name: axis.name + " (log)"}, legend: {data: series.map(function (s) { return s.name; })}, series: series});
+    c.setOption({tooltip: {formatter: function (ps) {
+      ps = [].concat(ps);
+      if (!ps.length) { return ""; }
+      var d0 = null, s = "";
+      ps.forEach(function (p) { if (!d0 && p.data && p.data.d) { d0 = p.data; } });
+      if (d0) {
+        s = "<b>" + encode(d0.name) + "</b>";
+        var sha = /\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(d0.u || "");
+        if (sha && String(d0.name).indexOf(sha[1]) < 0) { s += " <code>" + sha[1] + "</code>"; }
+        s += ' <span style="opacity:.7">' + encode(d0.d) + "</span>";
+        if (d0.t) { s += "<br>" + encode(d0.t); }
+      }
+      ps.forEach(function (p) { s += "<br>" + p.marker + encode(p.seriesName) + ": <b>" + encode(p.data.f || "") + "</b>"; });
+      return s;
+    }}});
+  }
+
+  function drawChanges(c, spec) {
+    var layout = chartOptions.layout, n = spec.bars.length, visible = Math.min(n, layout.barMaxVisible);
+    var items = spec.bars.map(function (b) {
+      return {name: b.label, value: b.percent, f: b.text,
+        itemStyle: {color: b.regression ? layout.colors.regression : layout.colors.improvement},
+        label: {show: true, position: b.percent < 0 ? "left" : "right", formatter: b.text}};
+    });
+    var opt = {yAxis: {data: spec.bars.map(function (b) { return b.label; })}, series: [{data: items}],
+      tooltip: {formatter: function (p) { return encode(p.name) + "<br><b>" + encode(p.data.f) + "</b>"; }}};
+    if (n > visible) {
+      opt.dataZoom = [{type: "slider", yAxisIndex: 0, filterMode: "none", start: 0, end: visible / n * 100,
+        width: 14, right: 4, showDetail: false, brushSelect: false}];
+    }
+    c.setOption(opt);
+  }
+
+  // drawChart draws a chart element (div[data-chart]) or a spec into div.
+  function drawChart(div, spec) {
+    spec = spec || JSON.parse(div.getAttribute("data-chart"));
+    if (typeof echarts !== "object") { return Promise.resolve(); }
+    return fetchJSON(route("charts")).then(function (o) {
+      chartOptions = o;
+      site.units = o.units;
+      return draw(div, spec);
+    }).catch(function (err) {
+      div.setAttribute("data-error", String(err));
+    });
+  }
+  function draw(div, spec) {
+    var c = echarts.init(div, null, {renderer: "svg"});
+    c.setOption(clone(chartOptions[spec.kind]));
+    themeColors(c);
+    if (window.matchMedia) {
+      var q = window.matchMedia("(prefers-color-scheme: dark)");
+      if (q.addEventListener) { q.addEventListener("change", function () { themeColors(c); }); }
+    }
+    if (window.ResizeObserver) { new ResizeObserver(function () { c.resize(); }).observe(div); }
+    if (spec.kind === "changes") {
+      drawChanges(c, spec);
+      div.setAttribute("data-loaded", "");
+      return Promise.resolve(c);
+    }
+    clickNearest(c);
+    return benchHistory(spec.bench).then(function (all) {
+      if (spec.kind === "overview") {
+        drawOverview(c, spec, all);
+      } else {
+        var h = all[spec.series[0].id];
+        if (!h) { throw new Error("no data for series " + spec.series[0].id); }
+        drawHistory(c, spec, h);
+      }
+      div.setAttribute("data-loaded", "");
+      return c;
+    }).catch(function (err) {
+      div.setAttribute("data-error", String(err));
+    });
+  }
+  var chartsDrawn = Array.prototype.map.call(document.querySelectorAll("div.chart[data-chart]"), function (div) { return drawChart(div); });
+
+  // --- Rows ------------------------------------------------------------------
+  // renderRow builds a row of a comparison table with the markup of the
+  // theme's "row" template (layouts/_partials/comparison.html).
+  function renderRow(r) {
+    var tr = el("tr", {id: r.anchor, "class": r["class"] || "", "data-bench": r.benchmark, "data-cat": r.category || "",
+      "data-dir": r.dir || "", "data-series": r.series});
+    if (r.has_change) {
+      tr.setAttribute("data-change", String(r.change || 0));
+      tr.setAttribute("data-factor", String(r.factor || 0));
+    }
+    if (r.relevant) { tr.setAttribute("data-relevant", ""); }
+    var td = function (cls, title) {
+      var c = el("td", cls ? {"class": cls} : {});
+      if (title) { c.setAttribute("title", title); }
+      tr.appendChild(c);
+      return c;
+    };
+    td().appendChild(el("a", {href: (site.base || "/") + r.bench_url}, r.benchmark));
+    var params = td();
+    (r.params || []).forEach(function (p, i) {
+      if (i) { params.appendChild(document.createTextNode(" ")); }
+      var s = el("span", {"class": "param"});
+      s.appendChild(el("span", {"class": "param-key"}, p.Key));
+      s.appendChild(document.createTextNode("="));
+      s.appendChild(el("span", {"class": "param-value"}, p.Value));
+      params.appendChild(s);
+    });
+    td().textContent = r.machine;
+    td("num").textContent = r.before || "";
+    td("num").textContent = r.after || "";
+    var ch = td("num");
+    if (r.has_change) {
+      ch.appendChild(el("a", {href: "#" + r.anchor}, r.change_text));
+    } else {
+      ch.appendChild(el("span", {"class": "note"}, r.note || ""));
+    }
+    var th = td("num");
+    th.textContent = r.threshold_text || "";
+    if (r.dodgy) {
+      th.appendChild(document.createTextNode(" "));
+      th.appendChild(el("span", {"class": "badge", title: "noisy or highly variable history"}, "dodgy"));
+    }
+    td("num").textContent = r.factor_text || "";
+    var mag = td();
+    mag.textContent = r.magnitude || "";
+    if (r.ack) {
+      mag.appendChild(document.createTextNode(" "));
+      mag.appendChild(el("span", {"class": "badge ack", title: r.ack}, "acknowledged"));
+    }
+    td("num " + (r.z_class || ""), r.z_title).textContent = r.z || "";
+    td("num " + (r.p_class || ""), r.p_title).textContent = r.p || "";
+    td(r.budget ? "budget-" + r.budget : "", r.budget_title).textContent = r.budget_text || "";
+    return tr;
+  }
+
+  // The rows of a comparison from the data: every row of the series data
+  // files at its main-line position, or its rows file.
+  function comparisonRows(src) {
+    if (src.file) {
+      return fetchJSON((site.base || "/") + src.file).then(function (f) {
+        return Promise.all(f.benches.map(seriesIndex)).then(function (indexes) {
+          var rows = [];
+          eachSeries(f, function (id, si, start) {
+            var shared = indexes[f.bench[si]][id];
+            if (shared) { rows.push(rowAt(f, si, start, start, shared)); }
+          });
+          return rows;
+        });
+      });
+    }
+    var chunk = Math.floor(src.position / site.chunk);
+    return Promise.all((src.benches || []).map(function (b) {
+      return Promise.all([fetchJSON(route("series", {bench: b, chunk: chunk})), seriesIndex(b)]);
+    })).then(function (files) {
+      var rows = [];
+      files.forEach(function (fi) {
+        var f = fi[0], index = fi[1];
+        eachSeries(f, function (id, si, start, n) {
+          for (var g = start; g < start + n; g++) {
+            if (f.from + f.pos[g] === src.position && index[id]) { rows.push(rowAt(f, si, start, g, index[id])); }
+          }
+        });
+      });
+      return rows;
+    });
+  }
+
+  // The order of the generator's tables: by |change| descending, rows
+  // without a change last, ties by anchor.
+  function compareRows(a, b) {
+    if (!!a.has_change !== !!b.has_change) { return a.has_change ? -1 : 1; }
+    var d = Math.abs(b.change || 0) - Math.abs(a.change || 0);
+    if (d !== 0) { return d; }
+    return a.anchor < b.anchor ? -1 : a.anchor > b.anchor ? 1 : 0;
+  }
+
+  // loadOtherRows fills a metric's folded table with its rows that have no
+  // relevant change (and did not fail: those are listed above).
+  function loadOtherRows(details) {
+    if (details.perfpagesRows) { return details.perfpagesRows; }
+    var src = JSON.parse(details.closest(".comparison").getAttribute("data-rows"));
+    var metric = details.getAttribute("data-metric");
+    var tbody = details.querySelector("table.rows tbody");
+    details.setAttribute("aria-busy", "true");
+    details.perfpagesRows = comparisonRows(src).then(function (rows) {
+      rows = rows.filter(function (r) { return r.metric === metric && !r.relevant && !(r.note || "").match(/^failed: /); });
+      rows.sort(compareRows);
+      rows.forEach(function (r) { tbody.appendChild(renderRow(r)); });
+      Array.prototype.forEach.call(tbody.rows, expandable);
+      var pending = details.querySelector(".rows-pending");
+      if (pending) { pending.remove(); }
+      details.removeAttribute("aria-busy");
+      details.setAttribute("data-loaded", "");
+      details.dispatchEvent(new Event("rowsloaded", {bubbles: true}));
+      return rows;
+    }).catch(function (err) {
+      details.removeAttribute("aria-busy");
+      details.setAttribute("data-error", String(err));
+      var pending = details.querySelector(".rows-pending");
+      if (pending) { pending.textContent = "The rows could not be loaded: " + err; }
+    });
+    return details.perfpagesRows;
+  }
+
+  // --- Tabs: one per metric section --------------------------------------------
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.metric"));
   var showSection = function () {};
   if (sections.length > 1) {
@@ -60,14 +684,28 @@
       buttons[j].focus();
       buttons[j].click();
     });
-    showSection(sections[0]);
+    // The first tab shown is the metric with the most relevant changes.
+    var first = sections[0], most = -1;
+    sections.forEach(function (s) {
+      var n = Number(s.getAttribute("data-relevant") || 0);
+      if (n > most) { most = n; first = s; }
+    });
+    showSection(first);
   }
 
   // A fragment naming a metric or a row selects its tab and, for a row, opens
-  // the folded rows around it.
+  // the folded rows around it (loading them if need be).
   function followHash() {
     var id = decodeURIComponent(location.hash.slice(1));
-    var target = id && document.getElementById(id);
+    if (!id) { return; }
+    var target = document.getElementById(id);
+    if (!target && /^row-/.test(id)) {
+      var folded = Array.prototype.slice.call(document.querySelectorAll("details.other-rows:not([data-loaded])"));
+      if (folded.length) {
+        Promise.all(folded.map(loadOtherRows)).then(function () { if (document.getElementById(id)) { followHash(); } });
+      }
+      return;
+    }
     if (!target) { return; }
     var sec = target.closest("section.metric");
     if (sec) { showSection(sec); }
@@ -79,46 +717,46 @@
   window.addEventListener("hashchange", followHash);
   followHash();
 
-  // --- Toolbars ------------------------------------------------------------
-  function toolbar(scope, tables) {
-    var rows = [];
-    tables.forEach(function (t) {
-      Array.prototype.forEach.call(t.tBodies[0] ? t.tBodies[0].rows : [], function (tr, i) {
-        tr.setAttribute("data-order", String(i));
-        rows.push(tr);
-      });
-    });
-    if (rows.length === 0) { return; }
+  // --- Toolbars ------------------------------------------------------------------
+  function toolbar(scope) {
+    var tables = function () { return Array.prototype.slice.call(scope.querySelectorAll("table.rows")); };
+    var rows = function () {
+      var out = [];
+      tables().forEach(function (t) { Array.prototype.forEach.call(t.tBodies[0] ? t.tBodies[0].rows : [], function (tr) { if (!tr.classList.contains("row-chart")) { out.push(tr); } }); });
+      return out;
+    };
+    var others = Array.prototype.slice.call(scope.querySelectorAll("details.other-rows"));
+    if (rows().length === 0 && others.length === 0) { return; }
     var box = el("div", {"class": "toolbar", role: "search"});
     var input = el("input", {type: "search", "class": "filter", placeholder: "Filter: benchmark, key=value, machine or /regex/", "aria-label": "Filter rows"});
     box.appendChild(input);
 
-    var params = {};
-    rows.forEach(function (tr) {
-      tr.querySelectorAll(".param").forEach(function (p) { params[p.textContent] = true; });
-    });
-    var paramList = Object.keys(params).sort();
-    var paramSel = null;
-    if (paramList.length > 1) {
-      paramSel = select("filter-param", "Parameter value", [["", "All parameters"]].concat(paramList.map(function (p) { return [p, p]; })));
-      box.appendChild(paramSel);
-    }
-    var cats = {};
-    rows.forEach(function (tr) { cats[tr.getAttribute("data-cat") || "primary"] = true; });
-    var catSel = null;
-    if (Object.keys(cats).length > 1) {
-      catSel = select("filter-cat", "Category", [["", "All categories"], ["primary", "Primary"], ["secondary", "Secondary"]]);
-      box.appendChild(catSel);
-    }
+    var paramSel = select("filter-param", "Parameter value", [["", "All parameters"]]);
+    var fillParams = function () {
+      var params = {};
+      rows().forEach(function (tr) { tr.querySelectorAll(".param").forEach(function (p) { params[p.textContent] = true; }); });
+      var keep = paramSel.value;
+      while (paramSel.options.length > 1) { paramSel.remove(1); }
+      Object.keys(params).sort().forEach(function (p) { paramSel.appendChild(el("option", {value: p}, p)); });
+      paramSel.value = keep;
+      paramSel.hidden = paramSel.options.length <= 2;
+    };
+    box.appendChild(paramSel);
+    var catSel = select("filter-cat", "Category", [["", "All categories"], ["primary", "Primary"], ["secondary", "Secondary"]]);
+    box.appendChild(catSel);
+    var fillCats = function () {
+      var cats = {};
+      rows().forEach(function (tr) { cats[tr.getAttribute("data-cat") || "primary"] = true; });
+      catSel.hidden = Object.keys(cats).length <= 1;
+    };
     var dirSel = select("filter-dir", "Direction", [["", "Regressions and improvements"], ["regression", "Regressions only"], ["improvement", "Improvements only"]]);
     box.appendChild(dirSel);
     var sortSel = select("sort", "Sort rows", [["change", "Sort by |% change|"], ["factor", "Sort by significance factor"], ["name", "Sort by name"]]);
     box.appendChild(sortSel);
 
-    var others = Array.prototype.slice.call(scope.querySelectorAll("details.other-rows"));
     var otherBox = null;
     if (others.length > 0) {
-      var n = others.reduce(function (acc, d) { return acc + d.querySelectorAll("tbody tr").length; }, 0);
+      var n = others.reduce(function (acc, d) { return acc + Number(d.getAttribute("data-count") || 0); }, 0);
       var label = el("label", {"class": "show-other"});
       otherBox = el("input", {type: "checkbox"});
       label.appendChild(otherBox);
@@ -128,7 +766,10 @@
         others.forEach(function (d) { d.open = otherBox.checked; });
       });
       others.forEach(function (d) {
-        d.addEventListener("toggle", function () { otherBox.checked = others.some(function (x) { return x.open; }); });
+        d.addEventListener("toggle", function () {
+          otherBox.checked = others.some(function (x) { return x.open; });
+          if (d.open) { loadOtherRows(d); }
+        });
       });
     }
     var count = el("span", {"class": "filter-count", "aria-live": "polite"});
@@ -153,11 +794,9 @@
     function apply() {
       collapseAll(scope);
       var match = matcher();
-      var param = paramSel ? paramSel.value : "";
-      var cat = catSel ? catSel.value : "";
-      var dir = dirSel.value;
-      var shown = 0;
-      rows.forEach(function (tr) {
+      var param = paramSel.value, cat = catSel.value, dir = dirSel.value;
+      var all = rows(), shown = 0;
+      all.forEach(function (tr) {
         var ok = match(tr.textContent.replace(/\s+/g, " ")) &&
           (param === "" || Array.prototype.some.call(tr.querySelectorAll(".param"), function (p) { return p.textContent === param; })) &&
           (cat === "" || (tr.getAttribute("data-cat") || "primary") === cat) &&
@@ -165,7 +804,7 @@
         tr.hidden = !ok;
         if (ok) { shown++; }
       });
-      count.textContent = shown === rows.length ? "" : shown + " of " + rows.length + " rows";
+      count.textContent = shown === all.length ? "" : shown + " of " + all.length + " rows";
     }
 
     function key(tr, by) {
@@ -176,10 +815,11 @@
     function sort() {
       collapseAll(scope);
       var by = sortSel.value;
-      tables.forEach(function (t) {
+      tables().forEach(function (t) {
         var body = t.tBodies[0];
         if (!body) { return; }
         var list = Array.prototype.slice.call(body.rows);
+        list.forEach(function (tr, i) { if (!tr.hasAttribute("data-order")) { tr.setAttribute("data-order", String(i)); } });
         list.sort(function (a, b) {
           if (by === "name") {
             var c = (a.getAttribute("data-bench") || "").localeCompare(b.getAttribute("data-bench") || "");
@@ -195,9 +835,18 @@
     }
 
     input.addEventListener("input", apply);
-    [paramSel, catSel, dirSel].forEach(function (s) { if (s) { s.addEventListener("change", apply); } });
+    [paramSel, catSel, dirSel].forEach(function (s) { s.addEventListener("change", apply); });
     sortSel.addEventListener("change", sort);
-    var anchor = tables[0].closest("details.other-rows") || tables[0].closest(".table-scroll") || tables[0];
+    scope.addEventListener("rowsloaded", function () {
+      fillParams();
+      fillCats();
+      if (sortSel.value !== "change") { sort(); }
+      apply();
+    });
+    fillParams();
+    fillCats();
+    var firstTable = tables()[0];
+    var anchor = firstTable ? (firstTable.closest("details.other-rows") || firstTable.closest(".table-scroll") || firstTable) : others[0];
     anchor.parentNode.insertBefore(box, anchor);
     // The toolbar serves every table of the metric: put it above the first
     // table's heading.
@@ -205,65 +854,13 @@
     if (h3 && h3.tagName === "H3") { h3.parentNode.insertBefore(box, h3); }
   }
 
-  // --- Expandable rows: the series' history chart under its row ------------
-  var chartData = {};
-  function fetchData(src) {
-    if (!chartData[src]) {
-      chartData[src] = fetch(src).then(function (r) {
-        if (!r.ok) { throw new Error(src + ": " + r.status); }
-        return r.json();
-      });
-    }
-    return chartData[src];
-  }
-  function drawHistory(div, d) {
-    var css = getComputedStyle(document.documentElement);
-    var fg = css.getPropertyValue("--fg").trim() || "#333", mu = css.getPropertyValue("--muted").trim() || "#666";
-    var axis = {axisLabel: {color: mu}, nameTextStyle: {color: mu}};
-    var styles = {
-      regression: {symbol: "triangle", color: "#e5534b"},
-      improvement: {symbol: "path://M0,0L10,0L5,9Z", color: "#2da44e"},
-      annotation: {symbol: "pin", color: "#8250df"}
-    };
-    var series = d.s.map(function (data, i) {
-      var name = (d.n || [])[i] || "";
-      if (i === 0) {
-        return {name: name, type: "line", data: data, showSymbol: true, symbolSize: 4, connectNulls: false,
-          markLine: d.f ? {symbol: ["none", "none"], label: {show: false}, lineStyle: {type: "dashed", color: "#bf8700"}, data: d.f} : undefined};
-      }
-      if (styles[name]) {
-        return {name: name, type: "scatter", data: data, symbol: styles[name].symbol, symbolSize: name === "annotation" ? 16 : 10,
-          itemStyle: {color: styles[name].color}};
-      }
-      return {name: name, type: "line", stack: "band", data: data, showSymbol: false,
-        lineStyle: {opacity: 0}, areaStyle: i === 2 ? {color: "rgba(84,112,198,0.16)"} : undefined,
-        itemStyle: {color: "rgba(84,112,198,0.16)"}};
-    });
-    var chart = echarts.init(div, null, {renderer: "svg"});
-    chart.setOption({
-      animation: false, useUTC: true, textStyle: {color: fg},
-      grid: {left: 8, right: 24, top: 24, bottom: 40, containLabel: true},
-      tooltip: {trigger: "axis", confine: true, formatter: function (ps) {
-        var p = [].concat(ps).filter(function (x) { return x.seriesIndex === 0; })[0];
-        if (!p) { return ""; }
-        var e = echarts.format.encodeHTML, it = p.data;
-        var sha = /\/commit\/([0-9a-f]{7})[0-9a-f]*\/$/.exec(it.u || "");
-        return "<b>" + e(it.name) + "</b> " + (sha && String(it.name).indexOf(sha[1]) < 0 ? "<code>" + sha[1] + "</code> " : "") + e(it.d || "") + (it.t ? "<br>" + e(it.t) : "") + "<br><b>" + (it.f ? e(it.f) : "failed") + "</b>" + (it.r ? "<br>expected " + e(it.r) : "");
-      }},
-      xAxis: Object.assign({type: "time"}, axis),
-      yAxis: Object.assign({type: "value", scale: true, name: d.y || ""}, axis),
-      dataZoom: [{type: "inside", filterMode: "none", zoomOnMouseWheel: "ctrl"}, {type: "slider", filterMode: "none", height: 16, bottom: 6}],
-      series: series
-    });
-    chart.on("click", function (p) { if (p.data && p.data.u) { window.location.href = p.data.u; } });
-    if (window.ResizeObserver) { new ResizeObserver(function () { chart.resize(); }).observe(div); }
-  }
+  // --- Expandable rows: the series' history chart under its row --------------
   function expandable(tr) {
-    // The benchmark's data file sits beside its page: /…/bench/<b>/ → /…/data/bench/<b>.json.
-    var link = tr.cells.length ? tr.cells[0].querySelector("a[href]") : null;
-    var m = link && /^(.*\/)bench\/([^\/]+)\/$/.exec(link.getAttribute("href"));
-    var id = tr.getAttribute("data-chart"), src = m ? m[1] + "data/bench/" + m[2] + ".json" : "";
-    if (!id || !src || typeof echarts !== "object" || !tr.cells.length) { return; }
+    if (!tr.cells.length || tr.querySelector("button.expand")) { return; }
+    var link = tr.cells[0].querySelector("a[href]");
+    var m = link && /\/bench\/([^\/]+)\/$/.exec(link.getAttribute("href"));
+    var id = tr.getAttribute("data-series");
+    if (!id || !m || typeof echarts !== "object") { return; }
     var b = el("button", {type: "button", "class": "expand", "aria-expanded": "false", title: "Show the history of this series"}, "▸");
     tr.cells[0].insertBefore(b, tr.cells[0].firstChild);
     b.addEventListener("click", function () {
@@ -282,11 +879,10 @@
       tr.parentNode.insertBefore(row, tr.nextSibling);
       b.setAttribute("aria-expanded", "true");
       b.textContent = "▾";
-      fetchData(src).then(function (all) {
-        var d = all[id];
-        if (!d) { div.textContent = "No history chart for this series."; return; }
-        drawHistory(div, d);
-        div.setAttribute("data-loaded", "");
+      benchHistory(m[1]).then(function (all) {
+        var h = all[id];
+        if (!h) { div.textContent = "No history chart for this series."; return; }
+        return drawChart(div, {kind: "history", bench: m[1], unit: h.row.unit || "", series: [{id: id}]});
       }).catch(function (err) {
         div.setAttribute("data-error", String(err));
         div.textContent = "The history could not be loaded.";
@@ -300,19 +896,14 @@
       r.remove();
     });
   }
-  document.querySelectorAll("table.rows tbody tr[data-chart]").forEach(expandable);
+  document.querySelectorAll("table.rows tbody tr[data-series]").forEach(expandable);
 
   if (sections.length > 0) {
-    sections.forEach(function (sec) {
-      toolbar(sec, Array.prototype.slice.call(sec.querySelectorAll("table.rows")));
-    });
-  } else {
-    // Other tables of rows (first commit pages): a plain filter each.
-    document.querySelectorAll("table.rows").forEach(function (t) { toolbar(t.parentNode, [t]); });
+    sections.forEach(function (sec) { toolbar(sec); });
   }
 
-  // --- Bench pages: machine and metric selectors, log scale, annotation ----
-  // snippets for the point under the pointer.
+  // --- Bench pages: machine and metric selectors, log scale, annotation ------
+  // snippets for the point under the pointer, history tables.
   var series = Array.prototype.slice.call(document.querySelectorAll("section.series[data-machine]"));
   if (series.length > 0) {
     var instances = function () {
@@ -344,6 +935,7 @@
     tools.appendChild(logLabel);
     var setLog = function () {
       instances().forEach(function (c) {
+        if (c.getDom().closest("section.overview")) { return; }
         c.setOption({yAxis: {type: logBox.checked ? "log" : "value"}});
       });
     };
@@ -361,45 +953,91 @@
     if (machineSel) { machineSel.addEventListener("change", filterSeries); }
     if (metricSel) { metricSel.addEventListener("change", filterSeries); }
     logBox.addEventListener("change", setLog);
-    var first = series[0];
-    first.parentNode.insertBefore(tools, document.querySelector("nav.toc") || first);
+    var firstSeries = series[0];
+    firstSeries.parentNode.insertBefore(tools, document.querySelector("nav.toc") || firstSeries);
 
     // The annotation snippet of the point under the pointer: hovering a
-    // point fills it in; it stays when the pointer leaves the chart, so
-    // it can be copied. (A click on the chart opens the commit page.)
-    series.forEach(function (sec) {
-      var div = sec.querySelector('[id^="c_"]');
-      var c = div && typeof echarts === "object" ? echarts.getInstanceByDom(div) : null;
-      var tmpl = sec.getAttribute("data-snippet");
-      if (!c || !tmpl) { return; }
-      var box = el("details", {"class": "annotation-snippet"});
-      var sum = el("summary", {}, "Mark a distribution change here (annotations.yaml)");
-      var hint = el("p", {"class": "hint"}, "Point at a result in the chart above to fill in its commit.");
-      var pre = el("pre", {}, tmpl.replace("@ARTIFACT@", "<sha>"));
-      box.appendChild(sum);
-      box.appendChild(hint);
-      box.appendChild(pre);
-      div.parentNode.insertBefore(box, div.nextSibling);
-      c.on("updateAxisPointer", function (e) {
-        var info = e.axesInfo && e.axesInfo[0];
-        if (!info) { return; }
-        var data = (c.getOption().series[0] || {}).data || [];
-        var best = null, bd = Infinity;
-        data.forEach(function (it) {
-          var dx = Math.abs(it.value[0] - info.value);
-          if (dx < bd) { bd = dx; best = it; }
+    // point fills it in; it stays when the pointer leaves the chart, so it
+    // can be copied. (A click on the chart opens the commit page.)
+    Promise.all(chartsDrawn).then(function () {
+      series.forEach(function (sec) {
+        var div = sec.querySelector('[id^="c_"]');
+        var c = div && typeof echarts === "object" ? echarts.getInstanceByDom(div) : null;
+        var tmpl = sec.getAttribute("data-snippet");
+        if (!c || !tmpl) { return; }
+        var box = el("details", {"class": "annotation-snippet"});
+        var sum = el("summary", {}, "Mark a distribution change here (annotations.yaml)");
+        var hint = el("p", {"class": "hint"}, "Point at a result in the chart above to fill in its commit.");
+        var pre = el("pre", {}, tmpl.replace("@ARTIFACT@", "<sha>"));
+        box.appendChild(sum);
+        box.appendChild(hint);
+        box.appendChild(pre);
+        div.parentNode.insertBefore(box, div.nextSibling);
+        c.on("updateAxisPointer", function (e) {
+          var info = e.axesInfo && e.axesInfo[0];
+          if (!info) { return; }
+          var data = (c.getOption().series[0] || {}).data || [];
+          var best = null, bd = Infinity;
+          data.forEach(function (it) {
+            var dx = Math.abs(it.value[0] - info.value);
+            if (dx < bd) { bd = dx; best = it; }
+          });
+          if (!best || !best.u) { return; }
+          var m = /\/commit\/([^\/]+)\/?$/.exec(best.u);
+          if (!m) { return; }
+          pre.textContent = tmpl.replace("@ARTIFACT@", m[1]);
+          hint.textContent = "For " + best.name + " (" + best.d + "): add this to annotations.yaml to restart the lookback mean there.";
+          box.setAttribute("data-artifact", m[1]);
         });
-        if (!best || !best.u) { return; }
-        var m = /\/commit\/([^\/]+)\/?$/.exec(best.u);
-        if (!m) { return; }
-        pre.textContent = tmpl.replace("@ARTIFACT@", m[1]);
-        hint.textContent = "For " + best.name + " (" + best.d + "): add this to annotations.yaml to restart the lookback mean there.";
-        box.setAttribute("data-artifact", m[1]);
       });
+    });
+
+    // History tables: the newest 200 results of the series, from its data.
+    document.querySelectorAll("details.history[data-series]").forEach(function (d) {
+      var filled = false;
+      var fill = function () {
+        if (filled || !d.open) { return; }
+        filled = true;
+        benchHistory(d.getAttribute("data-bench")).then(function (all) {
+          var h = all[d.getAttribute("data-series")];
+          var tbody = d.querySelector("tbody");
+          if (!h) { return; }
+          var pts = h.points.filter(function (p) { return p.artifact && (p.value !== null || p.error); });
+          pts.sort(function (a, b) { return b.pos - a.pos; });
+          var shown = pts.slice(0, 200);
+          shown.forEach(function (p) {
+            var a = p.artifact, r = p.row;
+            var tr = el("tr", {"class": r["class"] || ""});
+            var c0 = el("td");
+            c0.appendChild(el("a", {href: (site.base || "/") + a.url, title: a.id}, a.label));
+            tr.appendChild(c0);
+            tr.appendChild(el("td", {}, a.dateText.slice(0, 10)));
+            tr.appendChild(el("td", {}, a.title || ""));
+            var v = el("td", {"class": "num"});
+            if (p.error) { v.appendChild(el("span", {"class": "failed", title: p.error}, "failed")); } else { v.textContent = r.after || ""; }
+            tr.appendChild(v);
+            tr.appendChild(el("td", {"class": "num"}, String(p.samples || 0)));
+            tr.appendChild(el("td", {"class": "num"}, r.has_change ? r.change_text : ""));
+            tr.appendChild(el("td", {"class": "num"}, r.has_change ? (r.threshold_text || "") : ""));
+            tr.appendChild(el("td", {}, r.has_change ? (r.magnitude || "") : ""));
+            tbody.appendChild(tr);
+          });
+          if (pts.length > shown.length) {
+            d.querySelector("summary").appendChild(document.createTextNode(" (the newest " + shown.length + " shown)"));
+          }
+          d.setAttribute("data-loaded", "");
+        }).catch(function (err) { d.setAttribute("data-error", String(err)); });
+      };
+      d.addEventListener("toggle", fill);
+      fill();
     });
   }
 
-  // --- Copy as Markdown ------------------------------------------------------
+  // For tests and the curious (devtools): the functions that turn the data
+  // files into rows and text.
+  window.perfpages = {formatValue: formatValue, comparisonRows: comparisonRows, renderRow: renderRow};
+
+  // --- Copy as Markdown ----------------------------------------------------------
   document.querySelectorAll("details.pr-markdown").forEach(function (d) {
     var pre = d.querySelector("pre");
     if (!pre) { return; }

@@ -1,4 +1,4 @@
-package site
+package report
 
 import (
 	"fmt"
@@ -52,7 +52,11 @@ func scaled(v float64, scales []scale) string {
 }
 
 // sig4 prints four significant digits without exponent for the usual
-// range and without trailing zeros.
+// range and without trailing zeros. The number of decimals follows from
+// the value's decimal exponent, read exactly from its shortest decimal
+// form (math.Log10 can be off by one just above a power of ten), so that
+// the site's script, which formats the data files' values the same way
+// (site.js, formatValue), always agrees.
 func sig4(v float64) string {
 	if v == 0 {
 		return "0"
@@ -61,15 +65,19 @@ func sig4(v float64) string {
 	if a >= 1e4 || a < 1e-3 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
-	digits := 3 - int(math.Floor(math.Log10(a)))
-	if digits < 0 {
-		digits = 0
-	}
+	digits := max(3-decimalExponent(a), 0)
 	s := strconv.FormatFloat(v, 'f', digits, 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
+}
+
+// decimalExponent is ⌊log₁₀ a⌋ for a finite a > 0, exactly.
+func decimalExponent(a float64) int {
+	s := strconv.FormatFloat(a, 'e', -1, 64)
+	e, _ := strconv.Atoi(s[strings.IndexByte(s, 'e')+1:])
+	return e
 }
 
 // FormatChange shows a relative change (a fraction) as a signed percent
@@ -80,3 +88,32 @@ func FormatChange(c float64) string {
 	}
 	return fmt.Sprintf("%.2f%%", c*100)
 }
+
+// FormatThreshold shows a significance threshold as rustc-perf does: a
+// percent with two decimals, "-" when it is 0.
+func FormatThreshold(t float64) string {
+	if t == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", t*100)
+}
+
+// FormatFactor shows a significance factor ("2.50x", "-" when 0).
+func FormatFactor(f float64) string {
+	if f == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", f)
+}
+
+// FormatP shows a p-value with three decimals, as benchstat does.
+func FormatP(p float64) string {
+	if p < 0.001 && p > 0 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// FormatPercent1 shows a fraction as a percent with one decimal, as
+// rustc-perf's summary tables do ("1.5%").
+func FormatPercent1(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }

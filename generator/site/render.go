@@ -1,0 +1,169 @@
+// Package site is the render step of a site build: it turns the outputs
+// of the plan (package sitemodel) into files, through the theme's
+// html/template layouts, and writes them atomically.
+//
+// It is the end of the pipeline
+//
+//	sources → dataset → analysis → site model → render (this) → files
+//
+// and does no analysis: every number it writes was computed and formatted
+// by the plan. It owns the theme (layouts, partials, static files; a user
+// theme overrides any file of the default), the Markdown renderer
+// (goldmark, for content pages and triage reports), the charts' options
+// (go-echarts, see charts.go), the encoding of data files and the
+// [Writer], which builds the site in a temporary folder and swaps it in.
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/themes"
+)
+
+// Renderer renders a plan's outputs into a Writer. Emit is safe for
+// concurrent use.
+type Renderer struct {
+	site   *sitemodel.Site
+	theme  *Theme
+	md     goldmark.Markdown
+	out    *Writer
+	config string // the site's configuration for the script, JSON
+	charts string // the chart options and the axis units, JSON
+}
+
+// NewRenderer loads the theme (user theme folders first, the embedded
+// default theme last) for site and writes into out.
+func NewRenderer(site *sitemodel.Site, userThemes []fs.FS, out *Writer) (*Renderer, error) {
+	r := &Renderer{site: site, out: out, md: markdown(site.BasePath)}
+	theme, err := LoadTheme(append(append([]fs.FS(nil), userThemes...), themes.Default), r.funcs())
+	if err != nil {
+		return nil, err
+	}
+	r.theme = theme
+	cfg, err := json.Marshal(map[string]any{
+		"base": site.BasePath, "routes": site.Routes, "chunk": site.Chunk, "positions": site.Positions,
+		"z": site.ZThreshold,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.config = string(cfg)
+	if r.charts, err = chartOptions(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// pageData is what every layout gets as ".".
+type pageData struct {
+	Site   *sitemodel.Site
+	Charts bool // the page draws charts: load ECharts
+	Title  string
+	URL    string // site-relative
+	Kind   string
+	Data   any
+	// Config is the site's configuration for its script (JSON), the
+	// data-site attribute of <body>.
+	Config string
+}
+
+// Emit renders one output and writes it; an output the plan kept is kept.
+func (r *Renderer) Emit(o sitemodel.Output) error {
+	file := route.File(o.Path)
+	if o.Keep {
+		return r.out.Keep(file)
+	}
+	data, err := r.Render(o)
+	if err != nil {
+		return fmt.Errorf("/%s: %w", o.Path, err)
+	}
+	return r.out.WriteFile(file, data)
+}
+
+// Render returns the bytes of one output.
+func (r *Renderer) Render(o sitemodel.Output) ([]byte, error) {
+	switch {
+	case o.Layout == "":
+		return encodeData(o)
+	case strings.HasSuffix(o.Layout, ".xml"):
+		return r.theme.RenderStandalone(o.Layout, r.pageData(o))
+	default:
+		return r.theme.Render(o.Layout, r.pageData(o))
+	}
+}
+
+func (r *Renderer) pageData(o sitemodel.Output) pageData {
+	return pageData{Site: r.site, Charts: o.Charts, Title: o.Title, URL: o.Path, Kind: o.Layout, Data: o.Data, Config: r.config}
+}
+
+// encodeData encodes a data file by its extension.
+func encodeData(o sitemodel.Output) ([]byte, error) {
+	switch {
+	case strings.HasSuffix(o.Path, ".json"):
+		b, err := json.Marshal(o.Data)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	case strings.HasSuffix(o.Path, ".md"):
+		s, ok := o.Data.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: Markdown data is %T, not text", o.Path, o.Data)
+		}
+		return []byte(s), nil
+	}
+	return nil, fmt.Errorf("%s: no encoding for this kind of data file", o.Path)
+}
+
+// Finish writes what every site has besides its planned outputs: the
+// theme's static files and .nojekyll (GitHub Pages must not run Jekyll
+// over the site: it would drop files starting with "_").
+func (r *Renderer) Finish() error {
+	for _, f := range r.theme.static {
+		if err := r.out.WriteFile(route.Asset(f.path), f.data); err != nil {
+			return err
+		}
+	}
+	if err := r.out.WriteFile(route.ChartOptions, []byte(r.charts+"\n")); err != nil {
+		return err
+	}
+	return r.out.WriteFile(route.NoJekyll, nil)
+}
+
+func (r *Renderer) funcs() template.FuncMap {
+	base := r.site.BasePath
+	return template.FuncMap{
+		// url makes a site-relative path absolute under the base path.
+		"url":       func(p string) string { return base + strings.TrimPrefix(p, "/") },
+		"pct":       report.FormatChange,
+		"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"day":       func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"threshold": report.FormatThreshold,
+		// markdown renders Markdown (content pages, triage reports) to HTML.
+		"markdown": func(s string) (template.HTML, error) { return renderMarkdown(r.md, []byte(s)) },
+		"chart":    chartHTML,
+		"json": func(v any) (string, error) {
+			b, err := json.Marshal(v)
+			return string(b), err
+		},
+		"xml": func(s string) string {
+			var b bytes.Buffer
+			template.HTMLEscape(&b, []byte(s))
+			return b.String()
+		},
+		"rfc3339":      func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"warningTotal": sitemodel.WarningTotal,
+	}
+}

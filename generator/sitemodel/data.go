@@ -1,0 +1,548 @@
+package sitemodel
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// The site's data files hold every value once, by series, in chunks of
+// main-line positions, so that appending a commit rewrites only the last
+// chunk of each benchmark:
+//
+//	data/series/<bench>/<chunk>.json   SeriesData: the rows of every series of a
+//	                                   benchmark at main-line positions
+//	                                   [chunk·Chunk, (chunk+1)·Chunk)
+//	data/artifacts/<chunk>.json        ArtifactData: who those positions are
+//	data/rows/<base>...<head>.json     SeriesData too: the rows of a comparison that
+//	                                   is not between consecutive main-line commits
+//
+// A "row" at main-line position p is the row of the comparison of the
+// commit at p with its main-line predecessor, exactly what the commit page
+// of p shows (and, through its value and band, a point of the series'
+// history chart). Its fields are those of [Row], by their JSON names:
+// the fields that are the same on every row of a series once (Row), the
+// others as columns (Cols), so the page's script rebuilds a Row object by
+// field name with no knowledge of what the fields mean. History charts
+// read the chart columns (position, value, band, samples, failures,
+// annotations).
+
+// DefaultChunk is the number of main-line positions a series data file
+// holds. A commit page's rows need one file per benchmark, a benchmark's
+// history every file of the benchmark: 32 keeps both at tens of requests
+// for a project of a thousand commits.
+const DefaultChunk = 32
+
+// SeriesData is one data/series/<bench>/<chunk>.json, and the form of a
+// rows file too. Its rows are those of several series, series after
+// series, each series' rows in position order; every column holds one
+// entry per row, in that order, so that the values of one kind sit
+// together (they compress best that way: the site is served compressed).
+// Numbers are stored the way their text is made from them, so that the
+// page's script rebuilds every cell exactly as the generator formats it
+// (site.js, rowAt):
+//
+//	v, b, prev  values: the exact float64 (shortest form that reads back
+//	            the same), formatted like report.FormatValue
+//	mean, std   the z-score's distribution (StatDigits significant digits;
+//	            the generator formats the pre-rendered rows from the same)
+//	c, t, f, z  change, threshold, factor and z-score as integers in the
+//	            units of their last printed digit (0.01 % or 0.01), -0 for
+//	            a negative value that prints as zero; null when there is
+//	            none; a string when the text is not a plain number
+//	p           the p-value in 0.001; -1 for "<0.001"
+//	k           codes: magnitude, flags and classes (see rowCodes)
+//	note, zr, pt, bt, ack, ann, err   indices into the string table
+type SeriesData struct {
+	From int `json:"from"` // main-line position of the first row (0 in rows files)
+	N    int `json:"n"`    // positions covered
+	// IDs are the series' ids; the benchmark's index holds the fields
+	// every row of a series shares.
+	IDs []string `json:"ids"`
+	Len []int    `json:"len"` // rows per series
+	// Benches are the benchmarks of a rows file's series (path segments),
+	// Bench the index of each series' benchmark: where its index is.
+	Benches []string `json:"benches,omitempty"`
+	Bench   []int    `json:"bench,omitempty"`
+	// Prev is each series' value at the main-line position before From
+	// (the first row's base), null when there is none. Rows files instead
+	// carry B, the base value of every row.
+	Prev []Exact `json:"prev,omitempty"`
+	Columns
+	// Strings is the file's string table: the columns of texts (notes,
+	// reasons, titles) hold indices into it; 0 is "".
+	Strings []string `json:"str"`
+}
+
+// SeriesIndex is data/series/<bench>/index.json: the series of a
+// benchmark, with the fields of their rows that never change, which the
+// data files refer to by id.
+type SeriesIndex struct {
+	Series []Row `json:"series"`
+}
+
+// Columns are the columns of a data file's rows (see SeriesData).
+type Columns struct {
+	// Pos are the rows' positions, relative to From.
+	Pos     []int   `json:"pos"`
+	V       []Exact `json:"v"`
+	B       []Exact `json:"b,omitempty"`
+	Mean    []Num   `json:"mean,omitempty"`
+	Std     []Num   `json:"std,omitempty"`
+	Samples []int   `json:"s"`
+	C       []Fixed `json:"c,omitempty"`
+	T       []Fixed `json:"t,omitempty"`
+	F       []Fixed `json:"f,omitempty"`
+	Z       []Fixed `json:"z,omitempty"`
+	P       []Fixed `json:"p,omitempty"`
+	K       []int   `json:"k"`
+	Note    []int   `json:"note,omitempty"`
+	ZR      []int   `json:"zr,omitempty"`
+	PT      []int   `json:"pt,omitempty"`
+	BT      []int   `json:"bt,omitempty"`
+	Ack     []int   `json:"ack,omitempty"`
+	Ann     []int   `json:"ann,omitempty"`
+	Err     []int   `json:"err,omitempty"`
+}
+
+// Exact is a value written in the shortest form that reads back as the
+// same float64 (null when NaN, ±Inf: no value).
+type Exact float64
+
+// MarshalJSON implements json.Marshaler.
+func (x Exact) MarshalJSON() ([]byte, error) {
+	return appendNumber(nil, float64(x), -1), nil
+}
+
+// StatDigits is the number of significant digits the data files keep of
+// statistics (the z-score's distribution): the pages show four.
+const StatDigits = 5
+
+// Num is a statistic in a data file, written with StatDigits significant
+// digits (null when NaN or ±Inf).
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	return appendNumber(nil, float64(n), StatDigits), nil
+}
+
+// RoundStat is x as a data file stores a statistic: the generator formats
+// the pre-rendered rows from the same value the page's script reads.
+func RoundStat(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', StatDigits, 64), 64)
+	return f
+}
+
+// appendNumber writes x with prec significant digits (-1: the shortest
+// that reads back exactly) in the shorter of plain and exponent notation;
+// NaN and ±Inf are null.
+func appendNumber(dst []byte, x float64, prec int) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(dst, "null"...)
+	}
+	e := strconv.AppendFloat(nil, x, 'g', prec, 64)
+	if bytes.IndexByte(e, 'e') < 0 {
+		return append(dst, e...)
+	}
+	if prec > 0 {
+		x, _ = strconv.ParseFloat(string(e), 64)
+	}
+	f := strconv.AppendFloat(nil, x, 'f', -1, 64)
+	if len(f) < len(e) {
+		return append(dst, f...)
+	}
+	return append(dst, e...)
+}
+
+// Fixed is a formatted number stored as the integer of its digits: "+1.23%"
+// is 123, "-0.00%" is -0, "0.548" is 548. Text that is no plain number
+// ("<0.001", "n/a") is stored as text. The zero Fixed is null.
+type Fixed struct {
+	set  bool
+	neg  bool // a negative sign, kept for -0
+	n    int64
+	text string
+}
+
+// MarshalJSON implements json.Marshaler.
+func (f Fixed) MarshalJSON() ([]byte, error) {
+	switch {
+	case !f.set:
+		return []byte("null"), nil
+	case f.text != "":
+		return json.Marshal(f.text)
+	case f.neg && f.n == 0:
+		return []byte("-0"), nil
+	case f.neg:
+		return strconv.AppendInt(nil, -f.n, 10), nil
+	}
+	return strconv.AppendInt(nil, f.n, 10), nil
+}
+
+// fixedOf turns the text of a formatted number with the given decimals
+// (and an optional "+", and a suffix such as "%" or "x") into a Fixed;
+// text of another shape is kept as text. "" and "-"/"–" are null.
+func fixedOf(text string, decimals int, suffix string) Fixed {
+	if text == "" || text == "-" || text == "–" {
+		return Fixed{}
+	}
+	s, ok := strings.CutSuffix(text, suffix)
+	if !ok {
+		return Fixed{set: true, text: text}
+	}
+	neg := false
+	switch {
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) != decimals || whole == "" || len(whole) > 15 || !digits(whole) || !digits(frac) {
+		return Fixed{set: true, text: text}
+	}
+	n, err := strconv.ParseInt(whole+frac, 10, 64)
+	if err != nil {
+		return Fixed{set: true, text: text}
+	}
+	return Fixed{set: true, neg: neg, n: n}
+}
+
+// over is the integer of f divided by d, as the page's script computes
+// it (one IEEE division): 123 over 10000 is the change 0.0123 of
+// "+1.23%". Text and null are 0.
+func (f Fixed) over(d float64) float64 {
+	if !f.set || f.text != "" {
+		return 0
+	}
+	n := float64(f.n)
+	if f.neg {
+		n = -n
+	}
+	return n / d
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// The codes of a row (column k): the magnitude in the low 3 bits, then
+// flags and classes.
+var (
+	magnitudes = []string{"", "very-small", "small", "medium", "large", "very-large"}
+	dirs       = []string{"", "regression", "improvement"}
+	pClasses   = []string{"", "regression", "improvement", "significant"}
+	verdicts   = []string{"", "improved", "regressed", "no change", "within noise"}
+	budgets    = []string{"", "pass", "warn", "fail", "skip"}
+)
+
+const (
+	kHasChange = 1 << 3
+	kRelevant  = 1 << 4
+	kDodgy     = 1 << 5
+	kDirShift  = 6  // 2 bits: dirs
+	kZShift    = 8  // 2 bits: dirs (z class)
+	kPShift    = 10 // 2 bits: pClasses
+	kVerdict   = 12 // 3 bits: verdicts
+	kBudget    = 15 // 3 bits: budgets
+)
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// rowCodes packs the enumerated fields of a row, and reports false when a
+// value is not one the codes know (the caller then keeps it as text).
+func rowCodes(r *Row, verdict string) (int, bool) {
+	m, d, z, pc, v, b := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
+		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget)
+	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
+		return 0, false
+	}
+	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget
+	if r.HasChange {
+		k |= kHasChange
+	}
+	if r.Relevant {
+		k |= kRelevant
+	}
+	if r.Dodgy {
+		k |= kDodgy
+	}
+	return k, true
+}
+
+// seriesPoint is one row of a series at a main-line position, as the data
+// files hold it.
+type seriesPoint struct {
+	series    *analysis.Series
+	pos       int
+	row       Row
+	value     float64 // NaN: none
+	before    float64 // NaN: none (rows files)
+	mean, std float64 // NaN: no distribution
+	samples   int
+	err, ann  string
+}
+
+// point turns an analysis row at main-line position pos into a data point.
+func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
+	pt := seriesPoint{series: r.Series, pos: pos, row: row, value: math.NaN(), before: math.NaN(), mean: math.NaN(), std: math.NaN()}
+	if a := r.After; a != nil {
+		if a.OK {
+			pt.value = a.Value
+		}
+		pt.samples = len(a.Samples)
+		pt.err = a.Error
+		var notes []string
+		for _, an := range p.d.Annotations.For(r.Series, a.Artifact) {
+			notes = append(notes, cmp.Or(an.Note, string(an.Kind)))
+		}
+		pt.ann = strings.Join(notes, "; ")
+	}
+	if b := r.Before; b != nil && b.OK {
+		pt.before = b.Value
+	}
+	if z := r.Z; z.OK {
+		pt.mean, pt.std = z.Mean, z.Std
+	}
+	return pt
+}
+
+// strtab is a data file's string table.
+type strtab struct {
+	list []string
+	idx  map[string]int
+}
+
+func newStrtab() *strtab { return &strtab{list: []string{""}, idx: map[string]int{"": 0}} }
+
+func (t *strtab) id(s string) int {
+	if i, ok := t.idx[s]; ok {
+		return i
+	}
+	t.idx[s] = len(t.list)
+	t.list = append(t.list, s)
+	return len(t.list) - 1
+}
+
+// encoder builds the columns of one data file.
+type encoder struct {
+	str    *strtab
+	before bool // rows files: store every row's base value
+}
+
+// add appends one row.
+func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
+	r := &pt.row
+	s.Pos = append(s.Pos, pt.pos-from)
+	s.V = append(s.V, Exact(pt.value))
+	if e.before {
+		s.B = append(s.B, Exact(pt.before))
+	}
+	s.Mean = append(s.Mean, Num(pt.mean))
+	s.Std = append(s.Std, Num(pt.std))
+	s.Samples = append(s.Samples, pt.samples)
+	s.C = append(s.C, fixedOf(r.ChangeText, 2, "%"))
+	s.T = append(s.T, fixedOf(r.ThresholdText, 2, "%"))
+	s.F = append(s.F, fixedOf(r.FactorText, 2, "x"))
+	s.Z = append(s.Z, fixedOf(r.Z, 2, ""))
+	p, verdict := r.P, ""
+	if i := strings.IndexByte(p, ' '); i > 0 {
+		p, verdict = p[:i], p[i+1:]
+	}
+	pf := fixedOf(p, 3, "")
+	if p == "<0.001" {
+		pf = Fixed{set: true, neg: true, n: 1}
+	}
+	k, ok := rowCodes(r, verdict)
+	if !ok {
+		// Something the codes do not know: keep the row's texts as
+		// they are (the script shows text columns verbatim).
+		pf = Fixed{set: r.P != "", text: r.P}
+		k = 0
+	}
+	s.P = append(s.P, pf)
+	s.K = append(s.K, k)
+	// The z-score's title is made from the stored distribution when
+	// there is a z-score; otherwise it is a reason, kept as text.
+	zr := ""
+	if r.Z == "" || r.Z == "–" {
+		zr = r.ZTitle
+	}
+	s.Note = append(s.Note, e.str.id(r.Note))
+	s.ZR = append(s.ZR, e.str.id(zr))
+	s.PT = append(s.PT, e.str.id(r.PTitle))
+	s.BT = append(s.BT, e.str.id(r.BudgetTitle))
+	s.Ack = append(s.Ack, e.str.id(r.Ack))
+	s.Ann = append(s.Ann, e.str.id(pt.ann))
+	s.Err = append(s.Err, e.str.id(pt.err))
+}
+
+// trim drops the columns with nothing in them.
+func (s *Columns) trim() {
+	if allNaNExact(s.B) {
+		s.B = nil
+	}
+	if allNaN(s.Mean) && allNaN(s.Std) {
+		s.Mean, s.Std = nil, nil
+	}
+	s.C, s.T, s.F, s.Z, s.P = trimFixed(s.C), trimFixed(s.T), trimFixed(s.F), trimFixed(s.Z), trimFixed(s.P)
+	s.Note, s.ZR, s.PT, s.BT = trimZero(s.Note), trimZero(s.ZR), trimZero(s.PT), trimZero(s.BT)
+	s.Ack, s.Ann, s.Err = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err)
+}
+
+func trimFixed(xs []Fixed) []Fixed {
+	for _, x := range xs {
+		if x.set {
+			return xs
+		}
+	}
+	return nil
+}
+
+func allNaNExact(xs []Exact) bool {
+	for _, x := range xs {
+		if !math.IsNaN(float64(x)) {
+			return false
+		}
+	}
+	return true
+}
+
+func trimZero[T comparable](xs []T) []T {
+	var zero T
+	for _, x := range xs {
+		if x != zero {
+			return xs
+		}
+	}
+	return nil
+}
+
+// seriesData gathers points (of one benchmark) into the data file of the
+// chunk starting at from. prev gives, per series id, the value at
+// position from-1.
+func seriesData(from, n int, points []seriesPoint, prev map[string]float64) SeriesData {
+	out := SeriesData{From: from, N: n}
+	e := encoder{str: newStrtab()}
+	// Series by id, each series' rows in position order.
+	sorted := slices.Clone(points)
+	slices.SortStableFunc(sorted, func(a, b seriesPoint) int {
+		return cmp.Or(strings.Compare(a.row.Series, b.row.Series), cmp.Compare(a.pos, b.pos))
+	})
+	hasPrev := false
+	for i := range sorted {
+		pt := &sorted[i]
+		if n := len(out.IDs); n == 0 || out.IDs[n-1] != pt.row.Series {
+			out.IDs = append(out.IDs, pt.row.Series)
+			out.Len = append(out.Len, 0)
+			v, ok := prev[pt.row.Series]
+			if !ok {
+				v = math.NaN()
+			}
+			hasPrev = hasPrev || ok
+			out.Prev = append(out.Prev, Exact(v))
+		}
+		out.Len[len(out.Len)-1]++
+		e.add(&out.Columns, pt, from)
+	}
+	if !hasPrev {
+		out.Prev = nil
+	}
+	out.Columns.trim()
+	out.Strings = e.str.list
+	return out
+}
+
+// rowsData encodes the rows of a comparison that is not between
+// consecutive main-line commits: every row at position 0, with its base,
+// each its own series.
+func (p *planner) rowsData(points []seriesPoint) SeriesData {
+	out := SeriesData{N: 1}
+	e := encoder{str: newStrtab(), before: true}
+	benches := map[string]int{}
+	for i := range points {
+		s := points[i].series
+		seg := p.routes.BenchSegment(s.Case.Benchmark)
+		b, ok := benches[seg]
+		if !ok {
+			b = len(out.Benches)
+			benches[seg] = b
+			out.Benches = append(out.Benches, seg)
+		}
+		out.IDs = append(out.IDs, seriesID(s.Key))
+		out.Len = append(out.Len, 1)
+		out.Bench = append(out.Bench, b)
+		e.add(&out.Columns, &points[i], points[i].pos)
+	}
+	out.Columns.trim()
+	out.Strings = e.str.list
+	return out
+}
+
+func allNaN(xs []Num) bool {
+	for _, x := range xs {
+		if !math.IsNaN(float64(x)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ArtifactData is one data/artifacts/<chunk>.json: the main-line artifacts
+// at positions [From, From+len(IDs)), for chart axes, tooltips and links.
+type ArtifactData struct {
+	From   int      `json:"from"`
+	IDs    []string `json:"id"`
+	Labels []string `json:"label"`
+	Titles []string `json:"title"`
+	// Dates are Unix milliseconds, DateTexts the dates as pages show them.
+	Dates     []int64  `json:"date"`
+	DateTexts []string `json:"date_text"`
+	// URLs are the commit pages, site-relative.
+	URLs []string `json:"url"`
+}
+
+func (p *planner) artifactData(from, to int) ArtifactData {
+	out := ArtifactData{From: from}
+	for pos := from; pos < to; pos++ {
+		a := p.d.Artifacts[p.d.MainLine[pos]]
+		out.IDs = append(out.IDs, a.ID)
+		out.Labels = append(out.Labels, a.Label())
+		out.Titles = append(out.Titles, a.Title)
+		out.Dates = append(out.Dates, a.Date.UnixMilli())
+		out.DateTexts = append(out.DateTexts, a.Date.UTC().Format("2006-01-02 15:04 UTC"))
+		out.URLs = append(out.URLs, p.routes.Commit(a.ID))
+	}
+	return out
+}
+
+// Meta is data/meta.json: what the data files cover, for scripts that
+// read them (the bench pages find their chunks from it).
+type Meta struct {
+	Positions int       `json:"positions"`
+	Chunk     int       `json:"chunk"`
+	Built     time.Time `json:"latest"` // the date of the latest main-line commit
+}

@@ -1,0 +1,311 @@
+package sitemodel
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/generator/route"
+)
+
+// mainLine plans, chunk by chunk, the commit pages and the series and
+// artifact data files of the main line.
+func (p *planner) mainLine(ctx context.Context) error {
+	n := len(p.d.MainLine)
+	for from := 0; from < n; from += p.chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.mainChunk(ctx, from, min(from+p.chunk, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunkRows are the analysis rows of the positions of one chunk and their
+// formatted rows.
+type chunkRows struct {
+	comps []*analysis.Comparison // per position; nil where nothing is compared
+	rows  [][]Row                // per position, parallel to comps[i].Rows
+}
+
+func (p *planner) mainChunk(ctx context.Context, from, to int) error {
+	c := chunkRows{comps: make([]*analysis.Comparison, to-from), rows: make([][]Row, to-from)}
+	first := from
+	if from == 0 {
+		c.comps[0] = p.firstComparison()
+		first = 1
+	}
+	if first < to {
+		copy(c.comps[first-from:], consecutive(p.cmp, p.d, first, to))
+	}
+	err := parallel(ctx, to-from, func(i int) error {
+		cm := c.comps[i]
+		if cm == nil {
+			return nil
+		}
+		rows := make([]Row, len(cm.Rows))
+		for k := range cm.Rows {
+			rows[k] = p.row(&cm.Rows[k])
+		}
+		c.rows[i] = rows
+		if pos := from + i; pos > 0 {
+			b := &brief{comp: summaryOf(cm)}
+			for k := range cm.Rows {
+				b.counts.add(&cm.Rows[k])
+			}
+			p.summaries[pos] = b
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.stats.Comparisons += to - first
+	p.mu.Unlock()
+
+	// Commit pages.
+	err = parallel(ctx, to-from, func(i int) error {
+		return p.commitPage(from+i, c.comps[i], c.rows[i])
+	})
+	if err != nil {
+		return err
+	}
+	// Series data, one file per benchmark.
+	byBench := map[string][]seriesPoint{}
+	prev := map[string]map[string]float64{} // bench → series id → value at from-1
+	for i, cm := range c.comps {
+		if cm == nil {
+			continue
+		}
+		for k := range cm.Rows {
+			r := &cm.Rows[k]
+			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
+			byBench[seg] = append(byBench[seg], p.point(from+i, r, c.rows[i][k]))
+			if from > 0 {
+				if prev[seg] == nil {
+					prev[seg] = map[string]float64{}
+				}
+				id := c.rows[i][k].Series
+				if _, ok := prev[seg][id]; !ok {
+					prev[seg][id] = math.NaN()
+					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
+						prev[seg][id] = pt.Value
+					}
+				}
+			}
+		}
+	}
+	for _, m := range prev {
+		for id, v := range m {
+			if math.IsNaN(v) {
+				delete(m, id)
+			}
+		}
+	}
+	chunk := from / p.chunk
+	segs := make([]string, 0, len(byBench))
+	for seg := range byBench {
+		segs = append(segs, seg)
+	}
+	slices.Sort(segs)
+	err = parallel(ctx, len(segs), func(i int) error {
+		seg := segs[i]
+		return p.out(Output{Path: route.SeriesData(seg, chunk)}, func(o *Output) error {
+			o.Data = seriesData(from, to-from, byBench[seg], prev[seg])
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return p.out(Output{Path: route.ArtifactData(chunk)}, func(o *Output) error {
+		o.Data = p.artifactData(from, to)
+		return nil
+	})
+}
+
+// firstComparison lists the results of the first main-line commit: rows
+// with a head and no base (there is nothing to compare with yet).
+func (p *planner) firstComparison() *analysis.Comparison {
+	a := p.d.MainLine[0]
+	c := &analysis.Comparison{Base: a, Head: a, HistoryFrom: -1}
+	for _, s := range p.d.Series {
+		if pt := s.At(a); pt != nil {
+			r := analysis.Row{Series: s, After: pt}
+			if pt.Error != "" {
+				r.Note = "failed: " + pt.Error
+			}
+			c.Rows = append(c.Rows, r)
+		}
+	}
+	return c
+}
+
+// summaryOf keeps what lists of comparisons need of one: its ends and
+// per-metric summaries, not its rows.
+func summaryOf(c *analysis.Comparison) *analysis.Comparison {
+	s := *c
+	s.Rows = nil
+	return &s
+}
+
+// commitPage plans the page of the main-line commit at pos.
+func (p *planner) commitPage(pos int, c *analysis.Comparison, rows []Row) error {
+	d := p.d
+	a := d.MainLine[pos]
+	prev, next := -1, -1
+	if pos >= 2 {
+		prev = d.MainLine[pos-2]
+	}
+	if pos+1 < len(d.MainLine) {
+		next = d.MainLine[pos+1]
+	}
+	head := d.Artifacts[a]
+	o := Output{Path: p.routes.Commit(head.ID), Layout: "commit", Sitemap: true, Charts: true,
+		Title: "Commit " + head.Label() + ": " + head.Title}
+	return p.out(o, func(o *Output) error {
+		v := p.comparison(c, rows, pos)
+		if pos == 0 {
+			v.Base = nil
+		}
+		if prev >= 0 {
+			pv := p.artifact(prev)
+			v.Prev = &pv
+		}
+		if next >= 0 {
+			nv := p.artifact(next)
+			v.Next = &nv
+		}
+		o.Data = v
+		return nil
+	})
+}
+
+// comparison builds the view of a comparison from its analysis and its
+// formatted rows (parallel to c.Rows). pos is the head's main-line
+// position when the rows are in the series data files, else -1.
+func (p *planner) comparison(c *analysis.Comparison, rows []Row, pos int) Comparison {
+	d := p.d
+	base, head := p.artifact(c.Base), p.artifact(c.Head)
+	bid, hid := d.Artifacts[c.Base].ID, d.Artifacts[c.Head].ID
+	v := Comparison{Base: &base, Head: head, Contiguous: d.Contiguous(c.Base, c.Head),
+		URL: p.routes.Compare(bid, hid), Model: c.Options.Model, Rows: RowsSource{Position: pos}}
+	if c.Options.Model == "" {
+		v.Model = analysis.ModelRustcPerf
+	}
+	if c.Base != c.Head {
+		v.Command = "perfpages compare -format json " + bid + " " + hid
+		if analysis.IsSHA(bid) && analysis.IsSHA(hid) {
+			v.CompareLink = p.links.RepoCompare(bid, hid)
+		}
+		var md strings.Builder
+		if err := report.WriteMarkdown(&md, d, c, "", p.links); err == nil {
+			v.Markdown = md.String()
+		}
+	}
+	for _, w := range c.Warnings {
+		v.Warnings = append(v.Warnings, w.Error())
+	}
+	byMetric := map[string]*Metric{}
+	var names []string
+	benches := map[string]bool{}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		row := rows[i]
+		m := r.Series.Metric
+		benches[p.routes.BenchSegment(r.Series.Case.Benchmark)] = true
+		mv := byMetric[m.Name]
+		if mv == nil {
+			mv = &Metric{Name: m.Name, Unit: m.Unit, Direction: string(m.Direction), Anchor: metricAnchor(m.Name)}
+			if sum, ok := c.Metric(m.Name); ok {
+				mv.Summary = summarize(sum)
+			}
+			byMetric[m.Name] = mv
+			names = append(names, m.Name)
+		}
+		v.Counts.add(r)
+		mv.Counts.add(r)
+		switch {
+		case r.After != nil && r.After.Error != "":
+			v.Failures = append(v.Failures, row)
+		case !r.Relevant:
+		case r.Series.Case.Category == analysis.Secondary:
+			mv.Secondary = append(mv.Secondary, row)
+		default:
+			mv.Primary = append(mv.Primary, row)
+		}
+	}
+	for b := range benches {
+		v.Rows.Benches = append(v.Rows.Benches, b)
+	}
+	slices.Sort(v.Rows.Benches)
+	slices.Sort(names)
+	for _, n := range names {
+		mv := byMetric[n]
+		sortRows(mv.Primary)
+		sortRows(mv.Secondary)
+		mv.Chart = changesChart(n, append(slices.Clone(mv.Primary), mv.Secondary...))
+		v.Metrics = append(v.Metrics, *mv)
+	}
+	return v
+}
+
+// changesChart is the bar chart of a metric's relevant changes, nil when
+// there are none.
+func changesChart(metric string, rows []Row) *Chart {
+	var bars []Bar
+	for _, r := range rows {
+		if !r.HasChange {
+			continue
+		}
+		label := r.Benchmark
+		for _, kv := range r.Params {
+			label += " " + kv.Key + "=" + kv.Value
+		}
+		bars = append(bars, Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"})
+	}
+	if len(bars) == 0 {
+		return nil
+	}
+	return &Chart{ID: ChartID("changes " + metric), Kind: ChartChanges, Bars: bars}
+}
+
+func summarize(m *analysis.MetricSummary) Summary {
+	v := Summary{
+		Direction: m.Direction.String(), Relevance: m.Relevance.String(), Confidence: m.Confidence.String(),
+		DeservesAttention: m.DeservesAttention, DefinitelyRelevant: m.DefinitelyRelevant, Significant: m.Significant,
+		Markdown: analysis.SummaryTable(m.Primary, m.Secondary, ""),
+	}
+	row := func(label, class string, st analysis.ChangeStats) SummaryRow {
+		r := SummaryRow{Label: label, Class: class, Count: st.Count, Mean: "-", Range: "-"}
+		if st.Count > 0 {
+			r.Mean = report.FormatPercent1(st.Mean)
+			r.Range = "[" + report.FormatPercent1(st.Min) + ", " + report.FormatPercent1(st.Max) + "]"
+		}
+		return r
+	}
+	v.Rows = []SummaryRow{
+		row("Regressions (primary)", "regression", m.Primary.Regressions),
+		row("Regressions (secondary)", "regression", m.Secondary.Regressions),
+		row("Improvements (primary)", "improvement", m.Primary.Improvements),
+		row("Improvements (secondary)", "improvement", m.Secondary.Improvements),
+		row("All (primary)", "", m.Primary.All),
+	}
+	return v
+}
+
+// consecutive compares each main-line commit in [from, to) with its
+// predecessor.
+func consecutive(c *analysis.Comparer, d *analysis.Dataset, from, to int) []*analysis.Comparison {
+	out := make([]*analysis.Comparison, 0, to-from)
+	for pos := from; pos < to; pos++ {
+		out = append(out, c.Compare(d.MainLine[pos-1], d.MainLine[pos]))
+	}
+	return out
+}

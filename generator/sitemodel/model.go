@@ -1,0 +1,296 @@
+package sitemodel
+
+import (
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// Output is one file of the site: a page, rendered through a layout of
+// the theme, or a data file, encoded by the renderer from its Go value.
+type Output struct {
+	// Path is site-relative: "commit/<sha>/" (a page: written to
+	// .../index.html), "404.html", "data/series/<b>/0.json".
+	Path string `json:"path"`
+	// Key identifies everything the output's bytes depend on, beyond the
+	// site-wide inputs in Site.Key: two builds that plan the same path
+	// with the same key produce the same bytes, so an incremental build
+	// may keep the file it has. Empty: always render.
+	Key string `json:"key,omitempty"`
+	// Layout is the theme layout of a page; "" for a data file.
+	Layout string `json:"layout,omitempty"`
+	// Title is a page's title.
+	Title string `json:"title,omitempty"`
+	// Charts: the page draws charts (it loads ECharts).
+	Charts bool `json:"charts,omitempty"`
+	// Sitemap: the page is listed in the sitemap.
+	Sitemap bool `json:"sitemap,omitempty"`
+	// Data is the page's view (one of the *View types) or the data file's
+	// value: JSON for .json, text for .md, a feed for .xml.
+	Data any `json:"data"`
+	// Keep: the plan did not compute this output because its key is
+	// unchanged since the build that wrote it (Data is nil); the
+	// renderer keeps the existing file.
+	Keep bool `json:"keep,omitempty"`
+}
+
+// Site is what every page shows around its content.
+type Site struct {
+	Title      string    `json:"title"`
+	BasePath   string    `json:"base_path"`
+	AbsURL     string    `json:"abs_url,omitempty"`
+	Repository string    `json:"repository,omitempty"`
+	Nav        []NavItem `json:"nav"`
+	// Warnings are the problems found in the input, grouped by kind with
+	// the first few of each (the dashboard lists them).
+	Warnings []WarningGroup `json:"warnings,omitempty"`
+	// Routes are the URL patterns of the site's data and pages for its
+	// JavaScript ({name} placeholders), from package route.
+	Routes map[string]string `json:"routes"`
+	// ZThreshold is the lookback z-score threshold the charts' band uses.
+	ZThreshold float64 `json:"z_threshold"`
+	// Chunk is how many main-line positions a series data file holds.
+	Chunk int `json:"chunk"`
+	// Positions is the length of the main line.
+	Positions int `json:"positions"`
+}
+
+// NavItem is a link of the top navigation.
+type NavItem struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// WarningGroup is one kind of problem: how many there were and the first
+// few, verbatim.
+type WarningGroup struct {
+	Kind  string   `json:"kind"`
+	Count int      `json:"count"`
+	First []string `json:"first"`
+}
+
+// Artifact is an artifact as pages show it.
+type Artifact struct {
+	ID         string    `json:"id"`
+	Short      string    `json:"short"`
+	Label      string    `json:"label"`
+	Title      string    `json:"title,omitempty"`
+	Author     string    `json:"author,omitempty"`
+	Kind       string    `json:"kind"`
+	Branch     string    `json:"branch,omitempty"`
+	Date       time.Time `json:"date"`
+	PR         int       `json:"pr,omitempty"`
+	URL        string    `json:"url,omitempty"`         // its page on this site, "" if none
+	CommitLink string    `json:"commit_link,omitempty"` // on the repository's web site
+	PRLink     string    `json:"pr_link,omitempty"`
+}
+
+// Counts count a comparison's rows once; every count a page shows (the
+// header, the tabs, the tables' headings, lists of comparisons) comes from
+// one of these.
+type Counts struct {
+	Compared     int `json:"compared"`     // rows with a change
+	Regressions  int `json:"regressions"`  // relevant regressions
+	Improvements int `json:"improvements"` // relevant improvements
+	Failed       int `json:"failed"`       // failed in head
+	New          int `json:"new"`          // no result in base
+	Gone         int `json:"gone"`         // no result in head
+	Other        int `json:"other"`        // rows without a relevant change (shown on demand)
+}
+
+// Relevant is the number of relevant changes.
+func (c Counts) Relevant() int { return c.Regressions + c.Improvements }
+
+// add counts one row.
+func (c *Counts) add(r *analysis.Row) {
+	switch {
+	case r.After != nil && r.After.Error != "":
+		c.Failed++
+		return
+	case r.Relevant && r.Regression:
+		c.Regressions++
+	case r.Relevant:
+		c.Improvements++
+	case r.Before == nil:
+		c.New++
+		c.Other++
+	case r.After == nil:
+		c.Gone++
+		c.Other++
+	default:
+		c.Other++
+	}
+	if r.OK {
+		c.Compared++
+	}
+}
+
+// Comparison is what a commit, PR or compare page shows of a comparison:
+// the header, the summaries, the relevant rows and where the other rows'
+// data is.
+type Comparison struct {
+	Base       *Artifact `json:"base,omitempty"` // nil: the first commit, nothing to compare with
+	Head       Artifact  `json:"head"`
+	Prev       *Artifact `json:"prev,omitempty"` // neighbours on the main line (commit pages)
+	Next       *Artifact `json:"next,omitempty"`
+	Contiguous bool      `json:"contiguous"`
+	// CompareLink is the repository's diff between the two.
+	CompareLink string `json:"compare_link,omitempty"`
+	// URL is the comparison's canonical page.
+	URL   string `json:"url"`
+	Model string `json:"model"`
+	// Command is the command that prints this comparison as JSON.
+	Command  string   `json:"command,omitempty"`
+	Metrics  []Metric `json:"metrics"`
+	Failures []Row    `json:"failures,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Counts   Counts   `json:"counts"`
+	// Markdown is what `perfpages compare -format markdown` prints, for
+	// "copy as Markdown".
+	Markdown string `json:"markdown,omitempty"`
+	// Rows is where the data of every row is: a series data file per
+	// benchmark at Position (main-line comparisons) or one rows file.
+	Rows RowsSource `json:"rows"`
+}
+
+// RowsSource says where a comparison's rows are, for the rows a page does
+// not pre-render.
+type RowsSource struct {
+	// Position is the head's main-line position when the rows are in the
+	// series data files (data/series/<bench>/<chunk>.json), -1 otherwise.
+	Position int `json:"position"`
+	// Benches are the benchmarks' path segments whose data files hold
+	// rows of this comparison.
+	Benches []string `json:"benches,omitempty"`
+	// File is the rows file of a comparison that is not between
+	// consecutive main-line commits.
+	File string `json:"file,omitempty"`
+}
+
+// Metric is one metric of a comparison: its verdict, summary table and
+// relevant rows.
+type Metric struct {
+	Name      string  `json:"name"`
+	Unit      string  `json:"unit"`
+	Direction string  `json:"direction"`
+	Anchor    string  `json:"anchor"`
+	Summary   Summary `json:"summary"`
+	// Chart is a bar chart of the relevant changes.
+	Chart   *Chart `json:"chart,omitempty"`
+	Primary []Row  `json:"primary,omitempty"`
+	// Secondary are the relevant rows of secondary benchmarks.
+	Secondary []Row  `json:"secondary,omitempty"`
+	Counts    Counts `json:"counts"`
+}
+
+// Summary is a metric's summary: rustc-perf's direction, relevance and
+// summary table.
+type Summary struct {
+	Direction          string       `json:"direction"`
+	Relevance          string       `json:"relevance"`
+	Confidence         string       `json:"confidence"`
+	DeservesAttention  bool         `json:"deserves_attention"`
+	DefinitelyRelevant bool         `json:"definitely_relevant"`
+	Significant        int          `json:"significant"`
+	Rows               []SummaryRow `json:"rows"`
+	Markdown           string       `json:"markdown"` // the table as rustc-perf writes it
+}
+
+// SummaryRow is a line of the summary table.
+type SummaryRow struct {
+	Label string `json:"label"`
+	Class string `json:"class"`
+	Count int    `json:"count"`
+	Mean  string `json:"mean"`
+	Range string `json:"range"`
+}
+
+// Row is one row of a comparison table, every cell formatted: the
+// pre-rendered rows of a page and the rows its script builds from the data
+// files carry the same fields.
+type Row struct {
+	Anchor    string          `json:"anchor"`
+	Series    string          `json:"series"` // the series' id in data files and charts
+	Benchmark string          `json:"benchmark"`
+	BenchURL  string          `json:"bench_url"`
+	Params    analysis.Params `json:"params,omitempty"`
+	Context   analysis.Params `json:"context,omitempty"`
+	Metric    string          `json:"metric"`
+	Unit      string          `json:"unit,omitempty"`
+	Category  string          `json:"category"`
+	Machine   string          `json:"machine"`
+	Before    string          `json:"before,omitempty"`
+	After     string          `json:"after,omitempty"`
+	// Change is the relative change when HasChange (sorting, filters).
+	Change    float64 `json:"change,omitempty"`
+	HasChange bool    `json:"has_change,omitempty"`
+	Factor    float64 `json:"factor,omitempty"`
+	// Class colours the row: regression or improvement when relevant.
+	Class string `json:"class,omitempty"`
+	// Dir is the direction of any change, relevant or not (filters).
+	Dir       string `json:"dir,omitempty"`
+	Note      string `json:"note,omitempty"`
+	Relevant  bool   `json:"relevant,omitempty"`
+	Dodgy     bool   `json:"dodgy,omitempty"`
+	Magnitude string `json:"magnitude,omitempty"`
+
+	ChangeText    string `json:"change_text,omitempty"`
+	ThresholdText string `json:"threshold_text,omitempty"`
+	FactorText    string `json:"factor_text,omitempty"`
+
+	// The other engines: text for the cell, a title that explains it (or
+	// why there is none), a class for its colour.
+	Z           string `json:"z,omitempty"`
+	ZTitle      string `json:"z_title,omitempty"`
+	ZClass      string `json:"z_class,omitempty"`
+	P           string `json:"p,omitempty"`
+	PTitle      string `json:"p_title,omitempty"`
+	PClass      string `json:"p_class,omitempty"`
+	Budget      string `json:"budget,omitempty"` // status: pass, warn, fail, skip
+	BudgetText  string `json:"budget_text,omitempty"`
+	BudgetTitle string `json:"budget_title,omitempty"`
+	Ack         string `json:"ack,omitempty"` // notes of acknowledged changes at the head
+}
+
+// Chart is a chart a page draws: its kind and what it needs, not its
+// data (history and overview charts fetch the series data files).
+type Chart struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // ChartHistory, ChartOverview or ChartChanges
+	Unit string `json:"unit,omitempty"`
+	// Bench is the benchmark's path segment: its series data files hold
+	// the data of history and overview charts.
+	Bench string `json:"bench,omitempty"`
+	// Series are the ids of the series drawn, with their names in the
+	// legend (overview charts).
+	Series []ChartSeries `json:"series,omitempty"`
+	// Bars are the bars of a changes chart.
+	Bars []Bar `json:"bars,omitempty"`
+}
+
+// The chart kinds.
+const (
+	ChartHistory  = "history"
+	ChartOverview = "overview"
+	ChartChanges  = "changes"
+)
+
+// Axis is a prefix a value axis is drawn in: values are divided by Factor.
+type Axis struct {
+	Factor float64 `json:"factor"`
+	Name   string  `json:"name"`
+}
+
+// ChartSeries is a series on a chart.
+type ChartSeries struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// Bar is one bar of a changes chart: a relevant change in percent.
+type Bar struct {
+	Label      string  `json:"label"`
+	Percent    float64 `json:"percent"`
+	Text       string  `json:"text"`
+	Regression bool    `json:"regression,omitempty"`
+}

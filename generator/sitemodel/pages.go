@@ -1,0 +1,583 @@
+package sitemodel
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/generator/route"
+)
+
+func metricAnchor(name string) string { return slug.Metric(name) }
+
+// brief is what lists of comparisons show of one: its ends, per-metric
+// summaries and counts.
+type brief struct {
+	comp   *analysis.Comparison // Rows nil
+	counts Counts
+}
+
+// PR is a PR's page: the PR's head (merge commit or latest try run)
+// against its base, and every try run.
+type PR struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+	Link   string `json:"link,omitempty"`
+	// Merged is the PR's main-line commit; its page shows the comparison,
+	// this one its verdicts and a link there.
+	Merged *Artifact `json:"merged,omitempty"`
+	// Verdicts are the merged commit's per-metric verdicts.
+	Verdicts *Recent `json:"verdicts,omitempty"`
+	Tries    []Try   `json:"tries,omitempty"`
+	// Comparison is the latest try run against its baseline when the PR
+	// is not merged; nil when there is none.
+	Comparison *Comparison `json:"comparison,omitempty"`
+}
+
+// Try is a try run of a PR.
+type Try struct {
+	Run        Artifact  `json:"run"`
+	Base       *Artifact `json:"base,omitempty"`
+	CompareURL string    `json:"compare_url,omitempty"`
+}
+
+// Redirect sends a reader (and search engines, through the canonical link)
+// from a /compare/ URL to the page that shows the same comparison.
+type Redirect struct {
+	To string `json:"to"` // site-relative
+}
+
+// pair is a comparison the site shows.
+type pair struct{ base, head int }
+
+// prs plans the PR pages and every /compare/ page: a pair another page
+// shows redirects there; the others (older try runs, week ranges) get a
+// page of their own.
+func (p *planner) prs(ctx context.Context) error {
+	d := p.d
+	canonical := map[pair]string{}
+	var order []pair
+	addPair := func(pr pair, url string) {
+		if _, ok := canonical[pr]; !ok {
+			order = append(order, pr)
+			canonical[pr] = url
+		} else if canonical[pr] == "" {
+			canonical[pr] = url
+		}
+	}
+	for _, a := range d.MainLine {
+		if prev, ok := d.Previous(a); ok {
+			addPair(pair{prev, a}, p.routes.Commit(d.Artifacts[a].ID))
+		}
+	}
+	for _, w := range analysis.Weeks(d) {
+		if first, last, ok := w.Range(d); ok {
+			addPair(pair{first, last}, "")
+		}
+	}
+	type prJob struct {
+		number, head int
+		base         int // -1: none
+	}
+	var jobs []prJob
+	for _, pr := range d.PRs() {
+		head, ok := d.PRHead(pr)
+		if !ok {
+			continue
+		}
+		j := prJob{number: pr, head: head, base: -1}
+		for i, a := range d.Artifacts {
+			if a.PR == pr && a.Kind == analysis.KindTry {
+				if b, ok := d.PRBase(i); ok {
+					addPair(pair{b, i}, "")
+				}
+			}
+		}
+		if b, ok := d.PRBase(head); ok {
+			j.base = b
+			addPair(pair{b, head}, route.PR(pr))
+		}
+		jobs = append(jobs, j)
+	}
+	err := parallel(ctx, len(jobs), func(i int) error {
+		j := jobs[i]
+		return p.prPage(j.number, j.head, j.base)
+	})
+	if err != nil {
+		return err
+	}
+	return parallel(ctx, len(order), func(i int) error {
+		pr := order[i]
+		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
+		title := "Compare " + d.Artifacts[pr.base].Label() + " … " + d.Artifacts[pr.head].Label()
+		if to := canonical[pr]; to != "" {
+			return p.out(Output{Path: p.routes.Compare(bid, hid), Layout: "redirect", Title: title, Key: to}, func(o *Output) error {
+				o.Data = Redirect{To: to}
+				return nil
+			})
+		}
+		v, err := p.fullComparison(pr.base, pr.head)
+		if err != nil {
+			return err
+		}
+		return p.out(Output{Path: p.routes.Compare(bid, hid), Layout: "compare", Title: title, Sitemap: true, Charts: true}, func(o *Output) error {
+			o.Data = v
+			return nil
+		})
+	})
+}
+
+// fullComparison computes a comparison that is not between consecutive
+// main-line commits, emits its rows file and returns its view.
+func (p *planner) fullComparison(base, head int) (Comparison, error) {
+	c := p.cmp.Compare(base, head)
+	rows := make([]Row, len(c.Rows))
+	for k := range c.Rows {
+		rows[k] = p.row(&c.Rows[k])
+	}
+	p.mu.Lock()
+	p.stats.Comparisons++
+	p.mu.Unlock()
+	v := p.comparison(c, rows, -1)
+	v.Rows.Benches = nil
+	v.Rows.File = p.routes.RowsData(p.d.Artifacts[base].ID, p.d.Artifacts[head].ID)
+	err := p.out(Output{Path: v.Rows.File}, func(o *Output) error {
+		points := make([]seriesPoint, len(rows))
+		for k := range c.Rows {
+			points[k] = p.point(0, &c.Rows[k], rows[k])
+		}
+		o.Data = p.rowsData(points)
+		return nil
+	})
+	return v, err
+}
+
+func (p *planner) prPage(pr, head, base int) error {
+	d := p.d
+	h := d.Artifacts[head]
+	v := PR{Number: pr, Title: h.Title, Link: p.links.RepoPR(pr)}
+	if pos := d.MainPos(head); pos >= 0 {
+		a := p.artifact(head)
+		v.Merged = &a
+		if b := p.brief(pos); b != nil {
+			r := p.recent(b)
+			v.Verdicts = &r
+		}
+	}
+	for i, a := range d.Artifacts {
+		if a.PR != pr || a.Kind != analysis.KindTry {
+			continue
+		}
+		t := Try{Run: p.artifact(i)}
+		if b, ok := d.PRBase(i); ok {
+			bv := p.artifact(b)
+			t.Base = &bv
+			t.CompareURL = p.routes.Compare(d.Artifacts[b].ID, a.ID)
+		}
+		v.Tries = append(v.Tries, t)
+		if v.Title == "" {
+			v.Title = a.Title
+		}
+	}
+	if v.Merged == nil && base >= 0 {
+		c, err := p.fullComparison(base, head)
+		if err != nil {
+			return err
+		}
+		v.Comparison = &c
+	}
+	return p.out(Output{Path: route.PR(pr), Layout: "pr", Title: fmt.Sprintf("PR #%d: %s", pr, v.Title), Sitemap: true, Charts: v.Comparison != nil}, func(o *Output) error {
+		o.Data = v
+		return nil
+	})
+}
+
+// brief returns the summary of the main-line comparison ending at pos.
+func (p *planner) brief(pos int) *brief {
+	if pos <= 0 || pos >= len(p.summaries) {
+		return nil
+	}
+	return p.summaries[pos]
+}
+
+// Recent is a comparison in a list: its ends, counts and per-metric
+// verdicts, not its tables.
+type Recent struct {
+	Commit     Artifact      `json:"commit"`
+	Base       Artifact      `json:"base"`
+	URL        string        `json:"url"`
+	Contiguous bool          `json:"contiguous"`
+	Counts     Counts        `json:"counts"`
+	Metrics    []MetricBrief `json:"metrics,omitempty"` // metrics with a change
+}
+
+// MetricBrief is one metric's verdict in a list of comparisons.
+type MetricBrief struct {
+	Name       string `json:"name"`
+	Anchor     string `json:"anchor"`
+	Direction  string `json:"direction"`
+	Relevance  string `json:"relevance"`
+	Definitely bool   `json:"definitely"`
+}
+
+func (p *planner) recent(b *brief) Recent {
+	c := b.comp
+	r := Recent{Commit: p.artifact(c.Head), Base: p.artifact(c.Base), URL: p.routes.Commit(p.d.Artifacts[c.Head].ID),
+		Contiguous: p.d.Contiguous(c.Base, c.Head), Counts: b.counts}
+	for _, m := range c.Metrics {
+		if m.Direction != analysis.DirectionNone {
+			r.Metrics = append(r.Metrics, MetricBrief{m.Metric, metricAnchor(m.Metric), m.Direction.String(), m.Relevance.String(), m.DefinitelyRelevant})
+		}
+	}
+	return r
+}
+
+// Week names one triage week.
+type Week struct {
+	Date    string    `json:"date"` // the Monday, yyyy-mm-dd
+	URL     string    `json:"url"`
+	Start   time.Time `json:"start"`
+	Updated time.Time `json:"updated"` // the date of its latest comparison
+	Pairs   int       `json:"pairs"`   // comparisons made in the week
+	Counts  string    `json:"counts"`  // "2 Regressions, 1 Improvement, 0 Mixed; 0 of them in rollups"
+}
+
+// TriageWeek is one week's report, rendered from its Markdown.
+type TriageWeek struct {
+	Week     Week   `json:"week"`
+	Prev     *Week  `json:"prev,omitempty"`
+	Next     *Week  `json:"next,omitempty"`
+	Markdown string `json:"markdown"` // site-relative URL of the Markdown source
+	Source   string `json:"source"`   // the Markdown itself
+}
+
+// TriageIndex lists the weekly reports, newest first.
+type TriageIndex struct {
+	Weeks  []Week `json:"weeks"`
+	Filter string `json:"filter"`
+}
+
+// Feed is the Atom feed of the weekly reports.
+type Feed struct {
+	Title   string      `json:"title"`
+	ID      string      `json:"id"`
+	Self    string      `json:"self"`
+	Updated time.Time   `json:"updated"`
+	Entries []FeedEntry `json:"entries"`
+}
+
+// FeedEntry is one week in the feed.
+type FeedEntry struct {
+	Title   string    `json:"title"`
+	URL     string    `json:"url"` // absolute when the base URL is
+	Updated time.Time `json:"updated"`
+	Summary string    `json:"summary"`
+}
+
+// weeks plans the triage reports, their index and feed.
+func (p *planner) weeks(ctx context.Context) error {
+	d := p.d
+	list := analysis.Weeks(d)
+	weeks := make([]Week, len(list))
+	sources := make([]string, len(list))
+	err := parallel(ctx, len(list), func(i int) error {
+		w := list[i]
+		date := w.Monday.Format("2006-01-02")
+		wk := Week{Date: date, URL: route.Triage(date), Start: w.Monday, Updated: w.Monday, Pairs: len(w.Heads)}
+		for _, a := range w.Heads {
+			if t := d.Artifacts[a].Date; t.After(wk.Updated) {
+				wk.Updated = t
+			}
+		}
+		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", p.summaryOrCompare)
+		wk.Counts = report.CountLine(r)
+		notes := ""
+		if n, ok := p.opts.Content.TriageNotes[date]; ok {
+			notes = string(n.Body)
+		}
+		var md bytes.Buffer
+		if err := report.WriteTriageMarkdown(&md, d, r, p.links, notes); err != nil {
+			return err
+		}
+		weeks[i], sources[i] = wk, md.String()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = parallel(ctx, len(weeks), func(i int) error {
+		v := TriageWeek{Week: weeks[i], Markdown: route.TriageMarkdown(weeks[i].Date), Source: sources[i]}
+		if i > 0 {
+			v.Prev = &weeks[i-1]
+		}
+		if i+1 < len(weeks) {
+			v.Next = &weeks[i+1]
+		}
+		if err := p.out(Output{Path: v.Markdown}, func(o *Output) error {
+			o.Data = v.Source
+			return nil
+		}); err != nil {
+			return err
+		}
+		return p.out(Output{Path: v.Week.URL, Layout: "triage-week", Title: "Triage report for the week of " + v.Week.Date, Sitemap: true}, func(o *Output) error {
+			o.Data = v
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	p.weekList = weeks
+	idx := TriageIndex{Filter: string(p.opts.TriageFilter)}
+	for i := len(weeks) - 1; i >= 0; i-- {
+		idx.Weeks = append(idx.Weeks, weeks[i])
+	}
+	if err := p.out(Output{Path: route.TriageIndex, Layout: "triage", Title: "Triage reports", Sitemap: true}, func(o *Output) error {
+		o.Data = idx
+		return nil
+	}); err != nil {
+		return err
+	}
+	abs := cmpOr(p.opts.AbsURL, p.opts.BasePath)
+	feed := Feed{Title: p.opts.Title + ": triage reports", ID: abs + route.TriageIndex, Self: abs + route.TriageFeed, Updated: time.Unix(0, 0).UTC()}
+	if n := len(d.MainLine); n > 0 {
+		feed.Updated = d.Artifacts[d.MainLine[n-1]].Date
+	}
+	for _, w := range idx.Weeks {
+		feed.Entries = append(feed.Entries, FeedEntry{Title: "Triage report for the week of " + w.Date, URL: abs + w.URL, Updated: w.Updated,
+			Summary: fmt.Sprintf("%s. %d artifact comparisons made in total.", w.Counts, w.Pairs)})
+	}
+	return p.out(Output{Path: route.TriageFeed, Layout: "feed.xml"}, func(o *Output) error {
+		o.Data = feed
+		return nil
+	})
+}
+
+// summaryOrCompare returns the summary comparison of base and head: the
+// one computed for the commit page when they are consecutive on the main
+// line, else a new one.
+func (p *planner) summaryOrCompare(base, head int) *analysis.Comparison {
+	if pos := p.d.MainPos(head); pos > 0 && p.d.MainLine[pos-1] == base {
+		if b := p.brief(pos); b != nil {
+			return b.comp
+		}
+	}
+	return p.cmp.Summary(base, head)
+}
+
+// Bench is a benchmark's page: the history of each of its series. The
+// charts and the history tables are drawn from the series data files.
+type Bench struct {
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Segment  string `json:"segment"` // the benchmark's data files: data/series/<segment>/
+	// Overviews draw every test case of a metric on a machine together,
+	// when the benchmark has several.
+	Overviews []Overview   `json:"overviews,omitempty"`
+	Series    []SeriesView `json:"series"`
+}
+
+// Overview is the chart of every test case of a metric on a machine.
+type Overview struct {
+	Anchor  string          `json:"anchor"`
+	Metric  string          `json:"metric"`
+	Machine string          `json:"machine"`
+	Context analysis.Params `json:"context,omitempty"`
+	Cases   int             `json:"cases"`
+	Chart   Chart           `json:"chart"`
+}
+
+// SeriesView is one series on its benchmark's page.
+type SeriesView struct {
+	Anchor    string          `json:"anchor"`
+	ID        string          `json:"id"`
+	Chart     Chart           `json:"chart"`
+	Params    analysis.Params `json:"params,omitempty"`
+	Metric    string          `json:"metric"`
+	Unit      string          `json:"unit"`
+	Direction string          `json:"direction"`
+	Machine   string          `json:"machine"`
+	Context   analysis.Params `json:"context,omitempty"`
+	Points    int             `json:"points"` // main-line results
+	// Snippet is the annotations.yaml entry that marks a distribution
+	// change of this series, with @ARTIFACT@ for the artifact's id (the
+	// page fills it in for the point under the pointer).
+	Snippet string `json:"snippet"`
+}
+
+// BenchIndex lists every benchmark.
+type BenchIndex struct {
+	Benchmarks []BenchLink `json:"benchmarks"`
+}
+
+// BenchLink is a benchmark in the index.
+type BenchLink struct {
+	Name     string   `json:"name"`
+	URL      string   `json:"url"`
+	Category string   `json:"category"`
+	Cases    int      `json:"cases"`
+	Metrics  []string `json:"metrics"`
+}
+
+// benches plans the benchmark pages and their index.
+func (p *planner) benches(ctx context.Context) error {
+	d := p.d
+	byName := map[string][]*analysis.Series{}
+	var names []string
+	for _, s := range d.Series {
+		if _, ok := byName[s.Case.Benchmark]; !ok {
+			names = append(names, s.Case.Benchmark)
+		}
+		byName[s.Case.Benchmark] = append(byName[s.Case.Benchmark], s)
+	}
+	slices.Sort(names)
+	var idx BenchIndex
+	for _, name := range names {
+		l := BenchLink{Name: name, URL: p.routes.Bench(name)}
+		cases := map[string]bool{}
+		for _, s := range byName[name] {
+			l.Category = string(s.Case.Category)
+			cases[s.Key.Params] = true
+			if !slices.Contains(l.Metrics, s.Key.Metric) {
+				l.Metrics = append(l.Metrics, s.Key.Metric)
+			}
+		}
+		l.Cases = len(cases)
+		slices.Sort(l.Metrics)
+		idx.Benchmarks = append(idx.Benchmarks, l)
+	}
+	if err := p.out(Output{Path: route.BenchIndex, Layout: "benchmarks", Title: "Benchmarks", Sitemap: true}, func(o *Output) error {
+		o.Data = idx
+		return nil
+	}); err != nil {
+		return err
+	}
+	return parallel(ctx, len(names), func(i int) error {
+		name := names[i]
+		series := byName[name]
+		err := p.out(Output{Path: route.SeriesIndex(p.routes.BenchSegment(name))}, func(o *Output) error {
+			var idx SeriesIndex
+			for _, s := range series {
+				idx.Series = append(idx.Series, p.seriesRow(s))
+			}
+			slices.SortFunc(idx.Series, func(a, b Row) int { return strings.Compare(a.Anchor, b.Anchor) })
+			o.Data = idx
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return p.out(Output{Path: p.routes.Bench(name), Layout: "bench", Title: name, Sitemap: true, Charts: true}, func(o *Output) error {
+			o.Data = p.bench(name, series)
+			return nil
+		})
+	})
+}
+
+func (p *planner) bench(name string, series []*analysis.Series) Bench {
+	d := p.d
+	seg := p.routes.BenchSegment(name)
+	v := Bench{Name: name, Segment: seg}
+	type group struct {
+		metric, machine, unit string
+		context               analysis.Params
+		lines                 []ChartSeries
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, s := range series {
+		v.Category = string(s.Case.Category)
+		points := 0
+		for _, pt := range s.Points {
+			if d.MainPos(pt.Artifact) >= 0 {
+				points++
+			}
+		}
+		id := seriesID(s.Key)
+		v.Series = append(v.Series, SeriesView{
+			Anchor: "series-" + slug.Name(seriesChartKey(s.Key)), ID: id,
+			Chart:  Chart{ID: id, Kind: ChartHistory, Unit: s.Metric.Unit, Bench: seg, Series: []ChartSeries{{ID: id}}},
+			Params: s.Case.Params, Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction),
+			Machine: s.Key.Machine, Context: s.Context, Points: points, Snippet: annotationSnippet(s),
+		})
+		gk := s.Key.Metric + "\x00" + s.Key.Machine + "\x00" + s.Key.Context
+		g := groups[gk]
+		if g == nil {
+			g = &group{metric: s.Key.Metric, machine: s.Key.Machine, unit: s.Metric.Unit, context: s.Context}
+			groups[gk] = g
+			order = append(order, gk)
+		}
+		if points > 0 {
+			g.lines = append(g.lines, ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)})
+		}
+	}
+	slices.Sort(order)
+	for _, gk := range order {
+		g := groups[gk]
+		if len(g.lines) < 2 {
+			continue
+		}
+		key := strings.Join([]string{"overview", g.metric, g.machine, gk}, " ")
+		v.Overviews = append(v.Overviews, Overview{
+			Anchor: "overview-" + slug.Name(strings.ReplaceAll(gk, "\x00", " ")), Metric: g.metric, Machine: g.machine,
+			Context: g.context, Cases: len(g.lines),
+			Chart: Chart{ID: ChartID(key), Kind: ChartOverview, Unit: g.unit, Bench: seg, Series: g.lines},
+		})
+	}
+	return v
+}
+
+// annotationSnippet is the annotations.yaml entry for a distribution
+// change of series sr; every string is double-quoted (Go quoting is valid
+// YAML for them).
+func annotationSnippet(sr *analysis.Series) string {
+	var b strings.Builder
+	q := strconv.Quote
+	b.WriteString("distribution_changes:\n  - artifact: @ARTIFACT@\n")
+	b.WriteString("    benchmark: " + q(sr.Case.Benchmark) + "\n")
+	if len(sr.Case.Params) > 0 {
+		parts := make([]string, len(sr.Case.Params))
+		for i, kv := range sr.Case.Params {
+			parts[i] = q(kv.Key) + ": " + q(kv.Value)
+		}
+		b.WriteString("    params: {" + strings.Join(parts, ", ") + "}\n")
+	}
+	b.WriteString("    metric: " + q(sr.Key.Metric) + "\n")
+	b.WriteString("    machine: " + q(sr.Key.Machine) + "\n")
+	b.WriteString("    note: \"\"\n")
+	return b.String()
+}
+
+// axisUnits are the prefixes a value axis can be drawn in, by unit (lower
+// case), largest first: the chart picks the first whose factor its largest
+// value reaches (else the last), the way report.FormatValue picks one per
+// value, so the axis reads "ms" instead of "1,500,000 ns". A unit not
+// listed is drawn as is.
+var axisUnits = func() map[string][]Axis {
+	m := map[string][]Axis{}
+	put := func(units []string, axes []Axis) {
+		for _, u := range units {
+			m[u] = axes
+		}
+	}
+	put([]string{"ns", "ns/op"}, []Axis{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}})
+	put([]string{"s", "sec", "seconds", "sec/op"}, []Axis{{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}})
+	put([]string{"ms"}, []Axis{{1e3, "s"}, {1, "ms"}, {1e-3, "µs"}})
+	put([]string{"b", "byte", "bytes", "b/op"}, []Axis{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "B"}})
+	put([]string{"count", ""}, []Axis{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}})
+	for _, u := range []string{"instructions", "cycles"} {
+		m[u] = []Axis{{1e9, "G " + u}, {1e6, "M " + u}, {1e3, "k " + u}, {1, u}}
+	}
+	return m
+}()
+
+// AxisUnits returns the table of value-axis prefixes by unit.
+func AxisUnits() map[string][]Axis { return axisUnits }

@@ -1,0 +1,339 @@
+// Package sitemodel is the plan step of a site build: it decides which
+// pages and data files a site has and what each shows, as plain data
+// (views), from a dataset and its comparisons. It renders nothing and
+// writes nothing: package site turns the plan's outputs into files.
+//
+// It sits between analysis and rendering:
+//
+//	sources → dataset → analysis → site model (this) → render → files
+//
+// [Plan] walks the main line in chunks of [DefaultChunk] positions. For
+// each chunk it computes the comparisons of consecutive commits once
+// (analysis.Comparer.Consecutive), and emits from them the commit pages
+// (header, summaries, the relevant rows) and the series data files of the
+// chunk (every row, for the rows a page does not pre-render and for the
+// history charts), then the pages that need every chunk: PR and compare
+// pages, benchmark pages (which only name their data files), the triage
+// reports, the dashboard, lists, the sitemap and the feed.
+//
+// Every output carries a key: a hash of the inputs its bytes depend on.
+// An incremental build passes the keys it wrote last time; the plan then
+// skips computing an output whose key has not changed and tells the
+// renderer to keep the file ([Output.Keep]).
+package sitemodel
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/generator/route"
+)
+
+// Options configure a plan.
+type Options struct {
+	Title      string
+	BasePath   string // "/" or "/sub/path/"
+	AbsURL     string // absolute base URL for the sitemap and feed, "" when unknown
+	Repository string // the project's web home
+	// URL patterns on the repository's site (see report.Links).
+	CommitURL, PRURL, CompareURL string
+	Compare                      analysis.Options
+	// Tests caches sample tests, perhaps with earlier builds' results.
+	Tests *analysis.TestCache
+	// TriageFilter decides which comparisons the weekly reports keep.
+	TriageFilter analysis.TriageFilter
+	Content      *Content
+	// Warnings are the problems found reading the inputs.
+	Warnings []error
+	// Chunk is the number of main-line positions per series data file
+	// (DefaultChunk when 0).
+	Chunk int
+	// Known maps the paths of the previous build's outputs to their keys:
+	// an output planned with the same key is emitted with Keep set.
+	Known map[string]string
+	// SiteKey identifies the site-wide inputs (options, theme, the tool's
+	// version): every output key includes it.
+	SiteKey string
+}
+
+// Content is the Markdown side of a site, as the plan needs it.
+type Content struct {
+	Pages []ContentPage
+	// Home is the dashboard's introduction (content/_index.md), or nil.
+	Home *ContentPage
+	// TriageNotes are the maintainers' notes per week (yyyy-mm-dd).
+	TriageNotes map[string]ContentPage
+}
+
+// ContentPage is one Markdown file.
+type ContentPage struct {
+	Source      string // file name for messages and keys
+	Slug        string // URL path below the base, e.g. "about" or "guide/setup"
+	Title       string
+	Description string
+	Menu        bool
+	Body        []byte // Markdown without the front matter
+}
+
+// Emit receives the outputs of a plan. It is called from several
+// goroutines at once.
+type Emit func(Output) error
+
+// Stats say what a plan did.
+type Stats struct {
+	Pages       int
+	Comparisons int // comparisons computed
+	Kept        int // outputs kept from the previous build
+}
+
+// planner is the state of one plan.
+type planner struct {
+	d      *analysis.Dataset
+	opts   Options
+	cmp    *analysis.Comparer
+	routes *route.Table
+	links  report.Links
+	site   Site
+	chunk  int
+	emit   Emit
+
+	mu    sync.Mutex
+	stats Stats
+	pages []string // sitemap entries
+
+	// summaries[pos] is the summary-only comparison of the main-line
+	// commit at pos with its predecessor (nil at 0), for the triage
+	// reports and the dashboard.
+	summaries []*brief
+	benchSegs []string // benchmark segments, sorted by benchmark name
+	weekList  []Week   // the triage weeks, oldest first
+}
+
+// A Plan is the plan of one site: [NewPlan] sets it up (the URL table, the
+// site-wide view), [Plan.Run] computes and emits its outputs.
+type Plan struct{ p *planner }
+
+// NewPlan prepares the plan of the site of d.
+func NewPlan(d *analysis.Dataset, opts Options) *Plan {
+	if opts.BasePath == "" {
+		opts.BasePath = "/"
+	}
+	if opts.Content == nil {
+		opts.Content = &Content{}
+	}
+	if opts.Content.TriageNotes == nil {
+		opts.Content.TriageNotes = map[string]ContentPage{}
+	}
+	if !opts.TriageFilter.Valid() {
+		opts.TriageFilter = analysis.DefinitelyRelevantFilter
+	}
+	p := &planner{d: d, opts: opts, chunk: opts.Chunk}
+	if p.chunk <= 0 {
+		p.chunk = DefaultChunk
+	}
+	in := route.ForDataset(d)
+	for _, cp := range opts.Content.Pages {
+		in.Pages = append(in.Pages, route.Named{Name: cp.Slug, Origin: cp.Source})
+	}
+	p.routes = route.New(in)
+	p.links = report.Links{Site: cmpOr(opts.AbsURL, opts.BasePath), Repository: opts.Repository, Routes: p.routes,
+		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
+	p.cmp = analysis.NewComparerCache(d, opts.Compare, opts.Tests)
+	p.site = p.siteView()
+	p.summaries = make([]*brief, len(d.MainLine))
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range d.Series {
+		if !seen[s.Case.Benchmark] {
+			seen[s.Case.Benchmark] = true
+			names = append(names, s.Case.Benchmark)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p.benchSegs = append(p.benchSegs, p.routes.BenchSegment(n))
+	}
+	return &Plan{p}
+}
+
+// Site is the site-wide view every page is rendered with.
+func (pl *Plan) Site() *Site { return &pl.p.site }
+
+// Warnings are the decisions the URL table made to keep two inputs from
+// sharing a path, each naming the input.
+func (pl *Plan) Warnings() []error { return pl.p.routes.Warnings }
+
+// Routes is the plan's URL table.
+func (pl *Plan) Routes() *route.Table { return pl.p.routes }
+
+// Run computes the outputs and sends each to emit.
+func (pl *Plan) Run(ctx context.Context, emit Emit) (Stats, error) {
+	p := pl.p
+	p.emit = emit
+	if err := p.mainLine(ctx); err != nil {
+		return p.stats, err
+	}
+	steps := []func(context.Context) error{p.prs, p.weeks, p.benches, p.dashboard, p.lists, p.contentPages, p.fixed}
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return p.stats, err
+		}
+		if err := step(ctx); err != nil {
+			return p.stats, err
+		}
+	}
+	return p.stats, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// out emits one output, or keeps it when the previous build wrote the same
+// key: make is only called when the output has to be computed.
+func (p *planner) out(o Output, make func(*Output) error) error {
+	if o.Key != "" {
+		o.Key = hashKey(p.opts.SiteKey, o.Path, o.Key)
+		if k, ok := p.opts.Known[o.Path]; ok && k == o.Key {
+			o.Keep = true
+			p.mu.Lock()
+			p.stats.Kept++
+			if o.Sitemap {
+				p.pages = append(p.pages, o.Path)
+			}
+			if o.Layout != "" {
+				p.stats.Pages++
+			}
+			p.mu.Unlock()
+			return p.emit(o)
+		}
+	}
+	if make != nil {
+		if err := make(&o); err != nil {
+			return fmt.Errorf("%s: %w", o.Path, err)
+		}
+	}
+	p.mu.Lock()
+	if o.Layout != "" {
+		p.stats.Pages++
+	}
+	if o.Sitemap {
+		p.pages = append(p.pages, o.Path)
+	}
+	p.mu.Unlock()
+	return p.emit(o)
+}
+
+// parallel runs f(i) for i in [0, n) on every core, stopping at the first
+// error.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		next int
+		err  error
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if err != nil || next >= n {
+					mu.Unlock()
+					return
+				}
+				i := next
+				next++
+				mu.Unlock()
+				if e := ctx.Err(); e != nil {
+					mu.Lock()
+					err = cmpErr(err, e)
+					mu.Unlock()
+					return
+				}
+				if e := f(i); e != nil {
+					mu.Lock()
+					err = cmpErr(err, e)
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return err
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func (p *planner) siteView() Site {
+	s := Site{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
+		Chunk: p.chunk, Positions: len(p.d.MainLine), ZThreshold: p.opts.Compare.ZThreshold,
+		Routes: route.Patterns()}
+	if s.ZThreshold == 0 {
+		s.ZThreshold = analysis.DefaultZThreshold
+	}
+	s.Nav = []NavItem{{"Dashboard", route.Home}, {"Triage", route.TriageIndex}, {"Benchmarks", route.BenchIndex}}
+	for _, cp := range p.opts.Content.Pages {
+		if u := p.routes.Page(cp.Source); cp.Menu && u != "" {
+			s.Nav = append(s.Nav, NavItem{cp.Title, u})
+		}
+	}
+	warnings := slices.Clone(p.opts.Warnings)
+	warnings = append(warnings, p.routes.Warnings...)
+	s.Warnings = GroupWarnings(warnings, 5)
+	return s
+}
+
+// artifact is an artifact as pages show it.
+func (p *planner) artifact(a int) Artifact {
+	x := p.d.Artifacts[a]
+	v := Artifact{ID: x.ID, Short: x.Short(), Label: x.Label(), Title: x.Title, Author: x.Author,
+		Kind: string(x.Kind), Branch: x.Branch, Date: x.Date, PR: x.PR, URL: p.artifactURL(a)}
+	if analysis.IsSHA(x.ID) {
+		v.CommitLink = p.links.RepoCommit(x.ID)
+	}
+	if x.PR > 0 {
+		v.PRLink = p.links.RepoPR(x.PR)
+	}
+	return v
+}
+
+// artifactURL is the page that best represents an artifact: its commit
+// page on the main line, its PR page otherwise, else "".
+func (p *planner) artifactURL(a int) string {
+	if p.d.MainPos(a) >= 0 {
+		return p.routes.Commit(p.d.Artifacts[a].ID)
+	}
+	if pr := p.d.Artifacts[a].PR; pr > 0 {
+		return route.PR(pr)
+	}
+	return ""
+}
+
+// artifactKey is what an artifact's view depends on.
+func (p *planner) artifactKey(a int) string {
+	if a < 0 {
+		return "-"
+	}
+	x := p.d.Artifacts[a]
+	return fmt.Sprint(x.ID, x.Kind, x.Date.UnixNano(), x.PR, x.Title, x.Author, x.Branch, p.d.MainPos(a))
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

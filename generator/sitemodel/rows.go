@@ -1,0 +1,177 @@
+package sitemodel
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/zscore"
+	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/generator/report"
+)
+
+// ChartID turns any key (a series key, a comparison key) into an id that
+// is deterministic and safe as a JavaScript identifier and an HTML id. Two
+// charts on one page need different ids; with 48 bits of a SHA-256 two
+// keys collide with probability about n²/2⁴⁹ for n charts.
+func ChartID(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "c_" + hex.EncodeToString(sum[:6])
+}
+
+// seriesChartKey names a series within its benchmark.
+func seriesChartKey(k analysis.SeriesKey) string {
+	return strings.Join([]string{k.Params, k.Metric, k.Machine, k.Context}, " ")
+}
+
+// seriesID is a series' id in data files and charts.
+func seriesID(k analysis.SeriesKey) string { return ChartID(seriesChartKey(k)) }
+
+// rowAnchor is the id of a series' row on a comparison page.
+func rowAnchor(k analysis.SeriesKey) string {
+	return "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " "))
+}
+
+// row formats one analysis row. Its cells are formatted here rather than
+// in the template: a comparison has thousands of rows, the same fields go
+// to the data files, and the page's script only places them.
+func (p *planner) row(r *analysis.Row) Row {
+	s := r.Series
+	row := p.seriesRow(s)
+	row.Note = r.Note
+	unit := s.Metric.Unit
+	if r.Before != nil && r.Before.OK {
+		row.Before = report.FormatValue(r.Before.Value, unit)
+	}
+	if r.After != nil && r.After.OK {
+		row.After = report.FormatValue(r.After.Value, unit)
+	}
+	if r.OK {
+		row.HasChange = true
+		row.Relevant, row.Dodgy = r.Relevant, r.Dodgy
+		row.Magnitude = r.Magnitude.String()
+		row.ChangeText = report.FormatChange(r.Change)
+		row.ThresholdText = report.FormatThreshold(r.Threshold)
+		row.FactorText = report.FormatFactor(r.Factor)
+		// Sorting and filters use the numbers as printed, which is also
+		// what the data files hold.
+		row.Change = fixedOf(row.ChangeText, 2, "%").over(10000)
+		row.Factor = fixedOf(row.FactorText, 2, "x").over(100)
+		switch {
+		case r.Regression:
+			row.Dir = "regression"
+		case r.Change != 0:
+			row.Dir = "improvement"
+		}
+		if r.Relevant {
+			row.Class = row.Dir
+		}
+	}
+	engineCells(&row, r)
+	if p.d.Annotations != nil && r.After != nil {
+		var notes []string
+		for _, a := range p.d.Annotations.For(s, r.After.Artifact) {
+			if a.Kind == analysis.Acknowledged {
+				notes = append(notes, cmp.Or(a.Note, "acknowledged"))
+			}
+		}
+		row.Ack = strings.Join(notes, "; ")
+	}
+	return row
+}
+
+// seriesRow is the part of a row that depends only on its series: what
+// a benchmark's index of series holds.
+func (p *planner) seriesRow(s *analysis.Series) Row {
+	k := s.Key
+	return Row{
+		Anchor:    rowAnchor(k),
+		Series:    seriesID(k),
+		Benchmark: s.Case.Benchmark,
+		BenchURL:  p.routes.Bench(s.Case.Benchmark),
+		Params:    s.Case.Params,
+		Context:   s.Context,
+		Metric:    k.Metric,
+		Unit:      s.Metric.Unit,
+		Category:  string(s.Case.Category),
+		Machine:   k.Machine,
+	}
+}
+
+// engineCells fills the z-score, p-value and budget cells of a row.
+func engineCells(row *Row, r *analysis.Row) {
+	unit := r.Series.Metric.Unit
+	if z := r.Z; z.OK {
+		row.Z = fmt.Sprintf("%+.2f", zscore.Round4(z.Z))
+		// From the distribution as the data files store it, so that the
+		// rows the page's script builds say the same.
+		row.ZTitle = "mean " + report.FormatValue(RoundStat(z.Mean), unit) + " ± " + report.FormatValue(RoundStat(z.Std), unit)
+		switch {
+		case z.Regression:
+			row.ZClass = "regression"
+		case z.Improvement:
+			row.ZClass = "improvement"
+		}
+	} else if z.Reason != "" {
+		row.Z, row.ZTitle = "–", "no z-score: "+z.Reason
+	}
+	if t := r.Test; t.OK {
+		row.P = report.FormatP(t.P)
+		switch t.Method {
+		case analysis.MethodCriterion:
+			c := t.Criterion
+			row.P += " " + string(t.Verdict)
+			row.PTitle = fmt.Sprintf("Criterion: t = %.3f, mean change %s [%s, %s] at %g %%, %d resamples; %s", finiteOr0(c.T), report.FormatChange(c.Mean.Point), report.FormatChange(c.Mean.Lower), report.FormatChange(c.Mean.Upper), c.Mean.ConfidenceLevel*100, c.NResamples, t.Verdict)
+			switch t.Verdict {
+			case criterion.Regressed:
+				row.PClass = "regression"
+			case criterion.Improved:
+				row.PClass = "improvement"
+			}
+		default:
+			if t.Significant {
+				row.PClass = "significant"
+			}
+		}
+	} else if t.Reason != "" {
+		row.P, row.PTitle = "–", "no test: "+t.Reason
+	}
+	if b := r.Budget; b != nil {
+		row.Budget = string(b.Delta.Status)
+		row.BudgetText = row.Budget
+		row.BudgetTitle = fmt.Sprintf("budget: fail above %.1f %%, warn from %.1f %% (%s is better, %s); regression %.2f %%", b.Budget.Threshold*100, b.Budget.WarnThreshold*100, b.Budget.Direction, b.Budget.Stat(), b.Delta.Regression*100)
+		if b.Reason != "" {
+			row.BudgetTitle += "; " + b.Reason
+		}
+	}
+}
+
+func finiteOr0(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+// sortRows orders rows by |change| descending (rustc-perf's compare page),
+// rows without a change last, ties by anchor for a stable order.
+func sortRows(rows []Row) {
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		if a.HasChange != b.HasChange {
+			if a.HasChange {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(math.Abs(b.Change), math.Abs(a.Change)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Anchor, b.Anchor)
+	})
+}
