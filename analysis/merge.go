@@ -26,7 +26,11 @@ import (
 //     versions hold is kept, with a note too.
 //  3. Different results from different files are a conflict: a warning,
 //     and the first added is kept (sources in configuration order, files
-//     by name within a folder, oldest first along a git ref).
+//     by name within a folder, oldest first along a git ref). A run is
+//     compared with the result held at the time, so a third file that
+//     agrees with a version since superseded goes unmentioned. Two paths
+//     on a results branch are two files, even when one replaced the
+//     other (git log runs with --no-renames).
 //
 // Artifact metadata (kind, date, parents, branch, PR, title, author,
 // baseline) follows the same idea field by field: within one file the
@@ -60,7 +64,7 @@ type claim struct {
 // fileState gathers what the versions of one file did, for its note.
 type fileState struct {
 	newest    int32 // run index of the newest version added
-	versions  int   // runs added from the file
+	several   bool  // versions with different Seq were added
 	changed   int   // results a version changed relative to another
 	changedEx string
 	fields    int // artifact fields a version changed
@@ -76,9 +80,11 @@ func (b *Builder) file(v Version, ri int32) *fileState {
 		f = &fileState{newest: ri}
 		b.files[v.File] = f
 	}
-	f.versions++
-	if v.Seq > b.runs[f.newest].v.Seq {
-		f.newest = ri
+	if seq := b.runs[f.newest].v.Seq; v.Seq != seq {
+		f.several = true
+		if v.Seq > seq {
+			f.newest = ri
+		}
 	}
 	return f
 }
@@ -160,7 +166,7 @@ func shortID(id string) string {
 func (b *Builder) keptOlder() {
 	multi := false
 	for _, f := range b.files {
-		multi = multi || f.versions > 1
+		multi = multi || f.several
 	}
 	if !multi {
 		return
