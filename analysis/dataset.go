@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -94,6 +95,11 @@ type Dataset struct {
 	// Warnings are problems that did not stop the build: conflicting
 	// metadata, duplicate results, artifacts without a date.
 	Warnings []error
+	// Notes are things worth knowing that are not problems, so that a
+	// strict build does not fail on them: a newer version of a file on a
+	// results branch correcting results of an older one, results only an
+	// older version holds (see [Version]). Sorted.
+	Notes []string
 	// Value is the single-value rule the points were reduced with.
 	Value ValueKind
 	// Annotations are the distribution changes and acknowledged changes
@@ -258,15 +264,17 @@ type BuildOptions struct {
 
 // Builder gathers runs into a Dataset.
 type Builder struct {
-	opts      BuildOptions
-	artifacts map[string]*Artifact
-	origin    map[string]string // artifact id → where its metadata came from
-	machines  map[string]Machine
-	series    map[SeriesKey]*Series
-	seen      map[resultKey]string
-	warnings  []error
-	ids       map[string]int // artifact id → pending number
-	order     []string       // pending number → artifact id
+	opts     BuildOptions
+	runs     []runSource                // every run added, in order
+	files    map[string]*fileState      // Version.File → its versions
+	claims   map[string][]artifactClaim // artifact id → what runs say of it
+	origin   map[string]string          // artifact id → the first run's origin
+	machines map[string]Machine
+	series   map[SeriesKey]*Series
+	seen     map[resultKey]claim
+	warnings []error
+	ids      map[string]int // artifact id → pending number
+	order    []string       // pending number → artifact id
 }
 
 type resultKey struct {
@@ -280,13 +288,14 @@ func NewBuilder(opts BuildOptions) *Builder {
 		opts.Value = Best
 	}
 	return &Builder{
-		opts:      opts,
-		artifacts: map[string]*Artifact{},
-		origin:    map[string]string{},
-		machines:  map[string]Machine{},
-		series:    map[SeriesKey]*Series{},
-		seen:      map[resultKey]string{},
-		ids:       map[string]int{},
+		opts:     opts,
+		files:    map[string]*fileState{},
+		claims:   map[string][]artifactClaim{},
+		origin:   map[string]string{},
+		machines: map[string]Machine{},
+		series:   map[SeriesKey]*Series{},
+		seen:     map[resultKey]claim{},
+		ids:      map[string]int{},
 	}
 }
 
@@ -296,10 +305,21 @@ func (b *Builder) Warnf(format string, args ...any) {
 }
 
 // Add adds the run decoded from origin (a file name or git blob, used in
-// warnings). Runs must be added in a deterministic order: on a conflict the
-// first one wins.
-func (b *Builder) Add(origin string, r Run) {
-	b.mergeArtifact(origin, r.Artifact)
+// messages), a file with no other versions. Runs must be added in a
+// deterministic order: on a conflict between files the first one wins
+// (see merge.go for the rules).
+func (b *Builder) Add(origin string, r Run) { b.AddVersion(origin, Version{}, r) }
+
+// AddVersion adds the run decoded from origin, version v of a file whose
+// other versions may be added too: for the same result, the newest
+// version's is used, in whatever order the versions are added.
+func (b *Builder) AddVersion(origin string, v Version, r Run) {
+	ri := int32(len(b.runs))
+	b.runs = append(b.runs, runSource{origin: origin, v: v})
+	if v.File != "" {
+		b.file(v, ri)
+	}
+	b.claimArtifact(ri, r.Artifact)
 	art := b.pending(r.Artifact.ID)
 	if m, ok := b.machines[r.Machine.Name]; !ok {
 		b.machines[r.Machine.Name] = r.Machine
@@ -309,7 +329,8 @@ func (b *Builder) Add(origin string, r Run) {
 		b.Warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
 	}
 	ctx := r.Context.String()
-	for _, res := range r.Results {
+	for i := range r.Results {
+		res := &r.Results[i]
 		key := SeriesKey{
 			Machine:   r.Machine.Name,
 			Context:   ctx,
@@ -318,11 +339,10 @@ func (b *Builder) Add(origin string, r Run) {
 			Metric:    res.Metric,
 		}
 		rk := resultKey{key, r.Artifact.ID}
-		if first, dup := b.seen[rk]; dup {
-			b.Warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", origin, res.Case, res.Metric, r.Machine.Name, r.Artifact.ID, first)
+		if c, dup := b.seen[rk]; dup {
+			b.duplicate(rk, c, ri, res)
 			continue
 		}
-		b.seen[rk] = origin
 		s := b.series[key]
 		if s == nil {
 			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
@@ -336,6 +356,7 @@ func (b *Builder) Add(origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
+		b.seen[rk] = claim{run: ri, pt: int32(len(s.Points))}
 		s.Points = append(s.Points, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error})
 	}
 }
@@ -398,52 +419,8 @@ func fill[T comparable](dst *T, v T) bool {
 	return true
 }
 
-func (b *Builder) mergeArtifact(origin string, a Artifact) {
-	have, ok := b.artifacts[a.ID]
-	if !ok {
-		c := a
-		b.artifacts[a.ID] = &c
-		b.origin[a.ID] = origin
-		return
-	}
-	conflict := func(field string, x, y any) {
-		b.Warnf("%s: artifact %s has %s %v, but %s says %v; keeping %v", origin, a.ID, field, y, b.origin[a.ID], x, x)
-	}
-	if !fill(&have.Kind, a.Kind) {
-		conflict("kind", have.Kind, a.Kind)
-	}
-	if !a.Date.IsZero() && !have.Date.Equal(a.Date) {
-		if have.Date.IsZero() {
-			have.Date = a.Date
-		} else {
-			conflict("date", have.Date.Format("2006-01-02T15:04:05Z07:00"), a.Date.Format("2006-01-02T15:04:05Z07:00"))
-		}
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-		v    string
-	}{{"branch", &have.Branch, a.Branch}, {"title", &have.Title, a.Title}, {"author", &have.Author, a.Author}, {"baseline", &have.Baseline, a.Baseline}} {
-		if !fill(f.dst, f.v) {
-			conflict(f.name, *f.dst, f.v)
-		}
-	}
-	if !fill(&have.PR, a.PR) {
-		conflict("pr", have.PR, a.PR)
-	}
-	if len(a.Parents) > 0 && !slices.Equal(have.Parents, a.Parents) {
-		if len(have.Parents) == 0 {
-			have.Parents = a.Parents
-		} else {
-			conflict("parents", have.Parents, a.Parents)
-		}
-	}
-}
-
 // Dataset finishes the build. The builder must not be used afterwards.
 func (b *Builder) Dataset() *Dataset {
-	d := &Dataset{Value: b.opts.Value, Warnings: b.warnings, byID: map[string]int{}}
-
 	// Project history is authoritative for the commits it knows.
 	known := map[string]Artifact{}
 	for _, h := range b.opts.Other {
@@ -452,7 +429,17 @@ func (b *Builder) Dataset() *Dataset {
 	for _, h := range b.opts.History {
 		known[h.ID] = h
 	}
-	for id, a := range b.artifacts {
+	artifacts := make(map[string]*Artifact, len(b.order))
+	for _, id := range slices.Sorted(maps.Keys(b.claims)) {
+		var hp *Artifact
+		if h, ok := known[id]; ok {
+			hp = &h
+		}
+		a := b.resolveArtifact(id, hp)
+		artifacts[id] = &a
+	}
+	d := &Dataset{Value: b.opts.Value, Warnings: b.warnings, Notes: b.notes(), byID: map[string]int{}}
+	for id, a := range artifacts {
 		h, ok := known[id]
 		if !ok {
 			continue
@@ -477,9 +464,9 @@ func (b *Builder) Dataset() *Dataset {
 		}
 	}
 
-	ids := make([]string, 0, len(b.artifacts))
+	ids := make([]string, 0, len(artifacts))
 	for _, id := range b.order {
-		a := b.artifacts[id]
+		a := artifacts[id]
 		if a.Date.IsZero() {
 			d.Warnings = append(d.Warnings, fmt.Errorf("%s: artifact %s has no date and the project history does not know it; skipping its results", b.origin[id], id))
 			continue
@@ -490,10 +477,10 @@ func (b *Builder) Dataset() *Dataset {
 		ids = append(ids, id)
 	}
 	slices.SortFunc(ids, func(x, y string) int {
-		return cmp.Or(b.artifacts[x].Date.Compare(b.artifacts[y].Date), strings.Compare(x, y))
+		return cmp.Or(artifacts[x].Date.Compare(artifacts[y].Date), strings.Compare(x, y))
 	})
 	for i, id := range ids {
-		d.Artifacts = append(d.Artifacts, *b.artifacts[id])
+		d.Artifacts = append(d.Artifacts, *artifacts[id])
 		d.byID[id] = i
 		d.origins = append(d.origins, b.origin[id])
 	}

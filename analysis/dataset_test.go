@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,11 +90,11 @@ func TestBuilderWarnings(t *testing.T) {
 		got = append(got, w.Error())
 	}
 	want := []string{
-		"two.json: artifact " + sha('a') + " has date 2026-09-07T11:00:00Z, but one.json says 2026-09-07T10:00:00Z; keeping 2026-09-07T10:00:00Z",
-		"two.json: artifact " + sha('a') + " has title second, but one.json says first; keeping first",
 		"two.json: duplicate result for x wall-time on m at " + sha('a') + " (first in one.json); keeping the first",
 		`three.json: machine "m" is described differently than in an earlier archive; keeping the first description`,
 		`three.json: x wall-time has unit "s", but earlier archives say "ns"; skipping it`,
+		"artifact " + sha('a') + ": archives disagree on its date: 2026-09-07T10:00:00Z in one.json, 2026-09-07T11:00:00Z in two.json; using 2026-09-07T10:00:00Z, the earliest",
+		"artifact " + sha('a') + `: archives disagree on its title: "first" in one.json, "second" in two.json; using "first", the first in byte order`,
 		"four.json: artifact " + sha('c') + " has no date and the project history does not know it; skipping its results",
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -157,5 +158,172 @@ func TestParamsString(t *testing.T) {
 	}
 	if v, ok := p.Get("size"); !ok || v != "large" {
 		t.Errorf("Get(size) = %q, %v", v, ok)
+	}
+}
+
+// permutations calls fn with every order of 0..n-1.
+func permutations(n int, fn func([]int)) {
+	var rec func(p []int, used []bool)
+	rec = func(p []int, used []bool) {
+		if len(p) == n {
+			fn(p)
+			return
+		}
+		for i := range n {
+			if !used[i] {
+				used[i] = true
+				rec(append(p, i), used)
+				used[i] = false
+			}
+		}
+	}
+	rec(nil, make([]bool, n))
+}
+
+// versionedRun is one version of a file on a results branch.
+type versionedRun struct {
+	origin string
+	v      Version
+	run    Run
+}
+
+// builtFrom adds the runs in the given order.
+func builtFrom(runs []versionedRun, order []int, opts BuildOptions) *Dataset {
+	b := NewBuilder(opts)
+	for _, i := range order {
+		b.AddVersion(runs[i].origin, runs[i].v, runs[i].run)
+	}
+	return b.Dataset()
+}
+
+// points lists a dataset's points as "artifact benchmark=samples/error".
+func points(d *Dataset) []string {
+	var out []string
+	for _, s := range d.Series {
+		for _, p := range s.Points {
+			out = append(out, fmt.Sprintf("%s %s=%v%s", d.Artifacts[p.Artifact].ID[:1], s.Key.Benchmark, p.Samples, p.Error))
+		}
+	}
+	return out
+}
+
+func errorStrings(errs []error) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// TestBuilderVersions: a file a results branch overwrites. The newest
+// version's result is used whatever order the versions are added in, a
+// result only an older version holds is kept, identical results are
+// merged silently; all of that is a note, not a warning.
+func TestBuilderVersions(t *testing.T) {
+	m := Machine{Name: "m"}
+	at := Artifact{ID: sha('a'), Date: day0, Title: "A"}
+	file := "perf@results/a.json"
+	runs := []versionedRun{
+		{"perf@1111111:results/a.json", Version{file, 1}, Run{Artifact: at, Machine: m, Results: []Result{
+			result("x", "wall-time", "ns", 100), result("gone", "wall-time", "ns", 7), result("same", "wall-time", "ns", 5)}}},
+		{"perf@2222222:results/a.json", Version{file, 2}, Run{Artifact: at, Machine: m, Results: []Result{
+			result("x", "wall-time", "ns", 90), result("same", "wall-time", "ns", 5)}}},
+		// A third version that only repeats the second, and another file
+		// that repeats a result.
+		{"perf@3333333:results/a.json", Version{file, 3}, Run{Artifact: at, Machine: m, Results: []Result{
+			result("x", "wall-time", "ns", 90), result("same", "wall-time", "ns", 5)}}},
+		{"perf@3333333:results/copy.json", Version{"perf@results/copy.json", 3}, Run{Artifact: at, Machine: m, Results: []Result{
+			result("same", "wall-time", "ns", 5)}}},
+	}
+	wantPoints := []string{"a gone=[7]", "a same=[5]", "a x=[90]"}
+	wantNotes := []string{
+		"perf@3333333:results/a.json: 1 result only older versions of the file hold are kept (e.g. gone wall-time on m at aaaaaaaaaaaa, in perf@1111111:results/a.json)",
+		"perf@3333333:results/a.json: the newest version of the file corrects 1 result of older versions (e.g. x wall-time on m at aaaaaaaaaaaa, was [100] in perf@1111111:results/a.json); using the newest",
+	}
+	permutations(len(runs), func(order []int) {
+		d := builtFrom(runs, order, BuildOptions{})
+		if len(d.Warnings) != 0 {
+			t.Errorf("order %v: warnings %v", order, d.Warnings)
+		}
+		if diff := cmp.Diff(wantPoints, points(d)); diff != "" {
+			t.Errorf("order %v: points (-want +got):\n%s", order, diff)
+		}
+		if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
+			t.Errorf("order %v: notes (-want +got):\n%s", order, diff)
+		}
+	})
+}
+
+// TestBuilderIdenticalEverywhere: the same results in many versions of a
+// file (a github-action-benchmark data.js repeats its whole history in
+// every version) and in other files are neither a warning nor a note.
+func TestBuilderIdenticalEverywhere(t *testing.T) {
+	b := NewBuilder(BuildOptions{})
+	m := Machine{Name: "m"}
+	for v := 1; v <= 50; v++ {
+		for a := 1; a <= v; a++ {
+			id := fmt.Sprintf("%040d", a)
+			b.AddVersion(fmt.Sprintf("gh-pages@%d:dev/bench/data.js", v), Version{"gh-pages@dev/bench/data.js", v},
+				Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour), Title: "commit " + id[38:]}, Machine: m,
+					Results: []Result{result("x", "wall-time", "ns", float64(a), 2*float64(a))}})
+		}
+	}
+	b.Add("copy.json", Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7), Date: day0.Add(7 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
+	b.Add("copy2.json", Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
+	d := b.Dataset()
+	if len(d.Warnings) != 0 || len(d.Notes) != 0 {
+		t.Errorf("warnings %v, notes %v", d.Warnings, d.Notes)
+	}
+	if len(d.Artifacts) != 50 || len(d.Series) != 1 || len(d.Series[0].Points) != 50 || d.Artifacts[6].Title != "commit 07" {
+		t.Errorf("dataset: %d artifacts, %+v", len(d.Artifacts), d.Series)
+	}
+}
+
+// TestBuilderMetadataDeterministic: archives that disagree on an
+// artifact's title or date give the same artifact and the same warnings
+// whatever order they are read in; a newer version of the same file
+// corrects metadata with a note; fields the project history supplies are
+// not warned about.
+func TestBuilderMetadataDeterministic(t *testing.T) {
+	m := Machine{Name: "m"}
+	run := func(a Artifact, v float64) Run {
+		return Run{Artifact: a, Machine: m, Results: []Result{result("x", "wall-time", "ns", v)}}
+	}
+	a := sha('a')
+	runs := []versionedRun{
+		{"z.json", Version{}, run(Artifact{ID: a, Date: day0.Add(time.Hour), Title: "Zebra", PR: 12}, 1)},
+		{"b.json", Version{}, run(Artifact{ID: a, Date: day0, Title: "apple", Branch: "main"}, 1)},
+		{"m@1:r.json", Version{"m@r.json", 1}, run(Artifact{ID: a, Date: day0.Add(2 * time.Hour), Title: "Mango typo", PR: 9}, 1)},
+		{"m@2:r.json", Version{"m@r.json", 2}, run(Artifact{ID: a, Title: "Mango", PR: 10}, 1)},
+	}
+	wantArtifact := Artifact{ID: a, Kind: KindCommit, Date: day0, Title: "Mango", PR: 10, Branch: "main"}
+	wantWarnings := []string{
+		"artifact " + a + ": archives disagree on its date: 2026-09-07T10:00:00Z in b.json, 2026-09-07T11:00:00Z in z.json, 2026-09-07T12:00:00Z in m@1:r.json; using 2026-09-07T10:00:00Z, the earliest",
+		"artifact " + a + ": archives disagree on its pr: 10 in m@2:r.json, 12 in z.json; using 10, the lowest",
+		"artifact " + a + `: archives disagree on its title: "Mango" in m@2:r.json, "Zebra" in z.json, "apple" in b.json; using "Mango", the first in byte order`,
+	}
+	wantNotes := []string{"m@2:r.json: versions of the file give different artifact metadata (2 fields); using the newest version's"}
+	permutations(len(runs), func(order []int) {
+		d := builtFrom(runs, order, BuildOptions{})
+		if diff := cmp.Diff([]Artifact{wantArtifact}, d.Artifacts); diff != "" {
+			t.Errorf("order %v: artifact (-want +got):\n%s", order, diff)
+		}
+		if diff := cmp.Diff(wantWarnings, errorStrings(d.Warnings)); diff != "" {
+			t.Errorf("order %v: warnings (-want +got):\n%s", order, diff)
+		}
+		if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
+			t.Errorf("order %v: notes (-want +got):\n%s", order, diff)
+		}
+	})
+
+	// The project history knows the commit: its date, title and PR are
+	// used, and the archives' disagreement about them is moot.
+	h := []Artifact{{ID: a, Kind: KindCommit, Date: day0.Add(-time.Hour), Title: "Speed up (#12)", PR: 12}}
+	d := builtFrom(runs, []int{0, 1, 2, 3}, BuildOptions{History: h})
+	if len(d.Warnings) != 0 {
+		t.Errorf("with history: warnings %v", d.Warnings)
+	}
+	if got := d.Artifacts[0]; got.Title != "Speed up (#12)" || got.PR != 12 || !got.Date.Equal(day0.Add(-time.Hour)) {
+		t.Errorf("with history: artifact %+v", got)
 	}
 }

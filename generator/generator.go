@@ -126,6 +126,7 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 	cfg := s.Config
 	var warnings []error
 	files := append([]source.File(nil), s.Files...)
+	versions := make([]analysis.Version, len(files)) // of files, for the builder
 	opts := cfg.BuildOptions()
 	dateOptional := cfg.Project.Git != ""
 
@@ -161,6 +162,9 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 			continue
 		}
 		files = append(files, fs...)
+		for _, f := range fs {
+			versions = append(versions, fileVersion(src, f))
+		}
 	}
 	if cfg.Project.Git != "" {
 		g, err := openGit(cfg.Project.Git)
@@ -186,11 +190,11 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 	b := analysis.NewBuilder(opts)
 	for i, r := range runs {
 		if r != nil {
-			b.Add(files[i].Origin, *r)
+			b.AddVersion(files[i].Origin, versions[i], *r)
 		}
 	}
 	for _, r := range foreignRuns {
-		b.Add(r.origin, r.run)
+		b.AddVersion(r.origin, r.version, r.run)
 	}
 	d := b.Dataset()
 	warnings = append(warnings, d.Warnings...)
@@ -246,10 +250,21 @@ func readSource(ctx context.Context, src config.Source, openGit func(string) (*s
 	return fs, nil, err
 }
 
+// fileVersion tells the builder which file of which source f is a version
+// of, so that the newest version of a file a results branch overwrites
+// wins (see analysis.Version).
+func fileVersion(src config.Source, f source.File) analysis.Version {
+	if f.Version == 0 {
+		return analysis.Version{}
+	}
+	return analysis.Version{File: src.String() + ": " + f.Name, Seq: f.Version}
+}
+
 // foreignRun is a run read from another tool's file.
 type foreignRun struct {
-	origin string
-	run    analysis.Run
+	origin  string
+	version analysis.Version
+	run     analysis.Run
 }
 
 // readForeign reads a source's files in another tool's format: each file
@@ -272,6 +287,9 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 	type input struct {
 		in  foreign.Input
 		def foreign.Defaults
+		// version of the input's file; a folder of a directory format
+		// gathers files, so it has none.
+		version analysis.Version
 	}
 	var inputs []input
 	groups := map[string]int{} // folder prefix → index in inputs
@@ -294,14 +312,14 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 			}
 		}
 		if !dirFormat {
-			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data}, def})
+			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data}, def, fileVersion(src, file)})
 			continue
 		}
 		i, ok := groups[prefix]
 		if !ok {
 			i = len(inputs)
 			groups[prefix] = i
-			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}}, def})
+			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}}, def, analysis.Version{}})
 		}
 		inputs[i].in.Files[strings.TrimPrefix(name, prefix)] = file.Data
 	}
@@ -317,7 +335,7 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 			}
 		}
 		for _, r := range runs {
-			out = append(out, foreignRun{in.in.Name, r})
+			out = append(out, foreignRun{in.in.Name, in.version, r})
 		}
 	}
 	return out, problems
@@ -392,6 +410,9 @@ type Report struct {
 	Artifact int
 	Series   int
 	Warnings []error
+	// Notes are not problems and do not fail a strict build (see
+	// analysis.Dataset.Notes).
+	Notes []string
 }
 
 // ErrStrict is returned (wrapped) when a strict build fails on warnings.
@@ -410,6 +431,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	rep.Notes = d.Notes
 	var cont *site.Content
 	if s.Content != nil {
 		c, problems := site.LoadContent(s.Content, s.ContentName)

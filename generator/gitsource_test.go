@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/perfpages/perfpages/generator/config"
 )
 
@@ -214,5 +216,120 @@ git = "project"
 		if got != want {
 			t.Errorf("commit %d: wall-time %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestSiteFromGitCorrections: a results branch where a nightly job
+// commits a file, overwrites it with a corrected value, then commits
+// another file. The corrected value is used, the older version's result
+// that the correction lacks is kept, and both are notes, so a strict
+// build succeeds.
+func TestSiteFromGitCorrections(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "results"))
+	shaA, shaB := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	archive := func(sha, date string, results ...string) string {
+		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `", "date": "` + date + `", "branch": "main"},
+ "machine": {"name": "ci"}, "results": [` + strings.Join(results, ", ") + `]}`
+	}
+	parse := func(v string) string {
+		return `{"benchmark": "parse", "metric": "instructions:u", "unit": "count", "samples": [` + v + `]}`
+	}
+	lex := `{"benchmark": "lex", "metric": "instructions:u", "unit": "count", "samples": [50]}`
+	res.git("checkout", "-qb", "perf-results")
+	res.write("results/a.json", archive(shaA, "2026-09-01T00:00:00Z", parse("1000"), lex))
+	res.git("add", ".")
+	res.git("commit", "-qm", "results for a")
+	first := res.git("rev-parse", "--short=7", "HEAD")
+	res.write("results/a.json", archive(shaA, "2026-09-01T00:00:00Z", parse("900")))
+	res.git("commit", "-qam", "results for a, corrected")
+	res.write("results/b.json", archive(shaB, "2026-09-02T00:00:00Z", parse("990"), lex))
+	res.git("add", ".")
+	res.git("commit", "-qm", "results for b")
+	second := res.git("rev-parse", "--short=7", "HEAD~1")
+
+	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[[sources]]\ngit = \"results\"\nref = \"perf-results\"\npath = \"results/\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Build(context.Background(), BuildOptions{Strict: true})
+	if err != nil {
+		t.Fatalf("strict build: %v (warnings %v)", err, rep.Warnings)
+	}
+	wantNotes := []string{
+		"perf-results@" + second + ":results/a.json: 1 result only older versions of the file hold are kept (e.g. lex instructions:u on ci at aaaaaaaaaaaa, in perf-results@" + first + ":results/a.json)",
+		"perf-results@" + second + ":results/a.json: the newest version of the file corrects 1 result of older versions (e.g. parse instructions:u on ci at aaaaaaaaaaaa, was [1000] in perf-results@" + first + ":results/a.json); using the newest",
+	}
+	if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
+	// 900 → 990, not 1000 → 990.
+	b.AssertFileContent("commit/"+shaB+"/index.html", "&#43;10.00%", "900", "990")
+	b.AssertNoFileContent("commit/"+shaB+"/index.html", "-1.00%")
+}
+
+// TestSiteFromGitDataJS: a github-action-benchmark data.js on gh-pages
+// repeats all earlier entries in every version; read from git, the
+// repeated results are neither warnings nor notes. An entry the action
+// dropped from later versions (max-items-in-chart) is kept, with a note.
+func TestSiteFromGitDataJS(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	entry := func(i int) string {
+		return `{"commit": {"id": "` + strings.Repeat(strconv.Itoa(i), 40) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-09-0` + strconv.Itoa(i) + `T10:00:00Z"},
+ "date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": ` + strconv.Itoa(100+i) + `, "unit": "ns"}]}`
+	}
+	dataJS := func(from, to int) string {
+		var entries []string
+		for i := from; i <= to; i++ {
+			entries = append(entries, entry(i))
+		}
+		return "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": [" + strings.Join(entries, ",\n") + "]}}\n"
+	}
+	for n := 1; n <= 5; n++ {
+		from := 1
+		if n == 5 {
+			from = 2 // the action keeps at most 4 entries
+		}
+		res.write("dev/bench/data.js", dataJS(from, n))
+		res.git("add", ".")
+		res.git("commit", "-qm", "add entry "+strconv.Itoa(n))
+	}
+	last := res.git("rev-parse", "--short=7", "HEAD")
+	before := res.git("rev-parse", "--short=7", "HEAD~1") // the last version with entry 1
+	cfg := "[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"
+	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(filepath.Join(root, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, warnings, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	wantNotes := []string{"gh-pages@" + last + ":dev/bench/data.js: 1 result only older versions of the file hold are kept (e.g. parse wall-time on default at 111111111111, in gh-pages@" + before + ":dev/bench/data.js)"}
+	if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	if len(d.Artifacts) != 5 || len(d.Series) != 1 || len(d.Series[0].Points) != 5 {
+		t.Errorf("%d artifacts, series %+v", len(d.Artifacts), d.Series)
 	}
 }

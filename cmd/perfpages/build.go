@@ -28,14 +28,17 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// build runs one build and reports it: warnings on stderr, one line each,
-// and a summary line on stdout.
+// build runs one build and reports it: notes and warnings on stderr, one
+// line each, and a summary line on stdout.
 func build(ctx context.Context, s *generator.Site, out string, strict bool, stdout, stderr io.Writer) (*generator.Report, error) {
 	start := time.Now()
 	rep, err := s.Build(ctx, generator.BuildOptions{Out: out, Strict: strict})
 	prefix := "perfpages: warning: "
 	if strict {
 		prefix = "perfpages: "
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(stderr, "perfpages: note: %s\n", n)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "%s%v\n", prefix, w)

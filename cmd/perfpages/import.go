@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,9 +19,12 @@ import (
 )
 
 // cmdImport turns foreign result files into native archives, one per run,
-// named <machine>/<date>-<artifact>.json under -out. A file that cannot be
-// read at all is reported and the others are still imported; the exit
-// status is 1 when any file failed.
+// named by archiveName under -out. A file that cannot be read at all is
+// reported and the others are still imported; the exit status is 1 when
+// any file failed. An import never overwrites an archive silently: an
+// archive that exists with the same bytes is left as it is ("unchanged",
+// so a re-run of the same import is harmless), one with other contents is
+// an error naming the input and the archive, unless -force.
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	format := fs.String("format", "auto", "input format: auto (detect and say which), "+strings.Join(foreign.Names(), ", "))
@@ -33,6 +38,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	baseline := fs.String("baseline", "", "with -kind try: the baseline artifact id")
 	better := fs.String("better", "", "for github-action-benchmark custom JSON: higher (customBiggerIsBetter) or lower (customSmallerIsBetter)")
 	out := fs.String("out", "", "folder to write archives into (required)")
+	force := fs.Bool("force", false, "overwrite an archive that exists with other results for the same machine, artifact and context")
 	if err := parse(fs, args, 1<<20); err != nil {
 		return err
 	}
@@ -63,7 +69,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, err := importOne(path, *format, def, *out, stdout, stderr); err != nil {
+		if _, err := importOne(path, *format, def, *out, *force, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "perfpages: %v\n", err)
 			failed++
 		}
@@ -84,8 +90,10 @@ func parseDate(s string) (time.Time, error) {
 }
 
 // importOne imports one file or folder and returns the number of archives
-// written.
-func importOne(path, format string, def foreign.Defaults, out string, stdout, stderr io.Writer) (int, error) {
+// written (or found unchanged). A run whose archive would overwrite other
+// results (without force) is reported and skipped; the others are still
+// written and the error counts the skipped ones.
+func importOne(path, format string, def foreign.Defaults, out string, force bool, stdout, stderr io.Writer) (int, error) {
 	in, err := foreign.ReadPath(path)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)
@@ -106,7 +114,7 @@ func importOne(path, format string, def foreign.Defaults, out string, stdout, st
 	if format == "" || format == "auto" {
 		fmt.Fprintf(stdout, "%s: format %s (detected)\n", path, f.Name)
 	}
-	n := 0
+	n, refused := 0, 0
 	for _, r := range runs {
 		switch {
 		case r.Artifact.ID == "":
@@ -114,16 +122,32 @@ func importOne(path, format string, def foreign.Defaults, out string, stdout, st
 		case r.Artifact.Date.IsZero():
 			return n, fmt.Errorf("%s: the file records no date for %s: give -date (or build with a [project] history)", path, r.Artifact.ID)
 		}
-		name := filepath.Join(out, safeName(r.Machine.Name), r.Artifact.Date.Format("2006-01-02T150405")+"-"+safeName(shortID(r.Artifact.ID)))
-		if len(r.Context) > 0 {
-			name += "-" + safeName(shortHash(r.Context.String()))
+		name := filepath.Join(out, archiveName(r))
+		var buf bytes.Buffer
+		if err := pparchive.Encode(&buf, r, "json", false); err != nil {
+			return n, fmt.Errorf("%s: %w", path, err)
 		}
-		name += ".json"
-		if err := writeArchive(name, r); err != nil {
+		switch old, err := os.ReadFile(name); {
+		case err == nil && bytes.Equal(old, buf.Bytes()):
+			fmt.Fprintf(stdout, "%s: %s unchanged (%d results)\n", path, name, len(r.Results))
+			n++
+			continue
+		case err == nil && !force:
+			fmt.Fprintf(stderr, "perfpages: %s: not written: %s exists with other results for machine %q, artifact %s and the same context (-force overwrites it)\n",
+				path, name, r.Machine.Name, r.Artifact.ID)
+			refused++
+			continue
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return n, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := perfgate.WriteFile(name, buf.Bytes()); err != nil {
 			return n, fmt.Errorf("%s: %w", path, err)
 		}
 		fmt.Fprintf(stdout, "%s: wrote %s (%d results)\n", path, name, len(r.Results))
 		n++
+	}
+	if refused > 0 {
+		return n, fmt.Errorf("%s: %d of %d runs not written: their archives exist with other results", path, refused, len(runs))
 	}
 	if n == 0 {
 		return 0, fmt.Errorf("%s: no results in the file", path)
@@ -131,20 +155,47 @@ func importOne(path, format string, def foreign.Defaults, out string, stdout, st
 	return n, nil
 }
 
-// writeArchive writes r as a JSON archive, atomically.
-func writeArchive(name string, r analysis.Run) error {
-	var buf bytes.Buffer
-	if err := pparchive.Encode(&buf, r, "json", false); err != nil {
-		return err
+// archiveName is where import writes a run, relative to -out:
+// <machine>/<date>-<artifact>[-<context hash>].json. The name is
+// injective: a machine name or artifact id that is not kept as it is (a
+// character other than letters, digits, '-', '_' and '.', a leading or
+// trailing dot, an id over 12 characters) gets "~" and a hash of the
+// original appended, and "~" is never kept, so "ci linux", "ci/linux" and
+// "ci_linux" are three folders. Names that were kept before, and a commit
+// sha shortened to 12 hex digits, are unchanged, so archives written by
+// earlier imports keep their names. What can still meet (a 32-bit hash
+// collision, 12-digit sha prefixes, names differing only in case on a
+// case-insensitive file system) is caught by the overwrite check.
+func archiveName(r analysis.Run) string {
+	name := r.Artifact.Date.Format("2006-01-02T150405") + "-" + nameSegment(r.Artifact.ID, 12)
+	if len(r.Context) > 0 {
+		name += "-" + shortHash(r.Context.String())
 	}
-	return perfgate.WriteFile(name, buf.Bytes())
+	return filepath.Join(nameSegment(r.Machine.Name, 0), name+".json")
 }
 
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
+// nameSegment is s as a file name segment, at most max bytes before the
+// hash (0: no limit); see archiveName.
+func nameSegment(s string, max int) string {
+	safe := safeName(s)
+	shortSha := false
+	if max > 0 && len(safe) > max {
+		shortSha = safe == s && isHex(s)
+		safe = safe[:max]
 	}
-	return id
+	if safe == s || shortSha {
+		return safe
+	}
+	return safe + "~" + shortHash(s)
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func shortHash(s string) string {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
 )
 
 // foreignFixture is a fixture of generator/foreign, made by the real tool.
@@ -157,5 +161,88 @@ func TestImportEveryFormatBuilds(t *testing.T) {
 				t.Errorf("%d commit pages, want at least 2", len(commits))
 			}
 		})
+	}
+}
+
+// archiveName keeps the names earlier imports wrote where they were
+// unambiguous, and is injective otherwise.
+func TestArchiveName(t *testing.T) {
+	date := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
+	sha := "3f2a9e1c0b7d3f2a9e1c0b7d3f2a9e1c0b7d3f2a"
+	run := func(machine, id string, ctx analysis.Params) analysis.Run {
+		return analysis.Run{Artifact: analysis.Artifact{ID: id, Date: date}, Machine: analysis.Machine{Name: machine}, Context: ctx}
+	}
+	tests := []struct {
+		name string
+		run  analysis.Run
+		want string
+	}{
+		{"sha kept as before", run("ci-linux", sha, nil), "ci-linux/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"context hash as before", run("ci", sha, analysis.Params{{Key: "go", Value: "1.26"}}), "ci/2026-11-20T030000-3f2a9e1c0b7d-" + shortHash("go=1.26") + ".json"},
+		{"short tag kept", run("ci", "v1.2.3", nil), "ci/2026-11-20T030000-v1.2.3.json"},
+		{"space", run("ci linux", sha, nil), "ci_linux~" + shortHash("ci linux") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"slash", run("ci/linux", sha, nil), "ci_linux~" + shortHash("ci/linux") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"underscore kept", run("ci_linux", sha, nil), "ci_linux/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"traversal", run("../..", sha, nil), "_~" + shortHash("../..") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"empty machine", run("", sha, nil), "_~" + shortHash("") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
+		{"long tag", run("ci", "release-2026-01", nil), "ci/2026-11-20T030000-release-2026~" + shortHash("release-2026-01") + ".json"},
+		{"tilde is never kept", run("a~b", sha, nil), "a_b~" + shortHash("a~b") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
+	}
+	seen := map[string]string{}
+	for _, tt := range tests {
+		got := filepath.ToSlash(archiveName(tt.run))
+		if got != tt.want {
+			t.Errorf("%s: archiveName = %q, want %q", tt.name, got, tt.want)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("%s and %s share %s", tt.name, other, got)
+		}
+		seen[got] = tt.name
+	}
+}
+
+// Import never overwrites an archive silently: machines "ci linux" and
+// "ci/linux" get two folders; the same import again is "unchanged"; other
+// results for the same machine and artifact are refused, naming the input
+// and the archive, unless -force.
+func TestImportNeverOverwrites(t *testing.T) {
+	out := t.TempDir()
+	sha := strings.Repeat("a", 40)
+	imp := func(machine, fixture string, extra ...string) (string, string, error) {
+		args := append([]string{"import", "-format", "hyperfine", "-artifact", sha, "-date", "2026-11-20", "-machine", machine, "-out", out}, extra...)
+		return runCLI(t, "", append(args, foreignFixture(t, fixture))...)
+	}
+	for _, m := range []string{"ci linux", "ci/linux"} {
+		if _, stderr, err := imp(m, "hyperfine/basic.json"); err != nil {
+			t.Fatalf("import -machine %q: %v\n%s", m, err, stderr)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "*", "*.json")); len(files) != 2 {
+		t.Errorf("archives %v, want one per machine", files)
+	}
+
+	stdout, stderr, err := imp("ci linux", "hyperfine/basic.json")
+	if err != nil || !strings.Contains(stdout, " unchanged (") {
+		t.Errorf("same import again: %v\n%s%s", err, stdout, stderr)
+	}
+
+	param := foreignFixture(t, "hyperfine/param.json")
+	archive := filepath.Join(out, "ci_linux~"+shortHash("ci linux"), "2026-11-20T000000-aaaaaaaaaaaa.json")
+	before, _ := os.ReadFile(archive)
+	_, stderr, err = imp("ci linux", "hyperfine/param.json")
+	wantMsg := "perfpages: " + param + ": not written: " + archive + ` exists with other results for machine "ci linux", artifact ` + sha + " and the same context (-force overwrites it)\n"
+	if err == nil || !strings.Contains(stderr, wantMsg) || !strings.Contains(stderr, "1 of 1 runs not written") {
+		t.Errorf("conflicting import: %v\n%s\nwant %s", err, stderr, wantMsg)
+	}
+	if after, _ := os.ReadFile(archive); !bytes.Equal(before, after) {
+		t.Error("the refused import changed the archive")
+	}
+
+	stdout, stderr, err = imp("ci linux", "hyperfine/param.json", "-force")
+	if err != nil || !strings.Contains(stdout, "wrote "+archive) {
+		t.Errorf("-force: %v\n%s%s", err, stdout, stderr)
+	}
+	if after, _ := os.ReadFile(archive); bytes.Equal(before, after) {
+		t.Error("-force did not overwrite the archive")
 	}
 }

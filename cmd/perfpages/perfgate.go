@@ -76,6 +76,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Tool:      tool(),
 	})
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("run: %w; no receipt written", err)
+		}
 		return fmt.Errorf("run: %w", err)
 	}
 	if err := perfgate.WriteJSON(*out, res.Receipt); err != nil {

@@ -58,7 +58,9 @@ type RunOutcome struct {
 // samples. A sample that fails (non-zero exit, timeout) is recorded, not
 // fatal: the outcome lists it and the caller decides. Run fails only when
 // the options are invalid, the command cannot be started, or ctx is
-// cancelled.
+// cancelled; cancelling ctx kills the running sample's process group.
+// Nothing a sample starts outlives it: when the command exits, whatever it
+// left running in its process group is killed.
 func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 	if err := ValidateBenchName(opts.Name); err != nil {
 		return nil, err
@@ -116,6 +118,9 @@ func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 	out := &RunOutcome{Receipt: r}
 	for i := range opts.Warmup + opts.Repeat {
 		s, err := runOnce(ctx, path, opts.Command, opts.Cwd, opts.Timeout, capBytes)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("iteration %d of %d interrupted: %w (everything the command started was killed)", i+1, opts.Warmup+opts.Repeat, context.Cause(ctx))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("iteration %d: %w", i+1, err)
 		}
@@ -152,7 +157,8 @@ func lookPath(name string) (string, error) {
 }
 
 // outputGrace is how long the output of a finished command is still read:
-// a background child that inherited its stdout may keep the pipe open.
+// a descendant that left the command's process group (and so survived
+// its kill) may keep the pipe open.
 const outputGrace = time.Second
 
 // runOnce runs the command once and measures it.
@@ -193,7 +199,9 @@ func runOnce(ctx context.Context, path string, argv []string, dir string, timeou
 	}
 
 	// Kill the process group on timeout or cancellation, but never after
-	// Wait has returned (the pid may be reused).
+	// the command has been reaped (the pid may be reused). waitSample also
+	// kills the group when the command exits on its own, so that nothing a
+	// sample started outlives it.
 	var mu sync.Mutex
 	exited, timedOut := false, false
 	kill := func(isTimeout bool) {
@@ -211,8 +219,8 @@ func runOnce(ctx context.Context, path string, argv []string, dir string, timeou
 	}
 	stopWatch := context.AfterFunc(ctx, func() { kill(false) })
 
-	state, werr := p.Wait()
-	wall := time.Since(start)
+	state, exitedAt, werr := waitSample(p)
+	wall := exitedAt.Sub(start)
 	mu.Lock()
 	exited = true
 	mu.Unlock()

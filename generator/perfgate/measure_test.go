@@ -139,21 +139,93 @@ func TestRunTimeout(t *testing.T) {
 	if diff := cmp.Diff([]string{"iteration 1 timed out"}, out.Failures); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
 	}
-	data, err := os.ReadFile(pidFile)
+	waitGone(t, readPid(t, pidFile))
+}
+
+// TestRunKillsLeftovers: a sample that exits normally but leaves a child
+// running in the background does not leave it behind, and the sample ends
+// without waiting for the child's hold on its stdout.
+func TestRunKillsLeftovers(t *testing.T) {
+	needShell(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("checks /proc")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	out, err := Run(context.Background(), RunOptions{
+		Name:    "leaves-a-child",
+		Command: []string{"sh", "-c", `sleep 300 & echo $! > "$0"; echo done`, pidFile},
+		Repeat:  1, Now: fixedClock, Host: fixedHost,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	// The background sleep was killed: it is gone, or a zombie waiting
-	// for a reaper.
-	for range 200 {
+	if s := out.Receipt.Samples[0]; s.ExitCode != 0 || s.TimedOut || s.Stdout == nil || *s.Stdout != "done\n" || len(out.Failures) != 0 {
+		t.Errorf("sample = %+v, failures %v", s, out.Failures)
+	}
+	waitGone(t, readPid(t, pidFile))
+}
+
+// TestRunCancelled: cancelling the context mid-sample kills the sample's
+// process group and fails the run with the cause.
+func TestRunCancelled(t *testing.T) {
+	needShell(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("checks /proc")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := Run(ctx, RunOptions{
+			Name:    "cancelled",
+			Command: []string{"sh", "-c", `sleep 300 & echo $! > "$0.tmp"; mv "$0.tmp" "$0"; wait`, pidFile},
+			Repeat:  3, Now: fixedClock, Host: fixedHost,
+		})
+		done <- err
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(pidFile); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sample did not start")
+		}
+	}
+	cancel(errors.New("test cancels"))
+	err := <-done
+	if want := "iteration 1 of 3 interrupted: test cancels (everything the command started was killed)"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	waitGone(t, readPid(t, pidFile))
+}
+
+func readPid(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// waitGone waits (up to a generous 30 s) until process pid is gone or a
+// zombie waiting for a reaper.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil || strings.Contains(string(stat), ") Z ") {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	t.Errorf("background child %d of a timed-out sample is still running", pid)
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+	t.Errorf("process %d started by a sample is still running", pid)
 }
 
 func TestRunOutputCap(t *testing.T) {

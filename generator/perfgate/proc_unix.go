@@ -9,15 +9,22 @@ import (
 )
 
 // procAttr starts the command in a process group of its own, so that a
-// timeout can kill everything it started, not only the direct child.
+// timeout, an interrupt or the end of the sample can kill everything it
+// started, not only the direct child. A descendant that moves to another
+// group or session (setsid, a daemon) is out of reach.
 func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
-// killGroup kills the command's process group, and the process itself in
-// case it left the group.
+// killGroup kills the running command's process group, and the process
+// itself in case it left the group. It must not be called once the
+// command has been reaped (its pid could be reused).
 func killGroup(p *os.Process) {
 	syscall.Kill(-p.Pid, syscall.SIGKILL)
 	p.Kill()
 }
+
+// killLeftovers kills the rest of the process group whose leader pid has
+// exited (see waitSample); a group with no member left is not an error.
+func killLeftovers(pid int) { syscall.Kill(-pid, syscall.SIGKILL) }
 
 // maxRSSKB is the peak resident set size of the command (and of the
 // descendants it waited for) in KB, from wait4's rusage. macOS reports

@@ -24,6 +24,10 @@ type File struct {
 	// Artifact is the id to use when the archive names none: for git notes,
 	// the annotated commit. Empty otherwise.
 	Artifact string
+	// Version orders the versions of the file Name along a git ref
+	// ([Git.History]): a larger Version is newer. 0 for a file with no
+	// other versions ([Dir], [Git.Notes]).
+	Version int
 }
 
 // Dir returns every file under root (recursively) whose name isArchive

@@ -18,6 +18,14 @@ import (
 // under a second path is returned once, with its first path. A nil
 // isArchive accepts every path.
 //
+// File.Version orders the versions of one path: it is the position along
+// the log (1 for the oldest commit) of the last commit that wrote the blob
+// to that path, so that of two versions the one the ref's tip (or the
+// latest commit before the file's deletion) has is the newest, even when
+// a commit brought back an older blob. A merge counts as writing what it
+// takes from one side (-m diffs it against each parent), so the version a
+// merge keeps is newer than both sides'.
+//
 // Every commit reachable from ref is searched, merged branches and merge
 // commits included; a parent comes before its children, and commits are
 // otherwise in commit-date order. Symbolic links and submodules are
@@ -45,13 +53,19 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 		args = append(args, "--", pathspec)
 	}
 	var versions []rawEntry
-	seen := map[string]bool{}
+	seen := map[string]int{} // blob → index in versions
 	err = g.stream(ctx, args, func(r *bufio.Reader) error {
 		return parseRawLog(r, func(e rawEntry) {
-			if seen[e.blob] || isArchive != nil && !isArchive(e.path) {
+			if i, ok := seen[e.blob]; ok {
+				if versions[i].path == e.path {
+					versions[i].seq = e.seq
+				}
 				return
 			}
-			seen[e.blob] = true
+			if isArchive != nil && !isArchive(e.path) {
+				return
+			}
+			seen[e.blob] = len(versions)
 			versions = append(versions, e)
 		})
 	})
@@ -72,9 +86,10 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 	}
 	for i, v := range versions {
 		files[i] = File{
-			Name:   v.path,
-			Origin: ref + "@" + short(v.commit) + ":" + v.path,
-			Data:   blobs[i],
+			Name:    v.path,
+			Origin:  ref + "@" + short(v.commit) + ":" + v.path,
+			Data:    blobs[i],
+			Version: v.seq,
 		}
 	}
 	return files, nil
@@ -98,9 +113,11 @@ func historyPathspec(dir string) (string, error) {
 	return ":(top,literal)" + p, nil
 }
 
-// rawEntry is a file version that a commit added or changed.
+// rawEntry is a file version that a commit added or changed; seq is the
+// commit's position in the log, from 1.
 type rawEntry struct {
 	commit, path, blob string
+	seq                int
 }
 
 // parseRawLog reads the output of
@@ -114,6 +131,7 @@ type rawEntry struct {
 // path. Deletions, symbolic links and submodules are left out.
 func parseRawLog(r *bufio.Reader, fn func(rawEntry)) error {
 	var commit string
+	seq := 0
 	var batch []rawEntry
 	flush := func() {
 		slices.SortStableFunc(batch, func(a, b rawEntry) int { return strings.Compare(a.path, b.path) })
@@ -151,13 +169,14 @@ func parseRawLog(r *bufio.Reader, fn func(rawEntry)) error {
 				return fmt.Errorf("git log output for commit %s, %s: %w", commit, p, err)
 			}
 			if ok {
-				batch = append(batch, rawEntry{commit: commit, path: p, blob: blob})
+				batch = append(batch, rawEntry{commit: commit, path: p, blob: blob, seq: seq})
 			}
 		case isObjectID(tok):
 			// git repeats a merge's header once per parent (-m).
 			if tok != commit {
 				flush()
 				commit = tok
+				seq++
 			}
 		default:
 			return fmt.Errorf("git log output: unexpected %q", truncate(tok))

@@ -43,8 +43,15 @@ func nightlyRepo(t *testing.T) (r *testRepo, c []string) {
 func TestHistory(t *testing.T) {
 	r, c := nightlyRepo(t)
 	g := r.open()
-	file := func(commit int, path, data string) File {
-		return File{Name: path, Origin: "perf-results@" + c[commit][:7] + ":" + path, Data: []byte(data)}
+	// file is a version that commit brought in; its Version is the
+	// commit's position in the (path-filtered) log, unless at says which
+	// later commit wrote it last.
+	file := func(commit int, path, data string, at ...int) File {
+		v := commit + 1
+		if len(at) > 0 {
+			v = at[0]
+		}
+		return File{Name: path, Origin: "perf-results@" + c[commit][:7] + ":" + path, Data: []byte(data), Version: v}
 	}
 	tests := []struct {
 		name      string
@@ -57,7 +64,7 @@ func TestHistory(t *testing.T) {
 			path:      "results/",
 			isArchive: isJSON,
 			want: []File{
-				file(0, "results/latest.json", "L1"),
+				file(0, "results/latest.json", "L1", 4), // written again by night 4
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
@@ -70,7 +77,7 @@ func TestHistory(t *testing.T) {
 			path:      "./results",
 			isArchive: isJSON,
 			want: []File{
-				file(0, "results/latest.json", "L1"),
+				file(0, "results/latest.json", "L1", 4), // written again by night 4
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
@@ -85,7 +92,7 @@ func TestHistory(t *testing.T) {
 			want: []File{
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/linux/b.json", "b1"),
-				file(3, "results/linux/c.json", "c1"),
+				file(3, "results/linux/c.json", "c1", 3), // night 3 only deleted here: not in the log
 			},
 		},
 		{
@@ -94,7 +101,7 @@ func TestHistory(t *testing.T) {
 			isArchive: isJSON,
 			want: []File{
 				file(0, "other/x.json", "o1"),
-				file(3, "other/x.json", "o2"),
+				file(3, "other/x.json", "o2", 2),
 			},
 		},
 		{
@@ -103,7 +110,7 @@ func TestHistory(t *testing.T) {
 			isArchive: isJSON,
 			want: []File{
 				file(0, "other/x.json", "o1"),
-				file(0, "results/latest.json", "L1"),
+				file(0, "results/latest.json", "L1", 4), // written again by night 4
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
@@ -116,7 +123,7 @@ func TestHistory(t *testing.T) {
 			name: "nil isArchive takes every file",
 			path: "results",
 			want: []File{
-				file(0, "results/latest.json", "L1"),
+				file(0, "results/latest.json", "L1", 4), // written again by night 4
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
@@ -209,14 +216,51 @@ func TestHistoryMerges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The merge (4th in the log) brings each side's file to the other
+	// side: that is their last write.
 	want := []File{
-		{Name: "results/base.json", Origin: "main@" + base[:7] + ":results/base.json", Data: []byte("base")},
-		{Name: "results/side.json", Origin: "main@" + side[:7] + ":results/side.json", Data: []byte("side")},
-		{Name: "results/main.json", Origin: "main@" + main[:7] + ":results/main.json", Data: []byte("main")},
-		{Name: "results/merged.json", Origin: "main@" + merge[:7] + ":results/merged.json", Data: []byte("made in the merge")},
+		{Name: "results/base.json", Origin: "main@" + base[:7] + ":results/base.json", Data: []byte("base"), Version: 1},
+		{Name: "results/side.json", Origin: "main@" + side[:7] + ":results/side.json", Data: []byte("side"), Version: 4},
+		{Name: "results/main.json", Origin: "main@" + main[:7] + ":results/main.json", Data: []byte("main"), Version: 4},
+		{Name: "results/merged.json", Origin: "main@" + merge[:7] + ":results/merged.json", Data: []byte("made in the merge"), Version: 4},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHistoryVersions: of the versions of one path, the one the ref's
+// tip holds is the newest: after a correction, after a revert to an older
+// blob, and after a merge of two branches that wrote the file differently.
+func TestHistoryVersions(t *testing.T) {
+	r := newTestRepo(t)
+	r.commit("first run", put("results/a.json", "a: 100"))
+	r.commit("corrected", put("results/a.json", "a: 90"))
+	r.commit("next run", put("results/b.json", "b"))
+	r.commit("revert the correction", put("results/a.json", "a: 100"))
+	r.git("checkout", "-q", "-b", "side")
+	r.commit("side run", put("results/c.json", "c: side"))
+	r.git("checkout", "-q", "main")
+	r.commit("main run", put("results/c.json", "c: main"))
+	r.clock = r.clock.Add(time.Hour)
+	r.git("merge", "-q", "-X", "theirs", "--no-edit", "side")
+	g := r.open()
+	files, err := g.History(context.Background(), "main", "results", isJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := map[string]string{}
+	seq := map[string]int{}
+	for _, f := range files {
+		if f.Version > seq[f.Name] {
+			seq[f.Name], newest[f.Name] = f.Version, string(f.Data)
+		} else if f.Version == seq[f.Name] {
+			t.Errorf("%s has two versions numbered %d", f.Name, f.Version)
+		}
+	}
+	want := map[string]string{"results/a.json": "a: 100", "results/b.json": "b", "results/c.json": "c: side"}
+	if diff := cmp.Diff(want, newest); diff != "" {
+		t.Errorf("newest versions (-want +got):\n%s", diff)
 	}
 }
 
@@ -236,7 +280,7 @@ func TestHistorySkipsLinksAndSubmodules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []File{{Name: "results/real.json", Origin: "main@" + c[:7] + ":results/real.json", Data: []byte("real")}}
+	want := []File{{Name: "results/real.json", Origin: "main@" + c[:7] + ":results/real.json", Data: []byte("real"), Version: 1}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
 	}
@@ -252,9 +296,9 @@ func TestHistoryBareRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []File{
-		{Name: "results/linux/a.json", Origin: "perf-results@" + c[0][:7] + ":results/linux/a.json", Data: []byte("a1")},
-		{Name: "results/linux/b.json", Origin: "perf-results@" + c[1][:7] + ":results/linux/b.json", Data: []byte("b1")},
-		{Name: "results/linux/c.json", Origin: "perf-results@" + c[3][:7] + ":results/linux/c.json", Data: []byte("c1")},
+		{Name: "results/linux/a.json", Origin: "perf-results@" + c[0][:7] + ":results/linux/a.json", Data: []byte("a1"), Version: 1},
+		{Name: "results/linux/b.json", Origin: "perf-results@" + c[1][:7] + ":results/linux/b.json", Data: []byte("b1"), Version: 2},
+		{Name: "results/linux/c.json", Origin: "perf-results@" + c[3][:7] + ":results/linux/c.json", Data: []byte("c1"), Version: 3},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
@@ -305,7 +349,7 @@ func TestParseRawLog(t *testing.T) {
 			in: c1 + "\x00\n" +
 				":000000 100644 " + zero + " " + b2 + " A\x00z/b.json\x00" +
 				":000000 100755 " + zero + " " + b1 + " A\x00\na \"x\".json\x00",
-			want: []rawEntry{{c1, "\na \"x\".json", b1}, {c1, "z/b.json", b2}},
+			want: []rawEntry{{c1, "\na \"x\".json", b1, 1}, {c1, "z/b.json", b2, 1}},
 		},
 		{
 			name: "deletions, symlinks and submodules skipped",
@@ -319,7 +363,7 @@ func TestParseRawLog(t *testing.T) {
 			in: c1 + "\x00\n:000000 100644 " + zero + " " + b1 + " A\x00b.json\x00" +
 				c1 + "\x00\n:000000 100644 " + zero + " " + b2 + " A\x00a.json\x00" +
 				c2 + "\x00\n:100644 100644 " + b1 + " " + b2 + " M\x00c.json\x00",
-			want: []rawEntry{{c1, "a.json", b2}, {c1, "b.json", b1}, {c2, "c.json", b2}},
+			want: []rawEntry{{c1, "a.json", b2, 1}, {c1, "b.json", b1, 1}, {c2, "c.json", b2, 2}},
 		},
 		{name: "entry before commit", in: ":000000 100644 " + zero + " " + b1 + " A\x00a\x00", wantErr: "before any commit"},
 		{name: "missing path", in: c1 + "\x00\n:000000 100644 " + zero + " " + b1 + " A\x00", wantErr: "has no path"},
