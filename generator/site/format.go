@@ -1,19 +1,23 @@
 package site
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
 )
 
 // FormatValue shows a measured value with its unit, scaled to a readable
 // prefix: nanoseconds become µs/ms/s, bytes KiB/MiB/GiB, counts k/M/G.
 // Four significant digits are enough to see a 0.1 % change on a table and
 // keep columns narrow; the exact value is in the data files.
+//
+// Huge values keep four significant digits in exponent form ("1e+299 s");
+// NaN and ±Inf are "n/a" (analysis.FormatFixed's rule).
 func FormatValue(v float64, unit string) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return "n/a"
 	}
 	switch strings.ToLower(unit) {
 	case "ns", "ns/op":
@@ -73,10 +77,9 @@ func sig4(v float64) string {
 }
 
 // FormatChange shows a relative change (a fraction) as a signed percent
-// with two decimals, as rustc-perf's compare page does.
+// with two decimals, as rustc-perf's compare page does; from 1 000 000 %
+// on in exponent form ("+1.00e+310%"), "n/a" when not finite
+// (analysis.FormatPercent).
 func FormatChange(c float64) string {
-	if c >= 0 {
-		return fmt.Sprintf("+%.2f%%", c*100)
-	}
-	return fmt.Sprintf("%.2f%%", c*100)
+	return analysis.FormatPercentSigned(c, 2)
 }
