@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -172,7 +173,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	}
 	if cur.Kind == KindRun {
 		if cv := cur.Run.Stats.CV("wall_ms"); cv != nil && *cv > highNoiseCV {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("high noise detected (wall_ms CV %.1f%% > 30%%): raise -repeat or run on a quieter machine", *cv*100))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("high noise detected (wall_ms CV %s > 30%%): raise -repeat or run on a quieter machine", analysis.FormatPercent(*cv, 1)))
 		}
 	}
 	res.Compare = &cmp.Receipt

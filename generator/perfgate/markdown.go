@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/internal/mdtext"
 )
 
 // Markdown renders a compare receipt as perfgate's pull-request comment
@@ -18,11 +19,15 @@ import (
 // change, budget, status) and a Notes bullet per verdict reason. units
 // gives the display unit of keys that are not perfgate metrics (archive
 // results); perfgate metrics use their own.
+//
+// The bench name, metric keys, units and reason tokens come from the
+// receipts and archives: they go through mdtext, as in every Markdown
+// perfpages writes (FuzzCommentMarkdown).
 func Markdown(c *CompareReceipt, units map[string]string) string {
 	var b strings.Builder
 	b.WriteString(verdictHeader(c.Verdict.Status))
 	b.WriteString("\n\n")
-	fmt.Fprintf(&b, "**Bench:** %s\n\n", codeSpan(c.Bench.Name))
+	fmt.Fprintf(&b, "**Bench:** %s\n\n", mdtext.Code(c.Bench.Name))
 	b.WriteString("| metric | baseline (median) | current (median) | delta | budget | status |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---|\n")
 	for _, key := range slices.Sorted(maps.Keys(c.Deltas)) {
@@ -30,7 +35,7 @@ func Markdown(c *CompareReceipt, units map[string]string) string {
 		unit := unitOf(key, units)
 		budgetCol, dirCol := "", ""
 		if bud, ok := c.Budgets[key]; ok {
-			budgetCol, dirCol = fmt.Sprintf("%.1f%%", bud.Threshold*100), string(bud.Direction)
+			budgetCol, dirCol = analysis.FormatPercent(bud.Threshold, 1), mdtext.Text(string(bud.Direction))
 		}
 		status := statusIcon(d.Status)
 		if noisy(d) {
@@ -41,7 +46,7 @@ func Markdown(c *CompareReceipt, units map[string]string) string {
 			name += " (" + string(d.Statistic) + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s (%s) | %s |\n",
-			codeSpan(name), withUnit(FormatValue(key, d.Baseline), unit), withUnit(FormatValue(key, d.Current), unit),
+			mdtext.CodeCell(name), withUnit(FormatValue(key, d.Baseline), unit), withUnit(FormatValue(key, d.Current), unit),
 			FormatPct(d.Pct), budgetCol, dirCol, status)
 	}
 	if len(c.Verdict.Reasons) > 0 {
@@ -89,26 +94,30 @@ func reasonLine(c *CompareReceipt, token string) string {
 		if dok && bok {
 			noise := ""
 			if noisy(d) {
-				noise = fmt.Sprintf(" [NOISY: CV %.2f%% > limit %.2f%%]", *d.CV*100, *d.NoiseThreshold*100)
+				noise = fmt.Sprintf(" [NOISY: CV %s > limit %s]", analysis.FormatPercent(*d.CV, 2), analysis.FormatPercent(*d.NoiseThreshold, 2))
 			}
 			switch status {
 			case budget.Warn:
-				return fmt.Sprintf("- %s: %s (warn >= %.2f%%, fail > %.2f%%)%s\n", token, FormatPct(d.Pct), b.WarnThreshold*100, b.Threshold*100, noise)
+				return fmt.Sprintf("- %s: %s (warn >= %s, fail > %s)%s\n", mdtext.Text(token), FormatPct(d.Pct),
+					analysis.FormatPercent(b.WarnThreshold, 2), analysis.FormatPercent(b.Threshold, 2), noise)
 			case budget.Fail:
-				return fmt.Sprintf("- %s: %s (fail > %.2f%%)\n", token, FormatPct(d.Pct), b.Threshold*100)
+				return fmt.Sprintf("- %s: %s (fail > %s)\n", mdtext.Text(token), FormatPct(d.Pct), analysis.FormatPercent(b.Threshold, 2))
 			case budget.Skip:
-				return fmt.Sprintf("- %s: skipped%s\n", token, noise)
+				return fmt.Sprintf("- %s: skipped%s\n", mdtext.Text(token), noise)
 			}
 		}
 	}
-	return "- " + token + "\n"
+	return "- " + mdtext.Text(token) + "\n"
 }
 
 // FormatValue formats a compared value: perfgate's metrics as perfgate
 // does (whole numbers; throughput with 3 decimals), archive results with
-// as many digits as they need, up to 6 significant ones.
+// as many digits as they need, up to 6 significant ones. From 1e15 on —
+// beyond any real count of milliseconds or bytes — values are in exponent
+// form with 6 significant digits ("1e+308", not 309 digits); NaN and ±Inf
+// are "n/a".
 func FormatValue(metric string, v float64) string {
-	if m, ok := MetricByName(metric); ok {
+	if m, ok := MetricByName(metric); ok && math.Abs(v) < 1e15 {
 		if m.Name == "throughput_per_s" {
 			return strconv.FormatFloat(v, 'f', 3, 64)
 		}
@@ -122,7 +131,7 @@ func FormatValue(metric string, v float64) string {
 // usual magnitudes.
 func formatMeasurement(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return "n/a"
 	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
@@ -146,21 +155,13 @@ func unitOf(key string, units map[string]string) string {
 	return units[key]
 }
 
+// withUnit is a formatted value and its unit (from the data, escaped)
+// for a Markdown table cell.
 func withUnit(v, unit string) string {
-	if unit == "" {
+	if mdtext.Line(unit) == "" {
 		return v
 	}
-	return v + " " + unit
-}
-
-// codeSpan is s as Markdown inline code that is safe inside a table cell.
-func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	if strings.Contains(s, "`") {
-		return "`` " + s + " ``"
-	}
-	return "`" + s + "`"
+	return v + " " + mdtext.Text(unit)
 }
 
 // ValueRow is one line of the current results shown when there is no
@@ -199,18 +200,18 @@ func ArchiveValues(run *analysis.Run) []ValueRow {
 func NoBaselineMarkdown(bench string, rows []ValueRow, warnings []string) string {
 	var b strings.Builder
 	b.WriteString("## perfgate: no baseline\n\n")
-	fmt.Fprintf(&b, "**Bench:** %s\n\n", codeSpan(bench))
+	fmt.Fprintf(&b, "**Bench:** %s\n\n", mdtext.Code(bench))
 	b.WriteString("No baseline found for comparison. This run will establish a new baseline.\n\n")
 	b.WriteString("### Current Results\n\n")
 	b.WriteString("| metric | value |\n")
 	b.WriteString("|---|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s |\n", codeSpan(r.Metric), withUnit(r.Value, r.Unit))
+		fmt.Fprintf(&b, "| %s | %s |\n", mdtext.CodeCell(r.Metric), withUnit(r.Value, r.Unit))
 	}
 	if len(warnings) > 0 {
 		b.WriteString("\n**Warnings:**\n")
 		for _, w := range warnings {
-			fmt.Fprintf(&b, "- %s\n", w)
+			fmt.Fprintf(&b, "- %s\n", mdtext.Text(w))
 		}
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package perfgate
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -79,9 +80,11 @@ func TestMarkdownNoiseAndStatistic(t *testing.T) {
 		},
 		Verdict: Verdict{Status: budget.Warn, Reasons: []string{"cpu_ms_skip", "wall_ms_warn", "host_mismatch"}},
 	}
+	// Outside a table a pipe needs no escape (and "\|" would show its
+	// backslash in a code span); inside, mdtext.CodeCell writes "\|".
 	want := `⚠️ perfgate: warn
 
-**Bench:** ` + "`noisy\\|bench`" + `
+**Bench:** ` + "`noisy|bench`" + `
 
 | metric | baseline (median) | current (median) | delta | budget | status |
 |---|---:|---:|---:|---:|---|
@@ -145,6 +148,13 @@ func TestFormatValue(t *testing.T) {
 		{"wall-time", 123456.789, "123457"},
 		{"wall-time", 2e-9, "2e-09"},
 		{"wall-time", -0.5, "-0.5"},
+		// Huge and non-finite values: exponent form, "n/a".
+		{"wall_ms", 1e308, "1e+308"},
+		{"throughput_per_s", 2.5e20, "2.5e+20"},
+		{"wall_ms", 999999999999999, "999999999999999"},
+		{"wall-time", 1e300, "1e+300"},
+		{"wall_ms", math.Inf(1), "n/a"},
+		{"wall-time", math.NaN(), "n/a"},
 	}
 	for _, tt := range tests {
 		if got := FormatValue(tt.metric, tt.v); got != tt.want {

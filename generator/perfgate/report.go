@@ -3,8 +3,10 @@ package perfgate
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
 )
 
@@ -114,17 +116,29 @@ func NewReport(c *CompareReceipt, w Wording) Report {
 			if d.Status == budget.Fail {
 				verb = "exceeded"
 			}
-			f.Message = fmt.Sprintf("Performance regression %s threshold for %s: %.2f%% regression (threshold: %.2f%%)",
-				verb, metric, d.Regression*100, threshold*100)
+			f.Message = fmt.Sprintf("Performance regression %s threshold for %s: %s regression (threshold: %s)",
+				verb, metric, analysis.FormatPercent(d.Regression, 2), analysis.FormatPercent(threshold, 2))
 			f.Data.RegressionPct = d.Regression
 		default:
-			f.Message = fmt.Sprintf("%s regression: %.2f%% (change: %s, threshold: %.1f%%)",
-				metric, d.Regression*100, FormatPct(d.Pct), threshold*100)
-			f.Data.RegressionPct = d.Regression * 100
+			f.Message = fmt.Sprintf("%s regression: %s (change: %s, threshold: %s)",
+				metric, analysis.FormatPercent(d.Regression, 2), FormatPct(d.Pct), analysis.FormatPercent(threshold, 1))
+			f.Data.RegressionPct = percentOf(d.Regression)
 		}
 		r.Findings = append(r.Findings, f)
 	}
 	return r
+}
+
+// percentOf is x × 100 for data.regression_pct, saturated at the largest
+// float: a regression beyond 1.8e306 would overflow to +Inf, which JSON
+// cannot carry (encoding/json fails, and with it the whole check), while
+// its finite fraction is still in the compare receipt.
+func percentOf(x float64) float64 {
+	p := x * 100
+	if math.IsInf(p, 0) && !math.IsInf(x, 0) {
+		return math.Copysign(math.MaxFloat64, x)
+	}
+	return p
 }
 
 // NoBaselineReport is the report of a check that had nothing to compare
@@ -145,11 +159,13 @@ func NoBaselineReport(bench string) Report {
 }
 
 // FormatPct formats a fractional change as perfgate does: "+19.00%",
-// "-5.00%", "0.00%" (a sign only when positive).
+// "-5.00%", "0.00%" (a sign only when positive). Beyond perfgate, which
+// never meets them: "+1.00e+310%" from 1 000 000 % on and "n/a" for NaN
+// and ±Inf (analysis.FormatPercent).
 func FormatPct(pct float64) string {
-	sign := ""
-	if pct > 0 {
-		sign = "+"
+	s := analysis.FormatPercent(pct, 2)
+	if pct > 0 && !math.IsInf(pct, 1) {
+		return "+" + s
 	}
-	return fmt.Sprintf("%s%.2f%%", sign, pct*100)
+	return s
 }

@@ -3,6 +3,7 @@ package perfgate
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -235,10 +236,45 @@ func TestFormatPct(t *testing.T) {
 		{0, "0.00%"},
 		{0.171875, "+17.19%"},
 		{1.5, "+150.00%"},
+		// Beyond perfgate: huge and non-finite changes (analysis.FormatPercent).
+		{1e308, "+1.00e+310%"},
+		{-1e308, "-1.00e+310%"},
+		{math.Inf(1), "n/a"},
+		{math.NaN(), "n/a"},
 	}
 	for _, tt := range tests {
 		if got := FormatPct(tt.pct); got != tt.want {
 			t.Errorf("FormatPct(%v) = %q, want %q", tt.pct, got, tt.want)
+		}
+	}
+}
+
+// TestReportHugeRegression: a regression of 1e308 (from 1 to 1e308) is
+// printed in exponent form, and regression_pct saturates instead of
+// overflowing to +Inf, which JSON cannot carry.
+func TestReportHugeRegression(t *testing.T) {
+	c := &CompareReceipt{
+		Budgets: map[string]Budget{"wall_ms": {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
+		Deltas:  map[string]Delta{"wall_ms": {Baseline: 1, Current: 1e308, Pct: 1e308, Regression: 1e308, Status: budget.Fail}},
+		Verdict: Verdict{Status: budget.Fail, Reasons: []string{"wall_ms_fail"}},
+	}
+	r := NewReport(c, CheckWording)
+	if got, want := r.Findings[0].Message, "wall_ms regression: 1.00e+310% (change: +1.00e+310%, threshold: 20.0%)"; got != want {
+		t.Errorf("message = %q, want %q", got, want)
+	}
+	if got := r.Findings[0].Data.RegressionPct; got != math.MaxFloat64 {
+		t.Errorf("regression_pct = %v, want the largest float", got)
+	}
+	if _, err := json.Marshal(r); err != nil {
+		t.Errorf("report does not encode: %v", err)
+	}
+	if got, want := NewReport(c, ReportWording).Findings[0].Message, "Performance regression exceeded threshold for wall_ms: 1.00e+310% regression (threshold: 20.00%)"; got != want {
+		t.Errorf("message = %q, want %q", got, want)
+	}
+	md := Markdown(c, nil)
+	for _, want := range []string{"| 1 ms | 1e+308 ms | +1.00e+310% |", "- wall_ms_fail: +1.00e+310% (fail > 20.00%)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q in\n%s", want, md)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/zscore"
+	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/route"
 )
@@ -392,17 +393,14 @@ func WriteJSON(w io.Writer, v any) error {
 func artifactLine(a analysis.Artifact) string {
 	day := a.Date.UTC().Format("2006-01-02")
 	if a.PR > 0 && a.Kind != analysis.KindTag {
-		return fmt.Sprintf("#%d (%s, %s)", a.PR, a.Short(), day)
+		return fmt.Sprintf("#%d (%s, %s)", a.PR, mdtext.Line(a.Short()), day)
 	}
-	return fmt.Sprintf("%s (%s)", a.Short(), day)
+	return fmt.Sprintf("%s (%s)", mdtext.Line(a.Short()), day)
 }
 
-func pct(x float64) string {
-	if x >= 0 {
-		return fmt.Sprintf("+%.2f%%", x*100)
-	}
-	return fmt.Sprintf("%.2f%%", x*100)
-}
+// pct is a relative change as rustc-perf prints it, "+1.23%"; huge
+// changes in exponent form, "n/a" when not finite (analysis.FormatPercent).
+func pct(x float64) string { return analysis.FormatPercentSigned(x, 2) }
 
 func metricNames(c *analysis.Comparison, metric string) []string {
 	var names []string
@@ -415,11 +413,13 @@ func metricNames(c *analysis.Comparison, metric string) []string {
 }
 
 // WriteText writes a comparison for a terminal: per metric its verdict and
-// a table of the relevant changes, largest first.
+// a table of the relevant changes, largest first. Names, titles and errors
+// from the data are printed through mdtext.Line: one line each, without
+// control characters (no terminal escape sequence gets through).
 func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
 	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
-	fmt.Fprintf(w, "base: %s %s\n", artifactLine(base), base.Title)
-	fmt.Fprintf(w, "head: %s %s\n", artifactLine(head), head.Title)
+	fmt.Fprintf(w, "base: %s %s\n", artifactLine(base), mdtext.Line(base.Title))
+	fmt.Fprintf(w, "head: %s %s\n", artifactLine(head), mdtext.Line(head.Title))
 	rows := Rows(c, metric)
 	compared := 0
 	for _, r := range rows {
@@ -435,7 +435,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	fmt.Fprintf(w, "\n%s\n", links.Compare(d, c.Base, c.Head))
 	for _, name := range metricNames(c, metric) {
 		m, _ := c.Metric(name)
-		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d significant\n", name, m.Direction, m.Relevance, m.Significant)
+		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d significant\n", mdtext.Line(name), m.Direction, m.Relevance, m.Significant)
 		var relevant []*analysis.Row
 		others := 0
 		for _, r := range rows {
@@ -457,15 +457,16 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 			for _, r := range relevant {
 				z, p, bud := "-", "-", "-"
 				if r.Z.OK {
-					z = fmt.Sprintf("%+.2f", zscore.Round4(r.Z.Z))
+					z = analysis.FormatSigned(zscore.Round4(r.Z.Z), 2)
 				}
 				if r.Test.OK {
-					p = fmt.Sprintf("%.3f", r.Test.P)
+					p = analysis.FormatFixed(r.Test.P, 3)
 				}
 				if r.Budget != nil {
 					bud = string(r.Budget.Delta.Status)
 				}
-				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), fmt.Sprintf("%.2f%%", r.Threshold*100), fmt.Sprintf("%.2fx", r.Factor), r.Magnitude, z, p, bud, caseName(r), r.Series.Key.Machine)
+				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), analysis.FormatPercent(r.Threshold, 2), analysis.FormatFixed(r.Factor, 2)+"x",
+					r.Magnitude, z, p, bud, mdtext.Line(caseName(r)), mdtext.Line(r.Series.Key.Machine))
 			}
 			tw.Flush()
 		}
@@ -476,7 +477,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	var failed []string
 	for _, r := range rows {
 		if r.After != nil && r.After.Error != "" {
-			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", caseName(r), r.Series.Metric.Name, r.Series.Key.Machine, r.After.Error))
+			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", mdtext.Line(caseName(r)), mdtext.Line(r.Series.Metric.Name), mdtext.Line(r.Series.Key.Machine), mdtext.Line(r.After.Error)))
 		}
 	}
 	if len(failed) > 0 {
@@ -525,14 +526,19 @@ func headline(names []string) string {
 // WriteMarkdown writes what a bot posts on a PR (rustc-perf's
 // summarize_run): the overall result line, then per metric its summary
 // table — the headline metric shown, the others folded — and failures.
+//
+// Everything from the data (artifact ids, metric, benchmark, parameter and
+// machine names, error strings) goes through mdtext, and every link
+// destination through mdtext.URL: no heading, link, image, mention or
+// HTML can come from the data (FuzzMarkdownWriters).
 func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
 	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
-	url := links.Compare(d, c.Base, c.Head)
-	who := head.Short()
+	url := mdtext.URL(links.Compare(d, c.Base, c.Head))
+	who := mdtext.Text(head.Short())
 	if head.PR > 0 {
-		who = fmt.Sprintf("[#%d](%s) (%s)", head.PR, links.PR(head.PR), head.Short())
+		who = fmt.Sprintf("[#%d](%s) (%s)", head.PR, mdtext.URL(links.PR(head.PR)), who)
 	}
-	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, base.Short(), url)
+	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, mdtext.Text(base.Short()), url)
 	sum := Summary(c, metric)
 	var failed []*analysis.Row
 	for _, r := range Rows(c, metric) {
@@ -555,7 +561,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 		fmt.Fprintln(w, "> [!WARNING]")
 		fmt.Fprintln(w, "> These benchmarks failed in this run but not in its baseline:")
 		for _, r := range failed {
-			fmt.Fprintf(w, "> - `%s` %s on %s: `%s`\n", caseName(r), r.Series.Metric.Name, r.Series.Key.Machine, r.After.Error)
+			fmt.Fprintf(w, "> - %s %s on %s: %s\n", mdtext.Code(caseName(r)), mdtext.Text(r.Series.Metric.Name), mdtext.Text(r.Series.Key.Machine), mdtext.Code(r.After.Error))
 		}
 		fmt.Fprintln(w)
 	}
@@ -567,7 +573,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 			continue
 		}
 		m, _ := c.Metric(name)
-		fmt.Fprintf(w, "### [%s](%s#%s)\n", name, url, slug.Metric(name))
+		fmt.Fprintf(w, "### [%s](%s#%s)\n", mdtext.Text(name), url, slug.Metric(name))
 		relevant := m.Primary.All.Count+m.Secondary.All.Count > 0
 		if name == first {
 			if !relevant {
@@ -583,10 +589,10 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 		}
 		var parts []string
 		if m.Primary.All.Count > 0 {
-			parts = append(parts, fmt.Sprintf("primary %.1f%%", m.Primary.All.Mean*100))
+			parts = append(parts, "primary "+analysis.FormatPercent(m.Primary.All.Mean, 1))
 		}
 		if m.Secondary.All.Count > 0 {
-			parts = append(parts, fmt.Sprintf("secondary %.1f%%", m.Secondary.All.Mean*100))
+			parts = append(parts, "secondary "+analysis.FormatPercent(m.Secondary.All.Mean, 1))
 		}
 		fmt.Fprintf(w, "<details>\n<summary>Results (%s)</summary>\n\n", strings.Join(parts, ", "))
 		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")

@@ -1,19 +1,24 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // FormatValue shows a measured value with its unit, scaled to a readable
 // prefix: nanoseconds become µs/ms/s, bytes KiB/MiB/GiB, counts k/M/G.
 // Four significant digits are enough to see a 0.1 % change on a table and
 // keep columns narrow; the exact value is in the data files.
+//
+// Huge values keep four significant digits in exponent form ("1e+299 s");
+// NaN and ±Inf are "n/a" (analysis.FormatFixed's rule).
 func FormatValue(v float64, unit string) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return "n/a"
 	}
 	switch strings.ToLower(unit) {
 	case "ns", "ns/op":
@@ -81,12 +86,11 @@ func decimalExponent(a float64) int {
 }
 
 // FormatChange shows a relative change (a fraction) as a signed percent
-// with two decimals, as rustc-perf's compare page does.
+// with two decimals, as rustc-perf's compare page does; from 1 000 000 %
+// on in exponent form ("+1.00e+310%"), "n/a" when not finite
+// (analysis.FormatPercent).
 func FormatChange(c float64) string {
-	if c >= 0 {
-		return fmt.Sprintf("+%.2f%%", c*100)
-	}
-	return fmt.Sprintf("%.2f%%", c*100)
+	return analysis.FormatPercentSigned(c, 2)
 }
 
 // FormatThreshold shows a significance threshold as rustc-perf does: a
@@ -95,7 +99,7 @@ func FormatThreshold(t float64) string {
 	if t == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f%%", t*100)
+	return analysis.FormatPercent(t, 2)
 }
 
 // FormatFactor shows a significance factor ("2.50x", "-" when 0).
@@ -103,7 +107,7 @@ func FormatFactor(f float64) string {
 	if f == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2fx", f)
+	return analysis.FormatFixed(f, 2) + "x"
 }
 
 // FormatP shows a p-value with three decimals, as benchstat does.
@@ -111,9 +115,13 @@ func FormatP(p float64) string {
 	if p < 0.001 && p > 0 {
 		return "<0.001"
 	}
-	return fmt.Sprintf("%.3f", p)
+	return analysis.FormatFixed(p, 3)
 }
 
 // FormatPercent1 shows a fraction as a percent with one decimal, as
 // rustc-perf's summary tables do ("1.5%").
-func FormatPercent1(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
+func FormatPercent1(x float64) string { return analysis.FormatPercent(x, 1) }
+
+// FormatZ shows a z-score: four significant figures as Conbench rounds
+// it, then two decimals with a sign.
+func FormatZ(z float64) string { return analysis.FormatSigned(zscore.Round4(z), 2) }

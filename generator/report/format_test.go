@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestFormatValue(t *testing.T) {
 	tests := []struct {
@@ -18,6 +21,13 @@ func TestFormatValue(t *testing.T) {
 		{123.456, "MB/s", "123.5 MB/s"},
 		{0.5, "s", "500 ms"},
 		{0, "ns", "0 ns"},
+		// Huge and non-finite values (analysis.FormatFixed's rule).
+		{1e308, "ns", "1e+299 s"},
+		{math.MaxFloat64, "bytes", "1.674e+299 GiB"},
+		{-1e308, "MB/s", "-1e+308 MB/s"},
+		{1e300, "count", "1e+291 G"},
+		{math.NaN(), "ns", "n/a"},
+		{math.Inf(1), "bytes", "n/a"},
 	}
 	for _, tt := range tests {
 		if got := FormatValue(tt.v, tt.unit); got != tt.want {
@@ -27,8 +37,16 @@ func TestFormatValue(t *testing.T) {
 	if got := FormatChange(0.1); got != "+10.00%" {
 		t.Errorf("FormatChange(0.1) = %q", got)
 	}
-	if got := FormatChange(-0.0566); got != "-5.66%" {
-		t.Errorf("FormatChange(-0.0566) = %q", got)
+	for c, want := range map[float64]string{
+		-0.0566:      "-5.66%",
+		0:            "+0.00%",
+		1e308:        "+1.00e+310%",
+		9999:         "+999900.00%",
+		math.NaN():   "n/a",
+		math.Inf(-1): "n/a",
+	} {
+		if got := FormatChange(c); got != want {
+			t.Errorf("FormatChange(%v) = %q, want %q", c, got, want)
+		}
 	}
 }
-

@@ -31,19 +31,6 @@ func TestCountLine(t *testing.T) {
 	}
 }
 
-func TestEscapeMarkdown(t *testing.T) {
-	for in, want := range map[string]string{
-		"Speed up the parser (#12)":      `Speed up the parser (\#12)`,
-		"[click](https://evil.example)":  `\[click\](https://evil.example)`,
-		"<script>alert(1)</script>":      `\<script\>alert(1)\</script\>`,
-		"a *b* _c_ `d` | e\nsecond line": "a \\*b\\* \\_c\\_ \\`d\\` \\| e second line",
-	} {
-		if got := escapeMarkdown(in); got != want {
-			t.Errorf("escapeMarkdown(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestLinks(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
@@ -139,6 +126,50 @@ func TestLinksPatterns(t *testing.T) {
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+// TestWriteTextHugeAndHostile: a change from 1 to 1e308 prints in
+// exponent form (not 310 digits, not "++Inf%"), and names and errors from
+// the data are one line each without control characters.
+func TestWriteTextHugeAndHostile(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+	for i, v := range []float64{1, 1e308} {
+		res := []analysis.Result{
+			{Case: analysis.TestCase{Benchmark: "huge"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
+			{Case: analysis.TestCase{Benchmark: "bad\x1b[31m"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
+		}
+		if i == 1 {
+			res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "ns", Error: "line one\nline two\x07"}
+		}
+		b.Add("t", analysis.Run{
+			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t\x1b]0;pwned\x07"},
+			Machine:  analysis.Machine{Name: "m\r\nfake: line"}, Results: res})
+	}
+	d := b.Dataset()
+	var buf bytes.Buffer
+	if err := WriteText(&buf, d, analysis.Compare(d, 0, 1, analysis.DefaultOptions), "", Links{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"+1.00e+310%", "head: bbbbbbb (2026-09-08) t ]0;pwned", "m  fake: line", "  bad [31m wall-time on m  fake: line: line one line two\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\x07\r") || strings.Contains(out, "Inf") || strings.Contains(out, "0000000000") {
+		t.Errorf("raw control characters or unbounded numbers in\n%s", out)
+	}
+	buf.Reset()
+	if err := WriteMarkdown(&buf, d, analysis.Compare(d, 0, 1, analysis.DefaultOptions), "", Links{}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{"| 1.0e+310% | [1.0e+310%, 1.0e+310%] |", "> - `bad [31m` wall-time on m  fake: line: `line one line two`\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q in\n%s", want, md)
 		}
 	}
 }

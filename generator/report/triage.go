@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/mdtext"
 )
 
 // plural is rustc-perf's count wording: the "s" is dropped only for
@@ -33,6 +34,10 @@ func CountLine(r *analysis.TriageReport) string {
 // link, comparison link and a summary table per metric that passed the
 // filter. This Markdown is the report's source of truth: the site renders
 // its HTML page from it.
+//
+// Titles, artifact ids and metric names go through mdtext (as in
+// WriteMarkdown); the maintainers' notes are their own Markdown and are
+// copied as written.
 func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, links Links, notes string) error {
 	week := r.Week.Format("2006-01-02")
 	fmt.Fprintf(w, "# %s Triage Log\n\n", week)
@@ -45,7 +50,7 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 		return nil
 	}
 	first, last := d.Artifacts[r.First], d.Artifacts[r.Last]
-	fmt.Fprintf(w, "Revision range: [%s..%s](%s)\n\n", short8(first.ID), short8(last.ID), links.Compare(d, r.First, r.Last))
+	fmt.Fprintf(w, "Revision range: [%s..%s](%s)\n\n", mdtext.Text(short8(first.ID)), mdtext.Text(short8(last.ID)), mdtext.URL(links.Compare(d, r.First, r.Last)))
 	fmt.Fprint(w, "**Summary**:\n\n")
 	any := false
 	for _, m := range r.Overall.Metrics {
@@ -53,7 +58,7 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 			continue
 		}
 		any = true
-		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, m.Metric)+"\n")
+		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric))+"\n")
 	}
 	if !any {
 		fmt.Fprint(w, "No relevant changes between the first and the last artifact of the week.\n\n")
@@ -73,9 +78,15 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 	return nil
 }
 
+// short8 is the first 8 characters of an id (rustc-perf's revision
+// range), cut at a character boundary.
 func short8(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	n := 0
+	for i := range id {
+		if n == 8 {
+			return id[:i]
+		}
+		n++
 	}
 	return id
 }
@@ -85,36 +96,20 @@ func short8(id string) string {
 func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links Links) {
 	head := d.Artifacts[e.Comparison.Head]
 	title := head.Title
-	if title == "" {
+	if mdtext.Line(title) == "" {
 		title = "<Unknown Change>"
 	}
 	pr := ""
 	if head.PR > 0 {
-		pr = fmt.Sprintf(" [#%d](%s)", head.PR, links.PR(head.PR))
+		pr = fmt.Sprintf(" [#%d](%s)", head.PR, mdtext.URL(links.PR(head.PR)))
 	}
-	fmt.Fprintf(w, "%s%s [(Comparison Link)](%s)\n\n", escapeMarkdown(title), pr, links.Compare(d, e.Comparison.Base, e.Comparison.Head))
+	fmt.Fprintf(w, "%s%s [(Comparison Link)](%s)\n\n", mdtext.Text(title), pr, mdtext.URL(links.Compare(d, e.Comparison.Base, e.Comparison.Head)))
 	for i, m := range e.Metrics {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, m.Metric))
+		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric)))
 	}
-}
-
-// escapeMarkdown keeps a title from the data from turning into markup
-// (links, emphasis, HTML) in the report.
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '#', '|', '!':
-			b.WriteByte('\\')
-		case '\n', '\r':
-			r = ' '
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // TriageJSON is `perfpages triage -format json`: the same content as the

@@ -11,7 +11,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/criterion"
-	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -108,7 +107,7 @@ func (p *planner) seriesRow(s *analysis.Series) Row {
 func engineCells(row *Row, r *analysis.Row) {
 	unit := r.Series.Metric.Unit
 	if z := r.Z; z.OK {
-		row.Z = fmt.Sprintf("%+.2f", zscore.Round4(z.Z))
+		row.Z = report.FormatZ(z.Z)
 		// From the distribution as the data files store it, so that the
 		// rows the page's script builds say the same.
 		row.ZTitle = "mean " + report.FormatValue(RoundStat(z.Mean), unit) + " ± " + report.FormatValue(RoundStat(z.Std), unit)
