@@ -1,0 +1,227 @@
+package sitemodel
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const (
+	sha1 = "1111111111111111111111111111111111111111"
+	sha2 = "2222222222222222222222222222222222222222"
+	sha3 = "3333333333333333333333333333333333333333"
+	shaT = "7777777777777777777777777777777777777777"
+)
+
+// smallDataset is three main-line commits on one machine, a try run, a
+// failure and a secondary benchmark: every kind of page and row.
+func smallDataset(t testing.TB) *analysis.Dataset {
+	t.Helper()
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+	m := analysis.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
+	res := func(bench, size, metric, unit string, samples ...float64) analysis.Result {
+		r := analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
+		if size != "" {
+			r.Case.Params = analysis.Params{{Key: "size", Value: size}}
+		}
+		return r
+	}
+	add := func(id, parent string, day time.Time, pr int, title string, results ...analysis.Result) {
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day, Branch: "main", PR: pr, Title: title}
+		if parent != "" {
+			a.Parents = []string{parent}
+		}
+		b.Add(id+".json", analysis.Run{Artifact: a, Machine: m, Results: results})
+	}
+	stress := func(v float64) analysis.Result {
+		r := res("stress", "", "max-rss", "bytes", v)
+		r.Case.Category = analysis.Secondary
+		return r
+	}
+	add(sha1, "", day, 11, "Add the parser (#11)",
+		res("json-decode", "large", "wall-time", "ns", 1000, 1010, 1020),
+		res("json-decode", "small", "wall-time", "ns", 100, 101), stress(4096000))
+	add(sha2, sha1, day.AddDate(0, 0, 1), 12, "Speed up decoding (#12)",
+		res("json-decode", "large", "wall-time", "ns", 900, 905),
+		res("json-decode", "small", "wall-time", "ns", 110, 111), stress(4096000))
+	failed := res("json-decode", "small", "wall-time", "ns")
+	failed.Error = "exit status 2"
+	add(sha3, sha2, day.AddDate(0, 0, 8), 13, "Break the small case (#13)",
+		res("json-decode", "large", "wall-time", "ns", 901, 903), failed)
+	b.Add("try.json", analysis.Run{
+		Artifact: analysis.Artifact{ID: shaT, Kind: analysis.KindTry, Date: day.AddDate(0, 0, 9), PR: 14, Title: "Try a new allocator", Baseline: sha3, Branch: "feature/alloc"},
+		Machine:  m, Results: []analysis.Result{res("json-decode", "large", "wall-time", "ns", 850)}})
+	return b.Dataset()
+}
+
+// planAll runs a plan and returns its outputs by path.
+func planAll(t testing.TB, d *analysis.Dataset, opts Options) (*Site, []Output) {
+	t.Helper()
+	plan := NewPlan(d, opts)
+	var mu sync.Mutex
+	var outs []Output
+	_, err := plan.Run(context.Background(), func(o Output) error {
+		mu.Lock()
+		outs = append(outs, o)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(outs, func(a, b Output) int { return strings.Compare(a.Path, b.Path) })
+	return plan.Site(), outs
+}
+
+func smallOptions() Options {
+	return Options{Title: "Test benchmarks", Repository: "https://github.com/example/project",
+		Content: &Content{Pages: []ContentPage{{Source: "content/about.md", Slug: "about", Title: "About", Menu: true, Body: []byte("# About\n")}}}}
+}
+
+// TestPlanGolden pins the whole model of a small site: every page's view
+// and every data file, as JSON. Run with -update and read the diff.
+func TestPlanGolden(t *testing.T) {
+	site, outs := planAll(t, smallDataset(t), smallOptions())
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"site": site, "outputs": outs}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "plan.golden.json", buf.String())
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./generator/sitemodel -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs (-want +got); run go test ./generator/sitemodel -update if intended:\n%s", path, d)
+	}
+}
+
+// TestPlanDeterministic: the same input plans the same outputs, whatever
+// the scheduling.
+func TestPlanDeterministic(t *testing.T) {
+	d := smallDataset(t)
+	_, a := planAll(t, d, smallOptions())
+	_, b := planAll(t, d, smallOptions())
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) {
+		t.Error("two plans of the same dataset differ")
+	}
+}
+
+// TestPlanCounts: the counts a comparison shows come from one
+// computation: the page's, each metric's and the rows it lists agree.
+func TestPlanCounts(t *testing.T) {
+	_, outs := planAll(t, smallDataset(t), smallOptions())
+	for _, o := range outs {
+		c, ok := o.Data.(Comparison)
+		if !ok {
+			continue
+		}
+		var sum Counts
+		relevant := 0
+		for _, m := range c.Metrics {
+			sum.Regressions += m.Counts.Regressions
+			sum.Improvements += m.Counts.Improvements
+			sum.Other += m.Counts.Other
+			sum.Failed += m.Counts.Failed
+			relevant += len(m.Primary) + len(m.Secondary)
+			if len(m.Primary)+len(m.Secondary) != m.Counts.Relevant() {
+				t.Errorf("%s %s: %d relevant rows listed, counts say %d", o.Path, m.Name, len(m.Primary)+len(m.Secondary), m.Counts.Relevant())
+			}
+		}
+		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed {
+			t.Errorf("%s: metric counts %+v do not add up to the page's %+v", o.Path, sum, c.Counts)
+		}
+		if len(c.Failures) != c.Counts.Failed {
+			t.Errorf("%s: %d failures listed, counts say %d", o.Path, len(c.Failures), c.Counts.Failed)
+		}
+	}
+}
+
+// TestFixed pins the integer form of formatted numbers in data files.
+func TestFixed(t *testing.T) {
+	tests := []struct {
+		text, suffix string
+		decimals     int
+		want         string
+	}{
+		{"+1.23%", "%", 2, "123"},
+		{"-1.23%", "%", 2, "-123"},
+		{"-0.00%", "%", 2, "-0"},
+		{"+0.00%", "%", 2, "0"},
+		{"0.45%", "%", 2, "45"},
+		{"2.50x", "x", 2, "250"},
+		{"0.548", "", 3, "548"},
+		{"+12350.00", "", 2, "1235000"},
+		{"+1.00e+310%", "%", 2, `"+1.00e+310%"`},
+		{"n/a", "%", 2, `"n/a"`},
+		{"-", "%", 2, "null"},
+		{"", "%", 2, "null"},
+		{"1.2345%", "%", 2, `"1.2345%"`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(fixedOf(tt.text, tt.decimals, tt.suffix))
+		if err != nil || string(b) != tt.want {
+			t.Errorf("fixedOf(%q) = %s, %v; want %s", tt.text, b, err, tt.want)
+		}
+	}
+}
+
+// TestNumbers pins how data files write numbers: exact values in their
+// shortest form, statistics with StatDigits digits, the shorter notation.
+func TestNumbers(t *testing.T) {
+	third := 1.0
+	third /= 3
+	tests := []struct {
+		v    any
+		want string
+	}{
+		{Exact(1203.5), "1203.5"},
+		{Exact(290263040), "290263040"},
+		{Exact(1e21), "1e+21"},
+		{Exact(third), "0.3333333333333333"},
+		{Num(290102345.6), "2.901e+08"},
+		{Num(29010234.56), "29010000"},
+		{Num(0.000123456), "0.00012346"},
+		{Num(1.23456e-9), "1.2346e-09"},
+	}
+	for _, tt := range tests {
+		b, _ := json.Marshal(tt.v)
+		if string(b) != tt.want {
+			t.Errorf("%T(%v) = %s, want %s", tt.v, tt.v, b, tt.want)
+		}
+	}
+}
