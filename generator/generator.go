@@ -29,6 +29,8 @@ import (
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/internal/confined"
+	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/sitemodel"
@@ -75,18 +77,31 @@ func Open(path string) (*Site, error) {
 	return FromConfig(cfg)
 }
 
-// FromConfig returns the site for a decoded configuration.
+// FromConfig returns the site for a decoded configuration. The content
+// folder and the user theme are read through [confined.FS]: nothing
+// outside them (a symbolic link to /etc/passwd), no named pipe or device
+// and no file over the size cap ([site.MaxContentSize],
+// [site.MaxThemeFileSize]) is ever read; Build reports each left-out file
+// as a warning.
 func FromConfig(cfg *config.Config) (*Site, error) {
 	s := &Site{Config: cfg}
 	if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
-		s.Content, s.ContentName = os.DirFS(cfg.Site.Content), cfg.Site.Content
+		c, err := confined.Open(cfg.Site.Content, site.MaxContentSize, func(name string) bool { return strings.HasSuffix(name, ".md") })
+		if err != nil {
+			return nil, fmt.Errorf("site.content: %w", err)
+		}
+		s.Content, s.ContentName = c, cfg.Site.Content
 	}
 	if cfg.Site.Theme != "" {
 		dir := filepath.Join(cfg.Dir, "themes", cfg.Site.Theme)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("site.theme %q: no folder %s", cfg.Site.Theme, dir)
 		}
-		s.Themes = []fs.FS{os.DirFS(dir)}
+		t, err := confined.Open(dir, site.MaxThemeFileSize, nil)
+		if err != nil {
+			return nil, fmt.Errorf("site.theme %q: %w", cfg.Site.Theme, err)
+		}
+		s.Themes = []fs.FS{t}
 	}
 	return s, nil
 }
@@ -421,22 +436,43 @@ var ErrStrict = errors.New("warnings in strict mode")
 // Build loads the inputs, renders the site into a temporary folder next to
 // the output and swaps it in. On any error, including warnings in strict
 // mode, the previous site is left untouched.
+//
+// Before anything is read, the output folder is checked
+// ([outdir.CheckSite]): a build refuses, touching nothing, an output that
+// is or contains the config folder, a source, the content or theme
+// folder, the annotations file, the current folder or a git work tree, a
+// plain file, or a non-empty folder that is not a previous perfpages site.
+// Problems of the writer itself (leftovers of killed builds or an old
+// site that could not be removed) are warnings printed after the build;
+// they are not on the site and do not fail a strict build.
 func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	out := opts.Out
 	if out == "" {
 		out = s.Config.Site.Output
 	}
+	rep := &Report{Out: out}
+	if err := outdir.CheckSite(out, s.protected()); err != nil {
+		return rep, err
+	}
 	d, warnings, err := s.Load(ctx)
-	rep := &Report{Out: out, Warnings: warnings}
+	rep.Warnings = warnings
 	if err != nil {
 		return rep, err
 	}
 	rep.Notes = d.Notes
 	var cont *site.Content
 	if s.Content != nil {
+		if c, ok := s.Content.(*confined.FS); ok {
+			rep.Warnings = append(rep.Warnings, c.Problems()...)
+		}
 		c, problems := site.LoadContent(s.Content, s.ContentName)
 		cont = c
 		rep.Warnings = append(rep.Warnings, problems...)
+	}
+	for _, t := range s.Themes {
+		if c, ok := t.(*confined.FS); ok {
+			rep.Warnings = append(rep.Warnings, c.Problems()...)
+		}
 	}
 	if opts.Strict && len(rep.Warnings) > 0 {
 		return rep, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
@@ -446,6 +482,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	defer func() { rep.Warnings = append(rep.Warnings, w.Warnings()...) }()
 	tests, cacheDir := s.Tests, s.Config.CacheDir(out)
 	if tests == nil {
 		tests = analysis.NewTestCache()
@@ -517,6 +554,33 @@ func modelContent(c *site.Content) *sitemodel.Content {
 		out.TriageNotes[k] = page(p)
 	}
 	return out
+}
+
+// protected lists what an output folder must neither be nor contain: the
+// site's own inputs.
+func (s *Site) protected() []outdir.Protected {
+	cfg := s.Config
+	keep := []outdir.Protected{
+		{Path: cfg.Dir, What: "the config folder (it holds " + config.FileName + ")"},
+		{Path: cfg.Analysis.Annotations, What: "the annotations file"},
+		{Path: cfg.Project.Git, What: "the project repository ([project] git)"},
+	}
+	if _, ok := s.Content.(*confined.FS); ok {
+		// The demo's content is embedded; a folder on disk is protected.
+		keep = append(keep, outdir.Protected{Path: cfg.Site.Content, What: "the content folder (site.content)"})
+	}
+	if cfg.Site.Theme != "" {
+		keep = append(keep, outdir.Protected{Path: filepath.Join(cfg.Dir, "themes", cfg.Site.Theme), What: "the theme folder (site.theme)"})
+	}
+	for _, src := range cfg.Sources {
+		if src.Dir != "" {
+			keep = append(keep, outdir.Protected{Path: src.Dir, What: "a source folder ([[sources]] dir)"})
+		}
+		if src.Git != "" {
+			keep = append(keep, outdir.Protected{Path: src.Git, What: "a source repository ([[sources]] git)"})
+		}
+	}
+	return keep
 }
 
 // Links are the URLs documents use to point into the site: absolute when

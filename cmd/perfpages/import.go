@@ -15,6 +15,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	pparchive "github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/perfgate"
 )
 
@@ -25,6 +26,13 @@ import (
 // archive that exists with the same bytes is left as it is ("unchanged",
 // so a re-run of the same import is harmless), one with other contents is
 // an error naming the input and the archive, unless -force.
+//
+// -out is a folder archives are added to — typically the results folder a
+// [[sources]] dir reads, so it may hold files already, and import never
+// deletes any. It is refused, before anything is read, when it is a plain
+// file, inside a .git folder, or inside a perfpages site (a folder with
+// the .perfpages-site marker): the next build replaces the site as a
+// whole, archives and all.
 func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	format := fs.String("format", "auto", "input format: auto (detect and say which), "+strings.Join(foreign.Names(), ", "))
@@ -44,6 +52,9 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *out == "" {
 		return errors.New("import: -out is required")
+	}
+	if err := checkImportOut(*out); err != nil {
+		return fmt.Errorf("import: %w", err)
 	}
 	if fs.NArg() == 0 {
 		return errors.New("import: no files given")
@@ -76,6 +87,20 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if failed > 0 {
 		return fmt.Errorf("import: %d of %d inputs could not be imported", failed, fs.NArg())
+	}
+	return nil
+}
+
+// checkImportOut refuses an -out that import must not write archives
+// into (see cmdImport).
+func checkImportOut(out string) error {
+	if err := outdir.CheckFolder(out); err != nil {
+		return err
+	}
+	if site := outdir.SiteAround(out); site != "" {
+		return &outdir.RefusedError{Path: out, Verb: "write archives into",
+			Why: "it is inside the perfpages site " + site + ", which the next build replaces",
+			Fix: "import into the folder your config's [[sources]] dir reads, such as results/"}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/perfgate"
 )
 
@@ -131,6 +132,15 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			a = 0.05
 		}
 		sig = &budget.SignificancePolicy{Alpha: a, MinSamples: *minSamples, Require: *requireSig}
+	}
+	// -out-dir receives three files of fixed names, rewritten on every
+	// check; it may be any folder (even inside a site, to publish them
+	// with it) but not a plain file or the inside of .git. Checked before
+	// anything is read.
+	if *outDir != "" {
+		if err := outdir.CheckFolder(*outDir); err != nil {
+			return fmt.Errorf("check: -out-dir: %w", err)
+		}
 	}
 	cfg, err := budgetConfig(*configPath)
 	if err != nil {

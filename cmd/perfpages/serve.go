@@ -29,6 +29,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// The site lives in a temporary folder that is removed when serve
+	// stops: on an error, or on SIGINT or SIGTERM (main cancels ctx), after
+	// the server and any rebuild in progress have stopped.
 	tmp, err := os.MkdirTemp("", "perfpages-serve-")
 	if err != nil {
 		return err
@@ -53,25 +56,37 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving http://%s%s (Ctrl-C to stop)\n", ln.Addr(), base)
 
-	go watch(ctx, s, *configPath, *poll, func() {
-		// Re-read the configuration too: it may be what changed.
-		if ns, err := generator.Open(*configPath); err != nil {
-			fmt.Fprintf(stderr, "perfpages: %v\n", err)
-			return
-		} else {
-			s = ns
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watching := make(chan struct{})
+	go func() {
+		defer close(watching)
+		// Re-read the configuration on every change: it may be what
+		// changed, and it says what to watch from then on.
+		open := func() *generator.Site {
+			ns, err := generator.Open(*configPath)
+			if err != nil {
+				fmt.Fprintf(stderr, "perfpages: %v\n", err)
+				return nil
+			}
+			return ns
 		}
-		if _, err := build(ctx, s, out, false, stdout, stderr); err != nil && !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
-		}
-	})
+		watch(ctx, s, *configPath, *poll, open, func(s *generator.Site) {
+			if _, err := build(ctx, s, out, false, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
+				fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
+			}
+		})
+	}()
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(shutdown)
 	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = srv.Serve(ln)
+	cancel()
+	<-watching
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
@@ -85,8 +100,13 @@ func noCache(h http.Handler) http.Handler {
 }
 
 // watch polls the inputs of s (config file, source folders, content,
-// themes, git refs) and calls rebuild when their fingerprint changes.
-func watch(ctx context.Context, s *generator.Site, configPath string, every time.Duration, rebuild func()) {
+// themes, annotations, git refs) and, when their fingerprint changes,
+// re-opens the site with open and builds it with rebuild. The re-opened
+// site's inputs are watched from then on, fingerprinted before its build
+// so that a change during the build is not missed. When open fails (a
+// broken config, already reported) the previous site is kept.
+func watch(ctx context.Context, s *generator.Site, configPath string, every time.Duration,
+	open func() *generator.Site, rebuild func(*generator.Site)) {
 	last := fingerprint(s, configPath)
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -95,9 +115,15 @@ func watch(ctx context.Context, s *generator.Site, configPath string, every time
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if fp := fingerprint(s, configPath); fp != last {
-				last = fp
-				rebuild()
+			fp := fingerprint(s, configPath)
+			if fp == last {
+				continue
+			}
+			last = fp
+			if ns := open(); ns != nil {
+				s = ns
+				last = fingerprint(s, configPath)
+				rebuild(s)
 			}
 		}
 	}
@@ -137,7 +163,13 @@ func fingerprint(s *generator.Site, configPath string) uint64 {
 	if cfg.Project.Git != "" {
 		add(filepath.Join(cfg.Project.Git, ".git", "refs"))
 	}
+	if cfg.Analysis.Annotations != "" {
+		add(cfg.Analysis.Annotations)
+	}
 	if cfg.Dir != "" {
+		// annotations.yaml beside the config is read when it exists, so
+		// its appearance is a change too.
+		add(filepath.Join(cfg.Dir, "annotations.yaml"))
 		add(cfg.Site.Content)
 		if cfg.Site.Theme != "" {
 			add(filepath.Join(cfg.Dir, "themes", cfg.Site.Theme))

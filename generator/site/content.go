@@ -58,9 +58,24 @@ var reservedSlugs = []string{"assets", "bench", "commit", "compare", "data", "pr
 
 var weekFile = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.md$`)
 
+// MaxContentSize caps a content page: a Markdown page over 8 MiB is not
+// something a person wrote, and reading one must not exhaust memory. Larger
+// files are skipped with a warning.
+const MaxContentSize = 8 << 20
+
+// MaxThemeFileSize caps a file of a user theme (templates, CSS, scripts,
+// fonts, images); larger files are skipped with a warning.
+const MaxThemeFileSize = 32 << 20
+
 // LoadContent reads every .md file of fsys. name is the folder's name for
 // messages. A page with a problem is skipped and the problem returned; the
 // other pages are kept.
+//
+// fsys should be a content folder opened with generator/internal/confined,
+// which keeps reads inside the folder (no symbolic link to /etc/passwd is
+// ever followed) and never opens a named pipe or device; LoadContent
+// itself also skips, with a warning, any entry that is not a regular file
+// or is over [MaxContentSize], whatever fsys is.
 func LoadContent(fsys fs.FS, name string) (*Content, []error) {
 	c := &Content{TriageNotes: map[string]ContentPage{}}
 	var problems []error
@@ -73,7 +88,18 @@ func LoadContent(fsys fs.FS, name string) (*Content, []error) {
 			return nil
 		}
 		src := path.Join(name, p)
-		data, err := fs.ReadFile(fsys, p)
+		if !d.Type().IsRegular() {
+			problems = append(problems, fmt.Errorf("%s: not a regular file, skipped", src))
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > MaxContentSize {
+			if err == nil {
+				err = fmt.Errorf("%d bytes, over the limit of %d MiB", info.Size(), MaxContentSize>>20)
+			}
+			problems = append(problems, fmt.Errorf("%s: %v, skipped", src, err))
+			return nil
+		}
+		data, err := readCapped(fsys, p, MaxContentSize)
 		if err != nil {
 			problems = append(problems, fmt.Errorf("%s: %v", src, err))
 			return nil
@@ -126,6 +152,24 @@ func LoadContent(fsys fs.FS, name string) (*Content, []error) {
 		return strings.Compare(a.Slug, b.Slug)
 	})
 	return c, problems
+}
+
+// readCapped reads the file p of fsys, failing when it holds more than
+// max bytes (it may have grown since it was listed).
+func readCapped(fsys fs.FS, p string, max int64) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("more than the limit of %d MiB", max>>20)
+	}
+	return data, nil
 }
 
 func firstHeading(body []byte, fallback string) string {

@@ -92,6 +92,7 @@ func TestWriterSwapsAtomically(t *testing.T) {
 	target := filepath.Join(dir, "public")
 	os.MkdirAll(target, 0o755)
 	os.WriteFile(filepath.Join(target, "old.html"), []byte("old"), 0o644)
+	os.WriteFile(filepath.Join(target, ".perfpages-site"), nil, 0o644) // a previous site
 
 	// An aborted build leaves the old site and no temporary folder.
 	w, _ := NewWriter(target)

@@ -69,6 +69,11 @@ func (l layers) files(dir string) ([]string, map[string]fs.FS, error) {
 // layouts/*.html is a page layout that defines "main" (and optionally
 // "title"); layouts/_partials/*.html define shared templates. Templates are
 // parsed once, with missingkey=error, so a typo fails the build.
+//
+// A user theme folder is given as a generator/internal/confined FS (see
+// generator.FromConfig): a file it leaves out — a link out of the folder,
+// a named pipe, a file over [MaxThemeFileSize] — does not exist here, so
+// the default theme's file of that name is used instead.
 func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
 	l := layers(fsys)
 	names, from, err := l.files("layouts")

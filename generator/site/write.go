@@ -1,43 +1,106 @@
 package site
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/perfpages/perfpages/generator/outdir"
 )
 
 // Writer writes a site into a temporary folder next to its target and
 // swaps it in only when Commit is called, so a failed build leaves the
 // previous site untouched and a reader never sees a half-written one.
+//
+// It never replaces a folder that is not empty and not a perfpages site:
+// every site it writes carries the marker file [outdir.Marker], written
+// first so that even the temporary folder of a killed build carries it.
+//
+// The swap (decided in issue 10): the output stays a real folder — not a
+// symbolic link to a versioned folder, which deploy tools would copy as
+// a link or not at all — and the new site takes its place with one
+// renameat2(RENAME_EXCHANGE) on Linux, so a concurrent reader always
+// finds a complete site at the output path; elsewhere it is two renames
+// with a brief gap ([outdir.Swap]). Builds into one folder are serialised
+// by a lock file beside it ([outdir.Lock]); a second build fails at once.
+// Under the lock a Writer removes what killed builds left beside the
+// target ([outdir.CleanLeftovers]), and after the swap the previous site.
+// Failing to remove an old copy (a read-only tree) is a warning (see
+// Warnings), never a failed build: the new site is live by then.
 type Writer struct {
 	target string
 	tmp    string
+	unlock func()
 
-	mu    sync.Mutex
-	files map[string]bool
-	dirs  map[string]bool
+	mu       sync.Mutex
+	files    map[string]bool
+	dirs     map[string]bool
+	warnings []error
 }
 
-// NewWriter prepares a temporary folder beside target.
+// NewWriter prepares a temporary folder beside target. It refuses, before
+// touching anything, a target that [outdir.Replaceable] rejects: a plain
+// file, a git work tree, a non-empty folder without the marker. A
+// symbolic link at target is followed: the site replaces the folder it
+// points to.
 func NewWriter(target string) (*Writer, error) {
-	target = filepath.Clean(target)
+	target, err := outdir.Resolve(target)
+	if err != nil {
+		return nil, err
+	}
+	if err := outdir.Replaceable(target); err != nil {
+		return nil, err
+	}
 	parent := filepath.Dir(target)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".tmp-")
+	unlock, err := outdir.Lock(target)
 	if err != nil {
-		return nil, fmt.Errorf("creating the temporary output folder: %w", err)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
 		return nil, err
 	}
-	return &Writer{target: target, tmp: tmp, files: map[string]bool{}, dirs: map[string]bool{}}, nil
+	w := &Writer{target: target, unlock: unlock, files: map[string]bool{}, dirs: map[string]bool{}}
+	// Under the lock: the folder may have changed since the check.
+	if err := outdir.StillReplaceable(target); err != nil {
+		w.release()
+		return nil, err
+	}
+	w.warnings = outdir.CleanLeftovers(target)
+	tmp, err := os.MkdirTemp(parent, outdir.TempPrefix(target))
+	if err != nil {
+		w.release()
+		return nil, fmt.Errorf("creating the temporary output folder: %w", err)
+	}
+	w.tmp = tmp
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, outdir.Marker), outdir.MarkerContent, 0o644); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// release lets go of the output's lock, once.
+func (w *Writer) release() {
+	if w.unlock != nil {
+		w.unlock()
+		w.unlock = nil
+	}
+}
+
+// Warnings are the problems that did not stop the build: leftovers of
+// killed builds or the previous site that could not be removed.
+func (w *Writer) Warnings() []error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.warnings)
 }
 
 // checkPath rejects any output path that could leave the output folder:
@@ -51,10 +114,14 @@ func checkPath(p string) error {
 }
 
 // WriteFile writes one file; p is slash-separated and relative to the site
-// root. Writing the same path twice is an error (two pages claiming one URL).
+// root. Writing the same path twice is an error (two pages claiming one URL),
+// and so is writing the marker file.
 func (w *Writer) WriteFile(p string, data []byte) error {
 	if err := checkPath(p); err != nil {
 		return err
+	}
+	if p == outdir.Marker {
+		return fmt.Errorf("refusing to overwrite the site marker %s", p)
 	}
 	w.mu.Lock()
 	if w.files[p] {
@@ -86,28 +153,39 @@ func (w *Writer) Count() int {
 	return len(w.files)
 }
 
-// Commit swaps the new site in place of the old one.
+// Commit swaps the new site in place of the old one and removes the old
+// one; a failure to remove it is a warning, not an error.
 func (w *Writer) Commit() error {
-	var old string
-	if _, err := os.Lstat(w.target); err == nil {
-		old = w.tmp + ".old"
-		if err := os.Rename(w.target, old); err != nil {
-			return fmt.Errorf("moving the previous site aside: %w", err)
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	defer w.release()
+	if err := outdir.StillReplaceable(w.target); err != nil {
 		return err
 	}
-	if err := os.Rename(w.tmp, w.target); err != nil {
-		if old != "" {
-			os.Rename(old, w.target)
-		}
-		return fmt.Errorf("moving the new site in place: %w", err)
+	old, err := outdir.Swap(w.tmp, w.target)
+	if err != nil {
+		return err
 	}
+	w.tmp = ""
 	if old != "" {
-		return os.RemoveAll(old)
+		if err := removeOld(old); err != nil {
+			w.mu.Lock()
+			w.warnings = append(w.warnings, fmt.Errorf("the new site is in place, but the previous one could not be removed from %s: %v; remove it by hand", old, err))
+			w.mu.Unlock()
+		}
 	}
 	return nil
 }
 
-// Abort removes the temporary folder; the previous site stays.
-func (w *Writer) Abort() error { return os.RemoveAll(w.tmp) }
+// removeOld removes the previous site after the swap; tests replace it.
+var removeOld = outdir.RemoveSite
+
+// Abort removes the temporary folder; the previous site stays. It may be
+// called after Commit (it then does nothing).
+func (w *Writer) Abort() error {
+	defer w.release()
+	if w.tmp == "" {
+		return nil
+	}
+	err := outdir.RemoveSite(w.tmp)
+	w.tmp = ""
+	return err
+}
