@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/generator"
+	"github.com/perfpages/perfpages/generator/sitemodel"
 )
 
 func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,6 +31,24 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // build runs one build and reports it: notes and warnings on stderr, one
 // line each, and a summary line on stdout.
+// shownPerKind is how many problems of one kind a build prints verbatim;
+// the rest are counted (a history of a thousand versions of a file can
+// say the same thing a thousand times).
+const shownPerKind = 5
+
+// printGrouped prints problems grouped by kind (sitemodel.GroupWarnings):
+// the first few of each verbatim, then how many more there were.
+func printGrouped(w io.Writer, prefix string, problems []error) {
+	for _, g := range sitemodel.GroupWarnings(problems, shownPerKind) {
+		for _, m := range g.First {
+			fmt.Fprintf(w, "%s%s\n", prefix, m)
+		}
+		if n := g.Count - len(g.First); n > 0 {
+			fmt.Fprintf(w, "%s… and %d more like these (%s)\n", prefix, n, g.Kind)
+		}
+	}
+}
+
 func build(ctx context.Context, s *generator.Site, out string, strict bool, stdout, stderr io.Writer) (*generator.Report, error) {
 	start := time.Now()
 	rep, err := s.Build(ctx, generator.BuildOptions{Out: out, Strict: strict})
@@ -37,12 +56,12 @@ func build(ctx context.Context, s *generator.Site, out string, strict bool, stdo
 	if strict {
 		prefix = "perfpages: "
 	}
+	var notes []error
 	for _, n := range rep.Notes {
-		fmt.Fprintf(stderr, "perfpages: note: %s\n", n)
+		notes = append(notes, errors.New(n))
 	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(stderr, "%s%v\n", prefix, w)
-	}
+	printGrouped(stderr, "perfpages: note: ", notes)
+	printGrouped(stderr, prefix, rep.Warnings)
 	if err != nil {
 		if errors.Is(err, generator.ErrStrict) {
 			fmt.Fprintf(stderr, "perfpages: build failed: %d problems in strict mode; the previous site is unchanged\n", len(rep.Warnings))
