@@ -960,11 +960,20 @@ func TestFormatValueAgrees(t *testing.T) {
 			cases = append(cases, tc{v, u, report.FormatValue(v, u)})
 		}
 	}
+	// The percent and fixed formats, on the same values read as changes,
+	// thresholds and factors (unit names the function).
+	for _, v := range vals {
+		for _, x := range []float64{v, v / 100, v * 1e-4} {
+			cases = append(cases, tc{x, "change", report.FormatChange(x)}, tc{math.Abs(x), "threshold", report.FormatThreshold(math.Abs(x))},
+				tc{math.Abs(x), "factor", report.FormatFactor(math.Abs(x))})
+		}
+	}
 	in, _ := json.Marshal(cases)
 	bad := eval[[]string](t, tb, "formatting in the page", `(function () {
-		var cases = `+string(in)+`, bad = [];
+		var cases = `+string(in)+`, bad = [], p = window.perfpages;
+		var fns = {change: p.formatChange, threshold: p.formatThreshold, factor: p.formatFactor};
 		cases.forEach(function (c) {
-			var got = window.perfpages.formatValue(c.v, c.unit);
+			var got = fns[c.unit] ? fns[c.unit](c.v) : p.formatValue(c.v, c.unit);
 			if (got !== c.want && bad.length < 20) { bad.push(c.v + " " + c.unit + ": script " + JSON.stringify(got) + ", generator " + JSON.stringify(c.want)); }
 		});
 		return bad;

@@ -2,6 +2,8 @@ package generator
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"context"
 	"flag"
 	"html"
@@ -80,12 +82,21 @@ func (b *builder) build(strict bool) {
 	b.report, b.err = s.Build(context.Background(), BuildOptions{Strict: strict})
 }
 
-// File returns an output file's content.
+// File returns an output file's content, inflated when it is a .gz.
 func (b *builder) File(name string) string {
 	b.t.Helper()
 	data, err := os.ReadFile(filepath.Join(b.out, filepath.FromSlash(name)))
 	if err != nil {
 		b.t.Fatalf("output: %v", err)
+	}
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.t.Fatalf("output %s: %v", name, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			b.t.Fatalf("output %s: %v", name, err)
+		}
 	}
 	return string(data)
 }
@@ -258,8 +269,8 @@ func TestSiteRoutes(t *testing.T) {
 	// Benchmark history.
 	// Benchmark pages name their series; values are in the data files.
 	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", `data-bench="json-decode"`)
-	b.AssertFileContent("data/series/json-decode/0.json", `"v":[100,110,null,1000,900,901]`, "exit status 2")
-	b.AssertFileContent("data/series/json-decode/index.json", `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`)
+	b.AssertFileContent("data/series/json-decode/0.json.gz", `"v":[100,110,null,1000,900,901]`, "exit status 2")
+	b.AssertFileContent("data/series/json-decode/index.json.gz", `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`)
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
 	// Triage weeks (Mondays) with the maintainers' notes merged in.
 	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-14/">2026-09-14</a>`, `<a href="/triage/2026-09-07/">2026-09-07</a>`, "0 Regressions, 0 Improvements, 1 Mixed")
@@ -406,7 +417,7 @@ func TestSiteBadArchiveSkipped(t *testing.T) {
 	}
 	// The rest is built, including the file with only an unknown field.
 	b.AssertFileContent("commit/4444444444444444444444444444444444444444/index.html", "Commit 4444444")
-	b.AssertFileContent("data/series/json-decode/0.json", ",903]")
+	b.AssertFileContent("data/series/json-decode/0.json.gz", ",903]")
 	b.AssertFileContent("index.html", "problems in the input were skipped", "broken.json")
 
 	// Strict: the same input fails and leaves the previous site untouched.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,10 +66,15 @@ func TestImportAndBuild(t *testing.T) {
 			t.Errorf("commit page lacks %q", want)
 		}
 	}
-	index, _ := filepath.Glob(filepath.Join(dir, "public", "data", "series", "*", "index.json"))
+	index, _ := filepath.Glob(filepath.Join(dir, "public", "data", "series", "*", "index.json.gz"))
 	var all string
 	for _, f := range index {
 		b, _ := os.ReadFile(f)
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		b, _ = io.ReadAll(zr)
 		all += string(b)
 	}
 	if !strings.Contains(all, "sleep 0.01") {

@@ -236,10 +236,10 @@ const (
 	patTriage       = "triage/{week}/"
 	patTriageMD     = "triage/{week}.md"
 	patCompareData  = "data/compare/{base}...{head}.json"
-	patSeriesData   = "data/series/{bench}/{chunk}.json"
-	patSeriesIndex  = "data/series/{bench}/index.json"
-	patArtifactData = "data/artifacts/{chunk}.json"
-	patRowsData     = "data/rows/{base}...{head}.json"
+	patSeriesData   = "data/series/{bench}/{chunk}.json.gz"
+	patSeriesIndex  = "data/series/{bench}/index.json.gz"
+	patArtifactData = "data/artifacts/{chunk}.json.gz"
+	patRowsData     = "data/rows/{base}...{head}.json.gz"
 )
 
 // Patterns are the URL patterns the site's script builds paths with,

@@ -16,6 +16,7 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -107,9 +108,24 @@ func (r *Renderer) pageData(o sitemodel.Output) pageData {
 	return pageData{Site: r.site, Charts: o.Charts, Title: o.Title, URL: o.Path, Kind: o.Layout, Data: o.Data, Config: r.config}
 }
 
-// encodeData encodes a data file by its extension.
+// encodeData encodes a data file by its extension: .json, .json.gz
+// (gzip-compressed JSON: deterministic, no name or time in the header)
+// and .md.
 func encodeData(o sitemodel.Output) ([]byte, error) {
 	switch {
+	case strings.HasSuffix(o.Path, ".json.gz"):
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.NewEncoder(zw).Encode(o.Data); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
 	case strings.HasSuffix(o.Path, ".json"):
 		b, err := json.Marshal(o.Data)
 		if err != nil {
@@ -164,6 +180,7 @@ func (r *Renderer) funcs() template.FuncMap {
 			return b.String()
 		},
 		"rfc3339":      func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"jsnum":        JSNumber,
 		"warningTotal": sitemodel.WarningTotal,
 	}
 }

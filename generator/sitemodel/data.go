@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/report"
 )
 
 // The site's data files hold every value once, by series, in chunks of
@@ -45,21 +46,31 @@ const DefaultChunk = 32
 // series, each series' rows in position order; every column holds one
 // entry per row, in that order, so that the values of one kind sit
 // together (they compress best that way: the site is served compressed).
-// Numbers are stored the way their text is made from them, so that the
-// page's script rebuilds every cell exactly as the generator formats it
-// (site.js, rowAt):
+// Numbers are stored so that the page's script rebuilds every cell exactly
+// as the generator writes it (site.js, rowAt):
 //
 //	v, b, prev  values: the exact float64 (shortest form that reads back
-//	            the same), formatted like report.FormatValue
-//	mean, std   the z-score's distribution (StatDigits significant digits;
-//	            the generator formats the pre-rendered rows from the same)
-//	c, t, f, z  change, threshold, factor and z-score as integers in the
-//	            units of their last printed digit (0.01 % or 0.01), -0 for
-//	            a negative value that prints as zero; null when there is
-//	            none; a string when the text is not a plain number
-//	p           the p-value in 0.001; -1 for "<0.001"
+//	            the same), formatted like report.FormatValue. The change
+//	            is computed from them as analysis.RelativeChange computes it,
+//	            (v − b) / b, the same IEEE operations, and formatted like
+//	            report.FormatChange; the factor is |change| / t as
+//	            analysis.SignificanceFactor, formatted like
+//	            report.FormatFactor. Where that would not give the
+//	            generator's text, co and fo hold it (string table).
+//	t           the significance threshold, exact (report.FormatThreshold)
+//	mean, std   the z-score's distribution, with MeanDigits and StdDigits
+//	            significant digits: the generator formats the
+//	            pre-rendered rows from the same rounded values
+//	z           the z-score as printed, an integer in units of 0.01 (-0 for
+//	            a negative that prints as zero), a string when it is no
+//	            plain number; null when there is none
+//	p           the p-value in units of 0.001; -1 for "<0.001"
 //	k           codes: magnitude, flags and classes (see rowCodes)
-//	note, zr, pt, bt, ack, ann, err   indices into the string table
+//	note, zr, pt, bt, ack, ann, err, co, fo   indices into the string table
+//
+// Data files are stored gzip-compressed (.json.gz): a site of thousands
+// of commits and series must fit GitHub Pages' 1 GB, and the script
+// inflates them with the browser's DecompressionStream.
 type SeriesData struct {
 	From int `json:"from"` // main-line position of the first row (0 in rows files)
 	N    int `json:"n"`    // positions covered
@@ -92,24 +103,28 @@ type SeriesIndex struct {
 type Columns struct {
 	// Pos are the rows' positions, relative to From.
 	Pos     []int   `json:"pos"`
-	V       []Exact `json:"v"`
-	B       []Exact `json:"b,omitempty"`
-	Mean    []Num   `json:"mean,omitempty"`
-	Std     []Num   `json:"std,omitempty"`
-	Samples []int   `json:"s"`
-	C       []Fixed `json:"c,omitempty"`
-	T       []Fixed `json:"t,omitempty"`
-	F       []Fixed `json:"f,omitempty"`
-	Z       []Fixed `json:"z,omitempty"`
-	P       []Fixed `json:"p,omitempty"`
-	K       []int   `json:"k"`
-	Note    []int   `json:"note,omitempty"`
-	ZR      []int   `json:"zr,omitempty"`
-	PT      []int   `json:"pt,omitempty"`
-	BT      []int   `json:"bt,omitempty"`
-	Ack     []int   `json:"ack,omitempty"`
-	Ann     []int   `json:"ann,omitempty"`
-	Err     []int   `json:"err,omitempty"`
+	V       []Exact    `json:"v"`
+	B       []Exact    `json:"b,omitempty"`
+	T       []Exact    `json:"t,omitempty"`
+	Mean    []Rounded  `json:"mean,omitempty"`
+	Std     []Rounded  `json:"std,omitempty"`
+	Samples []int      `json:"s"`
+	Z       []Fixed    `json:"z,omitempty"`
+	P       []Fixed    `json:"p,omitempty"`
+	K       []int      `json:"k"`
+	Note    []int      `json:"note,omitempty"`
+	ZR      []int      `json:"zr,omitempty"`
+	PT      []int      `json:"pt,omitempty"`
+	BT      []int      `json:"bt,omitempty"`
+	Ack     []int      `json:"ack,omitempty"`
+	Ann     []int      `json:"ann,omitempty"`
+	Err     []int      `json:"err,omitempty"`
+	CO      []int      `json:"co,omitempty"`
+	FO      []int      `json:"fo,omitempty"`
+	// CV and FV are the change and factor where co and fo hold their
+	// text (NaN elsewhere).
+	CV []Exact `json:"cv,omitempty"`
+	FV []Exact `json:"fv,omitempty"`
 }
 
 // Exact is a value written in the shortest form that reads back as the
@@ -121,26 +136,37 @@ func (x Exact) MarshalJSON() ([]byte, error) {
 	return appendNumber(nil, float64(x), -1), nil
 }
 
-// StatDigits is the number of significant digits the data files keep of
-// statistics (the z-score's distribution): the pages show four.
-const StatDigits = 5
+// MeanDigits and StdDigits are the significant digits the data files keep
+// of the z-score's distribution (the pages show four of the mean and of
+// the spread; three suffice for the spread, which is a scale).
+const (
+	MeanDigits = 5
+	StdDigits  = 3
+)
 
-// Num is a statistic in a data file, written with StatDigits significant
-// digits (null when NaN or ±Inf).
-type Num float64
+// Rounded is a statistic in a data file: a value rounded to a number of
+// significant digits, written in its shorter notation (null when NaN or
+// ±Inf). Make one with RoundMean or RoundStd.
+type Rounded float64
 
 // MarshalJSON implements json.Marshaler.
-func (n Num) MarshalJSON() ([]byte, error) {
-	return appendNumber(nil, float64(n), StatDigits), nil
+func (n Rounded) MarshalJSON() ([]byte, error) {
+	return appendNumber(nil, float64(n), -1), nil
 }
 
-// RoundStat is x as a data file stores a statistic: the generator formats
-// the pre-rendered rows from the same value the page's script reads.
-func RoundStat(x float64) float64 {
+// RoundMean and RoundStd are the distribution's mean and standard
+// deviation as the data files store them: the generator formats the
+// pre-rendered rows from the same values the page's script reads.
+func RoundMean(x float64) float64 { return roundDigits(x, MeanDigits) }
+
+// RoundStd: see RoundMean.
+func RoundStd(x float64) float64 { return roundDigits(x, StdDigits) }
+
+func roundDigits(x float64, digits int) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return x
 	}
-	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', StatDigits, 64), 64)
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', digits, 64), 64)
 	return f
 }
 
@@ -219,20 +245,6 @@ func fixedOf(text string, decimals int, suffix string) Fixed {
 	return Fixed{set: true, neg: neg, n: n}
 }
 
-// over is the integer of f divided by d, as the page's script computes
-// it (one IEEE division): 123 over 10000 is the change 0.0123 of
-// "+1.23%". Text and null are 0.
-func (f Fixed) over(d float64) float64 {
-	if !f.set || f.text != "" {
-		return 0
-	}
-	n := float64(f.n)
-	if f.neg {
-		n = -n
-	}
-	return n / d
-}
-
 func digits(s string) bool {
 	for _, c := range s {
 		if c < '0' || c > '9' {
@@ -300,7 +312,8 @@ type seriesPoint struct {
 	pos       int
 	row       Row
 	value     float64 // NaN: none
-	before    float64 // NaN: none (rows files)
+	before    float64 // NaN: none
+	threshold float64
 	mean, std float64 // NaN: no distribution
 	samples   int
 	err, ann  string
@@ -324,6 +337,7 @@ func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
 	if b := r.Before; b != nil && b.OK {
 		pt.before = b.Value
 	}
+	pt.threshold = r.Threshold
 	if z := r.Z; z.OK {
 		pt.mean, pt.std = z.Mean, z.Std
 	}
@@ -361,12 +375,14 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	if e.before {
 		s.B = append(s.B, Exact(pt.before))
 	}
-	s.Mean = append(s.Mean, Num(pt.mean))
-	s.Std = append(s.Std, Num(pt.std))
+	t := math.NaN()
+	if r.HasChange {
+		t = pt.threshold
+	}
+	s.T = append(s.T, Exact(t))
+	s.Mean = append(s.Mean, Rounded(RoundMean(pt.mean)))
+	s.Std = append(s.Std, Rounded(RoundStd(pt.std)))
 	s.Samples = append(s.Samples, pt.samples)
-	s.C = append(s.C, fixedOf(r.ChangeText, 2, "%"))
-	s.T = append(s.T, fixedOf(r.ThresholdText, 2, "%"))
-	s.F = append(s.F, fixedOf(r.FactorText, 2, "x"))
 	s.Z = append(s.Z, fixedOf(r.Z, 2, ""))
 	p, verdict := r.P, ""
 	if i := strings.IndexByte(p, ' '); i > 0 {
@@ -391,6 +407,21 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	if r.Z == "" || r.Z == "–" {
 		zr = r.ZTitle
 	}
+	// The change and the factor are derived from the values and the
+	// threshold the way the generator computed them; where that would not
+	// give the generator's text, the text is kept.
+	co, fo, cv, fv := "", "", math.NaN(), math.NaN()
+	if r.HasChange {
+		c, cok := analysis.RelativeChange(pt.before, pt.value)
+		if !cok || report.FormatChange(c) != r.ChangeText || c != r.Change {
+			co, cv = r.ChangeText, r.Change
+		}
+		if f := analysis.SignificanceFactor(c, t); report.FormatFactor(f) != r.FactorText || f != r.Factor {
+			fo, fv = r.FactorText, r.Factor
+		}
+	}
+	s.CV = append(s.CV, Exact(cv))
+	s.FV = append(s.FV, Exact(fv))
 	s.Note = append(s.Note, e.str.id(r.Note))
 	s.ZR = append(s.ZR, e.str.id(zr))
 	s.PT = append(s.PT, e.str.id(r.PTitle))
@@ -398,6 +429,8 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	s.Ack = append(s.Ack, e.str.id(r.Ack))
 	s.Ann = append(s.Ann, e.str.id(pt.ann))
 	s.Err = append(s.Err, e.str.id(pt.err))
+	s.CO = append(s.CO, e.str.id(co))
+	s.FO = append(s.FO, e.str.id(fo))
 }
 
 // trim drops the columns with nothing in them.
@@ -405,10 +438,20 @@ func (s *Columns) trim() {
 	if allNaNExact(s.B) {
 		s.B = nil
 	}
-	if allNaN(s.Mean) && allNaN(s.Std) {
+	if allNaNExact(s.T) {
+		s.T = nil
+	}
+	if allNaNRounded(s.Mean) && allNaNRounded(s.Std) {
 		s.Mean, s.Std = nil, nil
 	}
-	s.C, s.T, s.F, s.Z, s.P = trimFixed(s.C), trimFixed(s.T), trimFixed(s.F), trimFixed(s.Z), trimFixed(s.P)
+	s.Z, s.P = trimFixed(s.Z), trimFixed(s.P)
+	s.CO, s.FO = trimZero(s.CO), trimZero(s.FO)
+	if allNaNExact(s.CV) {
+		s.CV = nil
+	}
+	if allNaNExact(s.FV) {
+		s.FV = nil
+	}
 	s.Note, s.ZR, s.PT, s.BT = trimZero(s.Note), trimZero(s.ZR), trimZero(s.PT), trimZero(s.BT)
 	s.Ack, s.Ann, s.Err = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err)
 }
@@ -502,7 +545,7 @@ func (p *planner) rowsData(points []seriesPoint) SeriesData {
 	return out
 }
 
-func allNaN(xs []Num) bool {
+func allNaNRounded(xs []Rounded) bool {
 	for _, x := range xs {
 		if !math.IsNaN(float64(x)) {
 			return false

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -213,10 +214,11 @@ func TestNumbers(t *testing.T) {
 		{Exact(290263040), "290263040"},
 		{Exact(1e21), "1e+21"},
 		{Exact(third), "0.3333333333333333"},
-		{Num(290102345.6), "2.901e+08"},
-		{Num(29010234.56), "29010000"},
-		{Num(0.000123456), "0.00012346"},
-		{Num(1.23456e-9), "1.2346e-09"},
+		{Rounded(RoundMean(290102345.6)), "2.901e+08"},
+		{Rounded(RoundMean(29010234.56)), "29010000"},
+		{Rounded(RoundMean(0.000123456)), "0.00012346"},
+		{Rounded(RoundStd(1.23456e-9)), "1.23e-09"},
+		{Rounded(math.NaN()), "null"},
 	}
 	for _, tt := range tests {
 		b, _ := json.Marshal(tt.v)

@@ -58,10 +58,7 @@ func (p *planner) row(r *analysis.Row) Row {
 		row.ChangeText = report.FormatChange(r.Change)
 		row.ThresholdText = report.FormatThreshold(r.Threshold)
 		row.FactorText = report.FormatFactor(r.Factor)
-		// Sorting and filters use the numbers as printed, which is also
-		// what the data files hold.
-		row.Change = fixedOf(row.ChangeText, 2, "%").over(10000)
-		row.Factor = fixedOf(row.FactorText, 2, "x").over(100)
+		row.Change, row.Factor = r.Change, r.Factor
 		switch {
 		case r.Regression:
 			row.Dir = "regression"
@@ -110,7 +107,7 @@ func engineCells(row *Row, r *analysis.Row) {
 		row.Z = report.FormatZ(z.Z)
 		// From the distribution as the data files store it, so that the
 		// rows the page's script builds say the same.
-		row.ZTitle = "mean " + report.FormatValue(RoundStat(z.Mean), unit) + " ± " + report.FormatValue(RoundStat(z.Std), unit)
+		row.ZTitle = "mean " + report.FormatValue(RoundMean(z.Mean), unit) + " ± " + report.FormatValue(RoundStd(z.Std), unit)
 		switch {
 		case z.Regression:
 			row.ZClass = "regression"

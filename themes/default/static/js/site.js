@@ -43,13 +43,23 @@
     return (site.base || "/") + p;
   }
 
+  // fetchJSON fetches a data file. Data files are stored gzip-compressed
+  // (.json.gz) and inflated here; a server that sends them already
+  // inflated (Content-Encoding) is fine too.
   var cache = {};
   function fetchJSON(url) {
     if (!cache[url]) {
       cache[url] = fetch(url).then(function (r) {
         if (!r.ok) { throw new Error(url + ": HTTP " + r.status); }
-        return r.json();
-      });
+        return r.arrayBuffer();
+      }).then(function (buf) {
+        var b = new Uint8Array(buf);
+        if (b.length > 1 && b[0] === 0x1f && b[1] === 0x8b) {
+          if (typeof DecompressionStream !== "function") { throw new Error("this browser cannot read compressed data (no DecompressionStream)"); }
+          return new Response(new Blob([buf]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+        }
+        return new TextDecoder().decode(b);
+      }).then(JSON.parse);
     }
     return cache[url];
   }
@@ -162,6 +172,35 @@
     }
     return sig4(v) + " " + unit;
   }
+  // The fixed-decimal formats of analysis.FormatFixed and its family:
+  // strconv's 'f' below FIXED_LIMIT, its 'e' with the same decimals from
+  // there, "n/a" when not finite.
+  var FIXED_LIMIT = 1e6;
+  function expDigits(x, d) {
+    var r = exact(x), e = decimalExponent(x), shift = d - e;
+    var q = shift >= 0 ? roundEven(r.num * pow10(shift), r.den) : roundEven(r.num, r.den * pow10(-shift));
+    if (q === pow10(d + 1)) { q = pow10(d); e++; }
+    var s = q.toString(), ae = Math.abs(e);
+    return s.charAt(0) + (d > 0 ? "." + s.slice(1) : "") + "e" + (e < 0 ? "-" : "+") + (ae < 10 ? "0" + ae : String(ae));
+  }
+  function formatFixed(x, d) {
+    if (!isFinite(x)) { return "n/a"; }
+    var sign = x < 0 ? "-" : "", a = Math.abs(x);
+    return sign + (a < FIXED_LIMIT ? fixedDigits(a, d) : expDigits(a, d));
+  }
+  function plusSign(x, s) { return x >= 0 && x !== Infinity ? "+" + s : s; }
+  function formatPercent(x, d) {
+    if (!isFinite(x)) { return "n/a"; }
+    if (Math.abs(x) < FIXED_LIMIT / 100) { return formatFixed(x * 100, d) + "%"; }
+    var s = (x < 0 ? "-" : "") + expDigits(Math.abs(x), d), i = s.lastIndexOf("e");
+    var e = parseInt(s.slice(i + 1), 10) + 2, ae = Math.abs(e);
+    return s.slice(0, i) + "e" + (e < 0 ? "-" : "+") + (ae < 10 ? "0" + ae : String(ae)) + "%";
+  }
+  // report.FormatChange, FormatThreshold and FormatFactor.
+  function formatChange(c) { return plusSign(c, formatPercent(c, 2)); }
+  function formatThreshold(t) { return t === 0 ? "-" : formatPercent(t, 2); }
+  function formatFactor(f) { return f === 0 ? "-" : formatFixed(f, 2) + "x"; }
+
   // fixedText is the text of a number stored as the integer of its digits
   // (see sitemodel.Fixed): n with the given decimals, a sign ("+" too
   // when plus) and a suffix; text is kept as it is.
@@ -222,13 +261,17 @@
     var verdict = VERDICTS[(code >> 12) & 7];
     row.budget = row.budget_text = BUDGETS[(code >> 15) & 7];
     row.note = text("note");
-    var c = col("c"), t = col("t"), f = col("f"), z = col("z"), p = col("p");
+    var z = col("z"), p = col("p");
     if (row.has_change) {
-      row.change_text = c === null ? "" : fixedText(c, 2, "%", true);
-      row.change = typeof c === "number" ? c / 10000 : 0;
-      row.threshold_text = t === null ? "-" : fixedText(t, 2, "%", false);
-      row.factor_text = f === null ? "-" : fixedText(f, 2, "x", false);
-      row.factor = typeof f === "number" ? f / 100 : 0;
+      // As analysis.RelativeChange and SignificanceFactor compute them.
+      var t = col("t"), ch = (v - b) / b, f = Math.abs(ch) / t;
+      if (!isFinite(f)) { f = 0; }
+      var cv = col("cv"), fv = col("fv");
+      row.change = text("co") ? cv : ch;
+      row.change_text = text("co") || formatChange(ch);
+      row.threshold_text = formatThreshold(t);
+      row.factor = text("fo") ? fv : f;
+      row.factor_text = text("fo") || formatFactor(f);
     }
     if (z !== null) {
       row.z = fixedText(z, 2, "", true);
@@ -622,6 +665,12 @@
     var src = JSON.parse(details.closest(".comparison").getAttribute("data-rows"));
     var metric = details.getAttribute("data-metric");
     var tbody = details.querySelector("table.rows tbody");
+    if (!tbody) {
+      // The table's markup is the theme's ("rows-head"), once per page.
+      var tpl = details.closest(".comparison").querySelector("template.rows-table");
+      details.appendChild(document.importNode(tpl.content, true));
+      tbody = details.querySelector("table.rows tbody");
+    }
     details.setAttribute("aria-busy", "true");
     details.perfpagesRows = comparisonRows(src).then(function (rows) {
       rows = rows.filter(function (r) { return r.metric === metric && !r.relevant && !(r.note || "").match(/^failed: /); });
@@ -1035,7 +1084,8 @@
 
   // For tests and the curious (devtools): the functions that turn the data
   // files into rows and text.
-  window.perfpages = {formatValue: formatValue, comparisonRows: comparisonRows, renderRow: renderRow};
+  window.perfpages = {formatValue: formatValue, formatChange: formatChange, formatThreshold: formatThreshold,
+    formatFactor: formatFactor, formatFixed: formatFixed, comparisonRows: comparisonRows, renderRow: renderRow};
 
   // --- Copy as Markdown ----------------------------------------------------------
   document.querySelectorAll("details.pr-markdown").forEach(function (d) {
