@@ -3,10 +3,10 @@ package generator
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
 	"context"
 	"flag"
 	"html"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"

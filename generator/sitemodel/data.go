@@ -102,25 +102,25 @@ type SeriesIndex struct {
 // Columns are the columns of a data file's rows (see SeriesData).
 type Columns struct {
 	// Pos are the rows' positions, relative to From.
-	Pos     []int   `json:"pos"`
-	V       []Exact    `json:"v"`
-	B       []Exact    `json:"b,omitempty"`
-	T       []Exact    `json:"t,omitempty"`
-	Mean    []Rounded  `json:"mean,omitempty"`
-	Std     []Rounded  `json:"std,omitempty"`
-	Samples []int      `json:"s"`
-	Z       []Fixed    `json:"z,omitempty"`
-	P       []Fixed    `json:"p,omitempty"`
-	K       []int      `json:"k"`
-	Note    []int      `json:"note,omitempty"`
-	ZR      []int      `json:"zr,omitempty"`
-	PT      []int      `json:"pt,omitempty"`
-	BT      []int      `json:"bt,omitempty"`
-	Ack     []int      `json:"ack,omitempty"`
-	Ann     []int      `json:"ann,omitempty"`
-	Err     []int      `json:"err,omitempty"`
-	CO      []int      `json:"co,omitempty"`
-	FO      []int      `json:"fo,omitempty"`
+	Pos     []int     `json:"pos"`
+	V       []Exact   `json:"v"`
+	B       []Exact   `json:"b,omitempty"`
+	T       []Exact   `json:"t,omitempty"`
+	Mean    []Rounded `json:"mean,omitempty"`
+	Std     []Rounded `json:"std,omitempty"`
+	Samples []int     `json:"s"`
+	Z       []Fixed   `json:"z,omitempty"`
+	P       []Fixed   `json:"p,omitempty"`
+	K       []int     `json:"k"`
+	Note    []int     `json:"note,omitempty"`
+	ZR      []int     `json:"zr,omitempty"`
+	PT      []int     `json:"pt,omitempty"`
+	BT      []int     `json:"bt,omitempty"`
+	Ack     []int     `json:"ack,omitempty"`
+	Ann     []int     `json:"ann,omitempty"`
+	Err     []int     `json:"err,omitempty"`
+	CO      []int     `json:"co,omitempty"`
+	FO      []int     `json:"fo,omitempty"`
 	// CV and FV are the change and factor where co and fo hold their
 	// text (NaN elsewhere).
 	CV []Exact `json:"cv,omitempty"`
