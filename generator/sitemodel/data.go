@@ -53,11 +53,11 @@ const DefaultChunk = 32
 //	            the same), formatted like report.FormatValue. The change
 //	            is computed from them as analysis.RelativeChange computes it,
 //	            (v − b) / b, the same IEEE operations, and formatted like
-//	            report.FormatChange; the factor is |change| / t as
-//	            analysis.SignificanceFactor, formatted like
-//	            report.FormatFactor. Where that would not give the
-//	            generator's text, co and fo hold it (string table).
-//	t           the significance threshold, exact (report.FormatThreshold)
+//	            report.FormatChange; where that would not give the
+//	            generator's change, co holds its text and cv its value
+//	t, f        the threshold and the factor as printed: integers in units
+//	            of their last digit (0.01 %, 0.01), null for "-", a string
+//	            when the text is no plain number
 //	mean, std   the z-score's distribution, with MeanDigits and StdDigits
 //	            significant digits: the generator formats the
 //	            pre-rendered rows from the same rounded values
@@ -66,7 +66,7 @@ const DefaultChunk = 32
 //	            plain number; null when there is none
 //	p           the p-value in units of 0.001; -1 for "<0.001"
 //	k           codes: magnitude, flags and classes (see rowCodes)
-//	note, zr, pt, bt, ack, ann, err, co, fo   indices into the string table
+//	note, zr, pt, bt, ack, ann, err, co   indices into the string table
 //
 // Data files are stored gzip-compressed (.json.gz): a site of thousands
 // of commits and series must fit GitHub Pages' 1 GB, and the script
@@ -105,7 +105,8 @@ type Columns struct {
 	Pos     []int     `json:"pos"`
 	V       []Exact   `json:"v"`
 	B       []Exact   `json:"b,omitempty"`
-	T       []Exact   `json:"t,omitempty"`
+	T       []Fixed   `json:"t,omitempty"`
+	F       []Fixed   `json:"f,omitempty"`
 	Mean    []Rounded `json:"mean,omitempty"`
 	Std     []Rounded `json:"std,omitempty"`
 	Samples []int     `json:"s"`
@@ -245,6 +246,20 @@ func fixedOf(text string, decimals int, suffix string) Fixed {
 	return Fixed{set: true, neg: neg, n: n}
 }
 
+// over is f's number divided by d, as the page's script computes it
+// (one IEEE division): 250 over 100 is the factor 2.5 of "2.50x". Text
+// and null are 0.
+func (f Fixed) over(d float64) float64 {
+	if !f.set || f.text != "" {
+		return 0
+	}
+	n := float64(f.n)
+	if f.neg {
+		n = -n
+	}
+	return n / d
+}
+
 func digits(s string) bool {
 	for _, c := range s {
 		if c < '0' || c > '9' {
@@ -313,7 +328,6 @@ type seriesPoint struct {
 	row       Row
 	value     float64 // NaN: none
 	before    float64 // NaN: none
-	threshold float64
 	mean, std float64 // NaN: no distribution
 	samples   int
 	err, ann  string
@@ -337,7 +351,6 @@ func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
 	if b := r.Before; b != nil && b.OK {
 		pt.before = b.Value
 	}
-	pt.threshold = r.Threshold
 	if z := r.Z; z.OK {
 		pt.mean, pt.std = z.Mean, z.Std
 	}
@@ -375,11 +388,8 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	if e.before {
 		s.B = append(s.B, Exact(pt.before))
 	}
-	t := math.NaN()
-	if r.HasChange {
-		t = pt.threshold
-	}
-	s.T = append(s.T, Exact(t))
+	s.T = append(s.T, fixedOf(r.ThresholdText, 2, "%"))
+	s.F = append(s.F, fixedOf(r.FactorText, 2, "x"))
 	s.Mean = append(s.Mean, Rounded(RoundMean(pt.mean)))
 	s.Std = append(s.Std, Rounded(RoundStd(pt.std)))
 	s.Samples = append(s.Samples, pt.samples)
@@ -410,18 +420,14 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	// The change and the factor are derived from the values and the
 	// threshold the way the generator computed them; where that would not
 	// give the generator's text, the text is kept.
-	co, fo, cv, fv := "", "", math.NaN(), math.NaN()
+	co, cv := "", math.NaN()
 	if r.HasChange {
 		c, cok := analysis.RelativeChange(pt.before, pt.value)
 		if !cok || report.FormatChange(c) != r.ChangeText || c != r.Change {
 			co, cv = r.ChangeText, r.Change
 		}
-		if f := analysis.SignificanceFactor(c, t); report.FormatFactor(f) != r.FactorText || f != r.Factor {
-			fo, fv = r.FactorText, r.Factor
-		}
 	}
 	s.CV = append(s.CV, Exact(cv))
-	s.FV = append(s.FV, Exact(fv))
 	s.Note = append(s.Note, e.str.id(r.Note))
 	s.ZR = append(s.ZR, e.str.id(zr))
 	s.PT = append(s.PT, e.str.id(r.PTitle))
@@ -430,7 +436,6 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	s.Ann = append(s.Ann, e.str.id(pt.ann))
 	s.Err = append(s.Err, e.str.id(pt.err))
 	s.CO = append(s.CO, e.str.id(co))
-	s.FO = append(s.FO, e.str.id(fo))
 }
 
 // trim drops the columns with nothing in them.
@@ -438,20 +443,15 @@ func (s *Columns) trim() {
 	if allNaNExact(s.B) {
 		s.B = nil
 	}
-	if allNaNExact(s.T) {
-		s.T = nil
-	}
 	if allNaNRounded(s.Mean) && allNaNRounded(s.Std) {
 		s.Mean, s.Std = nil, nil
 	}
-	s.Z, s.P = trimFixed(s.Z), trimFixed(s.P)
-	s.CO, s.FO = trimZero(s.CO), trimZero(s.FO)
+	s.T, s.F, s.Z, s.P = trimFixed(s.T), trimFixed(s.F), trimFixed(s.Z), trimFixed(s.P)
+	s.CO = trimZero(s.CO)
 	if allNaNExact(s.CV) {
 		s.CV = nil
 	}
-	if allNaNExact(s.FV) {
-		s.FV = nil
-	}
+
 	s.Note, s.ZR, s.PT, s.BT = trimZero(s.Note), trimZero(s.ZR), trimZero(s.PT), trimZero(s.BT)
 	s.Ack, s.Ann, s.Err = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err)
 }

@@ -33,7 +33,117 @@ type chunkRows struct {
 	rows  [][]Row                // per position, parallel to comps[i].Rows
 }
 
+// chainKey is the chain key of position pos, "" without chain keys.
+func (p *planner) chainKey(pos int) string {
+	if pos < 0 || pos >= len(p.opts.Chain) {
+		return ""
+	}
+	return p.opts.Chain[pos]
+}
+
+// artifactKey is the key of artifact a's metadata and results, "-" for
+// none, "" without keys.
+func (p *planner) artifactKey(a int) string {
+	if p.opts.ArtifactKeys == nil {
+		return ""
+	}
+	if a < 0 || a >= len(p.opts.ArtifactKeys) {
+		return "-"
+	}
+	return p.opts.ArtifactKeys[a]
+}
+
+// commitKey is the key of the commit page at pos: its comparison (the
+// chain up to it) and the next commit it links to.
+func (p *planner) commitKey(pos int) string {
+	c := p.chainKey(pos)
+	if c == "" {
+		return ""
+	}
+	next := -1
+	if pos+1 < len(p.d.MainLine) {
+		next = p.d.MainLine[pos+1]
+	}
+	return "commit " + c + " " + p.artifactKey(next)
+}
+
+// keep emits every output of the chunk [from, to) as kept and takes its
+// summaries from the briefs, when the previous build wrote all of them
+// from the same inputs and remembers their summaries: nothing of the
+// chunk is computed. It reports whether it did.
+func (p *planner) keepChunk(from, to int) (bool, error) {
+	if p.opts.Known == nil || p.opts.Briefs == nil || p.chainKey(to-1) == "" {
+		return false, nil
+	}
+	var outs []Output
+	known := func(o Output) bool {
+		k, ok := p.opts.Known[o.Path]
+		return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
+	}
+	briefs := make([]*brief, to-from)
+	for pos := from; pos < to; pos++ {
+		o := Output{Path: p.routes.Commit(p.d.Artifacts[p.d.MainLine[pos]].ID), Key: p.commitKey(pos), Layout: "commit", Sitemap: true}
+		if !known(o) {
+			return false, nil
+		}
+		outs = append(outs, o)
+		if pos > 0 {
+			b, ok := p.opts.Briefs.Brief(p.chainKey(pos))
+			if !ok {
+				return false, nil
+			}
+			bb, ok := p.fromBrief(b)
+			if !ok {
+				return false, nil
+			}
+			briefs[pos-from] = bb
+		}
+	}
+	chunk := from / p.chunk
+	for _, seg := range p.benchSegs {
+		o := Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}
+		if _, ok := p.opts.Known[o.Path]; !ok {
+			continue
+		}
+		if !known(o) {
+			return false, nil
+		}
+		outs = append(outs, o)
+	}
+	a := Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}
+	if !known(a) {
+		return false, nil
+	}
+	outs = append(outs, a)
+	copy(p.summaries[from:to], briefs)
+	for _, o := range outs {
+		if err := p.out(o, nil); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// toBrief and fromBrief convert a comparison's summary to what the
+// briefs remember and back.
+func (p *planner) toBrief(b *brief) Brief {
+	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts}
+}
+
+func (p *planner) fromBrief(b Brief) (*brief, bool) {
+	base, ok1 := p.d.Index(b.Base)
+	head, ok2 := p.d.Index(b.Head)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.cmp.Options(), HistoryFrom: -1}
+	return &brief{comp: c, counts: b.Counts}, true
+}
+
 func (p *planner) mainChunk(ctx context.Context, from, to int) error {
+	if kept, err := p.keepChunk(from, to); kept || err != nil {
+		return err
+	}
 	c := chunkRows{comps: make([]*analysis.Comparison, to-from), rows: make([][]Row, to-from)}
 	first := from
 	if from == 0 {
@@ -59,6 +169,9 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 				b.counts.add(&cm.Rows[k])
 			}
 			p.summaries[pos] = b
+			if key := p.chainKey(pos); key != "" && p.opts.Briefs != nil {
+				p.opts.Briefs.PutBrief(key, p.toBrief(b))
+			}
 		}
 		return nil
 	})
@@ -116,7 +229,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	slices.Sort(segs)
 	err = parallel(ctx, len(segs), func(i int) error {
 		seg := segs[i]
-		return p.out(Output{Path: route.SeriesData(seg, chunk)}, func(o *Output) error {
+		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
 			o.Data = seriesData(from, to-from, byBench[seg], prev[seg])
 			return nil
 		})
@@ -124,7 +237,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	if err != nil {
 		return err
 	}
-	return p.out(Output{Path: route.ArtifactData(chunk)}, func(o *Output) error {
+	return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
 		o.Data = p.artifactData(from, to)
 		return nil
 	})
@@ -160,14 +273,14 @@ func (p *planner) commitPage(pos int, c *analysis.Comparison, rows []Row) error 
 	d := p.d
 	a := d.MainLine[pos]
 	prev, next := -1, -1
-	if pos >= 2 {
-		prev = d.MainLine[pos-2]
+	if pos >= 1 {
+		prev = d.MainLine[pos-1]
 	}
 	if pos+1 < len(d.MainLine) {
 		next = d.MainLine[pos+1]
 	}
 	head := d.Artifacts[a]
-	o := Output{Path: p.routes.Commit(head.ID), Layout: "commit", Sitemap: true, Charts: true,
+	o := Output{Path: p.routes.Commit(head.ID), Key: p.commitKey(pos), Layout: "commit", Sitemap: true, Charts: true,
 		Title: "Commit " + head.Label() + ": " + head.Title}
 	return p.out(o, func(o *Output) error {
 		v := p.comparison(c, rows, pos)

@@ -124,20 +124,77 @@ func (p *planner) prs(ctx context.Context) error {
 				return nil
 			})
 		}
-		v, err := p.fullComparison(pr.base, pr.head)
-		if err != nil {
+		page := Output{Path: p.routes.Compare(bid, hid), Layout: "compare", Title: title, Sitemap: true, Charts: true}
+		return p.comparisonPage(pr.base, pr.head, page, func(c Comparison) any { return c })
+	})
+}
+
+// isKnown reports whether the previous build wrote o from the same inputs.
+func (p *planner) isKnown(o Output) bool {
+	if o.Key == "" {
+		return false
+	}
+	k, ok := p.opts.Known[o.Path]
+	return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
+}
+
+// compareKey is the key of a comparison that is not between consecutive
+// main-line commits: each side's own results and, for a side on the main
+// line, the chain up to it (its history); a side off the main line brings
+// the artifacts of its branch (the z-score's ancestry) and, conservatively,
+// the whole main line.
+func (p *planner) compareKey(base, head int) string {
+	if p.opts.Chain == nil {
+		return ""
+	}
+	d := p.d
+	parts := []string{"compare"}
+	for _, a := range []int{base, head} {
+		parts = append(parts, p.artifactKey(a))
+		if pos := d.MainPos(a); pos >= 0 {
+			parts = append(parts, p.chainKey(pos))
+			continue
+		}
+		parts = append(parts, p.chainKey(len(d.MainLine)-1))
+		x := d.Artifacts[a]
+		for i, y := range d.Artifacts {
+			if i != a && d.MainPos(i) < 0 && (x.PR != 0 && y.PR == x.PR || x.PR == 0 && x.Branch != "" && y.Branch == x.Branch) {
+				parts = append(parts, p.artifactKey(i))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// comparisonPage plans the page of a comparison that is not between
+// consecutive main-line commits, and its rows file: page gets the view
+// wrap makes of the comparison. When the previous build wrote both from the
+// same inputs, nothing is computed.
+func (p *planner) comparisonPage(base, head int, page Output, wrap func(Comparison) any) error {
+	key := p.compareKey(base, head)
+	rows := Output{Path: p.routes.RowsData(p.d.Artifacts[base].ID, p.d.Artifacts[head].ID), Key: key}
+	if key != "" {
+		page.Key = key + " " + page.Key
+	}
+	if p.isKnown(page) && p.isKnown(rows) {
+		if err := p.out(rows, nil); err != nil {
 			return err
 		}
-		return p.out(Output{Path: p.routes.Compare(bid, hid), Layout: "compare", Title: title, Sitemap: true, Charts: true}, func(o *Output) error {
-			o.Data = v
-			return nil
-		})
+		return p.out(page, nil)
+	}
+	v, err := p.fullComparison(base, head, rows)
+	if err != nil {
+		return err
+	}
+	return p.out(page, func(o *Output) error {
+		o.Data = wrap(v)
+		return nil
 	})
 }
 
 // fullComparison computes a comparison that is not between consecutive
 // main-line commits, emits its rows file and returns its view.
-func (p *planner) fullComparison(base, head int) (Comparison, error) {
+func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, error) {
 	c := p.cmp.Compare(base, head)
 	rows := make([]Row, len(c.Rows))
 	for k := range c.Rows {
@@ -148,8 +205,8 @@ func (p *planner) fullComparison(base, head int) (Comparison, error) {
 	p.mu.Unlock()
 	v := p.comparison(c, rows, -1)
 	v.Rows.Benches = nil
-	v.Rows.File = p.routes.RowsData(p.d.Artifacts[base].ID, p.d.Artifacts[head].ID)
-	err := p.out(Output{Path: v.Rows.File}, func(o *Output) error {
+	v.Rows.File = rowsFile.Path
+	err := p.out(rowsFile, func(o *Output) error {
 		points := make([]seriesPoint, len(rows))
 		for k := range c.Rows {
 			points[k] = p.point(0, &c.Rows[k], rows[k])
@@ -187,14 +244,36 @@ func (p *planner) prPage(pr, head, base int) error {
 			v.Title = a.Title
 		}
 	}
-	if v.Merged == nil && base >= 0 {
-		c, err := p.fullComparison(base, head)
-		if err != nil {
-			return err
+	page := Output{Path: route.PR(pr), Layout: "pr", Title: fmt.Sprintf("PR #%d: %s", pr, v.Title), Sitemap: true}
+	if p.opts.Chain != nil {
+		// The PR's artifacts, the tries' bases and the merged commit's
+		// comparison.
+		parts := []string{"pr"}
+		for i, a := range d.Artifacts {
+			if a.PR == pr {
+				parts = append(parts, p.artifactKey(i))
+			}
 		}
-		v.Comparison = &c
+		for _, t := range v.Tries {
+			if t.Base != nil {
+				b, _ := d.Index(t.Base.ID)
+				parts = append(parts, p.artifactKey(b))
+			}
+		}
+		if pos := d.MainPos(head); pos >= 0 {
+			parts = append(parts, p.chainKey(pos))
+		}
+		page.Key = strings.Join(parts, " ")
 	}
-	return p.out(Output{Path: route.PR(pr), Layout: "pr", Title: fmt.Sprintf("PR #%d: %s", pr, v.Title), Sitemap: true, Charts: v.Comparison != nil}, func(o *Output) error {
+	if v.Merged == nil && base >= 0 {
+		page.Charts = true
+		return p.comparisonPage(base, head, page, func(c Comparison) any {
+			w := v
+			w.Comparison = &c
+			return w
+		})
+	}
+	return p.out(page, func(o *Output) error {
 		o.Data = v
 		return nil
 	})
@@ -288,6 +367,25 @@ func (p *planner) weeks(ctx context.Context) error {
 	list := analysis.Weeks(d)
 	weeks := make([]Week, len(list))
 	sources := make([]string, len(list))
+	keys := make([]string, len(list))
+	known := make([]bool, len(list))
+	for i, w := range list {
+		if p.opts.Chain == nil || len(w.Heads) == 0 {
+			continue
+		}
+		date := w.Monday.Format("2006-01-02")
+		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter)}
+		if n, ok := p.opts.Content.TriageNotes[date]; ok {
+			parts = append(parts, hashKey(string(n.Body)))
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j >= 0 && j < len(list) {
+				parts = append(parts, list[j].Monday.Format("2006-01-02"))
+			}
+		}
+		keys[i] = strings.Join(parts, " ")
+		known[i] = p.isKnown(Output{Path: route.Triage(date), Key: keys[i]}) && p.isKnown(Output{Path: route.TriageMarkdown(date), Key: keys[i]})
+	}
 	err := parallel(ctx, len(list), func(i int) error {
 		w := list[i]
 		date := w.Monday.Format("2006-01-02")
@@ -297,8 +395,24 @@ func (p *planner) weeks(ctx context.Context) error {
 				wk.Updated = t
 			}
 		}
-		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", p.summaryOrCompare)
+		compare := p.summaryOrCompare
+		if known[i] {
+			// The week's page is kept: its count line is all that is
+			// needed, which the comparisons of consecutive commits give;
+			// the overall comparison is not computed.
+			compare = func(base, head int) *analysis.Comparison {
+				if pos := d.MainPos(head); pos > 0 && d.MainLine[pos-1] == base {
+					return p.summaryOrCompare(base, head)
+				}
+				return &analysis.Comparison{Base: base, Head: head, HistoryFrom: -1}
+			}
+		}
+		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", compare)
 		wk.Counts = report.CountLine(r)
+		weeks[i] = wk
+		if known[i] {
+			return nil
+		}
 		notes := ""
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			notes = string(n.Body)
@@ -307,7 +421,7 @@ func (p *planner) weeks(ctx context.Context) error {
 		if err := report.WriteTriageMarkdown(&md, d, r, p.links, notes); err != nil {
 			return err
 		}
-		weeks[i], sources[i] = wk, md.String()
+		sources[i] = md.String()
 		return nil
 	})
 	if err != nil {
@@ -321,13 +435,13 @@ func (p *planner) weeks(ctx context.Context) error {
 		if i+1 < len(weeks) {
 			v.Next = &weeks[i+1]
 		}
-		if err := p.out(Output{Path: v.Markdown}, func(o *Output) error {
+		if err := p.out(Output{Path: v.Markdown, Key: keys[i]}, func(o *Output) error {
 			o.Data = v.Source
 			return nil
 		}); err != nil {
 			return err
 		}
-		return p.out(Output{Path: v.Week.URL, Layout: "triage-week", Title: "Triage report for the week of " + v.Week.Date, Sitemap: true}, func(o *Output) error {
+		return p.out(Output{Path: v.Week.URL, Key: keys[i], Layout: "triage-week", Title: "Triage report for the week of " + v.Week.Date, Sitemap: true}, func(o *Output) error {
 			o.Data = v
 			return nil
 		})

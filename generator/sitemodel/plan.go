@@ -60,6 +60,32 @@ type Options struct {
 	// SiteKey identifies the site-wide inputs (options, theme, the tool's
 	// version): every output key includes it.
 	SiteKey string
+	// Chain identifies, per main-line position, everything the main line
+	// up to that position depends on: the comparisons of consecutive
+	// commits up to it are the same whenever their chain keys are (they
+	// look back, never forward). ArtifactKeys identify each artifact's
+	// metadata and results. Both nil: no output has a key, every output is
+	// computed.
+	Chain        []string
+	ArtifactKeys []string
+	// Briefs remembers what lists show of main-line comparisons (their
+	// summaries) across builds, by chain key; nil: nothing is
+	// remembered.
+	Briefs Briefs
+}
+
+// Briefs is a memory of main-line comparisons' summaries.
+type Briefs interface {
+	Brief(key string) (Brief, bool)
+	PutBrief(key string, b Brief)
+}
+
+// Brief is what the triage reports, the dashboard and PR pages show of a
+// comparison of consecutive main-line commits.
+type Brief struct {
+	Base, Head string // artifact ids
+	Metrics    []analysis.MetricSummary
+	Counts     Counts
 }
 
 // Content is the Markdown side of a site, as the plan needs it.
@@ -325,15 +351,6 @@ func (p *planner) artifactURL(a int) string {
 		return route.PR(pr)
 	}
 	return ""
-}
-
-// artifactKey is what an artifact's view depends on.
-func (p *planner) artifactKey(a int) string {
-	if a < 0 {
-		return "-"
-	}
-	x := p.d.Artifacts[a]
-	return fmt.Sprint(x.ID, x.Kind, x.Date.UnixNano(), x.PR, x.Title, x.Author, x.Branch, p.d.MainPos(a))
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

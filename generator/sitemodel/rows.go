@@ -58,7 +58,8 @@ func (p *planner) row(r *analysis.Row) Row {
 		row.ChangeText = report.FormatChange(r.Change)
 		row.ThresholdText = report.FormatThreshold(r.Threshold)
 		row.FactorText = report.FormatFactor(r.Factor)
-		row.Change, row.Factor = r.Change, r.Factor
+		// The factor sorts rows as printed: the data files hold it so.
+		row.Change, row.Factor = r.Change, fixedOf(row.FactorText, 2, "x").over(100)
 		switch {
 		case r.Regression:
 			row.Dir = "regression"

@@ -263,15 +263,13 @@
     row.note = text("note");
     var z = col("z"), p = col("p");
     if (row.has_change) {
-      // As analysis.RelativeChange and SignificanceFactor compute them.
-      var t = col("t"), ch = (v - b) / b, f = Math.abs(ch) / t;
-      if (!isFinite(f)) { f = 0; }
-      var cv = col("cv"), fv = col("fv");
-      row.change = text("co") ? cv : ch;
+      // The change as analysis.RelativeChange computes it.
+      var ch = (v - b) / b, t = col("t"), f = col("f");
+      row.change = text("co") ? col("cv") : ch;
       row.change_text = text("co") || formatChange(ch);
-      row.threshold_text = formatThreshold(t);
-      row.factor = text("fo") ? fv : f;
-      row.factor_text = text("fo") || formatFactor(f);
+      row.threshold_text = t === null ? "-" : fixedText(t, 2, "%", false);
+      row.factor_text = f === null ? "-" : fixedText(f, 2, "x", false);
+      row.factor = typeof f === "number" ? f / 100 : 0;
     }
     if (z !== null) {
       row.z = fixedText(z, 2, "", true);

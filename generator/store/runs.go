@@ -1,0 +1,410 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// Entry is the decoded content of one input: its runs and the problems
+// found reading it. A problem's message does not name the input (the
+// input may be read under another name next time); the caller adds it.
+type Entry struct {
+	Runs     []analysis.Run
+	Problems []Problem
+}
+
+// Problem is a problem found reading an input, without the input's name.
+type Problem struct {
+	Line  int
+	Msg   string
+	Fatal bool
+}
+
+// RunKey is the key of an input's entry: a hash of the store's format,
+// what reads the input (the reader's name and version, its options in a
+// canonical text) and the input's bytes (each file's name and bytes for
+// a folder of files).
+func RunKey(reader, options string, files ...[]byte) [32]byte {
+	parts := [][]byte{[]byte(Version), []byte(reader), []byte(options)}
+	return Hash(append(parts, files...)...)
+}
+
+func (s *Store) runPath(k [32]byte) string {
+	h := hex.EncodeToString(k[:])
+	return filepath.Join(s.dir, "runs", h[:2], h+".run")
+}
+
+// Entry returns the entry of key k, if the store has a good one.
+func (s *Store) Entry(k [32]byte) (Entry, bool) {
+	path := s.runPath(k)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Entry{}, false
+	}
+	var e Entry
+	if err == nil {
+		var payload []byte
+		if payload, err = unseal(runMagic, data); err == nil {
+			e, err = decodeEntry(payload)
+		}
+	}
+	if err != nil {
+		s.warn(fmt.Errorf("store %s: %v; the input is read again", path, err))
+		os.Remove(path)
+		return Entry{}, false
+	}
+	s.mu.Lock()
+	s.used[k] = true
+	s.mu.Unlock()
+	return e, true
+}
+
+// Put stores the entry of key k.
+func (s *Store) Put(k [32]byte, e Entry) error {
+	s.mu.Lock()
+	s.used[k] = true
+	s.mu.Unlock()
+	if err := writeFile(s.runPath(k), seal(runMagic, encodeEntry(e))); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// Prune removes the entries no lookup or Put of this build used: inputs
+// that are gone. Call it after a successful build.
+func (s *Store) Prune() error {
+	root := filepath.Join(s.dir, "runs")
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".tmp-") {
+			return os.Remove(p)
+		}
+		raw, err := hex.DecodeString(strings.TrimSuffix(name, ".run"))
+		if err != nil || len(raw) != 32 {
+			return os.Remove(p)
+		}
+		var k [32]byte
+		copy(k[:], raw)
+		s.mu.Lock()
+		used := s.used[k]
+		s.mu.Unlock()
+		if !used {
+			return os.Remove(p)
+		}
+		return nil
+	})
+}
+
+// The .run format (after the magic line "perfpages run v1\n", before the
+// CRC-32C). Integers are varints (signed) or uvarints (counts, lengths);
+// strings are a uvarint length and UTF-8 bytes; float64s are 8 bytes
+// little-endian IEEE 754. Strings of results go through a table, written
+// before them, so that a benchmark or metric name is stored once per
+// entry:
+//
+//	problems: count, then per problem: line, fatal (0/1), message
+//	runs: count, then per run:
+//	  artifact: id, kind, date (Unix ns, 0 for none), parents (count,
+//	    ids), branch, pr, title, author, baseline
+//	  machine: name, os, arch, cpu, cores, memory bytes, labels
+//	  context: params
+//	  table: count, strings
+//	  floats: the number of samples and iteration counts of all results
+//	  results: count, then per result: benchmark, category, params (count,
+//	    key, value), metric, unit, direction, error as table indices;
+//	    samples (count, float64s); iters (count, float64s)
+//	params outside results are a count and key, value strings.
+const runMagic = "perfpages run v1\n"
+
+type enc struct{ b []byte }
+
+func (e *enc) uint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
+func (e *enc) int(x int64)   { e.b = binary.AppendVarint(e.b, x) }
+func (e *enc) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) floats(xs []float64) {
+	e.uint(uint64(len(xs)))
+	for _, x := range xs {
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x))
+	}
+}
+func (e *enc) params(p analysis.Params) {
+	e.uint(uint64(len(p)))
+	for _, kv := range p {
+		e.str(kv.Key)
+		e.str(kv.Value)
+	}
+}
+
+func encodeEntry(en Entry) []byte {
+	e := &enc{}
+	e.uint(uint64(len(en.Problems)))
+	for _, p := range en.Problems {
+		e.int(int64(p.Line))
+		if p.Fatal {
+			e.uint(1)
+		} else {
+			e.uint(0)
+		}
+		e.str(p.Msg)
+	}
+	e.uint(uint64(len(en.Runs)))
+	for i := range en.Runs {
+		r := &en.Runs[i]
+		a := r.Artifact
+		e.str(a.ID)
+		e.str(string(a.Kind))
+		if a.Date.IsZero() {
+			e.int(0)
+		} else {
+			e.int(a.Date.UnixNano())
+		}
+		e.uint(uint64(len(a.Parents)))
+		for _, p := range a.Parents {
+			e.str(p)
+		}
+		e.str(a.Branch)
+		e.int(int64(a.PR))
+		e.str(a.Title)
+		e.str(a.Author)
+		e.str(a.Baseline)
+		m := r.Machine
+		e.str(m.Name)
+		e.str(m.OS)
+		e.str(m.Arch)
+		e.str(m.CPU)
+		e.int(int64(m.Cores))
+		e.int(m.MemoryBytes)
+		e.params(m.Labels)
+		e.params(r.Context)
+		// The string table.
+		idx := map[string]uint64{}
+		var table []string
+		id := func(s string) {
+			if _, ok := idx[s]; !ok {
+				idx[s] = uint64(len(table))
+				table = append(table, s)
+			}
+		}
+		for j := range r.Results {
+			res := &r.Results[j]
+			id(res.Case.Benchmark)
+			id(string(res.Case.Category))
+			for _, kv := range res.Case.Params {
+				id(kv.Key)
+				id(kv.Value)
+			}
+			id(res.Metric)
+			id(res.Unit)
+			id(string(res.Direction))
+			id(res.Error)
+		}
+		e.uint(uint64(len(table)))
+		for _, s := range table {
+			e.str(s)
+		}
+		floats := 0
+		for j := range r.Results {
+			floats += len(r.Results[j].Samples) + len(r.Results[j].Iters)
+		}
+		e.uint(uint64(floats))
+		e.uint(uint64(len(r.Results)))
+		for j := range r.Results {
+			res := &r.Results[j]
+			e.uint(idx[res.Case.Benchmark])
+			e.uint(idx[string(res.Case.Category)])
+			e.uint(uint64(len(res.Case.Params)))
+			for _, kv := range res.Case.Params {
+				e.uint(idx[kv.Key])
+				e.uint(idx[kv.Value])
+			}
+			e.uint(idx[res.Metric])
+			e.uint(idx[res.Unit])
+			e.uint(idx[string(res.Direction)])
+			e.uint(idx[res.Error])
+			e.floats(res.Samples)
+			e.floats(res.Iters)
+		}
+	}
+	return e.b
+}
+
+type dec struct {
+	b   []byte
+	err error
+}
+
+var errShort = errors.New("entry ends early")
+
+func (d *dec) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *dec) int() int64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+// count reads a count of items of at least min bytes each, refusing one
+// the rest of the entry cannot hold.
+func (d *dec) count(min int) int {
+	n := d.uint()
+	if d.err == nil && n > uint64(len(d.b)/max(min, 1)) {
+		d.err = errShort
+		return 0
+	}
+	return int(n)
+}
+
+func (d *dec) str() string {
+	n := d.count(1)
+	if d.err != nil {
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// floats reads a list of floats into the front of *arena (one allocation
+// for every sample of a run).
+func (d *dec) floats(arena *[]float64) []float64 {
+	n := d.count(8)
+	if d.err != nil || n == 0 {
+		return nil
+	}
+	if n > len(*arena) {
+		d.err = errShort
+		return nil
+	}
+	out := (*arena)[:n:n]
+	*arena = (*arena)[n:]
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*i:]))
+	}
+	d.b = d.b[8*n:]
+	return out
+}
+
+func (d *dec) params() analysis.Params {
+	n := d.count(2)
+	if n == 0 {
+		return nil
+	}
+	p := make(analysis.Params, n)
+	for i := range p {
+		p[i] = analysis.Param{Key: d.str(), Value: d.str()}
+	}
+	return p
+}
+
+func decodeEntry(b []byte) (Entry, error) {
+	d := &dec{b: b}
+	var en Entry
+	if n := d.count(3); n > 0 {
+		en.Problems = make([]Problem, n)
+		for i := range en.Problems {
+			en.Problems[i] = Problem{Line: int(d.int()), Fatal: d.uint() == 1, Msg: d.str()}
+		}
+	}
+	if n := d.count(20); n > 0 {
+		en.Runs = make([]analysis.Run, n)
+	}
+	for i := range en.Runs {
+		r := &en.Runs[i]
+		a := &r.Artifact
+		a.ID = d.str()
+		a.Kind = analysis.ArtifactKind(d.str())
+		if ns := d.int(); ns != 0 {
+			a.Date = time.Unix(0, ns).UTC()
+		}
+		if n := d.count(1); n > 0 {
+			a.Parents = make([]string, n)
+			for j := range a.Parents {
+				a.Parents[j] = d.str()
+			}
+		}
+		a.Branch = d.str()
+		a.PR = int(d.int())
+		a.Title = d.str()
+		a.Author = d.str()
+		a.Baseline = d.str()
+		m := &r.Machine
+		m.Name, m.OS, m.Arch, m.CPU = d.str(), d.str(), d.str(), d.str()
+		m.Cores = int(d.int())
+		m.MemoryBytes = d.int()
+		m.Labels = d.params()
+		r.Context = d.params()
+		table := make([]string, d.count(1))
+		for j := range table {
+			table[j] = d.str()
+		}
+		at := func() string {
+			k := d.uint()
+			if d.err == nil && k >= uint64(len(table)) {
+				d.err = errShort
+			}
+			if d.err != nil {
+				return ""
+			}
+			return table[k]
+		}
+		arena := make([]float64, d.count(8))
+		if n := d.count(10); n > 0 {
+			r.Results = make([]analysis.Result, n)
+		}
+		for j := range r.Results {
+			res := &r.Results[j]
+			res.Case.Benchmark = at()
+			res.Case.Category = analysis.Category(at())
+			if n := d.count(2); n > 0 {
+				res.Case.Params = make(analysis.Params, n)
+				for k := range res.Case.Params {
+					res.Case.Params[k] = analysis.Param{Key: at(), Value: at()}
+				}
+			}
+			res.Metric = at()
+			res.Unit = at()
+			res.Direction = analysis.Direction(at())
+			res.Error = at()
+			res.Samples = d.floats(&arena)
+			res.Iters = d.floats(&arena)
+		}
+		if d.err != nil {
+			break
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = fmt.Errorf("%d bytes after the entry", len(d.b))
+	}
+	return en, d.err
+}
