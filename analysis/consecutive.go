@@ -118,7 +118,7 @@ func (c *Comparer) consecutive(from, to int, o Options) []*Comparison {
 	}
 
 	var nextK atomic.Int64
-	for range min(workers, np) {
+	for range max(1, min(runtime.GOMAXPROCS(0), np)) {
 		wg.Go(func() {
 			for {
 				k := int(nextK.Add(1)) - 1
@@ -194,7 +194,8 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		if engines {
 			sw.lw.moveTo(c, i, line, p-1, opts.Lookback)
 		}
-		for ; hi < len(line) && int(line[hi].pos) <= p-1; hi++ {
+		for hi < len(line) && int(line[hi].pos) <= p-1 {
+			hi++
 		}
 		for ; sliding && th < len(line) && int(line[th].pos) <= p-2; th++ {
 			if line[th].ok {

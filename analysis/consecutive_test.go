@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +40,9 @@ func synthDataset(p synthPlan) *Dataset {
 	st := make([]state, p.series)
 	for k := range st {
 		st[k] = state{level: math.Exp(rng.Float64() * 20), sigma: []float64{0, 0.001, 0.01, 0.05}[rng.IntN(4)]}
+		if k%4 == 2 {
+			st[k].level *= 4096 // max-rss: pages
+		}
 	}
 	// The dates have their own generator, so that a plan with fewer
 	// commits is the same dataset cut short.
@@ -229,6 +234,12 @@ func TestConsecutiveOtherDatasets(t *testing.T) {
 	if got := NewComparer(empty, DefaultOptions).Consecutive(0, 10); got != nil {
 		t.Errorf("empty dataset: %v", got)
 	}
+	// Commits whose runs hold no results: comparisons without rows.
+	b := NewBuilder(BuildOptions{})
+	for i := range 3 {
+		b.Add("r.json", Run{Artifact: Artifact{ID: synthID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour)}, Machine: Machine{Name: "m"}})
+	}
+	checkConsecutive(t, b.Dataset(), DefaultOptions)
 }
 
 // Chunks put end to end are the whole range, whatever the cuts.
@@ -303,6 +314,35 @@ func TestThresholdWindow(t *testing.T) {
 			}
 			if want := thresholdInto(nil, h, n); math.Float64bits(threshold) != math.Float64bits(want) {
 				t.Fatalf("trial %d, n %d, start %d: threshold %v, thresholdInto %v of %v", trial, n, start, threshold, want, h)
+			}
+		}
+	}
+}
+
+// The result does not depend on the number of workers.
+func TestConsecutiveWorkers(t *testing.T) {
+	d := synthDataset(synthPlan{commits: 50, series: 100, samples: 5, seed: 12, hostile: true})
+	c := NewComparer(d, consecutiveOptions()[0])
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := c.Consecutive(1, len(d.MainLine))
+	runtime.GOMAXPROCS(7)
+	if diff := cmp.Diff(one, c.Consecutive(1, len(d.MainLine)), sameResults); diff != "" {
+		t.Errorf("1 worker vs 7 (-1 +7):\n%s", diff)
+	}
+}
+
+// Invalid options fall back to the defaults with a warning, and a summary
+// stays a summary: no engine runs.
+func TestSummaryWithInvalidOptions(t *testing.T) {
+	d := synthDataset(synthPlan{commits: 5, series: 8, samples: 5, seed: 13})
+	c := NewComparer(d, Options{Model: "bogus"})
+	for _, s := range []*Comparison{c.Summary(d.MainLine[3], d.MainLine[4]), c.ConsecutiveSummary(4, 5)[0]} {
+		if !s.Options.SummaryOnly || len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0].Error(), `unknown model "bogus"`) {
+			t.Errorf("options %+v, warnings %v", s.Options, s.Warnings)
+		}
+		for _, r := range s.Rows {
+			if r.Z.Threshold != 0 || r.Test.Method != "" {
+				t.Errorf("engines ran on a summary row: %+v %+v", r.Z, r.Test)
 			}
 		}
 	}
