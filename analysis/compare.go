@@ -301,7 +301,10 @@ func Compare(d *Dataset, base, head int, opts Options) *Comparison {
 // main-line commit with its parent. It indexes each series' main-line points
 // once (O(points)); after that a comparison of two main-line artifacts costs
 // O(series × (window + log points)) with one binary search per series, and
-// is several times cheaper than [Compare]. It is safe for concurrent use.
+// is several times cheaper than [Compare]. The commit pages, every
+// main-line commit against its predecessor, are cheaper still through
+// [Comparer.Consecutive], which slides the windows along each series
+// instead of walking them per pair. It is safe for concurrent use.
 type Comparer struct {
 	d     *Dataset
 	opts  Options

@@ -216,10 +216,12 @@ func TestConsecutiveMatchesCompare(t *testing.T) {
 	}
 }
 
-// The same on a clean dataset whose main line follows the branch, and on
-// degenerate ones.
+// The same on a larger hostile dataset (full 100-commit windows that
+// slide), a clean one whose main line follows the branch, and degenerate
+// ones.
 func TestConsecutiveOtherDatasets(t *testing.T) {
 	for _, p := range []synthPlan{
+		{commits: 260, series: 40, samples: 5, seed: 7, hostile: true},
 		{commits: 150, series: 24, samples: 5, seed: 2},
 		{commits: 40, series: 16, samples: 1, seed: 3, hostile: true},
 		{commits: 2, series: 8, samples: 3, seed: 4, hostile: true},
