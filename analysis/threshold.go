@@ -68,17 +68,32 @@ func percentChange(newer, older float64) float64 { return math.Abs(newer-older) 
 
 func (t *thresholdWindow) addPC(newer, older float64) {
 	x := percentChange(newer, older)
-	j, _ := slices.BinarySearch(t.pcs, x)
-	t.pcs = slices.Insert(t.pcs, j, x)
+	t.pcs = slices.Insert(t.pcs, searchPCs(t.pcs, x), x)
 }
 
 func (t *thresholdWindow) removePC(newer, older float64) {
 	x := percentChange(newer, older)
-	j, found := slices.BinarySearch(t.pcs, x)
-	if !found {
+	j := searchPCs(t.pcs, x)
+	if j == len(t.pcs) || t.pcs[j] != x {
 		panic("analysis: thresholdWindow: percent change not in the window")
 	}
 	t.pcs = slices.Delete(t.pcs, j, j+1)
+}
+
+// searchPCs is the index of the first of the sorted changes not less than
+// x. They are never NaN, so plain comparisons do (slices.BinarySearch
+// handles NaN, at a cost).
+func searchPCs(pcs []float64, x float64) int {
+	lo, hi := 0, len(pcs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pcs[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // at returns the history length and the threshold of a base whose history
