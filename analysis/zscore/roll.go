@@ -181,7 +181,7 @@ func (r *roller) shifts(diff float64) bool {
 
 // shifts is roller.shifts on plain values.
 func shifts(diff, sum, ssqdm float64, nobs, negCt, same int, prev float64) bool {
-	return !clearlyNoShift(diff, sum, ssqdm, nobs, negCt, same) && exactShift(diff, sum, ssqdm, nobs, negCt, same, prev)
+	return !clearlyNoShift(diff, sum, ssqdm, nobs, negCt, same, prev) && exactShift(diff, sum, ssqdm, nobs, negCt, same, prev)
 }
 
 // clearlyNoShift is shifts' quick answer: true when the difference is
@@ -189,16 +189,17 @@ func shifts(diff, sum, ssqdm float64, nobs, negCt, same int, prev float64) bool 
 // and stdOf do, but compares the squared deviation with 0.98·25 times the
 // variance instead of dividing by the square root: a difference that
 // passes is within 4.95 deviations, whatever the rounding of the root and
-// the quotient. A product that overflows fails, so do NaNs; tiny variances
-// (whose products round badly) and windows whose values are all equal are
-// left to the exact test. It is small enough to be inlined, so that a loop
-// calling it keeps its accumulators in registers.
-func clearlyNoShift(diff, sum, ssqdm float64, nobs, negCt, same int) bool {
+// the quotient. When all the values are equal the deviation is 0, and only
+// a difference equal to them scores no shift (NaN). A product that
+// overflows fails, so do NaNs; tiny variances (whose products round
+// badly) are left to the exact test. It is small enough to be inlined, so
+// that a loop calling it keeps its accumulators in registers.
+func clearlyNoShift(diff, sum, ssqdm float64, nobs, negCt, same int, prev float64) bool {
 	if nobs < 2 {
 		return true // the deviation is NaN, so is z
 	}
 	if same >= nobs {
-		return false
+		return diff == prev // every value is prev: std 0, z ±Inf unless diff is prev
 	}
 	m := sum / float64(nobs)
 	if negCt == 0 && m < 0 || negCt == nobs && m > 0 {

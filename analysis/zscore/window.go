@@ -256,7 +256,7 @@ func (w *Window) Dist(window int) Dist {
 			detSame, detPrev = sameRun(detSame, detPrev, clip)
 			detMean, detSSQ, detVC = welfordAdd(detMean, detSSQ, detVC, clip, float64(detN))
 		}
-		shift[i] = !clearlyNoShift(diff, detSum, detSSQ, detN, detNeg, detSame) &&
+		shift[i] = !clearlyNoShift(diff, detSum, detSSQ, detN, detNeg, detSame, detPrev) &&
 			exactShift(diff, detSum, detSSQ, detN, detNeg, detSame, detPrev)
 		prev = r.value
 		i++
