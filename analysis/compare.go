@@ -58,7 +58,10 @@ type Row struct {
 	// Options.SummaryOnly and only for rows with a result on the head.
 	//
 	// Z is Conbench's lookback z-score of the head's value against the
-	// base's ancestry (see lookback.go).
+	// base's ancestry (see lookback.go). Its Mean and Std are the
+	// distribution whenever that is usable, z-score or not: on a commit
+	// page, Z.Band() is the history chart's band at the head
+	// ([Comparer.Band]).
 	Z zscore.Z
 	// Test is the significance test of the samples.
 	Test SampleTest
@@ -101,7 +104,8 @@ type MetricSummary struct {
 // category Secondary go to Secondary, every other row to Primary; rows
 // that are not OK are ignored.
 func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
-	var primary, secondary, all []SummaryItem
+	all := make([]SummaryItem, 0, len(rows))
+	var primary, secondary []SummaryItem
 	sig := 0
 	for _, r := range rows {
 		if !r.OK {
@@ -298,12 +302,19 @@ func Compare(d *Dataset, base, head int, opts Options) *Comparison {
 // main-line commit with its parent. It indexes each series' main-line points
 // once (O(points)); after that a comparison of two main-line artifacts costs
 // O(series × (window + log points)) with one binary search per series, and
-// is several times cheaper than [Compare]. It is safe for concurrent use.
+// is several times cheaper than [Compare]. The commit pages, every
+// main-line commit against its predecessor, are cheaper still through
+// [Comparer.Consecutive], which slides the windows along each series
+// instead of walking them per pair. It is safe for concurrent use.
 type Comparer struct {
 	d     *Dataset
 	opts  Options
 	lines [][]linePoint // per series of d.Series: its main-line points by position
 	eng   *engines
+	// rank is each main-line position's rank in the z-score's order of
+	// commits, (Date, ID): the key of its rows in a sliding
+	// zscore.Window.
+	rank []int
 }
 
 // linePoint is a point of a series on the main line.
@@ -336,6 +347,7 @@ func NewComparerCache(d *Dataset, opts Options, cache *TestCache) *Comparer {
 		}
 		c.lines[i] = line
 	}
+	c.rank = lineRanks(d)
 	return c
 }
 
@@ -450,22 +462,72 @@ func linePoints(s *Series, line []linePoint, base, head, bpos, hpos int) (before
 	return before, after, end
 }
 
-func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines) *Comparison {
-	c := &Comparison{Base: base, Head: head, HistoryFrom: -1}
-	opts = opts.withDefaults()
+// resolve fills in the defaults of opts. Invalid options are replaced by
+// DefaultOptions, with the warning every comparison made with them
+// carries; SummaryOnly is kept, so that a summary stays a summary.
+func (o Options) resolve() (Options, error) {
+	opts := o.withDefaults()
 	if err := opts.Validate(); err != nil {
-		c.Warnings = append(c.Warnings, fmt.Errorf("analysis options: %w; using the defaults", err))
+		summary := opts.SummaryOnly
 		opts = DefaultOptions
+		opts.SummaryOnly = summary
+		return opts, fmt.Errorf("analysis options: %w; using the defaults", err)
 	}
-	c.Options = opts
+	return opts, nil
+}
+
+// newComparison is a comparison of base with head before its rows: the
+// resolved options, their warning and the start of the history.
+func newComparison(d *Dataset, base, head int, opts Options, warning error) *Comparison {
+	c := &Comparison{Base: base, Head: head, HistoryFrom: -1, Options: opts}
+	if warning != nil {
+		c.Warnings = append(c.Warnings, warning)
+	}
+	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
+		return c
+	}
+	if start := historyStart(d, base); start >= 0 {
+		c.HistoryFrom = d.MainLine[start]
+	}
+	return c
+}
+
+// newRow is the rule for a row of series s between the points before and
+// after (either may be nil): the note of a row without a change, the
+// change and its direction. classify reports whether the row has a change
+// to classify against its history; warning is set when the base value is
+// 0.
+func newRow(s *Series, before, after *Point) (r Row, classify bool, warning error) {
+	r = Row{Series: s, Before: before, After: after}
+	switch {
+	case after != nil && after.Error != "":
+		r.Note = "failed: " + after.Error
+	case before != nil && before.Error != "":
+		r.Note = "failed in base: " + before.Error
+	case before == nil || !before.OK:
+		r.Note = "new: no result in base"
+	case after == nil || !after.OK:
+		r.Note = "gone: no result in head"
+	default:
+		r.Change, r.OK = RelativeChange(before.Value, after.Value)
+		if !r.OK {
+			r.Note = "base value is 0"
+			return r, false, fmt.Errorf("%s %s on %s: base value is 0, no relative change", s.Case, s.Key.Metric, s.Key.Machine)
+		}
+		r.Regression = IsRegression(r.Change, s.Metric.Direction)
+		return r, true, nil
+	}
+	return r, false, nil
+}
+
+func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines) *Comparison {
+	opts, warning := opts.resolve()
+	c := newComparison(d, base, head, opts, warning)
 	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
 		c.Warnings = append(c.Warnings, fmt.Errorf("no such artifacts to compare: %d and %d (the dataset has %d)", base, head, len(d.Artifacts)))
 		return c
 	}
 	start := historyStart(d, base)
-	if start >= 0 {
-		c.HistoryFrom = d.MainLine[start]
-	}
 	window := opts.historyWindow()
 	hist := make([]float64, 0, window)
 	pbuf := make([]float64, 0, window)
@@ -485,24 +547,11 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 		if before == nil && after == nil {
 			continue
 		}
-		r := Row{Series: s, Before: before, After: after}
-		switch {
-		case after != nil && after.Error != "":
-			r.Note = "failed: " + after.Error
-		case before != nil && before.Error != "":
-			r.Note = "failed in base: " + before.Error
-		case before == nil || !before.OK:
-			r.Note = "new: no result in base"
-		case after == nil || !after.OK:
-			r.Note = "gone: no result in head"
-		default:
-			r.Change, r.OK = RelativeChange(before.Value, after.Value)
-			if !r.OK {
-				r.Note = "base value is 0"
-				c.Warnings = append(c.Warnings, fmt.Errorf("%s %s on %s: base value is 0, no relative change", s.Case, s.Key.Metric, s.Key.Machine))
-				break
-			}
-			r.Regression = IsRegression(r.Change, s.Metric.Direction)
+		r, classifiable, warning := newRow(s, before, after)
+		if warning != nil {
+			c.Warnings = append(c.Warnings, warning)
+		}
+		if classifiable {
 			h := hist[:0]
 			if start >= 0 {
 				if lines != nil {
@@ -518,7 +567,11 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 			if lines != nil {
 				line = lines[i]
 			}
-			eng.fill(&r, d, i, line, base, opts)
+			var dist zscore.Dist
+			if scored(&r) {
+				dist = eng.distribution(d, i, line, base, opts)
+			}
+			eng.fill(&r, dist, opts)
 		}
 		c.Rows = append(c.Rows, r)
 	}
@@ -529,28 +582,34 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 // classify sets the significance fields of r from the history h of its
 // test case (newest first) under opts; pbuf is scratch space.
 func classify(r *Row, h []float64, opts Options, pbuf []float64) {
-	r.History = len(h)
-	nf := r.Series.Metric.Noise.NoiseFactor()
-	var sig ChangeSignificance
 	if opts.Model == ModelRustcPerf2021 {
+		r.History = len(h)
 		r.Dodgy = ClassifyDodginess(h, opts.DodgyDelta).Dodgy()
-		sig = ClassifyChange2021(r.Change, r.Dodgy, nf)
-	} else {
-		sig = ClassifyChange(r.Change, thresholdInto(pbuf, h, opts.History), nf)
+		r.setSignificance(ClassifyChange2021(r.Change, r.Dodgy, r.Series.Metric.Noise.NoiseFactor()))
+		return
 	}
+	classifyAt(r, len(h), thresholdInto(pbuf, h, opts.History))
+}
+
+// classifyAt sets the significance fields of r under model rustc-perf,
+// given the length of its history and the threshold computed from it.
+func classifyAt(r *Row, history int, threshold float64) {
+	r.History = history
+	r.setSignificance(ClassifyChange(r.Change, threshold, r.Series.Metric.Noise.NoiseFactor()))
+}
+
+func (r *Row) setSignificance(sig ChangeSignificance) {
 	r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
 }
 
 // SeriesHistory returns, for every main-line point of d.Series[i] (oldest
-// first), the row its commit page shows: the change against the series'
-// value at the previous main-line artifact, with its significance. Rows
-// whose point has no predecessor value have OK false and a Note. The cost
-// is O(points × window): it is what history charts mark.
+// first), the row its commit page shows without the other engines: the
+// change against the series' value at the previous main-line artifact,
+// with its significance. Rows whose point has no predecessor value have OK
+// false and the commit page's Note. The cost is O(points × window): it is
+// what history charts mark.
 func (c *Comparer) SeriesHistory(i int) []Row {
-	opts := c.opts.withDefaults()
-	if opts.Validate() != nil {
-		opts = DefaultOptions
-	}
+	opts, _ := c.opts.resolve()
 	s, line := c.d.Series[i], c.lines[i]
 	window := opts.historyWindow()
 	hist := make([]float64, 0, window)
@@ -558,26 +617,12 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 	rows := make([]Row, 0, len(line))
 	for k, lp := range line {
 		after := &s.Points[lp.idx]
-		r := Row{Series: s, After: after}
+		var before *Point
 		if k > 0 && line[k-1].pos == lp.pos-1 {
-			r.Before = &s.Points[line[k-1].idx]
+			before = &s.Points[line[k-1].idx]
 		}
-		switch {
-		case after.Error != "":
-			r.Note = "failed: " + after.Error
-		case r.Before == nil:
-			r.Note = "no result at the previous main-line artifact"
-		case r.Before.Error != "":
-			r.Note = "failed in base: " + r.Before.Error
-		case !r.Before.OK || !after.OK:
-			r.Note = "no value"
-		default:
-			r.Change, r.OK = RelativeChange(r.Before.Value, after.Value)
-			if !r.OK {
-				r.Note = "base value is 0"
-				break
-			}
-			r.Regression = IsRegression(r.Change, s.Metric.Direction)
+		r, classifiable, _ := newRow(s, before, after)
+		if classifiable {
 			// The base is line[k-1] at position lp.pos−1; its history
 			// starts one position earlier, at the entries before k−1.
 			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf)
@@ -588,19 +633,30 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 }
 
 func summarizeMetrics(rows []Row, model string) []MetricSummary {
-	byMetric := map[string][]*Row{}
+	// A comparison has a handful of metrics: groups found by a linear
+	// scan cost less than a map (a commit page summarizes thousands of
+	// rows).
+	type group struct {
+		name string
+		rows []*Row
+	}
+	var groups []group
+	g := -1
 	for i := range rows {
 		name := rows[i].Series.Key.Metric
-		byMetric[name] = append(byMetric[name], &rows[i])
+		if g < 0 || groups[g].name != name {
+			g = slices.IndexFunc(groups, func(x group) bool { return x.name == name })
+			if g < 0 {
+				groups = append(groups, group{name: name})
+				g = len(groups) - 1
+			}
+		}
+		groups[g].rows = append(groups[g].rows, &rows[i])
 	}
-	names := make([]string, 0, len(byMetric))
-	for name := range byMetric {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	out := make([]MetricSummary, 0, len(names))
-	for _, name := range names {
-		out = append(out, SummarizeMetric(name, byMetric[name], model))
+	slices.SortFunc(groups, func(a, b group) int { return strings.Compare(a.name, b.name) })
+	out := make([]MetricSummary, 0, len(groups))
+	for _, x := range groups {
+		out = append(out, SummarizeMetric(x.name, x.rows, model))
 	}
 	return out
 }

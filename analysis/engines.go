@@ -99,31 +99,43 @@ func newEngines(d *Dataset, cache *TestCache) *engines {
 	return e
 }
 
-// fill computes the engines' columns of row r (series index i) of a
-// comparison of base with head. line is the series' main-line index when
-// the comparer has one.
-func (e *engines) fill(r *Row, d *Dataset, i int, line []linePoint, base int, opts Options) {
-	s := r.Series
+// scored reports whether the engines score row r's head against a
+// lookback distribution: whether it has a value.
+func scored(r *Row) bool { return r.After != nil && r.After.OK }
+
+// distribution is the lookback distribution of the ancestry of base for
+// series i (see lookback.go). line is the series' main-line index when the
+// comparer has one.
+func (e *engines) distribution(d *Dataset, i int, line []linePoint, base int, opts Options) zscore.Dist {
 	sc := e.pool.Get().(*engineScratch)
 	defer e.pool.Put(sc)
-
-	// Lookback z-score of the head's value against the base's ancestry.
-	switch {
-	case r.After == nil || !r.After.OK:
-		r.Z = zscore.Z{Threshold: opts.ZThreshold, Reason: "no value in head"}
-	default:
-		obs := sc.obs[:0]
-		if bpos := d.MainPos(base); bpos >= 0 && line != nil {
-			obs = e.lb.lineObservations(obs, d, i, line, bpos, opts.Lookback)
-		} else {
-			obs = e.lb.ancestryObservations(obs, d, i, s, base, opts.Lookback)
-		}
-		sc.obs = obs
-		r.Z = zscore.Score(r.After.Value, sc.z.Distribution(obs, opts.Lookback), s.Metric.Direction != HigherIsBetter, opts.ZThreshold)
+	obs := sc.obs[:0]
+	if bpos := d.MainPos(base); bpos >= 0 && line != nil {
+		obs = e.lb.lineObservations(obs, d, i, line, bpos, opts.Lookback)
+	} else {
+		obs = e.lb.ancestryObservations(obs, d, i, d.Series[i], base, opts.Lookback)
 	}
+	sc.obs = obs
+	return sc.z.Distribution(obs, opts.Lookback)
+}
 
+// fill computes the engines' columns of row r, a row with a head: the
+// lookback z-score of the head's value against dist, the base's
+// distribution (used only when scored(r)), the samples' test and the
+// budget.
+func (e *engines) fill(r *Row, dist zscore.Dist, opts Options) {
+	r.Z = lookbackZ(r, dist, opts)
 	r.Test = e.sampleTest(r, opts)
 	r.Budget = budgetCheck(r, opts)
+}
+
+// lookbackZ is Row.Z: Conbench's z-score of the head's value against dist,
+// the lookback distribution of the base (used only when scored(r)).
+func lookbackZ(r *Row, dist zscore.Dist, opts Options) zscore.Z {
+	if !scored(r) {
+		return zscore.Z{Threshold: opts.ZThreshold, Reason: "no value in head"}
+	}
+	return zscore.Score(r.After.Value, dist, r.Series.Metric.Direction != HigherIsBetter, opts.ZThreshold)
 }
 
 // sampleTest runs Criterion's comparison when both results carry iteration
@@ -139,7 +151,7 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	if len(b.Iters) == len(b.Samples) && len(a.Iters) == len(a.Samples) {
 		return e.criterionTest(r, opts)
 	}
-	m := mannwhitney.Compare(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
+	m := mannwhitney.Test(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
 	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason}
 	if !t.OK {
 		t.P, t.Significant = 1, false

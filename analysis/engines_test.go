@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,17 +259,20 @@ func TestEnginesSummaryOnly(t *testing.T) {
 	}
 }
 
-// The history chart's band is Conbench's exclusive rolling mean ± 5·std,
-// one entry per main-line point, restarting at an annotated distribution
-// change.
+// The history chart's band at a point is the lookback distribution its
+// commit page scores it against, mean ± 5·std, one entry per main-line
+// point, restarting at an annotated distribution change.
 func TestBand(t *testing.T) {
 	d := sampleLine("wall-time", "s", ones(stepValues...), nil)
 	lower, upper := NewComparer(d, DefaultOptions).Band(0)
 	if len(lower) != len(stepValues) || len(upper) != len(stepValues) {
 		t.Fatalf("band of %d/%d entries for %d points", len(lower), len(upper), len(stepValues))
 	}
-	if !math.IsNaN(lower[0]) || !math.IsNaN(upper[0]) {
-		t.Errorf("band at the first point: %v..%v, want none", lower[0], upper[0])
+	// The first point has no history, the second one commit of it.
+	for k := range 2 {
+		if !math.IsNaN(lower[k]) || !math.IsNaN(upper[k]) {
+			t.Errorf("band at point %d: %v..%v, want none", k, lower[k], upper[k])
+		}
 	}
 	for k := 3; k < len(stepValues); k++ {
 		if !(lower[k] < upper[k]) {
@@ -284,3 +288,74 @@ func TestBand(t *testing.T) {
 		t.Errorf("band centre after the annotated step %v, want 20 (the new segment's mean)", mid)
 	}
 }
+
+// The band is the commit pages' z-score distribution: Band's entries are
+// Z.Band of the Consecutive rows, bit for bit; a point is outside it
+// exactly when its |z| exceeds the threshold.
+func TestBandIsTheRowsDistribution(t *testing.T) {
+	d := synthDataset(synthPlan{commits: 90, series: 32, samples: 3, seed: 9, hostile: true})
+	for _, opts := range []Options{DefaultOptions, {Lookback: 9, ZThreshold: 2}} {
+		c := NewComparer(d, opts)
+		cmps := c.Consecutive(1, len(d.MainLine))
+		bands, outside := 0, 0
+		for i, s := range d.Series {
+			lower, upper := c.Band(i)
+			for k, lp := range c.lines[i] {
+				var z zscore.Z
+				if lp.pos > 0 {
+					for _, r := range cmps[lp.pos-1].Rows {
+						if r.Series == s {
+							z = r.Z
+						}
+					}
+				}
+				lo, hi, ok := z.Band()
+				if !ok {
+					lo, hi = math.NaN(), math.NaN()
+				}
+				if math.Float64bits(lo) != math.Float64bits(lower[k]) || math.Float64bits(hi) != math.Float64bits(upper[k]) {
+					t.Fatalf("%+v: %s point %d: band %v..%v, row's z %+v", opts, s.Key, k, lower[k], upper[k], z)
+				}
+				if !ok {
+					continue
+				}
+				bands++
+				v := s.Points[lp.idx].Value
+				if out := v < lo || v > hi; out != (z.Regression || z.Improvement) {
+					t.Errorf("%s point %d: %v outside %v..%v is %v, z %+v", s.Key, k, v, lo, hi, out, z)
+				}
+				if z.Regression || z.Improvement {
+					outside++
+				}
+			}
+		}
+		if bands < 1000 || outside < 5 {
+			t.Errorf("%+v: %d bands, %d points outside: too few to test", opts, bands, outside)
+		}
+	}
+}
+
+// Appending commits leaves the band of every earlier point as it was, so
+// an incremental build rewrites only the end of a series' data.
+func TestBandAppend(t *testing.T) {
+	for _, n := range []int{30, 61, 89} {
+		p := synthPlan{commits: 90, series: 16, samples: 3, seed: 10, hostile: true}
+		full := synthDataset(p)
+		p.commits = n
+		short := synthDataset(p)
+		// The generator draws the same values for the first n commits;
+		// the annotations move with the length, so drop them.
+		full.Annotations, short.Annotations = nil, nil
+		cf, cs := NewComparer(full, DefaultOptions), NewComparer(short, DefaultOptions)
+		for i := range short.Series {
+			j := slices.IndexFunc(full.Series, func(s *Series) bool { return s.Key == short.Series[i].Key })
+			lf, uf := cf.Band(j)
+			ls, us := cs.Band(i)
+			if !slices.EqualFunc(lf[:len(ls)], ls, sameFloatBits) || !slices.EqualFunc(uf[:len(us)], us, sameFloatBits) {
+				t.Fatalf("%d commits: the band of %s changed when commits were appended", n, short.Series[i].Key)
+			}
+		}
+	}
+}
+
+func sameFloatBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }

@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
@@ -74,7 +76,32 @@ func (lb *lookback) lineObservations(dst []zscore.Observation, d *Dataset, i int
 // observation is the main-line point lp of series i as the z-score sees it.
 func (lb *lookback) observation(d *Dataset, i int, lp linePoint) zscore.Observation {
 	a := &d.Artifacts[d.MainLine[lp.pos]]
-	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.changes[i] != nil && lb.begins(i, lp.pos)}
+	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.beginsAt(i, lp.pos)}
+}
+
+// beginsAt reports whether series i has an annotated distribution change
+// at main-line position pos, quickly for the many series without one.
+func (lb *lookback) beginsAt(i int, pos int32) bool {
+	return lb.changes[i] != nil && lb.begins(i, pos)
+}
+
+// lineRanks ranks the main-line positions of d in the order
+// zscore.Distribution gives their observations: by (Date, ID), the
+// commit's time and id.
+func lineRanks(d *Dataset) []int {
+	pos := make([]int, len(d.MainLine))
+	for p := range pos {
+		pos[p] = p
+	}
+	slices.SortFunc(pos, func(p, q int) int {
+		a, b := &d.Artifacts[d.MainLine[p]], &d.Artifacts[d.MainLine[q]]
+		return cmp.Or(a.Date.Compare(b.Date), strings.Compare(a.ID, b.ID))
+	})
+	rank := make([]int, len(pos))
+	for r, p := range pos {
+		rank[p] = r
+	}
+	return rank
 }
 
 // sort32 is the index of the first entry of line at or after pos.
@@ -116,7 +143,7 @@ func (lb *lookback) ancestryObservations(dst []zscore.Observation, d *Dataset, i
 			return
 		}
 		a := &d.Artifacts[k]
-		dst = append(dst, zscore.Observation{Commit: a.ID, Time: a.Date, Value: p.Value, BeginsChange: pos >= 0 && lb.changes[i] != nil && lb.begins(i, pos) || pos < 0 && d.Annotations.BeginsChange(s, k)})
+		dst = append(dst, zscore.Observation{Commit: a.ID, Time: a.Date, Value: p.Value, BeginsChange: pos >= 0 && lb.beginsAt(i, pos) || pos < 0 && d.Annotations.BeginsChange(s, k)})
 	}
 	for _, k := range branch {
 		if n == window {
@@ -160,34 +187,71 @@ func sameBranch(a, b Artifact) bool {
 	return a.Branch != "" && a.Branch == b.Branch
 }
 
-// Band returns the lookback band of series i for its history chart, one
-// entry per main-line point in the order of [Comparer.SeriesHistory]:
-// Conbench's history plot draws rolling mean ± threshold × rolling std
-// with exclusive windows (the Options.Lookback commits before each point),
-// the mean restarting at annotated distribution changes. lower and upper
-// are NaN where the band is undefined: the first commits of the series or
-// of a segment, spike outliers, failed points.
-func (c *Comparer) Band(i int) (lower, upper []float64) {
-	opts := c.opts.withDefaults()
-	if opts.Validate() != nil {
-		opts = DefaultOptions
+// lineWindow slides the z-score's distribution along series i's main
+// line: for a base at main-line position b it holds the series' values at
+// positions (b − lookback, b], the observations lineObservations gives,
+// keyed by their rank in Distribution's order; they are line[lo:hi].
+type lineWindow struct {
+	win    zscore.Window
+	lo, hi int
+}
+
+// reset prepares the window for bases from position from on.
+func (lw *lineWindow) reset(line []linePoint, from, lookback int) {
+	lw.win.Reset()
+	lw.lo = sort32(line, int32(from-lookback+1))
+	lw.hi = lw.lo
+}
+
+// moveTo moves the window to the base at position b, not before the last
+// one: the entries up to b join it, those at or before b − lookback leave.
+func (lw *lineWindow) moveTo(c *Comparer, i int, line []linePoint, b, lookback int) {
+	for ; lw.hi < len(line) && int(line[lw.hi].pos) <= b; lw.hi++ {
+		if lp := line[lw.hi]; lp.ok {
+			lw.win.Insert(c.rank[lp.pos], lp.value, c.eng.lb.beginsAt(i, lp.pos))
+		}
 	}
-	line := c.lines[i]
+	for ; lw.lo < lw.hi && int(line[lw.lo].pos) <= b-lookback; lw.lo++ {
+		if lp := line[lw.lo]; lp.ok {
+			lw.win.Delete(c.rank[lp.pos])
+		}
+	}
+}
+
+// Band returns the lookback band of series i for its history chart, one
+// entry per main-line point in the order of [Comparer.SeriesHistory]: the
+// values whose z-score stays within the threshold, Mean ∓ ZThreshold·Std
+// of the distribution the point's z-score is scored against. That is the
+// Row.Z of the commit page that compares the point's commit with its
+// main-line predecessor ([zscore.Z.Band]): the Lookback commits up to the
+// predecessor, inclusive. Points outside the band are exactly those whose
+// |z| exceeds the threshold (up to the rounding of the last bit at the
+// edges).
+//
+// The band at a point depends on the commits before it only, so a commit
+// appended to the main line leaves every earlier point's band as it was
+// and a site rewrites only the end of a series' data. (Conbench's history
+// plot draws rolling statistics whose spike detector trims with quantiles
+// of the whole series: every new commit moves every old band.)
+//
+// lower and upper are NaN where there is no band: a point without a
+// value, the first commits of a series, a distribution that is not usable
+// (one commit, a deviation of 0). The cost is O(points × Lookback).
+func (c *Comparer) Band(i int) (lower, upper []float64) {
+	opts, _ := c.opts.resolve()
+	s, line := c.d.Series[i], c.lines[i]
 	lower, upper = make([]float64, len(line)), make([]float64, len(line))
-	obs := make([]zscore.Observation, 0, len(line))
-	at := make([]int, 0, len(line)) // index in line of each observation
+	var lw lineWindow
+	lw.reset(line, 0, opts.Lookback)
 	for k, lp := range line {
 		lower[k], upper[k] = math.NaN(), math.NaN()
-		if !lp.ok {
+		lw.moveTo(c, i, line, int(lp.pos)-1, opts.Lookback)
+		r := Row{Series: s, After: &s.Points[lp.idx]}
+		if !scored(&r) {
 			continue
 		}
-		obs = append(obs, c.eng.lb.observation(c.d, i, lp))
-		at = append(at, k)
-	}
-	for j, st := range zscore.Rolling(obs, opts.Lookback, false) {
-		if st.HasMean && st.HasStd && !st.Outlier {
-			lower[at[j]] = st.Mean - opts.ZThreshold*st.Std
-			upper[at[j]] = st.Mean + opts.ZThreshold*st.Std
+		if lo, hi, ok := lookbackZ(&r, lw.win.Dist(opts.Lookback), opts).Band(); ok {
+			lower[k], upper[k] = lo, hi
 		}
 	}
 	return lower, upper

@@ -120,7 +120,13 @@ func thresholdInto(buf, history []float64, n int) float64 {
 	}
 	p := appendPercentChanges(buf[:0], history[:n])
 	slices.Sort(p)
-	q1, q3 := rustcQuartiles(p)
+	return fence(p)
+}
+
+// fence is the threshold from the sorted percent changes: Q3 + 3·IQR, or
+// the default when that is not finite.
+func fence(sorted []float64) float64 {
+	q1, q3 := rustcQuartiles(sorted)
 	t := q3 + (q3-q1)*IQRMultiplier
 	if math.IsNaN(t) || math.IsInf(t, 0) {
 		return DefaultSignificanceThreshold

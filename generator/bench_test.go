@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -142,6 +143,51 @@ func BenchmarkEveryCommit(b *testing.B) {
 								c.Compare(prev, a)
 							}
 							n++
+						}
+					}
+				}
+				elapsed := time.Since(start)
+				b.ReportMetric(float64(elapsed.Nanoseconds())/float64(n*len(d.Series)), "ns/series-cmp")
+			})
+		}
+	}
+}
+
+// BenchmarkEveryCommitConsecutive is BenchmarkEveryCommit through
+// Comparer.Consecutive (ConsecutiveSummary for "summary"), 32 main-line
+// positions per call as a site builds its commit pages, on one core
+// (GOMAXPROCS 1: Consecutive is parallel over series otherwise).
+func BenchmarkEveryCommitConsecutive(b *testing.B) {
+	withBudgets := analysis.DefaultOptions
+	withBudgets.Budgets = map[string]budget.Budget{}
+	for _, m := range []string{"instructions:u", "wall-time", "max-rss", "throughput"} {
+		withBudgets.Budgets[m] = budget.New(0.2, 0.9, "")
+	}
+	for _, size := range []string{"S", "M"} {
+		for _, v := range []struct {
+			name    string
+			samples int
+			summary bool
+			opts    analysis.Options
+		}{
+			{"summary", 5, true, analysis.DefaultOptions},
+			{"samples=1", 1, false, analysis.DefaultOptions},
+			{"samples=5", 5, false, analysis.DefaultOptions},
+			{"samples=5+budget", 5, false, withBudgets},
+		} {
+			b.Run(size+"/"+v.name, func(b *testing.B) {
+				d := datasetWith(b, size, v.samples, nil)
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+				b.ResetTimer()
+				start := time.Now()
+				n := 0
+				for b.Loop() {
+					c := analysis.NewComparer(d, v.opts)
+					for p := 1; p < len(d.MainLine); p += 32 {
+						if v.summary {
+							n += len(c.ConsecutiveSummary(p, p+32))
+						} else {
+							n += len(c.Consecutive(p, p+32))
 						}
 					}
 				}

@@ -175,30 +175,51 @@ func Compare(base, head []float64, o Options) Result {
 	case len(hs) == 0:
 		reasons = append(reasons, "head has no samples")
 	default:
-		thresholds := benchmath.Thresholds{CompareAlpha: o.Alpha}
-		c := benchmath.AssumeNothing.Compare(
-			benchmath.NewSample(bs, &thresholds),
-			benchmath.NewSample(hs, &thresholds))
-		r.Warnings = errorStrings(c.Warnings)
-		if p := c.P; p >= 0 && p <= 1 {
-			r.P = p
-		}
-		// The only way the U-test fails on non-empty samples is that
-		// every value is the same ("all samples are equal"): then P
-		// is 1 and nothing can be significant, whatever Alpha is.
-		allEqual := bs[0] == bs[len(bs)-1] && hs[0] == hs[len(hs)-1] && bs[0] == hs[0]
-		r.Significant = !allEqual && r.P <= r.Alpha
-		if !r.Significant {
-			if len(r.Warnings) > 0 {
-				reasons = append(reasons, r.Warnings...)
-			} else {
-				reasons = append(reasons, fmt.Sprintf("no significant difference: p=%.3f > alpha %v", r.P, r.Alpha))
-			}
+		u := uTest(bs, hs, o.Alpha)
+		r.Warnings = slices.Clone(u.warnings)
+		r.P, r.Significant = u.p, u.significant
+		if u.reason != "" {
+			reasons = append(reasons, u.reason)
 		}
 		r.Change, r.ChangeOK, reasons = change(r.Base.Center, r.Head.Center, reasons)
 	}
 	r.Reason = strings.Join(reasons, "; ")
 	return r
+}
+
+// TestResult is the significance part of a [Result]: what a table column
+// of p-values needs.
+type TestResult struct {
+	P           float64
+	Significant bool
+	Reason      string
+}
+
+// Test returns Compare(base, head, o)'s P, Significant and Reason, bit for
+// bit and string for string, without the confidence intervals and the
+// relative change: a commit page tests thousands of pairs of samples and
+// shows only whether they differ. Neither slice is modified.
+func Test(base, head []float64, o Options) TestResult {
+	o = o.normalized()
+	var bbuf, hbuf [16]float64
+	bs, hs := cleanInto(bbuf[:0], base), cleanInto(hbuf[:0], head)
+	switch {
+	case len(bs) == 0 && len(hs) == 0:
+		return TestResult{P: 1, Reason: "base and head have no samples"}
+	case len(bs) == 0:
+		return TestResult{P: 1, Reason: "base has no samples"}
+	case len(hs) == 0:
+		return TestResult{P: 1, Reason: "head has no samples"}
+	}
+	u := uTest(bs, hs, o.Alpha)
+	t := TestResult{P: u.p, Significant: u.significant, Reason: u.reason}
+	if _, _, more := change(center(bs), center(hs), nil); len(more) > 0 {
+		if t.Reason != "" {
+			more = append([]string{t.Reason}, more...)
+		}
+		t.Reason = strings.Join(more, "; ")
+	}
+	return t
 }
 
 // change is benchstat's relative change of the medians (FormatDelta's
@@ -222,17 +243,32 @@ func change(base, head float64, reasons []string) (float64, bool, []string) {
 // clean returns the finite values of xs, sorted, in a new slice (benchmath
 // sorts in place), and a warning when some were dropped.
 func clean(xs []float64) ([]float64, []string) {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
+	out := cleanInto(make([]float64, 0, len(xs)), xs)
 	if dropped := len(xs) - len(out); dropped > 0 {
 		return out, []string{fmt.Sprintf("ignored %d non-finite %s (NaN or ±Inf)", dropped, plural(dropped, "sample", "samples"))}
 	}
 	return out, nil
+}
+
+// cleanInto appends the finite values of xs to dst and sorts them.
+func cleanInto(dst, xs []float64) []float64 {
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			dst = append(dst, x)
+		}
+	}
+	if len(dst) > 12 {
+		slices.Sort(dst)
+		return dst
+	}
+	// Few values: an insertion sort without slices.Sort's NaN handling
+	// (there are none).
+	for i := 1; i < len(dst); i++ {
+		for j := i; j > 0 && dst[j] < dst[j-1]; j-- {
+			dst[j], dst[j-1] = dst[j-1], dst[j]
+		}
+	}
+	return dst
 }
 
 func summarize(sorted []float64, confidence float64, warnings []string) Summary {
@@ -246,21 +282,46 @@ func summarize(sorted []float64, confidence float64, warnings []string) Summary 
 		}
 	}
 	s := benchmath.AssumeNothing.Summary(&benchmath.Sample{Values: sorted}, confidence)
-	center := s.Center
-	if math.IsNaN(center) || math.IsInf(center, 0) {
-		// benchmath interpolates as a + f·(b − a), which overflows
-		// when the two middle values are near ±MaxFloat64 with
-		// opposite signs. The same median without the overflow:
-		center = median(sorted)
-	}
 	return Summary{
-		Center:     center,
+		Center:     finiteCenter(s.Center, sorted),
 		Lo:         s.Lo,
 		Hi:         s.Hi,
 		Confidence: s.Confidence,
 		N:          len(sorted),
 		Warnings:   append(warnings, errorStrings(s.Warnings)...),
 	}
+}
+
+// finiteCenter is the center benchmath computed for a non-empty sorted
+// sample, or its median when that is not finite: benchmath interpolates as
+// a + f·(b − a), which overflows when the two middle values are near
+// ±MaxFloat64 with opposite signs.
+func finiteCenter(c float64, sorted []float64) float64 {
+	if math.IsNaN(c) || math.IsInf(c, 0) {
+		return median(sorted)
+	}
+	return c
+}
+
+// center is the Center of Summarize for a non-empty sorted sample without
+// the confidence interval: benchmath's center is go-moremath's R8 sample
+// quantile at 0.5 (stats.Sample.Quantile), restated here in the same
+// operations (TestCenter checks it against Summarize).
+func center(sorted []float64) float64 {
+	const q = 0.5
+	n := 1/3.0 + q*(float64(len(sorted))+1/3.0)
+	kf, frac := math.Modf(n)
+	k := int(kf)
+	var c float64
+	switch {
+	case k <= 0:
+		c = sorted[0]
+	case k >= len(sorted):
+		c = sorted[len(sorted)-1]
+	default:
+		c = sorted[k-1] + frac*(sorted[k]-sorted[k-1])
+	}
+	return finiteCenter(c, sorted)
 }
 
 // median of a non-empty sorted sample, computed without overflow. For q = 0.5

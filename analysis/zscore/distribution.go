@@ -156,7 +156,14 @@ func (s *Scratch) Distribution(obs []Observation, window int) Dist {
 	// deterministic choice that always yields the statistics.
 	k := len(s.kv) - 1
 	d.N, d.Commits = s.lastN, s.lastCommits
-	mean, std := s.incl[k], s.std[k]
+	d.setStats(s.commits, s.incl[k], s.std[k])
+	return d
+}
+
+// setStats sets the mean and standard deviation of d, whose N is set, and
+// decides whether it is usable; commits is the number of commits with a
+// row that is not an outlier.
+func (d *Dist) setStats(commits int, mean, std float64) {
 	if isFinite(mean) {
 		d.Mean = mean
 	}
@@ -164,9 +171,9 @@ func (s *Scratch) Distribution(obs []Observation, window int) Dist {
 		d.Std = std
 	}
 	switch {
-	case s.commits < 2:
+	case commits < 2:
 		d.Reason = reasonOneCommit
-	case s.lastN < 2:
+	case d.N < 2:
 		d.Reason = reasonFewInWindow
 	case !isFinite(mean) || !isFinite(std):
 		d.Reason = reasonNotFinite
@@ -175,7 +182,6 @@ func (s *Scratch) Distribution(obs []Observation, window int) Dist {
 	default:
 		d.OK = true
 	}
-	return d
 }
 
 // Rolling returns the rolling statistics of every row of obs, in input
@@ -315,8 +321,7 @@ func (s *Scratch) detect(window int) {
 	var r roller
 	for i, d := range s.diff {
 		r.window(s.clip, max(0, i-window+1), i+1)
-		z := (d - r.avg()) / r.std()
-		s.shift[i] = math.Abs(z) > shiftZ
+		s.shift[i] = r.shifts(d)
 	}
 	s.outliers = 0
 	for i := range n {

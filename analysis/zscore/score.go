@@ -80,8 +80,12 @@ type Z struct {
 	Z  float64
 	OK bool
 	// Reason says why there is no z-score when OK is false.
-	Reason    string
-	Mean, Std float64 // the distribution scored against
+	Reason string
+	// Mean and Std are the distribution scored against. They are set
+	// whenever that distribution is usable (OK, with a positive finite
+	// std), also when the contender gets no z-score, and zero otherwise:
+	// a history chart draws them as its band (see [Z.Band]).
+	Mean, Std float64
 	Threshold float64 // the threshold applied
 	// Regression is −Z > Threshold; Improvement is Z > Threshold (strict,
 	// as Conbench's regression_indicated and improvement_indicated).
@@ -98,6 +102,10 @@ func Score(contender float64, d Dist, lessIsBetter bool, threshold float64) Z {
 		threshold = DefaultThreshold
 	}
 	z := Z{Threshold: threshold}
+	usable := d.OK && isFinite(d.Mean) && isFinite(d.Std) && d.Std > 0
+	if usable {
+		z.Mean, z.Std = d.Mean, d.Std
+	}
 	switch {
 	case !isFinite(contender):
 		z.Reason = "contender value is not a finite number"
@@ -108,7 +116,7 @@ func Score(contender float64, d Dist, lessIsBetter bool, threshold float64) Z {
 			z.Reason = reasonNoHistory
 		}
 		return z
-	case !isFinite(d.Mean) || !isFinite(d.Std) || d.Std <= 0:
+	case !usable:
 		z.Reason = "distribution has no positive finite standard deviation"
 		return z
 	}
@@ -124,10 +132,20 @@ func Score(contender float64, d Dist, lessIsBetter bool, threshold float64) Z {
 		v = 0 // no −0
 	}
 	z.Z, z.OK = v, true
-	z.Mean, z.Std = d.Mean, d.Std
 	z.Regression = -v > threshold
 	z.Improvement = v > threshold
 	return z
+}
+
+// Band is the range of values that score within the threshold:
+// Mean ∓ Threshold·Std. A value outside it is one whose |z| exceeds the
+// threshold (up to the rounding of the last bit at the edges). ok is false
+// when there is no usable distribution.
+func (z Z) Band() (lower, upper float64, ok bool) {
+	if !(z.Std > 0) {
+		return 0, 0, false
+	}
+	return z.Mean - z.Threshold*z.Std, z.Mean + z.Threshold*z.Std, true
 }
 
 // Round4 rounds to 4 significant figures for display, as Conbench's API

@@ -88,8 +88,10 @@ func TestScore(t *testing.T) {
 			"NaN threshold means the default", 5, good, false, nan,
 			Z{Z: z, OK: true, Mean: 1.5, Std: math.Sqrt(0.5), Threshold: DefaultThreshold},
 		},
-		{"NaN contender", nan, good, true, 5, Z{Threshold: 5, Reason: "contender value is not a finite number"}},
-		{"infinite contender", -inf, good, true, 5, Z{Threshold: 5, Reason: "contender value is not a finite number"}},
+		// The distribution is still given: it is the history chart's band.
+		{"NaN contender", nan, good, true, 5, Z{Threshold: 5, Mean: 1.5, Std: math.Sqrt(0.5), Reason: "contender value is not a finite number"}},
+		{"infinite contender", -inf, good, true, 5, Z{Threshold: 5, Mean: 1.5, Std: math.Sqrt(0.5), Reason: "contender value is not a finite number"}},
+		{"NaN contender, no distribution", nan, Dist{Reason: "no history"}, true, 5, Z{Threshold: 5, Reason: "contender value is not a finite number"}},
 		{"no distribution", 5, Dist{Reason: "no history"}, true, 5, Z{Threshold: 5, Reason: "no history"}},
 		{"zero Dist", 5, Dist{}, true, 5, Z{Threshold: 5, Reason: "no history"}},
 		{
@@ -98,7 +100,11 @@ func TestScore(t *testing.T) {
 		},
 		{
 			"z overflows", 1e308, Dist{Mean: -1e308, Std: 1e-10, OK: true}, true, 5,
-			Z{Threshold: 5, Reason: "z-score is not finite"},
+			Z{Threshold: 5, Mean: -1e308, Std: 1e-10, Reason: "z-score is not finite"},
+		},
+		{
+			"hand-made Dist with infinite mean", 5, Dist{Mean: inf, Std: 1, OK: true}, true, 5,
+			Z{Threshold: 5, Reason: "distribution has no positive finite standard deviation"},
 		},
 	}
 	for _, tt := range tests {
@@ -111,6 +117,25 @@ func TestScore(t *testing.T) {
 				t.Error("z is -0")
 			}
 		})
+	}
+}
+
+// The band holds the values whose |z| is within the threshold; there is
+// none without a usable distribution.
+func TestZBand(t *testing.T) {
+	d := Dist{Mean: 10, Std: 0.5, OK: true}
+	lo, hi, ok := Score(10, d, true, 4).Band()
+	if !ok || lo != 8 || hi != 12 {
+		t.Errorf("Band = %v, %v, %v; want 8, 12", lo, hi, ok)
+	}
+	for _, v := range []float64{7.9, 8.1, 11.9, 12.1} {
+		z := Score(v, d, true, 4)
+		if outside := v < lo || v > hi; outside != (z.Regression || z.Improvement) {
+			t.Errorf("%v: outside the band %v, z %+v", v, outside, z)
+		}
+	}
+	if _, _, ok := Score(10, Dist{Reason: "no history"}, true, 4).Band(); ok {
+		t.Error("a band without a distribution")
 	}
 }
 

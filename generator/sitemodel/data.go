@@ -351,8 +351,10 @@ func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
 	if b := r.Before; b != nil && b.OK {
 		pt.before = b.Value
 	}
-	if z := r.Z; z.OK {
-		pt.mean, pt.std = z.Mean, z.Std
+	if _, _, ok := r.Z.Band(); ok {
+		// The distribution the head is scored against: the band of the
+		// history charts (even where the head has no z-score).
+		pt.mean, pt.std = r.Z.Mean, r.Z.Std
 	}
 	return pt
 }

@@ -151,7 +151,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		first = 1
 	}
 	if first < to {
-		copy(c.comps[first-from:], consecutive(p.cmp, p.d, first, to))
+		copy(c.comps[first-from:], p.cmp.Consecutive(first, to))
 	}
 	err := parallel(ctx, to-from, func(i int) error {
 		cm := c.comps[i]
@@ -413,12 +413,3 @@ func summarize(m *analysis.MetricSummary) Summary {
 	return v
 }
 
-// consecutive compares each main-line commit in [from, to) with its
-// predecessor.
-func consecutive(c *analysis.Comparer, d *analysis.Dataset, from, to int) []*analysis.Comparison {
-	out := make([]*analysis.Comparison, 0, to-from)
-	for pos := from; pos < to; pos++ {
-		out = append(out, c.Compare(d.MainLine[pos-1], d.MainLine[pos]))
-	}
-	return out
-}
