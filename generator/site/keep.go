@@ -5,44 +5,80 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
+	"time"
 )
 
-// Keep carries the file p (slash-separated, relative to the site root) of
-// the site being replaced into the new one unchanged: a hard link, so its
-// bytes and its modification time stay (a copy with the old time where
-// the file system has no hard links). An incremental build keeps every
-// file whose inputs did not change this way.
-func (w *Writer) Keep(p string) error {
-	if err := checkPath(p); err != nil {
+// FileRecord is what a build remembers of a file it wrote: the key of the
+// inputs it was made from ("" for none), its size, modification time and
+// SHA-256. A later build reuses the file only while it still has that
+// size and time.
+type FileRecord struct {
+	Key  string
+	Size int64
+	Time time.Time
+	Sum  [32]byte
+}
+
+// SetPrevious tells the writer which files of the site being replaced it
+// may carry over (by path, as written last time and checked since): Keep
+// needs them, and Put carries a file over when its bytes are the same.
+func (w *Writer) SetPrevious(prev map[string]FileRecord) {
+	w.mu.Lock()
+	w.prev = prev
+	w.mu.Unlock()
+}
+
+// Manifest is what the writer wrote, by path (not the marker).
+func (w *Writer) Manifest() map[string]FileRecord {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string]FileRecord, len(w.manifest))
+	for p, r := range w.manifest {
+		out[p] = r
+	}
+	return out
+}
+
+// Keep carries the file p of the site being replaced into the new one
+// unchanged, with its modification time: the plan decided its inputs have
+// not changed (key is theirs). It must be one of the files SetPrevious
+// named.
+func (w *Writer) Keep(p, key string) error {
+	full, err := w.claim(p)
+	if err != nil {
 		return err
 	}
 	w.mu.Lock()
-	if w.files[p] {
-		w.mu.Unlock()
-		return fmt.Errorf("two pages write %s", p)
-	}
-	w.files[p] = true
-	dir := path.Dir(p)
-	needDir := dir != "." && !w.dirs[dir]
+	old, ok := w.prev[p]
 	w.mu.Unlock()
-	old := filepath.Join(w.target, filepath.FromSlash(p))
-	full := filepath.Join(w.tmp, filepath.FromSlash(p))
-	if needDir {
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		w.mu.Lock()
-		w.dirs[dir] = true
-		w.mu.Unlock()
-	}
-	if err := os.Link(old, full); err == nil {
-		return nil
-	} else if errors.Is(err, os.ErrNotExist) {
+	if !ok {
 		return fmt.Errorf("keeping %s: the previous site has no such file", p)
 	}
-	return copyFile(old, full)
+	return w.link(p, full, key, old)
+}
+
+// link makes full the file p of the previous site: a hard link, so its
+// bytes and its modification time stay (a copy with the old time where
+// the file system has no hard links).
+func (w *Writer) link(p, full, key string, old FileRecord) error {
+	src := filepath.Join(w.target, filepath.FromSlash(p))
+	fi, err := os.Lstat(src)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != old.Size || !fi.ModTime().Equal(old.Time) {
+		return fmt.Errorf("keeping %s: the previous site's file changed since it was written", p)
+	}
+	if err := os.Link(src, full); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return err
+		}
+		if err := copyFile(src, full); err != nil {
+			return err
+		}
+	}
+	w.mu.Lock()
+	w.manifest[p] = FileRecord{Key: key, Size: old.Size, Time: old.Time, Sum: old.Sum}
+	w.mu.Unlock()
+	return nil
 }
 
 // copyFile copies src to dst with src's modification time.

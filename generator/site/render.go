@@ -83,13 +83,13 @@ type pageData struct {
 func (r *Renderer) Emit(o sitemodel.Output) error {
 	file := route.File(o.Path)
 	if o.Keep {
-		return r.out.Keep(file)
+		return r.out.Keep(file, o.Key)
 	}
 	data, err := r.Render(o)
 	if err != nil {
 		return fmt.Errorf("/%s: %w", o.Path, err)
 	}
-	return r.out.WriteFile(file, data)
+	return r.out.Put(file, o.Key, data)
 }
 
 // Render returns the bytes of one output.

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path"
@@ -40,6 +41,11 @@ type Writer struct {
 	files    map[string]bool
 	dirs     map[string]bool
 	warnings []error
+
+	// prev are the files of the site being replaced that may be reused
+	// (see SetPrevious); manifest records every file written.
+	prev     map[string]FileRecord
+	manifest map[string]FileRecord
 }
 
 // NewWriter prepares a temporary folder beside target. It refuses, before
@@ -63,7 +69,7 @@ func NewWriter(target string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{target: target, unlock: unlock, files: map[string]bool{}, dirs: map[string]bool{}}
+	w := &Writer{target: target, unlock: unlock, files: map[string]bool{}, dirs: map[string]bool{}, manifest: map[string]FileRecord{}}
 	// Under the lock: the folder may have changed since the check.
 	if err := outdir.StillReplaceable(target); err != nil {
 		w.release()
@@ -115,18 +121,46 @@ func checkPath(p string) error {
 
 // WriteFile writes one file; p is slash-separated and relative to the site
 // root. Writing the same path twice is an error (two pages claiming one URL),
-// and so is writing the marker file.
-func (w *Writer) WriteFile(p string, data []byte) error {
-	if err := checkPath(p); err != nil {
+// and so is writing the marker file. See Put.
+func (w *Writer) WriteFile(p string, data []byte) error { return w.Put(p, "", data) }
+
+// Put writes one file, recording key (the key of the inputs it was made
+// from, "" for none) in the manifest. When the site being replaced has the
+// same bytes at p (see SetPrevious), that file is carried over instead,
+// with its modification time: a rebuild rewrites only what changed.
+func (w *Writer) Put(p, key string, data []byte) error {
+	full, err := w.claim(p)
+	if err != nil {
 		return err
 	}
+	sum := sha256.Sum256(data)
+	w.mu.Lock()
+	old, ok := w.prev[p]
+	w.mu.Unlock()
+	if ok && old.Sum == sum && old.Size == int64(len(data)) {
+		if err := w.link(p, full, key, old); err == nil {
+			return nil
+		}
+	}
+	if err := os.WriteFile(full, data, 0o644); err != nil {
+		return err
+	}
+	return w.record(p, full, key, sum)
+}
+
+// claim reserves path p of the new site and makes its folder; it returns
+// the file's path on disk.
+func (w *Writer) claim(p string) (string, error) {
+	if err := checkPath(p); err != nil {
+		return "", err
+	}
 	if p == outdir.Marker {
-		return fmt.Errorf("refusing to overwrite the site marker %s", p)
+		return "", fmt.Errorf("refusing to overwrite the site marker %s", p)
 	}
 	w.mu.Lock()
 	if w.files[p] {
 		w.mu.Unlock()
-		return fmt.Errorf("two pages write %s", p)
+		return "", fmt.Errorf("two pages write %s", p)
 	}
 	w.files[p] = true
 	dir := path.Dir(p)
@@ -137,13 +171,25 @@ func (w *Writer) WriteFile(p string, data []byte) error {
 		// Two goroutines may both create the folder; MkdirAll is fine
 		// with that. It is marked only once it exists.
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
+			return "", err
 		}
 		w.mu.Lock()
 		w.dirs[dir] = true
 		w.mu.Unlock()
 	}
-	return os.WriteFile(full, data, 0o644)
+	return full, nil
+}
+
+// record adds the file just written at full to the manifest.
+func (w *Writer) record(p, full, key string, sum [32]byte) error {
+	fi, err := os.Stat(full)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.manifest[p] = FileRecord{Key: key, Size: fi.Size(), Time: fi.ModTime(), Sum: sum}
+	w.mu.Unlock()
+	return nil
 }
 
 // Count is the number of files written so far.
