@@ -16,15 +16,27 @@ import (
 type decoder struct {
 	file     string
 	opts     Options
+	limits   Limits
 	problems []Problem
 	fatal    bool
+	more     int // warnings past maxProblems, counted only
 }
 
 func (d *decoder) warn(line int, format string, args ...any) {
+	if len(d.problems) >= maxProblems {
+		d.more++
+		return
+	}
 	d.problems = append(d.problems, Problem{File: d.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// fail reports a problem that makes the file unusable. The first is kept
+// even past maxProblems, so that callers see a Fatal problem.
 func (d *decoder) fail(line int, format string, args ...any) {
+	if len(d.problems) >= maxProblems && d.fatal {
+		d.more++
+		return
+	}
 	d.fatal = true
 	d.problems = append(d.problems, Problem{File: d.file, Line: line, Msg: fmt.Sprintf(format, args...), Fatal: true})
 }
@@ -214,7 +226,8 @@ func (d *decoder) parents(n *node) []string {
 		return nil
 	}
 	var ps []string
-	for i, it := range n.elems() {
+	for i := range n.length() {
+		it := n.elem(i)
 		s, ok := it.asText()
 		switch {
 		case !ok:
@@ -287,7 +300,12 @@ func (d *decoder) pairs(n *node, path string) analysis.Params {
 // results validates every result, keeping the valid ones and the first of
 // each set of duplicates.
 func (d *decoder) results(n *node) []analysis.Result {
-	items := n.elems()
+	for i, x := range n.nums {
+		// A list of numbers: no node is built for each (there may be
+		// millions).
+		d.warn(int(x.line), "results[%d]: want an object, got %s; result dropped", i, x.node().describe())
+	}
+	items := n.items
 	out := make([]analysis.Result, 0, len(items))
 	seen := make(map[resultKey]int, len(items)) // → index in the file
 	for i, it := range items {
@@ -508,11 +526,12 @@ func numbers(n *node, name string, check func(int, float64) string, bad func(int
 	}
 	xs := make([]float64, n.length())
 	for j, x := range n.nums {
-		if msg := check(j, x.f); msg != "" {
+		f := x.float()
+		if msg := check(j, f); msg != "" {
 			bad(int(x.line), "%s", msg)
 			return nil, false
 		}
-		xs[j] = x.f
+		xs[j] = f
 	}
 	for j, it := range n.items {
 		if it.kind != kInt && it.kind != kFloat {
