@@ -68,6 +68,12 @@ type Limits struct {
 	String int
 }
 
+// Allowed says where the caps come from, for messages: "allowed under
+// max_input_bytes = 64 MiB".
+func (l Limits) Allowed() string {
+	return "allowed under max_input_bytes = " + capped.FormatBytes(l.Bytes)
+}
+
 // LimitsFor returns the caps for an archive of at most maxBytes (0:
 // [DefaultMaxBytes]).
 func LimitsFor(maxBytes int64) Limits {

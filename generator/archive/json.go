@@ -119,7 +119,7 @@ func (p *jsonParser) limit(format string, args ...any) {
 // count adds a value, false past the cap.
 func (p *jsonParser) count() bool {
 	if p.values++; p.values > p.d.limits.Values {
-		p.limit("more than %d values (objects, lists, strings, numbers…), the most an archive of at most %s may hold", p.d.limits.Values, capped.FormatBytes(p.d.limits.Bytes))
+		p.limit("more than %d values (objects, lists, strings, numbers…), the most %s", p.d.limits.Values, p.d.limits.Allowed())
 		return false
 	}
 	return true

@@ -32,7 +32,7 @@ func (d *decoder) parseTOML(data []byte) *node {
 		d.fail(deep, "nested more than %d levels deep", d.limits.Depth)
 		return nil
 	case tokens > d.limits.Tokens:
-		d.fail(0, "%d separators (`,[{=.` and newlines), more than the %d a TOML archive of at most %s may hold", tokens, d.limits.Tokens, capped.FormatBytes(d.limits.Bytes))
+		d.fail(0, "%d separators (`,[{=.` and newlines), more than the %d %s for a TOML archive", tokens, d.limits.Tokens, d.limits.Allowed())
 		return nil
 	}
 	var m map[string]any

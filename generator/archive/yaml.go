@@ -73,7 +73,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (?s:(.*))$`)
 func (d *decoder) parseYAML(data []byte) (root *node) {
 	if n := countTokens(data, yamlTokens); n > d.limits.Tokens {
 		// yaml.v3 would spend ~500 bytes on each before we see a node.
-		d.fail(0, "%d separators (`,[{:-?` and newlines), more than the %d a YAML archive of at most %s may hold", n, d.limits.Tokens, capped.FormatBytes(d.limits.Bytes))
+		d.fail(0, "%d separators (`,[{:-?` and newlines), more than the %d %s for a YAML archive", n, d.limits.Tokens, d.limits.Allowed())
 		return nil
 	}
 	var doc yaml.Node

@@ -26,8 +26,7 @@ func checkInput(in Input) (Input, []archive.Problem, bool) {
 			return nil, false
 		}
 		if n := archive.Separators(data); n > limits.Tokens {
-			problems = append(problems, fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d a file of at most %s may hold",
-				n, limits.Tokens, capped.FormatBytes(limits.Bytes)))
+			problems = append(problems, fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed()))
 			return nil, false
 		}
 		data, p := archive.ValidUTF8(name, data)
