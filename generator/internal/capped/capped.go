@@ -159,10 +159,12 @@ func Gunzip(data []byte, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	// The trailer's ISIZE is the (last member's) size modulo 2³²: only a
-	// hint, since a hostile file can say anything there.
+	// hint, since a hostile file can say anything there. Deflate inflates
+	// at most 1032:1, which bounds what a lying trailer can make us
+	// allocate up front.
 	var hint int64
 	if len(data) >= 18 {
-		hint = int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+		hint = min(int64(binary.LittleEndian.Uint32(data[len(data)-4:])), 1032*int64(len(data)))
 	}
 	out, err := ReadAll(zr, limit, hint)
 	var tl *TooLargeError
