@@ -161,6 +161,7 @@ func (d *decoder) decode(data []byte) analysis.Run {
 		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write a BOM
+	d.size = len(data)
 	data, p := ValidUTF8(d.file, data)
 	if p != nil {
 		d.warn(p.Line, "%s", p.Msg)

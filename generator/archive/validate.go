@@ -20,6 +20,7 @@ type decoder struct {
 	problems []Problem
 	fatal    bool
 	more     int // warnings past maxProblems, counted only
+	size     int // of the document, after gunzip
 }
 
 func (d *decoder) warn(line int, format string, args ...any) {
@@ -306,8 +307,12 @@ func (d *decoder) results(n *node) []analysis.Result {
 		d.warn(int(x.line), "results[%d]: want an object, got %s; result dropped", i, x.node().describe())
 	}
 	items := n.items
-	out := make([]analysis.Result, 0, len(items))
-	seen := make(map[resultKey]int, len(items)) // → index in the file
+	// Sized for the items, but for no more than the file's bytes can hold
+	// valid results of (40 bytes each at least): a hostile list of a
+	// million `{}` would cost a million results up front.
+	size := min(len(items), d.size/40)
+	out := make([]analysis.Result, 0, size)
+	seen := make(map[resultKey]int, size) // → index in the file
 	for i, it := range items {
 		r, ok := d.result(i, it)
 		if !ok {
@@ -319,7 +324,7 @@ func (d *decoder) results(n *node) []analysis.Result {
 			continue
 		}
 		seen[key] = i
-		out = append(out, r)
+		out = append(double(out), r)
 	}
 	if len(out) == 0 {
 		return nil
@@ -359,10 +364,13 @@ func resultLabel(i int, r analysis.Result, paramsOK bool) string {
 	return label
 }
 
-// issue is a reason to drop a result.
+// issue is a reason to drop a result, formatted only if it is reported:
+// past maxProblems it is only counted, and a file of a million tiny bad
+// results should not cost a million messages.
 type issue struct {
-	line int
-	msg  string
+	line   int
+	format string
+	args   []any
 }
 
 // result validates results[i]; false means it is dropped.
@@ -397,9 +405,9 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 		}
 	}
 
-	var issues []issue
+	issues := make([]issue, 0, 4)
 	bad := func(line int, format string, args ...any) {
-		issues = append(issues, issue{line, fmt.Sprintf(format, args...)})
+		issues = append(issues, issue{line, format, args})
 	}
 	str := func(v *node, name string) string {
 		if absent(v) {
@@ -471,9 +479,13 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 	}
 
 	if len(issues) > 0 {
+		if len(d.problems) >= maxProblems {
+			d.more += len(issues)
+			return analysis.Result{}, false
+		}
 		label := resultLabel(i, r, paramsOK)
 		for _, is := range issues {
-			d.warn(is.line, "%s: %s; result dropped", label, is.msg)
+			d.warn(is.line, "%s: %s; result dropped", label, fmt.Sprintf(is.format, is.args...))
 		}
 		return analysis.Result{}, false
 	}
