@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"unicode/utf8"
 )
 
 // jsonPart is one member of a JSON object (Key set) or one element of a
@@ -123,9 +124,10 @@ func jsonSkip(raw []byte, i int) int {
 	return i
 }
 
-// jsonKey decodes a JSON string, quotes included.
+// jsonKey decodes a JSON string, quotes included, as encoding/json does
+// (invalid UTF-8 becomes U+FFFD).
 func jsonKey(quoted []byte) string {
-	if len(quoted) >= 2 && bytes.IndexByte(quoted, '\\') < 0 {
+	if len(quoted) >= 2 && bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
 		return string(quoted[1 : len(quoted)-1])
 	}
 	var s string
