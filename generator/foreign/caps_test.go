@@ -337,3 +337,27 @@ func arrayStarts(data []byte, max int) []int {
 	}
 	return out
 }
+
+// ReadPath (perfpages import) refuses a file over the default limit by its
+// size, before reading it, as a file of a folder.
+func TestReadPathTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "run", "huge.json")
+	os.MkdirAll(filepath.Dir(huge), 0o755)
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(archive.DefaultMaxBytes + 1); err != nil { // sparse: never written
+		t.Fatal(err)
+	}
+	f.Close()
+	const tooLarge = "67108865 bytes, over the limit of 67108864 bytes per input file (max_input_bytes)"
+	// import names the file it was given; a file found in a folder is
+	// named here.
+	for path, want := range map[string]string{huge: tooLarge, filepath.Dir(huge): huge + ": " + tooLarge} {
+		if _, err := ReadPath(path); err == nil || err.Error() != want {
+			t.Errorf("ReadPath(%s): %v, want %s", path, err, want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // Default is the default limit on the decoded size of one input file:
@@ -56,7 +57,12 @@ func (e *TooLargeError) Error() string {
 	case e.Gzip:
 		return fmt.Sprintf("gzip data inflates beyond %s, the limit per input file (max_input_bytes)", limit)
 	case e.Size > 0:
-		return fmt.Sprintf("%s, over the limit of %s per input file (max_input_bytes)", FormatBytes(e.Size), limit)
+		size := FormatBytes(e.Size)
+		if strings.Replace(size, ".0 ", " ", 1) == limit {
+			// "64.0 MiB, over the limit of 64 MiB" would read as a bug.
+			size, limit = fmt.Sprintf("%d bytes", e.Size), fmt.Sprintf("%d bytes", e.Limit)
+		}
+		return fmt.Sprintf("%s, over the limit of %s per input file (max_input_bytes)", size, limit)
 	}
 	return fmt.Sprintf("larger than the limit of %s per input file (max_input_bytes)", limit)
 }

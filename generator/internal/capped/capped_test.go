@@ -114,6 +114,10 @@ func TestReadFile(t *testing.T) {
 	if want := "3 MiB, over the limit of 1 MiB per input file (max_input_bytes)"; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
 	}
+	// Just over: bytes, not "1.0 MiB, over the limit of 1 MiB".
+	if err := (&TooLargeError{Limit: 1 << 20, Size: 1<<20 + 1}).Error(); err != "1048577 bytes, over the limit of 1048576 bytes per input file (max_input_bytes)" {
+		t.Errorf("just over: %q", err)
+	}
 	if _, err := ReadFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing file: %v", err)
 	}
