@@ -45,17 +45,21 @@ type Limits struct {
 	// Values is the most values (objects, lists, strings, numbers…) a
 	// JSON archive may hold: Bytes/32, 2 Mi at the default. A value costs
 	// the decoder up to ~170 bytes (a tree node, then its part of the
-	// run), so that is ~350 MB at worst; a real archive has one value per
-	// ~12 bytes, so the cap is reached only by files made of tiny values
-	// (`[[],[],…]`).
+	// run): a 64 MiB file of `[],[],…` peaks at ~360 MB RSS. A real archive
+	// has one value per ~12 bytes, so real JSON archives of up to ~25 MB
+	// fit; a larger one is refused with a message that names the knob.
 	Values int
-	// Tokens is the most structural bytes (`,[{:-?=.` and newlines) a
-	// YAML or TOML archive may hold: Bytes/128, 512 Ki at the default.
-	// yaml.v3 and BurntSushi/toml build their own trees first, at up to
-	// ~500 bytes (YAML) and ~1 KB (TOML, at the deepest nesting allowed)
-	// per structural byte, so they are counted before parsing, with a scan
-	// that allocates nothing; a real archive has one per ~8 bytes, so this
-	// allows YAML and TOML archives of several MB, JSON ones of more.
+	// Tokens is the most separators (`,[{:` and newlines, plus `-?` in
+	// YAML and `=.` in TOML, outside strings for TOML) a YAML or TOML
+	// archive, a foreign result file or a perfgate receipt may hold:
+	// Bytes/128, 512 Ki at the default. Every value needs one, so this
+	// bounds the values without parsing. yaml.v3, BurntSushi/toml and the
+	// foreign readers build their own trees first, at up to ~500 bytes
+	// (YAML) and ~1 KB (TOML, at the deepest nesting allowed) per
+	// separator: the worst TOML file allowed peaks at ~380 MB RSS, YAML at
+	// ~200 MB. A real YAML or TOML archive has one separator per ~8
+	// bytes, so those of up to ~4 MB fit (perfpages' L data set writes
+	// 0.8 MB).
 	Tokens int
 	// Depth is the deepest nesting: 10. An archive needs 4 levels (the
 	// document, results, a result, its params); the rest is room for
