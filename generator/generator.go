@@ -159,19 +159,20 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.MaxFileBytes = cfg.Site.MaxInputBytes
 		repos[dir] = g
 		return g, nil
 	}
 
 	var foreignRuns []foreignRun
 	for _, src := range cfg.Sources {
-		fs, problems, err := readSource(ctx, src, openGit)
+		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
 		warnings = append(warnings, problems...)
 		if src.Format != "" && src.Format != "perfpages" {
-			runs, problems := readForeign(src, fs)
+			runs, problems := readForeign(src, fs, cfg.Site.MaxInputBytes)
 			foreignRuns = append(foreignRuns, runs...)
 			warnings = append(warnings, problems...)
 			continue
@@ -200,7 +201,7 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		}
 	}
 
-	runs, problems := decodeAll(files, archive.Options{DateOptional: dateOptional})
+	runs, problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes})
 	warnings = append(warnings, problems...)
 	b := analysis.NewBuilder(opts)
 	for i, r := range runs {
@@ -241,8 +242,9 @@ func (s *Site) annotate(d *analysis.Dataset) []error {
 }
 
 // readSource returns the archive files of one source, and the problems
-// with single files that do not stop the build.
-func readSource(ctx context.Context, src config.Source, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
+// with single files that do not stop the build: files over maxBytes are
+// among them, not among the files.
+func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
 	want := isArchive
 	if src.Format != "" && src.Format != "perfpages" {
 		// Foreign files have the tool's own names; the artifact pattern
@@ -250,7 +252,7 @@ func readSource(ctx context.Context, src config.Source, openGit func(string) (*s
 		want = func(string) bool { return true }
 	}
 	if src.Kind() == "dir" {
-		return source.Dir(src.Dir, want)
+		return source.Dir(src.Dir, want, maxBytes)
 	}
 	g, err := openGit(src.Git)
 	if err != nil {
@@ -262,7 +264,19 @@ func readSource(ctx context.Context, src config.Source, openGit func(string) (*s
 	} else {
 		fs, err = g.History(ctx, src.Ref, src.Path, want)
 	}
-	return fs, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	var problems []error
+	kept := fs[:0]
+	for _, f := range fs {
+		if f.Err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w; file skipped", f.Origin, f.Err))
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, problems, nil
 }
 
 // fileVersion tells the builder which file of which source f is a version
@@ -286,7 +300,7 @@ type foreignRun struct {
 // (or, for directory formats, each folder the artifact pattern names) with
 // the artifact and machine its path gives. Files the pattern does not match
 // are not results (READMEs, logs) and are skipped quietly.
-func readForeign(src config.Source, files []source.File) ([]foreignRun, []error) {
+func readForeign(src config.Source, files []source.File, maxBytes int64) ([]foreignRun, []error) {
 	var pat *foreign.Pattern
 	if src.Artifact != "" {
 		var err error
@@ -327,14 +341,14 @@ func readForeign(src config.Source, files []source.File) ([]foreignRun, []error)
 			}
 		}
 		if !dirFormat {
-			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data}, def, fileVersion(src, file)})
+			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data, MaxBytes: maxBytes}, def, fileVersion(src, file)})
 			continue
 		}
 		i, ok := groups[prefix]
 		if !ok {
 			i = len(inputs)
 			groups[prefix] = i
-			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}}, def, analysis.Version{}})
+			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}, MaxBytes: maxBytes}, def, analysis.Version{}})
 		}
 		inputs[i].in.Files[strings.TrimPrefix(name, prefix)] = file.Data
 	}

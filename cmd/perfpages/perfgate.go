@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -106,6 +107,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	minSamples := fs.Int("significance-min-samples", budget.DefaultMinSamples, "fewest samples per side for the t-test")
 	requireSig := fs.Bool("require-significance", false, "treat a warn or fail that is not significant as pass (alpha 0.05 unless -significance-alpha)")
 	hostMismatch := fs.String("host-mismatch", perfgate.HostMismatchWarn, "when the two runs come from different machines: warn, error or ignore")
+	maxInput := fs.Int64("max-input-bytes", 0, "largest input file, in bytes (default: the config's site.max_input_bytes, 64 MiB)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR]")
 		fmt.Fprintln(stderr, "F is a perfgate run receipt or a perfpages archive (both sides the same kind).")
@@ -146,7 +148,11 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *maxInput < 0 {
+		return fmt.Errorf("check: -max-input-bytes %d: want a size in bytes", *maxInput)
+	}
 	res, err := perfgate.Check(perfgate.CheckOptions{
+		MaxInputBytes:   cmp.Or(*maxInput, cfg.Site.MaxInputBytes),
 		BaselinePath:    *baseline,
 		CurrentPath:     *current,
 		Config:          cfg,
@@ -196,8 +202,9 @@ func budgetConfig(path string) (*config.Config, error) {
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
 	format := fs.String("format", "", "csv or jsonl (required)")
+	maxInput := fs.Int64("max-input-bytes", 0, "largest input file, in bytes (default 64 MiB)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages export -format csv|jsonl F...")
+		fmt.Fprintln(stderr, "usage: perfpages export -format csv|jsonl [-max-input-bytes N] F...")
 		fmt.Fprintln(stderr, "F are perfgate run receipts (one row each) or compare receipts (one row per metric), not both.")
 		fs.PrintDefaults()
 	}
@@ -218,16 +225,11 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var runs []*perfgate.RunReceipt
 	var cmps []*perfgate.CompareReceipt
 	var first string
+	if *maxInput < 0 {
+		return fmt.Errorf("export: -max-input-bytes %d: want a size in bytes", *maxInput)
+	}
 	for _, path := range fs.Args() {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		kind, err := perfgate.Sniff(path, data)
+		data, kind, err := perfgate.ReadInput(path, *maxInput)
 		if err != nil {
 			return err
 		}

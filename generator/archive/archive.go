@@ -2,22 +2,19 @@ package archive
 
 import (
 	"bytes"
-	"compress/gzip"
+	"errors"
 	"fmt"
-	"io"
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // Schema is the schema id every archive names in its `schema` field.
 const Schema = "perfpages.run.v1"
-
-// maxSize bounds the decompressed size of a gzipped archive, so that a
-// small hostile file cannot exhaust memory.
-const maxSize = 1 << 30
 
 // Options controls decoding.
 type Options struct {
@@ -27,7 +24,71 @@ type Options struct {
 	// DefaultArtifact is used as artifact.id when the archive has none (git
 	// notes: the annotated commit). An id in the archive wins.
 	DefaultArtifact string
+	// MaxBytes bounds the size of the archive after gunzip; 0 means
+	// [DefaultMaxBytes]. The parse caps follow from it (see [Limits]).
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is the default of [Options.MaxBytes] (and of the site's
+// max_input_bytes): 64 MiB, far above any real archive (perfpages' L data
+// set writes archives under 1 MB) and low enough that decoding the worst
+// file allowed stays well under 1 GiB (see [Limits]).
+const DefaultMaxBytes = capped.Default
+
+// Limits are the parse caps of one archive. They bound the memory a
+// decode takes whatever the input, so that a hostile file is refused with
+// a problem instead of exhausting memory. A cap that is hit is a Fatal
+// problem: the file is skipped.
+type Limits struct {
+	// Bytes is the largest archive, after gunzip.
+	Bytes int64
+	// Values is the most values (objects, lists, strings, numbers…) a
+	// JSON archive may hold: Bytes/32, 2 Mi at the default. A value costs
+	// the decoder up to ~170 bytes (a tree node, then its part of the
+	// run): a 64 MiB file of `[],[],…` peaks at ~360 MB RSS. A real archive
+	// has one value per ~12 bytes, so real JSON archives of up to ~25 MB
+	// fit; a larger one is refused with a message that names the knob.
+	Values int
+	// Tokens is the most separators (`,[{:` and newlines, plus `-?` in
+	// YAML and `=.` in TOML, outside strings for TOML) a YAML or TOML
+	// archive, a foreign result file or a perfgate receipt may hold:
+	// Bytes/128, 512 Ki at the default. Every value needs one, so this
+	// bounds the values without parsing. yaml.v3, BurntSushi/toml and the
+	// foreign readers build their own trees first, at up to ~500 bytes
+	// (YAML) and ~1 KB (TOML, at the deepest nesting allowed) per
+	// separator: the worst TOML file allowed peaks at ~380 MB RSS, YAML at
+	// ~200 MB. A real YAML or TOML archive has one separator per ~8
+	// bytes, so those of up to ~4 MB fit (perfpages' L data set writes
+	// 0.8 MB).
+	Tokens int
+	// Depth is the deepest nesting: 10. An archive needs 4 levels (the
+	// document, results, a result, its params); the rest is room for
+	// metadata in fields the schema ignores. BurntSushi/toml spends time
+	// and memory quadratic in the depth of dotted keys and inline tables
+	// (a 10 KB file of `a.a.a…` takes 1 GB), which this keeps small.
+	Depth int
+	// String is the longest string: 1 MiB. Names, titles and error texts
+	// are far shorter, and every string ends up in pages.
+	String int
+}
+
+// Allowed says where the caps come from, for messages: "allowed under
+// max_input_bytes = 64 MiB".
+func (l Limits) Allowed() string {
+	return "allowed under max_input_bytes = " + capped.FormatBytes(l.Bytes)
+}
+
+// LimitsFor returns the caps for an archive of at most maxBytes (0:
+// [DefaultMaxBytes]).
+func LimitsFor(maxBytes int64) Limits {
+	b := capped.Or(maxBytes)
+	return Limits{Bytes: b, Values: int(max(b/32, 1024)), Tokens: int(max(b/128, 1024)), Depth: 10, String: 1 << 20}
+}
+
+// maxProblems bounds the problems reported for one file: past it they are
+// counted, not kept, so that a file of a million bad results costs a
+// million counts rather than a million messages (and the log one line).
+const maxProblems = 100
 
 // Problem is one thing wrong with an archive.
 type Problem struct {
@@ -74,20 +135,45 @@ func FormatOf(name string) (format string, gz bool, ok bool) {
 // are Fatal. Otherwise run holds every valid result and problems hold the
 // non-fatal ones (unknown fields, dropped invalid results, duplicates).
 func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
-	d := &decoder{file: name, opts: opts}
-	format, gz, known := FormatOf(name)
-	if gz || isGzip(data) {
+	d := &decoder{file: name, opts: opts, limits: LimitsFor(opts.MaxBytes)}
+	run := d.decode(data)
+	if d.more > 0 {
+		d.problems = append(d.problems, Problem{File: name, Msg: fmt.Sprintf("%d more problems not shown", d.more)})
+	}
+	if d.fatal {
+		return analysis.Run{}, d.problems
+	}
+	return run, d.problems
+}
+
+func (d *decoder) decode(data []byte) analysis.Run {
+	format, gz, known := FormatOf(d.file)
+	if n := int64(len(data)); n > d.limits.Bytes {
+		d.fail(0, "%v", &capped.TooLargeError{Limit: d.limits.Bytes, Size: n})
+		return analysis.Run{}
+	}
+	if gz || capped.IsGzip(data) {
 		var err error
-		if data, err = gunzip(data); err != nil {
-			d.fail(0, "%v", err)
-			return analysis.Run{}, d.problems
+		if data, err = capped.Gunzip(data, d.limits.Bytes); err != nil {
+			var tl *capped.TooLargeError
+			if errors.As(err, &tl) {
+				d.fail(0, "%v", err)
+			} else {
+				d.fail(0, "bad gzip data: %s", strings.TrimPrefix(err.Error(), "gzip: "))
+			}
+			return analysis.Run{}
 		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write a BOM
+	d.size = len(data)
+	data, p := ValidUTF8(d.file, data)
+	if p != nil {
+		d.warn(p.Line, "%s", p.Msg)
+	}
 	if !known {
 		if format, known = sniff(data); !known {
 			d.fail(0, "unknown archive format (want a .json, .yaml, .yml or .toml file, optionally .gz)")
-			return analysis.Run{}, d.problems
+			return analysis.Run{}
 		}
 	}
 	var root *node
@@ -100,30 +186,51 @@ func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
 		root = d.parseTOML(data)
 	}
 	if root == nil {
-		return analysis.Run{}, d.problems
+		return analysis.Run{}
 	}
-	run := d.run(root)
-	if d.fatal {
-		return analysis.Run{}, d.problems
-	}
-	return run, d.problems
+	return d.run(root)
 }
 
-func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
-
-func gunzip(data []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("bad gzip data: %s", strings.TrimPrefix(err.Error(), "gzip: "))
+// ValidUTF8 returns data with every byte that is not UTF-8 replaced by
+// U+FFFD, as encoding/json does inside strings, and a warning naming file
+// and the line of the first (nil when data is valid): a name with a stray
+// Latin-1 byte is worth keeping, but not silently (yaml.v3 and
+// BurntSushi/toml would refuse the whole file; encoding/json would say
+// nothing). Newlines are kept, so lines do not move. The foreign readers
+// share it.
+func ValidUTF8(file string, data []byte) ([]byte, *Problem) {
+	if utf8.Valid(data) {
+		return data, nil
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("bad gzip data: %s", strings.TrimPrefix(err.Error(), "gzip: "))
+	out := make([]byte, 0, len(data)+64)
+	line, first, bad, lines, lastLine := 1, 0, 0, 0, 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+			bad++
+			if lastLine != line {
+				lines, lastLine = lines+1, line
+			}
+			if first == 0 {
+				first = line
+			}
+		} else {
+			out = append(out, data[i:i+size]...)
+			if r == '\n' {
+				line++
+			}
+		}
+		i += size
 	}
-	if len(out) > maxSize {
-		return nil, fmt.Errorf("gzip data expands to more than %d bytes", maxSize)
+	what := "1 byte"
+	if bad > 1 {
+		what = strconv.Itoa(bad) + " bytes"
 	}
-	return out, nil
+	if lines > 1 {
+		what += " on " + strconv.Itoa(lines) + " lines, the first here"
+	}
+	return out, &Problem{File: file, Line: first, Msg: "invalid UTF-8 (" + what + "), replaced with U+FFFD"}
 }
 
 // sniff guesses the format of an archive whose name says nothing (a git

@@ -25,6 +25,10 @@
 //
 // A problem that makes the file unusable (bad syntax, wrong schema, a
 // missing artifact id…) is Fatal and the run is dropped; anything else
-// (an unknown field, an invalid or duplicate result) is reported while the
-// rest of the file is kept. Decode never panics, whatever the input.
+// (an unknown field, an invalid or duplicate result, bytes that are not
+// UTF-8) is reported while the rest of the file is kept. Decode never
+// panics, whatever the input, and never takes more than a small multiple
+// of Options.MaxBytes of memory: the [Limits] that follow from it (size
+// after gunzip, values, separators, depth, string length) refuse a file
+// before it costs more.
 package archive

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // addSeeds seeds a fuzzer with every archive of its format in testdata
@@ -84,7 +85,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	addSeeds(f, "json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		problems := checkDecode(t, "fuzz.json", data)
-		if isGzip(data) || bytes.HasPrefix(data, []byte("\uFEFF")) {
+		if capped.IsGzip(data) || bytes.HasPrefix(data, []byte("\uFEFF")) {
 			return
 		}
 		// The parser accepts exactly what encoding/json accepts.
@@ -107,7 +108,7 @@ func FuzzDecodeTOML(f *testing.F) {
 	addSeeds(f, "toml")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecode(t, "fuzz.toml", data)
-		if isGzip(data) {
+		if capped.IsGzip(data) {
 			return
 		}
 		// The line scanner is never confused: a bare key is on the line it

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // jsonParser is a small recursive-descent JSON parser that builds a tree
@@ -37,10 +39,11 @@ type jsonParser struct {
 	items  []*node
 	nums   []numItem
 	fields []field
+	// values counts the values built, against d.limits.Values; capped is
+	// set when a parse cap stops the parse (badLine and badMsg say which).
+	values int
+	capped bool
 }
-
-// maxJSONDepth is encoding/json's nesting limit.
-const maxJSONDepth = 10000
 
 func (d *decoder) parseJSON(data []byte) *node {
 	p := &jsonParser{d: d, s: data, line: 1}
@@ -55,6 +58,12 @@ func (d *decoder) parseJSON(data []byte) *node {
 		if p.i < len(p.s) {
 			p.syntax("invalid character after top-level value")
 		}
+	}
+	if p.capped && json.Valid(p.s) {
+		// A file that is broken as well gets its syntax error, as
+		// encoding/json would report it.
+		d.fail(p.badLine, "%s", p.badMsg)
+		return nil
 	}
 	if p.bad {
 		p.report()
@@ -99,6 +108,32 @@ func (p *jsonParser) syntax(msg string) {
 	}
 }
 
+// limit stops the parse at a parse cap (see [Limits]).
+func (p *jsonParser) limit(format string, args ...any) {
+	if !p.bad {
+		p.syntax(fmt.Sprintf(format, args...))
+		p.capped = true
+	}
+}
+
+// count adds a value, false past the cap.
+func (p *jsonParser) count() bool {
+	if p.values++; p.values > p.d.limits.Values {
+		p.limit("more than %d values (objects, lists, strings, numbers…), the most %s", p.d.limits.Values, p.d.limits.Allowed())
+		return false
+	}
+	return true
+}
+
+// deeper enters a list or object, false past the depth cap.
+func (p *jsonParser) deeper() bool {
+	if p.depth++; p.depth > p.d.limits.Depth {
+		p.limit("nested more than %d levels deep", p.d.limits.Depth)
+		return false
+	}
+	return true
+}
+
 func (p *jsonParser) newNode(k kind) *node {
 	if len(p.slab) == 0 {
 		p.slab = make([]node, 256)
@@ -107,6 +142,16 @@ func (p *jsonParser) newNode(k kind) *node {
 	p.slab = p.slab[1:]
 	n.kind, n.line = k, p.line
 	return n
+}
+
+// double makes room for one more element of a scratch list, doubling it
+// when full: append grows large slices by a quarter, which allocates five
+// times the final size on the way, double twice.
+func double[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 64))
 }
 
 // peek returns the next byte, 0 at the end.
@@ -133,6 +178,9 @@ func (p *jsonParser) space() {
 func (p *jsonParser) value() *node {
 	if p.i >= len(p.s) {
 		p.syntax("unexpected end of JSON input")
+		return nil
+	}
+	if !p.count() {
 		return nil
 	}
 	switch c := p.s[p.i]; {
@@ -230,6 +278,10 @@ func (p *jsonParser) str() (string, bool) {
 		switch c := p.s[p.i]; {
 		case c == '"':
 			raw := p.s[start:p.i]
+			if len(raw) > p.d.limits.String {
+				p.limit("a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(raw))), capped.FormatBytes(int64(p.d.limits.String)))
+				return "", false
+			}
 			p.i++
 			if simple && utf8.Valid(raw) {
 				return intern(raw), true
@@ -363,8 +415,7 @@ func (p *jsonParser) escapeOK(i int) bool {
 }
 
 func (p *jsonParser) object() *node {
-	if p.depth++; p.depth > maxJSONDepth {
-		p.syntax("exceeded max depth")
+	if !p.deeper() {
 		return nil
 	}
 	defer func() { p.depth-- }()
@@ -426,7 +477,7 @@ func (p *jsonParser) object() *node {
 		if v == nil {
 			return nil
 		}
-		p.fields = append(p.fields, field{key: key, line: kline, val: v})
+		p.fields = append(double(p.fields), field{key: key, line: kline, val: v})
 		p.space()
 		if p.i >= len(p.s) {
 			p.syntax("unexpected end of JSON input")
@@ -447,8 +498,7 @@ func (p *jsonParser) object() *node {
 }
 
 func (p *jsonParser) array() *node {
-	if p.depth++; p.depth > maxJSONDepth {
-		p.syntax("exceeded max depth")
+	if !p.deeper() {
 		return nil
 	}
 	defer func() { p.depth-- }()
@@ -469,16 +519,19 @@ func (p *jsonParser) array() *node {
 		p.path = p.path[:base].index(idx)
 		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') {
 			var x node
-			if !p.number(&x) {
+			if !p.count() || !p.number(&x) {
 				return nil
 			}
-			p.nums = append(p.nums, numItem{f: x.f, i: x.i, line: int32(p.line), kind: x.kind})
+			p.nums = append(double(p.nums), numOf(&x, p.line))
 		} else {
 			if compact {
 				for _, x := range p.nums[nstart:] {
 					m := p.newNode(x.kind)
-					m.line, m.f, m.i = int(x.line), x.f, x.i
-					p.items = append(p.items, m)
+					m.line, m.f = int(x.line), x.float()
+					if x.kind == kInt {
+						m.i = int64(x.v)
+					}
+					p.items = append(double(p.items), m)
 				}
 				p.nums, compact = p.nums[:nstart], false
 			}
@@ -486,7 +539,7 @@ func (p *jsonParser) array() *node {
 			if v == nil {
 				return nil
 			}
-			p.items = append(p.items, v)
+			p.items = append(double(p.items), v)
 		}
 		p.space()
 		if p.i >= len(p.s) {

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // parseTOML parses with BurntSushi/toml, whose values carry no positions,
@@ -20,6 +22,17 @@ import (
 func (d *decoder) parseTOML(data []byte) *node {
 	if len(bytes.TrimSpace(data)) == 0 {
 		d.fail(0, "empty document")
+		return nil
+	}
+	// BurntSushi/toml spends up to ~1 KB per value and time and memory
+	// quadratic in the depth of dotted keys and inline tables: check both
+	// before it runs.
+	switch tokens, deep := tomlShape(data, d.limits.Depth); {
+	case deep > 0:
+		d.fail(deep, "nested more than %d levels deep", d.limits.Depth)
+		return nil
+	case tokens > d.limits.Tokens:
+		d.fail(0, "%d separators (`,[{=.` and newlines), more than the %d %s for a TOML archive", tokens, d.limits.Tokens, d.limits.Allowed())
 		return nil
 	}
 	var m map[string]any
@@ -36,9 +49,161 @@ func (d *decoder) parseTOML(data []byte) *node {
 		}
 		return nil
 	}
-	var c tomlConverter
+	c := tomlConverter{d: d}
 	c.lines, c.multi = tomlLines(data)
-	return c.value(m, "", 0)
+	n := c.value(m, "", 0)
+	if d.fatal {
+		return nil
+	}
+	return n
+}
+
+// tomlShape measures what makes BurntSushi/toml expensive, without
+// allocating: the separators outside strings and comments (`,[{=.` and
+// newlines; every value needs one) and the nesting. Depth counts as in
+// JSON, the document being level 1: `[a.b]` opens level 3, `[[r]]` level 3
+// (the array and its table), `x.y = {}` in it level 5. deep is the line
+// where maxDepth is first exceeded, else 0; the scan stops there. It
+// understands strings, comments, headers and dotted keys and skips
+// anything else: BurntSushi reports syntax errors.
+func tomlShape(data []byte, maxDepth int) (tokens, deep int) {
+	type open struct {
+		c     byte // '[' or '{'
+		depth int  // the container's level
+	}
+	var stack []open
+	line := 1
+	table := 1        // level of the current [table]
+	expectKey := true // at the start of a line or inside an inline table
+	dots := 0         // dots of the key being read
+	val := 1          // level a container opened now would have
+	i := 0
+	// skipString skips the string starting at i, counting its lines.
+	skipString := func() {
+		q := data[i]
+		if i+2 < len(data) && data[i+1] == q && data[i+2] == q {
+			for i += 3; i < len(data); i++ {
+				switch {
+				case data[i] == '\\' && q == '"':
+					i++
+				case data[i] == '\n':
+					line++
+				case data[i] == q && i+2 < len(data) && data[i+1] == q && data[i+2] == q:
+					i += 3
+					for i < len(data) && data[i] == q {
+						i++
+					}
+					return
+				}
+			}
+			return
+		}
+		for i++; i < len(data) && data[i] != '\n'; i++ {
+			switch data[i] {
+			case '\\':
+				if q == '"' {
+					i++
+				}
+			case q:
+				i++
+				return
+			}
+		}
+	}
+	tooDeep := func(level int) bool {
+		if level > maxDepth {
+			deep = line
+			return true
+		}
+		return false
+	}
+	for i < len(data) {
+		switch c := data[i]; c {
+		case '"', '\'':
+			skipString()
+			continue
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+			continue
+		case '\n':
+			tokens++
+			line++
+			if len(stack) == 0 {
+				expectKey, dots = true, 0
+			}
+		case '.':
+			tokens++
+			if expectKey {
+				dots++
+			}
+		case '=':
+			tokens++
+			base := table
+			if len(stack) > 0 {
+				base = stack[len(stack)-1].depth
+			}
+			val = base + dots + 1
+			if tooDeep(base + dots) { // the tables a dotted key creates
+				return tokens, deep
+			}
+			expectKey, dots = false, 0
+		case ',':
+			tokens++
+			if len(stack) > 0 {
+				if top := stack[len(stack)-1]; top.c == '{' {
+					expectKey, dots = true, 0
+				} else {
+					val = top.depth + 1
+				}
+			}
+		case '[', '{':
+			tokens++
+			if c == '[' && len(stack) == 0 && expectKey {
+				// A [table] or [[array of tables]] header.
+				aot := i+1 < len(data) && data[i+1] == '['
+				hdots := 0
+				for i++; i < len(data) && data[i] != ']' && data[i] != '\n'; {
+					switch data[i] {
+					case '"', '\'':
+						skipString()
+						continue
+					case '.':
+						hdots++
+					}
+					i++
+				}
+				table = 1 + hdots + 1
+				if aot {
+					table++
+				}
+				if tooDeep(table) {
+					return tokens, deep
+				}
+				continue
+			}
+			if tooDeep(val) {
+				return tokens, deep
+			}
+			stack = append(stack, open{c, val})
+			if c == '{' {
+				expectKey, dots = true, 0
+			} else {
+				val++
+			}
+		case ']', '}':
+			tokens++
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 && stack[len(stack)-1].c == '[' {
+				val = stack[len(stack)-1].depth + 1
+			}
+		}
+		i++
+	}
+	return tokens, 0
 }
 
 // TOML paths in the line table: "\x00key" per key and "\x01index" per
@@ -47,6 +212,7 @@ func tomlKey(p, k string) string       { return p + "\x00" + k }
 func tomlIndex(p string, i int) string { return p + "\x01" + strconv.Itoa(i) }
 
 type tomlConverter struct {
+	d     *decoder
 	lines map[string]int
 	multi map[string]bool
 }
@@ -98,6 +264,9 @@ func (c *tomlConverter) value(v any, path string, line int) *node {
 		}
 	case string:
 		n.kind, n.text = kString, v
+		if l := c.d.limits.String; len(v) > l && !c.d.fatal {
+			c.d.fail(line, "a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(v))), capped.FormatBytes(int64(l)))
+		}
 	case int64:
 		n.kind, n.i, n.f, n.text = kInt, v, float64(v), strconv.FormatInt(v, 10)
 	case float64:

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -40,12 +41,35 @@ type node struct {
 	fields []field // kMap, in document order, keys unique
 }
 
-// numItem is one number of a compact list.
+// numItem is one number of a compact list, in 16 bytes: a list of numbers
+// is most of a real archive, and all of a hostile one.
 type numItem struct {
-	f    float64
-	i    int64
+	v    uint64 // the int64 of a kInt, the bits of the float64 of a kFloat
 	line int32
 	kind kind // kInt or kFloat
+}
+
+func numOf(n *node, line int) numItem {
+	if n.kind == kInt {
+		return numItem{v: uint64(n.i), line: int32(line), kind: kInt}
+	}
+	return numItem{v: math.Float64bits(n.f), line: int32(line), kind: kFloat}
+}
+
+func (x numItem) float() float64 {
+	if x.kind == kInt {
+		return float64(int64(x.v))
+	}
+	return math.Float64frombits(x.v)
+}
+
+// node returns the number as a node of its own.
+func (x numItem) node() *node {
+	n := &node{kind: x.kind, line: int(x.line), f: x.float()}
+	if x.kind == kInt {
+		n.i = int64(x.v)
+	}
+	return n
 }
 
 // length is the number of elements of a list.
@@ -58,9 +82,18 @@ func (n *node) elems() []*node {
 	}
 	out := make([]*node, len(n.nums))
 	for j, x := range n.nums {
-		out[j] = &node{kind: x.kind, line: int(x.line), i: x.i, f: x.f}
+		out[j] = x.node()
 	}
 	return out
+}
+
+// elem returns element i of a list, building a node for a number of a
+// compact one.
+func (n *node) elem(i int) *node {
+	if i < len(n.nums) {
+		return n.nums[i].node()
+	}
+	return n.items[i-len(n.nums)]
 }
 
 // field is one key of a map with the line of the key.

@@ -16,15 +16,28 @@ import (
 type decoder struct {
 	file     string
 	opts     Options
+	limits   Limits
 	problems []Problem
 	fatal    bool
+	more     int // warnings past maxProblems, counted only
+	size     int // of the document, after gunzip
 }
 
 func (d *decoder) warn(line int, format string, args ...any) {
+	if len(d.problems) >= maxProblems {
+		d.more++
+		return
+	}
 	d.problems = append(d.problems, Problem{File: d.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// fail reports a problem that makes the file unusable. The first is kept
+// even past maxProblems, so that callers see a Fatal problem.
 func (d *decoder) fail(line int, format string, args ...any) {
+	if len(d.problems) >= maxProblems && d.fatal {
+		d.more++
+		return
+	}
 	d.fatal = true
 	d.problems = append(d.problems, Problem{File: d.file, Line: line, Msg: fmt.Sprintf(format, args...), Fatal: true})
 }
@@ -214,7 +227,8 @@ func (d *decoder) parents(n *node) []string {
 		return nil
 	}
 	var ps []string
-	for i, it := range n.elems() {
+	for i := range n.length() {
+		it := n.elem(i)
 		s, ok := it.asText()
 		switch {
 		case !ok:
@@ -287,9 +301,18 @@ func (d *decoder) pairs(n *node, path string) analysis.Params {
 // results validates every result, keeping the valid ones and the first of
 // each set of duplicates.
 func (d *decoder) results(n *node) []analysis.Result {
-	items := n.elems()
-	out := make([]analysis.Result, 0, len(items))
-	seen := make(map[resultKey]int, len(items)) // → index in the file
+	for i, x := range n.nums {
+		// A list of numbers: no node is built for each (there may be
+		// millions).
+		d.warn(int(x.line), "results[%d]: want an object, got %s; result dropped", i, x.node().describe())
+	}
+	items := n.items
+	// Sized for the items, but for no more than the file's bytes can hold
+	// valid results of (40 bytes each at least): a hostile list of a
+	// million `{}` would cost a million results up front.
+	size := min(len(items), d.size/40)
+	out := make([]analysis.Result, 0, size)
+	seen := make(map[resultKey]int, size) // → index in the file
 	for i, it := range items {
 		r, ok := d.result(i, it)
 		if !ok {
@@ -301,7 +324,7 @@ func (d *decoder) results(n *node) []analysis.Result {
 			continue
 		}
 		seen[key] = i
-		out = append(out, r)
+		out = append(double(out), r)
 	}
 	if len(out) == 0 {
 		return nil
@@ -341,10 +364,13 @@ func resultLabel(i int, r analysis.Result, paramsOK bool) string {
 	return label
 }
 
-// issue is a reason to drop a result.
+// issue is a reason to drop a result, formatted only if it is reported:
+// past maxProblems it is only counted, and a file of a million tiny bad
+// results should not cost a million messages.
 type issue struct {
-	line int
-	msg  string
+	line   int
+	format string
+	args   []any
 }
 
 // result validates results[i]; false means it is dropped.
@@ -379,9 +405,9 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 		}
 	}
 
-	var issues []issue
+	issues := make([]issue, 0, 4)
 	bad := func(line int, format string, args ...any) {
-		issues = append(issues, issue{line, fmt.Sprintf(format, args...)})
+		issues = append(issues, issue{line, format, args})
 	}
 	str := func(v *node, name string) string {
 		if absent(v) {
@@ -453,9 +479,13 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 	}
 
 	if len(issues) > 0 {
+		if len(d.problems) >= maxProblems {
+			d.more += len(issues)
+			return analysis.Result{}, false
+		}
 		label := resultLabel(i, r, paramsOK)
 		for _, is := range issues {
-			d.warn(is.line, "%s: %s; result dropped", label, is.msg)
+			d.warn(is.line, "%s: %s; result dropped", label, fmt.Sprintf(is.format, is.args...))
 		}
 		return analysis.Result{}, false
 	}
@@ -508,11 +538,12 @@ func numbers(n *node, name string, check func(int, float64) string, bad func(int
 	}
 	xs := make([]float64, n.length())
 	for j, x := range n.nums {
-		if msg := check(j, x.f); msg != "" {
+		f := x.float()
+		if msg := check(j, f); msg != "" {
 			bad(int(x.line), "%s", msg)
 			return nil, false
 		}
-		xs[j] = x.f
+		xs[j] = f
 	}
 	for j, it := range n.items {
 		if it.kind != kInt && it.kind != kFloat {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // yamlParser converts yaml.v3 nodes, which carry their lines, into a tree.
@@ -23,6 +25,44 @@ type yamlParser struct {
 	budget    int
 	visiting  map[*yaml.Node]bool // anchors being expanded: a cycle is an error
 	aliasLine int                 // line of the outermost alias being expanded, or 0
+	depth     int
+}
+
+// yamlTokens are the bytes that can start or separate YAML values: every
+// node yaml.v3 builds needs one (a mapping's key and value share one), so
+// counting them bounds its work without parsing. Bytes inside strings
+// count too, which only makes the bound looser.
+var yamlTokens = tokenSet(",[{:-?\n")
+
+// tokenSet is a byte set for countTokens.
+func tokenSet(bytes string) *[256]bool {
+	var set [256]bool
+	for i := 0; i < len(bytes); i++ {
+		set[bytes[i]] = true
+	}
+	return &set
+}
+
+// jsonTokens are the separators of JSON and of line-based text: every
+// value or line needs one.
+var jsonTokens = tokenSet(",[{:\n")
+
+// Separators counts the bytes of data that can start or separate JSON
+// values or lines of text (`,[{:` and newlines): a bound on the values a
+// JSON document holds, or the lines of a text file, found without
+// parsing. The foreign readers and perfgate's receipts check it against
+// [Limits].Tokens before they parse.
+func Separators(data []byte) int { return countTokens(data, jsonTokens) }
+
+// countTokens counts the bytes of data in set.
+func countTokens(data []byte, set *[256]bool) int {
+	n := 0
+	for _, c := range data {
+		if set[c] {
+			n++
+		}
+	}
+	return n
 }
 
 // errYAMLStop ends the conversion after a fatal problem has been reported.
@@ -31,6 +71,11 @@ var errYAMLStop = errors.New("stop")
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (?s:(.*))$`)
 
 func (d *decoder) parseYAML(data []byte) (root *node) {
+	if n := countTokens(data, yamlTokens); n > d.limits.Tokens {
+		// yaml.v3 would spend ~500 bytes on each before we see a node.
+		d.fail(0, "%d separators (`,[{:-?` and newlines), more than the %d %s for a YAML archive", n, d.limits.Tokens, d.limits.Allowed())
+		return nil
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	err := safely("yaml", func() error { return dec.Decode(&doc) })
@@ -64,7 +109,9 @@ func (d *decoder) parseYAML(data []byte) (root *node) {
 		d.fail(0, "empty document")
 		return nil
 	}
-	p := &yamlParser{d: d, budget: 4*len(data) + 10_000, visiting: map[*yaml.Node]bool{}}
+	// Aliases may expand the document to one node per byte, plus a little
+	// for small files, and never past the cap on values.
+	p := &yamlParser{d: d, budget: min(len(data)+10_000, d.limits.Values), visiting: map[*yaml.Node]bool{}}
 	root, err = p.value(doc.Content[0])
 	if err != nil {
 		return nil
@@ -131,8 +178,16 @@ func (p *yamlParser) value(y *yaml.Node) (*node, error) {
 		c.line = y.Line
 		return &c, nil
 	case yaml.MappingNode:
+		if !p.deeper(y) {
+			return nil, errYAMLStop
+		}
+		defer func() { p.depth-- }()
 		return p.mapping(y)
 	case yaml.SequenceNode:
+		if !p.deeper(y) {
+			return nil, errYAMLStop
+		}
+		defer func() { p.depth-- }()
 		n := &node{kind: kList, line: y.Line, items: make([]*node, 0, len(y.Content))}
 		parent := p.path
 		defer func() { p.path = parent }()
@@ -154,6 +209,16 @@ func (p *yamlParser) value(y *yaml.Node) (*node, error) {
 	}
 	p.d.fail(y.Line, "unexpected YAML node")
 	return nil, errYAMLStop
+}
+
+// deeper enters a mapping or sequence, false (reported) past the depth
+// cap.
+func (p *yamlParser) deeper(y *yaml.Node) bool {
+	if p.depth++; p.depth > p.d.limits.Depth {
+		p.d.fail(cmp.Or(p.aliasLine, y.Line), "nested more than %d levels deep", p.d.limits.Depth)
+		return false
+	}
+	return true
 }
 
 func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
@@ -253,6 +318,10 @@ func yamlKind(y *yaml.Node) string {
 // scalar resolves a scalar by its tag, quickly for the plain cases and
 // through yaml.v3 itself for the rest (.inf, 0x1F, 1_000, explicit tags).
 func (p *yamlParser) scalar(y *yaml.Node) (*node, error) {
+	if len(y.Value) > p.d.limits.String {
+		p.d.fail(y.Line, "a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(y.Value))), capped.FormatBytes(int64(p.d.limits.String)))
+		return nil, errYAMLStop
+	}
 	n := &node{line: y.Line, text: y.Value}
 	switch y.ShortTag() {
 	case "!!str", "!!timestamp", "!!binary":

@@ -22,6 +22,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
 )
 
@@ -73,6 +74,13 @@ type Site struct {
 	// (Criterion's bootstrap results); default ".perfpages-cache" beside
 	// the output folder, "off" for none.
 	Cache string `toml:"cache"`
+	// MaxInputBytes bounds the size of one input file (an archive after
+	// gunzip, a foreign result file, a git blob or note) in bytes; default
+	// 64 MiB (67108864). A larger file is skipped with a warning naming
+	// it, before it is read whole, and the parse caps of archives follow
+	// from it (archive.Limits), so that one hostile file cannot exhaust
+	// memory: decoding any single file stays well under 1 GiB.
+	MaxInputBytes int64 `toml:"max_input_bytes"`
 }
 
 // CacheDir is the analysis cache's folder for a build into out ("" for the
@@ -232,6 +240,10 @@ type Triage struct {
 // Triage filters.
 var triageFilters = []string{"definitely-relevant", "probably-relevant", "deserves-attention"}
 
+// MinInputBytes is the smallest site.max_input_bytes: a smaller limit
+// would refuse even the smallest real archive.
+const MinInputBytes = 1 << 10
+
 // Default returns the configuration a site without a config file gets
 // (it still needs sources).
 func Default() *Config {
@@ -252,6 +264,9 @@ func (c *Config) fill() {
 	}
 	if c.Site.Output == "" {
 		c.Site.Output = "public"
+	}
+	if c.Site.MaxInputBytes == 0 {
+		c.Site.MaxInputBytes = archive.DefaultMaxBytes
 	}
 	if c.Analysis.Model == "" {
 		c.Analysis.Model = analysis.DefaultOptions.Model
@@ -351,6 +366,9 @@ func (c *Config) validate() error {
 		if p, err := url.Parse(strings.NewReplacer("{sha}", "x", "{pr}", "1", "{base}", "x", "{head}", "x").Replace(u.val)); err != nil || (p.Scheme != "https" && p.Scheme != "http") || !strings.Contains(u.val, u.need) {
 			bad("site.%s %q: want an http(s) URL pattern with %s", u.key, u.val, u.need)
 		}
+	}
+	if c.Site.MaxInputBytes < MinInputBytes {
+		bad("site.max_input_bytes %d: want a size in bytes of at least %d (default %d, 64 MiB)", c.Site.MaxInputBytes, MinInputBytes, archive.DefaultMaxBytes)
 	}
 	if c.Site.Theme != "" && (strings.ContainsAny(c.Site.Theme, `/\`) || c.Site.Theme == "." || c.Site.Theme == "..") {
 		bad("site.theme %q: want the name of a folder under themes/", c.Site.Theme)

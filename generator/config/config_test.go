@@ -16,7 +16,7 @@ func TestParseDefaults(t *testing.T) {
 	}
 	want := &Config{
 		Dir:      dir,
-		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public")},
+		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
 		Analysis: Analysis{Model: "rustc-perf", Value: "best", History: 30, ZThreshold: 5, Lookback: 100, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
 		Triage:   Triage{Filter: "definitely-relevant"},
@@ -36,6 +36,7 @@ title = "Example benchmarks"
 base_url = "https://example.github.io/bench/"
 repository = "https://github.com/example/project"
 theme = "mine"
+max_input_bytes = 1048576
 
 [[sources]]
 dir = "results"
@@ -101,6 +102,9 @@ filter = "deserves-attention"
 	if c.Project.Git != "/project" || c.Project.Branch != "master" {
 		t.Errorf("project = %+v", c.Project)
 	}
+	if c.Site.MaxInputBytes != 1<<20 {
+		t.Errorf("site.max_input_bytes = %d, want 1048576", c.Site.MaxInputBytes)
+	}
 	if got := c.BasePath(); got != "/bench/" {
 		t.Errorf("BasePath = %q", got)
 	}
@@ -148,6 +152,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
 		{"bad repository", "[site]\nrepository = \"github.com/x\"\n", []string{`site.repository`}},
 		{"theme escapes", "[site]\ntheme = \"../x\"\n", []string{`site.theme "../x"`}},
+		{"negative max input", "[site]\nmax_input_bytes = -1\n", []string{`site.max_input_bytes -1: want a size in bytes of at least 1024`}},
+		{"tiny max input", "[site]\nmax_input_bytes = 100\n", []string{`site.max_input_bytes 100`}},
+		{"max input as text", "[site]\nmax_input_bytes = \"64MiB\"\n", []string{`perfpages.toml`}},
 		{"bad z threshold", "[analysis]\nz_threshold = -1\n", []string{`analysis.z_threshold -1`}},
 		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`analysis.alpha 1.5`}},
 		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`analysis.nresamples -5`}},

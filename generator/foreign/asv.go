@@ -110,6 +110,7 @@ type asvReader struct {
 	in       Input
 	def      Defaults
 	problems []archive.Problem
+	dropped  int                          // warnings past maxProblems
 	suites   map[string]asvSuite          // by folder, nil when the folder has no benchmarks.json
 	machines map[string]*analysis.Machine // by folder, nil when the folder has no (usable) machine.json
 	noSuite  bool                         // some result file had no benchmarks.json to go by
@@ -120,11 +121,14 @@ func (r *asvReader) file(rel string) string {
 }
 
 func (r *asvReader) warn(rel string, line int, format string, args ...any) {
-	r.problems = append(r.problems, problem(r.file(rel), line, format, args...))
+	if !full(r.problems, &r.dropped) {
+		r.problems = append(r.problems, problem(r.file(rel), line, format, args...))
+	}
 }
 
-func readASV(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readASV(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	r := &asvReader{in: in, def: def, suites: map[string]asvSuite{}, machines: map[string]*analysis.Machine{}}
+	defer func() { problems = withDropped(problems, in.Name, r.dropped) }()
 	var rels []string
 	for rel := range in.Files {
 		base := path.Base(rel)
@@ -174,7 +178,7 @@ func (r *asvReader) suite(dir string) asvSuite {
 
 func (r *asvReader) readSuite(rel string, data []byte) asvSuite {
 	doc := asvFixJSON(data)
-	entries, err := asvObject(doc, 0, doc, true)
+	entries, err := asvObject(newLineIndex(doc), 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; benchmark types and units are guessed from names", err.msg)
 		return nil
@@ -225,7 +229,7 @@ func (r *asvReader) machine(dir string) *analysis.Machine {
 		return nil
 	}
 	doc := asvFixJSON(data)
-	entries, err := asvObject(doc, 0, doc, true)
+	entries, err := asvObject(newLineIndex(doc), 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; the machine is described by the result files", err.msg)
 		return nil
@@ -374,7 +378,8 @@ func asvList(names []string) string {
 }
 
 func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
-	entries, err := asvObject(doc, 0, doc, true)
+	lx := newLineIndex(doc)
+	entries, err := asvObject(lx, 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; skipped", err.msg)
 		return nil, false
@@ -412,7 +417,7 @@ func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
 		case "results":
 			hasResults = true
 			var oerr *asvSyntaxError
-			f.results, oerr = asvObject(doc, e.Off, e.Raw, false)
+			f.results, oerr = asvObject(lx, e.Off, e.Raw, false)
 			if oerr != nil {
 				r.warn(rel, oerr.line, "results: %s; skipped", oerr.msg)
 				return nil, false
@@ -1007,8 +1012,28 @@ type asvSyntaxError struct {
 }
 
 // asvObject reads the members of the JSON object raw, which starts at off
-// in doc (for line numbers). top requires nothing after the object.
-func asvObject(doc []byte, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
+// in the document lx indexes (for line numbers). top requires nothing
+// after the object; raw need be valid JSON only when it is not top.
+func asvObject(lx *lineIndex, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
+	if top && !json.Valid(raw) {
+		return nil, asvSyntax(lx, off, raw, '{')
+	}
+	kind, parts := splitJSON(raw)
+	if kind != '{' {
+		return nil, &asvSyntaxError{line: lx.line(off), msg: "not a JSON object"}
+	}
+	entries := make([]asvEntry, len(parts))
+	seen := make(map[string]bool, len(parts))
+	for i, p := range parts {
+		entries[i] = asvEntry{Key: p.Key, Line: lx.line(off + int64(p.KeyOff)), Off: off + int64(p.Off), Raw: p.Raw, Dup: seen[p.Key]}
+		seen[p.Key] = true
+	}
+	return entries, nil
+}
+
+// asvSyntax describes what is wrong with raw, which is not valid JSON, in
+// encoding/json's words, at the line it is wrong.
+func asvSyntax(lx *lineIndex, off int64, raw []byte, want json.Delim) *asvSyntaxError {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	fail := func(err error) *asvSyntaxError {
 		at := off + dec.InputOffset()
@@ -1017,48 +1042,38 @@ func asvObject(doc []byte, off int64, raw []byte, top bool) ([]asvEntry, *asvSyn
 			at = off + syn.Offset
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return &asvSyntaxError{line: asvLine(doc, int64(len(doc))), msg: "invalid JSON: unexpected end of file"}
+			return &asvSyntaxError{line: lx.line(int64(len(lx.doc))), msg: "invalid JSON: unexpected end of file"}
 		}
-		return &asvSyntaxError{line: asvLine(doc, at), msg: "invalid JSON: " + err.Error()}
+		return &asvSyntaxError{line: lx.line(at), msg: "invalid JSON: " + err.Error()}
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, fail(err)
+		return fail(err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, &asvSyntaxError{line: asvLine(doc, off), msg: "not a JSON object"}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		if want == '{' {
+			return &asvSyntaxError{line: lx.line(off), msg: "not a JSON object"}
+		}
+		return &asvSyntaxError{line: lx.line(off), msg: "not a JSON array"}
 	}
-	var entries []asvEntry
-	seen := map[string]bool{}
+	var v json.RawMessage
 	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fail(err)
+		if want == '{' {
+			if _, err := dec.Token(); err != nil {
+				return fail(err)
+			}
 		}
-		key, _ := tok.(string)
-		line := asvLine(doc, off+dec.InputOffset())
-		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, fail(err)
+			return fail(err)
 		}
-		start := off + dec.InputOffset() - int64(len(v))
-		entries = append(entries, asvEntry{Key: key, Line: line, Off: start, Raw: v, Dup: seen[key]})
-		seen[key] = true
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fail(err)
+		return fail(err)
 	}
-	if top {
-		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			return nil, &asvSyntaxError{line: asvLine(doc, off+dec.InputOffset()), msg: "invalid JSON: data after the top-level object"}
-		}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return &asvSyntaxError{line: lx.line(off + dec.InputOffset()), msg: "invalid JSON: data after the top-level object"}
 	}
-	return entries, nil
-}
-
-func asvLine(doc []byte, off int64) int {
-	off = max(0, min(off, int64(len(doc))))
-	return bytes.Count(doc[:off], []byte("\n")) + 1
+	return &asvSyntaxError{line: lx.line(off), msg: "invalid JSON"}
 }
 
 // asvTypeError words an encoding/json type error without Go type names.
@@ -1087,36 +1102,18 @@ func asvTypeError(err error) string {
 	return err.Error()
 }
 
-// asvArray reads the elements of the JSON array raw, which starts at off
-// in doc (for line numbers); Line is each element's first line.
-func asvArray(doc []byte, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	fail := func(err error) *asvSyntaxError {
-		at := off + dec.InputOffset()
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			at = off + syn.Offset
-		}
-		return &asvSyntaxError{line: asvLine(doc, at), msg: "invalid JSON: " + err.Error()}
+// asvArray reads the elements of the JSON array raw, valid JSON that
+// starts at off in the document lx indexes (for line numbers); Line is
+// each element's first line.
+func asvArray(lx *lineIndex, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
+	kind, parts := splitJSON(raw)
+	if kind != '[' {
+		return nil, &asvSyntaxError{line: lx.line(off), msg: "not a JSON array"}
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fail(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, &asvSyntaxError{line: asvLine(doc, off), msg: "not a JSON array"}
-	}
-	var elems []asvEntry
-	for dec.More() {
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, fail(err)
-		}
-		start := off + dec.InputOffset() - int64(len(v))
-		elems = append(elems, asvEntry{Line: asvLine(doc, start), Off: start, Raw: v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fail(err)
+	elems := make([]asvEntry, len(parts))
+	for i, p := range parts {
+		start := off + int64(p.Off)
+		elems[i] = asvEntry{Line: lx.line(start), Off: start, Raw: p.Raw}
 	}
 	return elems, nil
 }

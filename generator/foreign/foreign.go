@@ -32,6 +32,11 @@ type Input struct {
 	// Files holds a folder's files by slash-separated path relative to the
 	// folder (directory formats); nil for file formats.
 	Files map[string][]byte
+	// MaxBytes bounds the size of a file (Data, or each of Files); 0
+	// means archive.DefaultMaxBytes. [Read] refuses a larger file, and a
+	// file with more separators than archive.Limits allows, before any
+	// reader parses it.
+	MaxBytes int64
 }
 
 // Defaults are what the caller knows about the results: from `perfpages

@@ -102,6 +102,7 @@ var gabMicro = strings.NewReplacer("µs", "us", "μs", "us")
 type gabReader struct {
 	file     string
 	problems []archive.Problem
+	dropped  int // warnings past maxProblems
 	warned   map[string]bool
 	// units is the first time unit of each wall-time series.
 	units map[string]string
@@ -126,8 +127,9 @@ type gabValue struct {
 	line   int
 }
 
-func readGab(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	g := &gabReader{file: in.Name, warned: map[string]bool{}, units: map[string]string{}, byKey: map[string]*gabRun{}}
+	defer func() { problems = withDropped(problems, g.file, g.dropped) }()
 	data := bytes.TrimPrefix(in.Data, utf8BOM)
 	body, firstLine, js, ok := g.body(data)
 	if !ok {
@@ -188,7 +190,9 @@ func (g *gabReader) body(data []byte) ([]byte, int, bool, bool) {
 }
 
 func (g *gabReader) warn(line int, format string, args ...any) {
-	g.problems = append(g.problems, problem(g.file, line, format, args...))
+	if !full(g.problems, &g.dropped) {
+		g.problems = append(g.problems, problem(g.file, line, format, args...))
+	}
 }
 
 // warnOnce reports a problem the first time key comes up in the file.

@@ -128,6 +128,7 @@ type gbReader struct {
 	file     string
 	lines    []int // offsets of '\n' in the data
 	problems []archive.Problem
+	dropped  int // warnings past maxProblems
 	warned   map[string]bool
 }
 
@@ -136,7 +137,9 @@ func (r *gbReader) lineAt(off int64) int {
 }
 
 func (r *gbReader) warn(line int, format string, args ...any) {
-	r.problems = append(r.problems, problem(r.file, line, format, args...))
+	if !full(r.problems, &r.dropped) {
+		r.problems = append(r.problems, problem(r.file, line, format, args...))
+	}
 }
 
 // warnOnce reports a problem of a kind once per file.
@@ -153,9 +156,10 @@ func (r *gbReader) fail(line int, format string, args ...any) ([]analysis.Run, [
 	return nil, r.problems
 }
 
-func readGooglebench(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readGooglebench(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	data := gbQuoteNonFinite(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
 	r := &gbReader{file: in.Name, warned: map[string]bool{}}
+	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
 	for i, c := range data {
 		if c == '\n' {
 			r.lines = append(r.lines, i)
@@ -331,26 +335,16 @@ func (r *gbReader) count(m gbMember) (int, bool) {
 	return int(f), true
 }
 
-// members splits a JSON object into its keys, with lines; start is the
-// object's offset in the file.
+// members splits a JSON object (from a decoder, so valid) into its keys,
+// with lines; start is the object's offset in the file.
 func (r *gbReader) members(raw json.RawMessage, start int64) ([]gbMember, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	kind, parts := splitJSON(raw)
+	if kind != '{' {
 		return nil, false
 	}
-	var out []gbMember
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return out, false
-		}
-		key, _ := tok.(string)
-		line := r.lineAt(start + dec.InputOffset())
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return out, false
-		}
-		out = append(out, gbMember{key: key, line: line, val: val})
+	out := make([]gbMember, len(parts))
+	for i, p := range parts {
+		out[i] = gbMember{key: p.Key, line: r.lineAt(start + int64(p.KeyOff)), val: p.Raw}
 	}
 	return out, true
 }
@@ -362,12 +356,15 @@ var gbAggregateSuffixes = []string{"mean", "median", "stddev", "cv"}
 // row decodes one element of "benchmarks"; it reports what is wrong and
 // returns false for rows that cannot be used.
 func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
-	row := gbRow{line: r.lineAt(start), repIndex: -1}
+	line := r.lineAt(start)
 	members, ok := r.members(raw, start)
 	if !ok {
-		r.warn(row.line, "benchmark entry is not an object (got %s); skipped", jsonKind(raw))
-		return row, false
+		r.warn(line, "benchmark entry is not an object (got %s); skipped", jsonKind(raw))
+		return gbRow{line: line, repIndex: -1}, false
 	}
+	// Declared here, not above: it escapes, and a list of a million
+	// numbers should not cost a million rows.
+	row := gbRow{line: line, repIndex: -1}
 	var (
 		name, runName, runType string
 		realV, cpuV            *float64

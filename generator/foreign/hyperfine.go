@@ -138,7 +138,7 @@ type hyperfineEntry struct {
 	results []analysis.Result // with Case.Benchmark still unset
 }
 
-func readHyperfine(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readHyperfine(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
 	f := &hyperfineFile{name: in.Name, data: data}
 	for i, c := range data {
@@ -150,6 +150,8 @@ func readHyperfine(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 		return nil, []archive.Problem{fatal(f.name, 0, "the file is empty")}
 	}
 	var probs []archive.Problem
+	dropped := 0
+	defer func() { problems = withDropped(problems, f.name, dropped) }()
 	elems, seen, err := hyperfineElements(f, &probs)
 	if err != nil {
 		p := hyperfineSyntax(f, err)
@@ -170,7 +172,7 @@ func readHyperfine(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	var entries []hyperfineEntry
 	for i, el := range elems {
 		e, ps := hyperfineDecode(f, i, el)
-		probs = append(probs, ps...)
+		probs = keep(probs, &dropped, ps...)
 		if e != nil {
 			entries = append(entries, *e)
 		}
@@ -183,7 +185,7 @@ func readHyperfine(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 		tc := analysis.TestCase{Benchmark: names[i], Params: e.params}
 		key := tc.String()
 		if at, dup := firstAt[key]; dup {
-			probs = append(probs, f.problem(e.off, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
+			probs = keep(probs, &dropped, f.problem(e.off, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
 				e.what, key, f.line(at)))
 			continue
 		}
@@ -309,22 +311,13 @@ type hyperfineMember struct {
 // members of an object; ok is false when it is not an object. A repeated
 // key keeps its last value, as encoding/json does.
 func hyperfineObject(el hyperfineElement) (map[string]hyperfineMember, bool) {
-	dec := json.NewDecoder(bytes.NewReader(el.raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	kind, parts := splitJSON(el.raw)
+	if kind != '{' {
 		return nil, false
 	}
-	m := map[string]hyperfineMember{}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		off := hyperfineSkip(el.raw, int(dec.InputOffset()), " \t\r\n:")
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, false
-		}
-		m[k.(string)] = hyperfineMember{el.off + off, raw}
+	m := make(map[string]hyperfineMember, len(parts))
+	for _, p := range parts {
+		m[p.Key] = hyperfineMember{el.off + p.Off, p.Raw}
 	}
 	return m, true
 }

@@ -1,6 +1,7 @@
 package foreign
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,20 +13,23 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // ReadPath reads a file, or a folder for directory formats, into an Input.
-// A folder becomes an Input with every regular file below it.
+// A folder becomes an Input with every regular file below it. A file over
+// archive.DefaultMaxBytes is an error naming it, found before it is read.
 func ReadPath(path string) (Input, error) {
+	const maxBytes = archive.DefaultMaxBytes
 	st, err := os.Stat(path)
 	if err != nil {
 		return Input{}, err
 	}
 	if !st.IsDir() {
-		data, err := os.ReadFile(path)
-		return Input{Name: path, Data: data}, err
+		data, err := capped.ReadFile(path, maxBytes)
+		return Input{Name: path, Data: data, MaxBytes: maxBytes}, err
 	}
-	in := Input{Name: path, Files: map[string][]byte{}}
+	in := Input{Name: path, Files: map[string][]byte{}, MaxBytes: maxBytes}
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -37,8 +41,12 @@ func ReadPath(path string) (Input, error) {
 		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(p)
+		data, err := capped.ReadFile(p, maxBytes)
 		if err != nil {
+			var tl *capped.TooLargeError
+			if errors.As(err, &tl) {
+				err = fmt.Errorf("%s: %w", p, err)
+			}
 			return err
 		}
 		in.Files[filepath.ToSlash(rel)] = data
@@ -49,7 +57,24 @@ func ReadPath(path string) (Input, error) {
 
 // Read reads in with the format called name ("auto" or "" to detect it).
 // It returns the format used.
+//
+// Before any reader sees the input, Read applies the caps every reader
+// shares: a file over in.MaxBytes, or with more separators (`,[{:` and
+// newlines, one per value or line at least) than archive.Limits allows,
+// is refused, since the readers spend up to a few hundred bytes on each
+// value; bytes that are not UTF-8 are replaced with U+FFFD, with a
+// warning at the line of the first. Problems past the first 100 are
+// counted, not listed.
 func Read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
+	in, problems, ok := checkInput(in)
+	if !ok {
+		return Format{}, nil, problems
+	}
+	f, runs, more := read(name, in, def)
+	return f, runs, trimProblems(append(problems, more...))
+}
+
+func read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
 	var f Format
 	if name == "" || name == "auto" {
 		var err error

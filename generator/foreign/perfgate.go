@@ -97,9 +97,10 @@ type perfgateSample struct {
 	TimedOut bool   `json:"timed_out"`
 }
 
-func readPerfgate(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Problem) {
 	doc := bytes.TrimPrefix(in.Data, []byte("\ufeff"))
-	entries, serr := asvObject(doc, 0, doc, true)
+	lx := newLineIndex(doc)
+	entries, serr := asvObject(lx, 0, doc, true)
 	if serr != nil {
 		return nil, []archive.Problem{fatal(in.Name, serr.line, "%s", serr.msg)}
 	}
@@ -152,35 +153,37 @@ func readPerfgate(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	if !ok || asvIsNull(se.Raw) {
 		return nil, append(problems, fatal(in.Name, 0, `missing field "samples"`))
 	}
-	elems, serr := asvArray(doc, se.Off, se.Raw)
+	elems, serr := asvArray(lx, se.Off, se.Raw)
 	if serr != nil {
 		return nil, append(problems, fatal(in.Name, serr.line, "samples: %s", serr.msg))
 	}
 
+	dropped := 0
+	defer func() { all = withDropped(all, in.Name, dropped) }()
 	values := map[string][]float64{}
 	measured, failed, warmups := 0, 0, 0
 	var firstFailure string
 	for i, el := range elems {
 		var s perfgateSample
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal(el.Raw, &m); err != nil || m == nil {
-			problems = append(problems, problem(in.Name, el.Line, "samples[%d] is not an object; dropped", i))
+		if el.Raw[0] != '{' || json.Unmarshal(el.Raw, &m) != nil || m == nil {
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d] is not an object; dropped", i))
 			continue
 		}
 		if err := json.Unmarshal(el.Raw, &s); err != nil {
-			problems = append(problems, problem(in.Name, el.Line, "samples[%d]: %s; dropped", i, asvTypeError(err)))
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d]: %s; dropped", i, asvTypeError(err)))
 			continue
 		}
 		wall, err := perfgateU64(m, "wall_ms")
 		switch {
 		case err != nil:
-			problems = append(problems, problem(in.Name, el.Line, "samples[%d].wall_ms: %v; sample dropped", i, err))
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].wall_ms: %v; sample dropped", i, err))
 			continue
 		case wall == nil:
-			problems = append(problems, problem(in.Name, el.Line, "samples[%d] has no wall_ms; dropped", i))
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d] has no wall_ms; dropped", i))
 			continue
 		case s.ExitCode == nil:
-			problems = append(problems, problem(in.Name, el.Line, "samples[%d] has no exit_code; dropped", i))
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d] has no exit_code; dropped", i))
 			continue
 		}
 		if s.Warmup {
@@ -193,7 +196,7 @@ func readPerfgate(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 			if firstFailure == "" {
 				firstFailure = why
 			}
-			problems = append(problems, problem(in.Name, el.Line, "bench %s: sample %d %s; kept, as perfgate's statistics keep it", name, i+1, why))
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "bench %s: sample %d %s; kept, as perfgate's statistics keep it", name, i+1, why))
 		}
 		for _, pm := range perfgateMetrics {
 			switch pm.name {
@@ -208,7 +211,7 @@ func readPerfgate(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 			}
 			v, err := perfgateU64(m, pm.name)
 			if err != nil {
-				problems = append(problems, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.name, err))
+				problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.name, err))
 				continue
 			}
 			if v != nil {

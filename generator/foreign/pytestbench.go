@@ -102,6 +102,7 @@ type pytestReader struct {
 	data     []byte
 	newlines []int // offsets of the '\n' bytes of data, for line numbers
 	problems []archive.Problem
+	dropped  int // warnings past maxProblems
 }
 
 // pytestField is one member of a JSON object and where its value starts.
@@ -119,8 +120,9 @@ type pytestEntry struct {
 	samples  []float64
 }
 
-func readPytest(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readPytest(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	r := &pytestReader{file: in.Name, data: pytestSanitize(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))}
+	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
 	for i, c := range r.data {
 		if c == '\n' {
 			r.newlines = append(r.newlines, i)
@@ -548,31 +550,17 @@ func (r *pytestReader) context(f pytestField, def analysis.Params) analysis.Para
 	return analysis.NewParams(ctx)
 }
 
-// object splits a JSON object into its members, noting where each value
-// starts.
+// object splits a JSON object (from a decoder, so valid) into its
+// members, noting where each value starts.
 func (r *pytestReader) object(f pytestField) (map[string]pytestField, error) {
 	raw := bytes.TrimSpace(f.raw)
-	if len(raw) == 0 || raw[0] != '{' {
+	kind, parts := splitJSON(raw)
+	if kind != '{' {
 		return nil, fmt.Errorf("want an object, got %s", jsonKind(raw))
 	}
-	base := f.off
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	out := map[string]pytestField{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return out, err
-		}
-		key, _ := tok.(string)
-		off := base + pytestSkip(raw, int(dec.InputOffset()))
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return out, err
-		}
-		out[key] = pytestField{v, off}
+	out := make(map[string]pytestField, len(parts))
+	for _, p := range parts {
+		out[p.Key] = pytestField{p.Raw, f.off + p.Off}
 	}
 	return out, nil
 }
@@ -594,7 +582,9 @@ func (r *pytestReader) stringField(obj map[string]pytestField, key, where string
 }
 
 func (r *pytestReader) warn(line int, format string, args ...any) {
-	r.problems = append(r.problems, problem(r.file, line, format, args...))
+	if !full(r.problems, &r.dropped) {
+		r.problems = append(r.problems, problem(r.file, line, format, args...))
+	}
 }
 
 func (r *pytestReader) fail(line int, format string, args ...any) {
@@ -688,6 +678,9 @@ func pytestSanitize(data []byte) []byte {
 // pytestParamValue writes a parameter's value as text: a string as itself,
 // anything else as compact JSON with sorted keys and numbers as written.
 func pytestParamValue(raw json.RawMessage) string {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' && json.Valid(t) {
+		return jsonKey(t) // the common case, without a decoder's buffers
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

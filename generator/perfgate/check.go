@@ -50,6 +50,9 @@ type CheckOptions struct {
 	// nothing.
 	OutDir string
 	Tool   Tool
+	// MaxInputBytes bounds the size of each input (0:
+	// archive.DefaultMaxBytes); see [ReadInput].
+	MaxInputBytes int64
 }
 
 // CheckResult is the outcome of a check.
@@ -112,7 +115,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	cur, err := Load(opts.CurrentPath)
+	cur, err := Load(opts.CurrentPath, opts.MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +131,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	}
 	bench := benchName(cur)
 
-	base, err := Load(basePath)
+	base, err := Load(basePath, opts.MaxInputBytes)
 	if err != nil && errors.Is(err, fs.ErrNotExist) {
 		if opts.RequireBaseline {
 			return nil, fmt.Errorf("%s: no baseline for bench '%s' (-require-baseline)", basePath, bench)

@@ -2,17 +2,16 @@ package perfgate
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // FileError is a problem with an input file: the file, the line when it
@@ -57,24 +56,63 @@ func (k Kind) String() string {
 	return "an unknown file"
 }
 
-// maxGunzip bounds the decompressed size of a gzipped input.
-const maxGunzip = 1 << 30
+// ReadInput reads a check or export input: the file at path, inflated
+// when it is gzip, and what it holds. A file over maxBytes (0:
+// archive.DefaultMaxBytes), before or after gunzip, is an error naming it,
+// found before it is read whole; so is a JSON receipt with more separators
+// than archive.Limits allows, since decoding and validating one costs a
+// few hundred bytes per value. plain is the inflated content; an archive
+// is better decoded from the file as it is (archive.Decode gunzips it
+// itself, under the same caps).
+func ReadInput(path string, maxBytes int64) (plain []byte, kind Kind, err error) {
+	data, err := capped.ReadFile(path, maxBytes)
+	if err != nil {
+		return nil, 0, pathError(path, err)
+	}
+	if plain, err = inflate(path, data, maxBytes); err != nil {
+		return nil, 0, err
+	}
+	if kind, err = sniff(path, plain); err != nil {
+		return nil, 0, err
+	}
+	if kind != KindArchive {
+		limits := archive.LimitsFor(maxBytes)
+		if n := archive.Separators(plain); n > limits.Tokens {
+			return nil, 0, &FileError{File: path, Err: fmt.Errorf("%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed())}
+		}
+	}
+	return plain, kind, nil
+}
+
+// inflate returns data gunzipped when it is gzip, within maxBytes.
+func inflate(name string, data []byte, maxBytes int64) ([]byte, error) {
+	if !capped.IsGzip(data) {
+		return data, nil
+	}
+	plain, err := capped.Gunzip(data, maxBytes)
+	var tl *capped.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, &FileError{File: name, Err: err}
+	case err != nil:
+		return nil, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+	}
+	return plain, nil
+}
 
 // Sniff tells what data holds, by content: the schema id of a JSON
 // document (report_type for a report), or an archive for YAML and TOML
-// files (by name) and for gzipped archives. name is used in errors.
-func Sniff(name string, data []byte) (Kind, error) {
-	if isGzip(data) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return 0, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
-		}
-		plain, err := io.ReadAll(io.LimitReader(zr, maxGunzip))
-		if err != nil {
-			return 0, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
-		}
-		data = plain
+// files (by name) and for gzipped archives. name is used in errors; gzip
+// data inflates to at most maxBytes (0: archive.DefaultMaxBytes).
+func Sniff(name string, data []byte, maxBytes int64) (Kind, error) {
+	data, err := inflate(name, data, maxBytes)
+	if err != nil {
+		return 0, err
 	}
+	return sniff(name, data)
+}
+
+func sniff(name string, data []byte) (Kind, error) {
 	if format, _, ok := archive.FormatOf(name); ok && format != "json" {
 		return KindArchive, nil
 	}
@@ -109,8 +147,6 @@ func Sniff(name string, data []byte) (Kind, error) {
 	}
 	return 0, &FileError{File: name, Err: errors.New(`no "schema" field: not a perfgate receipt or perfpages archive`)}
 }
-
-func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
 
 // ReadRun decodes and validates a perfgate.run.v1 receipt: the schema id,
 // the required fields (missing or null ones are named by path, e.g.
@@ -314,24 +350,25 @@ type Input struct {
 }
 
 // Load reads a check input: a perfgate run receipt or a perfpages archive,
-// told apart by content. Errors name the file.
-func Load(path string) (*Input, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	kind, err := Sniff(path, data)
+// told apart by content, each of at most maxBytes (0:
+// archive.DefaultMaxBytes; see [ReadInput]). Errors name the file.
+func Load(path string, maxBytes int64) (*Input, error) {
+	data, kind, err := ReadInput(path, maxBytes)
 	if err != nil {
 		return nil, err
 	}
 	in := &Input{Path: path, Kind: kind}
 	switch kind {
 	case KindRun:
+		data, p := archive.ValidUTF8(path, data)
+		if p != nil {
+			in.Problems = append(in.Problems, p.Error())
+		}
 		if in.Run, err = ReadRun(path, data); err != nil {
 			return nil, err
 		}
 	case KindArchive:
-		run, problems := archive.Decode(path, data, archive.Options{DateOptional: true})
+		run, problems := archive.Decode(path, data, archive.Options{DateOptional: true, MaxBytes: maxBytes})
 		var fatal []error
 		for _, p := range problems {
 			if p.Fatal {

@@ -146,7 +146,7 @@ func TestSniff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Sniff(tt.file, tt.data)
+			got, err := Sniff(tt.file, tt.data, 0)
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 					t.Errorf("error = %v, want prefix %q", err, tt.wantErr)
@@ -163,20 +163,20 @@ func TestSniff(t *testing.T) {
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.json")
-	_, err := Load(missing)
+	_, err := Load(missing, 0)
 	if !errors.Is(err, fs.ErrNotExist) || err.Error() != missing+": no such file or directory" {
 		t.Errorf("missing file: %v", err)
 	}
-	in, err := Load(filepath.Join("testdata", "run.json"))
+	in, err := Load(filepath.Join("testdata", "run.json"), 0)
 	if err != nil || in.Kind != KindRun || in.Run.Bench.Name != "parse-large" {
 		t.Errorf("Load(run.json) = %+v, %v", in, err)
 	}
-	if _, err := Load(filepath.Join("testdata", "compare.json")); err == nil || !strings.Contains(err.Error(), "is a perfgate compare receipt; want a perfgate run receipt or a perfpages archive") {
+	if _, err := Load(filepath.Join("testdata", "compare.json"), 0); err == nil || !strings.Contains(err.Error(), "is a perfgate compare receipt; want a perfgate run receipt or a perfpages archive") {
 		t.Errorf("compare receipt as input: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("schema: perfpages.run.v1\nartifact: [\n"), 0o644)
-	if _, err := Load(bad); err == nil || !strings.HasPrefix(err.Error(), bad+":") {
+	if _, err := Load(bad, 0); err == nil || !strings.HasPrefix(err.Error(), bad+":") {
 		t.Errorf("bad archive: %v", err)
 	}
 }
@@ -205,7 +205,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Add([]byte(`{"schema":"perfgate.run.v1","samples":[{}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		Sniff("f.json", data)
+		Sniff("f.json", data, 0)
 		Normalize(data)
 		r, err := ReadRun("f.json", data)
 		if err != nil {

@@ -2,7 +2,6 @@ package source
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // catFile is a running "git cat-file --batch": object ids go in on stdin,
@@ -69,28 +70,29 @@ func (c *catFile) kill() string {
 // readBlobs returns the content of the blobs ids, in order, from the
 // repository's cat-file process (started on first use). Requests are
 // written while answers are read, so reading thousands of small blobs costs
-// no round trip each.
-func (g *Git) readBlobs(ctx context.Context, ids []string) ([][]byte, error) {
+// no round trip each. A blob over g.MaxFileBytes is not read: its content
+// is nil and tooLarge[i] says why (tooLarge is nil when no blob was).
+func (g *Git) readBlobs(ctx context.Context, ids []string) (blobs [][]byte, tooLarge []error, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(ids) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for _, id := range ids {
 		if !isObjectID(id) {
-			return nil, fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
+			return nil, nil, fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
 		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return nil, fmt.Errorf("git repository %s: read after Close", g.dir)
+		return nil, nil, fmt.Errorf("git repository %s: read after Close", g.dir)
 	}
 	if g.cat == nil {
 		c, err := g.startCatFile()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		g.cat = c
 	}
@@ -106,17 +108,24 @@ func (g *Git) readBlobs(ctx context.Context, ids []string) ([][]byte, error) {
 		}
 		written <- w.Flush()
 	}()
-	blobs := make([][]byte, len(ids))
-	var err error
+	blobs = make([][]byte, len(ids))
+	limit := capped.Or(g.MaxFileBytes)
 	for i, id := range ids {
-		if blobs[i], err = readObject(c.stdout, id); err != nil {
+		var big error
+		if blobs[i], big, err = readObject(c.stdout, id, limit); err != nil {
 			break
+		}
+		if big != nil {
+			if tooLarge == nil {
+				tooLarge = make([]error, len(ids))
+			}
+			tooLarge[i] = big
 		}
 	}
 	cancelled := !stop()
 	if err == nil && !cancelled {
 		if err = <-written; err == nil {
-			return blobs, nil
+			return blobs, tooLarge, nil
 		}
 	}
 	// Killing the process also frees the writer if it is stuck on a full
@@ -125,48 +134,57 @@ func (g *Git) readBlobs(ctx context.Context, ids []string) ([][]byte, error) {
 	<-written
 	g.cat = nil
 	if cancelled || ctx.Err() != nil {
-		return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, ctx.Err())
+		return nil, nil, fmt.Errorf("git cat-file in %s: %w", g.dir, ctx.Err())
 	}
 	if msg != "" {
-		return nil, fmt.Errorf("git cat-file in %s: %w (git said: %s)", g.dir, err, msg)
+		return nil, nil, fmt.Errorf("git cat-file in %s: %w (git said: %s)", g.dir, err, msg)
 	}
-	return nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+	return nil, nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
 }
 
 // errMissing is returned for an object the repository does not have.
 var errMissing = errors.New("object missing")
 
-// readObject reads cat-file's answer for blob id.
-func readObject(r *bufio.Reader, id string) ([]byte, error) {
+// readObject reads cat-file's answer for blob id. A blob over limit bytes
+// is skipped without being kept, its size known from the header: data is
+// nil and tooLarge says so; err is for a broken answer.
+func readObject(r *bufio.Reader, id string, limit int64) (data []byte, tooLarge, err error) {
 	header, err := r.ReadString('\n')
 	if err != nil {
-		return nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+		return nil, nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
 	}
 	fields := strings.Fields(header)
 	if len(fields) == 2 && fields[1] == "missing" {
-		return nil, fmt.Errorf("blob %s: %w", id, errMissing)
+		return nil, nil, fmt.Errorf("blob %s: %w", id, errMissing)
 	}
 	if len(fields) != 3 || fields[0] != id {
-		return nil, fmt.Errorf("reading blob %s: unexpected answer %q", id, strings.TrimSpace(header))
+		return nil, nil, fmt.Errorf("reading blob %s: unexpected answer %q", id, strings.TrimSpace(header))
 	}
 	if fields[1] != "blob" {
-		return nil, fmt.Errorf("reading blob %s: object is a %s", id, fields[1])
+		return nil, nil, fmt.Errorf("reading blob %s: object is a %s", id, fields[1])
 	}
 	size, err := strconv.ParseInt(fields[2], 10, 64)
 	if err != nil || size < 0 || size > 1<<40 {
-		return nil, fmt.Errorf("reading blob %s: bad size %q", id, fields[2])
+		return nil, nil, fmt.Errorf("reading blob %s: bad size %q", id, fields[2])
 	}
-	// Grow the buffer as data arrives rather than trusting the size
-	// up front.
-	buf := bytes.NewBuffer(make([]byte, 0, min(size, 16<<20)+1))
-	if _, err := io.CopyN(buf, r, size+1); err != nil {
-		return nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+	if size > limit {
+		if _, err := r.Discard(int(size)); err != nil {
+			return nil, nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+		}
+		if b, err := r.ReadByte(); err != nil || b != '\n' {
+			return nil, nil, fmt.Errorf("reading blob %s: answer not terminated by a newline", id)
+		}
+		return nil, &capped.TooLargeError{Limit: limit, Size: size}, nil
 	}
-	data := buf.Bytes()
+	// The size is within the limit, so the buffer can be made to fit.
+	data = make([]byte, size+1)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, nil, fmt.Errorf("reading blob %s: %w", id, noEOF(err))
+	}
 	if data[size] != '\n' {
-		return nil, fmt.Errorf("reading blob %s: answer not terminated by a newline", id)
+		return nil, nil, fmt.Errorf("reading blob %s: answer not terminated by a newline", id)
 	}
-	return data[:size:size], nil
+	return data[:size:size], nil, nil
 }
 
 // noEOF turns a bare EOF, which means the process died, into an error that

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // File is one archive file as stored.
@@ -28,11 +30,20 @@ type File struct {
 	// ([Git.History]): a larger Version is newer. 0 for a file with no
 	// other versions ([Dir], [Git.Notes]).
 	Version int
+	// Err is set, and Data nil, for a git blob that was not read because
+	// it is over the size limit ([Git.MaxFileBytes]): the caller reports
+	// it, naming Origin, and skips the file. ([Dir] reports such files in
+	// its problems instead.)
+	Err error
 }
 
 // Dir returns every file under root (recursively) whose name isArchive
 // accepts, sorted by name. Names are slash-separated and relative to root;
 // a nil isArchive accepts every file.
+//
+// A file larger than maxBytes (0: [capped.Default]) is a problem and is
+// not read: its size on disk says so before any of it is in memory, and
+// a file that grows while it is read is cut off at maxBytes+1.
 //
 // Files and folders that cannot be read are reported in problems, one error
 // each naming the path, and do not stop the walk. A missing or unreadable
@@ -42,7 +53,7 @@ type File struct {
 // when they point inside root, so a hostile tree cannot make us read
 // /etc/passwd. Reads go through an [os.Root], which enforces that even if
 // the tree changes under us.
-func Dir(root string, isArchive func(name string) bool) (files []File, problems []error, err error) {
+func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files []File, problems []error, err error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
@@ -69,9 +80,15 @@ func Dir(root string, isArchive func(name string) bool) (files []File, problems 
 		problems = append(problems, fmt.Errorf("%s: %s", onDisk(name), fmt.Sprintf(format, args...)))
 	}
 	read := func(name string) {
-		data, err := r.ReadFile(name)
+		f, err := r.Open(name)
 		if err != nil {
 			problem(name, "%v", unwrapPath(err))
+			return
+		}
+		data, err := capped.Read(f, maxBytes)
+		f.Close()
+		if err != nil {
+			problem(name, "%v; file skipped", unwrapPath(err))
 			return
 		}
 		files = append(files, File{Name: name, Origin: onDisk(name), Data: data})

@@ -69,7 +69,7 @@ func TestDir(t *testing.T) {
 		t.Logf("no named pipe: %v", err)
 	}
 
-	files, problems, err := Dir(root, isArchiveName)
+	files, problems, err := Dir(root, isArchiveName, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestDir(t *testing.T) {
 func TestDirNilIsArchive(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"b.txt": "b", "a/x": "x"})
-	files, problems, err := Dir(root, nil)
+	files, problems, err := Dir(root, nil, 0)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("Dir: %v, problems %v", err, problems)
 	}
@@ -135,7 +135,7 @@ func TestDirUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(root, "locked"), 0o755) })
-	files, problems, err := Dir(root, isArchiveName)
+	files, problems, err := Dir(root, isArchiveName, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestDirErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := Dir(tt.root, isArchiveName)
+			_, _, err := Dir(tt.root, isArchiveName, 0)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("Dir(%q) error = %v, want %q", tt.root, err, tt.want)
 			}
@@ -180,7 +180,7 @@ func TestDirRootIsSymlink(t *testing.T) {
 	writeTree(t, base, map[string]string{"real/a.json": "a", "real/in/b.json": "b"})
 	symlink(t, filepath.Join(base, "real"), filepath.Join(base, "link"))
 	symlink(t, "in/b.json", filepath.Join(base, "real", "c.json"))
-	files, problems, err := Dir(filepath.Join(base, "link"), isArchiveName)
+	files, problems, err := Dir(filepath.Join(base, "link"), isArchiveName, 0)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("Dir: %v, problems %v", err, problems)
 	}

@@ -46,9 +46,12 @@ func FuzzReadObject(f *testing.F) {
 	f.Add([]byte(fuzzB1 + " missing\n"))
 	f.Add([]byte(fuzzB1 + " blob 99999999999\nabc"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		blob, err := readObject(bufio.NewReader(bytes.NewReader(data)), fuzzB1)
+		blob, tooLarge, err := readObject(bufio.NewReader(bytes.NewReader(data)), fuzzB1, 1<<20)
 		if err == nil && len(blob) > len(data) {
 			t.Fatalf("blob of %d bytes from %d bytes of input", len(blob), len(data))
+		}
+		if tooLarge != nil && blob != nil {
+			t.Fatalf("a blob over the limit, and %d bytes of it", len(blob))
 		}
 	})
 }

@@ -18,6 +18,12 @@ import (
 // for concurrent use. Close it to stop the cat-file process it starts on
 // first use.
 type Git struct {
+	// MaxFileBytes bounds the size of a file (blob) read from the
+	// repository; 0 means the default, 64 MiB. A larger one is skipped unread,
+	// its size known from cat-file's header, and comes back with
+	// [File.Err] set. Set it before the first read.
+	MaxFileBytes int64
+
 	dir string   // absolute path of the repository, git's working directory
 	git string   // the git executable
 	env []string // git's environment

@@ -207,7 +207,7 @@ func TestCatFileKilledOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		_, err := g.readBlobs(ctx, []string{blob})
+		_, _, err := g.readBlobs(ctx, []string{blob})
 		done <- err
 	}()
 	// Once the request arrives the read is under way.
@@ -222,7 +222,7 @@ func TestCatFileKilledOnCancel(t *testing.T) {
 		t.Errorf("the child process was not killed: %v", cmd.ProcessState)
 	}
 	// The next read starts a new cat-file.
-	data, err := g.readBlobs(context.Background(), []string{blob})
+	data, _, err := g.readBlobs(context.Background(), []string{blob})
 	if err != nil || string(data[0]) != "L1" {
 		t.Fatalf("readBlobs after a cancelled read = %q, %v", data, err)
 	}
@@ -244,7 +244,7 @@ func TestReadBlobErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := g.readBlobs(ctx, tt.ids)
+			_, _, err := g.readBlobs(ctx, tt.ids)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
 			}
@@ -252,7 +252,7 @@ func TestReadBlobErrors(t *testing.T) {
 	}
 	// After an error the next read starts afresh.
 	blob := r.git("rev-parse", "perf-results:results/latest.json")
-	if data, err := g.readBlobs(ctx, []string{blob}); err != nil || string(data[0]) != "L1" {
+	if data, _, err := g.readBlobs(ctx, []string{blob}); err != nil || string(data[0]) != "L1" {
 		t.Errorf("readBlobs after errors = %q, %v", data, err)
 	}
 }

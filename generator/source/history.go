@@ -31,6 +31,7 @@ import (
 // otherwise in commit-date order. Symbolic links and submodules are
 // skipped. Origin is "<ref>@<short commit>:<path>", Artifact is empty (the
 // commit belongs to the results branch, not to the benchmarked project).
+// A file over g.MaxFileBytes comes back unread, with Err set.
 func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(string) bool) ([]File, error) {
 	pathspec, err := historyPathspec(dir)
 	if err != nil {
@@ -76,7 +77,7 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 	for i, v := range versions {
 		ids[i] = v.blob
 	}
-	blobs, err := g.readBlobs(ctx, ids)
+	blobs, tooLarge, err := g.readBlobs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +91,9 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 			Origin:  ref + "@" + short(v.commit) + ":" + v.path,
 			Data:    blobs[i],
 			Version: v.seq,
+		}
+		if tooLarge != nil {
+			files[i].Err = tooLarge[i]
 		}
 	}
 	return files, nil

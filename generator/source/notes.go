@@ -20,7 +20,8 @@ const DefaultNotesRef = "refs/notes/perf"
 // File per annotated object, sorted by its id. Artifact is the annotated
 // commit's full sha and Name is "<sha>.<ext>", where the extension comes
 // from the note's content (see [NoteExt]), since notes have no file name.
-// Origin is "<notes ref>:<sha>".
+// Origin is "<notes ref>:<sha>". A note over g.MaxFileBytes comes back
+// unread, with Err set (and the name of a ".yaml" note).
 //
 // notesRef is expanded as git notes --ref does: "perf" and "notes/perf"
 // both mean "refs/notes/perf". Notes are read from the tip of the notes
@@ -55,7 +56,7 @@ func (g *Git) Notes(ctx context.Context, notesRef string) ([]File, error) {
 	for i, n := range notes {
 		ids[i] = n.blob
 	}
-	blobs, err := g.readBlobs(ctx, ids)
+	blobs, tooLarge, err := g.readBlobs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +70,9 @@ func (g *Git) Notes(ctx context.Context, notesRef string) ([]File, error) {
 			Origin:   ref + ":" + n.object,
 			Data:     blobs[i],
 			Artifact: n.object,
+		}
+		if tooLarge != nil {
+			files[i].Err = tooLarge[i]
 		}
 	}
 	return files, nil

@@ -1,0 +1,129 @@
+package foreign
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/capped"
+)
+
+// maxProblems bounds the problems listed for one input; the rest are
+// counted in a last one. A file of a million bad entries then costs a
+// million counts, not a million messages (and the log gets one line).
+const maxProblems = 100
+
+// checkInput applies the caps every reader shares (see [Read]) to each
+// file of in: a file over the size or separator cap makes a file input
+// unusable and is left out of a folder input; invalid UTF-8 is replaced.
+func checkInput(in Input) (Input, []archive.Problem, bool) {
+	limits := archive.LimitsFor(in.MaxBytes)
+	var problems []archive.Problem
+	check := func(name string, data []byte) ([]byte, bool) {
+		if n := int64(len(data)); n > limits.Bytes {
+			problems = append(problems, fatal(name, 0, "%v", &capped.TooLargeError{Limit: limits.Bytes, Size: n}))
+			return nil, false
+		}
+		if n := archive.Separators(data); n > limits.Tokens {
+			problems = append(problems, fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed()))
+			return nil, false
+		}
+		data, p := archive.ValidUTF8(name, data)
+		if p != nil {
+			problems = append(problems, *p)
+		}
+		return data, true
+	}
+	if in.Files == nil {
+		data, ok := check(in.Name, in.Data)
+		in.Data = data
+		return in, problems, ok
+	}
+	files := make(map[string][]byte, len(in.Files))
+	for _, rel := range slices.Sorted(maps.Keys(in.Files)) {
+		if data, ok := check(in.Name+"/"+rel, in.Files[rel]); ok {
+			files[rel] = data
+		}
+	}
+	for i := range problems {
+		// A folder loses one file, not everything.
+		if problems[i].Fatal {
+			problems[i].Fatal = false
+			problems[i].Msg += "; file skipped"
+		}
+	}
+	in.Files = files
+	return in, problems, true
+}
+
+// Readers cap their own lists of problems where a file can produce one per
+// element (warn methods, loops over results): past maxProblems they count
+// a non-fatal problem in a dropped counter instead of keeping it, and
+// withDropped says how many there were. Formatting and keeping a message
+// per bad element of a million-element file was most of what such a file
+// cost.
+
+// full reports whether a reader's problems are at the cap, counting the
+// problem it is about to drop in *dropped.
+func full(ps []archive.Problem, dropped *int) bool {
+	if len(ps) >= maxProblems {
+		*dropped++
+		return true
+	}
+	return false
+}
+
+// keep appends ps to list, the non-fatal ones only while list is under
+// the cap (counting the rest in *dropped).
+func keep(list []archive.Problem, dropped *int, ps ...archive.Problem) []archive.Problem {
+	for _, p := range ps {
+		if p.Fatal || !full(list, dropped) {
+			list = append(list, p)
+		}
+	}
+	return list
+}
+
+// moreFormat is the message of the problem that stands for the ones a
+// reader did not keep.
+const moreFormat = "%d more problems not shown"
+
+// withDropped appends the problem that says n problems of file were not
+// kept (nothing when n is 0).
+func withDropped(ps []archive.Problem, file string, n int) []archive.Problem {
+	if n == 0 {
+		return ps
+	}
+	return append(ps, archive.Problem{File: file, Msg: fmt.Sprintf(moreFormat, n)})
+}
+
+// trimProblems keeps the first maxProblems problems and every fatal one,
+// and says how many more there were: the cap for readers that do not
+// apply it themselves.
+func trimProblems(ps []archive.Problem) []archive.Problem {
+	if len(ps) <= maxProblems+1 {
+		return ps
+	}
+	out := make([]archive.Problem, 0, maxProblems+1)
+	more := map[string]int{}
+	var files []string
+	for _, p := range ps {
+		if len(out) < maxProblems || p.Fatal {
+			out = append(out, p)
+			continue
+		}
+		n := 1
+		if k, err := fmt.Sscanf(p.Msg, moreFormat, &n); err != nil || k != 1 || p.Msg != fmt.Sprintf(moreFormat, n) {
+			n = 1
+		}
+		if more[p.File] == 0 {
+			files = append(files, p.File)
+		}
+		more[p.File] += n
+	}
+	for _, f := range files {
+		out = withDropped(out, f, more[f])
+	}
+	return out
+}

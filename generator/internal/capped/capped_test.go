@@ -1,0 +1,135 @@
+package capped
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func gz(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestReadAll(t *testing.T) {
+	data := bytes.Repeat([]byte("abcdefgh"), 1000) // 8,000 bytes
+	tests := []struct {
+		name        string
+		limit, hint int64
+		tooLarge    bool
+	}{
+		{"under the limit", 10_000, 0, false},
+		{"exactly the limit", 8000, 0, false},
+		{"exact hint", 8000, 8000, false},
+		{"hint too small", 10_000, 10, false},
+		{"hint too large", 10_000, 1 << 40, false},
+		{"one byte over", 7999, 0, true},
+		{"far over", 100, 0, true},
+		{"over with a lying hint", 100, 50, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// OneByteReader: growth and the limit work read by read.
+			got, err := ReadAll(iotest.OneByteReader(bytes.NewReader(data)), tt.limit, tt.hint)
+			var tl *TooLargeError
+			switch {
+			case tt.tooLarge:
+				if !errors.As(err, &tl) || tl.Limit != tt.limit || got != nil {
+					t.Fatalf("ReadAll = %d bytes, %v; want a TooLargeError with limit %d", len(got), err, tt.limit)
+				}
+			case err != nil || !bytes.Equal(got, data):
+				t.Fatalf("ReadAll = %d bytes, %v; want the %d bytes", len(got), err, len(data))
+			case int64(cap(got)) > tt.limit+1 && int64(cap(got)) > 512:
+				t.Errorf("buffer of %d bytes for a limit of %d", cap(got), tt.limit)
+			}
+		})
+	}
+	if _, err := ReadAll(iotest.ErrReader(io.ErrClosedPipe), 10, 0); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("read error = %v, want it passed on", err)
+	}
+}
+
+func TestGunzip(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), 10_000) // 100,000 bytes
+	z := gz(t, data)
+	if got, err := Gunzip(z, 100_000); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Gunzip at the limit = %d bytes, %v", len(got), err)
+	}
+	got, err := Gunzip(z, 99_999)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || !tl.Gzip || got != nil {
+		t.Fatalf("Gunzip over the limit = %d bytes, %v; want a gzip TooLargeError", len(got), err)
+	}
+	if want := "gzip data inflates beyond 97.7 KiB, the limit per input file (max_input_bytes)"; err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+	// Two members: the trailer's size is the last one's, a wrong hint.
+	two := append(gz(t, data), gz(t, []byte("x"))...)
+	if got, err := Gunzip(two, 1<<20); err != nil || len(got) != len(data)+1 {
+		t.Errorf("two members = %d bytes, %v", len(got), err)
+	}
+	// A lying trailer changes nothing.
+	lie := bytes.Clone(z)
+	copy(lie[len(lie)-4:], []byte{0xff, 0xff, 0xff, 0xff})
+	if _, err := Gunzip(lie, 1000); !errors.As(err, &tl) {
+		t.Errorf("lying trailer: %v, want a TooLargeError", err)
+	}
+	if _, err := Gunzip([]byte("\x1f\x8bnot gzip"), 1000); err == nil || errors.As(err, &tl) {
+		t.Errorf("bad data: %v, want gzip's error", err)
+	}
+	if _, err := Gunzip(z[:len(z)/2], 1<<20); err == nil || errors.As(err, &tl) {
+		t.Errorf("truncated data: %v, want gzip's error", err)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f.json")
+	if err := os.WriteFile(name, bytes.Repeat([]byte("x"), 3<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(name, 3<<20)
+	if err != nil || len(got) != 3<<20 {
+		t.Fatalf("ReadFile at the limit = %d bytes, %v", len(got), err)
+	}
+	_, err = ReadFile(name, 1<<20)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Size != 3<<20 {
+		t.Fatalf("ReadFile over the limit: %v, want a TooLargeError with the size", err)
+	}
+	if want := "3 MiB, over the limit of 1 MiB per input file (max_input_bytes)"; err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+	// Just over: bytes, not "1.0 MiB, over the limit of 1 MiB".
+	if err := (&TooLargeError{Limit: 1 << 20, Size: 1<<20 + 1}).Error(); err != "1048577 bytes, over the limit of 1048576 bytes per input file (max_input_bytes)" {
+		t.Errorf("just over: %q", err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		1: "1 byte", 100: "100 bytes", 1024: "1 KiB", 1536: "1.5 KiB", 64 << 20: "64 MiB",
+		188743895: "180.0 MiB", 3 << 30: "3 GiB",
+	} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
