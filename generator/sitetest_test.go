@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"flag"
+	"fmt"
 	"html"
 	"io"
 	"io/fs"
@@ -586,4 +587,61 @@ Not a result file.
 		t.Errorf("warnings: %v", b.report.Warnings)
 	}
 	b.AssertFileContent("commit/"+sha2+"/index.html", "Parse", "size", "linux-ci", "+30.00%")
+}
+
+// Names that would share a path never fail a build: the route table gives
+// them distinct paths, or skips a content page, and warns naming the input
+// (issue 10, point 5).
+func TestSiteCollidingNames(t *testing.T) {
+	run := func(id, date, parent, kind string, benches ...string) string {
+		var rs []string
+		for i, b := range benches {
+			rs = append(rs, fmt.Sprintf(`{"benchmark": %q, "metric": "wall-time", "unit": "ns", "samples": [%d]}`, b, 100+i))
+		}
+		parents := ""
+		if parent != "" {
+			parents = `"parents": ["` + parent + `"],`
+		}
+		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + id + `", "kind": "` + kind + `", "date": "` + date + `", ` + parents + ` "branch": "main"},
+ "machine": {"name": "m"}, "results": [` + strings.Join(rs, ",") + `]}`
+	}
+	benches := []string{"http router", "http-router-4b0e9a36", "index.html", "json-decode"}
+	site := `
+-- perfpages.toml --
+[[sources]]
+dir = "results"
+-- results/a.json --
+` + run(sha1, "2026-09-07T10:00:00Z", "", "commit", benches...) + `
+-- results/b.json --
+` + run(sha2, "2026-09-08T10:00:00Z", sha1, "commit", benches...) + `
+-- results/tag1.json --
+` + run("V1.0", "2026-09-09T10:00:00Z", "", "tag", "json-decode") + `
+-- results/tag2.json --
+` + run("v1.0-35a6fd96", "2026-09-10T10:00:00Z", "", "tag", "json-decode") + `
+-- content/about.md --
+# About
+-- content/about/index.md --
+# About again
+-- content/404.html.md --
+# Not the 404 page
+`
+	b := siteTest(t, site)
+	var msgs []string
+	for _, w := range b.report.Warnings {
+		msgs = append(msgs, w.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	for _, want := range []string{"results/a.json", "about/index.md", "404.html.md"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no warning names %s:\n%s", want, joined)
+		}
+	}
+	b.AssertFileContent("bench/http-router-4b0e9a36/index.html", "http-router-4b0e9a36")
+	b.AssertFileContent("bench/index.html", "http router", "index.html")
+	b.AssertFileContent("about/index.html", "About")
+	b.AssertNoFileContent("about/index.html", "About again")
+	b.AssertFileContent("404.html", "Page not found")
+	if strings.Contains(b.File("bench/index.html"), `href="/bench/index.html/"`) {
+		t.Error("a benchmark named index.html took /bench/index.html/")
+	}
 }
