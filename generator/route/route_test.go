@@ -11,7 +11,7 @@ import (
 // and the other's input is named in a warning.
 func TestCollisions(t *testing.T) {
 	hashed := slug.Name("http router") // "http-router-4b0e9a36"
-	tag := slug.Name("V1.0")          // "v1.0-<hash>"
+	tag := slug.Name("V1.0")           // "v1.0-<hash>"
 	tb := New(Input{
 		Benchmarks: []Named{{"http router", "results/a.json"}, {hashed, "results/b.json"}, {"index.html", "results/c.json"}, {"json-decode", "results/a.json"}},
 		Artifacts:  []Named{{"V1.0", "results/v1.json"}, {tag, "results/v2.json"}, {strings.Repeat("a", 40), "results/x.json"}},

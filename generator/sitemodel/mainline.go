@@ -412,4 +412,3 @@ func summarize(m *analysis.MetricSummary) Summary {
 	}
 	return v
 }
-
