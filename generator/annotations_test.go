@@ -138,7 +138,7 @@ func TestAnalysisCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Tests = nil
-	rep, err = s.Build(t.Context(), BuildOptions{Out: out})
+	rep, err = s.Build(t.Context(), BuildOptions{Out: out, Cold: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
+	"github.com/perfpages/perfpages/generator/store"
 )
 
 // Site is a site to build: its configuration and inputs.
@@ -138,6 +139,23 @@ func Demo() (*Site, error) {
 // the error is set only when nothing sensible can be built (an unreadable
 // source root, a missing git ref, a shallow clone).
 func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
+	l, warnings, err := s.load(ctx, nil)
+	if err != nil {
+		return nil, warnings, err
+	}
+	return l.d, warnings, nil
+}
+
+// loaded is a dataset and what it was made from: for each artifact id, the
+// keys of the inputs its runs came from, in the order they were added.
+type loaded struct {
+	d      *analysis.Dataset
+	inputs map[string][][32]byte
+}
+
+// load reads every source and builds the dataset, taking the decoded
+// content of inputs the store already has from it (st may be nil).
+func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, error) {
 	cfg := s.Config
 	var warnings []error
 	files := append([]source.File(nil), s.Files...)
@@ -172,7 +190,7 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		}
 		warnings = append(warnings, problems...)
 		if src.Format != "" && src.Format != "perfpages" {
-			runs, problems := readForeign(src, fs, cfg.Site.MaxInputBytes)
+			runs, problems := readForeign(src, fs, cfg.Site.MaxInputBytes, st)
 			foreignRuns = append(foreignRuns, runs...)
 			warnings = append(warnings, problems...)
 			continue
@@ -201,21 +219,24 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 		}
 	}
 
-	runs, problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes})
+	runs, keys, problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}, st)
 	warnings = append(warnings, problems...)
 	b := analysis.NewBuilder(opts)
+	l := &loaded{inputs: map[string][][32]byte{}}
 	for i, r := range runs {
 		if r != nil {
 			b.AddVersion(files[i].Origin, versions[i], *r)
+			l.inputs[r.Artifact.ID] = append(l.inputs[r.Artifact.ID], keys[i])
 		}
 	}
 	for _, r := range foreignRuns {
 		b.AddVersion(r.origin, r.version, r.run)
+		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], r.key)
 	}
-	d := b.Dataset()
-	warnings = append(warnings, d.Warnings...)
-	warnings = append(warnings, s.annotate(d)...)
-	return d, warnings, nil
+	l.d = b.Dataset()
+	warnings = append(warnings, l.d.Warnings...)
+	warnings = append(warnings, s.annotate(l.d)...)
+	return l, warnings, nil
 }
 
 // annotate reads the site's annotations.yaml into d. A broken file is a
@@ -294,13 +315,14 @@ type foreignRun struct {
 	origin  string
 	version analysis.Version
 	run     analysis.Run
+	key     [32]byte // of its input in the store
 }
 
 // readForeign reads a source's files in another tool's format: each file
 // (or, for directory formats, each folder the artifact pattern names) with
 // the artifact and machine its path gives. Files the pattern does not match
 // are not results (READMEs, logs) and are skipped quietly.
-func readForeign(src config.Source, files []source.File, maxBytes int64) ([]foreignRun, []error) {
+func readForeign(src config.Source, files []source.File, maxBytes int64, st *store.Store) ([]foreignRun, []error) {
 	var pat *foreign.Pattern
 	if src.Artifact != "" {
 		var err error
@@ -355,7 +377,7 @@ func readForeign(src config.Source, files []source.File, maxBytes int64) ([]fore
 	var out []foreignRun
 	var problems []error
 	for _, in := range inputs {
-		_, runs, probs := foreign.Read(src.Format, in.in, in.def)
+		key, runs, probs := readCached(st, src.Format, in.in, in.def)
 		for _, p := range probs {
 			if p.Fatal {
 				problems = append(problems, fmt.Errorf("%w; file skipped", p))
@@ -364,7 +386,7 @@ func readForeign(src config.Source, files []source.File, maxBytes int64) ([]fore
 			}
 		}
 		for _, r := range runs {
-			out = append(out, foreignRun{in.in.Name, in.version, r})
+			out = append(out, foreignRun{in.in.Name, in.version, r, key})
 		}
 	}
 	return out, problems
@@ -377,8 +399,12 @@ func isArchive(name string) bool {
 
 // decodeAll decodes files on every core. The result keeps the files'
 // order, so the dataset does not depend on scheduling.
-func decodeAll(files []source.File, opts archive.Options) ([]*analysis.Run, []error) {
+// decodeAll decodes files on every core, taking what the store has from
+// it (st may be nil). The result keeps the files' order, so the dataset
+// does not depend on scheduling; keys are the files' store keys.
+func decodeAll(files []source.File, opts archive.Options, st *store.Store) ([]*analysis.Run, [][32]byte, []error) {
 	runs := make([]*analysis.Run, len(files))
+	keys := make([][32]byte, len(files))
 	probs := make([][]archive.Problem, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -390,11 +416,7 @@ func decodeAll(files []source.File, opts archive.Options) ([]*analysis.Run, []er
 				f := files[i]
 				o := opts
 				o.DefaultArtifact = f.Artifact
-				run, problems := archive.Decode(f.Origin, f.Data, o)
-				probs[i] = problems
-				if !fatal(problems) {
-					runs[i] = &run
-				}
+				runs[i], keys[i], probs[i] = decodeCached(st, f, o)
 			}
 		}()
 	}
@@ -413,7 +435,7 @@ func decodeAll(files []source.File, opts archive.Options) ([]*analysis.Run, []er
 			}
 		}
 	}
-	return runs, out
+	return runs, keys, out
 }
 
 func fatal(ps []archive.Problem) bool {
@@ -427,12 +449,21 @@ func fatal(ps []archive.Problem) bool {
 
 // BuildOptions control a build.
 type BuildOptions struct {
+	// Cold ignores what earlier builds left in the store: everything is
+	// computed again (the store is still written for the next build).
+	Cold bool
 	Out    string // output folder; default the config's site.output
 	Strict bool   // fail on any warning
 }
 
 // Report says what a build did.
 type Report struct {
+	// UpToDate: the inputs had not changed since the last build, whose
+	// site is still in place; nothing was written.
+	UpToDate bool
+	// Kept are the pages and data files kept from the previous build
+	// without being computed; Comparisons those computed.
+	Kept, Comparisons int
 	Out      string
 	Pages    int
 	Files    int
@@ -468,11 +499,41 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}
-	d, warnings, err := s.Load(ctx)
-	rep.Warnings = warnings
+	absOut, err := outdir.Resolve(out)
 	if err != nil {
 		return rep, err
 	}
+
+	// The store beside the output: what earlier builds computed.
+	var st *store.Store
+	if dir := s.Config.CacheDir(out); dir != "" {
+		open := store.Open
+		if opts.Cold {
+			open = store.Reset
+		}
+		if st, err = open(dir); err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
+			st = nil
+		}
+	}
+	fp := s.fingerprint(ctx, absOut)
+	if st != nil {
+		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {
+			return rep, err
+		}
+		st.ClearState()
+		// What the store found broken (and rebuilt) is reported with the
+		// build's warnings, after the strict check: it is no problem of
+		// the input.
+		defer func() { rep.Warnings = append(rep.Warnings, st.Warnings()...) }()
+	}
+
+	l, warnings, err := s.load(ctx, st)
+	rep.Warnings = append(rep.Warnings, warnings...)
+	if err != nil {
+		return rep, err
+	}
+	d := l.d
 	rep.Notes = d.Notes
 	var cont *site.Content
 	if s.Content != nil {
@@ -492,11 +553,32 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
 	}
 	rep.Artifact, rep.Series = len(d.Artifacts), len(d.Series)
+	k, err := s.datasetKeys(l)
+	if err != nil {
+		return rep, err
+	}
 	w, err := site.NewWriter(out)
 	if err != nil {
 		return rep, err
 	}
 	defer func() { rep.Warnings = append(rep.Warnings, w.Warnings()...) }()
+
+	// What the previous build wrote, as far as it is still on disk as
+	// written: the plan keeps what it would write again from the same
+	// keys, the writer carries over files whose bytes are the same.
+	var known map[string]string
+	if st != nil {
+		prev, _ := st.Outputs().Check(absOut)
+		known = map[string]string{}
+		records := map[string]site.FileRecord{}
+		for p, r := range prev {
+			records[p] = site.FileRecord(r)
+			if r.Key != "" {
+				known[p] = r.Key
+			}
+		}
+		w.SetPrevious(records)
+	}
 	tests, cacheDir := s.Tests, s.Config.CacheDir(out)
 	if tests == nil {
 		tests = analysis.NewTestCache()
@@ -508,6 +590,8 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 		tests.Load(saved)
 	}
+	mc := modelContent(cont)
+	br := loadBriefs(st)
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -519,8 +603,11 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		Compare:      s.Config.CompareOptions(),
 		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
-		Content:      modelContent(cont),
+		Content:      mc,
 		Warnings:     rep.Warnings,
+	}
+	if st != nil {
+		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
 	}
 	plan := sitemodel.NewPlan(d, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
@@ -528,7 +615,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err == nil {
 		var stats sitemodel.Stats
 		stats, err = plan.Run(ctx, r.Emit)
-		rep.Pages = stats.Pages
+		rep.Pages, rep.Kept, rep.Comparisons = stats.Pages, stats.Kept, stats.Comparisons
 	}
 	if err == nil {
 		err = r.Finish()
@@ -538,6 +625,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	rep.Files = w.Count()
+	manifest := w.Manifest()
 	if err := w.Commit(); err != nil {
 		w.Abort()
 		return rep, err
@@ -545,7 +633,55 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err := saveTestCache(cacheDir, tests); err != nil {
 		rep.Warnings = append(rep.Warnings, err)
 	}
+	if st != nil {
+		s.saveStore(st, br, manifest, fp, absOut, rep)
+	}
 	return rep, nil
+}
+
+// upToDate reports whether the last successful build had the same inputs
+// (fp) and its site is still there as it wrote it: then there is nothing
+// to do, and rep says what that build said.
+func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOptions, rep *Report) (bool, error) {
+	state, ok := st.State()
+	if !ok || state.Fingerprint != fp || state.Out != out {
+		return false, nil
+	}
+	if _, all := st.Outputs().Check(out); !all {
+		return false, nil
+	}
+	if _, err := os.Stat(filepath.Join(out, outdir.Marker)); err != nil {
+		return false, nil
+	}
+	for _, w := range state.Warnings {
+		rep.Warnings = append(rep.Warnings, errors.New(w))
+	}
+	rep.Notes = state.Notes
+	rep.Pages, rep.Files, rep.Artifact, rep.Series = state.Pages, state.Files, state.Artifacts, state.Series
+	rep.UpToDate = true
+	if opts.Strict && len(rep.Warnings) > 0 {
+		return true, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
+	}
+	return true, nil
+}
+
+// saveStore records what the next build may reuse. A failure is a warning:
+// the site is built; the next build only does more work.
+func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+	outs := store.Outputs{}
+	for p, r := range manifest {
+		outs[p] = store.Output(r)
+	}
+	state := store.State{Fingerprint: fp, Out: out, Notes: rep.Notes,
+		Pages: rep.Pages, Files: rep.Files, Artifacts: rep.Artifact, Series: rep.Series}
+	for _, w := range rep.Warnings {
+		state.Warnings = append(state.Warnings, w.Error())
+	}
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), st.Prune(), st.SaveState(state)} {
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
+		}
+	}
 }
 
 // modelContent is the content folder as the plan needs it.

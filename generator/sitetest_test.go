@@ -365,7 +365,7 @@ dir = "results"
 	entries, _ := os.ReadDir(b.dir)
 	for _, e := range entries {
 		switch e.Name() {
-		case "perfpages.toml", "results", "public":
+		case "perfpages.toml", "results", "public", ".perfpages-cache":
 		default:
 			t.Errorf("unexpected entry %q next to the output", e.Name())
 		}

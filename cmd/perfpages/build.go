@@ -18,6 +18,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo site)")
 	out := fs.String("out", "", "output folder (default: site.output of the config, public/)")
 	strict := fs.Bool("strict", false, "fail the build on any warning (bad archive, unknown field, …)")
+	cold := fs.Bool("cold", false, "ignore what earlier builds stored beside the output: compute everything again")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -25,7 +26,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	_, err = build(ctx, s, *out, *strict, stdout, stderr)
+	_, err = build(ctx, s, generator.BuildOptions{Out: *out, Strict: *strict, Cold: *cold}, stdout, stderr)
 	return err
 }
 
@@ -49,9 +50,10 @@ func printGrouped(w io.Writer, prefix string, problems []error) {
 	}
 }
 
-func build(ctx context.Context, s *generator.Site, out string, strict bool, stdout, stderr io.Writer) (*generator.Report, error) {
+func build(ctx context.Context, s *generator.Site, opts generator.BuildOptions, stdout, stderr io.Writer) (*generator.Report, error) {
 	start := time.Now()
-	rep, err := s.Build(ctx, generator.BuildOptions{Out: out, Strict: strict})
+	strict := opts.Strict
+	rep, err := s.Build(ctx, opts)
 	prefix := "perfpages: warning: "
 	if strict {
 		prefix = "perfpages: "
@@ -75,8 +77,16 @@ func build(ctx context.Context, s *generator.Site, out string, strict bool, stdo
 			where = rel
 		}
 	}
-	fmt.Fprintf(stdout, "built %d pages (%d files) from %d artifacts and %d series into %s in %s",
-		rep.Pages, rep.Files, rep.Artifact, rep.Series, where, time.Since(start).Round(time.Millisecond))
+	if rep.UpToDate {
+		fmt.Fprintf(stdout, "%s is up to date: nothing changed since its last build (%d pages, %d files from %d artifacts and %d series; checked in %s)",
+			where, rep.Pages, rep.Files, rep.Artifact, rep.Series, time.Since(start).Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(stdout, "built %d pages (%d files) from %d artifacts and %d series into %s in %s",
+			rep.Pages, rep.Files, rep.Artifact, rep.Series, where, time.Since(start).Round(time.Millisecond))
+		if rep.Kept > 0 {
+			fmt.Fprintf(stdout, "; %d comparisons computed, %d files kept from the last build", rep.Comparisons, rep.Kept)
+		}
+	}
 	if n := len(rep.Warnings); n > 0 {
 		fmt.Fprintf(stdout, "; %d warnings", n)
 	}

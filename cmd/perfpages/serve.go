@@ -38,7 +38,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "site")
-	if _, err := build(ctx, s, out, false, stdout, stderr); err != nil {
+	if _, err := build(ctx, s, generator.BuildOptions{Out: out}, stdout, stderr); err != nil {
 		return err
 	}
 
@@ -72,7 +72,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return ns
 		}
 		watch(ctx, s, *configPath, *poll, open, func(s *generator.Site) {
-			if _, err := build(ctx, s, out, false, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
+			if _, err := build(ctx, s, generator.BuildOptions{Out: out}, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
 			}
 		})

@@ -52,9 +52,10 @@ func NewRenderer(site *sitemodel.Site, userThemes []fs.FS, out *Writer) (*Render
 		return nil, err
 	}
 	r.theme = theme
+	// Nothing here may change when a commit is added (the length of the
+	// main line is in data/meta.json): every page carries it.
 	cfg, err := json.Marshal(map[string]any{
-		"base": site.BasePath, "routes": site.Routes, "chunk": site.Chunk, "positions": site.Positions,
-		"z": site.ZThreshold,
+		"base": site.BasePath, "routes": site.Routes, "chunk": site.Chunk, "z": site.ZThreshold,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -86,9 +87,14 @@ func NewWriter(target string) (*Writer, error) {
 		w.Abort()
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, outdir.Marker), outdir.MarkerContent, 0o644); err != nil {
-		w.Abort()
-		return nil, err
+	// The marker first; the previous site's, with its time, when it is
+	// the same (a rebuild rewrites no file it need not).
+	marker := filepath.Join(tmp, outdir.Marker)
+	if old, err := os.ReadFile(filepath.Join(target, outdir.Marker)); err != nil || !bytes.Equal(old, outdir.MarkerContent) || os.Link(filepath.Join(target, outdir.Marker), marker) != nil {
+		if err := os.WriteFile(marker, outdir.MarkerContent, 0o644); err != nil {
+			w.Abort()
+			return nil, err
+		}
 	}
 	return w, nil
 }

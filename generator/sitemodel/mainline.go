@@ -77,7 +77,7 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 	}
 	var outs []Output
 	known := func(o Output) bool {
-		k, ok := p.opts.Known[o.Path]
+		k, ok := p.opts.Known[route.File(o.Path)]
 		return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
 	}
 	briefs := make([]*brief, to-from)
@@ -102,7 +102,7 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 	chunk := from / p.chunk
 	for _, seg := range p.benchSegs {
 		o := Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}
-		if _, ok := p.opts.Known[o.Path]; !ok {
+		if _, ok := p.opts.Known[route.File(o.Path)]; !ok {
 			continue
 		}
 		if !known(o) {

@@ -51,8 +51,6 @@ type Site struct {
 	ZThreshold float64 `json:"z_threshold"`
 	// Chunk is how many main-line positions a series data file holds.
 	Chunk int `json:"chunk"`
-	// Positions is the length of the main line.
-	Positions int `json:"positions"`
 }
 
 // NavItem is a link of the top navigation.

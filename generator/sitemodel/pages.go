@@ -134,7 +134,7 @@ func (p *planner) isKnown(o Output) bool {
 	if o.Key == "" {
 		return false
 	}
-	k, ok := p.opts.Known[o.Path]
+	k, ok := p.opts.Known[route.File(o.Path)]
 	return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
 }
 

@@ -54,8 +54,9 @@ type Options struct {
 	// Chunk is the number of main-line positions per series data file
 	// (DefaultChunk when 0).
 	Chunk int
-	// Known maps the paths of the previous build's outputs to their keys:
-	// an output planned with the same key is emitted with Keep set.
+	// Known maps the files of the previous build's outputs (route.File of
+	// their paths) to their keys: an output planned with the same key is
+	// emitted with Keep set.
 	Known map[string]string
 	// SiteKey identifies the site-wide inputs (options, theme, the tool's
 	// version): every output key includes it.
@@ -229,7 +230,7 @@ func cmpOr(a, b string) string {
 func (p *planner) out(o Output, make func(*Output) error) error {
 	if o.Key != "" {
 		o.Key = hashKey(p.opts.SiteKey, o.Path, o.Key)
-		if k, ok := p.opts.Known[o.Path]; ok && k == o.Key {
+		if k, ok := p.opts.Known[route.File(o.Path)]; ok && k == o.Key {
 			o.Keep = true
 			p.mu.Lock()
 			p.stats.Kept++
@@ -310,7 +311,7 @@ func cmpErr(a, b error) error {
 
 func (p *planner) siteView() Site {
 	s := Site{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
-		Chunk: p.chunk, Positions: len(p.d.MainLine), ZThreshold: p.opts.Compare.ZThreshold,
+		Chunk: p.chunk, ZThreshold: p.opts.Compare.ZThreshold,
 		Routes: route.Patterns()}
 	if s.ZThreshold == 0 {
 		s.ZThreshold = analysis.DefaultZThreshold

@@ -83,3 +83,14 @@ func (s *Store) SaveState(st State) error { return s.saveGob("state.gob", stateM
 // ClearState forgets the last build's state (a build is under way: if it
 // fails, the next one must not believe nothing changed).
 func (s *Store) ClearState() { os.Remove(filepath.Join(s.dir, "state.gob")) }
+
+// LoadValue reads the value the last build saved under name (a gob), and
+// reports whether there was a good one.
+func (s *Store) LoadValue(name string, v any) bool {
+	return s.loadGob(name+".gob", "perfpages "+name+" v1\n", v)
+}
+
+// SaveValue saves v under name for the next build.
+func (s *Store) SaveValue(name string, v any) error {
+	return s.saveGob(name+".gob", "perfpages "+name+" v1\n", v)
+}

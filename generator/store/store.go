@@ -80,6 +80,15 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
+// Reset opens the store in dir emptied: nothing earlier builds left is
+// used (a cold build), and this build's results are kept for the next.
+func Reset(dir string) (*Store, error) {
+	if err := os.RemoveAll(filepath.Join(dir, Version)); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return Open(dir)
+}
+
 // Dir is the store's folder.
 func (s *Store) Dir() string { return s.dir }
 

@@ -64,10 +64,15 @@
     return cache[url];
   }
 
+  // chunks lists the data files' chunks of the main line (data/meta.json
+  // says how long it is: pages do not, so that they stay the same when a
+  // commit is added).
   function chunks() {
-    var n = Math.ceil((site.positions || 0) / (site.chunk || 1)), out = [];
-    for (var i = 0; i < n; i++) { out.push(i); }
-    return out;
+    return fetchJSON(route("meta")).then(function (meta) {
+      var n = Math.ceil((meta.positions || 0) / (meta.chunk || 1)), out = [];
+      for (var i = 0; i < n; i++) { out.push(i); }
+      return out;
+    });
   }
 
   // --- Formatting: the generator's, exactly -----------------------------------
@@ -306,9 +311,11 @@
   var histories = {};
   function benchHistory(bench) {
     if (!histories[bench]) {
-      var files = chunks().map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
-      var arts = chunks().map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); });
-      histories[bench] = Promise.all([Promise.all(files), Promise.all(arts), seriesIndex(bench)]).then(function (r) {
+      histories[bench] = chunks().then(function (cs) {
+        var files = cs.map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
+        var arts = cs.map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); });
+        return Promise.all([Promise.all(files), Promise.all(arts), seriesIndex(bench)]);
+      }).then(function (r) {
         var index = r[2];
         var artifacts = {};
         r[1].forEach(function (a) {

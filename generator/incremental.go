@@ -1,0 +1,346 @@
+package generator
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/generator/source"
+	"github.com/perfpages/perfpages/generator/store"
+)
+
+// Incremental builds. A build keeps in the store (package store, beside
+// the output) the decoded content of every input, the summaries of the
+// main line's comparisons and a manifest of the files it wrote. The next
+// build:
+//
+//  1. decodes only inputs the store does not have (keys: the input's bytes
+//     and how it is read, see decodeCached);
+//  2. gives every artifact a key from its metadata and the keys of its
+//     inputs, and every main-line position a chain key: the key of the
+//     analysis settings, then each main-line artifact's key in order
+//     (chainKeys). A comparison of consecutive commits only looks back, so
+//     its result is the same whenever its chain key is;
+//  3. plans with those keys and the previous manifest (sitemodel.Options
+//     Known): what was written from the same keys is kept, not computed;
+//  4. writes only files whose bytes changed; the others keep their
+//     modification time (site.Writer).
+//
+// A build whose inputs (files, refs, config, theme, content, the tool
+// itself) have the same fingerprint as the last successful build's does
+// nothing at all (see fingerprint).
+
+var (
+	toolOnce sync.Once
+	toolSum  string
+)
+
+// toolKey identifies the perfpages that runs: a SHA-256 of its
+// executable. Everything a build computes depends on the code, so a new
+// binary (an upgrade, a rebuild from changed sources) invalidates the store.
+func toolKey() string {
+	toolOnce.Do(func() {
+		h := sha256.New()
+		if exe, err := os.Executable(); err == nil {
+			if f, err := os.Open(exe); err == nil {
+				io.Copy(h, f)
+				f.Close()
+			}
+		}
+		toolSum = hex.EncodeToString(h.Sum(nil))
+	})
+	return toolSum
+}
+
+// decodeCached decodes one archive, or takes its content from the store.
+func decodeCached(st *store.Store, f source.File, o archive.Options) (*analysis.Run, [32]byte, []archive.Problem) {
+	key := store.RunKey("perfpages archive "+toolKey(),
+		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), f.Data)
+	if st != nil {
+		if e, ok := st.Entry(key); ok && len(e.Runs) <= 1 {
+			probs := problemsFrom(e.Problems, f.Origin)
+			if len(e.Runs) == 0 || fatal(probs) {
+				return nil, key, probs
+			}
+			return &e.Runs[0], key, probs
+		}
+	}
+	run, problems := archive.Decode(f.Origin, f.Data, o)
+	var e store.Entry
+	e.Problems = problemsTo(problems, f.Origin)
+	var out *analysis.Run
+	if !fatal(problems) {
+		out = &run
+		e.Runs = []analysis.Run{run}
+	}
+	if st != nil {
+		if err := st.Put(key, e); err != nil {
+			problems = append(problems, archive.Problem{File: f.Origin, Msg: err.Error()})
+		}
+	}
+	return out, key, problems
+}
+
+// readCached reads one foreign input, or takes its content from the store.
+func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults) ([32]byte, []analysis.Run, []archive.Problem) {
+	parts := [][]byte{[]byte(in.Name), in.Data}
+	names := make([]string, 0, len(in.Files))
+	for n := range in.Files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		parts = append(parts, []byte(n), in.Files[n])
+	}
+	key := store.RunKey("foreign "+format+" "+toolKey(), fmt.Sprintf("%+v max-bytes=%d", def, in.MaxBytes), parts...)
+	if st != nil {
+		if e, ok := st.Entry(key); ok {
+			return key, e.Runs, problemsFrom(e.Problems, in.Name)
+		}
+	}
+	_, runs, problems := foreign.Read(format, in, def)
+	if st != nil {
+		if err := st.Put(key, store.Entry{Runs: runs, Problems: problemsTo(problems, in.Name)}); err != nil {
+			problems = append(problems, archive.Problem{File: in.Name, Msg: err.Error()})
+		}
+	}
+	return key, runs, problems
+}
+
+// problemsTo keeps problems without the name of the input they are about
+// (a file inside a folder input keeps the rest of its path, after a NUL).
+func problemsTo(ps []archive.Problem, name string) []store.Problem {
+	out := make([]store.Problem, len(ps))
+	for i, p := range ps {
+		msg := p.Msg
+		if rest, ok := strings.CutPrefix(p.File, name); ok && rest != "" {
+			msg = rest + "\x00" + msg
+		} else if !ok {
+			msg = p.File + "\x00\x00" + msg
+		}
+		out[i] = store.Problem{Line: p.Line, Msg: msg, Fatal: p.Fatal}
+	}
+	return out
+}
+
+// problemsFrom gives stored problems the input's name again.
+func problemsFrom(ps []store.Problem, name string) []archive.Problem {
+	out := make([]archive.Problem, len(ps))
+	for i, p := range ps {
+		file, msg := name, p.Msg
+		if other, m, ok := strings.Cut(msg, "\x00\x00"); ok {
+			file, msg = other, m
+		} else if rest, m, ok := strings.Cut(msg, "\x00"); ok {
+			file, msg = name+rest, m
+		}
+		out[i] = archive.Problem{File: file, Line: p.Line, Msg: msg, Fatal: p.Fatal}
+	}
+	return out
+}
+
+// keys are an incremental build's keys of its dataset.
+type keys struct {
+	analysis  string   // everything the analysis depends on besides the data
+	artifacts []string // per artifact of the dataset
+	chain     []string // per main-line position
+}
+
+// hashParts is the hex SHA-256 of parts.
+func hashParts(parts ...[]byte) string {
+	h := store.Hash(parts...)
+	return hex.EncodeToString(h[:16])
+}
+
+// datasetKeys computes the keys of a loaded dataset: the analysis key
+// (the tool, the analysis and metric settings, the annotations and every
+// series' definition — a new series or a changed unit recomputes
+// everything), each artifact's key (its metadata and its inputs' keys in
+// the order the builder took them) and the chain.
+func (s *Site) datasetKeys(l *loaded) (keys, error) {
+	d := l.d
+	cfgJSON, err := json.Marshal(struct {
+		Compare analysis.Options
+		Build   analysis.BuildOptions
+	}{s.Config.CompareOptions(), s.Config.BuildOptions()})
+	if err != nil {
+		return keys{}, err
+	}
+	ann := s.Annotations
+	if ann == nil && s.Config.Analysis.Annotations != "" {
+		ann, _ = os.ReadFile(s.Config.Analysis.Annotations)
+	}
+	var series strings.Builder
+	for _, sr := range d.Series {
+		fmt.Fprintf(&series, "%s|%s|%s|%s|%s|%s\n", sr.Key, sr.Metric.Unit, sr.Metric.Direction, sr.Metric.Noise, sr.Case.Category, sr.Context)
+	}
+	k := keys{analysis: hashParts([]byte(toolKey()), cfgJSON, ann, []byte(series.String()), []byte(d.Value))}
+	k.artifacts = make([]string, len(d.Artifacts))
+	for i, a := range d.Artifacts {
+		meta, _ := json.Marshal(a)
+		parts := [][]byte{[]byte(k.analysis), meta}
+		for _, in := range l.inputs[a.ID] {
+			parts = append(parts, in[:])
+		}
+		k.artifacts[i] = hashParts(parts...)
+	}
+	k.chain = make([]string, len(d.MainLine))
+	prev := k.analysis
+	for pos, a := range d.MainLine {
+		prev = hashParts([]byte(prev), []byte(k.artifacts[a]))
+		k.chain[pos] = prev
+	}
+	return k, nil
+}
+
+// briefs remembers the summaries of main-line comparisons across builds
+// (sitemodel.Briefs) in the store; only the ones this build used are saved.
+type briefs struct {
+	mu   sync.Mutex
+	old  map[string]sitemodel.Brief
+	used map[string]sitemodel.Brief
+}
+
+func loadBriefs(st *store.Store) *briefs {
+	b := &briefs{old: map[string]sitemodel.Brief{}, used: map[string]sitemodel.Brief{}}
+	if st != nil {
+		st.LoadValue("briefs", &b.old)
+	}
+	return b
+}
+
+// Brief implements sitemodel.Briefs.
+func (b *briefs) Brief(key string) (sitemodel.Brief, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if x, ok := b.used[key]; ok {
+		return x, true
+	}
+	x, ok := b.old[key]
+	if ok {
+		b.used[key] = x
+	}
+	return x, ok
+}
+
+// PutBrief implements sitemodel.Briefs.
+func (b *briefs) PutBrief(key string, x sitemodel.Brief) {
+	b.mu.Lock()
+	b.used[key] = x
+	b.mu.Unlock()
+}
+
+func (b *briefs) save(st *store.Store) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return st.SaveValue("briefs", b.used)
+}
+
+// fingerprint identifies everything a build reads, cheaply (no file is
+// read, only listed): the tool, the configuration, the output folder, each
+// source (a folder's files with their sizes and times; a git ref's commit;
+// a notes ref's commit), the project's branch, the content and theme
+// folders and the annotations file. Two builds with the same fingerprint
+// build the same site.
+func (s *Site) fingerprint(ctx context.Context, out string) [32]byte {
+	cfg := s.Config
+	var b strings.Builder
+	cfgJSON, _ := json.Marshal(cfg)
+	fmt.Fprintf(&b, "tool %s\nconfig %s\nout %s\nenv %q\n", toolKey(), cfgJSON, out, os.Getenv("PERFPAGES_BASE_URL"))
+	for _, f := range s.Files {
+		sum := sha256.Sum256(f.Data)
+		fmt.Fprintf(&b, "file %s %x\n", f.Name, sum)
+	}
+	if s.Annotations != nil {
+		fmt.Fprintf(&b, "annotations %x\n", sha256.Sum256(s.Annotations))
+	}
+	walk := func(what, root string) {
+		fmt.Fprintf(&b, "%s %s\n", what, root)
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(&b, "  error %v\n", err)
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				rel, _ := filepath.Rel(root, p)
+				fmt.Fprintf(&b, "  %q %d %d %v\n", rel, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
+			}
+			return nil
+		})
+	}
+	rev := func(dir, ref string) {
+		outp, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--verify", "-q", ref).Output()
+		fmt.Fprintf(&b, "git %s %s %s %v\n", dir, ref, strings.TrimSpace(string(outp)), err)
+	}
+	for _, src := range cfg.Sources {
+		switch src.Kind() {
+		case "dir":
+			walk("source", src.Dir)
+		case "notes":
+			rev(src.Git, src.Notes)
+		default:
+			rev(src.Git, src.Ref+"^{commit}")
+			rev(src.Git, "origin/"+src.Ref+"^{commit}")
+		}
+	}
+	if cfg.Project.Git != "" {
+		branch := cmp.Or(cfg.Project.Branch, "main")
+		rev(cfg.Project.Git, branch+"^{commit}")
+		rev(cfg.Project.Git, "origin/"+branch+"^{commit}")
+	}
+	if s.Content != nil && cfg.Site.Content != "" {
+		if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
+			walk("content", cfg.Site.Content)
+		}
+	}
+	if cfg.Site.Theme != "" {
+		walk("theme", filepath.Join(cfg.Dir, "themes", cfg.Site.Theme))
+	}
+	if a := cfg.Analysis.Annotations; a != "" {
+		if fi, err := os.Stat(a); err == nil {
+			fmt.Fprintf(&b, "annotations %s %d %d\n", a, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return sha256.Sum256([]byte(b.String()))
+}
+
+// siteKey identifies what every page of the site shows around its
+// content: the tool, the site settings, the user theme's files, the
+// navigation (the content pages' titles and paths) and the triage filter.
+func (s *Site) siteKey(cont *sitemodel.Content) string {
+	cfg := s.Config
+	siteJSON, _ := json.Marshal(cfg.Site)
+	parts := [][]byte{[]byte(toolKey()), siteJSON, []byte(cfg.Triage.Filter), []byte(os.Getenv("PERFPAGES_BASE_URL"))}
+	for _, t := range s.Themes {
+		fs.WalkDir(t, ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := fs.ReadFile(t, p)
+				parts = append(parts, []byte(p), data)
+			}
+			return nil
+		})
+	}
+	if cont != nil {
+		for _, p := range cont.Pages {
+			parts = append(parts, []byte(fmt.Sprintf("%s|%s|%s|%t", p.Source, p.Slug, p.Title, p.Menu)))
+		}
+	}
+	return hashParts(parts...)
+}

@@ -1,0 +1,196 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/store"
+)
+
+// scaleSite writes the S data set's archives into dir/results, except
+// those whose name contains skip, and a config that builds them.
+func scaleSite(t *testing.T, dir string, files map[string][]byte, skip string) {
+	t.Helper()
+	for name, data := range files {
+		if skip != "" && strings.Contains(name, skip) {
+			continue
+		}
+		p := filepath.Join(dir, "results", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := "[site]\ntitle = \"S\"\n\n[[sources]]\ndir = \"results\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func buildDir(t *testing.T, dir string) *Report {
+	t.Helper()
+	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Build(context.Background(), BuildOptions{})
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return rep
+}
+
+type fileInfo struct {
+	data []byte
+	mod  time.Time
+}
+
+func readTree(t *testing.T, root string) map[string]fileInfo {
+	t.Helper()
+	out := map[string]fileInfo{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := d.Info()
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = fileInfo{data, fi.ModTime()}
+		return nil
+	})
+	return out
+}
+
+// An incremental build (the previous build's store and site, one commit
+// added) writes the same bytes as a cold build of the same input, writes
+// only the files that changed, and a build with nothing new writes none.
+func TestIncrementalEqualsCold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the S data set four times")
+	}
+	gen, err := DemoFiles("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	var stamps []string
+	for _, f := range gen {
+		files[f.Name] = f.Data
+		stamps = append(stamps, filepath.Base(f.Name)[:17]) // the date of the commit
+	}
+	slices.Sort(stamps)
+	newest := stamps[len(stamps)-1]
+
+	cold := t.TempDir()
+	scaleSite(t, cold, files, "")
+	buildDir(t, cold)
+	want := readTree(t, filepath.Join(cold, "public"))
+
+	inc := t.TempDir()
+	scaleSite(t, inc, files, newest)
+	first := buildDir(t, inc)
+	if first.Kept != 0 {
+		t.Errorf("the first build kept %d files", first.Kept)
+	}
+	before := readTree(t, filepath.Join(inc, "public"))
+	time.Sleep(20 * time.Millisecond) // let modification times tell writes apart
+	scaleSite(t, inc, files, "")
+	rep := buildDir(t, inc)
+	got := readTree(t, filepath.Join(inc, "public"))
+
+	if rep.Kept == 0 || rep.Comparisons >= 99 {
+		t.Errorf("the incremental build computed %d comparisons and kept %d files", rep.Comparisons, rep.Kept)
+	}
+	for p, w := range want {
+		g, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s: missing from the incremental build", p)
+		case !bytes.Equal(g.data, w.data) && p != ".perfpages-site":
+			t.Errorf("%s: differs from the cold build", p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s: only in the incremental build", p)
+		}
+	}
+	written := 0
+	for p, g := range got {
+		if b, ok := before[p]; ok && bytes.Equal(b.data, g.data) && !b.mod.Equal(g.mod) {
+			t.Errorf("%s: same bytes, but rewritten (its time changed)", p)
+		}
+		if !before[p].mod.Equal(g.mod) {
+			written++
+		}
+	}
+	t.Logf("incremental: %d comparisons computed, %d files kept, %d of %d files written", rep.Comparisons, rep.Kept, written, len(got))
+
+	// Nothing new: nothing written, the build says so.
+	again := buildDir(t, inc)
+	if !again.UpToDate {
+		t.Error("a build with the same input was not up to date")
+	}
+	for p, g := range readTree(t, filepath.Join(inc, "public")) {
+		if !g.mod.Equal(got[p].mod) {
+			t.Errorf("%s: written by a build with nothing to do", p)
+		}
+	}
+}
+
+// A corrupt store is a warning and is rebuilt; the site is the same.
+func TestCorruptStoreRebuilt(t *testing.T) {
+	b := siteTest(t, basicSite)
+	want := b.Files()
+	storeDir := filepath.Join(b.dir, ".perfpages-cache", store.Version)
+	var runs []string
+	filepath.WalkDir(storeDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".run") {
+			runs = append(runs, p)
+		}
+		return nil
+	})
+	if len(runs) == 0 {
+		t.Fatal("the build left no store entries")
+	}
+	for _, p := range runs {
+		os.WriteFile(p, []byte("perfpages run v1\nnot an entry at all"), 0o644)
+	}
+	os.WriteFile(filepath.Join(storeDir, "briefs.gob"), []byte("garbage"), 0o644)
+	// A changed input, so that the build does not stop at "up to date".
+	os.WriteFile(filepath.Join(b.dir, "results", "note.txt"), []byte("x"), 0o644)
+	b.build(false)
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	var msgs []string
+	for _, w := range b.report.Warnings {
+		msgs = append(msgs, w.Error())
+	}
+	if joined := strings.Join(msgs, "\n"); !strings.Contains(joined, ".run: corrupt") || !strings.Contains(joined, "briefs.gob") {
+		t.Errorf("no warning about the corrupt store:\n%s", joined)
+	}
+	got := b.Files()
+	for p, w := range want {
+		if p != ".perfpages-site" && !bytes.Equal(got[p], w) {
+			t.Errorf("%s differs after rebuilding the store", p)
+		}
+	}
+}
