@@ -451,7 +451,7 @@ func fatal(ps []archive.Problem) bool {
 type BuildOptions struct {
 	// Cold ignores what earlier builds left in the store: everything is
 	// computed again (the store is still written for the next build).
-	Cold bool
+	Cold   bool
 	Out    string // output folder; default the config's site.output
 	Strict bool   // fail on any warning
 }
@@ -464,12 +464,12 @@ type Report struct {
 	// Kept are the pages and data files kept from the previous build
 	// without being computed; Comparisons those computed.
 	Kept, Comparisons int
-	Out      string
-	Pages    int
-	Files    int
-	Artifact int
-	Series   int
-	Warnings []error
+	Out               string
+	Pages             int
+	Files             int
+	Artifact          int
+	Series            int
+	Warnings          []error
 	// Notes are not problems and do not fail a strict build (see
 	// analysis.Dataset.Notes).
 	Notes []string
