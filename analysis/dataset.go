@@ -272,14 +272,33 @@ type Builder struct {
 	machines map[string]Machine
 	series   map[SeriesKey]*Series
 	seen     map[resultKey]claim
+	// shapes remember, per machine and context, the series of the last
+	// run's results in order: the next run of that machine usually lists
+	// the same test cases in the same order, and then finds its series
+	// without building and hashing their keys.
+	shapes   map[string][]shapeEntry
 	warnings []error
 	ids      map[string]int // artifact id → pending number
 	order    []string       // pending number → artifact id
 }
 
+// resultKey is a result's identity: its series and its artifact (the
+// pending number of its id).
 type resultKey struct {
-	series   SeriesKey
-	artifact string
+	series   *Series
+	artifact int
+}
+
+// shapeEntry is one result of a run's shape: what identifies its series
+// within the run's machine and context, and the series.
+type shapeEntry struct {
+	bench, metric string
+	params        Params
+	s             *Series
+}
+
+func (e *shapeEntry) matches(r *Result) bool {
+	return e.bench == r.Case.Benchmark && e.metric == r.Metric && slices.Equal(e.params, r.Case.Params)
 }
 
 // NewBuilder returns an empty builder.
@@ -295,6 +314,7 @@ func NewBuilder(opts BuildOptions) *Builder {
 		machines: map[string]Machine{},
 		series:   map[SeriesKey]*Series{},
 		seen:     map[resultKey]claim{},
+		shapes:   map[string][]shapeEntry{},
 		ids:      map[string]int{},
 	}
 }
@@ -329,28 +349,42 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 		b.Warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
 	}
 	ctx := r.Context.String()
+	shapeKey := r.Machine.Name + "\x00" + ctx
+	shape := b.shapes[shapeKey]
 	for i := range r.Results {
 		res := &r.Results[i]
-		key := SeriesKey{
-			Machine:   r.Machine.Name,
-			Context:   ctx,
-			Benchmark: res.Case.Benchmark,
-			Params:    res.Case.Params.String(),
-			Metric:    res.Metric,
+		var s *Series
+		if i < len(shape) && shape[i].matches(res) {
+			s = shape[i].s
+		} else {
+			key := SeriesKey{
+				Machine:   r.Machine.Name,
+				Context:   ctx,
+				Benchmark: res.Case.Benchmark,
+				Params:    res.Case.Params.String(),
+				Metric:    res.Metric,
+			}
+			s = b.series[key]
+			if s == nil {
+				s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
+				if s.Case.Category == "" {
+					s.Case.Category = Primary
+				}
+				b.series[key] = s
+			}
+			e := shapeEntry{bench: res.Case.Benchmark, metric: res.Metric, params: res.Case.Params, s: s}
+			if i < len(shape) {
+				shape[i] = e
+			} else if i == len(shape) {
+				shape = append(shape, e)
+			}
 		}
-		rk := resultKey{key, r.Artifact.ID}
+		rk := resultKey{s, art}
 		if c, dup := b.seen[rk]; dup {
 			b.duplicate(rk, c, ri, res)
 			continue
 		}
-		s := b.series[key]
-		if s == nil {
-			s = &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
-			if s.Case.Category == "" {
-				s.Case.Category = Primary
-			}
-			b.series[key] = s
-		} else if res.Unit != "" && s.Metric.Unit != "" && res.Unit != s.Metric.Unit {
+		if res.Unit != "" && s.Metric.Unit != "" && res.Unit != s.Metric.Unit {
 			b.Warnf("%s: %s %s has unit %q, but earlier archives say %q; skipping it", origin, res.Case, res.Metric, res.Unit, s.Metric.Unit)
 			continue
 		}
@@ -359,6 +393,7 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 		b.seen[rk] = claim{run: ri, pt: int32(len(s.Points))}
 		s.Points = append(s.Points, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error})
 	}
+	b.shapes[shapeKey] = shape
 }
 
 // pending numbers artifact ids in order of first appearance; Dataset maps

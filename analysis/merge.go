@@ -109,7 +109,7 @@ func minExample(have *string, s string) {
 // duplicate settles result r of run ri against the run held in c (rules 1
 // to 3 above).
 func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
-	p := &b.series[rk.series].Points[c.pt]
+	p := &rk.series.Points[c.pt]
 	held, cur := b.runs[c.run], b.runs[ri]
 	same := sameResult(p, r)
 	switch {
@@ -121,7 +121,7 @@ func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
 		if !same {
 			f := b.files[cur.v.File]
 			f.changed++
-			minExample(&f.changedEx, fmt.Sprintf("%s %s on %s at %s, %s in %s", r.Case, rk.series.Metric, rk.series.Machine, shortID(rk.artifact), showResult(p, r, cur == newer), older.origin))
+			minExample(&f.changedEx, fmt.Sprintf("%s %s on %s at %s, %s in %s", r.Case, rk.series.Key.Metric, rk.series.Key.Machine, shortID(b.order[rk.artifact]), showResult(p, r, cur == newer), older.origin))
 		}
 		if cur == newer {
 			p.Samples, p.Iters, p.Error = r.Samples, r.Iters, r.Error
@@ -129,7 +129,7 @@ func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
 		}
 	case same:
 	default:
-		b.Warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", cur.origin, r.Case, rk.series.Metric, rk.series.Machine, rk.artifact, held.origin)
+		b.Warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", cur.origin, r.Case, rk.series.Key.Metric, rk.series.Key.Machine, b.order[rk.artifact], held.origin)
 	}
 }
 
@@ -179,7 +179,7 @@ func (b *Builder) keptOlder() {
 		f := b.files[v.File]
 		if v.Seq < b.runs[f.newest].v.Seq {
 			f.kept++
-			minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", b.series[rk.series].Case, rk.series.Metric, rk.series.Machine, shortID(rk.artifact), b.runs[c.run].origin))
+			minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", rk.series.Case, rk.series.Key.Metric, rk.series.Key.Machine, shortID(b.order[rk.artifact]), b.runs[c.run].origin))
 		}
 	}
 }

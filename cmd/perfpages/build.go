@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/perfpages/perfpages/generator"
@@ -19,8 +20,29 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "output folder (default: site.output of the config, public/)")
 	strict := fs.Bool("strict", false, "fail the build on any warning (bad archive, unknown field, …)")
 	cold := fs.Bool("cold", false, "ignore what earlier builds stored beside the output: compute everything again")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the end of the build to this file")
 	if err := parse(fs, args, 0); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		defer func() {
+			if f, err := os.Create(*memProfile); err == nil {
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
 	}
 	s, err := generator.Open(*configPath)
 	if err != nil {

@@ -424,9 +424,9 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	// give the generator's text, the text is kept.
 	co, cv := "", math.NaN()
 	if r.HasChange {
-		c, cok := analysis.RelativeChange(pt.before, pt.value)
-		if !cok || report.FormatChange(c) != r.ChangeText || c != r.Change {
-			co, cv = r.ChangeText, r.Change
+		// The same change (bit for bit) prints the same text.
+		if c, cok := analysis.RelativeChange(pt.before, pt.value); !cok || c != r.Change {
+			co, cv = report.FormatChange(r.Change), r.Change
 		}
 	}
 	s.CV = append(s.CV, Exact(cv))
@@ -492,26 +492,33 @@ func trimZero[T comparable](xs []T) []T {
 func seriesData(from, n int, points []seriesPoint, prev map[string]float64) SeriesData {
 	out := SeriesData{From: from, N: n}
 	e := encoder{str: newStrtab()}
-	// Series by id, each series' rows in position order.
-	sorted := slices.Clone(points)
-	slices.SortStableFunc(sorted, func(a, b seriesPoint) int {
-		return cmp.Or(strings.Compare(a.row.Series, b.row.Series), cmp.Compare(a.pos, b.pos))
-	})
+	// Series by id, each series' rows in position order (the points come
+	// position by position).
+	byID := map[string][]int{}
+	for i := range points {
+		id := points[i].row.Series
+		byID[id] = append(byID[id], i)
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
 	hasPrev := false
-	for i := range sorted {
-		pt := &sorted[i]
-		if n := len(out.IDs); n == 0 || out.IDs[n-1] != pt.row.Series {
-			out.IDs = append(out.IDs, pt.row.Series)
-			out.Len = append(out.Len, 0)
-			v, ok := prev[pt.row.Series]
-			if !ok {
-				v = math.NaN()
-			}
-			hasPrev = hasPrev || ok
-			out.Prev = append(out.Prev, Exact(v))
+	for _, id := range ids {
+		idx := byID[id]
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(points[a].pos, points[b].pos) })
+		out.IDs = append(out.IDs, id)
+		out.Len = append(out.Len, len(idx))
+		v, ok := prev[id]
+		if !ok {
+			v = math.NaN()
 		}
-		out.Len[len(out.Len)-1]++
-		e.add(&out.Columns, pt, from)
+		hasPrev = hasPrev || ok
+		out.Prev = append(out.Prev, Exact(v))
+		for _, i := range idx {
+			e.add(&out.Columns, &points[i], from)
+		}
 	}
 	if !hasPrev {
 		out.Prev = nil

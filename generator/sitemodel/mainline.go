@@ -160,7 +160,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		}
 		rows := make([]Row, len(cm.Rows))
 		for k := range cm.Rows {
-			rows[k] = p.row(&cm.Rows[k])
+			rows[k] = p.dataRow(&cm.Rows[k])
 		}
 		c.rows[i] = rows
 		if pos := from + i; pos > 0 {
@@ -184,7 +184,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 
 	// Commit pages.
 	err = parallel(ctx, to-from, func(i int) error {
-		return p.commitPage(from+i, c.comps[i], c.rows[i])
+		return p.commitPage(from+i, c.comps[i])
 	})
 	if err != nil {
 		return err
@@ -269,7 +269,7 @@ func summaryOf(c *analysis.Comparison) *analysis.Comparison {
 }
 
 // commitPage plans the page of the main-line commit at pos.
-func (p *planner) commitPage(pos int, c *analysis.Comparison, rows []Row) error {
+func (p *planner) commitPage(pos int, c *analysis.Comparison) error {
 	d := p.d
 	a := d.MainLine[pos]
 	prev, next := -1, -1
@@ -283,7 +283,7 @@ func (p *planner) commitPage(pos int, c *analysis.Comparison, rows []Row) error 
 	o := Output{Path: p.routes.Commit(head.ID), Key: p.commitKey(pos), Layout: "commit", Sitemap: true, Charts: true,
 		Title: "Commit " + head.Label() + ": " + head.Title}
 	return p.out(o, func(o *Output) error {
-		v := p.comparison(c, rows, pos)
+		v := p.comparison(c, pos)
 		if pos == 0 {
 			v.Base = nil
 		}
@@ -300,10 +300,11 @@ func (p *planner) commitPage(pos int, c *analysis.Comparison, rows []Row) error 
 	})
 }
 
-// comparison builds the view of a comparison from its analysis and its
-// formatted rows (parallel to c.Rows). pos is the head's main-line
-// position when the rows are in the series data files, else -1.
-func (p *planner) comparison(c *analysis.Comparison, rows []Row, pos int) Comparison {
+// comparison builds the view of a comparison from its analysis, with the
+// rows it pre-renders (the relevant ones and the failures) formatted. pos
+// is the head's main-line position when the rows are in the series data
+// files, else -1.
+func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	d := p.d
 	base, head := p.artifact(c.Base), p.artifact(c.Head)
 	bid, hid := d.Artifacts[c.Base].ID, d.Artifacts[c.Head].ID
@@ -330,7 +331,6 @@ func (p *planner) comparison(c *analysis.Comparison, rows []Row, pos int) Compar
 	benches := map[string]bool{}
 	for i := range c.Rows {
 		r := &c.Rows[i]
-		row := rows[i]
 		m := r.Series.Metric
 		benches[p.routes.BenchSegment(r.Series.Case.Benchmark)] = true
 		mv := byMetric[m.Name]
@@ -346,12 +346,12 @@ func (p *planner) comparison(c *analysis.Comparison, rows []Row, pos int) Compar
 		mv.Counts.add(r)
 		switch {
 		case r.After != nil && r.After.Error != "":
-			v.Failures = append(v.Failures, row)
+			v.Failures = append(v.Failures, p.row(r))
 		case !r.Relevant:
 		case r.Series.Case.Category == analysis.Secondary:
-			mv.Secondary = append(mv.Secondary, row)
+			mv.Secondary = append(mv.Secondary, p.row(r))
 		default:
-			mv.Primary = append(mv.Primary, row)
+			mv.Primary = append(mv.Primary, p.row(r))
 		}
 	}
 	for b := range benches {

@@ -198,12 +198,12 @@ func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, e
 	c := p.cmp.Compare(base, head)
 	rows := make([]Row, len(c.Rows))
 	for k := range c.Rows {
-		rows[k] = p.row(&c.Rows[k])
+		rows[k] = p.dataRow(&c.Rows[k])
 	}
 	p.mu.Lock()
 	p.stats.Comparisons++
 	p.mu.Unlock()
-	v := p.comparison(c, rows, -1)
+	v := p.comparison(c, -1)
 	v.Rows.Benches = nil
 	v.Rows.File = rowsFile.Path
 	err := p.out(rowsFile, func(o *Output) error {

@@ -140,6 +140,9 @@ type planner struct {
 	summaries []*brief
 	benchSegs []string // benchmark segments, sorted by benchmark name
 	weekList  []Week   // the triage weeks, oldest first
+
+	seriesMu   sync.RWMutex
+	seriesRows map[*analysis.Series]Row
 }
 
 // A Plan is the plan of one site: [NewPlan] sets it up (the URL table, the

@@ -227,3 +227,32 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// The hand-written encoder of data files writes what encoding/json would
+// from the struct tags.
+func TestSeriesDataJSON(t *testing.T) {
+	_, outs := planAll(t, smallDataset(t), smallOptions())
+	n := 0
+	for _, o := range outs {
+		d, ok := o.Data.(SeriesData)
+		if !ok {
+			continue
+		}
+		type plain SeriesData // the same fields, no MarshalJSON
+		want, err := json.Marshal(plain(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %s\nwant %s", o.Path, got, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no data file in the plan")
+	}
+}

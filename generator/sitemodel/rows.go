@@ -40,22 +40,30 @@ func rowAnchor(k analysis.SeriesKey) string {
 // row formats one analysis row. Its cells are formatted here rather than
 // in the template: a comparison has thousands of rows, the same fields go
 // to the data files, and the page's script only places them.
-func (p *planner) row(r *analysis.Row) Row {
+func (p *planner) row(r *analysis.Row) Row { return p.formatRow(r, true) }
+
+// dataRow is row without the cells the data files make from numbers (the
+// values, the change, the z-score's distribution): what the encoder needs.
+func (p *planner) dataRow(r *analysis.Row) Row { return p.formatRow(r, false) }
+
+func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	s := r.Series
 	row := p.seriesRow(s)
 	row.Note = r.Note
 	unit := s.Metric.Unit
-	if r.Before != nil && r.Before.OK {
+	if full && r.Before != nil && r.Before.OK {
 		row.Before = report.FormatValue(r.Before.Value, unit)
 	}
-	if r.After != nil && r.After.OK {
+	if full && r.After != nil && r.After.OK {
 		row.After = report.FormatValue(r.After.Value, unit)
 	}
 	if r.OK {
 		row.HasChange = true
 		row.Relevant, row.Dodgy = r.Relevant, r.Dodgy
 		row.Magnitude = r.Magnitude.String()
-		row.ChangeText = report.FormatChange(r.Change)
+		if full {
+			row.ChangeText = report.FormatChange(r.Change)
+		}
 		row.ThresholdText = report.FormatThreshold(r.Threshold)
 		row.FactorText = report.FormatFactor(r.Factor)
 		// The factor sorts rows as printed: the data files hold it so.
@@ -70,7 +78,7 @@ func (p *planner) row(r *analysis.Row) Row {
 			row.Class = row.Dir
 		}
 	}
-	engineCells(&row, r)
+	engineCells(&row, r, full)
 	if p.d.Annotations != nil && r.After != nil {
 		var notes []string
 		for _, a := range p.d.Annotations.For(s, r.After.Artifact) {
@@ -84,8 +92,25 @@ func (p *planner) row(r *analysis.Row) Row {
 }
 
 // seriesRow is the part of a row that depends only on its series: what
-// a benchmark's index of series holds.
+// a benchmark's index of series holds. It is made once per series.
 func (p *planner) seriesRow(s *analysis.Series) Row {
+	p.seriesMu.RLock()
+	row, ok := p.seriesRows[s]
+	p.seriesMu.RUnlock()
+	if ok {
+		return row
+	}
+	row = p.makeSeriesRow(s)
+	p.seriesMu.Lock()
+	if p.seriesRows == nil {
+		p.seriesRows = map[*analysis.Series]Row{}
+	}
+	p.seriesRows[s] = row
+	p.seriesMu.Unlock()
+	return row
+}
+
+func (p *planner) makeSeriesRow(s *analysis.Series) Row {
 	k := s.Key
 	return Row{
 		Anchor:    rowAnchor(k),
@@ -101,14 +126,17 @@ func (p *planner) seriesRow(s *analysis.Series) Row {
 	}
 }
 
-// engineCells fills the z-score, p-value and budget cells of a row.
-func engineCells(row *Row, r *analysis.Row) {
+// engineCells fills the z-score, p-value and budget cells of a row (the
+// z-score's title only when full: the data files have the distribution).
+func engineCells(row *Row, r *analysis.Row, full bool) {
 	unit := r.Series.Metric.Unit
 	if z := r.Z; z.OK {
 		row.Z = report.FormatZ(z.Z)
 		// From the distribution as the data files store it, so that the
 		// rows the page's script builds say the same.
-		row.ZTitle = "mean " + report.FormatValue(RoundMean(z.Mean), unit) + " ± " + report.FormatValue(RoundStd(z.Std), unit)
+		if full {
+			row.ZTitle = "mean " + report.FormatValue(RoundMean(z.Mean), unit) + " ± " + report.FormatValue(RoundStd(z.Std), unit)
+		}
 		switch {
 		case z.Regression:
 			row.ZClass = "regression"
