@@ -54,9 +54,9 @@ func TestMainLineFollowsParents(t *testing.T) {
 			want: "ba",
 		},
 		{
-			name: "a parent cycle keeps date order, last, with a warning",
-			arts: []art{{'a', 0, 0, KindCommit}, {'b', 1, 'c', KindCommit}, {'c', 2, 'b', KindCommit}, {'d', 3, 'a', KindCommit}},
-			want: "adbc",
+			name:     "a parent cycle keeps date order, last, with a warning",
+			arts:     []art{{'a', 0, 0, KindCommit}, {'b', 1, 'c', KindCommit}, {'c', 2, 'b', KindCommit}, {'d', 3, 'a', KindCommit}},
+			want:     "adbc",
 			warnings: []string{"main line: the first parents of artifacts " + sha('b') + ", " + sha('c') + " form a cycle (or descend from one); they are placed last, by date"},
 		},
 	}

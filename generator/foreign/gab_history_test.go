@@ -197,9 +197,9 @@ func TestGabHistoryCases(t *testing.T) {
 			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}, {id: "c4", parent: "c3", kind: analysis.KindCommit}, {id: "c3", parent: "c2", kind: analysis.KindCommit}},
 		},
 		{
-			name: "suites that contradict each other",
-			data: file(suite("a", push("c1", 1000), push("c2", 2000)), suite("b", push("c2", 2100), push("c1", 1100))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}},
+			name:  "suites that contradict each other",
+			data:  file(suite("a", push("c1", 1000), push("c2", 2000)), suite("b", push("c2", 2100), push("c1", 1100))),
+			want:  []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}},
 			probs: []string{"x.js: the suites list 2 commits in contradicting orders (e.g. c1); they are placed last, in the order they first appear"},
 		},
 		{
