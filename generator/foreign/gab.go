@@ -374,13 +374,18 @@ func (g *gabReader) entry(suite string, e *ljNode, def Defaults) *gabEntry {
 //     the project's history the main line follows the file (see
 //     analysis.Dataset.MainLine). Suites are merged into one order that
 //     keeps every suite's own (runs that only some suites have fit in by
-//     the time they ran). A configured [project] history overrides these
-//     parents with the real ones.
+//     the time they ran); a re-run of a commit keeps its first place.
+//     Commits with another branch (a commit.branch, which the action does
+//     not write) are chained apart. A configured [project] history
+//     overrides these parents with the real ones. These parents mean "the
+//     run before", not the git parent: a push of several commits is one
+//     run, so the commits between two runs are not known.
 //   - Pull requests. A pull_request run (commit URL …/pull/N/commits/sha)
 //     is a try run of PR N. The action records neither the PR's base nor a
 //     commit date (its "timestamp" is the head repository's updated_at),
 //     so the run is dated when it ran, and its baseline is the latest
-//     push run before it in the file: the main line as the PR saw it.
+//     push run (of the main branch) before it in its suite — the main
+//     line as the PR saw it; none when the PR ran before any push.
 //   - One commit, several PRs. A sha run under two PRs (the same branch
 //     opened against two bases) is one artifact and cannot be both: the
 //     lowest PR number keeps it, as when two archives disagree, and the
