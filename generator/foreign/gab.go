@@ -36,7 +36,9 @@ import (
 //     marks a pull_request run: kind try, PR N), the suite name as context
 //     key "suite", the machine from Defaults. Entries of one suite with the
 //     same commit id (re-runs) are one Run whose samples add up. An entry
-//     without a commit id is skipped: a sha is never invented.
+//     without a commit id is skipped: a sha is never invented. The order
+//     of the entries gives the commits their parents and the PR runs their
+//     baselines and dates (see gabReader.history).
 //
 // Each bench record's value is one sample: it is whatever the tool printed
 // (a mean for cargo, benchmarkjs and catch2, ops = 1/mean for pytest, …),
