@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
 	"maps"
 	"slices"
@@ -90,7 +91,8 @@ type Dataset struct {
 	Series    []*Series  // sorted by key
 	// MainLine holds the indices of main-line artifacts, oldest first: the
 	// first-parent chain of the project's branch when its history is known,
-	// else the commits of the main branch by date.
+	// else the commits of the main branch by date, each after its first
+	// parent when that is on the main line too (see parentsFirst).
 	MainLine []int
 	// Warnings are problems that did not stop the build: conflicting
 	// metadata, duplicate results, artifacts without a date.
@@ -590,5 +592,85 @@ func (b *Builder) mainLine(d *Dataset) []int {
 			line = append(line, i)
 		}
 	}
+	line, cycle := parentsFirst(d, line)
+	if len(cycle) > 0 {
+		ids := make([]string, len(cycle))
+		for k, i := range cycle {
+			ids[k] = d.Artifacts[i].ID
+		}
+		d.Warnings = append(d.Warnings, fmt.Errorf("main line: the first parents of artifacts %s form a cycle (or descend from one); they are placed last, by date", strings.Join(ids, ", ")))
+	}
 	return line
+}
+
+// parentsFirst reorders line (artifact indices in date order) so that a
+// commit whose first parent is also on the line comes after that parent,
+// keeping date order wherever the parents say nothing: a stable
+// topological sort. Dates alone mislead when they are author dates, which
+// go backwards along a history (rebases, cherry-picks); without the
+// project's history, parents are the order the archives record — a
+// github-action-benchmark data file gives each run the previous run of
+// its main line as parent, its push order. Indices caught in a parent
+// cycle (bad data) keep their date order after the others and are
+// returned in cycle.
+func parentsFirst(d *Dataset, line []int) (ordered, cycle []int) {
+	at := make(map[string]int, len(line)) // id → position in line
+	for k, i := range line {
+		at[d.Artifacts[i].ID] = k
+	}
+	parent := make([]int, len(line)) // position of the first parent, or -1
+	children := make([][]int, len(line))
+	linked := false
+	for k, i := range line {
+		parent[k] = -1
+		if ps := d.Artifacts[i].Parents; len(ps) > 0 {
+			if p, ok := at[ps[0]]; ok && p != k {
+				parent[k] = p
+				children[p] = append(children[p], k)
+				linked = linked || p > k
+			}
+		}
+	}
+	if !linked {
+		// Every parent is older than its children already.
+		return line, nil
+	}
+	// Kahn's algorithm, taking the ready position that comes first by
+	// date: a min-heap of positions.
+	var ready posHeap
+	for k := range line {
+		if parent[k] < 0 {
+			heap.Push(&ready, k)
+		}
+	}
+	ordered = make([]int, 0, len(line))
+	done := make([]bool, len(line))
+	for ready.Len() > 0 {
+		k := heap.Pop(&ready).(int)
+		done[k] = true
+		ordered = append(ordered, line[k])
+		for _, c := range children[k] {
+			heap.Push(&ready, c)
+		}
+	}
+	for k, i := range line {
+		if !done[k] {
+			cycle = append(cycle, i)
+		}
+	}
+	return append(ordered, cycle...), cycle
+}
+
+// posHeap is a min-heap of positions (container/heap).
+type posHeap []int
+
+func (h posHeap) Len() int           { return len(h) }
+func (h posHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h posHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *posHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *posHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

@@ -269,8 +269,11 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 	want := isArchive
 	if src.Format != "" && src.Format != "perfpages" {
 		// Foreign files have the tool's own names; the artifact pattern
-		// picks them.
+		// picks them, else the format says which files hold data.
 		want = func(string) bool { return true }
+		if f, ok := foreign.Lookup(src.Format); ok && src.Artifact == "" {
+			want = f.Wants
+		}
 	}
 	if src.Kind() == "dir" {
 		return source.Dir(src.Dir, want, maxBytes)
@@ -332,8 +335,8 @@ func readForeign(src config.Source, files []source.File, maxBytes int64, st *sto
 	}
 	f, known := foreign.Lookup(src.Format)
 	dirFormat := known && f.Dir
-	if dirFormat && (pat == nil || !pat.Dir()) {
-		return nil, []error{fmt.Errorf("source %s: format %s reads folders: set artifact to a folder pattern ending in /, such as \"{sha}/\"", src, src.Format)}
+	if dirFormat && pat != nil && !pat.Dir() {
+		return nil, []error{fmt.Errorf("source %s: format %s reads folders: set artifact to a folder pattern ending in /, such as \"{sha}/\", or leave it out to read the source as one folder", src, src.Format)}
 	}
 	type input struct {
 		in  foreign.Input
@@ -343,7 +346,8 @@ func readForeign(src config.Source, files []source.File, maxBytes int64, st *sto
 		version analysis.Version
 	}
 	var inputs []input
-	groups := map[string]int{} // folder prefix → index in inputs
+	groups := map[string]int{}   // folder prefix → index in inputs
+	versions := map[string]int{} // folder prefix and file → version read
 	for _, file := range files {
 		def := foreign.Defaults{Artifact: analysis.Artifact{ID: file.Artifact}}
 		prefix := ""
@@ -370,9 +374,20 @@ func readForeign(src config.Source, files []source.File, maxBytes int64, st *sto
 		if !ok {
 			i = len(inputs)
 			groups[prefix] = i
-			inputs = append(inputs, input{foreign.Input{Name: strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix)), Files: map[string][]byte{}, MaxBytes: maxBytes}, def, analysis.Version{}})
+			folder := strings.TrimSuffix(file.Origin, strings.TrimPrefix(name, prefix))
+			if pat == nil {
+				// The whole source is the tool's folder (asv's results/).
+				folder = strings.TrimRight(folder, `/\`)
+			}
+			inputs = append(inputs, input{foreign.Input{Name: folder, Files: map[string][]byte{}, MaxBytes: maxBytes}, def, analysis.Version{}})
 		}
-		inputs[i].in.Files[strings.TrimPrefix(name, prefix)] = file.Data
+		// Of the versions of a file along a git ref, the newest is read.
+		rel := strings.TrimPrefix(name, prefix)
+		if v, seen := versions[prefix+"\x00"+rel]; seen && v > file.Version {
+			continue
+		}
+		versions[prefix+"\x00"+rel] = file.Version
+		inputs[i].in.Files[rel] = file.Data
 	}
 	var out []foreignRun
 	var problems []error

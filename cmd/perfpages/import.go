@@ -75,20 +75,66 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		def.Artifact.Date = t
 	}
-	failed := 0
-	for _, path := range fs.Args() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := importOne(path, *format, def, *out, *force, stdout, stderr); err != nil {
+	failed, inputs := 0, 0
+	for _, arg := range fs.Args() {
+		paths, err := importPaths(arg, *format)
+		if err != nil {
 			fmt.Fprintf(stderr, "perfpages: %v\n", err)
 			failed++
+			inputs++
+			continue
+		}
+		for _, path := range paths {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			inputs++
+			if _, err := importOne(path, *format, def, *out, *force, stdout, stderr); err != nil {
+				fmt.Fprintf(stderr, "perfpages: %v\n", err)
+				failed++
+			}
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("import: %d of %d inputs could not be imported", failed, fs.NArg())
+		return fmt.Errorf("import: %d of %d inputs could not be imported", failed, inputs)
 	}
 	return nil
+}
+
+// importPaths is what import reads for the argument path: the path
+// itself, except that a folder given with a format that reads files
+// stands for the files in it that the format reads (Format.Wants), as a
+// source without an artifact pattern reads them: `-format gab
+// gh-pages/dev/bench` imports data.js, not the index.html beside it.
+func importPaths(path, format string) ([]string, error) {
+	f, ok := foreign.Lookup(format)
+	if !ok || f.Dir {
+		return []string{path}, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		return []string{path}, nil
+	}
+	var paths []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && f.Wants(filepath.ToSlash(p)) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no file that format %s reads in the folder", path, f.Name)
+	}
+	return paths, nil
 }
 
 // checkImportOut refuses an -out that import must not write archives

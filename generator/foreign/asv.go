@@ -53,7 +53,8 @@ import (
 //     single sample. asv's number-of-calls per sample is not passed on as
 //     iteration counts, so comparisons use the Mann–Whitney test as asv
 //     does rather than Criterion's regression;
-//   - a null value (the benchmark failed) is a result with an error; NaN
+//   - a null value (the benchmark failed) is a result with the error "asv
+//     recorded no result" (pages add "failed: " to any error); NaN
 //     (asv's mark for a skipped combination, e.g. NotImplementedError in
 //     setup) leaves the combination out;
 //   - a result whose benchmark version differs from benchmarks.json's (the
@@ -65,7 +66,7 @@ import (
 // version 2 (rows aligned with result_columns) and the older version 1
 // (a dict per benchmark, benchmark_version beside it) are read.
 func init() {
-	register(Format{Name: "asv", Dir: true, Read: readASV, Sniff: sniffASV})
+	register(Format{Name: "asv", Dir: true, Read: readASV, Sniff: sniffASV, Files: func(name string) bool { return path.Ext(name) == ".json" }})
 }
 
 // asvSniffLimit bounds how much of a file Sniff looks at: asv writes
@@ -257,19 +258,22 @@ func (r *asvReader) machineFrom(rel string, info map[string]string) analysis.Mac
 		}
 	}
 	if s := info["ram"]; s != "" {
-		if n, ok := asvRAM(s); ok {
+		if n, ok := asvRAM(s, m.OS); ok {
 			m.MemoryBytes = n
 		} else {
-			r.warn(rel, 0, "ram %q is not a size (want bytes, or a number with K, M, G or T); ignored", s)
+			r.warn(rel, 0, "ram %q is not a size (want kilobytes as asv records them, or a number with K, M, G or T); ignored", s)
 		}
 	}
 	return m
 }
 
-// asvRAM reads asv's ram field: a count of bytes (asv's default), or a
-// size typed by hand such as "8GB", "8.2G" or "16 GiB" (powers of 1024,
-// as memory is sized).
-func asvRAM(s string) (int64, bool) {
+// asvRAM reads asv's ram field. asv fills it from the machine
+// (asv/util.py get_memsize): on Linux MemTotal of /proc/meminfo, a number
+// of kilobytes (KiB, whatever meminfo's "kB" says), so a plain number is
+// kilobytes; on macOS (os "Darwin …") sysctl hw.memsize, bytes. A size
+// typed by hand at `asv machine` carries its unit: "8GB", "8.2G",
+// "16 GiB", "16384000 kB" (powers of 1024, as memory is sized).
+func asvRAM(s, os string) (int64, bool) {
 	s = strings.TrimSpace(s)
 	i := strings.IndexFunc(s, func(c rune) bool { return !(c >= '0' && c <= '9' || c == '.') })
 	num, unit := s, ""
@@ -279,6 +283,9 @@ func asvRAM(s string) (int64, bool) {
 	x, err := strconv.ParseFloat(num, 64)
 	if err != nil || x <= 0 {
 		return 0, false
+	}
+	if unit == "" && !strings.HasPrefix(strings.TrimSpace(os), "Darwin") {
+		unit = "K"
 	}
 	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
 	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
@@ -752,7 +759,8 @@ func (r *asvReader) results(rel string, e asvEntry, bm asvBenchmark, rec asvReco
 		case asvSkipped:
 			continue
 		case asvFailed:
-			res.Error = "failed: asv recorded no result"
+			// The analysis says "failed: " itself (Row.Note).
+			res.Error = "asv recorded no result"
 			out = append(out, res)
 			continue
 		case asvBad:

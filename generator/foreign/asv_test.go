@@ -31,7 +31,7 @@ func asvResult(bench, metric, unit string, params []string, samples ...float64) 
 
 func asvFailedResult(bench string, params ...string) analysis.Result {
 	r := asvResult(bench, "wall-time", "s", params)
-	r.Error = "failed: asv recorded no result"
+	r.Error = "asv recorded no result"
 	return r
 }
 
@@ -48,7 +48,7 @@ func problemStrings(ps []archive.Problem) []string {
 	return out
 }
 
-var asvCheetah = analysis.Machine{Name: "cheetah", OS: "Linux 6.1.0-28-amd64", Arch: "x86_64", CPU: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 16384000000}
+var asvCheetah = analysis.Machine{Name: "cheetah", OS: "Linux 6.1.0-28-amd64", Arch: "x86_64", CPU: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 16318900 << 10} // ram is in kB
 
 func TestASVFixtures(t *testing.T) {
 	const (
@@ -389,8 +389,8 @@ func TestASVMachine(t *testing.T) {
 	}{
 		{
 			name:    "machine.json wins over the file's params, which fill its gaps",
-			machine: `{"machine": "m", "arch": "x86_64", "ram": "16384000000", "version": 1}`,
-			want:    analysis.Machine{Name: "m", OS: "Plan 9", Arch: "x86_64", Cores: 4, MemoryBytes: 16384000000},
+			machine: `{"machine": "m", "arch": "x86_64", "ram": "16318900", "version": 1}`,
+			want:    analysis.Machine{Name: "m", OS: "Plan 9", Arch: "x86_64", Cores: 4, MemoryBytes: 16318900 << 10},
 			problems: []string{
 				`r/box/abc-py.json: params say machine "from-params" but machine.json says "m"; using machine.json`,
 			},
@@ -405,7 +405,7 @@ func TestASVMachine(t *testing.T) {
 			want:    analysis.Machine{Name: "m", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
 			problems: []string{
 				`r/box/machine.json: num_cpu "many" is not a number of CPUs; ignored`,
-				`r/box/machine.json: ram "lots" is not a size (want bytes, or a number with K, M, G or T); ignored`,
+				`r/box/machine.json: ram "lots" is not a size (want kilobytes as asv records them, or a number with K, M, G or T); ignored`,
 				`r/box/abc-py.json: params say machine "from-params" but machine.json says "m"; using machine.json`,
 			},
 		},
@@ -444,29 +444,37 @@ func TestASVMachine(t *testing.T) {
 	}
 }
 
+// TestASVRAM: asv records a Linux machine's MemTotal from /proc/meminfo,
+// in kilobytes, and a Mac's hw.memsize, in bytes (asv/util.py
+// get_memsize); sizes typed by hand carry their unit.
 func TestASVRAM(t *testing.T) {
 	tests := []struct {
-		in   string
-		want int64
-		ok   bool
+		in, os string
+		want   int64
+		ok     bool
 	}{
-		{"16384000000", 16384000000, true},
-		{"8GB", 8 << 30, true},
-		{"8.5G", 8.5 * (1 << 30), true},
-		{"16 GiB", 16 << 30, true},
-		{"512mb", 512 << 20, true},
-		{"2T", 2 << 40, true},
-		{"", 0, false},
-		{"lots", 0, false},
-		{"8 PB", 0, false},
-		{"-1", 0, false},
-		{"1e400", 0, false},
+		{"16318900", "Linux 6.1.0-28-amd64", 16318900 << 10, true}, // a 16 GiB machine's MemTotal
+		{"16318900", "", 16318900 << 10, true},
+		{" 2097152 ", "Linux", 2 << 30, true},
+		{"17179869184", "Darwin 21.6.0", 16 << 30, true},
+		{"16384000 kB", "Linux", 16384000 << 10, true},
+		{"8GB", "Linux", 8 << 30, true},
+		{"8.5G", "", 8.5 * (1 << 30), true},
+		{"16 GiB", "Darwin 23.1.0", 16 << 30, true},
+		{"512mb", "", 512 << 20, true},
+		{"2T", "", 2 << 40, true},
+		{"", "", 0, false},
+		{"lots", "", 0, false},
+		{"8 PB", "", 0, false},
+		{"-1", "", 0, false},
+		{"1e400", "", 0, false},
+		{"9999999999999999999", "Linux", 0, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := asvRAM(tt.in)
+		t.Run(tt.in+" "+tt.os, func(t *testing.T) {
+			got, ok := asvRAM(tt.in, tt.os)
 			if got != tt.want || ok != tt.ok {
-				t.Errorf("asvRAM(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+				t.Errorf("asvRAM(%q, %q) = %d, %v; want %d, %v", tt.in, tt.os, got, ok, tt.want, tt.ok)
 			}
 		})
 	}

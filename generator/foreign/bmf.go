@@ -33,8 +33,11 @@ import (
 //     throughput → throughput in ops/s, build-time → s, file-size → B, the
 //     iai/gungraun counters in their own units. Result.Direction stays empty:
 //     the unit decides (ops/s is higher-is-better, everything else lower),
-//     and [metrics] configuration can override it. Any other measure keeps
-//     its name as the metric, with no unit, and gets one warning per file.
+//     and [metrics] configuration can override it. A measure named like a
+//     unit ("ms", "%", "MB") is in that unit, and the metric is named for
+//     its quantity (wall-time, percent, size; see unitMetric). Any other
+//     measure keeps its name as the metric, with no unit. Both get one
+//     warning per file.
 //   - value → the result's single sample. BMF holds one number per measure,
 //     whatever the harness reported (often a mean or median); it is all the
 //     file has. lower_value and upper_value are bounds (a CI, min/max,
@@ -129,7 +132,14 @@ func readBMF(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 				continue
 			}
 			meas, known := bmfMeasures[m.key]
-			if !known {
+			if q, unit := unitMetric(m.key); !known && unit {
+				// A measure named like a unit ("ms", "%") measures in it.
+				meas = bmfMeasure{metric: q, unit: gabMicro.Replace(strings.TrimSpace(m.key))}
+				if !warned[m.key] {
+					warned[m.key] = true
+					probs = append(probs, problem(in.Name, m.line, "measure %q is a unit, not a Bencher built-in measure: kept as metric %q in %s", m.key, meas.metric, meas.unit))
+				}
+			} else if !known {
 				meas = bmfMeasure{metric: m.key}
 				if !warned[m.key] {
 					warned[m.key] = true

@@ -165,6 +165,16 @@ func TestBmfBadInput(t *testing.T) {
 			},
 		},
 		{
+			name: "measures named like units name their quantity",
+			data: `{"a": {"%": {"value": 12.5}, "µs": {"value": 3}, "MB": {"value": 20}}, "b": {"%": {"value": 7}}}`,
+			want: []analysis.Result{bmfRes("a", "", "percent", "%", 12.5), bmfRes("a", "", "wall-time", "us", 3), bmfRes("a", "", "size", "MB", 20), bmfRes("b", "", "percent", "%", 7)},
+			probs: []string{
+				`x.json:1: measure "%" is a unit, not a Bencher built-in measure: kept as metric "percent" in %`,
+				`x.json:1: measure "µs" is a unit, not a Bencher built-in measure: kept as metric "wall-time" in us`,
+				`x.json:1: measure "MB" is a unit, not a Bencher built-in measure: kept as metric "size" in MB`,
+			},
+		},
+		{
 			name: "invalid values and bounds",
 			data: "{\"a\": {\n" +
 				`"latency": {"value": -5},` + "\n" +

@@ -62,7 +62,16 @@ type Format struct {
 	// Sniff reports whether data (or, for directory formats, the folder's
 	// files) looks like this format. It must be cheap and must not panic.
 	Sniff func(in Input) bool
+	// Files reports whether a source without an artifact pattern reads
+	// the file at slash-separated path name, so that what a tool writes
+	// beside its data (github-action-benchmark's index.html) is not read
+	// as data; nil reads every file.
+	Files func(name string) bool
 }
+
+// Wants reports whether a source of format f without an artifact pattern
+// reads the file name (see Format.Files).
+func (f Format) Wants(name string) bool { return f.Files == nil || f.Files(name) }
 
 var formats []Format
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -35,7 +36,9 @@ import (
 //     marks a pull_request run: kind try, PR N), the suite name as context
 //     key "suite", the machine from Defaults. Entries of one suite with the
 //     same commit id (re-runs) are one Run whose samples add up. An entry
-//     without a commit id is skipped: a sha is never invented.
+//     without a commit id is skipped: a sha is never invented. The order
+//     of the entries gives the commits their parents and the PR runs their
+//     baselines and dates (see gabReader.history).
 //
 // Each bench record's value is one sample: it is whatever the tool printed
 // (a mean for cargo, benchmarkjs and catch2, ops = 1/mean for pytest, …),
@@ -45,8 +48,11 @@ import (
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
 // ("MB/s", "ops/sec", "iter/sec", "req/s") is throughput, with "/sec"
-// written "/s"; any other unit is its own metric ("B/op", "allocs/op",
-// "Megabytes"); no unit at all is metric "value". Like the action, a
+// written "/s"; a unit that is only a unit symbol names its quantity
+// (see unitMetric: "%" is metric percent, "MB" metric size), except under
+// the go tool, whose units are metric names as in format gobench; any
+// other unit is its own metric ("B/op", "allocs/op", "Megabytes"); no
+// unit at all is metric "value". Like the action, a
 // series keeps the time unit it first had in the file: a later value in
 // another time unit (catch2 switching from us to ms) is rescaled.
 //
@@ -68,7 +74,14 @@ import (
 // stored one record per line with the whole tail as unit ("ns/op\t96
 // B/op\t2 allocs/op"); its pairs are read too, and the record is skipped
 // where newer versions also wrote one record per metric.
-var gabFormat = Format{Name: "gab", Read: readGab, Sniff: sniffGab}
+//
+// A source without an artifact pattern reads the .js and .json files of
+// its folder: the action writes data.js (or the external JSON file) and,
+// beside data.js, an index.html that is not data.
+var gabFormat = Format{Name: "gab", Read: readGab, Sniff: sniffGab, Files: func(name string) bool {
+	ext := path.Ext(name)
+	return ext == ".js" || ext == ".json"
+}}
 
 func init() { register(gabFormat) }
 
@@ -241,7 +254,20 @@ func (g *gabReader) custom(root *ljNode, def Defaults, ctx map[string]string, di
 	g.benches("", def.Artifact, def, ctx, tool, root.elems)
 }
 
-// dataFile reads data.js's object: one run per suite and commit.
+// gabEntry is one usable entry of a data file: a run of the action.
+type gabEntry struct {
+	suite   string
+	ctx     map[string]string
+	art     analysis.Artifact
+	ran     time.Time // the entry's date: when the action ran
+	tool    string
+	benches []*ljNode
+	line    int
+}
+
+// dataFile reads data.js's object: one run per suite and commit. It reads
+// in three steps: every entry's commit, then the history they make (see
+// history), then the benchmark records.
 func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) {
 	var entries *ljNode
 	for _, m := range root.members {
@@ -268,6 +294,7 @@ func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) 
 		return
 	}
 	seen := map[string]int{}
+	var list []*gabEntry
 	for _, s := range entries.members {
 		if l, dup := seen[s.key]; dup {
 			g.warn(s.line, "suite %q appears again (first at line %d); its entries are merged", s.key, l)
@@ -288,16 +315,23 @@ func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) 
 		}
 		sctx["suite"] = s.key
 		for _, e := range s.val.elems {
-			g.entry(s.key, e, def, sctx)
+			if ge := g.entry(s.key, e, def); ge != nil {
+				ge.ctx = sctx
+				list = append(list, ge)
+			}
 		}
+	}
+	for _, e := range g.history(list, def) {
+		g.benches(e.suite, e.art, def, e.ctx, e.tool, e.benches)
 	}
 }
 
-// entry reads one run of the action.
-func (g *gabReader) entry(suite string, e *ljNode, def Defaults, ctx map[string]string) {
+// entry reads one run of the action, without its benchmark records; nil
+// when it is unusable (the problem is reported).
+func (g *gabReader) entry(suite string, e *ljNode, def Defaults) *gabEntry {
 	if e.kind != ljObject {
 		g.warn(e.line, "suite %q: an entry must be an object, found %s; skipped", suite, e.kind)
-		return
+		return nil
 	}
 	for _, m := range e.members {
 		switch m.key {
@@ -306,9 +340,9 @@ func (g *gabReader) entry(suite string, e *ljNode, def Defaults, ctx map[string]
 			g.warnOnce("entry:"+m.key, m.line, "suite %q: unknown entry field %q ignored", suite, m.key)
 		}
 	}
-	art, ok := g.artifact(suite, e, def)
+	art, ran, ok := g.artifact(suite, e, def)
 	if !ok {
-		return
+		return nil
 	}
 	tool := ""
 	if t := e.get("tool"); t != nil && t.kind == ljString {
@@ -320,13 +354,225 @@ func (g *gabReader) entry(suite string, e *ljNode, def Defaults, ctx map[string]
 	benches := e.get("benches")
 	if benches == nil || benches.kind != ljArray {
 		g.warn(e.line, "suite %q, commit %s: no benches array; skipped", suite, art.ID)
-		return
+		return nil
 	}
 	if len(benches.elems) == 0 {
 		g.warn(benches.line, "suite %q, commit %s: empty benchmark list", suite, art.ID)
-		return
+		return nil
 	}
-	g.benches(suite, art, def, ctx, tool, benches.elems)
+	return &gabEntry{suite: suite, art: art, ran: ran, tool: tool, benches: benches.elems, line: e.line}
+}
+
+// history settles the artifacts of a data file's entries, which the
+// action appends in the order it ran (its newer versions insert a run
+// after its nearest benchmarked ancestor instead: the file's order is the
+// history's either way), and returns the entries to read.
+//
+//   - Order. A push run's commit date is the head commit's author date,
+//     which goes backwards whenever a commit is pushed later than it was
+//     written (rebases, merges of old branches), so dates cannot order the
+//     main line. The file's order does: each commit of a push run gets
+//     as first parent the commit of the run before it, so that without
+//     the project's history the main line follows the file (see
+//     analysis.Dataset.MainLine). Suites are merged into one order that
+//     keeps every suite's own (runs that only some suites have fit in by
+//     the time they ran); a re-run of a commit keeps its first place.
+//     Commits with another branch (a commit.branch, which the action does
+//     not write) are chained apart. A configured [project] history
+//     overrides these parents with the real ones. These parents mean "the
+//     run before", not the git parent: a push of several commits is one
+//     run, so the commits between two runs are not known.
+//   - Pull requests. A pull_request run (commit URL …/pull/N/commits/sha)
+//     is a try run of PR N. The action records neither the PR's base nor a
+//     commit date (its "timestamp" is the head repository's updated_at),
+//     so the run is dated when it ran, and its baseline is the latest
+//     push run (of the main branch) before it in its suite — the main
+//     line as the PR saw it; none when the PR ran before any push.
+//   - One commit, several PRs. A sha run under two PRs (the same branch
+//     opened against two bases) is one artifact and cannot be both: the
+//     lowest PR number keeps it, as when two archives disagree, and the
+//     other PRs' runs of that commit are skipped with a warning naming
+//     both PRs. A sha that ran on a push and in a PR is the push's commit
+//     (on the main line), with the PR's number if its message has none.
+func (g *gabReader) history(list []*gabEntry, def Defaults) []*gabEntry {
+	commits := map[string]*gabCommit{}
+	for i, e := range list {
+		c := commits[e.art.ID]
+		if c == nil {
+			c = &gabCommit{art: e.art, first: i}
+			commits[e.art.ID] = c
+		}
+		if !e.ran.IsZero() && (c.ran.IsZero() || e.ran.Before(c.ran)) {
+			c.ran = e.ran
+		}
+		if e.art.Kind != analysis.KindTry {
+			if !c.push {
+				c.push, c.art = true, e.art
+			}
+			continue
+		}
+		if !slices.Contains(c.prs, e.art.PR) {
+			c.prs = append(c.prs, e.art.PR)
+			slices.Sort(c.prs)
+		}
+		if !c.push && e.art.PR < c.art.PR {
+			c.art = e.art // the lowest PR's first run describes it
+		}
+	}
+	for _, c := range commits {
+		if c.push && c.art.PR == 0 && len(c.prs) > 0 {
+			c.art.PR = c.prs[0]
+		}
+	}
+
+	// Keep the lowest PR of each commit.
+	kept := make([]*gabEntry, 0, len(list))
+	warned := map[string]bool{}
+	for _, e := range list {
+		c := commits[e.art.ID]
+		if e.art.Kind == analysis.KindTry && len(c.prs) > 1 && e.art.PR != c.prs[0] {
+			if key := e.art.ID + "\x00" + strconv.Itoa(e.art.PR); !warned[key] {
+				warned[key] = true
+				g.warn(e.line, "suite %q: commit %s is listed under PR #%d and PR #%d; its runs under #%d are skipped (the lowest PR number keeps the commit)",
+					e.suite, e.art.ID, c.prs[0], e.art.PR, e.art.PR)
+			}
+			continue
+		}
+		kept = append(kept, e)
+	}
+
+	// The main line: every suite's push runs, in the file's order.
+	var ids []string // in order of first appearance
+	edges := map[string][]string{}
+	indeg := map[string]int{}
+	last := map[string]string{} // suite → its latest push commit so far
+	inSuite := map[[2]string]bool{}
+	for _, e := range kept {
+		c := commits[e.art.ID]
+		if !c.push {
+			continue
+		}
+		if !c.listed {
+			c.listed = true
+			ids = append(ids, e.art.ID)
+		}
+		// Runs on another branch (a commit.branch the action does not
+		// write, or -branch) make a line of their own.
+		line := e.suite + "\x00" + c.art.Branch
+		if inSuite[[2]string{line, e.art.ID}] {
+			continue // a re-run of a commit the suite has already
+		}
+		inSuite[[2]string{line, e.art.ID}] = true
+		if prev, ok := last[line]; ok && !slices.Contains(edges[prev], e.art.ID) {
+			edges[prev] = append(edges[prev], e.art.ID)
+			indeg[e.art.ID]++
+		}
+		last[line] = e.art.ID
+	}
+	order := gabOrder(ids, edges, indeg, func(a, b string) bool {
+		x, y := commits[a], commits[b]
+		if !x.ran.IsZero() && !y.ran.IsZero() && !x.ran.Equal(y.ran) {
+			return x.ran.Before(y.ran)
+		}
+		return x.first < y.first
+	})
+	pos := make(map[string]int, len(ids))
+	for i, id := range order {
+		pos[id] = i
+	}
+	if len(order) < len(ids) {
+		var rest []string
+		for _, id := range ids {
+			if _, ok := pos[id]; !ok {
+				pos[id] = len(order) + len(rest)
+				rest = append(rest, id)
+			}
+		}
+		g.warn(0, "the suites list %d commits in contradicting orders (e.g. %s); they are placed last, in the order they first appear", len(rest), rest[0])
+		order = append(order, rest...)
+	}
+	latest := map[string]string{} // branch → its latest commit in order
+	for _, id := range order {
+		a := &commits[id].art
+		if p, ok := latest[a.Branch]; ok {
+			a.Parents = []string{p}
+		}
+		latest[a.Branch] = id
+	}
+
+	// Pull request runs: dated when they ran, compared with the latest
+	// push run before them.
+	base := map[string]int{} // try commit → position of its baseline
+	prev := map[string]string{}
+	for _, e := range kept {
+		c := commits[e.art.ID]
+		if c.push {
+			if c.art.Branch == def.Artifact.Branch {
+				prev[e.suite] = e.art.ID
+			}
+			continue
+		}
+		if b, ok := prev[e.suite]; ok {
+			if p, have := base[e.art.ID]; !have || pos[b] > p {
+				base[e.art.ID] = pos[b]
+			}
+		}
+	}
+	for id, c := range commits {
+		if c.push {
+			continue
+		}
+		if !c.ran.IsZero() {
+			c.art.Date = c.ran
+		}
+		if p, ok := base[id]; ok {
+			c.art.Baseline = order[p]
+		}
+	}
+	for _, e := range kept {
+		e.art = commits[e.art.ID].art
+	}
+	return kept
+}
+
+// gabCommit gathers what a data file's entries say about one commit.
+type gabCommit struct {
+	art    analysis.Artifact
+	push   bool      // it ran on a push: a main-line commit
+	listed bool      // it is in the main line's list
+	first  int       // index of its first entry
+	ran    time.Time // its earliest run
+	prs    []int     // the PRs it ran under, ascending
+}
+
+// gabOrder is a topological order of ids along edges, taking among the
+// ready ones the least by less (the ready set is small: about one per
+// suite); ids on a cycle are left out.
+func gabOrder(ids []string, edges map[string][]string, indeg map[string]int, less func(a, b string) bool) []string {
+	var ready []string
+	order := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if indeg[id] == 0 {
+			ready = append(ready, id)
+		}
+	}
+	for len(ready) > 0 {
+		i := 0
+		for j := range ready {
+			if less(ready[j], ready[i]) {
+				i = j
+			}
+		}
+		id := ready[i]
+		ready = slices.Delete(ready, i, i+1)
+		order = append(order, id)
+		for _, next := range edges[id] {
+			if indeg[next]--; indeg[next] == 0 {
+				ready = append(ready, next)
+			}
+		}
+	}
+	return order
 }
 
 // run returns the run of (suite, go package, artifact id), creating it in
@@ -349,17 +595,17 @@ func (g *gabReader) run(suite, pkg string, art analysis.Artifact, def Defaults, 
 	return r
 }
 
-// artifact reads an entry's commit.
-func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Artifact, bool) {
+// artifact reads an entry's commit, and when the entry ran (its date).
+func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Artifact, time.Time, bool) {
 	c := e.get("commit")
 	if c == nil || c.kind != ljObject {
 		g.warn(e.line, "suite %q: entry without a commit object; skipped", suite)
-		return analysis.Artifact{}, false
+		return analysis.Artifact{}, time.Time{}, false
 	}
 	id := strings.TrimSpace(ljStr(c.get("id")))
 	if id == "" {
 		g.warn(c.line, "suite %q: entry without a commit id; skipped", suite)
-		return analysis.Artifact{}, false
+		return analysis.Artifact{}, time.Time{}, false
 	}
 	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: ljStr(c.get("branch"))}
 	msg := strings.TrimSpace(ljStr(c.get("message")))
@@ -383,14 +629,22 @@ func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Ar
 			g.warn(ts.line, "commit %s: timestamp %q is not an RFC 3339 date; using the entry's date", id, ts.str)
 		}
 	}
-	if d := e.get("date"); a.Date.IsZero() && d != nil && d.kind == ljNumber && !math.IsInf(d.num, 0) && d.num > 0 {
-		a.Date = time.UnixMilli(int64(d.num)).UTC()
+	var ran time.Time
+	if d := e.get("date"); d != nil && d.kind == ljNumber && !math.IsInf(d.num, 0) && d.num > 0 && d.num < gabMaxMillis {
+		ran = time.UnixMilli(int64(d.num)).UTC()
+	}
+	if a.Date.IsZero() {
+		a.Date = ran
 	}
 	if a.Kind == analysis.KindCommit && a.Branch == "" {
 		a.Branch = def.Artifact.Branch
 	}
-	return a, true
+	return a, ran, true
 }
+
+// gabMaxMillis bounds an entry's date (milliseconds since 1970): the year
+// 10000, past which time.UnixMilli's result has no RFC 3339 form.
+const gabMaxMillis = 253402300800000
 
 // gabRecord is one element of a benches array.
 type gabRecord struct {
@@ -425,6 +679,9 @@ func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, c
 			vals = g.goValues(rec, split)
 		} else {
 			metric, unit := gabMetric(rec.unit)
+			if q, ok := unitMetric(unit); ok && metric == unit {
+				metric = q
+			}
 			vals = []gabValue{{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line}}
 		}
 		for _, v := range vals {

@@ -24,6 +24,11 @@ func gabDefaults(better string) Defaults {
 	return d
 }
 
+func withParent(a analysis.Artifact, parent string) analysis.Artifact {
+	a.Parents = []string{parent}
+	return a
+}
+
 func gabCtx(kv ...string) analysis.Params {
 	m := map[string]string{"toolchain": "go1.26"}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -43,8 +48,9 @@ func TestGabFixtures(t *testing.T) {
 		return []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: gabCtx(), Results: results}}
 	}
 	a1 := analysis.Artifact{ID: c1, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 20, 9, 15, 0, 0, time.UTC), Branch: "main", PR: 41, Title: "Speed up memtable inserts (#41)", Author: "Ada Lovelace"}
-	a2 := analysis.Artifact{ID: c2, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 21, 16, 40, 12, 0, time.UTC), Branch: "main", PR: 42, Title: "Faster sstable scans", Author: "GitHub"}
-	a3 := analysis.Artifact{ID: c3, Kind: analysis.KindTry, Date: time.Date(2025, 11, 22, 8, 0, 0, 0, time.UTC), PR: 43, Title: "Add an LRU cache", Author: "octo"}
+	a2 := analysis.Artifact{ID: c2, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 21, 16, 40, 12, 0, time.UTC), Parents: []string{c1}, Branch: "main", PR: 42, Title: "Faster sstable scans", Author: "GitHub"}
+	// A pull_request run is dated when it ran (the entry's date).
+	a3 := analysis.Artifact{ID: c3, Kind: analysis.KindTry, Date: time.UnixMilli(1763798402011).UTC(), PR: 43, Title: "Add an LRU cache", Author: "octo"}
 	put := analysis.Params{{Key: "procs", Value: "4"}, {Key: "size", Value: "64"}}
 	procs := analysis.Params{{Key: "procs", Value: "4"}}
 	goCtx, srvCtx := gabCtx("suite", "Go Benchmark"), gabCtx("suite", "Server throughput")
@@ -57,14 +63,14 @@ func TestGabFixtures(t *testing.T) {
 			name: "custom bigger is better", file: "custom-bigger.json", better: "higher",
 			want: custom(
 				gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5),
-				gabRes("Cache hit ratio", nil, "Percent", "Percent", hi, 93.1),
+				gabRes("Cache hit ratio", nil, "percent", "Percent", hi, 93.1),
 			),
 		},
 		{
 			name: "custom without a direction", file: "custom-bigger.json",
 			want: []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: []analysis.Result{
 				gabRes("GET requests", nil, "throughput", "req/s", "", 48210.5),
-				gabRes("Cache hit ratio", nil, "Percent", "Percent", "", 93.1),
+				gabRes("Cache hit ratio", nil, "percent", "Percent", "", 93.1),
 			}}},
 			probs: []string{`testdata/gab/custom-bigger.json:8: unit "Percent" does not say which way is better: lower is assumed (pass context better=higher for customBiggerIsBetter)`},
 		},
@@ -72,7 +78,7 @@ func TestGabFixtures(t *testing.T) {
 			name: "custom smaller is better, tool name as direction", file: "custom-smaller.json", better: "customSmallerIsBetter",
 			want: custom(
 				gabRes("Cold start", nil, "wall-time", "ms", lo, 412.7, 405.2),
-				gabRes("Peak memory", nil, "MB", "MB", lo, 187.5),
+				gabRes("Peak memory", nil, "size", "MB", lo, 187.5),
 			),
 		},
 		{
@@ -99,7 +105,7 @@ func TestGabFixtures(t *testing.T) {
 				{Artifact: a1, Machine: bmfDefaults.Machine, Context: srvCtx, Results: []analysis.Result{
 					gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5),
 					gabRes("PUT requests", nil, "throughput", "req/s", hi, 20517),
-					gabRes("Cache hit ratio", nil, "Percent", "Percent", hi, 93.1),
+					gabRes("Cache hit ratio", nil, "percent", "Percent", hi, 93.1),
 				}},
 			},
 		},
@@ -243,12 +249,13 @@ func TestGabInput(t *testing.T) {
 				`x.js:2: suite "s": entry without a commit id; skipped`,
 				`x.js:3: commit aaaa111: timestamp "yesterday" is not an RFC 3339 date; using the entry's date`,
 				`x.js:3: suite "s": unknown tool "zig"; directions follow the units`,
-				`x.js:4: benchmark "a": value -1 is negative for unit "ms"; skipped`,
 				`x.js:5: suite "s", commit bbbb222: empty benchmark list`,
 				`x.js:6: suite "s", commit cccc333: no benches array; skipped`,
 				`x.js:7: suite "s": an entry must be an object, found a string; skipped`,
 				`x.js:8: suite "t": want an array of entries, found a number; skipped`,
 				`x.js:8: suite "u" has no entries`,
+				// Benchmark records are read once every entry's commit is.
+				`x.js:4: benchmark "a": value -1 is negative for unit "ms"; skipped`,
 			},
 		},
 		{
@@ -285,7 +292,7 @@ func TestGabInput(t *testing.T) {
 			]}}`,
 			want: []run{
 				{commit("c1"), gabCtx("suite", "catch2"), []analysis.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 41.731, 40.1)}},
-				{commit("c2"), gabCtx("suite", "catch2"), []analysis.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 39.8)}},
+				{withParent(commit("c2"), "c1"), gabCtx("suite", "catch2"), []analysis.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 39.8)}},
 			},
 		},
 		{
@@ -329,7 +336,7 @@ func TestGabInput(t *testing.T) {
 
 func TestGabSniff(t *testing.T) {
 	f, _ := Lookup("gab")
-	for _, file := range []string{"data.js", "external.json", "custom-bigger.json", "custom-smaller.json"} {
+	for _, file := range []string{"data.js", "history.js", "external.json", "custom-bigger.json", "custom-smaller.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "gab", file))
 		if err != nil {
 			t.Fatal(err)
@@ -362,7 +369,7 @@ func TestGabSniff(t *testing.T) {
 }
 
 func FuzzGab(f *testing.F) {
-	for _, file := range []string{"data.js", "external.json", "custom-bigger.json", "custom-smaller.json"} {
+	for _, file := range []string{"data.js", "history.js", "external.json", "custom-bigger.json", "custom-smaller.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "gab", file))
 		if err != nil {
 			f.Fatal(err)

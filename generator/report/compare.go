@@ -413,7 +413,8 @@ func metricNames(c *analysis.Comparison, metric string) []string {
 }
 
 // WriteText writes a comparison for a terminal: per metric its verdict and
-// a table of the relevant changes, largest first. Names, titles and errors
+// a table of the relevant changes, largest first. A row's context is shown
+// beside its test case where it tells rows apart (ContextKeys). Names, titles and errors
 // from the data are printed through mdtext.Line: one line each, without
 // control characters (no terminal escape sequence gets through).
 func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
@@ -433,6 +434,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 		fmt.Fprint(w, ", deserves attention")
 	}
 	fmt.Fprintf(w, "\n%s\n", links.Compare(d, c.Base, c.Head))
+	ctxKeys := ContextKeys(rows)
 	for _, name := range metricNames(c, metric) {
 		m, _ := c.Metric(name)
 		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d significant\n", mdtext.Line(name), m.Direction, m.Relevance, m.Significant)
@@ -466,7 +468,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 					bud = string(r.Budget.Delta.Status)
 				}
 				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), analysis.FormatPercent(r.Threshold, 2), analysis.FormatFixed(r.Factor, 2)+"x",
-					r.Magnitude, z, p, bud, mdtext.Line(caseName(r)), mdtext.Line(r.Series.Key.Machine))
+					r.Magnitude, z, p, bud, mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Key.Machine))
 			}
 			tw.Flush()
 		}
@@ -477,7 +479,8 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	var failed []string
 	for _, r := range rows {
 		if r.After != nil && r.After.Error != "" {
-			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", mdtext.Line(caseName(r)), mdtext.Line(r.Series.Metric.Name), mdtext.Line(r.Series.Key.Machine), mdtext.Line(r.After.Error)))
+			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Metric.Name),
+				mdtext.Line(r.Series.Key.Machine), mdtext.Line(r.After.Error)))
 		}
 	}
 	if len(failed) > 0 {
@@ -525,7 +528,8 @@ func headline(names []string) string {
 
 // WriteMarkdown writes what a bot posts on a PR (rustc-perf's
 // summarize_run): the overall result line, then per metric its summary
-// table — the headline metric shown, the others folded — and failures.
+// table — the headline metric shown, the others folded — and failures,
+// each with its context where it tells failures apart (ContextKeys).
 //
 // Everything from the data (artifact ids, metric, benchmark, parameter and
 // machine names, error strings) goes through mdtext, and every link
@@ -541,6 +545,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, mdtext.Text(base.Short()), url)
 	sum := Summary(c, metric)
 	var failed []*analysis.Row
+	ctxKeys := ContextKeys(Rows(c, metric))
 	for _, r := range Rows(c, metric) {
 		if r.After != nil && r.After.Error != "" && (r.Before == nil || r.Before.Error == "") {
 			failed = append(failed, r)
@@ -561,7 +566,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 		fmt.Fprintln(w, "> [!WARNING]")
 		fmt.Fprintln(w, "> These benchmarks failed in this run but not in its baseline:")
 		for _, r := range failed {
-			fmt.Fprintf(w, "> - %s %s on %s: %s\n", mdtext.Code(caseName(r)), mdtext.Text(r.Series.Metric.Name), mdtext.Text(r.Series.Key.Machine), mdtext.Code(r.After.Error))
+			fmt.Fprintf(w, "> - %s %s on %s: %s\n", mdtext.Code(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Text(r.Series.Metric.Name), mdtext.Text(r.Series.Key.Machine), mdtext.Code(r.After.Error))
 		}
 		fmt.Fprintln(w)
 	}
