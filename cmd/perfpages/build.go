@@ -15,13 +15,13 @@ import (
 
 func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr)
-	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo site)")
+	site := addSiteFlags(fs, true)
 	out := fs.String("out", "", "output folder (default: site.output of the config, public/)")
 	strict := fs.Bool("strict", false, "fail the build on any warning (bad archive, unknown field, …)")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	s, err := generator.Open(*configPath)
+	s, err := site.open(stderr)
 	if err != nil {
 		return err
 	}
