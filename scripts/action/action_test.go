@@ -122,7 +122,9 @@ func TestInstall(t *testing.T) {
 	}
 }
 
-// scratch is a user's project: a bare origin and clones of it.
+// scratch is a user's project: a bare origin and clones of it. Its
+// perfpages.toml is the README's (readmeConfig): results on perf-results,
+// the project's history, a 10 % budget on wall-time.
 type scratch struct {
 	t      *testing.T
 	dir    string
@@ -132,23 +134,6 @@ type scratch struct {
 	env    []string
 	clock  time.Time
 }
-
-const scratchConfig = `[site]
-title = "scratch"
-base_url = "https://example.github.io/proj/"
-
-[[sources]]
-git = "."
-ref = "perf-results"        # only origin/perf-results exists in a CI clone
-path = "results/"
-
-[project]
-git = "."
-branch = "main"
-
-[budgets.wall-time]
-threshold = 0.10
-`
 
 func newScratch(t *testing.T) *scratch {
 	t.Helper()
@@ -168,7 +153,8 @@ func newScratch(t *testing.T) *scratch {
 	s.proj = filepath.Join(s.dir, "proj")
 	s.git("", "init", "-q", "--bare", s.origin)
 	s.git("", "clone", "-q", s.origin, s.proj)
-	os.WriteFile(filepath.Join(s.proj, "perfpages.toml"), []byte(scratchConfig), 0o644)
+	// The README's perfpages.toml, as a new user copies it.
+	os.WriteFile(filepath.Join(s.proj, "perfpages.toml"), []byte(readmeConfig(t)), 0o644)
 	s.commit("c1", "Start")
 	s.commit("c2", "Speed up parsing (#5)")
 	s.git(s.proj, "push", "-q", "origin", "main")
