@@ -230,10 +230,15 @@ var buildVersion string
 // module version go install or go build put in the binary, else
 // "(devel)".
 func version() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(bi)
+}
+
+func versionOf(bi *debug.BuildInfo) string {
 	if buildVersion != "" {
 		return buildVersion
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+	if bi != nil && bi.Main.Version != "" {
 		return bi.Main.Version
 	}
 	return "(devel)"
@@ -242,10 +247,9 @@ func version() string {
 // versionLine is what 'perfpages version' prints: the version, and when
 // the binary was built from a git checkout, the commit, its time and
 // whether the work tree had changes; then the Go version and platform.
-func versionLine() string {
-	v := version()
+func versionLine(bi *debug.BuildInfo) string {
 	var extra []string
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if bi != nil {
 		var rev, at string
 		modified := false
 		for _, s := range bi.Settings {
@@ -272,7 +276,7 @@ func versionLine() string {
 		}
 	}
 	extra = append(extra, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
-	return "perfpages " + v + " (" + strings.Join(extra, ", ") + ")"
+	return "perfpages " + versionOf(bi) + " (" + strings.Join(extra, ", ") + ")"
 }
 
 func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -280,6 +284,7 @@ func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, versionLine())
+	bi, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(stdout, versionLine(bi))
 	return nil
 }

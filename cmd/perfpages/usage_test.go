@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -163,6 +164,32 @@ func TestVersion(t *testing.T) {
 	}
 	if version() != "v1.2.3" {
 		t.Errorf("version() = %q (receipts' tool version)", version())
+	}
+}
+
+// TestVersionLine: what a binary built from a git checkout, or installed
+// as a module version, says.
+func TestVersionLine(t *testing.T) {
+	tail := runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")"
+	vcs := func(modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "5c56279abcdef0123456789abcdef0123456789a"},
+			{Key: "vcs.time", Value: "2026-11-20T03:00:00Z"}, {Key: "vcs.modified", Value: modified}}
+	}
+	tests := []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{nil, "perfpages (devel) (" + tail},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, "perfpages v0.3.0 (" + tail},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261120030000-5c56279abcde+dirty"}, Settings: vcs("true")},
+			"perfpages v0.0.0-20261120030000-5c56279abcde+dirty (commit 5c56279abcde-dirty, 2026-11-20T03:00:00Z, " + tail},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("false")},
+			"perfpages (devel) (commit 5c56279abcde, 2026-11-20T03:00:00Z, " + tail},
+	}
+	for _, tt := range tests {
+		if got := versionLine(tt.bi); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
 	}
 }
 
