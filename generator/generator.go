@@ -55,6 +55,9 @@ type Site struct {
 	// reads config's analysis.annotations.
 	Annotations     []byte
 	AnnotationsName string
+	// IsDemo is set on the embedded demo site (Demo), which commands use
+	// when no config was given or found; they say so.
+	IsDemo bool
 	// Tests caches Criterion's bootstrap results in memory across builds
 	// of this site value; Build fills it from the cache folder when it is
 	// empty or nil, and saves what it used there.
@@ -63,10 +66,11 @@ type Site struct {
 
 // Open returns the site described by the config file at path. With path
 // "" it uses perfpages.toml in the current folder if there is one, and the
-// embedded demo site otherwise.
+// embedded demo site (IsDemo) only when there is none: a perfpages.toml
+// that cannot be read is an error, and so is a path that names no file.
 func Open(path string) (*Site, error) {
 	if path == "" {
-		if _, err := os.Stat(config.FileName); err != nil {
+		if _, err := os.Lstat(config.FileName); errors.Is(err, fs.ErrNotExist) {
 			return Demo()
 		}
 		path = config.FileName
@@ -84,7 +88,12 @@ func Open(path string) (*Site, error) {
 // and no file over the size cap ([site.MaxContentSize],
 // [site.MaxThemeFileSize]) is ever read; Build reports each left-out file
 // as a warning.
+//
+// A configuration without sources is an error ([config.Config.CheckSources]).
 func FromConfig(cfg *config.Config) (*Site, error) {
+	if err := cfg.CheckSources(); err != nil {
+		return nil, err
+	}
 	s := &Site{Config: cfg}
 	if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
 		c, err := confined.Open(cfg.Site.Content, site.MaxContentSize, func(name string) bool { return strings.HasSuffix(name, ".md") })
@@ -130,7 +139,7 @@ func Demo() (*Site, error) {
 		return nil, demoErr
 	}
 	files := demoFiles
-	return &Site{Config: cfg, Files: files, Content: content.FS, ContentName: "content",
+	return &Site{Config: cfg, IsDemo: true, Files: files, Content: content.FS, ContentName: "content",
 		Annotations: DemoAnnotations(), AnnotationsName: "demo:annotations.yaml", Tests: demoTests}, nil
 }
 

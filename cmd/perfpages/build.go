@@ -16,7 +16,7 @@ import (
 
 func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr)
-	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo site)")
+	site := addSiteFlags(fs, true)
 	out := fs.String("out", "", "output folder (default: site.output of the config, public/)")
 	strict := fs.Bool("strict", false, "fail the build on any warning (bad archive, unknown field, …)")
 	cold := fs.Bool("cold", false, "ignore what earlier builds stored beside the output: compute everything again")
@@ -44,7 +44,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}()
 	}
-	s, err := generator.Open(*configPath)
+	s, err := site.open(stderr)
 	if err != nil {
 		return err
 	}

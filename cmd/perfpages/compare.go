@@ -14,16 +14,10 @@ import (
 
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", stderr)
-	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo data)")
+	site := addSiteFlags(fs, false)
 	format := fs.String("format", "text", "output format: text, json or markdown")
 	metric := fs.String("metric", "", "only this metric (default: every metric)")
 	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] [BASE] HEAD")
-		fmt.Fprintln(stderr, "BASE and HEAD are a full sha, a unique prefix of 4+ characters, a tag, or pr/<n>.")
-		fmt.Fprintln(stderr, "Without BASE, HEAD is compared with its baseline: a try run's baseline, else its main-line predecessor.")
-		fs.PrintDefaults()
-	}
 	if err := parse(fs, args, 2); err != nil {
 		return err
 	}
@@ -34,7 +28,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !slices.Contains([]string{"text", "json", "markdown"}, *format) {
 		return fmt.Errorf("compare: -format %q: want text, json or markdown", *format)
 	}
-	env, err := load(ctx, *configPath, *model, stderr)
+	env, err := load(ctx, site, *model, stderr)
 	if err != nil {
 		return err
 	}
@@ -82,8 +76,8 @@ type env struct {
 }
 
 // load opens the site and loads its data, printing warnings to stderr.
-func load(ctx context.Context, configPath, model string, stderr io.Writer) (*env, error) {
-	s, err := generator.Open(configPath)
+func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) (*env, error) {
+	s, err := site.open(stderr)
 	if err != nil {
 		return nil, err
 	}

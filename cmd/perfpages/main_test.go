@@ -74,7 +74,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `perfpages: unknown command "frobnicate"`},
-		{[]string{"build", "-config", "/nonexistent/perfpages.toml"}, "perfpages: open /nonexistent/perfpages.toml"},
+		{[]string{"build", "-config", "/nonexistent/perfpages.toml"}, "perfpages: config /nonexistent/perfpages.toml: no such file"},
 		{[]string{"build", "extra"}, `unexpected argument "extra"`},
 		{[]string{"demo", "-size", "XL", "-out", "x"}, "perfpages: "},
 		{[]string{"demo"}, "perfpages: demo: -out is required"},

@@ -43,12 +43,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cwd := fs.String("cwd", "", "working directory of the command (default: the current one)")
 	allowNonzero := fs.Bool("allow-nonzero", false, "exit 0 even when a measured sample exits non-zero or times out")
 	outputCap := fs.Int("output-cap", perfgate.DefaultOutputCap, "bytes of each sample's stdout and stderr kept in the receipt")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] -- CMD [ARG...]")
-		fmt.Fprintln(stderr, "Runs CMD warm-up + repeat times (no shell) and writes a perfgate.run.v1 receipt.")
-		fmt.Fprintln(stderr, "A measured sample that exits non-zero or times out is recorded; run then exits 1 after writing the receipt.")
-		fs.PrintDefaults()
-	}
+	// Not parse: flags end at the command, whose own flags are its own
+	// ("run -name x ./bench -v").
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -108,12 +104,6 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	requireSig := fs.Bool("require-significance", false, "treat a warn or fail that is not significant as pass (alpha 0.05 unless -significance-alpha)")
 	hostMismatch := fs.String("host-mismatch", perfgate.HostMismatchWarn, "when the two runs come from different machines: warn, error or ignore")
 	maxInput := fs.Int64("max-input-bytes", 0, "largest input file, in bytes (default: the config's site.max_input_bytes, 64 MiB)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR]")
-		fmt.Fprintln(stderr, "F is a perfgate run receipt or a perfpages archive (both sides the same kind).")
-		fmt.Fprintln(stderr, "Exit status: 0 pass, warn, skip or no baseline; 2 fail; 3 warn with -fail-on-warn; 1 error.")
-		fs.PrintDefaults()
-	}
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -203,16 +193,8 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("export", stderr)
 	format := fs.String("format", "", "csv or jsonl (required)")
 	maxInput := fs.Int64("max-input-bytes", 0, "largest input file, in bytes (default 64 MiB)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages export -format csv|jsonl [-max-input-bytes N] F...")
-		fmt.Fprintln(stderr, "F are perfgate run receipts (one row each) or compare receipts (one row per metric), not both.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errReported
+	if err := parse(fs, args, 1<<20); err != nil {
+		return err
 	}
 	if *format != perfgate.FormatCSV && *format != perfgate.FormatJSONL {
 		fs.Usage()
@@ -265,11 +247,6 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("promote", stderr)
 	normalize := fs.Bool("normalize", false, `set run.id to "baseline" and both timestamps to 1970-01-01T00:00:00Z`)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: perfpages promote [-normalize] F DEST")
-		fmt.Fprintln(stderr, "Copies the run receipt F to DEST (e.g. baselines/<bench>.json), the baseline of later checks.")
-		fs.PrintDefaults()
-	}
 	if err := parse(fs, args, 2); err != nil {
 		return err
 	}

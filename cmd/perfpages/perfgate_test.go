@@ -334,7 +334,7 @@ func TestPerfgateBadInputs(t *testing.T) {
 		{"check: mixed kinds", []string{"check", "-baseline", "archive-base.json", "-current", "current_pass.json", "-out-dir", out},
 			"perfpages: baseline archive-base.json is a perfpages archive but current current_pass.json is a perfgate run receipt: compare like with like\n"},
 		{"check: no current", []string{"check", "-baseline", "baseline.json"}, "perfpages: check: -current is required\n"},
-		{"check: bad config", []string{"check", "-current", "current_pass.json", "-config", "nope.toml"}, "perfpages: open nope.toml: no such file or directory\n"},
+		{"check: bad config", []string{"check", "-current", "current_pass.json", "-config", "nope.toml"}, "perfpages: config nope.toml: no such file\n"},
 		{"export: missing", []string{"export", "-format", "csv", "nope.json"}, "perfpages: nope.json: no such file or directory\n"},
 		{"export: wrong schema", []string{"export", "-format", "csv", wrong}, "perfpages: " + wrong + `: schema "perfgate.run.v2"`},
 		{"export: archive", []string{"export", "-format", "csv", "archive-base.json"}, "perfpages: archive-base.json: is a perfpages archive; export takes perfgate run or compare receipts\n"},

@@ -19,13 +19,13 @@ import (
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := newFlags("serve", stderr)
-	configPath := flags.String("config", "", "config file (default: perfpages.toml here, else the demo site)")
+	site := addSiteFlags(flags, true)
 	addr := flags.String("addr", "127.0.0.1:8080", "address to listen on")
 	poll := flags.Duration("poll", time.Second, "how often to look for changed inputs")
 	if err := parse(flags, args, 0); err != nil {
 		return err
 	}
-	s, err := generator.Open(*configPath)
+	s, err := site.open(stderr)
 	if err != nil {
 		return err
 	}
@@ -64,14 +64,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// Re-read the configuration on every change: it may be what
 		// changed, and it says what to watch from then on.
 		open := func() *generator.Site {
-			ns, err := generator.Open(*configPath)
+			ns, err := site.reopen()
 			if err != nil {
 				fmt.Fprintf(stderr, "perfpages: %v\n", err)
 				return nil
 			}
 			return ns
 		}
-		watch(ctx, s, *configPath, *poll, open, func(s *generator.Site) {
+		watch(ctx, s, *site.config, *poll, open, func(s *generator.Site) {
 			if _, err := build(ctx, s, generator.BuildOptions{Out: out}, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
 			}

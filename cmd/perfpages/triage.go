@@ -11,7 +11,7 @@ import (
 
 func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("triage", stderr)
-	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo data)")
+	site := addSiteFlags(fs, false)
 	week := fs.String("week", "", "the week's Monday, yyyy-mm-dd (required)")
 	format := fs.String("format", "markdown", "output format: markdown or json")
 	filter := fs.String("filter", "", "keep comparisons that are definitely-relevant, probably-relevant or deserves-attention (default: the config's triage.filter)")
@@ -30,7 +30,7 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *format != "markdown" && *format != "json" {
 		return fmt.Errorf("triage: -format %q: want markdown or json", *format)
 	}
-	env, err := load(ctx, *configPath, *model, stderr)
+	env, err := load(ctx, site, *model, stderr)
 	if err != nil {
 		return err
 	}

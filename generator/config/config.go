@@ -10,6 +10,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
 	"net/url"
@@ -31,6 +32,9 @@ const FileName = "perfpages.toml"
 
 // Config is a decoded perfpages.toml.
 type Config struct {
+	// File names the config file in messages (as given: "perfpages.toml",
+	// "ci/perfpages.toml"); "" for a configuration without one.
+	File string `toml:"-"`
 	// Dir is the folder of the config file; relative paths below are
 	// already resolved against it.
 	Dir      string                  `toml:"-"`
@@ -50,7 +54,13 @@ type Site struct {
 	Title string `toml:"title"`
 	// BaseURL is where the site is published, e.g.
 	// "https://example.github.io/bench/"; its path is the prefix of every
-	// link, so project sites on a sub-path work. Default "/".
+	// link, so project sites on a sub-path work. Default "/". It is an
+	// absolute http(s) URL or a path starting with "/" (links then stay
+	// site-absolute and documents posted elsewhere, such as the PR
+	// comment, cannot link back): "example.github.io/bench" would be
+	// taken for a path, so it is an error (see CheckBaseURL).
+	// The -base-url flag and PERFPAGES_BASE_URL override it
+	// (SetBaseURL).
 	BaseURL string `toml:"base_url"`
 	// Repository is the project's web home (GitHub style), used for
 	// commit, PR and compare links. Optional.
@@ -302,11 +312,16 @@ func (c *Config) fill() {
 	}
 }
 
-// Load reads and validates the config file at path.
+// Load reads and validates the config file at path. A missing file is an
+// error (never a fallback to defaults or the demo: a typo in -config must
+// not build something else).
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: no such file", path)
+		}
+		return nil, fmt.Errorf("reading config: %w", err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -334,7 +349,7 @@ func Parse(name string, data []byte, dir string) (*Config, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
-	c.Dir = dir
+	c.File, c.Dir = name, dir
 	c.fill()
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -347,10 +362,8 @@ func (c *Config) validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
-	if u, err := url.Parse(c.Site.BaseURL); err != nil {
-		bad("site.base_url: %v", err)
-	} else if u.RawQuery != "" || u.Fragment != "" {
-		bad("site.base_url %q: must not have a query or fragment", c.Site.BaseURL)
+	if err := CheckBaseURL(c.Site.BaseURL); err != nil {
+		bad("site.base_url %w", err)
 	}
 	if c.Site.Repository != "" {
 		if u, err := url.Parse(c.Site.Repository); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
@@ -488,6 +501,62 @@ func (c *Config) resolve() {
 			c.Analysis.Annotations = p
 		}
 	}
+}
+
+// CheckBaseURL returns an error, starting with the quoted URL, when u is
+// not a base URL: an absolute http(s) URL with a host
+// ("https://example.github.io/bench/") or a path from the root ("/bench/").
+// Without a scheme, "example.github.io/bench/" would be read as a relative
+// path and every link would break.
+func CheckBaseURL(u string) error {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q: %v", u, errors.Unwrap(err))
+	case p.RawQuery != "" || p.Fragment != "" || strings.HasSuffix(u, "?") || strings.HasSuffix(u, "#"):
+		return fmt.Errorf("%q: must not have a query or fragment", u)
+	case p.Scheme == "" && p.Host == "" && strings.HasPrefix(u, "/"):
+		return nil
+	case p.Scheme == "":
+		example := strings.TrimLeft(u, "/")
+		if host, _, _ := strings.Cut(example, "/"); !strings.Contains(host, ".") {
+			example = "example.github.io/" + example // "bench/" is a path
+		}
+		return fmt.Errorf("%q has no scheme: want an absolute URL such as https://%s (or a path such as /bench/)", u, example)
+	case p.Scheme != "http" && p.Scheme != "https":
+		return fmt.Errorf("%q: want an http or https URL", u)
+	case p.Host == "":
+		return fmt.Errorf("%q has no host: want an absolute URL such as https://example.github.io/bench/", u)
+	case p.User != nil:
+		return fmt.Errorf("%q: must not hold a user name or password", u)
+	}
+	return nil
+}
+
+// SetBaseURL overrides site.base_url (the -base-url flag,
+// PERFPAGES_BASE_URL), with the same rules.
+func (c *Config) SetBaseURL(u string) error {
+	if err := CheckBaseURL(u); err != nil {
+		return err
+	}
+	c.Site.BaseURL = u
+	return nil
+}
+
+// CheckSources returns an error when the configuration has no
+// [[sources]]: such a site would build empty pages, which looks like a
+// site whose archives were all skipped. (Load accepts it: check reads only
+// [budgets].)
+func (c *Config) CheckSources() error {
+	if len(c.Sources) > 0 {
+		return nil
+	}
+	name := c.File
+	if name == "" {
+		name = "the configuration"
+	}
+	return fmt.Errorf("%s: no [[sources]]: add one that says where the results are: "+
+		`dir = "results" (a folder of archives) or git = ".", ref = "perf-results", path = "results/" (a results branch)`, name)
 }
 
 func fileExists(p string) bool {

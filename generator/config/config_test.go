@@ -15,6 +15,7 @@ func TestParseDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Config{
+		File:     "perfpages.toml",
 		Dir:      dir,
 		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
@@ -194,5 +195,80 @@ func TestBasePath(t *testing.T) {
 		if got := c.BasePath(); got != want {
 			t.Errorf("BasePath(%q) = %q, want %q", base, got, want)
 		}
+	}
+}
+
+// TestCheckBaseURL: a base URL is an absolute http(s) URL or a path from
+// the root; "example.github.io/bench/" (no scheme) would make every link
+// relative to the page and break, so it is an error that shows the fix.
+func TestCheckBaseURL(t *testing.T) {
+	tests := []struct {
+		url  string
+		want string // "" for valid, else a substring of the error
+	}{
+		{"/", ""},
+		{"/bench/", ""},
+		{"/bench", ""},
+		{"https://example.github.io/bench/", ""},
+		{"https://example.github.io/bench", ""},
+		{"http://localhost:8080/", ""},
+		{"https://example.org", ""},
+		{"example.github.io/bench/", `"example.github.io/bench/" has no scheme: want an absolute URL such as https://example.github.io/bench/ (or a path such as /bench/)`},
+		{"bench/", `"bench/" has no scheme: want an absolute URL such as https://example.github.io/bench/`},
+		{"//example.github.io/bench/", `has no scheme: want an absolute URL such as https://example.github.io/bench/`},
+		{"ftp://example.org/", `want an http or https URL`},
+		{"https:///bench/", `has no host`},
+		{"https://user:pw@example.org/", `must not hold a user name or password`},
+		{"https://example.org/?x=1", `must not have a query or fragment`},
+		{"https://example.org/#top", `must not have a query or fragment`},
+		{"https://exa mple.org/", `"https://exa mple.org/"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			err := CheckBaseURL(tt.url)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	// The config names the key; SetBaseURL (flag, environment) applies
+	// the same rule and leaves the config alone on an error.
+	_, err := Parse("perfpages.toml", []byte("[site]\nbase_url = \"example.github.io/bench/\"\n[[sources]]\ndir = \"r\"\n"), "/site")
+	if err == nil || !strings.Contains(err.Error(), `perfpages.toml: site.base_url "example.github.io/bench/" has no scheme`) {
+		t.Errorf("Parse: %v", err)
+	}
+	c := Default()
+	if err := c.SetBaseURL("example.org"); err == nil || c.Site.BaseURL != "/" {
+		t.Errorf("SetBaseURL(example.org) = %v, base_url %q", err, c.Site.BaseURL)
+	}
+	if err := c.SetBaseURL("https://o.github.io/r/"); err != nil || c.BasePath() != "/r/" || c.AbsURL() != "https://o.github.io/r/" {
+		t.Errorf("SetBaseURL: %v, BasePath %q, AbsURL %q", err, c.BasePath(), c.AbsURL())
+	}
+}
+
+// TestCheckSources: a config without sources parses (check reads only
+// [budgets]) but cannot build a site.
+func TestCheckSources(t *testing.T) {
+	c, err := Parse("ci/perfpages.toml", []byte("[budgets.wall-time]\nthreshold = 0.1\n"), "/site/ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.CheckSources()
+	if err == nil || !strings.HasPrefix(err.Error(), `ci/perfpages.toml: no [[sources]]: add one that says where the results are: dir = "results"`) {
+		t.Errorf("CheckSources = %v", err)
+	}
+	c, _ = Parse("perfpages.toml", []byte("[[sources]]\ndir = \"r\"\n"), "/site")
+	if err := c.CheckSources(); err != nil {
+		t.Errorf("with a source: %v", err)
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "missing.toml"))
+	if err == nil || !strings.Contains(err.Error(), "missing.toml: no such file") {
+		t.Errorf("Load(missing) = %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -231,6 +232,14 @@ func subcommand(args []string) string {
 }
 
 // resolve returns the full sha of the commit ref names; "" means HEAD.
+//
+// A plain branch name that names no local ref falls back to the remote
+// branch of that name: "perf-results" is origin/perf-results when the
+// clone only has the remote-tracking branch (what actions/checkout and a
+// plain git clone leave), so configs can name the branch as users think
+// of it. origin wins; another remote is used when it is the only one with
+// the branch; several are an error that names them. A local branch of
+// the name always wins, as in git.
 func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
 	if ref == "" {
 		ref = "HEAD"
@@ -245,6 +254,13 @@ func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
 			if ref == "HEAD" {
 				return "", fmt.Errorf("git repository %s has no commits: HEAD does not name a commit", g.dir)
 			}
+			remote, err := g.remoteBranch(ctx, ref)
+			if err != nil {
+				return "", err
+			}
+			if remote != "" {
+				return g.resolve(ctx, remote)
+			}
 			return "", &RefError{Repo: g.dir, Ref: ref, Fix: fetchFix(ref)}
 		}
 		return "", err
@@ -256,13 +272,51 @@ func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
 	return sha, nil
 }
 
-// fetchFix is the command that fetches ref from origin.
+// remoteBranch returns the remote-tracking ref ("refs/remotes/origin/x")
+// that stands for the branch name when the repository has no ref of that
+// name (see resolve), or "" when there is none.
+func (g *Git) remoteBranch(ctx context.Context, name string) (string, error) {
+	if !isBranchName(name) {
+		return "", nil
+	}
+	out, err := g.output(ctx, "for-each-ref", "--format=%(refname)", "refs/remotes/*/"+name)
+	if err != nil {
+		return "", err
+	}
+	refs := strings.Fields(string(out))
+	switch {
+	case len(refs) == 0:
+		return "", nil
+	case slices.Contains(refs, "refs/remotes/origin/"+name):
+		return "refs/remotes/origin/" + name, nil
+	case len(refs) == 1:
+		return refs[0], nil
+	}
+	var names []string
+	for _, r := range refs {
+		names = append(names, strings.TrimPrefix(r, "refs/remotes/"))
+	}
+	return "", fmt.Errorf("git repository %s has no branch %q but several remotes do (%s): name one, such as %q",
+		g.dir, name, strings.Join(names, ", "), names[0])
+}
+
+// isBranchName reports whether ref is a plain branch name, not a full ref
+// or a revision expression (HEAD~2, v1^{}, main@{1}, a:b).
+func isBranchName(ref string) bool {
+	return ref != "HEAD" && !strings.HasPrefix(ref, "refs/") && !strings.HasPrefix(ref, "/") &&
+		!strings.ContainsAny(ref, "~^:@{}?*[\\ ") && !isObjectID(ref)
+}
+
+// fetchFix is the command that fetches ref from origin. A branch is
+// fetched as origin/<branch>, which resolve finds under the plain name.
 func fetchFix(ref string) string {
 	switch {
 	case strings.HasPrefix(ref, "refs/remotes/origin/"):
 		return "git fetch origin " + strings.TrimPrefix(ref, "refs/remotes/origin/")
 	case strings.HasPrefix(ref, "origin/"):
 		return "git fetch origin " + strings.TrimPrefix(ref, "origin/")
+	case isBranchName(ref):
+		return "git fetch origin " + ref
 	}
 	return "git fetch origin " + ref + ":" + ref
 }

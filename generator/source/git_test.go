@@ -105,7 +105,7 @@ func TestMissingRef(t *testing.T) {
 		{
 			name: "History",
 			call: func() error { _, err := g.History(ctx, "results-branch", "", nil); return err },
-			want: `ref "results-branch" not found in git repository ` + r.dir + `: fetch it with "git fetch origin results-branch:results-branch"`,
+			want: `ref "results-branch" not found in git repository ` + r.dir + `: fetch it with "git fetch origin results-branch"`,
 		},
 		{
 			name: "History of a remote branch",
@@ -115,7 +115,7 @@ func TestMissingRef(t *testing.T) {
 		{
 			name: "ProjectHistory",
 			call: func() error { _, err := g.ProjectHistory(ctx, "trunk"); return err },
-			want: `ref "trunk" not found in git repository ` + r.dir + `: fetch it with "git fetch origin trunk:trunk"`,
+			want: `ref "trunk" not found in git repository ` + r.dir + `: fetch it with "git fetch origin trunk"`,
 		},
 		{
 			name: "Notes",
@@ -290,5 +290,85 @@ func TestClose(t *testing.T) {
 	_, err = g.History(context.Background(), "perf-results", "", nil)
 	if want := "git repository " + r.dir + ": read after Close"; err == nil || err.Error() != want {
 		t.Errorf("History after Close: error %v, want %q", err, want)
+	}
+}
+
+// TestRemoteBranchFallback: a plain branch name the clone has only as a
+// remote-tracking branch (actions/checkout, git clone) resolves to it, so
+// ref = "perf-results" works in CI; a local branch still wins.
+func TestRemoteBranchFallback(t *testing.T) {
+	r, c := nightlyRepo(t)
+	// A clone of r: perf-results exists only as origin/perf-results, and
+	// main as origin/main.
+	r.git("checkout", "-q", "--orphan", "main")
+	r.git("rm", "-rfq", ".")
+	mainTip := r.commit("project start")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.runIn("", "clone", "-q", "--no-checkout", r.dir, clone)
+	r.runIn(clone, "update-ref", "-d", "refs/heads/main") // as in a PR checkout: no local main
+	g := openGit(t, clone)
+	ctx := context.Background()
+
+	files, err := g.History(ctx, "perf-results", "results", nil)
+	if err != nil {
+		t.Fatalf("History(perf-results) in a clone: %v", err)
+	}
+	if len(files) == 0 || !strings.HasPrefix(files[0].Origin, "perf-results@") {
+		t.Errorf("files = %v, want versions named perf-results@…", files)
+	}
+	if h, err := g.ProjectHistory(ctx, "main"); err != nil || len(h.Main) != 1 || h.Main[0].ID != mainTip || h.Main[0].Branch != "main" {
+		t.Errorf("ProjectHistory(main) = %+v, %v; want origin/main's one commit %s on branch main", h, err, mainTip)
+	}
+
+	tests := []struct {
+		ref     string
+		want    string // sha, or "" when an error is expected
+		wantErr string
+	}{
+		{ref: "perf-results", want: c[3]},
+		{ref: "origin/perf-results", want: c[3]},
+		{ref: "refs/remotes/origin/perf-results", want: c[3]},
+		{ref: "main", want: mainTip},
+		// Full refs and revision expressions are taken as written.
+		{ref: "refs/heads/perf-results", wantErr: `ref "refs/heads/perf-results" not found`},
+		{ref: "perf-results~1", wantErr: `ref "perf-results~1" not found`},
+		{ref: "nope", wantErr: `ref "nope" not found in git repository ` + clone + `: fetch it with "git fetch origin nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			got, err := g.resolve(ctx, tt.ref)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("resolve(%q) = %q, %v; want an error with %q", tt.ref, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("resolve(%q) = %q, %v; want %s", tt.ref, got, err, tt.want)
+			}
+		})
+	}
+
+	// A local branch of the name wins over the remote one, as in git.
+	r.runIn(clone, "branch", "perf-results", c[0])
+	if got, err := g.resolve(ctx, "perf-results"); err != nil || got != c[0] {
+		t.Errorf("with a local branch: resolve = %q, %v; want the local %s", got, err, c[0])
+	}
+	r.runIn(clone, "branch", "-D", "perf-results")
+
+	// Another remote is used when it is the only one with the branch;
+	// two remotes without origin's are ambiguous.
+	r.runIn(clone, "update-ref", "refs/remotes/fork/only-fork", c[1])
+	if got, err := g.resolve(ctx, "only-fork"); err != nil || got != c[1] {
+		t.Errorf("only-fork = %q, %v; want fork's %s", got, err, c[1])
+	}
+	r.runIn(clone, "update-ref", "refs/remotes/upstream/only-fork", c[2])
+	if _, err := g.resolve(ctx, "only-fork"); err == nil || !strings.Contains(err.Error(), `no branch "only-fork" but several remotes do (fork/only-fork, upstream/only-fork)`) {
+		t.Errorf("ambiguous remotes: err = %v", err)
+	}
+	// origin's wins over the others.
+	r.runIn(clone, "update-ref", "refs/remotes/upstream/perf-results", c[2])
+	if got, err := g.resolve(ctx, "perf-results"); err != nil || got != c[3] {
+		t.Errorf("perf-results with two remotes = %q, %v; want origin's %s", got, err, c[3])
 	}
 }
