@@ -1,0 +1,3 @@
+module example.com/realtools/gowork
+
+go 1.26
