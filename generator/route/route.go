@@ -45,6 +45,7 @@ var reserved = []string{
 // safe for concurrent use.
 type Table struct {
 	bench    map[string]string // benchmark name → segment
+	legacy   map[string]string // benchmark name → the segment it had before safe names kept theirs
 	artifact map[string]string // artifact id → segment
 	page     map[string]string // content source → path ("about/"), "" when refused
 	// Warnings are the decisions made to keep paths apart, each naming
@@ -70,11 +71,43 @@ type Named struct {
 // names, not on their order.
 func New(in Input) *Table {
 	t := &Table{bench: map[string]string{}, artifact: map[string]string{}, page: map[string]string{}}
-	t.bench = assign("benchmark", in.Benchmarks, slug.Name, []string{"index.html"}, &t.Warnings)
+	t.bench = assign("benchmark", in.Benchmarks, benchSlug, []string{"index.html"}, &t.Warnings)
 	t.artifact = assign("artifact", in.Artifacts, slug.Artifact, nil, &t.Warnings)
 	t.pages(in.Pages)
+	// A benchmark whose name is safe as it is used to get the lower-case
+	// slug with a hash (slug.Name): its old URL redirects to the new one.
+	taken := map[string]bool{"index.html": true}
+	for _, seg := range t.bench {
+		taken[strings.ToLower(seg)] = true
+	}
+	t.legacy = map[string]string{}
+	for name, seg := range t.bench {
+		if old := slug.Name(name); old != seg && !taken[strings.ToLower(old)] {
+			t.legacy[name] = old
+		}
+	}
 	return t
 }
+
+// benchSlug is a benchmark's path segment: its name when that is safe as
+// it is — ASCII letters of either case, digits, '-', '_' and '.', not
+// starting with a dot, at most 64 bytes — else slug.Name's.
+func benchSlug(name string) string {
+	if len(name) == 0 || len(name) > 64 || name[0] == '.' || name == ".." {
+		return slug.Name(name)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return slug.Name(name)
+		}
+	}
+	return name
+}
+
+// LegacyBench lists the benchmarks whose page moved (the old segment by
+// name), for redirect pages at the old URLs.
+func (t *Table) LegacyBench() map[string]string { return t.legacy }
 
 // assign gives each distinct name a segment. A name whose slug is itself
 // ("json-decode", a full sha) keeps it; a name that needed rewriting keeps
@@ -94,14 +127,16 @@ func assign(kind string, names []Named, slugOf func(string) string, reserved []s
 	}
 	slices.Sort(list)
 	out := make(map[string]string, len(list))
-	taken := map[string]string{} // segment → name
+	// Segments are told apart without case: a site is also served from
+	// file systems that ignore it.
+	taken := map[string]string{} // lower-case segment → name
 	for _, r := range reserved {
-		taken[r] = ""
+		taken[strings.ToLower(r)] = ""
 	}
 	// Clean names first: they own their slug.
 	for _, name := range list {
 		if s := slugOf(name); s == name && !isTaken(taken, s) {
-			out[name], taken[s] = s, name
+			out[name], taken[strings.ToLower(s)] = s, name
 		}
 	}
 	for _, name := range list {
@@ -109,27 +144,27 @@ func assign(kind string, names []Named, slugOf func(string) string, reserved []s
 			continue
 		}
 		s := slugOf(name)
-		if other, ok := taken[s]; ok {
+		if other, ok := taken[strings.ToLower(s)]; ok {
 			why := "a route of the site"
 			if other != "" {
 				why = fmt.Sprintf("%s %q", kind, other)
 			}
 			for n := 8; ; n += 4 {
 				s2 := longSlug(s, name, n)
-				if _, ok := taken[s2]; !ok {
+				if _, ok := taken[strings.ToLower(s2)]; !ok {
 					*warnings = append(*warnings, fmt.Errorf("%s: %s %q would have the URL segment %q of %s; it gets %q instead", origin(byName[name]), kind, name, s, why, s2))
 					s = s2
 					break
 				}
 			}
 		}
-		out[name], taken[s] = s, name
+		out[name], taken[strings.ToLower(s)] = s, name
 	}
 	return out
 }
 
 func isTaken(taken map[string]string, s string) bool {
-	_, ok := taken[s]
+	_, ok := taken[strings.ToLower(s)]
 	return ok
 }
 
@@ -201,7 +236,7 @@ func (t *Table) BenchSegment(name string) string {
 	if s, ok := t.bench[name]; ok {
 		return s
 	}
-	return slug.Name(name)
+	return benchSlug(name)
 }
 
 // ArtifactSegment is the path segment of an artifact id: the id itself for
@@ -229,7 +264,13 @@ const (
 	// ChartOptions are the options of every kind of chart (go-echarts).
 	ChartOptions = "assets/charts.json"
 
+	CommitsIndex = "commits/"
+	PRsIndex     = "prs/"
+	CompareIndex = "compare/"
+
 	patCommit       = "commit/{id}/"
+	patCommitsPage  = "commits/{page}/"
+	patPRsPage      = "prs/{page}/"
 	patCompare      = "compare/{base}...{head}/"
 	patPR           = "pr/{pr}/"
 	patBench        = "bench/{bench}/"
@@ -266,6 +307,19 @@ func (t *Table) Commit(id string) string { return fill(patCommit, "id", t.Artifa
 func (t *Table) Compare(base, head string) string {
 	return fill(patCompare, "base", t.ArtifactSegment(base), "head", t.ArtifactSegment(head))
 }
+
+// CommitsPage is page n (from 1, the oldest commits) of the list of
+// commits; PRsPage of PRs.
+func CommitsPage(n int) string { return fill(patCommitsPage, "page", strconv.Itoa(n)) }
+
+// PRsPage: see CommitsPage.
+func PRsPage(n int) string { return fill(patPRsPage, "page", strconv.Itoa(n)) }
+
+// BenchAt is the page of a benchmark's segment.
+func BenchAt(segment string) string { return fill(patBench, "bench", segment) }
+
+// CommitAt is the page at an artifact segment (a short sha's redirect).
+func CommitAt(segment string) string { return fill(patCommit, "id", segment) }
 
 // PR is a PR's page.
 func PR(n int) string { return fill(patPR, "pr", strconv.Itoa(n)) }

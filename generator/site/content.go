@@ -341,3 +341,21 @@ func renderMarkdown(md goldmark.Markdown, src []byte) (template.HTML, error) {
 	}
 	return template.HTML(buf.String()), nil
 }
+
+// The icons of rustc-perf's triage tables (❌ regressions, ✅
+// improvements, ⚠️ warnings) are emoji: a reader without an emoji font
+// sees empty boxes. The Markdown keeps them (it is rustc-perf's format);
+// its HTML shows them as inline SVG with a text label.
+var triageIcons = strings.NewReplacer(
+	"❌", `<svg class="icon icon-regression" role="img" aria-label="regression" viewBox="0 0 16 16" width="1em" height="1em"><circle cx="8" cy="8" r="7.5" fill="#e5534b"/><path d="M5 5l6 6M11 5l-6 6" stroke="#fff" stroke-width="2" stroke-linecap="round"/></svg>`,
+	"✅", `<svg class="icon icon-improvement" role="img" aria-label="improvement" viewBox="0 0 16 16" width="1em" height="1em"><circle cx="8" cy="8" r="7.5" fill="#2da44e"/><path d="M4.5 8.5l2.5 2.5 4.5-5" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`,
+	"⚠️", `<svg class="icon icon-warning" role="img" aria-label="warning" viewBox="0 0 16 16" width="1em" height="1em"><path d="M8 1l7.5 13.5h-15z" fill="#bf8700"/><path d="M8 6v4M8 12.2v.1" stroke="#fff" stroke-width="1.8" stroke-linecap="round"/></svg>`,
+)
+
+// renderTriage renders a triage report's Markdown, its icons as SVG.
+// Only the reports get this: their Markdown is the generator's, with every
+// name from the data escaped, so no icon can sit inside an attribute.
+func renderTriage(md goldmark.Markdown, src []byte) (template.HTML, error) {
+	h, err := renderMarkdown(md, src)
+	return template.HTML(triageIcons.Replace(string(h))), err
+}

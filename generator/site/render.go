@@ -190,6 +190,7 @@ func (r *Renderer) funcs() template.FuncMap {
 		"threshold": report.FormatThreshold,
 		// markdown renders Markdown (content pages, triage reports) to HTML.
 		"markdown": func(s string) (template.HTML, error) { return renderMarkdown(r.md, []byte(s)) },
+		"triage":   func(s string) (template.HTML, error) { return renderTriage(r.md, []byte(s)) },
 		"chart":    chartHTML,
 		"json": func(v any) (string, error) {
 			b, err := json.Marshal(v)

@@ -3,7 +3,9 @@ package sitemodel
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/route"
@@ -209,8 +211,183 @@ func (p *planner) contentPages(ctx context.Context) error {
 	})
 }
 
-// lists plans the pages that list every commit and PR (reserved).
-func (p *planner) lists(ctx context.Context) error { return nil }
+// ListPage is how many commits or PRs a page of a list shows.
+const ListPage = 100
+
+// CommitList is a page of the list of every main-line commit, newest
+// first: the index (Page 0, the newest ListPage commits) or page n of the
+// pages numbered from the oldest (stable: a new commit changes only the
+// last page and the index).
+type CommitList struct {
+	Page    int        `json:"page"`
+	Pages   []PageLink `json:"pages"`
+	Commits []Recent   `json:"commits"`
+}
+
+// PageLink is a link to a page of a list.
+type PageLink struct {
+	Label   string `json:"label"`
+	URL     string `json:"url"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// PRList is a page of the list of every PR, newest first.
+type PRList struct {
+	Page  int        `json:"page"`
+	Pages []PageLink `json:"pages"`
+	PRs   []PRItem   `json:"prs"`
+}
+
+// PRItem is a PR in the list.
+type PRItem struct {
+	Number int       `json:"number"`
+	Title  string    `json:"title"`
+	URL    string    `json:"url"`
+	Merged *Artifact `json:"merged,omitempty"`
+	Latest Artifact  `json:"latest"` // the artifact that stands for it
+	Runs   int       `json:"runs"`   // its try runs
+	// Verdicts are its comparison's verdicts when merged.
+	Verdicts *Recent `json:"verdicts,omitempty"`
+}
+
+// CompareForm is the page where a reader picks any two commits to compare.
+type CompareForm struct {
+	Base *Artifact `json:"base,omitempty"` // the latest commit's predecessor
+	Head *Artifact `json:"head,omitempty"` // the latest commit
+}
+
+// recentAt is the list entry of the main-line commit at pos.
+func (p *planner) recentAt(pos int) Recent {
+	if b := p.brief(pos); b != nil {
+		return p.recent(b)
+	}
+	a := p.d.MainLine[pos]
+	return Recent{Commit: p.artifact(a), URL: p.routes.Commit(p.d.Artifacts[a].ID)}
+}
+
+func pager(n int, url func(int) string, current int) []PageLink {
+	var out []PageLink
+	for i := 1; i <= n; i++ {
+		out = append(out, PageLink{Label: itoa(i), URL: url(i), Current: i == current})
+	}
+	return out
+}
+
+// lists plans the lists of every commit and PR, their short URLs, the
+// redirects of moved benchmark pages and the compare form.
+func (p *planner) lists(ctx context.Context) error {
+	d := p.d
+	n := len(d.MainLine)
+	pages := (n + ListPage - 1) / ListPage
+	commits := func(from, to, page int) error {
+		v := CommitList{Page: page, Pages: pager(pages, route.CommitsPage, page)}
+		for pos := to - 1; pos >= from; pos-- {
+			v.Commits = append(v.Commits, p.recentAt(pos))
+		}
+		path, title := route.CommitsIndex, "Commits"
+		if page > 0 {
+			path, title = route.CommitsPage(page), fmt.Sprintf("Commits, page %d of %d", page, pages)
+		}
+		return p.out(Output{Path: path, Layout: "commits", Title: title, Sitemap: true}, func(o *Output) error {
+			o.Data = v
+			return nil
+		})
+	}
+	if err := commits(max(0, n-ListPage), n, 0); err != nil {
+		return err
+	}
+	if err := parallel(ctx, pages, func(i int) error {
+		return commits(i*ListPage, min(n, (i+1)*ListPage), i+1)
+	}); err != nil {
+		return err
+	}
+
+	prs := d.PRs()
+	slices.Reverse(prs)
+	prPages := (len(prs) + ListPage - 1) / ListPage
+	items := make([]PRItem, len(prs))
+	for i, pr := range prs {
+		head, _ := d.PRHead(pr)
+		it := PRItem{Number: pr, Title: d.Artifacts[head].Title, URL: route.PR(pr), Latest: p.artifact(head)}
+		for _, a := range d.Artifacts {
+			if a.PR == pr && a.Kind == analysis.KindTry {
+				it.Runs++
+			}
+		}
+		if pos := d.MainPos(head); pos >= 0 {
+			m := p.artifact(head)
+			it.Merged = &m
+			if b := p.brief(pos); b != nil {
+				r := p.recent(b)
+				it.Verdicts = &r
+			}
+		}
+		items[i] = it
+	}
+	for page := 0; page <= prPages; page++ {
+		// Page 0 is the index: the newest PRs; pages 1… from the oldest.
+		var v PRList
+		path, title := route.PRsIndex, "Pull requests"
+		if page == 0 {
+			v = PRList{Pages: pager(prPages, route.PRsPage, 0), PRs: items[:min(len(items), ListPage)]}
+		} else {
+			// items are newest first; page 1 holds the oldest.
+			hi := len(items) - (page-1)*ListPage
+			lo := max(0, hi-ListPage)
+			v = PRList{Page: page, Pages: pager(prPages, route.PRsPage, page), PRs: items[lo:hi]}
+			path, title = route.PRsPage(page), fmt.Sprintf("Pull requests, page %d of %d", page, prPages)
+		}
+		if err := p.out(Output{Path: path, Layout: "prs", Title: title, Sitemap: true}, func(o *Output) error {
+			o.Data = v
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+
+	// /commit/<7-digit sha>/ redirects to the commit's page when no other
+	// artifact shares the prefix and nothing else has that URL.
+	prefixes := map[string]int{}
+	segments := map[string]bool{}
+	for _, a := range d.Artifacts {
+		segments[strings.ToLower(p.routes.ArtifactSegment(a.ID))] = true
+		if analysis.IsSHA(a.ID) && len(a.ID) > 7 {
+			prefixes[a.ID[:7]]++
+		}
+	}
+	for _, a := range d.MainLine {
+		id := d.Artifacts[a].ID
+		if !analysis.IsSHA(id) || len(id) <= 7 || prefixes[id[:7]] != 1 || segments[id[:7]] {
+			continue
+		}
+		to := p.routes.Commit(id)
+		if err := p.out(Output{Path: route.CommitAt(id[:7]), Layout: "redirect", Title: "Commit " + id[:7], Key: to}, func(o *Output) error {
+			o.Data = Redirect{To: to}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	// Benchmark pages that moved keep their old URL, redirecting.
+	for name, old := range p.routes.LegacyBench() {
+		to := p.routes.Bench(name)
+		if err := p.out(Output{Path: route.BenchAt(old), Layout: "redirect", Title: name, Key: to}, func(o *Output) error {
+			o.Data = Redirect{To: to}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	form := CompareForm{}
+	if n >= 2 {
+		b, h := p.artifact(d.MainLine[n-2]), p.artifact(d.MainLine[n-1])
+		form.Base, form.Head = &b, &h
+	}
+	return p.out(Output{Path: route.CompareIndex, Layout: "compare-form", Title: "Compare any two commits", Sitemap: true, Charts: false}, func(o *Output) error {
+		o.Data = form
+		return nil
+	})
+}
 
 // Sitemap lists every page of the site.
 type Sitemap struct {

@@ -319,7 +319,8 @@ func (p *planner) siteView() Site {
 	if s.ZThreshold == 0 {
 		s.ZThreshold = analysis.DefaultZThreshold
 	}
-	s.Nav = []NavItem{{"Dashboard", route.Home}, {"Triage", route.TriageIndex}, {"Benchmarks", route.BenchIndex}}
+	s.Nav = []NavItem{{"Dashboard", route.Home}, {"Commits", route.CommitsIndex}, {"PRs", route.PRsIndex}, {"Triage", route.TriageIndex},
+		{"Benchmarks", route.BenchIndex}, {"Compare", route.CompareIndex}}
 	for _, cp := range p.opts.Content.Pages {
 		if u := p.routes.Page(cp.Source); cp.Menu && u != "" {
 			s.Nav = append(s.Nav, NavItem{cp.Title, u})
