@@ -17,7 +17,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	configPath := fs.String("config", "", "config file (default: perfpages.toml here, else the demo data)")
 	format := fs.String("format", "text", "output format: text, json or markdown")
 	metric := fs.String("metric", "", "only this metric (default: every metric)")
-	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
+	model := fs.String("model", "", "significance model: perfpages, rustc-perf or rustc-perf-2021 (default: the config's)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] [BASE] HEAD")
 		fmt.Fprintln(stderr, "BASE and HEAD are a full sha, a unique prefix of 4+ characters, a tag, or pr/<n>.")
@@ -88,8 +88,8 @@ func load(ctx context.Context, configPath, model string, stderr io.Writer) (*env
 		return nil, err
 	}
 	if model != "" {
-		if model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
-			return nil, fmt.Errorf("-model %q: want %s or %s", model, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
+		if model != analysis.ModelPerfpages && model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
+			return nil, fmt.Errorf("-model %q: want %s, %s or %s", model, analysis.ModelPerfpages, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
 		}
 		s.Config.Analysis.Model = model
 	}
