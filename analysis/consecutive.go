@@ -23,7 +23,7 @@ import (
 // timing): the lookback z-score's window slides (a zscore.Window gains the
 // new base and loses the commit that left the window), the samples' test
 // takes mannwhitney's memoized exact path, and the row rules are
-// compareWith's own (newRow, engines.fill, classify/classifyAt). Nothing is kept
+// compareWith's own (newRow, engines.fill, classifyAt). Nothing is kept
 // between calls: a site computes its commit pages chunk by chunk, paying
 // the windows' setup (O(Lookback) per series) once per chunk.
 func (c *Comparer) Consecutive(from, to int) []*Comparison {
@@ -163,8 +163,8 @@ func (c *Comparer) newSweep(opts Options) *sweep {
 //
 // The z-score of position p scores the head against the series' values at
 // positions (p−1−Lookback, p−1] (lineObservations), which lw holds. Under
-// models perfpages and rustc-perf, thr holds the newest History values up to position
-// p−2, where the base's history starts.
+// models perfpages and rustc-perf, thr holds the newest History values up
+// to position p−2, where the base's history starts.
 func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 	c, opts := sw.c, sw.opts
 	s, line := c.d.Series[i], c.lines[i]

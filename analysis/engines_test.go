@@ -17,7 +17,12 @@ import (
 // one test case "b" of metric m: commit i has samples values[i] (and iters
 // when given). extra runs are added as they are.
 func sampleLine(m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
-	b := NewBuilder(BuildOptions{})
+	return valueLine("", m, unit, values, iters, extra...)
+}
+
+// valueLine is sampleLine with single-value rule v.
+func valueLine(v ValueKind, m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
+	b := NewBuilder(BuildOptions{Value: v})
 	for i, v := range values {
 		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
 		if i > 0 {

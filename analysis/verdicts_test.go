@@ -22,24 +22,6 @@ import (
 // default model and value, and under model rustc-perf with value best,
 // which reproduces what perfpages printed before.
 
-// pairLine is a main line of len(values) commits of one test case "b" with
-// the given samples (and iteration counts), built with value rule v.
-func pairLine(v ValueKind, metric, unit string, values [][]float64, iters []float64) *Dataset {
-	b := NewBuilder(BuildOptions{Value: v})
-	for i, xs := range values {
-		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
-		if i > 0 {
-			a.Parents = []string{rpCommitID(i - 1)}
-		}
-		res := Result{Case: TestCase{Benchmark: "b"}, Metric: metric, Unit: unit, Samples: xs}
-		if iters != nil {
-			res.Iters = iters[:len(xs)]
-		}
-		b.Add(fmt.Sprintf("r/%d.json", i), Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
-	}
-	return b.Dataset()
-}
-
 // lastRow compares the last two commits of d.
 func lastRow(t *testing.T, d *Dataset, opts Options) Row {
 	t.Helper()
@@ -69,7 +51,7 @@ func TestVerdictMedianNotMinimum(t *testing.T) {
 	head := []float64{102.27, 101, 102, 103, 104, 105, 103, 104, 102.5, 103.5}
 	got := map[string]verdict{}
 	for name, v := range map[string]ValueKind{"auto": Auto, "best": Best} {
-		d := pairLine(v, "wall-time", "ns", [][]float64{base, head}, nil)
+		d := valueLine(v, "wall-time", "ns", [][]float64{base, head}, nil)
 		got[name+" perfpages"] = verdictOf(lastRow(t, d, DefaultOptions))
 		got[name+" rustc-perf"] = verdictOf(lastRow(t, d, rustcPerfOptions))
 	}
@@ -89,7 +71,7 @@ func TestVerdictMedianNotMinimum(t *testing.T) {
 func TestVerdictBenchstatNoChange(t *testing.T) {
 	base := []float64{1638, 1332, 1638, 1638, 1332, 1638, 1638, 1638, 1638, 1638}
 	head := []float64{1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638}
-	d := pairLine(Auto, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
+	d := valueLine(Auto, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
 	r := lastRow(t, d, DefaultOptions)
 	if r.Change != 0 || r.Significant || r.Test.Significant || r.Basis != BasisSamples {
 		t.Errorf("auto: change %v significant %v (test %+v, basis %s); want no change", r.Change, r.Significant, r.Test, r.Basis)
@@ -99,7 +81,7 @@ func TestVerdictBenchstatNoChange(t *testing.T) {
 	if r.Before.Value != m.Base.Center || r.After.Value != m.Head.Center || r.Test.P != m.P || m.DeltaString() != "~" {
 		t.Errorf("values %v → %v, p %v; benchstat %v → %v, p %v, %s", r.Before.Value, r.After.Value, r.Test.P, m.Base.Center, m.Head.Center, m.P, m.DeltaString())
 	}
-	d = pairLine(Best, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
+	d = valueLine(Best, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
 	old := lastRow(t, d, rustcPerfOptions)
 	if got := verdictOf(old); got != (verdict{"+22.97%", true, true, BasisShort}) || old.Magnitude != VeryLarge {
 		t.Errorf("best, rustc-perf: %+v %s; want the old +22.97 %% very large", got, old.Magnitude)
@@ -122,7 +104,7 @@ func TestVerdictCriterionNoChange(t *testing.T) {
 		base[i] = 1000 * (1 + 0.05*rng.NormFloat64())
 		head[i] = 1000 * (1 + 0.05*rng.NormFloat64())
 	}
-	d := pairLine(Auto, "wall-time", "ns", [][]float64{base, head}, iters)
+	d := valueLine(Auto, "wall-time", "ns", [][]float64{base, head}, iters)
 	opts := DefaultOptions
 	opts.NResamples = 2000
 	r := lastRow(t, d, opts)
@@ -164,7 +146,7 @@ func TestShortHistoryRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := pairLine(Auto, tt.metric, tt.unit, tt.values, nil)
+			d := valueLine(Auto, tt.metric, tt.unit, tt.values, nil)
 			r := lastRow(t, d, Options{Model: tt.model})
 			if got := verdictOf(r); got != tt.want || r.Threshold != tt.wantThreshold || r.History != 0 {
 				t.Errorf("%+v, threshold %v, history %d; want %+v, %v, 0", got, r.Threshold, r.History, tt.want, tt.wantThreshold)
@@ -180,7 +162,7 @@ func TestShortHistoryRule(t *testing.T) {
 		values = append(values, []float64{1000 + float64(i%2), 999 + float64(i%2), 1001 + float64(i%2)})
 	}
 	values = append(values, []float64{1000, 1001, 999}, []float64{1004, 1005, 1006})
-	d := pairLine(Auto, "wall-time", "ns", values, nil)
+	d := valueLine(Auto, "wall-time", "ns", values, nil)
 	def, rp := lastRow(t, d, DefaultOptions), lastRow(t, d, rustcPerfOptions)
 	if def.History != 30 || def.Basis != BasisHistory || !def.Significant || def.Test.Significant {
 		t.Errorf("long history: history %d basis %s significant %v test %+v; want 30, history, significant, a test that found nothing", def.History, def.Basis, def.Significant, def.Test)
@@ -262,7 +244,7 @@ func TestChangeFromZero(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := pairLine(Auto, tt.metric, tt.unit, tt.values, nil)
+			d := valueLine(Auto, tt.metric, tt.unit, tt.values, nil)
 			c := Compare(d, d.MainLine[len(d.MainLine)-2], d.MainLine[len(d.MainLine)-1], Options{Model: tt.model})
 			r := onlyRow(t, c)
 			if !r.OK || r.Change != tt.change || r.FromZero != math.IsInf(tt.change, 0) || r.Regression != tt.regression || r.Significant != tt.significant || r.Basis != tt.basis || len(c.Warnings) > 0 {
@@ -391,7 +373,7 @@ func TestValueAuto(t *testing.T) {
 		{Median, "instructions:u", "count", 2.5, Median},
 		{Mean, "wall-time", "ns", 4, Mean},
 	} {
-		d := pairLine(tt.v, tt.metric, tt.unit, [][]float64{xs}, nil)
+		d := valueLine(tt.v, tt.metric, tt.unit, [][]float64{xs}, nil)
 		s := d.Series[0]
 		if s.Value != tt.kind || s.Points[0].Value != tt.want {
 			t.Errorf("%s of %s: %s %v, want %s %v", tt.v, tt.metric, s.Value, s.Points[0].Value, tt.kind, tt.want)
