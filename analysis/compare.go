@@ -12,11 +12,24 @@ import (
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
-// RelativeChange is (b − a) / a as a fraction (SPEC §5.1). It reports false
-// when a is 0 or either value is not finite: there is no comparison then.
+// RelativeChange is (b − a) / a as a fraction (SPEC §5.1). A change from 0
+// is a change (SPEC §5.2): 0 → b is +Inf for b > 0 and −Inf for b < 0,
+// the relative change rustc-perf's arithmetic gives too, and 0 → 0 is 0
+// (no change; upstream's 0/0 is NaN, which is never significant either).
+// It reports false only when a value is not finite: there is no
+// comparison then.
 func RelativeChange(a, b float64) (float64, bool) {
-	if a == 0 || math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+	if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return 0, false
+	}
+	if a == 0 {
+		switch {
+		case b > 0:
+			return math.Inf(1), true
+		case b < 0:
+			return math.Inf(-1), true
+		}
+		return 0, true
 	}
 	return (b - a) / a, true
 }
@@ -36,23 +49,31 @@ type Row struct {
 	Before *Point // nil when the base artifact has no result
 	After  *Point // nil when the head artifact has no result
 	// Change is the relative change of the single values; valid when OK.
+	// It is ±Inf when the base value is 0 and the head's is not
+	// (FromZero).
 	Change     float64
 	OK         bool
 	Regression bool   // the change goes in the metric's bad direction
-	Note       string // why there is no change: a failure, a missing or zero value
+	Note       string // why there is no change: a failure or a missing value
+	// FromZero marks a change from a base value of 0 to another value:
+	// Change is ±Inf, the factor 0 and the magnitude very large; it is
+	// significant by the same rule as any other change and counts in the
+	// summaries (ChangeStats.FromZero).
+	FromZero bool
 
 	// The significance of the change, valid when OK.
 	Threshold   float64   // significance threshold (a fraction)
 	Factor      float64   // |Change| / Threshold, 0 when not finite
-	Significant bool      // |Change| ≥ Threshold (model rustc-perf) or > (model 2021)
+	Significant bool      // see Basis
 	Magnitude   Magnitude // rustc-perf magnitude; zero when not OK
 	Relevant    bool      // Significant and Magnitude ≥ Small
 	Dodgy       bool      // model rustc-perf-2021: the history is noisy or highly variable
-	// History is how many historical values the threshold (model
-	// rustc-perf) or the dodginess (model 2021) was judged from. Model
-	// rustc-perf uses the default threshold when it is below
-	// Options.History.
+	// History is how many historical values the threshold (models
+	// perfpages and rustc-perf) or the dodginess (model 2021) was judged
+	// from. Below Options.History the threshold is a default one.
 	History int
+	// Basis says what decided Significant (see [SignificanceBasis]).
+	Basis SignificanceBasis
 
 	// The other engines (SPEC §5.8–5.11), computed unless
 	// Options.SummaryOnly and only for rows with a result on the head.
@@ -169,37 +190,89 @@ func (c *Comparison) Metric(name string) (*MetricSummary, bool) {
 
 // The significance models.
 const (
-	ModelRustcPerf     = "rustc-perf"      // IQR fence over the 30 previous values (seed 001)
+	// ModelPerfpages is the default: model rustc-perf wherever a test case
+	// has Options.History values of history, and where it has fewer, the
+	// evidence the results carry (see [SignificanceBasis]).
+	ModelPerfpages = "perfpages"
+	// ModelRustcPerf is rustc-perf's model exactly (seed 001): the IQR
+	// fence over the 30 previous values, 0.2 % with fewer.
+	ModelRustcPerf     = "rustc-perf"
 	ModelRustcPerf2021 = "rustc-perf-2021" // dodgy test cases and fixed thresholds (seed 000)
 )
+
+// SignificanceBasis says what decided whether a row's change is
+// significant. Under models perfpages and rustc-perf a test case with
+// Options.History values of history (30) is judged by rustc-perf's
+// threshold, the upper IQR fence of its percent changes (BasisHistory).
+// With fewer, rustc-perf falls back to a fixed 0.2 %, which calls every
+// change of a young or sparse series that reaches 0.2 % significant, on
+// evidence it does not have; model perfpages asks the results instead:
+//
+//   - both results carry samples the test can judge: the change must
+//     reach 0.2 % and the samples' test (Criterion's where both carry
+//     iteration counts, benchstat's Mann–Whitney U otherwise) must find a
+//     difference at Options.Alpha, the same way (SampleTest.Shift: a
+//     single value other than the median can move against the samples)
+//     (BasisSamples). The test can judge at least 2 samples a side, and
+//     for Mann–Whitney enough of them for its smallest p-value to reach
+//     alpha (SampleTest.MinP: 4 a side at 0.05; with 3, benchstat can
+//     never find a difference);
+//   - otherwise, for a noisy metric: the change must reach 1 %, seed
+//     000's threshold for dodgy test cases (BasisShortDodgy);
+//   - otherwise, for a reliable metric (counts such as instructions):
+//     0.2 %, as rustc-perf (BasisShort).
+//
+// Model rustc-perf uses 0.2 % everywhere the history is short
+// (BasisShort); model rustc-perf-2021 has its own rule (Basis2021).
+type SignificanceBasis string
+
+// Significance bases.
+const (
+	BasisHistory    SignificanceBasis = "history"               // the IQR fence of Options.History values of history
+	BasisShort      SignificanceBasis = "short-history"         // fewer values: 0.2 %
+	BasisSamples    SignificanceBasis = "short-history+samples" // fewer values: 0.2 % and the samples' test at alpha
+	BasisShortDodgy SignificanceBasis = "short-history-dodgy"   // fewer values, no samples, noisy metric: 1 %
+	Basis2021       SignificanceBasis = "rustc-perf-2021"       // 0.1 %, 1 % for a dodgy test case
+)
+
+// ShortHistoryDodgyThreshold is model perfpages' threshold for a noisy
+// metric without samples and without enough history: seed 000's
+// threshold for dodgy test cases.
+const ShortHistoryDodgyThreshold = DodgyThreshold2021
 
 // Options selects the significance model and its history windows. Zero
 // fields take their default.
 type Options struct {
-	Model       string  // ModelRustcPerf (default) or ModelRustcPerf2021
-	History     int     // values of history for model rustc-perf (30)
+	Model       string  // ModelPerfpages (default), ModelRustcPerf or ModelRustcPerf2021
+	History     int     // values of history for models perfpages and rustc-perf (30)
 	History2021 int     // values of history for model rustc-perf-2021 (100)
 	DodgyDelta  float64 // model 2021: a relative delta above this is significant for dodginess (0.1)
 
 	// The other engines.
 	ZThreshold     float64 // lookback z-score threshold (5)
 	Lookback       int     // commits of the z-score's distribution (100)
-	Alpha          float64 // significance level of the sample tests (0.05)
+	Alpha          float64 // significance level of the sample tests (0.05), also for model perfpages' short-history rule
 	NResamples     int     // Criterion's bootstrap resamples (100 000)
 	NoiseThreshold float64 // Criterion's noise threshold (0.01)
 	// Budgets are perfgate budgets by metric name; a budget without a
 	// direction takes the metric's.
 	Budgets map[string]budget.Budget
-	// SummaryOnly skips the other engines: rows get rustc-perf's
-	// classification only. Triage reports and dashboard lists need no
-	// more.
+	// ZMinCommits is the fewest distinct commits a lookback distribution
+	// needs for a z-score (DefaultZMinCommits); 2 is Conbench's own
+	// minimum.
+	ZMinCommits int
+	// SummaryOnly skips the other engines: rows get the significance
+	// model's classification only (with the samples' test where model
+	// perfpages' short-history rule needs it). Triage reports and
+	// dashboard lists need no more.
 	SummaryOnly bool
 }
 
-// DefaultOptions are rustc-perf's current settings and the other engines'
-// defaults.
-var DefaultOptions = Options{Model: ModelRustcPerf, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta,
-	ZThreshold: DefaultZThreshold, Lookback: DefaultLookback, Alpha: DefaultAlpha, NResamples: DefaultNResamples, NoiseThreshold: DefaultNoiseThreshold}
+// DefaultOptions are model perfpages with rustc-perf's current settings
+// and the other engines' defaults.
+var DefaultOptions = Options{Model: ModelPerfpages, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta,
+	ZThreshold: DefaultZThreshold, Lookback: DefaultLookback, Alpha: DefaultAlpha, NResamples: DefaultNResamples, NoiseThreshold: DefaultNoiseThreshold,
+	ZMinCommits: DefaultZMinCommits}
 
 func (o Options) withDefaults() Options {
 	if o.Model == "" {
@@ -229,6 +302,9 @@ func (o Options) withDefaults() Options {
 	if o.NoiseThreshold == 0 {
 		o.NoiseThreshold = DefaultOptions.NoiseThreshold
 	}
+	if o.ZMinCommits == 0 {
+		o.ZMinCommits = DefaultOptions.ZMinCommits
+	}
 	return o
 }
 
@@ -237,8 +313,8 @@ func (o Options) withDefaults() Options {
 func (o Options) Validate() error {
 	o = o.withDefaults()
 	var errs []error
-	if o.Model != ModelRustcPerf && o.Model != ModelRustcPerf2021 {
-		errs = append(errs, fmt.Errorf("unknown model %q (want %q or %q)", o.Model, ModelRustcPerf, ModelRustcPerf2021))
+	if o.Model != ModelPerfpages && o.Model != ModelRustcPerf && o.Model != ModelRustcPerf2021 {
+		errs = append(errs, fmt.Errorf("unknown model %q (want %q, %q or %q)", o.Model, ModelPerfpages, ModelRustcPerf, ModelRustcPerf2021))
 	}
 	if o.History < 2 {
 		errs = append(errs, fmt.Errorf("history %d is too short (want at least 2 values)", o.History))
@@ -254,6 +330,9 @@ func (o Options) Validate() error {
 	}
 	if o.Lookback < 2 {
 		errs = append(errs, fmt.Errorf("lookback %d is too short (want at least 2 commits)", o.Lookback))
+	}
+	if o.ZMinCommits < 2 {
+		errs = append(errs, fmt.Errorf("z-score minimum %d is too small (want at least 2 commits, Conbench's minimum)", o.ZMinCommits))
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		errs = append(errs, fmt.Errorf("alpha %v is not between 0 and 1", o.Alpha))
@@ -291,11 +370,7 @@ func (o Options) historyWindow() int {
 // The cost is O(series × window × log points). To compare many pairs of
 // the same dataset, use a [Comparer].
 func Compare(d *Dataset, base, head int, opts Options) *Comparison {
-	var eng *engines
-	if !opts.SummaryOnly {
-		eng = newEngines(d, nil)
-	}
-	return compareWith(d, base, head, opts, nil, eng)
+	return compareWith(d, base, head, opts, nil, newEngines(d, nil))
 }
 
 // Comparer compares many pairs of artifacts of one dataset, such as every
@@ -356,8 +431,9 @@ func (c *Comparer) Compare(base, head int) *Comparison {
 	return compareWith(c.d, base, head, c.opts, c.lines, c.eng)
 }
 
-// Summary is Compare with Options.SummaryOnly: rustc-perf's classification
-// and the summaries, without the other engines.
+// Summary is Compare with Options.SummaryOnly: the model's classification
+// and the summaries, without the other engines (but with the samples'
+// test where model perfpages' short-history rule needs it).
 func (c *Comparer) Summary(base, head int) *Comparison {
 	o := c.opts
 	o.SummaryOnly = true
@@ -495,8 +571,8 @@ func newComparison(d *Dataset, base, head int, opts Options, warning error) *Com
 // newRow is the rule for a row of series s between the points before and
 // after (either may be nil): the note of a row without a change, the
 // change and its direction. classify reports whether the row has a change
-// to classify against its history; warning is set when the base value is
-// 0.
+// to classify against its history; warning is set when a value is not a
+// finite number.
 func newRow(s *Series, before, after *Point) (r Row, classify bool, warning error) {
 	r = Row{Series: s, Before: before, After: after}
 	switch {
@@ -511,9 +587,10 @@ func newRow(s *Series, before, after *Point) (r Row, classify bool, warning erro
 	default:
 		r.Change, r.OK = RelativeChange(before.Value, after.Value)
 		if !r.OK {
-			r.Note = "base value is 0"
-			return r, false, fmt.Errorf("%s %s on %s: base value is 0, no relative change", s.Case, s.Key.Metric, s.Key.Machine)
+			r.Note = "value is not a number"
+			return r, false, fmt.Errorf("%s %s on %s: a value is not a finite number, no relative change", s.Case, s.Key.Metric, s.Key.Machine)
 		}
+		r.FromZero = math.IsInf(r.Change, 0)
 		r.Regression = IsRegression(r.Change, s.Metric.Direction)
 		return r, true, nil
 	}
@@ -551,18 +628,7 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 		if warning != nil {
 			c.Warnings = append(c.Warnings, warning)
 		}
-		if classifiable {
-			h := hist[:0]
-			if start >= 0 {
-				if lines != nil {
-					h = lineHistory(h, lines[i], end, start, window)
-				} else {
-					h = walkHistory(h, d, s, start, window)
-				}
-			}
-			classify(&r, h, opts, pbuf)
-		}
-		if !opts.SummaryOnly && eng != nil && after != nil {
+		if !opts.SummaryOnly && after != nil {
 			var line []linePoint
 			if lines != nil {
 				line = lines[i]
@@ -573,6 +639,17 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 			}
 			eng.fill(&r, dist, opts)
 		}
+		if classifiable {
+			h := hist[:0]
+			if start >= 0 {
+				if lines != nil {
+					h = lineHistory(h, lines[i], end, start, window)
+				} else {
+					h = walkHistory(h, d, s, start, window)
+				}
+			}
+			classify(&r, h, opts, pbuf, eng)
+		}
 		c.Rows = append(c.Rows, r)
 	}
 	c.Metrics = summarizeMetrics(c.Rows, opts.Model)
@@ -580,22 +657,62 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 }
 
 // classify sets the significance fields of r from the history h of its
-// test case (newest first) under opts; pbuf is scratch space.
-func classify(r *Row, h []float64, opts Options, pbuf []float64) {
+// test case (newest first) under opts; pbuf is scratch space and eng runs
+// the samples' test if the rule needs it and r has none yet.
+func classify(r *Row, h []float64, opts Options, pbuf []float64, eng *engines) {
 	if opts.Model == ModelRustcPerf2021 {
 		r.History = len(h)
+		r.Basis = Basis2021
 		r.Dodgy = ClassifyDodginess(h, opts.DodgyDelta).Dodgy()
 		r.setSignificance(ClassifyChange2021(r.Change, r.Dodgy, r.Series.Metric.Noise.NoiseFactor()))
+		r.noChangeFromZero()
 		return
 	}
-	classifyAt(r, len(h), thresholdInto(pbuf, h, opts.History))
+	classifyAt(r, len(h), thresholdInto(pbuf, h, opts.History), opts, eng)
 }
 
-// classifyAt sets the significance fields of r under model rustc-perf,
-// given the length of its history and the threshold computed from it.
-func classifyAt(r *Row, history int, threshold float64) {
+// classifyAt is the significance rule of models perfpages and rustc-perf
+// (see [SignificanceBasis]), given the length of r's history and the
+// threshold rustc-perf computes from it (its default when the history is
+// shorter than Options.History). Compare, Consecutive and SeriesHistory
+// all decide here. eng runs the samples' test when the rule needs it and
+// r has none yet (Options.SummaryOnly).
+func classifyAt(r *Row, history int, threshold float64, opts Options, eng *engines) {
 	r.History = history
-	r.setSignificance(ClassifyChange(r.Change, threshold, r.Series.Metric.Noise.NoiseFactor()))
+	nf := r.Series.Metric.Noise.NoiseFactor()
+	switch {
+	case history >= opts.History:
+		r.Basis = BasisHistory
+	case opts.Model == ModelRustcPerf:
+		r.Basis = BasisShort
+	default:
+		if r.Test.Method == "" && r.Test.Reason == "" {
+			r.Test = eng.sampleTest(r, opts)
+		}
+		switch {
+		case r.Test.OK && r.Test.MinP <= opts.Alpha:
+			r.Basis = BasisSamples
+		case r.Series.Metric.Noise != Reliable:
+			r.Basis, threshold = BasisShortDodgy, ShortHistoryDodgyThreshold
+		default:
+			r.Basis = BasisShort
+		}
+	}
+	sig := ClassifyChange(r.Change, threshold, nf)
+	if r.Basis == BasisSamples && !(r.Test.Significant && r.Test.Shift == sign(r.Change)) {
+		sig.Significant, sig.Relevant = false, false
+	}
+	r.setSignificance(sig)
+	r.noChangeFromZero()
+}
+
+// noChangeFromZero makes 0 → 0 what it is, no change, whatever the
+// threshold: a flat history's threshold of 0 would otherwise call it
+// significant (upstream's 0/0 is NaN, never significant).
+func (r *Row) noChangeFromZero() {
+	if r.Change == 0 && r.Before.Value == 0 {
+		r.Significant, r.Relevant = false, false
+	}
 }
 
 func (r *Row) setSignificance(sig ChangeSignificance) {
@@ -625,7 +742,7 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 		if classifiable {
 			// The base is line[k-1] at position lp.pos−1; its history
 			// starts one position earlier, at the entries before k−1.
-			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf)
+			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf, c.eng)
 		}
 		rows = append(rows, r)
 	}

@@ -23,7 +23,7 @@ import (
 // timing): the lookback z-score's window slides (a zscore.Window gains the
 // new base and loses the commit that left the window), the samples' test
 // takes mannwhitney's memoized exact path, and the row rules are
-// compareWith's own (newRow, classify, engines.fill). Nothing is kept
+// compareWith's own (newRow, engines.fill, classifyAt). Nothing is kept
 // between calls: a site computes its commit pages chunk by chunk, paying
 // the windows' setup (O(Lookback) per series) once per chunk.
 func (c *Comparer) Consecutive(from, to int) []*Comparison {
@@ -31,8 +31,9 @@ func (c *Comparer) Consecutive(from, to int) []*Comparison {
 }
 
 // ConsecutiveSummary is Consecutive with Options.SummaryOnly, as Summary
-// is Compare with it: rustc-perf's classification and the summaries,
-// without the other engines.
+// is Compare with it: the model's classification and the summaries,
+// without the other engines (but with the samples' test where the
+// short-history rule needs it).
 func (c *Comparer) ConsecutiveSummary(from, to int) []*Comparison {
 	o := c.opts
 	o.SummaryOnly = true
@@ -162,8 +163,8 @@ func (c *Comparer) newSweep(opts Options) *sweep {
 //
 // The z-score of position p scores the head against the series' values at
 // positions (p−1−Lookback, p−1] (lineObservations), which lw holds. Under
-// model rustc-perf, thr holds the newest History values up to position
-// p−2, where the base's history starts.
+// models perfpages and rustc-perf, thr holds the newest History values up
+// to position p−2, where the base's history starts.
 func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 	c, opts := sw.c, sw.opts
 	s, line := c.d.Series[i], c.lines[i]
@@ -172,7 +173,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 	if engines {
 		sw.lw.reset(line, from-1, opts.Lookback)
 	}
-	sliding := opts.Model == ModelRustcPerf
+	sliding := opts.Model != ModelRustcPerf2021
 	th := sort32(line, int32(from-1)) // entries line[:th] are in thr
 	if sliding {
 		sw.thr.reset(opts.History)
@@ -222,27 +223,27 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		if warning != nil {
 			sw.warnings = append(sw.warnings, rowWarning{k, slot[k], warning})
 		}
-		if classifiable {
-			history, threshold, ok := 0, 0.0, false
-			if sliding {
-				history, threshold, ok = sw.thr.at(p - 2)
-			}
-			if ok {
-				classifyAt(r, history, threshold)
-			} else {
-				h := sw.hist[:0]
-				if start := p - 2; start >= 0 {
-					h = lineHistory(h, line, end, start, window)
-				}
-				classify(r, h, opts, sw.pbuf)
-			}
-		}
 		if engines && after != nil {
 			var dist zscore.Dist
 			if scored(r) {
 				dist = sw.lw.win.Dist(opts.Lookback)
 			}
 			c.eng.fill(r, dist, opts)
+		}
+		if classifiable {
+			history, threshold, ok := 0, 0.0, false
+			if sliding {
+				history, threshold, ok = sw.thr.at(p - 2)
+			}
+			if ok {
+				classifyAt(r, history, threshold, opts, c.eng)
+			} else {
+				h := sw.hist[:0]
+				if start := p - 2; start >= 0 {
+					h = lineHistory(h, line, end, start, window)
+				}
+				classify(r, h, opts, sw.pbuf, c.eng)
+			}
 		}
 	}
 }

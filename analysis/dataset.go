@@ -72,6 +72,9 @@ type Series struct {
 	// Origin names the archive the series was first read from, for
 	// messages about it.
 	Origin string
+	// Value is the single-value rule its points were reduced with: the
+	// dataset's, with Auto resolved for the metric ([ValueKind.For]).
+	Value ValueKind
 }
 
 // At returns the point of artifact index a, or nil.
@@ -102,7 +105,8 @@ type Dataset struct {
 	// results branch correcting results of an older one, results only an
 	// older version holds (see [Version]). Sorted.
 	Notes []string
-	// Value is the single-value rule the points were reduced with.
+	// Value is the single-value rule the dataset was built with; each
+	// series says what it resolved to ([Series.Value]).
 	Value ValueKind
 	// Annotations are the distribution changes and acknowledged changes
 	// of annotations.yaml (see [Dataset.Annotate]); nil when there are
@@ -247,7 +251,10 @@ func (d *Dataset) PRs() []int {
 
 // BuildOptions says how runs become a dataset.
 type BuildOptions struct {
-	// Value is the single-value rule (default Best).
+	// Value is the single-value rule. The zero value means Best,
+	// rustc-perf's and the builder's rule before Auto existed, which the
+	// builder's callers in tests rely on; the product's default, Auto,
+	// comes from the configuration (analysis.value).
 	Value ValueKind
 	// Metrics overrides the unit, direction and noise class of metrics by
 	// name; fields left empty keep the defaults of DefaultMetric.
@@ -538,6 +545,7 @@ func (b *Builder) Dataset() *Dataset {
 
 	for _, s := range b.series {
 		pts := s.Points[:0]
+		s.Value = d.Value.For(s.Metric)
 		for _, p := range s.Points {
 			idx, ok := d.byID[b.order[p.Artifact]]
 			if !ok {
@@ -545,7 +553,7 @@ func (b *Builder) Dataset() *Dataset {
 			}
 			p.Artifact = idx
 			if p.Error == "" {
-				p.Value, p.OK = SingleValue(p.Samples, d.Value, s.Metric.Direction)
+				p.Value, p.OK = SingleValue(p.Samples, s.Value, s.Metric.Direction)
 			}
 			pts = append(pts, p)
 		}

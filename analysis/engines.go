@@ -18,9 +18,11 @@ import (
 // This file runs the other four engines on a comparison's rows (SPEC
 // §5.8–5.11): Conbench's lookback z-score, the samples' test (Criterion's
 // analysis where both results carry iteration counts, benchstat's
-// Mann–Whitney U otherwise) and perfgate's budgets. rustc-perf's model
-// still decides significance, relevance and every summary; these are extra
-// columns, each with the reason when it cannot be computed.
+// Mann–Whitney U otherwise) and perfgate's budgets. The significance model
+// decides significance, relevance and every summary; these are extra
+// columns, each with the reason when it cannot be computed, except that
+// model perfpages also asks the samples' test where a test case has too
+// little history for rustc-perf's threshold (classifyAt).
 
 // SampleTest is the significance test of a row's samples.
 type SampleTest struct {
@@ -34,6 +36,17 @@ type SampleTest struct {
 	Significant bool
 	// Reason says why there is no test, or why it found nothing.
 	Reason string
+	// Shift is the sign (−1, 0 or +1) of the difference the test
+	// measures, head against base: of the medians for Mann–Whitney (the
+	// delta benchstat prints), of Criterion's mean change. Model
+	// perfpages' short-history rule needs it to agree with the change's.
+	Shift int
+	// MinP is the smallest p-value the test can give for these sample
+	// sizes: 2 / C(n₁+n₂, n₁) for Mann–Whitney (0.1 for 3 samples a side,
+	// so that benchstat needs 4 to find anything at α = 0.05), 0 for
+	// Criterion. A test whose MinP is above alpha cannot find a
+	// difference: model perfpages does not count it as evidence.
+	MinP float64
 	// Criterion is Criterion's whole comparison when Method is
 	// MethodCriterion.
 	Criterion *criterion.Change
@@ -65,6 +78,16 @@ const (
 	DefaultAlpha          = 0.05
 	DefaultNResamples     = 100_000
 	DefaultNoiseThreshold = 0.01
+	// DefaultZMinCommits is the fewest distinct commits of a lookback
+	// distribution that get a z-score. Conbench's own minimum is 2 (a
+	// standard deviation needs two residuals, and the first is 0 by
+	// construction), which leaves one real residual: a std from so few
+	// residuals is so often tiny that |z| > 5 flags about 15 % of
+	// unchanged results (z-scores of −38,880 on real histories), 5 % with
+	// 3 commits, 0.8 % with 6 and 0.1 % with 10 (normal noise; see
+	// TestZMinCommitsFalseAlarms). Below the minimum a row has no z-score
+	// and no band, with the reason.
+	DefaultZMinCommits = 10
 )
 
 func (o Options) criterionOptions() criterion.Options {
@@ -130,10 +153,15 @@ func (e *engines) fill(r *Row, dist zscore.Dist, opts Options) {
 }
 
 // lookbackZ is Row.Z: Conbench's z-score of the head's value against dist,
-// the lookback distribution of the base (used only when scored(r)).
+// the lookback distribution of the base (used only when scored(r)), when
+// dist spans at least Options.ZMinCommits commits (or the whole lookback
+// window, when that is shorter).
 func lookbackZ(r *Row, dist zscore.Dist, opts Options) zscore.Z {
 	if !scored(r) {
 		return zscore.Z{Threshold: opts.ZThreshold, Reason: "no value in head"}
+	}
+	if need := min(opts.ZMinCommits, opts.Lookback); dist.OK && dist.Commits < need {
+		return zscore.Z{Threshold: opts.ZThreshold, Reason: fmt.Sprintf("%d commits of history; a z-score needs at least %d", dist.Commits, need)}
 	}
 	return zscore.Score(r.After.Value, dist, r.Series.Metric.Direction != HigherIsBetter, opts.ZThreshold)
 }
@@ -152,7 +180,7 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 		return e.criterionTest(r, opts)
 	}
 	m := mannwhitney.Test(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
-	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason}
+	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason, Shift: m.Shift, MinP: m.MinP}
 	if !t.OK {
 		t.P, t.Significant = 1, false
 	}
@@ -169,7 +197,7 @@ func (e *engines) criterionTest(r *Row, opts Options) SampleTest {
 	if err != nil {
 		return SampleTest{Method: MethodCriterion, Reason: "criterion: " + err.Error()}
 	}
-	t := SampleTest{Method: MethodCriterion, P: ch.P, OK: true, Significant: ch.P < co.SignificanceLevel, Criterion: &ch, Verdict: ch.Verdict}
+	t := SampleTest{Method: MethodCriterion, P: ch.P, OK: true, Significant: ch.P < co.SignificanceLevel, Criterion: &ch, Verdict: ch.Verdict, Shift: sign(ch.Mean.Point)}
 	if r.Series.Metric.Direction == HigherIsBetter {
 		switch ch.Verdict {
 		case criterion.Improved:
@@ -182,6 +210,17 @@ func (e *engines) criterionTest(r *Row, opts Options) SampleTest {
 		t.Reason = fmt.Sprintf("no significant difference: p=%.3f ≥ alpha %g", ch.P, co.SignificanceLevel)
 	}
 	return t
+}
+
+// sign is −1, 0 or +1 by the sign of x (0 for NaN).
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // criterionSample turns a point into Criterion's sample: the archive's

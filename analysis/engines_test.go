@@ -17,7 +17,12 @@ import (
 // one test case "b" of metric m: commit i has samples values[i] (and iters
 // when given). extra runs are added as they are.
 func sampleLine(m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
-	b := NewBuilder(BuildOptions{})
+	return valueLine("", m, unit, values, iters, extra...)
+}
+
+// valueLine is sampleLine with single-value rule v.
+func valueLine(v ValueKind, m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
+	b := NewBuilder(BuildOptions{Value: v})
 	for i, v := range values {
 		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
 		if i > 0 {
@@ -51,6 +56,11 @@ func onlyRow(t *testing.T, c *Comparison) Row {
 	return c.Rows[0]
 }
 
+// conbenchOptions are the defaults with Conbench's own minimum of 2
+// commits of history for a z-score, which Conbench's small test vectors
+// need.
+var conbenchOptions = func() Options { o := DefaultOptions; o.ZMinCommits = 2; return o }()
+
 // Conbench's test_set_z_scores_with_small_reps through the dataset: values
 // 1 and 2 on consecutive commits, the contender 5 on the next; its baseline
 // is its parent, whose ancestry (inclusive) is [1, 2].
@@ -63,16 +73,21 @@ func TestEnginesZScoreConbench(t *testing.T) {
 		{"throughput", "i/s", 4.95},
 	} {
 		d := sampleLine(tt.metric, tt.unit, ones(1, 2, 5), nil)
-		for _, c := range []*Comparison{Compare(d, d.MainLine[1], d.MainLine[2], DefaultOptions), NewComparer(d, DefaultOptions).Compare(d.MainLine[1], d.MainLine[2])} {
+		for _, c := range []*Comparison{Compare(d, d.MainLine[1], d.MainLine[2], conbenchOptions), NewComparer(d, conbenchOptions).Compare(d.MainLine[1], d.MainLine[2])} {
 			r := onlyRow(t, c)
 			if !r.Z.OK || zscore.Round4(r.Z.Z) != tt.want || r.Z.Mean != 1.5 {
 				t.Errorf("%s: z %+v, want %v", tt.metric, r.Z, tt.want)
 			}
 		}
 		// The second commit has one value of history: no z-score, with the reason.
-		r := onlyRow(t, Compare(d, d.MainLine[0], d.MainLine[1], DefaultOptions))
+		r := onlyRow(t, Compare(d, d.MainLine[0], d.MainLine[1], conbenchOptions))
 		if r.Z.OK || r.Z.Reason == "" {
 			t.Errorf("%s: z with one commit of history: %+v", tt.metric, r.Z)
+		}
+		// By default 2 commits are below the minimum: no z-score, no band.
+		r = onlyRow(t, Compare(d, d.MainLine[1], d.MainLine[2], DefaultOptions))
+		if r.Z.OK || r.Z.Reason != "2 commits of history; a z-score needs at least 10" || r.Z.Std != 0 {
+			t.Errorf("%s: z with 2 commits of history by default: %+v", tt.metric, r.Z)
 		}
 	}
 }
@@ -115,7 +130,7 @@ func TestEnginesZScoreTryRun(t *testing.T) {
 	d := sampleLine("wall-time", "s", ones(1, 2, 100), nil, try)
 	head, _ := d.Index(try.Artifact.ID)
 	base, _ := d.Index(rpCommitID(1))
-	r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head))
+	r := onlyRow(t, NewComparer(d, conbenchOptions).Compare(base, head))
 	if !r.Z.OK || zscore.Round4(r.Z.Z) != -4.95 {
 		t.Errorf("try run: %+v, want -4.95 (the commit after the fork point is not history)", r.Z)
 	}
@@ -128,7 +143,7 @@ func TestEnginesZScoreTryRun(t *testing.T) {
 	d = sampleLine("wall-time", "s", ones(1, 2, 100), nil, try, try2)
 	b1, _ := d.Index(try.Artifact.ID)
 	h2, _ := d.Index(try2.Artifact.ID)
-	r = onlyRow(t, NewComparer(d, DefaultOptions).Compare(b1, h2))
+	r = onlyRow(t, NewComparer(d, conbenchOptions).Compare(b1, h2))
 	// History [1, 2, 5]: residuals 0, 1, 3.5 → std 1.7559; mean 8/3.
 	want := -(6 - 8.0/3) / math.Sqrt((0+1+3.5*3.5-3*1.5*1.5)/2)
 	if !r.Z.OK || math.Abs(r.Z.Z-want) > 1e-9 {
@@ -264,7 +279,14 @@ func TestEnginesSummaryOnly(t *testing.T) {
 // point, restarting at an annotated distribution change.
 func TestBand(t *testing.T) {
 	d := sampleLine("wall-time", "s", ones(stepValues...), nil)
+	// By default a band needs 10 commits of history, as a z-score does.
 	lower, upper := NewComparer(d, DefaultOptions).Band(0)
+	for k := range lower {
+		if math.IsNaN(lower[k]) != (k < 10) {
+			t.Errorf("default band at point %d: %v..%v", k, lower[k], upper[k])
+		}
+	}
+	lower, upper = NewComparer(d, conbenchOptions).Band(0)
 	if len(lower) != len(stepValues) || len(upper) != len(stepValues) {
 		t.Fatalf("band of %d/%d entries for %d points", len(lower), len(upper), len(stepValues))
 	}
@@ -283,7 +305,7 @@ func TestBand(t *testing.T) {
 		t.Errorf("band centre before the step %v, want 10, the mean of the 7 values before it", mid)
 	}
 	d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "b"}})
-	lower, upper = NewComparer(d, DefaultOptions).Band(0)
+	lower, upper = NewComparer(d, conbenchOptions).Band(0)
 	if mid := (lower[12] + upper[12]) / 2; math.Abs(mid-20) > 1e-9 {
 		t.Errorf("band centre after the annotated step %v, want 20 (the new segment's mean)", mid)
 	}
@@ -294,7 +316,7 @@ func TestBand(t *testing.T) {
 // exactly when its |z| exceeds the threshold.
 func TestBandIsTheRowsDistribution(t *testing.T) {
 	d := synthDataset(synthPlan{commits: 90, series: 32, samples: 3, seed: 9, hostile: true})
-	for _, opts := range []Options{DefaultOptions, {Lookback: 9, ZThreshold: 2}} {
+	for _, opts := range []Options{DefaultOptions, {Lookback: 9, ZThreshold: 2, ZMinCommits: 2}} {
 		c := NewComparer(d, opts)
 		cmps := c.Consecutive(1, len(d.MainLine))
 		bands, outside := 0, 0

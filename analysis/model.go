@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/criterion"
 )
 
 // ArtifactKind says what an artifact is.
@@ -258,22 +259,50 @@ type ValueKind string
 // Single-value rules.
 const (
 	Best   ValueKind = "best"   // min for lower-is-better, max for higher (rustc-perf, Conbench)
-	Median ValueKind = "median" // perfgate
+	Median ValueKind = "median" // benchstat, Criterion (and perfgate's statistic)
 	Mean   ValueKind = "mean"
+	// Auto is the default: Best for reliable metrics (counts such as
+	// instructions, whose minimum is the least disturbed run), Median for
+	// noisy ones, so that a comparison's delta is the one benchstat and
+	// Criterion print for the same samples. A result with one sample has
+	// the same value under every rule, so the choice only matters where
+	// there are samples. [ValueKind.For] resolves it per series.
+	Auto ValueKind = "auto"
 )
 
 // Valid reports whether v is a known rule.
-func (v ValueKind) Valid() bool { return v == Best || v == Median || v == Mean }
+func (v ValueKind) Valid() bool { return v == Best || v == Median || v == Mean || v == Auto }
+
+// For is the rule a series of metric m is reduced with: v itself, or for
+// Auto, Best when m is reliable and Median otherwise. It is decided per
+// metric, not per result, so that a series never mixes rules.
+func (v ValueKind) For(m Metric) ValueKind {
+	if v != Auto {
+		return v
+	}
+	if m.Noise == Reliable {
+		return Best
+	}
+	return Median
+}
 
 // SingleValue reduces samples to one number by rule v for a metric that
 // improves in direction d. It returns false when there are no samples.
+// Auto is resolved by the caller ([ValueKind.For]); given here it means
+// Best.
+//
+// The median is the one benchstat and Criterion report: the middle value,
+// or for an even count x[lo] + (x[hi] − x[lo])·½ of the two middle ones
+// (benchmath's R8 quantile at ½ and Criterion's 50th percentile reduce to
+// exactly this expression, bit for bit), which can differ in the last bit
+// from (x[lo] + x[hi]) / 2, perfgate's ([MedianOf]).
 func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	if len(samples) == 0 {
 		return 0, false
 	}
 	switch v {
 	case Median:
-		return MedianOf(samples), true
+		return criterion.Median(samples), true
 	case Mean:
 		return MeanOf(samples), true
 	default:
@@ -287,8 +316,9 @@ func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	}
 }
 
-// MedianOf is the median of xs (the mean of the two middle values for an
-// even count); xs is not modified. It is 0 for an empty slice.
+// MedianOf is the median of xs ((a + b) / 2 of the two middle values for
+// an even count, perfgate's); xs is not modified. It is 0 for an empty
+// slice. The single value's median is [SingleValue]'s.
 func MedianOf(xs []float64) float64 { return budget.MedianF64(xs) }
 
 // MeanOf is the arithmetic mean of xs, 0 for an empty slice.

@@ -32,9 +32,15 @@ type SummaryItem struct {
 
 // ChangeStats are the count, arithmetic mean and range of a set of relative
 // changes (fractions; all zero when Count is 0).
+//
+// Changes from 0 ([Row.FromZero], ±Inf) count in Count and in FromZero,
+// but not in Mean, Min and Max, which are those of the finite changes
+// (all zero when every change is from 0): an infinite mean or bound would
+// say nothing a reader can use, and would not fit a JSON number.
 type ChangeStats struct {
 	Count          int
 	Mean, Min, Max float64
+	FromZero       int // how many of Count are changes from 0
 }
 
 // CategorySummary summarizes the relevant changes of one category (primary
@@ -76,19 +82,24 @@ func Summarize(items []SummaryItem) CategorySummary {
 }
 
 func addChangeStat(st *ChangeStats, sum *float64, x float64) {
-	if st.Count == 0 || x < st.Min {
+	st.Count++
+	if math.IsInf(x, 0) {
+		st.FromZero++
+		return
+	}
+	finite := st.Count - st.FromZero
+	if finite == 1 || x < st.Min {
 		st.Min = x
 	}
-	if st.Count == 0 || x > st.Max {
+	if finite == 1 || x > st.Max {
 		st.Max = x
 	}
-	st.Count++
 	*sum += x
 }
 
 func finishChangeStat(st *ChangeStats, sum float64) {
-	if st.Count > 0 {
-		st.Mean = sum / float64(st.Count)
+	if n := st.Count - st.FromZero; n > 0 {
+		st.Mean = sum / float64(n)
 	}
 }
 

@@ -84,15 +84,20 @@ func tableCellWidth(s string) int {
 	return n
 }
 
+// Changes from 0 (ChangeStats.FromZero) are counted, not averaged: the
+// mean and range are those of the finite changes ("-" when there are
+// none) and the count cell says how many came from 0, "3 (1 from 0)" or
+// "1 from 0". Without them the cells are upstream's.
+
 func tableMean(s ChangeStats) string {
-	if s.Count == 0 {
+	if s.Count == s.FromZero {
 		return "-"
 	}
 	return FormatPercent(s.Mean, 1)
 }
 
 func tableRange(s ChangeStats) string {
-	if s.Count == 0 {
+	if s.Count == s.FromZero {
 		return "-"
 	}
 	return "[" + FormatPercent(s.Min, 1) + ", " + FormatPercent(s.Max, 1) + "]"
@@ -160,4 +165,12 @@ func FormatPercentSigned(x float64, decimals int) string {
 	return s
 }
 
-func tableCount(s ChangeStats) string { return strconv.Itoa(s.Count) }
+func tableCount(s ChangeStats) string {
+	switch s.FromZero {
+	case 0:
+		return strconv.Itoa(s.Count)
+	case s.Count:
+		return strconv.Itoa(s.Count) + " from 0"
+	}
+	return fmt.Sprintf("%d (%d from 0)", s.Count, s.FromZero)
+}

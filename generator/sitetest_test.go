@@ -176,6 +176,9 @@ var basicSite = `
 title = "Test benchmarks"
 repository = "https://github.com/example/project"
 
+[analysis]
+value = "best"   # the round numbers below are the best values
+
 [[sources]]
 dir = "results"
 -- results/c1.json --

@@ -193,6 +193,24 @@ type TestResult struct {
 	P           float64
 	Significant bool
 	Reason      string
+	// Shift is the sign (−1, 0, +1) of the head's median minus the base's:
+	// the direction of the difference benchstat's delta reports.
+	Shift int
+	// MinP is the smallest p-value the test can give for these sample
+	// sizes, 2 / C(n₁+n₂, n₁) (benchmath's uTestMinP for equal sizes): a
+	// test whose MinP is above alpha can never find a difference, which is
+	// when benchstat warns "need >= 4 samples to detect a difference".
+	MinP float64
+}
+
+// MinP is the smallest two-sided p-value of the exact U test of samples
+// of n1 and n2 values without ties, 2 / C(n1+n2, n1), at most 1.
+func MinP(n1, n2 int) float64 {
+	c := 1.0 // C(n2+k, k) for k = 1 … n1
+	for k := 1; k <= n1; k++ {
+		c = c * float64(n2+k) / float64(k)
+	}
+	return min(2/c, 1)
 }
 
 // Test returns Compare(base, head, o)'s P, Significant and Reason, bit for
@@ -212,8 +230,15 @@ func Test(base, head []float64, o Options) TestResult {
 		return TestResult{P: 1, Reason: "head has no samples"}
 	}
 	u := uTest(bs, hs, o.Alpha)
-	t := TestResult{P: u.p, Significant: u.significant, Reason: u.reason}
-	if _, _, more := change(center(bs), center(hs), nil); len(more) > 0 {
+	cb, ch := center(bs), center(hs)
+	t := TestResult{P: u.p, Significant: u.significant, Reason: u.reason, MinP: MinP(len(bs), len(hs))}
+	switch {
+	case ch > cb:
+		t.Shift = 1
+	case ch < cb:
+		t.Shift = -1
+	}
+	if _, _, more := change(cb, ch, nil); len(more) > 0 {
 		if t.Reason != "" {
 			more = append([]string{t.Reason}, more...)
 		}

@@ -31,7 +31,13 @@ func referenceTest(base, head []float64, o Options) (TestResult, []string) {
 	thresholds := benchmath.Thresholds{CompareAlpha: o.Alpha}
 	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(bs), &thresholds), benchmath.NewSample(slices.Clone(hs), &thresholds))
 	warnings := errorStrings(c.Warnings)
-	r := TestResult{P: 1}
+	r := TestResult{P: 1, MinP: MinP(len(bs), len(hs))}
+	switch bc, hc := finiteCenter(bc, bs), finiteCenter(hc, hs); {
+	case hc > bc:
+		r.Shift = 1
+	case hc < bc:
+		r.Shift = -1
+	}
 	if p := c.P; p >= 0 && p <= 1 {
 		r.P = p
 	}

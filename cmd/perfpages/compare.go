@@ -17,7 +17,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	site := addSiteFlags(fs, false)
 	format := fs.String("format", "text", "output format: text, json or markdown")
 	metric := fs.String("metric", "", "only this metric (default: every metric)")
-	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
+	model := fs.String("model", "", "significance model: perfpages, rustc-perf or rustc-perf-2021 (default: the config's)")
 	if err := parse(fs, args, 2); err != nil {
 		return err
 	}
@@ -82,8 +82,8 @@ func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) 
 		return nil, err
 	}
 	if model != "" {
-		if model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
-			return nil, fmt.Errorf("-model %q: want %s or %s", model, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
+		if model != analysis.ModelPerfpages && model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
+			return nil, fmt.Errorf("-model %q: want %s, %s or %s", model, analysis.ModelPerfpages, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
 		}
 		s.Config.Analysis.Model = model
 	}

@@ -16,7 +16,7 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "markdown", "output format: markdown or json")
 	filter := fs.String("filter", "", "keep comparisons that are definitely-relevant, probably-relevant or deserves-attention (default: the config's triage.filter)")
 	metric := fs.String("metric", "", "only this metric (default: every metric)")
-	model := fs.String("model", "", "significance model: rustc-perf or rustc-perf-2021 (default: the config's)")
+	model := fs.String("model", "", "significance model: perfpages, rustc-perf or rustc-perf-2021 (default: the config's)")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}

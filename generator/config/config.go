@@ -165,8 +165,15 @@ type Project struct {
 
 // Analysis is the [analysis] section.
 type Analysis struct {
-	Model   string `toml:"model"`   // "rustc-perf" (default) or "rustc-perf-2021"
-	Value   string `toml:"value"`   // best (default) | median | mean
+	// Model is the significance model: "perfpages" (default: rustc-perf's
+	// wherever a test case has `history` values of history, the samples'
+	// test or a 1 % threshold where it has fewer), "rustc-perf" (exactly
+	// rustc-perf's, 0.2 % with a short history) or "rustc-perf-2021".
+	Model string `toml:"model"`
+	// Value is the single value of a result: auto (default: the median
+	// of noisy metrics, the best value of reliable ones), best, median or
+	// mean.
+	Value   string `toml:"value"`
 	History int    `toml:"history"` // main-line ancestors of the threshold history (default 30)
 	// ZThreshold is the lookback z-score's threshold (Conbench, default
 	// 5): |z| above it indicates a regression or improvement.
@@ -174,6 +181,9 @@ type Analysis struct {
 	// Lookback is the number of commits of the z-score's distribution
 	// (Conbench's DISTRIBUTION_COMMITS, default 100).
 	Lookback int `toml:"lookback"`
+	// ZMinCommits is the fewest commits of history a z-score needs
+	// (default 10; 2 is Conbench's own minimum).
+	ZMinCommits int `toml:"z_min_commits"`
 	// NResamples is the number of bootstrap resamples of the Criterion
 	// analysis (default 100 000).
 	NResamples int `toml:"nresamples"`
@@ -282,7 +292,7 @@ func (c *Config) fill() {
 		c.Analysis.Model = analysis.DefaultOptions.Model
 	}
 	if c.Analysis.Value == "" {
-		c.Analysis.Value = string(analysis.Best)
+		c.Analysis.Value = string(analysis.Auto)
 	}
 	if c.Analysis.History == 0 {
 		c.Analysis.History = analysis.DefaultOptions.History
@@ -292,6 +302,9 @@ func (c *Config) fill() {
 	}
 	if c.Analysis.Lookback == 0 {
 		c.Analysis.Lookback = DefaultLookback
+	}
+	if c.Analysis.ZMinCommits == 0 {
+		c.Analysis.ZMinCommits = analysis.DefaultZMinCommits
 	}
 	if c.Analysis.NResamples == 0 {
 		c.Analysis.NResamples = DefaultNResamples
@@ -411,11 +424,11 @@ func (c *Config) validate() error {
 			}
 		}
 	}
-	if !slices.Contains([]string{"rustc-perf", "rustc-perf-2021"}, c.Analysis.Model) {
-		bad("analysis.model %q: want rustc-perf or rustc-perf-2021", c.Analysis.Model)
+	if !slices.Contains([]string{analysis.ModelPerfpages, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021}, c.Analysis.Model) {
+		bad("analysis.model %q: want perfpages, rustc-perf or rustc-perf-2021", c.Analysis.Model)
 	}
 	if !analysis.ValueKind(c.Analysis.Value).Valid() {
-		bad("analysis.value %q: want best, median or mean", c.Analysis.Value)
+		bad("analysis.value %q: want auto, best, median or mean", c.Analysis.Value)
 	}
 	if c.Analysis.History < 2 {
 		bad("analysis.history %d: want at least 2", c.Analysis.History)
@@ -425,6 +438,9 @@ func (c *Config) validate() error {
 	}
 	if c.Analysis.Lookback < 2 {
 		bad("analysis.lookback %d: want at least 2 commits", c.Analysis.Lookback)
+	}
+	if c.Analysis.ZMinCommits < 2 {
+		bad("analysis.z_min_commits %d: want at least 2 commits (Conbench's minimum)", c.Analysis.ZMinCommits)
 	}
 	if c.Analysis.NResamples < 1 {
 		bad("analysis.nresamples %d: want a positive number of bootstrap resamples", c.Analysis.NResamples)
@@ -609,6 +625,7 @@ func (c *Config) CompareOptions() analysis.Options {
 	o.History = c.Analysis.History
 	o.ZThreshold = c.Analysis.ZThreshold
 	o.Lookback = c.Analysis.Lookback
+	o.ZMinCommits = c.Analysis.ZMinCommits
 	o.Alpha = c.Analysis.Alpha
 	o.NResamples = c.Analysis.NResamples
 	o.NoiseThreshold = c.Analysis.NoiseThreshold

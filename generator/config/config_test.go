@@ -19,7 +19,7 @@ func TestParseDefaults(t *testing.T) {
 		Dir:      dir,
 		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
-		Analysis: Analysis{Model: "rustc-perf", Value: "best", History: 30, ZThreshold: 5, Lookback: 100, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
+		Analysis: Analysis{Model: "perfpages", Value: "auto", History: 30, ZThreshold: 5, Lookback: 100, ZMinCommits: 10, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
 		Triage:   Triage{Filter: "definitely-relevant"},
 	}
 	if d := cmp.Diff(want, c); d != "" {
@@ -61,6 +61,7 @@ value = "median"
 history = 40
 z_threshold = 4.5
 lookback = 50
+z_min_commits = 2
 nresamples = 20000
 alpha = 0.01
 noise_threshold = 0.02
@@ -116,7 +117,7 @@ filter = "deserves-attention"
 	if bo.Value != "median" || bo.MainBranch != "master" || bo.Metrics["throughput"].Direction != "higher" || bo.Metrics["instructions:u"].Noise != "reliable" {
 		t.Errorf("BuildOptions = %+v", bo)
 	}
-	wantAnalysis := Analysis{Model: "rustc-perf-2021", Value: "median", History: 40, ZThreshold: 4.5, Lookback: 50, NResamples: 20000, Alpha: 0.01, NoiseThreshold: 0.02, Annotations: "/site/notes/annotations.yaml"}
+	wantAnalysis := Analysis{Model: "rustc-perf-2021", Value: "median", History: 40, ZThreshold: 4.5, Lookback: 50, ZMinCommits: 2, NResamples: 20000, Alpha: 0.01, NoiseThreshold: 0.02, Annotations: "/site/notes/annotations.yaml"}
 	if d := cmp.Diff(wantAnalysis, c.Analysis); d != "" {
 		t.Errorf("analysis (-want +got):\n%s", d)
 	}
@@ -127,7 +128,7 @@ filter = "deserves-attention"
 		t.Errorf("budgets.max-rss = %+v", b)
 	}
 	co := c.CompareOptions()
-	if co.Model != "rustc-perf-2021" || co.History != 40 {
+	if co.Model != "rustc-perf-2021" || co.History != 40 || co.ZMinCommits != 2 {
 		t.Errorf("CompareOptions = %+v", co)
 	}
 }
@@ -160,6 +161,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`analysis.alpha 1.5`}},
 		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`analysis.nresamples -5`}},
 		{"bad lookback", "[analysis]\nlookback = 1\n", []string{`analysis.lookback 1`}},
+		{"bad z minimum", "[analysis]\nz_min_commits = 1\n", []string{`analysis.z_min_commits 1: want at least 2 commits`}},
 		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
 			[]string{`budgets."wall-time".warn_factor 2`, `budgets."wall-time".statistic "p99"`, `budgets."wall-time".noise_policy "loud"`, `budgets."wall-time".direction "up"`}},
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},

@@ -134,23 +134,34 @@ type ArtifactJSON struct {
 // them; base, head and change are null when a value is missing (a failed
 // benchmark has error set).
 type ResultJSON struct {
-	Benchmark             string            `json:"benchmark"`
-	Category              string            `json:"category"`
-	Params                map[string]string `json:"params"`
-	Metric                string            `json:"metric"`
-	Unit                  string            `json:"unit"`
-	Direction             string            `json:"direction"`
-	Machine               string            `json:"machine"`
-	Context               map[string]string `json:"context,omitempty"`
-	Base                  *float64          `json:"base"`
-	Head                  *float64          `json:"head"`
-	Change                *float64          `json:"change"`
-	SignificanceThreshold *float64          `json:"significance_threshold"`
-	SignificanceFactor    *float64          `json:"significance_factor"`
-	Significant           bool              `json:"significant"`
-	Magnitude             *string           `json:"magnitude"`
-	Relevant              bool              `json:"relevant"`
-	Error                 string            `json:"error,omitempty"`
+	Benchmark string            `json:"benchmark"`
+	Category  string            `json:"category"`
+	Params    map[string]string `json:"params"`
+	Metric    string            `json:"metric"`
+	Unit      string            `json:"unit"`
+	Direction string            `json:"direction"`
+	Machine   string            `json:"machine"`
+	Context   map[string]string `json:"context,omitempty"`
+	Base      *float64          `json:"base"`
+	Head      *float64          `json:"head"`
+	Change    *float64          `json:"change"`
+	// FromZero marks a change from a base value of 0: change is null (an
+	// infinite relative change is no JSON number) and the row counts as a
+	// very large change in the metric's direction.
+	FromZero              bool     `json:"from_zero,omitempty"`
+	SignificanceThreshold *float64 `json:"significance_threshold"`
+	SignificanceFactor    *float64 `json:"significance_factor"`
+	Significant           bool     `json:"significant"`
+	// SignificanceBasis says what decided significant: "history" (the
+	// IQR fence of 30 values of history), "short-history" (0.2 %),
+	// "short-history+samples" (0.2 % and the samples' test at alpha),
+	// "short-history-dodgy" (no samples, noisy metric: 1 %) or
+	// "rustc-perf-2021" (analysis.SignificanceBasis); null without a
+	// change.
+	SignificanceBasis *string `json:"significance_basis"`
+	Magnitude         *string `json:"magnitude"`
+	Relevant          bool    `json:"relevant"`
+	Error             string  `json:"error,omitempty"`
 
 	// The other engines (SPEC §7: "where computable"); a null value comes
 	// with a note saying why.
@@ -216,11 +227,14 @@ type BudgetJSON struct {
 }
 
 // StatsJSON are count, mean, min and max of relative changes (fractions).
+// Changes from 0 count in count and from_zero but not in mean, min and
+// max, which are those of the finite changes (analysis.ChangeStats).
 type StatsJSON struct {
-	Count int     `json:"count"`
-	Mean  float64 `json:"mean"`
-	Min   float64 `json:"min"`
-	Max   float64 `json:"max"`
+	Count    int     `json:"count"`
+	Mean     float64 `json:"mean"`
+	Min      float64 `json:"min"`
+	Max      float64 `json:"max"`
+	FromZero int     `json:"from_zero,omitempty"`
 }
 
 // CategoryJSON summarizes one category.
@@ -321,7 +335,9 @@ func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) 
 			res.Error = "base: " + r.Before.Error
 		}
 		if r.OK {
-			res.Change = finite(r.Change)
+			res.Change, res.FromZero = finite(r.Change), r.FromZero
+			basis := string(r.Basis)
+			res.SignificanceBasis = &basis
 			res.SignificanceThreshold = finite(r.Threshold)
 			res.SignificanceFactor = finite(r.Factor)
 			res.Significant, res.Relevant = r.Significant, r.Relevant
@@ -377,7 +393,7 @@ func summaryJSON(m analysis.MetricSummary) SummaryJSON {
 }
 
 func categoryJSON(c analysis.CategorySummary) CategoryJSON {
-	st := func(s analysis.ChangeStats) StatsJSON { return StatsJSON{s.Count, s.Mean, s.Min, s.Max} }
+	st := func(s analysis.ChangeStats) StatsJSON { return StatsJSON{s.Count, s.Mean, s.Min, s.Max, s.FromZero} }
 	return CategoryJSON{Regressions: st(c.Regressions), Improvements: st(c.Improvements), All: st(c.All)}
 }
 
@@ -398,9 +414,8 @@ func artifactLine(a analysis.Artifact) string {
 	return fmt.Sprintf("%s (%s)", mdtext.Line(a.Short()), day)
 }
 
-// pct is a relative change as rustc-perf prints it, "+1.23%"; huge
-// changes in exponent form, "n/a" when not finite (analysis.FormatPercent).
-func pct(x float64) string { return analysis.FormatPercentSigned(x, 2) }
+// pct is a relative change as rustc-perf prints it (FormatChange).
+func pct(x float64) string { return FormatChange(x) }
 
 func metricNames(c *analysis.Comparison, metric string) []string {
 	var names []string
@@ -455,11 +470,11 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 		})
 		if len(relevant) > 0 {
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "    change\tthreshold\t  factor\tmagnitude\t      z\t      p\tbudget\ttest case\tmachine")
+			fmt.Fprintln(tw, "    change\tthreshold\t  factor\tmagnitude\tbasis\t      z\t      p\tbudget\ttest case\tmachine")
 			for _, r := range relevant {
 				z, p, bud := "-", "-", "-"
 				if r.Z.OK {
-					z = analysis.FormatSigned(zscore.Round4(r.Z.Z), 2)
+					z = FormatZ(r.Z.Z)
 				}
 				if r.Test.OK {
 					p = analysis.FormatFixed(r.Test.P, 3)
@@ -467,8 +482,8 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 				if r.Budget != nil {
 					bud = string(r.Budget.Delta.Status)
 				}
-				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), analysis.FormatPercent(r.Threshold, 2), analysis.FormatFixed(r.Factor, 2)+"x",
-					r.Magnitude, z, p, bud, mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Key.Machine))
+				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), analysis.FormatPercent(r.Threshold, 2), FormatFactor(r.Factor),
+					r.Magnitude, r.Basis, z, p, bud, mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Key.Machine))
 			}
 			tw.Flush()
 		}

@@ -87,9 +87,18 @@ func decimalExponent(a float64) int {
 
 // FormatChange shows a relative change (a fraction) as a signed percent
 // with two decimals, as rustc-perf's compare page does; from 1 000 000 %
-// on in exponent form ("+1.00e+310%"), "n/a" when not finite
-// (analysis.FormatPercent).
+// on in exponent form ("+1.00e+310%"), "n/a" for NaN
+// (analysis.FormatPercent). A change from 0 (analysis.Row.FromZero) is
+// infinite and shows as such, "+∞%" (or "-∞%" for a negative value):
+// the base was 0, so no percentage describes it, and every reader knows
+// the sign.
 func FormatChange(c float64) string {
+	switch {
+	case math.IsInf(c, 1):
+		return "+∞%"
+	case math.IsInf(c, -1):
+		return "-∞%"
+	}
 	return analysis.FormatPercentSigned(c, 2)
 }
 
@@ -122,6 +131,18 @@ func FormatP(p float64) string {
 // rustc-perf's summary tables do ("1.5%").
 func FormatPercent1(x float64) string { return analysis.FormatPercent(x, 1) }
 
-// FormatZ shows a z-score: four significant figures as Conbench rounds
-// it, then two decimals with a sign.
-func FormatZ(z float64) string { return analysis.FormatSigned(zscore.Round4(z), 2) }
+// FormatZ shows a z-score with a sign and Conbench's four significant
+// figures, but no more than two decimals: "+4.95", "-12.02", "-123.5",
+// "-38890" (a huge z from a tiny spread is not made to look precise by
+// ".00"), in exponent form from 1 000 000 on (analysis.FormatFixed).
+func FormatZ(z float64) string {
+	r := zscore.Round4(z)
+	decimals := 2
+	switch a := math.Abs(r); {
+	case a >= 1000:
+		decimals = 0
+	case a >= 100:
+		decimals = 1
+	}
+	return analysis.FormatSigned(r, decimals)
+}

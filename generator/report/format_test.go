@@ -43,10 +43,32 @@ func TestFormatValue(t *testing.T) {
 		1e308:        "+1.00e+310%",
 		9999:         "+999900.00%",
 		math.NaN():   "n/a",
-		math.Inf(-1): "n/a",
+		math.Inf(1):  "+∞%", // a change from 0
+		math.Inf(-1): "-∞%",
 	} {
 		if got := FormatChange(c); got != want {
 			t.Errorf("FormatChange(%v) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+// z-scores keep Conbench's four significant figures, no more than two
+// decimals (Conbench's test vectors and the verdicts issue's −38,880).
+func TestFormatZ(t *testing.T) {
+	for z, want := range map[float64]string{
+		-4.949747468305833: "-4.95",
+		13.435:             "+13.44",
+		-2.186:             "-2.19",
+		0.70710678:         "+0.71",
+		0:                  "+0.00",
+		-123.456:           "-123.5",
+		-38890.16585829323: "-38890",
+		99999.4:            "+100000",
+		-2.5e7:             "-2e+07",
+		math.NaN():         "n/a",
+	} {
+		if got := FormatZ(z); got != want {
+			t.Errorf("FormatZ(%v) = %q, want %q", z, got, want)
 		}
 	}
 }

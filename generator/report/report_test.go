@@ -96,15 +96,16 @@ func TestCompareJSONFields(t *testing.T) {
 	check("top", keys(m), []string{"base", "head", "results", "summary"})
 	check("base", keys(m["base"]), []string{"date", "id", "pr", "title"})
 	results := m["results"].([]any)
-	check("result", keys(results[0]), []string{"base", "benchmark", "budget", "category", "change", "direction", "head", "machine", "magnitude", "metric", "p_value", "p_value_note", "params", "relevant", "significance_factor", "significance_threshold", "significant", "unit", "z_score", "z_score_note"})
-	check("failed result", keys(results[1]), []string{"base", "benchmark", "budget", "category", "change", "direction", "error", "head", "machine", "magnitude", "metric", "p_value", "p_value_note", "params", "relevant", "significance_factor", "significance_threshold", "significant", "unit", "z_score", "z_score_note"})
+	check("result", keys(results[0]), []string{"base", "benchmark", "budget", "category", "change", "direction", "head", "machine", "magnitude", "metric", "p_value", "p_value_note", "params", "relevant", "significance_basis", "significance_factor", "significance_threshold", "significant", "unit", "z_score", "z_score_note"})
+	check("failed result", keys(results[1]), []string{"base", "benchmark", "budget", "category", "change", "direction", "error", "head", "machine", "magnitude", "metric", "p_value", "p_value_note", "params", "relevant", "significance_basis", "significance_factor", "significance_threshold", "significant", "unit", "z_score", "z_score_note"})
 	check("summary", keys(m["summary"]), []string{"confidence", "deserves_attention", "direction", "primary", "relevance", "secondary"})
 	check("category", keys(m["summary"].(map[string]any)["primary"]), []string{"all", "improvements", "regressions"})
 	check("stats", keys(m["summary"].(map[string]any)["primary"].(map[string]any)["all"]), []string{"count", "max", "mean", "min"})
-	if r := results[0].(map[string]any); r["change"].(float64) != 0.1 || r["magnitude"] != "very-large" || r["relevant"] != true {
+	// One sample each and no history: a noisy metric needs 1 %.
+	if r := results[0].(map[string]any); r["change"].(float64) != 0.1 || r["magnitude"] != "large" || r["relevant"] != true || r["significance_basis"] != "short-history-dodgy" || r["significance_threshold"] != 0.01 {
 		t.Errorf("result = %v", r)
 	}
-	if r := results[1].(map[string]any); r["change"] != nil || r["error"] != "exit status 2" {
+	if r := results[1].(map[string]any); r["change"] != nil || r["error"] != "exit status 2" || r["significance_basis"] != nil {
 		t.Errorf("failed result = %v", r)
 	}
 }
@@ -171,5 +172,51 @@ func TestWriteTextHugeAndHostile(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in\n%s", want, md)
 		}
+	}
+}
+
+// A regression from zero (0 → 8192 B/op with p = 0.008) is a change in
+// every document: "+∞%" in text, from_zero with a null change in JSON,
+// counted in the summary table, never "n/a" or a JSON error.
+func TestChangeFromZeroDocuments(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{Value: analysis.Auto})
+	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+	for i, v := range []float64{0, 8192} {
+		b.Add("t", analysis.Run{
+			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
+			Machine:  analysis.Machine{Name: "m"},
+			Results:  []analysis.Result{{Case: analysis.TestCase{Benchmark: "sort"}, Metric: "alloc-bytes", Unit: "B/op", Samples: []float64{v, v, v, v, v}}},
+		})
+	}
+	d := b.Dataset()
+	c := analysis.Compare(d, 0, 1, analysis.DefaultOptions)
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, NewCompareJSON(d, c, "")); err != nil {
+		t.Fatal(err)
+	}
+	var doc CompareJSON
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Results[0]
+	if r.Change != nil || !r.FromZero || !r.Significant || !r.Relevant || *r.Magnitude != "very-large" || *r.SignificanceBasis != "short-history+samples" || *r.PValue > 0.01 {
+		t.Errorf("result %+v", r)
+	}
+	if st := doc.Summary.Primary.Regressions; st.Count != 1 || st.FromZero != 1 || st.Mean != 0 || doc.Summary.Direction != "regression" || doc.Summary.Relevance != "high" {
+		t.Errorf("summary %+v", doc.Summary)
+	}
+	buf.Reset()
+	if err := WriteText(&buf, d, c, "", Links{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "+∞%") || !strings.Contains(buf.String(), "short-history+samples") {
+		t.Errorf("text:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := WriteMarkdown(&buf, d, c, "", Links{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| 1 from 0 |") || strings.Contains(buf.String(), "n/a") {
+		t.Errorf("markdown:\n%s", buf.String())
 	}
 }

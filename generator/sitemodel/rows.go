@@ -68,6 +68,13 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 		row.FactorText = report.FormatFactor(r.Factor)
 		// The factor sorts rows as printed: the data files hold it so.
 		row.Change, row.Factor = r.Change, fixedOf(row.FactorText, 2, "x").over(100)
+		if r.FromZero {
+			// A change from 0 is infinite ("+∞%"): it sorts before every
+			// finite change, but JSON (data files, the bar chart) has no
+			// infinity, so the row holds the largest change whose percent
+			// is still a number.
+			row.Change = math.Copysign(math.MaxFloat64/100, r.Change)
+		}
 		switch {
 		case r.Regression:
 			row.Dir = "regression"
