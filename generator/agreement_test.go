@@ -15,14 +15,6 @@ import (
 	"github.com/perfpages/perfpages/generator/foreign"
 )
 
-// agreementPending says that perfpages is known to disagree with the tools
-// on some pairs of testdata/realtools until issue 12's rules are merged
-// (where the history is short, significance by the sample test at alpha;
-// value = "auto" medians; changes from a zero baseline). While it is true,
-// TestAgreementWithRealTools logs the table and skips, listing the
-// disagreements, instead of failing. Delete it when those rules land.
-const agreementPending = true
-
 // realToolsDir holds the real tools' outputs of the agreement suite; its
 // README says how they were made.
 var realToolsDir = filepath.Join("..", "testdata", "realtools")
@@ -116,10 +108,6 @@ func TestAgreementWithRealTools(t *testing.T) {
 	t.Logf("agreement with the tools' own verdicts, %d of %d pairs:\n%s", len(exp.Pairs)-len(disagree), len(exp.Pairs), tab.String())
 	if len(disagree) == 0 {
 		return
-	}
-	if agreementPending {
-		t.Skipf("%d of %d pairs disagree until issue 12's rules land (delete agreementPending then):\n%s",
-			len(disagree), len(exp.Pairs), strings.Join(disagree, "\n"))
 	}
 	for _, d := range disagree {
 		t.Error(d)
