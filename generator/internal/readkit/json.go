@@ -1,0 +1,620 @@
+package readkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
+)
+
+// JSONOptions say what [ParseJSON] accepts and keeps. The zero value
+// parses one whole document, refuses duplicate keys and caps nothing but
+// the nesting.
+type JSONOptions struct {
+	// Start is where the value starts in data (data.js puts an assignment
+	// before it); lines still count from the start of data.
+	Start int
+	// Trailing accepts text after the value, which the caller checks
+	// from the returned end offset; otherwise it is a syntax error.
+	Trailing bool
+	// Duplicates keeps every member of an object, repeated keys included,
+	// in file order, for readers that merge or report them; otherwise the
+	// first repeated key is an error naming its path.
+	Duplicates bool
+	// NumberText keeps the literal of every number in Node.Text (and
+	// builds a node for each, no compact lists), for readers that scale
+	// decimals exactly or show numbers as written.
+	NumberText bool
+	// MaxValues caps the values (objects, lists, strings, numbers…);
+	// MaxString the bytes of one string; MaxDepth the nesting (0: 1000,
+	// a bound on the parser's stack). 0 means no cap.
+	MaxValues, MaxString, MaxDepth int
+	// Allowed ends the message of the MaxValues cap, saying where it
+	// comes from: "allowed under max_input_bytes = 64 MiB".
+	Allowed string
+	// Intern, when set, returns a shared string for a key or value the
+	// caller expects many times, so that parsing does not allocate it
+	// again (the archive schema's field names).
+	Intern func(b []byte) (string, bool)
+}
+
+// defaultMaxDepth bounds nesting when JSONOptions.MaxDepth is 0: no
+// format perfpages reads nests more than 10 deep.
+const defaultMaxDepth = 1000
+
+// ParseJSON parses the JSON value at o.Start of data into a tree whose
+// nodes and keys carry their lines, and returns it with the offset just
+// past it. file names the input in the problem returned when the value
+// is not valid JSON, is empty, hits a cap or (without o.Duplicates)
+// repeats a key; the problem is Fatal.
+//
+// It is a recursive-descent parser that counts lines as it goes:
+// encoding/json's Decoder.Token gives the same lines several times slower,
+// which matters for archives of a few MB and data.js files of tens. On a
+// syntax error it defers to encoding/json, so that validity and messages
+// are exactly the standard library's (FuzzParseJSON checks that the two
+// agree). A truncated document is reported at its last line with
+// "(truncated file?)".
+func ParseJSON(file string, data []byte, o JSONOptions) (*Node, int, *Problem) {
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = defaultMaxDepth
+	}
+	start := min(max(o.Start, 0), len(data))
+	p := &jsonParser{o: o, s: data, i: start, line: 1 + bytes.Count(data[:start], nl)}
+	p.space()
+	if p.i == len(p.s) {
+		return nil, 0, &Problem{File: file, Msg: "empty document", Fatal: true}
+	}
+	root := p.value()
+	end := p.i
+	if root != nil && !o.Trailing {
+		p.space()
+		if p.i < len(p.s) {
+			p.syntax("invalid character after top-level value")
+		}
+	}
+	switch {
+	case p.capped && p.firstError() == nil:
+		// A file that is broken as well gets its syntax error, as
+		// encoding/json would report it.
+		return nil, 0, &Problem{File: file, Line: p.badLine, Msg: p.badMsg, Fatal: true}
+	case p.bad:
+		line, msg := p.report()
+		return nil, 0, &Problem{File: file, Line: line, Msg: msg, Fatal: true}
+	case p.dupLine > 0:
+		return nil, 0, &Problem{File: file, Line: p.dupLine, Msg: p.dupMsg, Fatal: true}
+	}
+	return root, end, nil
+}
+
+type jsonParser struct {
+	o     JSONOptions
+	s     []byte
+	i     int
+	line  int
+	depth int
+	path  Path
+	// bad is set at the first syntax error; parsing then unwinds.
+	bad     bool
+	badLine int
+	badMsg  string
+	// dupLine and dupMsg hold the first duplicate key, reported if there
+	// is no syntax error.
+	dupLine int
+	dupMsg  string
+	slab    []Node // nodes are allocated in blocks: a 5,000-result archive has ~100,000
+	// items and fields collect the children of the open lists and objects,
+	// so that each gets one exactly-sized slice.
+	items  []*Node
+	nums   []Num
+	fields []Field
+	// values counts the values built, against o.MaxValues; capped is set
+	// when a cap stops the parse (badLine and badMsg say which).
+	values int
+	capped bool
+}
+
+// firstError is encoding/json's verdict on the value the parser read: nil
+// when it is valid.
+func (p *jsonParser) firstError() error {
+	doc := p.s[min(max(p.o.Start, 0), len(p.s)):]
+	var v json.RawMessage // decoding validates before it builds anything
+	if p.o.Trailing {
+		return json.NewDecoder(bytes.NewReader(doc)).Decode(&v)
+	}
+	return json.Unmarshal(doc, &v)
+}
+
+// report turns the first syntax error into a message in encoding/json's
+// words, at the line of its offset.
+func (p *jsonParser) report() (int, string) {
+	err := p.firstError()
+	start := min(max(p.o.Start, 0), len(p.s))
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
+		errors.As(err, &se) && se.Offset >= int64(len(p.s)-start) && se.Error() == "unexpected end of JSON input":
+		return ErrorLine(p.s, int64(len(p.s))), "syntax error: unexpected end of JSON input (truncated file?)"
+	case se != nil:
+		return ErrorLine(p.s, int64(start)+se.Offset), "syntax error: " + se.Error()
+	case err != nil:
+		return p.badLine, "syntax error: " + err.Error()
+	}
+	return p.badLine, "syntax error: " + p.badMsg
+}
+
+func (p *jsonParser) syntax(msg string) {
+	if !p.bad {
+		p.bad, p.badLine, p.badMsg = true, p.line, msg
+	}
+}
+
+// limit stops the parse at a cap.
+func (p *jsonParser) limit(format string, args ...any) {
+	if !p.bad {
+		p.syntax(fmt.Sprintf(format, args...))
+		p.capped = true
+	}
+}
+
+// count adds a value, false past the cap.
+func (p *jsonParser) count() bool {
+	if p.values++; p.o.MaxValues > 0 && p.values > p.o.MaxValues {
+		msg := fmt.Sprintf("more than %d values (objects, lists, strings, numbers…)", p.o.MaxValues)
+		if p.o.Allowed != "" {
+			msg += ", the most " + p.o.Allowed
+		}
+		p.limit("%s", msg)
+		return false
+	}
+	return true
+}
+
+// deeper enters a list or object, false past the depth cap.
+func (p *jsonParser) deeper() bool {
+	if p.depth++; p.depth > p.o.MaxDepth {
+		p.limit("nested more than %d levels deep", p.o.MaxDepth)
+		return false
+	}
+	return true
+}
+
+func (p *jsonParser) newNode(k Kind) *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 256)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.Kind, n.Line = k, p.line
+	return n
+}
+
+// double makes room for one more element of a scratch list, doubling it
+// when full: append grows large slices by a quarter, which allocates five
+// times the final size on the way, double twice.
+func double[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 64))
+}
+
+// peek returns the next byte, 0 at the end.
+func (p *jsonParser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *jsonParser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case '\n':
+			p.line++
+		case ' ', '\t', '\r':
+		default:
+			return
+		}
+		p.i++
+	}
+}
+
+func (p *jsonParser) value() *Node {
+	if p.i >= len(p.s) {
+		p.syntax("unexpected end of JSON input")
+		return nil
+	}
+	if !p.count() {
+		return nil
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		s, ok := p.str()
+		if !ok {
+			return nil
+		}
+		n := p.newNode(String)
+		n.Text = s
+		return n
+	case c == '-' || '0' <= c && c <= '9':
+		n := p.newNode(Float)
+		if !p.number(n) {
+			return nil
+		}
+		return n
+	case c == 't':
+		return p.literal("true", Bool, true)
+	case c == 'f':
+		return p.literal("false", Bool, false)
+	case c == 'n':
+		return p.literal("null", Null, false)
+	}
+	p.syntax("invalid character looking for beginning of value")
+	return nil
+}
+
+func (p *jsonParser) literal(word string, k Kind, b bool) *Node {
+	if !bytes.HasPrefix(p.s[p.i:], []byte(word)) {
+		p.syntax("invalid literal")
+		return nil
+	}
+	p.i += len(word)
+	n := p.newNode(k)
+	n.Bool = b
+	return n
+}
+
+// number reads a number into n.
+func (p *jsonParser) number(n *Node) bool {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		p.syntax("invalid number")
+		return false
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			p.syntax("invalid number")
+			return false
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			p.syntax("invalid number")
+			return false
+		}
+	}
+	lit := p.s[start:p.i]
+	if !setNumber(n, lit) {
+		p.syntax("invalid number")
+		return false
+	}
+	if p.o.NumberText || n.Kind == Float && math.IsInf(n.Float, 0) {
+		n.Text = string(lit) // an out-of-range number keeps its text, for messages
+	}
+	return true
+}
+
+// setNumber parses a JSON number into n: an integer when it has no
+// fraction or exponent and fits in int64, a float otherwise.
+// Out-of-range floats become ±Inf.
+func setNumber(n *Node, lit []byte) bool {
+	if !bytes.ContainsAny(lit, ".eE") {
+		if i, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
+			n.Kind, n.Int, n.Float = Int, i, float64(i)
+			return true
+		}
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return false
+	}
+	n.Kind, n.Float = Float, f
+	return true
+}
+
+// str reads a string, decoding escapes as encoding/json does (bad UTF-8
+// and lone surrogates become U+FFFD).
+func (p *jsonParser) str() (string, bool) {
+	p.i++ // opening quote
+	start := p.i
+	simple := true
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; {
+		case c == '"':
+			raw := p.s[start:p.i]
+			if p.o.MaxString > 0 && len(raw) > p.o.MaxString {
+				p.limit("a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(raw))), capped.FormatBytes(int64(p.o.MaxString)))
+				return "", false
+			}
+			p.i++
+			if simple && utf8.Valid(raw) {
+				if p.o.Intern != nil {
+					if s, ok := p.o.Intern(raw); ok {
+						return s, true
+					}
+				}
+				return string(raw), true
+			}
+			return unquote(raw), true
+		case c == '\\':
+			if !p.escapeOK(p.i) {
+				p.syntax("invalid character in string escape code")
+				return "", false
+			}
+			simple = false
+			p.i += 2
+		case c < 0x20:
+			p.syntax("invalid character in string literal")
+			return "", false
+		default:
+			p.i++
+		}
+	}
+	p.syntax("unexpected end of JSON input")
+	return "", false
+}
+
+func unquote(raw []byte) string {
+	b := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			r, size := utf8.DecodeRune(raw[i:])
+			b = utf8.AppendRune(b, r) // RuneError for a bad byte
+			i += size
+			continue
+		}
+		if i+1 >= len(raw) {
+			break
+		}
+		i += 2
+		switch raw[i-1] {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(raw, i)
+			if !ok {
+				return string(b) // the parser rejects this before; unreachable
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok := hex4(raw, i+2)
+				if ok && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						b = utf8.AppendRune(b, dec)
+						i += 6
+						break
+					}
+				}
+				r = utf8.RuneError
+			}
+			b = utf8.AppendRune(b, r)
+		default: // '"', '\\', '/'
+			b = append(b, raw[i-1])
+		}
+	}
+	return string(b)
+}
+
+func hex4(raw []byte, i int) (rune, bool) {
+	if i+4 > len(raw) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
+	return rune(v), err == nil
+}
+
+// escapeOK checks the escape at p.s[i] without decoding it.
+func (p *jsonParser) escapeOK(i int) bool {
+	if i+1 >= len(p.s) {
+		return false
+	}
+	switch p.s[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if i+6 > len(p.s) {
+			return false
+		}
+		for _, c := range p.s[i+2 : i+6] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (p *jsonParser) object() *Node {
+	if !p.deeper() {
+		return nil
+	}
+	defer func() { p.depth-- }()
+	n := p.newNode(Map)
+	p.i++                   // '{'
+	var seen map[string]int // key → line, built once the object is big enough to need it
+	base := len(p.path)
+	defer func() { p.path = p.path[:base] }()
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return n
+	}
+	start := len(p.fields)
+	defer func() { p.fields = p.fields[:start] }()
+	for {
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			p.syntax("invalid character looking for beginning of object key string")
+			return nil
+		}
+		kline := p.line
+		key, ok := p.str()
+		if !ok {
+			return nil
+		}
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			p.syntax("invalid character after object key")
+			return nil
+		}
+		p.i++
+		p.space()
+		if !p.o.Duplicates {
+			p.path = p.path[:base].Key(key)
+			first := 0
+			open := p.fields[start:]
+			if seen == nil && len(open) >= 8 {
+				seen = make(map[string]int, 2*len(open))
+				for _, f := range open {
+					seen[f.Key] = f.Line
+				}
+			}
+			if seen != nil {
+				first = seen[key]
+				seen[key] = kline
+			} else {
+				for _, f := range open {
+					if f.Key == key {
+						first = f.Line
+					}
+				}
+			}
+			if first > 0 && p.dupLine == 0 {
+				// Reported after parsing: a syntax error later on comes first.
+				p.dupLine = kline
+				p.dupMsg = fmt.Sprintf("duplicate field %q (first at line %d)", p.path.String(), first)
+			}
+		}
+		v := p.value()
+		if v == nil {
+			return nil
+		}
+		p.fields = append(double(p.fields), Field{Key: key, Line: kline, Val: v})
+		p.space()
+		if p.i >= len(p.s) {
+			p.syntax("unexpected end of JSON input")
+			return nil
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			n.Fields = slices.Clone(p.fields[start:])
+			return n
+		default:
+			p.syntax("invalid character after object key:value pair")
+			return nil
+		}
+	}
+}
+
+func (p *jsonParser) array() *Node {
+	if !p.deeper() {
+		return nil
+	}
+	defer func() { p.depth-- }()
+	n := p.newNode(List)
+	p.i++ // '['
+	base := len(p.path)
+	defer func() { p.path = p.path[:base] }()
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return n
+	}
+	start, nstart := len(p.items), len(p.nums)
+	defer func() { p.items, p.nums = p.items[:start], p.nums[:nstart] }()
+	compact := !p.o.NumberText // only numbers so far
+	for idx := 0; ; idx++ {
+		p.space()
+		if !p.o.Duplicates {
+			p.path = p.path[:base].Index(idx)
+		}
+		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') {
+			x := Node{Line: p.line}
+			if !p.count() || !p.number(&x) {
+				return nil
+			}
+			p.nums = append(double(p.nums), NumOf(&x))
+		} else {
+			if compact {
+				for _, x := range p.nums[nstart:] {
+					m := p.newNode(x.Kind)
+					m.Line, m.Float = int(x.Line), x.Float()
+					if x.Kind == Int {
+						m.Int = int64(x.Bits)
+					}
+					p.items = append(double(p.items), m)
+				}
+				p.nums, compact = p.nums[:nstart], false
+			}
+			v := p.value()
+			if v == nil {
+				return nil
+			}
+			p.items = append(double(p.items), v)
+		}
+		p.space()
+		if p.i >= len(p.s) {
+			p.syntax("unexpected end of JSON input")
+			return nil
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			if compact {
+				n.Nums = slices.Clone(p.nums[nstart:])
+			} else {
+				n.Items = slices.Clone(p.items[start:])
+			}
+			return n
+		default:
+			p.syntax("invalid character after array element")
+			return nil
+		}
+	}
+}
