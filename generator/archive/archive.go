@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // Schema is the schema id every archive names in its `schema` field.
@@ -90,21 +89,11 @@ func LimitsFor(maxBytes int64) Limits {
 // million counts rather than a million messages (and the log one line).
 const maxProblems = 100
 
-// Problem is one thing wrong with an archive.
-type Problem struct {
-	File  string // the name given to Decode
-	Line  int    // 1-based; 0 when the problem has no line (or the codec cannot tell)
-	Msg   string
-	Fatal bool // the file cannot be used at all
-}
-
-// Error is "file:line: msg", or "file: msg" when Line is 0.
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return p.File + ":" + strconv.Itoa(p.Line) + ": " + p.Msg
-	}
-	return p.File + ": " + p.Msg
-}
+// Problem is one thing wrong with an archive: the problem type every
+// reader shares (generator/internal/readkit), with the file, the line
+// (0 when the codec cannot tell), the message and whether the file cannot
+// be used at all (Fatal).
+type Problem = readkit.Problem
 
 // FormatOf returns the format of a file name ("json", "yaml" or "toml") and
 // whether it is gzipped, judging by its extension, case-insensitively:
@@ -166,7 +155,7 @@ func (d *decoder) decode(data []byte) analysis.Run {
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write a BOM
 	d.size = len(data)
-	data, p := ValidUTF8(d.file, data)
+	data, p := readkit.ValidUTF8(d.file, data)
 	if p != nil {
 		d.warn(p.Line, "%s", p.Msg)
 	}
@@ -176,7 +165,7 @@ func (d *decoder) decode(data []byte) analysis.Run {
 			return analysis.Run{}
 		}
 	}
-	var root *node
+	var root *readkit.Node
 	switch format {
 	case "json":
 		root = d.parseJSON(data)
@@ -189,48 +178,6 @@ func (d *decoder) decode(data []byte) analysis.Run {
 		return analysis.Run{}
 	}
 	return d.run(root)
-}
-
-// ValidUTF8 returns data with every byte that is not UTF-8 replaced by
-// U+FFFD, as encoding/json does inside strings, and a warning naming file
-// and the line of the first (nil when data is valid): a name with a stray
-// Latin-1 byte is worth keeping, but not silently (yaml.v3 and
-// BurntSushi/toml would refuse the whole file; encoding/json would say
-// nothing). Newlines are kept, so lines do not move. The foreign readers
-// share it.
-func ValidUTF8(file string, data []byte) ([]byte, *Problem) {
-	if utf8.Valid(data) {
-		return data, nil
-	}
-	out := make([]byte, 0, len(data)+64)
-	line, first, bad, lines, lastLine := 1, 0, 0, 0, 0
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
-			bad++
-			if lastLine != line {
-				lines, lastLine = lines+1, line
-			}
-			if first == 0 {
-				first = line
-			}
-		} else {
-			out = append(out, data[i:i+size]...)
-			if r == '\n' {
-				line++
-			}
-		}
-		i += size
-	}
-	what := "1 byte"
-	if bad > 1 {
-		what = strconv.Itoa(bad) + " bytes"
-	}
-	if lines > 1 {
-		what += " on " + strconv.Itoa(lines) + " lines, the first here"
-	}
-	return out, &Problem{File: file, Line: first, Msg: "invalid UTF-8 (" + what + "), replaced with U+FFFD"}
 }
 
 // sniff guesses the format of an archive whose name says nothing (a git

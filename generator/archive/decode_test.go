@@ -86,7 +86,7 @@ func TestDecodeJSON(t *testing.T) {
 		{name: "syntax error: trailing comma", in: jsonDoc(jsonOK + ","),
 			want: []string{`FATAL r.json:7: syntax error: invalid character ']' looking for beginning of value`}},
 		{name: "syntax error: truncated", in: "{\n  \"schema\": \"perfpages.run.v1\",\n  \"results\": [1,\n",
-			want: []string{`FATAL r.json:3: syntax error: unexpected end of JSON input`}},
+			want: []string{`FATAL r.json:3: syntax error: unexpected end of JSON input (truncated file?)`}},
 		{name: "syntax error: bad escape", in: "{\n  \"schema\": \"perf\\q\"\n}",
 			want: []string{`FATAL r.json:2: syntax error: invalid character 'q' in string escape code`}},
 		{name: "syntax error: NaN is not JSON", in: jsonDoc(`{"benchmark": "b", "metric": "m", "samples": [NaN]}`),

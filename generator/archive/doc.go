@@ -14,14 +14,16 @@
 // Decoding happens in three steps:
 //
 //  1. the name picks the format (and gzip); unknown names are sniffed;
-//  2. a codec parses the bytes into a small tree that remembers the line of
-//     every key and value (JSON through a small parser of its own that
-//     defers to encoding/json for error messages, YAML through yaml.v3
-//     nodes, TOML through BurntSushi/toml plus a scanner that finds the
-//     lines of its keys);
+//  2. a codec parses the bytes into readkit's tree, which remembers the
+//     line of every key and value (JSON through readkit.ParseJSON, the
+//     line-tracking parser the foreign JSON readers share, which defers to
+//     encoding/json for error messages; YAML through yaml.v3 nodes; TOML
+//     through BurntSushi/toml plus a scanner that finds the lines of its
+//     keys);
 //  3. one validator, shared by the three codecs, checks the tree against
 //     the schema and builds the run, so that every format reports the same
-//     problems in the same words.
+//     problems in the same words. The rules on values are written once
+//     (rules.go): [Encode] applies the same ones to a run before writing it.
 //
 // A problem that makes the file unusable (bad syntax, wrong schema, a
 // missing artifact id…) is Fatal and the run is dropped; anything else

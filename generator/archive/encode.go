@@ -76,23 +76,22 @@ func check(run analysis.Run) error {
 		}
 	}
 
+	rule := func(msg string) {
+		if msg != "" {
+			bad("%s", msg)
+		}
+	}
 	a := run.Artifact
 	if a.ID == "" {
-		bad("missing artifact.id")
+		bad(missingArtifactID)
 	}
-	if a.Kind != "" && !a.Kind.Valid() {
-		bad("artifact.kind: unknown kind %q (want commit, try, tag or local)", a.Kind)
+	rule(kindRule(a.Kind))
+	if !a.Date.IsZero() { // a zero date is left out: no date
+		rule(dateRule(a.Date, a.Date.UTC().Format(time.RFC3339Nano)))
 	}
-	if !a.Date.IsZero() && (a.Date.UTC().Year() < 0 || a.Date.UTC().Year() > 9999) {
-		bad("artifact.date: year %d cannot be written in RFC 3339", a.Date.UTC().Year())
-	}
-	if a.PR < 0 {
-		bad("artifact.pr: must not be negative (%d)", a.PR)
-	}
+	rule(nonNegative("artifact.pr", int64(a.PR)))
 	for i, p := range a.Parents {
-		if p == "" {
-			bad("artifact.parents[%d]: empty id", i)
-		}
+		rule(parentRule(i, p))
 		text(fmt.Sprintf("artifact.parents[%d]", i), p)
 	}
 	for _, f := range [...]struct{ path, s string }{{"artifact.id", a.ID}, {"artifact.branch", a.Branch},
@@ -103,59 +102,49 @@ func check(run analysis.Run) error {
 	}
 	m := run.Machine
 	if m.Name == "" {
-		bad("missing machine.name")
+		bad(missingMachineName)
 	}
-	if m.Cores < 0 {
-		bad("machine.cores: must not be negative (%d)", m.Cores)
-	}
-	if m.MemoryBytes < 0 {
-		bad("machine.memory_bytes: must not be negative (%d)", m.MemoryBytes)
-	}
+	rule(nonNegative("machine.cores", int64(m.Cores)))
+	rule(nonNegative("machine.memory_bytes", m.MemoryBytes))
 	pairs("machine.labels", m.Labels)
 	pairs("context", run.Context)
 
 	seen := make(map[resultKey]int, len(run.Results))
 	for i, r := range run.Results {
 		label := resultLabel(i, r, true)
+		in := func(msg string) {
+			if msg != "" {
+				bad("%s: %s", label, msg)
+			}
+		}
 		if r.Case.Benchmark == "" {
-			bad("%s: missing benchmark", label)
+			in(missingBenchmark)
 		}
 		if r.Metric == "" {
-			bad("%s: missing metric", label)
+			in(missingMetric)
 		}
-		if c := r.Case.Category; c != "" && c != analysis.Primary && c != analysis.Secondary {
-			bad("%s: unknown category %q", label, c)
-		}
+		in(categoryRule(r.Case.Category))
 		text(label+" benchmark", r.Case.Benchmark)
 		text(label+" metric", r.Metric)
 		text(label+" unit", r.Unit)
 		text(label+" error", r.Error)
 		pairs(label+" params", r.Case.Params)
 		for j, x := range r.Samples {
-			switch {
-			case math.IsNaN(x) || math.IsInf(x, 0):
-				bad("%s: samples[%d] is %v", label, j, x)
-			case x < 0 && analysis.IsTimeOrSize(r.Unit):
-				bad("%s: samples[%d] is negative (%v) for unit %q", label, j, x, r.Unit)
-			}
+			in(sampleRule(j, x, r.Unit))
 		}
 		if len(r.Samples) == 0 && r.Error == "" {
-			bad("%s: no samples and no error", label)
+			in(noSamples)
 		}
-		if r.Direction != "" && r.Direction != analysis.LowerIsBetter && r.Direction != analysis.HigherIsBetter {
-			bad("%s: unknown direction %q", label, r.Direction)
-		}
-		if len(r.Iters) > 0 && len(r.Iters) != len(r.Samples) {
-			bad("%s: %d iters for %d samples", label, len(r.Iters), len(r.Samples))
+		in(directionRule(r.Direction))
+		if len(r.Iters) > 0 {
+			in(countRule(len(r.Iters), len(r.Samples)))
 		}
 		for j, x := range r.Iters {
-			if !(x > 0) || math.IsInf(x, 0) {
-				bad("%s: iters[%d] is not a positive number (%v)", label, j, x)
-			}
+			in(iterRule(j, x))
 		}
 		key := keyOf(r)
 		if first, dup := seen[key]; dup {
-			bad("%s: duplicate of results[%d]", label, first)
+			in(duplicateRule(first))
 		}
 		seen[key] = i
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // addSeeds seeds a fuzzer with every archive of its format in testdata
@@ -118,16 +119,16 @@ func FuzzDecodeTOML(f *testing.F) {
 			return
 		}
 		lines := strings.Split(string(data), "\n")
-		var walk func(n *node)
-		walk = func(n *node) {
-			for _, f := range n.fields {
-				bare := f.key != "" && strings.IndexFunc(f.key, func(r rune) bool { return r >= 0x80 || !isBareKeyChar(byte(r)) }) < 0
-				if bare && f.line > 0 && (f.line > len(lines) || !strings.Contains(lines[f.line-1], f.key)) {
-					t.Errorf("key %q said to be on line %d", f.key, f.line)
+		var walk func(n *readkit.Node)
+		walk = func(n *readkit.Node) {
+			for _, f := range n.Fields {
+				bare := f.Key != "" && strings.IndexFunc(f.Key, func(r rune) bool { return r >= 0x80 || !isBareKeyChar(byte(r)) }) < 0
+				if bare && f.Line > 0 && (f.Line > len(lines) || !strings.Contains(lines[f.Line-1], f.Key)) {
+					t.Errorf("key %q said to be on line %d", f.Key, f.Line)
 				}
-				walk(f.val)
+				walk(f.Val)
 			}
-			for _, it := range n.items {
+			for _, it := range n.Items {
 				walk(it)
 			}
 		}

@@ -14,12 +14,13 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // parseTOML parses with BurntSushi/toml, whose values carry no positions,
 // and takes the line of every key from a scan of the (by then known valid)
 // text.
-func (d *decoder) parseTOML(data []byte) *node {
+func (d *decoder) parseTOML(data []byte) *readkit.Node {
 	if len(bytes.TrimSpace(data)) == 0 {
 		d.fail(0, "empty document")
 		return nil
@@ -219,75 +220,75 @@ type tomlConverter struct {
 
 // value converts v, found at path; line is the line of the value when the
 // caller knows it (an element on its array's line), else 0.
-func (c *tomlConverter) value(v any, path string, line int) *node {
+func (c *tomlConverter) value(v any, path string, line int) *readkit.Node {
 	if line == 0 {
 		line = c.lines[path]
 	}
-	n := &node{line: line}
+	n := &readkit.Node{Line: line}
 	switch v := v.(type) {
 	case map[string]any:
-		n.kind = kMap
-		n.fields = make([]field, 0, len(v))
+		n.Kind = readkit.Map
+		n.Fields = make([]readkit.Field, 0, len(v))
 		for k, val := range v {
 			kp := tomlKey(path, k)
-			n.fields = append(n.fields, field{key: k, line: c.lines[kp], val: c.value(val, kp, 0)})
+			n.Fields = append(n.Fields, readkit.Field{Key: k, Line: c.lines[kp], Val: c.value(val, kp, 0)})
 		}
 		// Document order as far as the scan knows it; keys without a line
 		// last, by name: problems come out in a stable order.
-		slices.SortFunc(n.fields, func(a, b field) int {
-			if (a.line == 0) != (b.line == 0) {
-				return cmp.Compare(b.line, a.line) // 0 sorts after any line
+		slices.SortFunc(n.Fields, func(a, b readkit.Field) int {
+			if (a.Line == 0) != (b.Line == 0) {
+				return cmp.Compare(b.Line, a.Line) // 0 sorts after any line
 			}
-			return cmp.Or(cmp.Compare(a.line, b.line), strings.Compare(a.key, b.key))
+			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Key, b.Key))
 		})
 	case []map[string]any:
-		n.kind = kList
-		n.items = make([]*node, len(v))
+		n.Kind = readkit.List
+		n.Items = make([]*readkit.Node, len(v))
 		for i, val := range v {
-			n.items[i] = c.value(val, tomlIndex(path, i), 0)
+			n.Items[i] = c.value(val, tomlIndex(path, i), 0)
 		}
 	case []any:
-		n.kind = kList
-		n.items = make([]*node, len(v))
+		n.Kind = readkit.List
+		n.Items = make([]*readkit.Node, len(v))
 		multi := c.multi[path]
 		for i, val := range v {
 			switch val.(type) {
 			case map[string]any, []any, []map[string]any:
-				n.items[i] = c.value(val, tomlIndex(path, i), 0)
+				n.Items[i] = c.value(val, tomlIndex(path, i), 0)
 			default:
 				l := line
 				if multi {
 					l = cmp.Or(c.lines[tomlIndex(path, i)], line)
 				}
-				n.items[i] = c.value(val, "", l)
+				n.Items[i] = c.value(val, "", l)
 			}
 		}
 	case string:
-		n.kind, n.text = kString, v
+		n.Kind, n.Text = readkit.String, v
 		if l := c.d.limits.String; len(v) > l && !c.d.fatal {
 			c.d.fail(line, "a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(v))), capped.FormatBytes(int64(l)))
 		}
 	case int64:
-		n.kind, n.i, n.f, n.text = kInt, v, float64(v), strconv.FormatInt(v, 10)
+		n.Kind, n.Int, n.Float, n.Text = readkit.Int, v, float64(v), strconv.FormatInt(v, 10)
 	case float64:
-		n.kind, n.f, n.text = kFloat, v, strconv.FormatFloat(v, 'g', -1, 64)
+		n.Kind, n.Float, n.Text = readkit.Float, v, strconv.FormatFloat(v, 'g', -1, 64)
 	case bool:
-		n.kind, n.b = kBool, v
+		n.Kind, n.Bool = readkit.Bool, v
 	case time.Time:
 		switch v.Location().String() {
 		case "datetime-local":
-			n.kind, n.text = kLocalTime, v.Format("2006-01-02T15:04:05.999999999")
+			n.Kind, n.Text = readkit.LocalTime, v.Format("2006-01-02T15:04:05.999999999")
 		case "date-local":
-			n.kind, n.text = kLocalTime, v.Format("2006-01-02")
+			n.Kind, n.Text = readkit.LocalTime, v.Format("2006-01-02")
 		case "time-local":
-			n.kind, n.text = kLocalTime, v.Format("15:04:05.999999999")
+			n.Kind, n.Text = readkit.LocalTime, v.Format("15:04:05.999999999")
 		default:
-			n.kind, n.text = kTime, v.Format(time.RFC3339Nano)
+			n.Kind, n.Text = readkit.Time, v.Format(time.RFC3339Nano)
 		}
 	case nil:
-		n.kind = kNull
+		n.Kind = readkit.Null
 	default:
-		n.kind, n.text = kString, fmt.Sprint(v)
+		n.Kind, n.Text = readkit.String, fmt.Sprint(v)
 	}
 	return n
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // decoder collects the problems of one archive while a codec parses it and
@@ -43,46 +44,46 @@ func (d *decoder) fail(line int, format string, args ...any) {
 }
 
 // absent reports whether a field is missing or null: both mean "not given".
-func absent(n *node) bool { return n == nil || n.kind == kNull }
+func absent(n *readkit.Node) bool { return n == nil || n.Kind == readkit.Null }
 
 // run validates the document and builds the run. Every problem is
 // reported, not only the first, so that one pass over a bad file shows all
 // that needs fixing; the caller drops the run if any was fatal.
-func (d *decoder) run(root *node) analysis.Run {
-	if root.kind != kMap {
-		d.fail(root.line, "document is not an object (got %s)", root.describe())
+func (d *decoder) run(root *readkit.Node) analysis.Run {
+	if root.Kind != readkit.Map {
+		d.fail(root.Line, "document is not an object (got %s)", root.Describe())
 		return analysis.Run{}
 	}
 	// A file of another kind (a package.json next to the archives) gets one
 	// problem, not one per unknown field.
-	switch sch, _ := root.get("schema"); {
+	switch sch, _ := root.Lookup("schema"); {
 	case absent(sch):
 		d.fail(0, "missing schema (want %s)", Schema)
 		return analysis.Run{}
-	case sch.kind != kString:
-		d.fail(sch.line, "schema: want a string, got %s", sch.describe())
+	case sch.Kind != readkit.String:
+		d.fail(sch.Line, "schema: want a string, got %s", sch.Describe())
 		return analysis.Run{}
-	case sch.text != Schema:
-		d.fail(sch.line, "unsupported schema %q (want %s)", sch.text, Schema)
+	case sch.Text != Schema:
+		d.fail(sch.Line, "unsupported schema %q (want %s)", sch.Text, Schema)
 		return analysis.Run{}
 	}
 
 	var run analysis.Run
-	var art, mach, ctx, res *node
+	var art, mach, ctx, res *readkit.Node
 	var artLine, machLine, resLine int
-	for _, f := range root.fields {
-		switch f.key {
+	for _, f := range root.Fields {
+		switch f.Key {
 		case "schema":
 		case "artifact":
-			art, artLine = f.val, f.line
+			art, artLine = f.Val, f.Line
 		case "machine":
-			mach, machLine = f.val, f.line
+			mach, machLine = f.Val, f.Line
 		case "context":
-			ctx = f.val
+			ctx = f.Val
 		case "results":
-			res, resLine = f.val, f.line
+			res, resLine = f.Val, f.Line
 		default:
-			d.warn(f.line, "unknown field %q", f.key)
+			d.warn(f.Line, "unknown field %q", f.Key)
 		}
 	}
 	run.Artifact = d.artifact(art, artLine)
@@ -93,9 +94,9 @@ func (d *decoder) run(root *node) analysis.Run {
 	switch {
 	case absent(res):
 		d.fail(0, "missing results")
-	case res.kind != kList:
-		d.fail(res.line, "results: want a list, got %s", res.describe())
-	case res.length() == 0:
+	case res.Kind != readkit.List:
+		d.fail(res.Line, "results: want a list, got %s", res.Describe())
+	case res.Len() == 0:
 		d.warn(resLine, "no results")
 	default:
 		run.Results = d.results(res)
@@ -105,136 +106,134 @@ func (d *decoder) run(root *node) analysis.Run {
 
 // text reads an optional string field of the run's header; a wrong type is
 // fatal.
-func (d *decoder) text(n *node, path string) string {
+func (d *decoder) text(n *readkit.Node, path string) string {
 	if absent(n) {
 		return ""
 	}
-	s, ok := n.asText()
+	s, ok := n.AsText()
 	if !ok {
-		d.fail(n.line, "%s: want a string, got %s", path, n.describe())
+		d.fail(n.Line, "%s: want a string, got %s", path, n.Describe())
 	}
 	return s
 }
 
 // integer reads an optional non-negative integer field of the header.
-func (d *decoder) integer(n *node, path string) int64 {
+func (d *decoder) integer(n *readkit.Node, path string) int64 {
 	if absent(n) {
 		return 0
 	}
 	i, ok := intValue(n)
 	switch {
 	case !ok:
-		d.fail(n.line, "%s: want an integer, got %s", path, n.describe())
-	case i < 0:
-		d.fail(n.line, "%s: must not be negative (%d)", path, i)
+		d.fail(n.Line, "%s: want an integer, got %s", path, n.Describe())
+	case nonNegative(path, i) != "":
+		d.fail(n.Line, "%s", nonNegative(path, i))
 	}
 	return i
 }
 
 // intValue accepts integers and integral floats (JavaScript writes no
 // others).
-func intValue(n *node) (int64, bool) {
-	switch n.kind {
-	case kInt:
-		return n.i, true
-	case kFloat:
-		if n.f == math.Trunc(n.f) && math.Abs(n.f) < 1<<63 {
-			return int64(n.f), true
+func intValue(n *readkit.Node) (int64, bool) {
+	switch n.Kind {
+	case readkit.Int:
+		return n.Int, true
+	case readkit.Float:
+		if n.Float == math.Trunc(n.Float) && math.Abs(n.Float) < 1<<63 {
+			return int64(n.Float), true
 		}
 	}
 	return 0, false
 }
 
-func (d *decoder) artifact(n *node, keyLine int) analysis.Artifact {
+func (d *decoder) artifact(n *readkit.Node, keyLine int) analysis.Artifact {
 	a := analysis.Artifact{Kind: analysis.KindCommit}
 	if absent(n) {
-		n = &node{kind: kMap}
-	} else if n.kind != kMap {
-		d.fail(n.line, "artifact: want an object, got %s", n.describe())
+		n = &readkit.Node{Kind: readkit.Map}
+	} else if n.Kind != readkit.Map {
+		d.fail(n.Line, "artifact: want an object, got %s", n.Describe())
 		return a
 	}
-	var date *node
-	for _, f := range n.fields {
-		path := "artifact." + f.key
-		switch f.key {
+	var date *readkit.Node
+	for _, f := range n.Fields {
+		path := "artifact." + f.Key
+		switch f.Key {
 		case "id":
-			a.ID = d.text(f.val, path)
+			a.ID = d.text(f.Val, path)
 		case "kind":
-			if k := d.text(f.val, path); k != "" {
+			if k := d.text(f.Val, path); k != "" {
 				a.Kind = analysis.ArtifactKind(k)
-				if !a.Kind.Valid() {
-					d.fail(f.val.line, "artifact.kind: unknown kind %q (want commit, try, tag or local)", k)
+				if msg := kindRule(a.Kind); msg != "" {
+					d.fail(f.Val.Line, "%s", msg)
 				}
 			}
 		case "date":
-			date = f.val
+			date = f.Val
 		case "parents":
-			a.Parents = d.parents(f.val)
+			a.Parents = d.parents(f.Val)
 		case "branch":
-			a.Branch = d.text(f.val, path)
+			a.Branch = d.text(f.Val, path)
 		case "pr":
-			a.PR = int(d.integer(f.val, path))
+			a.PR = int(d.integer(f.Val, path))
 		case "title":
-			a.Title = d.text(f.val, path)
+			a.Title = d.text(f.Val, path)
 		case "author":
-			a.Author = d.text(f.val, path)
+			a.Author = d.text(f.Val, path)
 		case "baseline":
-			a.Baseline = d.text(f.val, path)
+			a.Baseline = d.text(f.Val, path)
 		default:
-			d.warn(f.line, "unknown field %q", path)
+			d.warn(f.Line, "unknown field %q", path)
 		}
 	}
 	if a.ID == "" {
 		a.ID = d.opts.DefaultArtifact
 	}
 	if a.ID == "" {
-		d.fail(keyLine, "missing artifact.id")
+		d.fail(keyLine, missingArtifactID)
 	}
 	switch {
 	case absent(date):
 		if !d.opts.DateOptional {
 			d.fail(keyLine, "missing artifact.date")
 		}
-	case date.kind == kLocalTime:
-		d.fail(date.line, "artifact.date: %s has no time zone offset (want RFC 3339, e.g. 2026-11-20T03:00:00Z)", date.text)
-	case date.kind != kString && date.kind != kTime:
-		d.fail(date.line, "artifact.date: want an RFC 3339 date-time, got %s", date.describe())
+	case date.Kind == readkit.LocalTime:
+		d.fail(date.Line, "artifact.date: %s has no time zone offset (want RFC 3339, e.g. 2026-11-20T03:00:00Z)", date.Text)
+	case date.Kind != readkit.String && date.Kind != readkit.Time:
+		d.fail(date.Line, "artifact.date: want an RFC 3339 date-time, got %s", date.Describe())
 	default:
-		t, err := time.Parse(time.RFC3339Nano, date.text)
+		t, err := time.Parse(time.RFC3339Nano, date.Text)
 		if err != nil {
 			// RFC 3339 (§5.6, note) allows a space for the T; YAML writes one.
-			t, err = time.Parse("2006-01-02 15:04:05.999999999Z07:00", date.text)
+			t, err = time.Parse("2006-01-02 15:04:05.999999999Z07:00", date.Text)
 		}
 		switch {
 		case err != nil:
-			d.fail(date.line, "artifact.date: %q is not an RFC 3339 date-time (e.g. 2026-11-20T03:00:00Z)", date.text)
-		case t.IsZero() || t.UTC().Year() < 1 || t.UTC().Year() > 9999:
-			// The zero time means "no date" to the rest of perfpages, and
-			// other years do not survive the way back to RFC 3339.
-			d.fail(date.line, "artifact.date: %s is out of range (years 0001 to 9999 in UTC)", date.text)
+			d.fail(date.Line, "artifact.date: %q is not an RFC 3339 date-time (e.g. 2026-11-20T03:00:00Z)", date.Text)
+		case dateRule(t, date.Text) != "":
+			d.fail(date.Line, "%s", dateRule(t, date.Text))
 		}
 		a.Date = t.UTC()
 	}
 	return a
 }
 
-func (d *decoder) parents(n *node) []string {
+func (d *decoder) parents(n *readkit.Node) []string {
 	if absent(n) {
 		return nil
 	}
-	if n.kind != kList {
-		d.fail(n.line, "artifact.parents: want a list of ids, got %s", n.describe())
+	if n.Kind != readkit.List {
+		d.fail(n.Line, "artifact.parents: want a list of ids, got %s", n.Describe())
 		return nil
 	}
 	var ps []string
-	for i := range n.length() {
-		it := n.elem(i)
-		s, ok := it.asText()
+	for i := range n.Len() {
+		it := n.Elem(i)
+		s, ok := it.AsText()
 		switch {
 		case !ok:
-			d.fail(it.line, "artifact.parents[%d]: want a string, got %s", i, it.describe())
-		case s == "":
-			d.fail(it.line, "artifact.parents[%d]: empty id", i)
+			d.fail(it.Line, "artifact.parents[%d]: want a string, got %s", i, it.Describe())
+		case parentRule(i, s) != "":
+			d.fail(it.Line, "%s", parentRule(i, s))
 		default:
 			ps = append(ps, s)
 		}
@@ -242,71 +241,71 @@ func (d *decoder) parents(n *node) []string {
 	return ps
 }
 
-func (d *decoder) machine(n *node, keyLine int) analysis.Machine {
+func (d *decoder) machine(n *readkit.Node, keyLine int) analysis.Machine {
 	var m analysis.Machine
 	if absent(n) {
-		n = &node{kind: kMap}
-	} else if n.kind != kMap {
-		d.fail(n.line, "machine: want an object, got %s", n.describe())
+		n = &readkit.Node{Kind: readkit.Map}
+	} else if n.Kind != readkit.Map {
+		d.fail(n.Line, "machine: want an object, got %s", n.Describe())
 		return m
 	}
-	for _, f := range n.fields {
-		path := "machine." + f.key
-		switch f.key {
+	for _, f := range n.Fields {
+		path := "machine." + f.Key
+		switch f.Key {
 		case "name":
-			m.Name = d.text(f.val, path)
+			m.Name = d.text(f.Val, path)
 		case "os":
-			m.OS = d.text(f.val, path)
+			m.OS = d.text(f.Val, path)
 		case "arch":
-			m.Arch = d.text(f.val, path)
+			m.Arch = d.text(f.Val, path)
 		case "cpu":
-			m.CPU = d.text(f.val, path)
+			m.CPU = d.text(f.Val, path)
 		case "cores":
-			m.Cores = int(d.integer(f.val, path))
+			m.Cores = int(d.integer(f.Val, path))
 		case "memory_bytes":
-			m.MemoryBytes = d.integer(f.val, path)
+			m.MemoryBytes = d.integer(f.Val, path)
 		case "labels":
-			if !absent(f.val) {
-				m.Labels = d.pairs(f.val, path)
+			if !absent(f.Val) {
+				m.Labels = d.pairs(f.Val, path)
 			}
 		default:
-			d.warn(f.line, "unknown field %q", path)
+			d.warn(f.Line, "unknown field %q", path)
 		}
 	}
 	if m.Name == "" {
-		d.fail(keyLine, "missing machine.name")
+		d.fail(keyLine, missingMachineName)
 	}
 	return m
 }
 
 // pairs reads the context or the machine's labels: an object of scalars,
 // stringified like parameters. They split series, so a bad one is fatal.
-func (d *decoder) pairs(n *node, path string) analysis.Params {
-	if n.kind != kMap {
-		d.fail(n.line, "%s: want an object, got %s", path, n.describe())
+func (d *decoder) pairs(n *readkit.Node, path string) analysis.Params {
+	if n.Kind != readkit.Map {
+		d.fail(n.Line, "%s: want an object, got %s", path, n.Describe())
 		return nil
 	}
-	m := make(map[string]string, len(n.fields))
-	for _, f := range n.fields {
-		s, ok := f.val.asParam()
+	m := make(map[string]string, len(n.Fields))
+	for _, f := range n.Fields {
+		s, ok := f.Val.AsParam()
 		if !ok {
-			d.fail(f.val.line, "%s.%s: want a string, number or boolean, got %s", path, f.key, f.val.describe())
+			d.fail(f.Val.Line, "%s.%s: want a string, number or boolean, got %s", path, f.Key, f.Val.Describe())
 			continue
 		}
-		m[f.key] = s
+		m[f.Key] = s
 	}
 	return analysis.NewParams(m)
 }
 
 // results validates every result, keeping the valid ones and the first of
 // each set of duplicates.
-func (d *decoder) results(n *node) []analysis.Result {
-	for i, x := range n.nums {
+func (d *decoder) results(n *readkit.Node) []analysis.Result {
+	for i, x := range n.Nums {
 		// A list of numbers: no node is built for each (there may be
 		// millions).
-		d.warn(int(x.line), "results[%d]: want an object, got %s; result dropped", i, x.node().describe())
+		d.warn(int(x.Line), "results[%d]: want an object, got %s; result dropped", i, x.Node().Describe())
 	}
-	items := n.items
+	items := n.Items
 	// Sized for the items, but for no more than the file's bytes can hold
 	// valid results of (40 bytes each at least): a hostile list of a
 	// million `{}` would cost a million results up front.
@@ -320,11 +319,11 @@ func (d *decoder) results(n *node) []analysis.Result {
 		}
 		key := keyOf(r)
 		if first, dup := seen[key]; dup {
-			d.warn(it.line, "%s: duplicate of results[%d]; result dropped", resultLabel(i, r, true), first)
+			d.warn(it.Line, "%s: %s; result dropped", resultLabel(i, r, true), duplicateRule(first))
 			continue
 		}
 		seen[key] = i
-		out = append(double(out), r)
+		out = append(out, r)
 	}
 	if len(out) == 0 {
 		return nil
@@ -374,34 +373,34 @@ type issue struct {
 }
 
 // result validates results[i]; false means it is dropped.
-func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
-	if n.kind != kMap {
-		d.warn(n.line, "results[%d]: want an object, got %s; result dropped", i, n.describe())
+func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
+	if n.Kind != readkit.Map {
+		d.warn(n.Line, "results[%d]: want an object, got %s; result dropped", i, n.Describe())
 		return analysis.Result{}, false
 	}
-	var bench, cat, params, metric, unit, dir, samples, iters, errText *node
-	for _, f := range n.fields {
-		switch f.key {
+	var bench, cat, params, metric, unit, dir, samples, iters, errText *readkit.Node
+	for _, f := range n.Fields {
+		switch f.Key {
 		case "benchmark":
-			bench = f.val
+			bench = f.Val
 		case "category":
-			cat = f.val
+			cat = f.Val
 		case "params":
-			params = f.val
+			params = f.Val
 		case "metric":
-			metric = f.val
+			metric = f.Val
 		case "unit":
-			unit = f.val
+			unit = f.Val
 		case "direction":
-			dir = f.val
+			dir = f.Val
 		case "samples":
-			samples = f.val
+			samples = f.Val
 		case "iters":
-			iters = f.val
+			iters = f.Val
 		case "error":
-			errText = f.val
+			errText = f.Val
 		default:
-			d.warn(f.line, "unknown field %q", "results["+strconv.Itoa(i)+"]."+f.key)
+			d.warn(f.Line, "unknown field %q", "results["+strconv.Itoa(i)+"]."+f.Key)
 		}
 	}
 
@@ -409,41 +408,41 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 	bad := func(line int, format string, args ...any) {
 		issues = append(issues, issue{line, format, args})
 	}
-	str := func(v *node, name string) string {
+	str := func(v *readkit.Node, name string) string {
 		if absent(v) {
 			return ""
 		}
-		s, ok := v.asText()
+		s, ok := v.AsText()
 		if !ok {
-			bad(v.line, "%s: want a string, got %s", name, v.describe())
+			bad(v.Line, "%s: want a string, got %s", name, v.Describe())
 		}
 		return s
 	}
 
 	r := analysis.Result{Case: analysis.TestCase{Category: analysis.Primary}}
 	r.Case.Benchmark = str(bench, "benchmark")
-	if r.Case.Benchmark == "" && (absent(bench) || bench.isScalar()) {
-		bad(n.line, "missing benchmark")
+	if r.Case.Benchmark == "" && (absent(bench) || bench.IsScalar()) {
+		bad(n.Line, missingBenchmark)
 	}
 	paramsOK := true
 	if !absent(params) {
 		r.Case.Params, paramsOK = d.params(params, bad)
 	}
 	r.Metric = str(metric, "metric")
-	if r.Metric == "" && (absent(metric) || metric.isScalar()) {
-		bad(n.line, "missing metric")
+	if r.Metric == "" && (absent(metric) || metric.IsScalar()) {
+		bad(n.Line, missingMetric)
 	}
 	if c := str(cat, "category"); c != "" {
 		r.Case.Category = analysis.Category(c)
-		if r.Case.Category != analysis.Primary && r.Case.Category != analysis.Secondary {
-			bad(cat.line, "unknown category %q (want primary or secondary)", c)
+		if msg := categoryRule(r.Case.Category); msg != "" {
+			bad(cat.Line, "%s", msg)
 		}
 	}
 	r.Unit = str(unit, "unit")
 	if d := str(dir, "direction"); d != "" {
 		r.Direction = analysis.Direction(d)
-		if r.Direction != analysis.LowerIsBetter && r.Direction != analysis.HigherIsBetter {
-			bad(dir.line, "unknown direction %q (want lower or higher)", d)
+		if msg := directionRule(r.Direction); msg != "" {
+			bad(dir.Line, "%s", msg)
 		}
 	}
 	r.Error = str(errText, "error")
@@ -451,30 +450,17 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 	samplesOK := true
 	if !absent(samples) {
 		r.Samples, samplesOK = numbers(samples, "samples", func(j int, x float64) string {
-			switch {
-			case math.IsNaN(x):
-				return fmt.Sprintf("samples[%d] is NaN", j)
-			case math.IsInf(x, 0):
-				return fmt.Sprintf("samples[%d] is %s", j, strconv.FormatFloat(x, 'g', -1, 64))
-			case x < 0 && analysis.IsTimeOrSize(r.Unit):
-				return fmt.Sprintf("samples[%d] is negative (%s) for unit %q", j, strconv.FormatFloat(x, 'g', -1, 64), r.Unit)
-			}
-			return ""
+			return sampleRule(j, x, r.Unit)
 		}, bad)
 	}
 	if samplesOK && len(r.Samples) == 0 && r.Error == "" {
-		bad(n.line, "no samples and no error")
+		bad(n.Line, noSamples)
 	}
 	if !absent(iters) {
 		var itersOK bool
-		r.Iters, itersOK = numbers(iters, "iters", func(j int, x float64) string {
-			if !(x > 0) || math.IsInf(x, 0) {
-				return fmt.Sprintf("iters[%d] is not a positive number (%s)", j, strconv.FormatFloat(x, 'g', -1, 64))
-			}
-			return ""
-		}, bad)
-		if itersOK && samplesOK && len(r.Iters) != len(r.Samples) {
-			bad(iters.line, "%d iters for %d samples", len(r.Iters), len(r.Samples))
+		r.Iters, itersOK = numbers(iters, "iters", iterRule, bad)
+		if msg := countRule(len(r.Iters), len(r.Samples)); itersOK && samplesOK && msg != "" {
+			bad(iters.Line, "%s", msg)
 		}
 	}
 
@@ -499,21 +485,21 @@ func (d *decoder) result(i int, n *node) (analysis.Result, bool) {
 }
 
 // params reads a result's parameters: an object of scalars.
-func (d *decoder) params(n *node, bad func(int, string, ...any)) (analysis.Params, bool) {
-	if n.kind != kMap {
-		bad(n.line, "params: want an object, got %s", n.describe())
+func (d *decoder) params(n *readkit.Node, bad func(int, string, ...any)) (analysis.Params, bool) {
+	if n.Kind != readkit.Map {
+		bad(n.Line, "params: want an object, got %s", n.Describe())
 		return nil, false
 	}
-	ps := make(analysis.Params, 0, len(n.fields))
+	ps := make(analysis.Params, 0, len(n.Fields))
 	ok := true
-	for _, f := range n.fields {
-		s, isScalar := f.val.asParam()
+	for _, f := range n.Fields {
+		s, isScalar := f.Val.AsParam()
 		if !isScalar {
-			bad(f.val.line, "params.%s: want a string, number or boolean, got %s", f.key, f.val.describe())
+			bad(f.Val.Line, "params.%s: want a string, number or boolean, got %s", f.Key, f.Val.Describe())
 			ok = false
 			continue
 		}
-		ps = append(ps, analysis.Param{Key: f.key, Value: s})
+		ps = append(ps, analysis.Param{Key: f.Key, Value: s})
 	}
 	return sortParams(ps), ok
 }
@@ -531,30 +517,30 @@ func sortParams(ps analysis.Params) analysis.Params {
 // numbers reads a list of numbers. check returns why a value is invalid,
 // or "". Only the first bad value is reported: a file of a thousand
 // negative samples needs one message, not a thousand.
-func numbers(n *node, name string, check func(int, float64) string, bad func(int, string, ...any)) ([]float64, bool) {
-	if n.kind != kList {
-		bad(n.line, "%s: want a list of numbers, got %s", name, n.describe())
+func numbers(n *readkit.Node, name string, check func(int, float64) string, bad func(int, string, ...any)) ([]float64, bool) {
+	if n.Kind != readkit.List {
+		bad(n.Line, "%s: want a list of numbers, got %s", name, n.Describe())
 		return nil, false
 	}
-	xs := make([]float64, n.length())
-	for j, x := range n.nums {
-		f := x.float()
+	xs := make([]float64, n.Len())
+	for j, x := range n.Nums {
+		f := x.Float()
 		if msg := check(j, f); msg != "" {
-			bad(int(x.line), "%s", msg)
+			bad(int(x.Line), "%s", msg)
 			return nil, false
 		}
 		xs[j] = f
 	}
-	for j, it := range n.items {
-		if it.kind != kInt && it.kind != kFloat {
-			bad(it.line, "%s[%d]: want a number, got %s", name, j, it.describe())
+	for j, it := range n.Items {
+		if it.Kind != readkit.Int && it.Kind != readkit.Float {
+			bad(it.Line, "%s[%d]: want a number, got %s", name, j, it.Describe())
 			return nil, false
 		}
-		if msg := check(j, it.f); msg != "" {
-			bad(it.line, "%s", msg)
+		if msg := check(j, it.Float); msg != "" {
+			bad(it.Line, "%s", msg)
 			return nil, false
 		}
-		xs[j] = it.f
+		xs[j] = it.Float
 	}
 	return xs, true
 }

@@ -14,12 +14,13 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // yamlParser converts yaml.v3 nodes, which carry their lines, into a tree.
 type yamlParser struct {
 	d    *decoder
-	path pathBuilder
+	path readkit.Path
 	// budget bounds the nodes built, so that aliases cannot expand a small
 	// file into billions of nodes ("billion laughs").
 	budget    int
@@ -70,7 +71,7 @@ var errYAMLStop = errors.New("stop")
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (?s:(.*))$`)
 
-func (d *decoder) parseYAML(data []byte) (root *node) {
+func (d *decoder) parseYAML(data []byte) (root *readkit.Node) {
 	if n := countTokens(data, yamlTokens); n > d.limits.Tokens {
 		// yaml.v3 would spend ~500 bytes on each before we see a node.
 		d.fail(0, "%d separators (`,[{:-?` and newlines), more than the %d %s for a YAML archive", n, d.limits.Tokens, d.limits.Allowed())
@@ -150,7 +151,7 @@ func (d *decoder) yamlError(err error) {
 	d.fail(0, "syntax error: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
-func (p *yamlParser) value(y *yaml.Node) (*node, error) {
+func (p *yamlParser) value(y *yaml.Node) (*readkit.Node, error) {
 	if p.budget--; p.budget < 0 {
 		p.d.fail(cmp.Or(p.aliasLine, y.Line), "too many values after expanding aliases")
 		return nil, errYAMLStop
@@ -175,7 +176,7 @@ func (p *yamlParser) value(y *yaml.Node) (*node, error) {
 			return nil, err
 		}
 		c := *n // the alias's own line, not the anchor's
-		c.line = y.Line
+		c.Line = y.Line
 		return &c, nil
 	case yaml.MappingNode:
 		if !p.deeper(y) {
@@ -188,16 +189,16 @@ func (p *yamlParser) value(y *yaml.Node) (*node, error) {
 			return nil, errYAMLStop
 		}
 		defer func() { p.depth-- }()
-		n := &node{kind: kList, line: y.Line, items: make([]*node, 0, len(y.Content))}
+		n := &readkit.Node{Kind: readkit.List, Line: y.Line, Items: make([]*readkit.Node, 0, len(y.Content))}
 		parent := p.path
 		defer func() { p.path = parent }()
 		for i, c := range y.Content {
-			p.path = parent.index(i)
+			p.path = parent.Index(i)
 			v, err := p.value(c)
 			if err != nil {
 				return nil, err
 			}
-			n.items = append(n.items, v)
+			n.Items = append(n.Items, v)
 		}
 		return n, nil
 	case yaml.ScalarNode:
@@ -221,8 +222,8 @@ func (p *yamlParser) deeper(y *yaml.Node) bool {
 	return true
 }
 
-func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
-	n := &node{kind: kMap, line: y.Line, fields: make([]field, 0, len(y.Content)/2)}
+func (p *yamlParser) mapping(y *yaml.Node) (*readkit.Node, error) {
+	n := &readkit.Node{Kind: readkit.Map, Line: y.Line, Fields: make([]readkit.Field, 0, len(y.Content)/2)}
 	var seen map[string]int
 	parent := p.path
 	defer func() { p.path = parent }()
@@ -238,18 +239,18 @@ func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
 			p.d.fail(k.Line, "%s: keys must be strings, not %s", p.where(), yamlKind(k))
 			return nil, errYAMLStop
 		}
-		p.path = parent.key(k.Value)
-		if seen == nil && len(n.fields) >= 8 {
-			seen = make(map[string]int, 2*len(n.fields))
-			for _, f := range n.fields {
-				seen[f.key] = f.line
+		p.path = parent.Key(k.Value)
+		if seen == nil && len(n.Fields) >= 8 {
+			seen = make(map[string]int, 2*len(n.Fields))
+			for _, f := range n.Fields {
+				seen[f.Key] = f.Line
 			}
 		}
 		first := 0
 		if seen != nil {
 			first = seen[k.Value]
 			seen[k.Value] = k.Line
-		} else if v, l := n.get(k.Value); v != nil {
+		} else if v, l := n.Lookup(k.Value); v != nil {
 			first = l
 		}
 		if first > 0 {
@@ -260,7 +261,7 @@ func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.fields = append(n.fields, field{key: k.Value, line: k.Line, val: val})
+		n.Fields = append(n.Fields, readkit.Field{Key: k.Value, Line: k.Line, Val: val})
 	}
 	p.path = parent
 	// Merge keys (`<<: *defaults`): keys given in the mapping win, then the
@@ -270,21 +271,21 @@ func (p *yamlParser) mapping(y *yaml.Node) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		var sources []*node
-		switch v.kind {
-		case kMap:
-			sources = []*node{v}
-		case kList:
-			sources = v.elems()
+		var sources []*readkit.Node
+		switch v.Kind {
+		case readkit.Map:
+			sources = []*readkit.Node{v}
+		case readkit.List:
+			sources = v.Elems()
 		}
 		for _, s := range sources {
-			if s.kind != kMap {
+			if s.Kind != readkit.Map {
 				p.d.fail(m.Line, "%s: << must merge an object or a list of objects", p.where())
 				return nil, errYAMLStop
 			}
-			for _, f := range s.fields {
-				if old, _ := n.get(f.key); old == nil {
-					n.fields = append(n.fields, f)
+			for _, f := range s.Fields {
+				if old, _ := n.Lookup(f.Key); old == nil {
+					n.Fields = append(n.Fields, f)
 				}
 			}
 		}
@@ -317,43 +318,43 @@ func yamlKind(y *yaml.Node) string {
 
 // scalar resolves a scalar by its tag, quickly for the plain cases and
 // through yaml.v3 itself for the rest (.inf, 0x1F, 1_000, explicit tags).
-func (p *yamlParser) scalar(y *yaml.Node) (*node, error) {
+func (p *yamlParser) scalar(y *yaml.Node) (*readkit.Node, error) {
 	if len(y.Value) > p.d.limits.String {
 		p.d.fail(y.Line, "a string of %s, longer than the %s a value may be", capped.FormatBytes(int64(len(y.Value))), capped.FormatBytes(int64(p.d.limits.String)))
 		return nil, errYAMLStop
 	}
-	n := &node{line: y.Line, text: y.Value}
+	n := &readkit.Node{Line: y.Line, Text: y.Value}
 	switch y.ShortTag() {
 	case "!!str", "!!timestamp", "!!binary":
 		// A timestamp keeps its text: the validator parses dates as RFC 3339.
-		n.kind = kString
+		n.Kind = readkit.String
 		return n, nil
 	case "!!null":
-		n.kind = kNull
+		n.Kind = readkit.Null
 		return n, nil
 	case "!!bool":
 		switch y.Value {
 		case "true", "True", "TRUE":
-			n.kind, n.b = kBool, true
+			n.Kind, n.Bool = readkit.Bool, true
 			return n, nil
 		case "false", "False", "FALSE":
-			n.kind = kBool
+			n.Kind = readkit.Bool
 			return n, nil
 		}
 	case "!!int":
 		if i, err := strconv.ParseInt(y.Value, 10, 64); err == nil {
-			n.kind, n.i, n.f = kInt, i, float64(i)
+			n.Kind, n.Int, n.Float = readkit.Int, i, float64(i)
 			return n, nil
 		}
 	case "!!float":
 		if f, err := strconv.ParseFloat(y.Value, 64); err == nil && !strings.ContainsAny(y.Value, "nNiI") {
-			n.kind, n.f = kFloat, f
+			n.Kind, n.Float = readkit.Float, f
 			return n, nil
 		}
 	default:
 		// A local tag (!foo) says nothing the schema understands: keep the text.
 		if !strings.HasPrefix(y.ShortTag(), "!!") {
-			n.kind = kString
+			n.Kind = readkit.String
 			return n, nil
 		}
 	}
@@ -364,27 +365,27 @@ func (p *yamlParser) scalar(y *yaml.Node) (*node, error) {
 	}
 	switch v := v.(type) {
 	case nil:
-		n.kind = kNull
+		n.Kind = readkit.Null
 	case bool:
-		n.kind, n.b = kBool, v
+		n.Kind, n.Bool = readkit.Bool, v
 	case int:
-		n.kind, n.i, n.f = kInt, int64(v), float64(v)
+		n.Kind, n.Int, n.Float = readkit.Int, int64(v), float64(v)
 	case int64:
-		n.kind, n.i, n.f = kInt, v, float64(v)
+		n.Kind, n.Int, n.Float = readkit.Int, v, float64(v)
 	case uint64:
 		if v <= math.MaxInt64 {
-			n.kind, n.i, n.f = kInt, int64(v), float64(v)
+			n.Kind, n.Int, n.Float = readkit.Int, int64(v), float64(v)
 		} else {
-			n.kind, n.f = kFloat, float64(v)
+			n.Kind, n.Float = readkit.Float, float64(v)
 		}
 	case float64:
-		n.kind, n.f = kFloat, v
+		n.Kind, n.Float = readkit.Float, v
 	case string:
-		n.kind = kString
+		n.Kind = readkit.String
 	case time.Time:
-		n.kind = kString
+		n.Kind = readkit.String
 	default:
-		n.kind = kString
+		n.Kind = readkit.String
 	}
 	return n, nil
 }

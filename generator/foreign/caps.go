@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // maxProblems bounds the problems listed for one input; the rest are
@@ -29,7 +30,7 @@ func checkInput(in Input) (Input, []archive.Problem, bool) {
 			problems = append(problems, fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed()))
 			return nil, false
 		}
-		data, p := archive.ValidUTF8(name, data)
+		data, p := readkit.ValidUTF8(name, data)
 		if p != nil {
 			problems = append(problems, *p)
 		}

@@ -33,7 +33,7 @@ func Promote(src, dest string, normalize bool) error {
 	}
 	if normalize {
 		if data, err = Normalize(data); err != nil {
-			return &FileError{File: src, Err: err}
+			return fileError(src, 0, err)
 		}
 	}
 	if err := WriteFile(dest, data); err != nil {

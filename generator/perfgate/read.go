@@ -12,24 +12,8 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
-
-// FileError is a problem with an input file: the file, the line when it
-// is known (1-based, else 0) and what is wrong.
-type FileError struct {
-	File string
-	Line int
-	Err  error
-}
-
-func (e *FileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
-
-func (e *FileError) Unwrap() error { return e.Err }
 
 // Kind is what a check or export input holds.
 type Kind int
@@ -78,7 +62,7 @@ func ReadInput(path string, maxBytes int64) (plain []byte, kind Kind, err error)
 	if kind != KindArchive {
 		limits := archive.LimitsFor(maxBytes)
 		if n := archive.Separators(plain); n > limits.Tokens {
-			return nil, 0, &FileError{File: path, Err: fmt.Errorf("%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed())}
+			return nil, 0, fileError(path, 0, fmt.Errorf("%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed()))
 		}
 	}
 	return plain, kind, nil
@@ -93,9 +77,9 @@ func inflate(name string, data []byte, maxBytes int64) ([]byte, error) {
 	var tl *capped.TooLargeError
 	switch {
 	case errors.As(err, &tl):
-		return nil, &FileError{File: name, Err: err}
+		return nil, fileError(name, 0, err)
 	case err != nil:
-		return nil, &FileError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+		return nil, fileError(name, 0, fmt.Errorf("gzip: %w", err))
 	}
 	return plain, nil
 }
@@ -118,13 +102,13 @@ func sniff(name string, data []byte) (Kind, error) {
 	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) == 0 {
-		return 0, &FileError{File: name, Err: errors.New("empty file")}
+		return 0, fileError(name, 0, errors.New("empty file"))
 	}
 	if trimmed[0] != '{' {
 		if bytes.Contains(data, []byte(archive.Schema)) {
 			return KindArchive, nil // a YAML or TOML archive under another name
 		}
-		return 0, &FileError{File: name, Err: errors.New("not a JSON object: want a perfgate receipt or a perfpages archive")}
+		return 0, fileError(name, 0, errors.New("not a JSON object: want a perfgate receipt or a perfpages archive"))
 	}
 	var head struct {
 		Schema     *string `json:"schema"`
@@ -143,9 +127,9 @@ func sniff(name string, data []byte) (Kind, error) {
 	case head.ReportType != nil && *head.ReportType == ReportSchema:
 		return KindReport, nil
 	case head.Schema != nil:
-		return 0, &FileError{File: name, Err: fmt.Errorf("schema %q: want %s or %s", *head.Schema, RunSchema, archive.Schema)}
+		return 0, fileError(name, 0, fmt.Errorf("schema %q: want %s or %s", *head.Schema, RunSchema, archive.Schema))
 	}
-	return 0, &FileError{File: name, Err: errors.New(`no "schema" field: not a perfgate receipt or perfpages archive`)}
+	return 0, fileError(name, 0, errors.New(`no "schema" field: not a perfgate receipt or perfpages archive`))
 }
 
 // ReadRun decodes and validates a perfgate.run.v1 receipt: the schema id,
@@ -222,7 +206,7 @@ func decodeObject(name string, data []byte) (object, error) {
 		return nil, jsonError(name, data, err)
 	}
 	if obj == nil {
-		return nil, &FileError{File: name, Err: errors.New("not a JSON object")}
+		return nil, fileError(name, 0, errors.New("not a JSON object"))
 	}
 	return obj, nil
 }
@@ -230,11 +214,11 @@ func decodeObject(name string, data []byte) (object, error) {
 func checkSchema(name string, obj object, key, want string) error {
 	raw, ok := obj[key]
 	if !ok || isNull(raw) {
-		return &FileError{File: name, Err: fmt.Errorf("missing field %q: not a %s receipt", key, want)}
+		return fileError(name, 0, fmt.Errorf("missing field %q: not a %s receipt", key, want))
 	}
 	var got string
 	if err := json.Unmarshal(raw, &got); err != nil || got != want {
-		return &FileError{File: name, Err: fmt.Errorf("%s is %s, want %s", key, strings.TrimSpace(string(raw)), want)}
+		return fileError(name, 0, fmt.Errorf("%s is %s, want %s", key, strings.TrimSpace(string(raw)), want))
 	}
 	return nil
 }
@@ -245,7 +229,7 @@ func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "
 func requireFields(name string, obj object, paths []string) error {
 	for _, p := range paths {
 		if missing := findMissing(obj, strings.Split(p, "."), ""); missing != "" {
-			return &FileError{File: name, Err: fmt.Errorf("missing field %q", missing)}
+			return fileError(name, 0, fmt.Errorf("missing field %q", missing))
 		}
 	}
 	return nil
@@ -294,22 +278,22 @@ func findMissing(obj object, path []string, prefix string) string {
 	return findMissing(sub, path[1:], full)
 }
 
-// jsonError turns an encoding/json error into a FileError with the line of
+// jsonError turns an encoding/json error into a file error with the line of
 // the offending byte.
 func jsonError(name string, data []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return &FileError{File: name, Line: lineOf(data, syn.Offset), Err: fmt.Errorf("invalid JSON: %v", syn)}
+		return fileError(name, readkit.ErrorLine(data, syn.Offset), fmt.Errorf("invalid JSON: %v", syn))
 	case errors.As(err, &typ):
 		what := typ.Field
 		if what == "" {
 			what = "document"
 		}
-		return &FileError{File: name, Line: lineOf(data, typ.Offset), Err: fmt.Errorf("%s: a JSON %s cannot be %s", what, typ.Value, typeName(typ.Type.String()))}
+		return fileError(name, readkit.ErrorLine(data, typ.Offset), fmt.Errorf("%s: a JSON %s cannot be %s", what, typ.Value, typeName(typ.Type.String())))
 	}
-	return &FileError{File: name, Err: err}
+	return fileError(name, 0, err)
 }
 
 func typeName(goType string) string {
@@ -331,11 +315,11 @@ func typeName(goType string) string {
 	return "an object"
 }
 
-func lineOf(data []byte, offset int64) int {
-	if offset < 0 || offset > int64(len(data)) {
-		return 0
-	}
-	return bytes.Count(data[:offset], []byte("\n")) + 1
+// fileError is an error naming the file (and the line, when it is not
+// 0): readkit's Problem, the type every reader returns, keeping err as its
+// cause for errors.Is.
+func fileError(file string, line int, err error) error {
+	return readkit.Wrap(file, line, err)
 }
 
 // Input is a decoded check input.
@@ -360,7 +344,7 @@ func Load(path string, maxBytes int64) (*Input, error) {
 	in := &Input{Path: path, Kind: kind}
 	switch kind {
 	case KindRun:
-		data, p := archive.ValidUTF8(path, data)
+		data, p := readkit.ValidUTF8(path, data)
 		if p != nil {
 			in.Problems = append(in.Problems, p.Error())
 		}
@@ -382,7 +366,7 @@ func Load(path string, maxBytes int64) (*Input, error) {
 		}
 		in.Archive = &run
 	default:
-		return nil, &FileError{File: path, Err: fmt.Errorf("is %s; want a perfgate run receipt or a perfpages archive", kind)}
+		return nil, fileError(path, 0, fmt.Errorf("is %s; want a perfgate run receipt or a perfpages archive", kind))
 	}
 	return in, nil
 }
@@ -392,9 +376,9 @@ func Load(path string, maxBytes int64) (*Input, error) {
 func pathError(path string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return &FileError{File: path, Err: pe.Err}
+		return fileError(path, 0, pe.Err)
 	}
-	return &FileError{File: path, Err: err}
+	return fileError(path, 0, err)
 }
 
 // Marshal is the JSON form perfpages writes receipts in: two-space

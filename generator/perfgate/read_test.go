@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -87,7 +89,7 @@ func TestReadRunErrors(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error = %q\nwant prefix %q", err, tt.want)
 			}
-			var fe *FileError
+			var fe *readkit.Problem
 			if !errors.As(err, &fe) || fe.File != "r.json" {
 				t.Errorf("error %T does not name the file", err)
 			}
