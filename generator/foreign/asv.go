@@ -16,6 +16,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // asv (airspeed velocity) keeps its results in a folder (reference/peers.md
@@ -178,8 +179,8 @@ func (r *asvReader) suite(dir string) asvSuite {
 }
 
 func (r *asvReader) readSuite(rel string, data []byte) asvSuite {
-	doc := asvFixJSON(data)
-	entries, err := asvObject(newLineIndex(doc), 0, doc, true)
+	doc := readkit.Lenient(data)
+	entries, err := asvObject(readkit.NewLines(doc), 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; benchmark types and units are guessed from names", err.msg)
 		return nil
@@ -229,8 +230,8 @@ func (r *asvReader) machine(dir string) *analysis.Machine {
 	if !ok {
 		return nil
 	}
-	doc := asvFixJSON(data)
-	entries, err := asvObject(newLineIndex(doc), 0, doc, true)
+	doc := readkit.Lenient(data)
+	entries, err := asvObject(readkit.NewLines(doc), 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; the machine is described by the result files", err.msg)
 		return nil
@@ -310,7 +311,7 @@ type asvFile struct {
 // readResults reads one result file into a run; ok is false when nothing
 // of it can be used (the problem is reported).
 func (r *asvReader) readResults(rel string) (analysis.Run, bool) {
-	doc := asvFixJSON(r.in.Files[rel])
+	doc := readkit.Lenient(r.in.Files[rel])
 	f, ok := r.decodeFile(rel, doc)
 	if !ok {
 		return analysis.Run{}, false
@@ -385,7 +386,7 @@ func asvList(names []string) string {
 }
 
 func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
-	lx := newLineIndex(doc)
+	lx := readkit.NewLines(doc)
 	entries, err := asvObject(lx, 0, doc, true)
 	if err != nil {
 		r.warn(rel, err.line, "%s; skipped", err.msg)
@@ -933,76 +934,23 @@ const (
 	asvBad
 )
 
-// asvNumber reads a value after asvFixJSON, which turned the bare NaN,
-// Infinity and -Infinity tokens into strings.
+// asvNumber reads a value after readkit.Lenient, which turned the bare
+// NaN, Infinity and -Infinity tokens into strings.
 func asvNumber(raw json.RawMessage) asvValue {
-	t := string(bytes.TrimSpace(raw))
-	switch t {
-	case "null":
+	if asvIsNull(raw) {
 		return asvValue{kind: asvFailed}
-	case `"NaN"`:
-		return asvValue{kind: asvSkipped}
-	case `"Infinity"`:
-		return asvValue{v: math.Inf(1)}
-	case `"-Infinity"`:
-		return asvValue{v: math.Inf(-1)}
+	}
+	if x, ok := readkit.NonFinite(raw); ok {
+		if math.IsNaN(x) {
+			return asvValue{kind: asvSkipped}
+		}
+		return asvValue{v: x}
 	}
 	var x float64
 	if err := json.Unmarshal(raw, &x); err != nil {
 		return asvValue{kind: asvBad, raw: asvShort(raw)}
 	}
 	return asvValue{v: x}
-}
-
-// asvFixJSON turns the bare NaN, Infinity and -Infinity tokens that
-// Python's json module writes into strings, so that encoding/json reads
-// the document; text inside strings is left alone. It adds no newlines, so
-// line numbers stay those of the file.
-func asvFixJSON(data []byte) []byte {
-	var out []byte
-	last := 0
-	inString, escaped := false, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		var token string
-		switch {
-		case c == '"':
-			inString = true
-			continue
-		case c == 'N' && bytes.HasPrefix(data[i:], []byte("NaN")):
-			token = "NaN"
-		case c == 'I' && bytes.HasPrefix(data[i:], []byte("Infinity")):
-			token = "Infinity"
-		case c == '-' && bytes.HasPrefix(data[i:], []byte("-Infinity")):
-			token = "-Infinity"
-		default:
-			continue
-		}
-		if out == nil {
-			out = make([]byte, 0, len(data)+16)
-		}
-		out = append(out, data[last:i]...)
-		out = append(out, '"')
-		out = append(out, token...)
-		out = append(out, '"')
-		i += len(token) - 1
-		last = i + 1
-	}
-	if out == nil {
-		return data
-	}
-	return append(out, data[last:]...)
 }
 
 // asvEntry is one member of a JSON object, in file order.
@@ -1022,18 +970,18 @@ type asvSyntaxError struct {
 // asvObject reads the members of the JSON object raw, which starts at off
 // in the document lx indexes (for line numbers). top requires nothing
 // after the object; raw need be valid JSON only when it is not top.
-func asvObject(lx *lineIndex, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
+func asvObject(lx *readkit.Lines, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
 	if top && !json.Valid(raw) {
 		return nil, asvSyntax(lx, off, raw, '{')
 	}
 	kind, parts := splitJSON(raw)
 	if kind != '{' {
-		return nil, &asvSyntaxError{line: lx.line(off), msg: "not a JSON object"}
+		return nil, &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON object"}
 	}
 	entries := make([]asvEntry, len(parts))
 	seen := make(map[string]bool, len(parts))
 	for i, p := range parts {
-		entries[i] = asvEntry{Key: p.Key, Line: lx.line(off + int64(p.KeyOff)), Off: off + int64(p.Off), Raw: p.Raw, Dup: seen[p.Key]}
+		entries[i] = asvEntry{Key: p.Key, Line: lx.At(int(off + int64(p.KeyOff))), Off: off + int64(p.Off), Raw: p.Raw, Dup: seen[p.Key]}
 		seen[p.Key] = true
 	}
 	return entries, nil
@@ -1041,7 +989,7 @@ func asvObject(lx *lineIndex, off int64, raw []byte, top bool) ([]asvEntry, *asv
 
 // asvSyntax describes what is wrong with raw, which is not valid JSON, in
 // encoding/json's words, at the line it is wrong.
-func asvSyntax(lx *lineIndex, off int64, raw []byte, want json.Delim) *asvSyntaxError {
+func asvSyntax(lx *readkit.Lines, off int64, raw []byte, want json.Delim) *asvSyntaxError {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	fail := func(err error) *asvSyntaxError {
 		at := off + dec.InputOffset()
@@ -1050,9 +998,9 @@ func asvSyntax(lx *lineIndex, off int64, raw []byte, want json.Delim) *asvSyntax
 			at = off + syn.Offset
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return &asvSyntaxError{line: lx.line(int64(len(lx.doc))), msg: "invalid JSON: unexpected end of file"}
+			return &asvSyntaxError{line: lx.Count(), msg: "invalid JSON: unexpected end of file"}
 		}
-		return &asvSyntaxError{line: lx.line(at), msg: "invalid JSON: " + err.Error()}
+		return &asvSyntaxError{line: lx.Error(at), msg: "invalid JSON: " + err.Error()}
 	}
 	tok, err := dec.Token()
 	if err != nil {
@@ -1060,9 +1008,9 @@ func asvSyntax(lx *lineIndex, off int64, raw []byte, want json.Delim) *asvSyntax
 	}
 	if d, ok := tok.(json.Delim); !ok || d != want {
 		if want == '{' {
-			return &asvSyntaxError{line: lx.line(off), msg: "not a JSON object"}
+			return &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON object"}
 		}
-		return &asvSyntaxError{line: lx.line(off), msg: "not a JSON array"}
+		return &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON array"}
 	}
 	var v json.RawMessage
 	for dec.More() {
@@ -1079,9 +1027,9 @@ func asvSyntax(lx *lineIndex, off int64, raw []byte, want json.Delim) *asvSyntax
 		return fail(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return &asvSyntaxError{line: lx.line(off + dec.InputOffset()), msg: "invalid JSON: data after the top-level object"}
+		return &asvSyntaxError{line: lx.At(int(off + dec.InputOffset())), msg: "invalid JSON: data after the top-level object"}
 	}
-	return &asvSyntaxError{line: lx.line(off), msg: "invalid JSON"}
+	return &asvSyntaxError{line: lx.At(int(off)), msg: "invalid JSON"}
 }
 
 // asvTypeError words an encoding/json type error without Go type names.
@@ -1113,15 +1061,15 @@ func asvTypeError(err error) string {
 // asvArray reads the elements of the JSON array raw, valid JSON that
 // starts at off in the document lx indexes (for line numbers); Line is
 // each element's first line.
-func asvArray(lx *lineIndex, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
+func asvArray(lx *readkit.Lines, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
 	kind, parts := splitJSON(raw)
 	if kind != '[' {
-		return nil, &asvSyntaxError{line: lx.line(off), msg: "not a JSON array"}
+		return nil, &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON array"}
 	}
 	elems := make([]asvEntry, len(parts))
 	for i, p := range parts {
 		start := off + int64(p.Off)
-		elems[i] = asvEntry{Line: lx.line(start), Off: start, Raw: p.Raw}
+		elems[i] = asvEntry{Line: lx.At(int(start)), Off: start, Raw: p.Raw}
 	}
 	return elems, nil
 }

@@ -480,24 +480,6 @@ func TestASVRAM(t *testing.T) {
 	}
 }
 
-func TestASVFixJSON(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`[1, 2]`, `[1, 2]`},
-		{`[NaN, Infinity, -Infinity]`, `["NaN", "Infinity", "-Infinity"]`},
-		{`{"NaN": NaN, "s": "a \"NaN\" Infinity"}`, `{"NaN": "NaN", "s": "a \"NaN\" Infinity"}`},
-		{`{"a\\": NaN}`, `{"a\\": "NaN"}`},
-		{"[\nNaN,\nnull]", "[\n\"NaN\",\nnull]"},
-		{`[-1, -Infinity]`, `[-1, "-Infinity"]`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			if got := string(asvFixJSON([]byte(tt.in))); got != tt.want {
-				t.Errorf("asvFixJSON(%s) = %s, want %s", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestASVProduct(t *testing.T) {
 	got := asvProduct([][]string{{"a", "b"}, {"1", "2", "3"}})
 	want := [][]string{{"a", "1"}, {"a", "2"}, {"a", "3"}, {"b", "1"}, {"b", "2"}, {"b", "3"}}

@@ -15,6 +15,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/criterion"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // criterion reads a Criterion.rs output folder, `target/criterion/`
@@ -246,7 +247,7 @@ func readCriterionBenchmark(in Input, dir string) ([]analysis.Result, []archive.
 	}
 	rates, warn := criterionThroughput(id.Throughput)
 	if warn != "" {
-		problems = append(problems, problem(idFile, criterionLine(idData, bytes.Index(idData, []byte(`"throughput"`))), "%s", warn))
+		problems = append(problems, problem(idFile, keyLine(idData, `"throughput"`), "%s", warn))
 	}
 rates:
 	for _, r := range rates {
@@ -289,7 +290,7 @@ func criterionSamples(file string, data []byte, problems *[]archive.Problem) (cr
 			return criterionMeasured{}, false
 		}
 		if mode := cur.SamplingMode; mode != nil && *mode != "Linear" && *mode != "Flat" {
-			*problems = append(*problems, problem(file, criterionLine(data, bytes.Index(data, []byte(`"sampling_mode"`))), "unknown sampling_mode %q (want Linear or Flat); samples read all the same", *mode))
+			*problems = append(*problems, problem(file, keyLine(data, `"sampling_mode"`), "unknown sampling_mode %q (want Linear or Flat); samples read all the same", *mode))
 		}
 		iters, times = cur.Iters, cur.Times
 	}
@@ -484,13 +485,13 @@ func criterionDecode(file string, data []byte, v any) (archive.Problem, bool) {
 		if msg == "unexpected end of JSON input" {
 			msg = "truncated JSON"
 		}
-		return problem(file, criterionLine(data, int(se.Offset)), "invalid JSON: %s", msg), false
+		return problem(file, readkit.ErrorLine(data, se.Offset), "invalid JSON: %s", msg), false
 	case errors.As(err, &te):
 		where := ""
 		if te.Field != "" {
 			where = fmt.Sprintf("field %q: ", te.Field)
 		}
-		return problem(file, criterionLine(data, int(te.Offset)), "%sa JSON %s where %s belongs", where, te.Value, criterionKind(te.Type)), false
+		return problem(file, readkit.ErrorLine(data, te.Offset), "%sa JSON %s where %s belongs", where, te.Value, criterionKind(te.Type)), false
 	}
 	return problem(file, 0, "invalid JSON: %v", err), false
 }
@@ -516,14 +517,14 @@ func criterionKind(t reflect.Type) string {
 	return "a " + t.String()
 }
 
-// criterionLine is the 1-based line of byte offset off, 0 when off is
-// unknown (negative).
-func criterionLine(data []byte, off int) int {
-	if off < 0 {
+// keyLine is the line of the first occurrence of key in data, 0 when
+// there is none.
+func keyLine(data []byte, key string) int {
+	i := bytes.Index(data, []byte(key))
+	if i < 0 {
 		return 0
 	}
-	off = min(off, len(data))
-	return 1 + bytes.Count(data[:off], []byte("\n"))
+	return readkit.LineAt(data, i)
 }
 
 // criterionPositive accepts the values the Criterion analysis can work

@@ -227,7 +227,7 @@ func TestCriterionProblems(t *testing.T) {
 				"bad/new/benchmark.json": "{\n\"group_id\":\"bad\",\n",
 				"bad/new/sample.json":    criterionGoodSample,
 			},
-			problems: []archive.Problem{{File: "t/bad/new/benchmark.json", Line: 3, Msg: "invalid JSON: truncated JSON"}},
+			problems: []archive.Problem{{File: "t/bad/new/benchmark.json", Line: 2, Msg: "invalid JSON: truncated JSON"}},
 		},
 		{
 			name: "group_id of the wrong type",

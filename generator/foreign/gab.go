@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 	"github.com/perfpages/perfpages/generator/source"
 )
 
@@ -144,29 +145,29 @@ func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Probl
 	g := &gabReader{file: in.Name, warned: map[string]bool{}, units: map[string]string{}, byKey: map[string]*gabRun{}}
 	defer func() { problems = withDropped(problems, g.file, g.dropped) }()
 	data := bytes.TrimPrefix(in.Data, utf8BOM)
-	body, firstLine, js, ok := g.body(data)
+	start, js, ok := g.body(data)
 	if !ok {
 		return nil, g.problems
 	}
-	root, end, perr := ljParse(body, firstLine)
+	root, end, perr := readkit.ParseJSON(in.Name, data, readkit.JSONOptions{Start: start, Trailing: true, Duplicates: true, NumberText: true})
 	if perr != nil {
-		return nil, append(g.problems, fatal(in.Name, perr.line, "%s", perr.msg))
+		return nil, append(g.problems, *perr)
 	}
-	if l, ok := ljTrailing(body, end, firstLine, js); ok {
+	if l, ok := trailing(data, end, js); ok {
 		g.warn(l, "unexpected text after the benchmark data; ignored")
 	}
 	ctx, dir := g.context(def.Context)
 	switch {
-	case root.kind == ljArray && !js:
+	case root.Kind == readkit.List && !js:
 		g.custom(root, def, ctx, dir)
-	case root.kind == ljObject:
+	case root.Kind == readkit.Map:
 		g.dataFile(root, def, ctx)
 	default:
 		want := "a JSON array of {name, unit, value} or a data.js object with entries"
 		if js {
 			want = "an object with entries after window.BENCHMARK_DATA ="
 		}
-		return nil, append(g.problems, fatal(in.Name, root.line, "want %s, found %s", want, root.kind))
+		return nil, append(g.problems, fatal(in.Name, root.Line, "want %s, found %s", want, root.Describe()))
 	}
 	var runs []analysis.Run
 	for _, r := range g.runs {
@@ -183,23 +184,20 @@ func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Probl
 	return runs, g.problems
 }
 
-// body strips data.js's assignment; it returns the JSON, the line it
-// starts on, whether it came from data.js and whether it is usable.
-func (g *gabReader) body(data []byte) ([]byte, int, bool, bool) {
+// body finds the JSON after data.js's assignment; it returns where it
+// starts, whether it came from data.js and whether it is usable.
+func (g *gabReader) body(data []byte) (int, bool, bool) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if !bytes.HasPrefix(trimmed, gabPrefix) {
-		return data, 1, false, true
+		return 0, false, true
 	}
 	rest := bytes.TrimLeft(trimmed[len(gabPrefix):], " \t\r\n")
-	at := len(data) - len(rest)
-	line := 1 + bytes.Count(data[:at], []byte("\n"))
 	rest, ok := bytes.CutPrefix(rest, []byte("="))
 	if !ok {
-		g.problems = append(g.problems, fatal(g.file, line, "want '=' after window.BENCHMARK_DATA"))
-		return nil, 0, true, false
+		g.problems = append(g.problems, fatal(g.file, readkit.LineAt(data, len(data)-len(rest)), "want '=' after window.BENCHMARK_DATA"))
+		return 0, true, false
 	}
-	at = len(data) - len(rest)
-	return rest, 1 + bytes.Count(data[:at], []byte("\n")), true, true
+	return len(data) - len(rest), true, true
 }
 
 func (g *gabReader) warn(line int, format string, args ...any) {
@@ -239,9 +237,9 @@ func (g *gabReader) context(c analysis.Params) (map[string]string, analysis.Dire
 }
 
 // custom reads the custom tools' array into one run.
-func (g *gabReader) custom(root *ljNode, def Defaults, ctx map[string]string, dir analysis.Direction) {
-	if len(root.elems) == 0 {
-		g.warn(root.line, "empty benchmark list")
+func (g *gabReader) custom(root *readkit.Node, def Defaults, ctx map[string]string, dir analysis.Direction) {
+	if len(root.Items) == 0 {
+		g.warn(root.Line, "empty benchmark list")
 		return
 	}
 	tool := ""
@@ -251,7 +249,7 @@ func (g *gabReader) custom(root *ljNode, def Defaults, ctx map[string]string, di
 	case analysis.LowerIsBetter:
 		tool = "customSmallerIsBetter"
 	}
-	g.benches("", def.Artifact, def, ctx, tool, root.elems)
+	g.benches("", def.Artifact, def, ctx, tool, root.Items)
 }
 
 // gabEntry is one usable entry of a data file: a run of the action.
@@ -261,61 +259,61 @@ type gabEntry struct {
 	art     analysis.Artifact
 	ran     time.Time // the entry's date: when the action ran
 	tool    string
-	benches []*ljNode
+	benches []*readkit.Node
 	line    int
 }
 
 // dataFile reads data.js's object: one run per suite and commit. It reads
 // in three steps: every entry's commit, then the history they make (see
 // history), then the benchmark records.
-func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) {
-	var entries *ljNode
-	for _, m := range root.members {
-		switch m.key {
+func (g *gabReader) dataFile(root *readkit.Node, def Defaults, ctx map[string]string) {
+	var entries *readkit.Node
+	for _, m := range root.Fields {
+		switch m.Key {
 		case "entries":
 			if entries == nil {
-				entries = m.val
+				entries = m.Val
 			}
 		case "lastUpdate", "repoUrl":
 		default:
-			g.warnOnce("top:"+m.key, m.line, "unknown field %q ignored", m.key)
+			g.warnOnce("top:"+m.Key, m.Line, "unknown field %q ignored", m.Key)
 		}
 	}
 	if entries == nil {
-		g.problems = append(g.problems, fatal(g.file, root.line, "no \"entries\": not a github-action-benchmark data file"))
+		g.problems = append(g.problems, fatal(g.file, root.Line, "no \"entries\": not a github-action-benchmark data file"))
 		return
 	}
-	if entries.kind != ljObject {
-		g.problems = append(g.problems, fatal(g.file, entries.line, "entries: want an object of suites, found %s", entries.kind))
+	if entries.Kind != readkit.Map {
+		g.problems = append(g.problems, fatal(g.file, entries.Line, "entries: want an object of suites, found %s", entries.Describe()))
 		return
 	}
-	if len(entries.members) == 0 {
-		g.warn(entries.line, "no benchmark suites")
+	if len(entries.Fields) == 0 {
+		g.warn(entries.Line, "no benchmark suites")
 		return
 	}
 	seen := map[string]int{}
 	var list []*gabEntry
-	for _, s := range entries.members {
-		if l, dup := seen[s.key]; dup {
-			g.warn(s.line, "suite %q appears again (first at line %d); its entries are merged", s.key, l)
+	for _, s := range entries.Fields {
+		if l, dup := seen[s.Key]; dup {
+			g.warn(s.Line, "suite %q appears again (first at line %d); its entries are merged", s.Key, l)
 		} else {
-			seen[s.key] = s.line
+			seen[s.Key] = s.Line
 		}
-		if s.val.kind != ljArray {
-			g.warn(s.val.line, "suite %q: want an array of entries, found %s; skipped", s.key, s.val.kind)
+		if s.Val.Kind != readkit.List {
+			g.warn(s.Val.Line, "suite %q: want an array of entries, found %s; skipped", s.Key, s.Val.Describe())
 			continue
 		}
-		if len(s.val.elems) == 0 {
-			g.warn(s.val.line, "suite %q has no entries", s.key)
+		if len(s.Val.Items) == 0 {
+			g.warn(s.Val.Line, "suite %q has no entries", s.Key)
 			continue
 		}
 		sctx := map[string]string{}
 		for k, v := range ctx {
 			sctx[k] = v
 		}
-		sctx["suite"] = s.key
-		for _, e := range s.val.elems {
-			if ge := g.entry(s.key, e, def); ge != nil {
+		sctx["suite"] = s.Key
+		for _, e := range s.Val.Items {
+			if ge := g.entry(s.Key, e, def); ge != nil {
 				ge.ctx = sctx
 				list = append(list, ge)
 			}
@@ -328,16 +326,16 @@ func (g *gabReader) dataFile(root *ljNode, def Defaults, ctx map[string]string) 
 
 // entry reads one run of the action, without its benchmark records; nil
 // when it is unusable (the problem is reported).
-func (g *gabReader) entry(suite string, e *ljNode, def Defaults) *gabEntry {
-	if e.kind != ljObject {
-		g.warn(e.line, "suite %q: an entry must be an object, found %s; skipped", suite, e.kind)
+func (g *gabReader) entry(suite string, e *readkit.Node, def Defaults) *gabEntry {
+	if e.Kind != readkit.Map {
+		g.warn(e.Line, "suite %q: an entry must be an object, found %s; skipped", suite, e.Describe())
 		return nil
 	}
-	for _, m := range e.members {
-		switch m.key {
+	for _, m := range e.Fields {
+		switch m.Key {
 		case "commit", "date", "tool", "benches":
 		default:
-			g.warnOnce("entry:"+m.key, m.line, "suite %q: unknown entry field %q ignored", suite, m.key)
+			g.warnOnce("entry:"+m.Key, m.Line, "suite %q: unknown entry field %q ignored", suite, m.Key)
 		}
 	}
 	art, ran, ok := g.artifact(suite, e, def)
@@ -345,22 +343,22 @@ func (g *gabReader) entry(suite string, e *ljNode, def Defaults) *gabEntry {
 		return nil
 	}
 	tool := ""
-	if t := e.get("tool"); t != nil && t.kind == ljString {
-		tool = t.str
+	if t := e.Get("tool"); t != nil && t.Kind == readkit.String {
+		tool = t.Text
 	}
 	if !slices.Contains(gabHigherTools, tool) && !slices.Contains(gabLowerTools, tool) {
-		g.warnOnce("tool:"+tool, e.line, "suite %q: unknown tool %q; directions follow the units", suite, tool)
+		g.warnOnce("tool:"+tool, e.Line, "suite %q: unknown tool %q; directions follow the units", suite, tool)
 	}
-	benches := e.get("benches")
-	if benches == nil || benches.kind != ljArray {
-		g.warn(e.line, "suite %q, commit %s: no benches array; skipped", suite, art.ID)
+	benches := e.Get("benches")
+	if benches == nil || benches.Kind != readkit.List {
+		g.warn(e.Line, "suite %q, commit %s: no benches array; skipped", suite, art.ID)
 		return nil
 	}
-	if len(benches.elems) == 0 {
-		g.warn(benches.line, "suite %q, commit %s: empty benchmark list", suite, art.ID)
+	if len(benches.Items) == 0 {
+		g.warn(benches.Line, "suite %q, commit %s: empty benchmark list", suite, art.ID)
 		return nil
 	}
-	return &gabEntry{suite: suite, art: art, ran: ran, tool: tool, benches: benches.elems, line: e.line}
+	return &gabEntry{suite: suite, art: art, ran: ran, tool: tool, benches: benches.Items, line: e.Line}
 }
 
 // history settles the artifacts of a data file's entries, which the
@@ -596,42 +594,42 @@ func (g *gabReader) run(suite, pkg string, art analysis.Artifact, def Defaults, 
 }
 
 // artifact reads an entry's commit, and when the entry ran (its date).
-func (g *gabReader) artifact(suite string, e *ljNode, def Defaults) (analysis.Artifact, time.Time, bool) {
-	c := e.get("commit")
-	if c == nil || c.kind != ljObject {
-		g.warn(e.line, "suite %q: entry without a commit object; skipped", suite)
+func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analysis.Artifact, time.Time, bool) {
+	c := e.Get("commit")
+	if c == nil || c.Kind != readkit.Map {
+		g.warn(e.Line, "suite %q: entry without a commit object; skipped", suite)
 		return analysis.Artifact{}, time.Time{}, false
 	}
-	id := strings.TrimSpace(ljStr(c.get("id")))
+	id := strings.TrimSpace(c.Get("id").Str())
 	if id == "" {
-		g.warn(c.line, "suite %q: entry without a commit id; skipped", suite)
+		g.warn(c.Line, "suite %q: entry without a commit id; skipped", suite)
 		return analysis.Artifact{}, time.Time{}, false
 	}
-	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: ljStr(c.get("branch"))}
-	msg := strings.TrimSpace(ljStr(c.get("message")))
+	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: c.Get("branch").Str()}
+	msg := strings.TrimSpace(c.Get("message").Str())
 	subject, body, _ := strings.Cut(msg, "\n")
 	a.PR, a.Title = source.TitleAndPR(strings.TrimSpace(subject), body)
-	if m := gabPRURL.FindStringSubmatch(ljStr(c.get("url"))); m != nil {
+	if m := gabPRURL.FindStringSubmatch(c.Get("url").Str()); m != nil {
 		// A pull_request run: the PR's head commit, and the message is
 		// the PR's title.
 		a.Kind, a.PR, a.Title, a.Branch = analysis.KindTry, source.PRNumber(m[1]), strings.TrimSpace(subject), ""
 	}
-	if au := c.get("author"); au != nil {
-		a.Author = strings.TrimSpace(ljStr(au.get("name")))
+	if au := c.Get("author"); au != nil {
+		a.Author = strings.TrimSpace(au.Get("name").Str())
 		if a.Author == "" {
-			a.Author = strings.TrimSpace(ljStr(au.get("username")))
+			a.Author = strings.TrimSpace(au.Get("username").Str())
 		}
 	}
-	if ts := c.get("timestamp"); ts != nil && ts.kind == ljString && ts.str != "" {
-		if t, err := time.Parse(time.RFC3339, ts.str); err == nil {
+	if ts := c.Get("timestamp"); ts != nil && ts.Kind == readkit.String && ts.Text != "" {
+		if t, err := time.Parse(time.RFC3339, ts.Text); err == nil {
 			a.Date = t.UTC()
 		} else {
-			g.warn(ts.line, "commit %s: timestamp %q is not an RFC 3339 date; using the entry's date", id, ts.str)
+			g.warn(ts.Line, "commit %s: timestamp %q is not an RFC 3339 date; using the entry's date", id, ts.Text)
 		}
 	}
 	var ran time.Time
-	if d := e.get("date"); d != nil && d.kind == ljNumber && !math.IsInf(d.num, 0) && d.num > 0 && d.num < gabMaxMillis {
-		ran = time.UnixMilli(int64(d.num)).UTC()
+	if d := e.Get("date"); d != nil && d.IsNumber() && !math.IsInf(d.Float, 0) && d.Float > 0 && d.Float < gabMaxMillis {
+		ran = time.UnixMilli(int64(d.Float)).UTC()
 	}
 	if a.Date.IsZero() {
 		a.Date = ran
@@ -655,7 +653,7 @@ type gabRecord struct {
 }
 
 // benches adds an array of bench records to the runs of art.
-func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, elems []*ljNode) {
+func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, elems []*readkit.Node) {
 	var recs []gabRecord
 	for _, n := range elems {
 		if rec, ok := g.record(n); ok {
@@ -692,53 +690,53 @@ func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, c
 
 // record checks one bench record; like the action it takes numbers
 // written as strings.
-func (g *gabReader) record(n *ljNode) (gabRecord, bool) {
-	if n.kind != ljObject {
-		g.warn(n.line, "a benchmark result must be an object, found %s; skipped", n.kind)
+func (g *gabReader) record(n *readkit.Node) (gabRecord, bool) {
+	if n.Kind != readkit.Map {
+		g.warn(n.Line, "a benchmark result must be an object, found %s; skipped", n.Describe())
 		return gabRecord{}, false
 	}
-	rec := gabRecord{line: n.line}
-	var value *ljNode
-	for _, m := range n.members {
-		switch m.key {
+	rec := gabRecord{line: n.Line}
+	var value *readkit.Node
+	for _, m := range n.Fields {
+		switch m.Key {
 		case "name":
-			rec.name = strings.TrimSpace(gabText(m.val))
+			rec.name = strings.TrimSpace(gabText(m.Val))
 		case "unit":
-			rec.unit = strings.TrimSpace(gabText(m.val))
+			rec.unit = strings.TrimSpace(gabText(m.Val))
 		case "extra":
-			rec.extra = gabText(m.val)
+			rec.extra = gabText(m.Val)
 		case "value":
-			value = m.val
+			value = m.Val
 		case "range":
 		default:
-			g.warnOnce("bench:"+m.key, m.line, "unknown benchmark result field %q ignored", m.key)
+			g.warnOnce("bench:"+m.Key, m.Line, "unknown benchmark result field %q ignored", m.Key)
 		}
 	}
 	if rec.name == "" {
-		g.warn(n.line, "benchmark result without a name; skipped")
+		g.warn(n.Line, "benchmark result without a name; skipped")
 		return gabRecord{}, false
 	}
 	if value == nil {
-		g.warn(n.line, "benchmark %q: no value; skipped", rec.name)
+		g.warn(n.Line, "benchmark %q: no value; skipped", rec.name)
 		return gabRecord{}, false
 	}
-	if value.kind == ljString {
-		f, err := strconv.ParseFloat(strings.TrimSpace(value.str), 64)
+	if value.Kind == readkit.String {
+		f, err := strconv.ParseFloat(strings.TrimSpace(value.Text), 64)
 		if err != nil {
-			g.warn(value.line, "benchmark %q: value %q is not a number; skipped", rec.name, value.str)
+			g.warn(value.Line, "benchmark %q: value %q is not a number; skipped", rec.name, value.Text)
 			return gabRecord{}, false
 		}
-		value = &ljNode{kind: ljNumber, line: value.line, str: value.str, num: f}
+		value = &readkit.Node{Kind: readkit.Float, Line: value.Line, Text: value.Text, Float: f}
 	}
-	v, msg := ljFinite(value)
+	v, msg := finite(value)
 	if msg == "" && math.IsNaN(v) {
 		msg = "is not a number"
 	}
 	if msg != "" {
-		g.warn(value.line, "benchmark %q: value %s; skipped", rec.name, msg)
+		g.warn(value.Line, "benchmark %q: value %s; skipped", rec.name, msg)
 		return gabRecord{}, false
 	}
-	rec.value, rec.lit = v, strings.TrimSpace(value.str)
+	rec.value, rec.lit = v, strings.TrimSpace(value.Text)
 	return rec, true
 }
 
@@ -937,20 +935,12 @@ func gabDirection(tool, metric string) analysis.Direction {
 }
 
 // gabText is a string or number field as text (the action coerces).
-func gabText(n *ljNode) string {
-	switch n.kind {
-	case ljString, ljNumber:
-		return n.str
+func gabText(n *readkit.Node) string {
+	switch n.Kind {
+	case readkit.String, readkit.Int, readkit.Float:
+		return n.Text
 	}
 	return ""
-}
-
-// ljStr is n's string value, "" for anything else.
-func ljStr(n *ljNode) string {
-	if n == nil || n.kind != ljString {
-		return ""
-	}
-	return n.str
 }
 
 // sniffGab accepts data.js (by its assignment), a data object whose first
@@ -969,7 +959,7 @@ func sniffGab(in Input) bool {
 	switch tok {
 	case json.Delim('{'):
 		for range 3 {
-			key, ok := ljKey(dec)
+			key, ok := tokenKey(dec)
 			if !ok {
 				return false
 			}
@@ -993,7 +983,7 @@ func sniffGab(in Input) bool {
 			}
 		}
 	case json.Delim('['):
-		if !ljDelim(dec, '{') {
+		if !tokenDelim(dec, '{') {
 			return false
 		}
 		have := map[string]bool{}

@@ -163,12 +163,12 @@ func TestGabInput(t *testing.T) {
 		{
 			name:  "data.js holding an array",
 			data:  "window.BENCHMARK_DATA = []",
-			probs: []string{"x.js:1: want an object with entries after window.BENCHMARK_DATA =, found an array (fatal)"},
+			probs: []string{"x.js:1: want an object with entries after window.BENCHMARK_DATA =, found a list (fatal)"},
 		},
 		{
 			name:  "not an array or object",
 			data:  "42",
-			probs: []string{"x.js:1: want a JSON array of {name, unit, value} or a data.js object with entries, found a number (fatal)"},
+			probs: []string{"x.js:1: want a JSON array of {name, unit, value} or a data.js object with entries, found an integer (fatal)"},
 		},
 		{
 			name:  "empty benchmark list",
@@ -194,7 +194,7 @@ func TestGabInput(t *testing.T) {
 			want:   []run{{bmfDefaults.Artifact, gabCtx(), []analysis.Result{gabRes("b", nil, "wall-time", "ms", lo, 2)}}},
 			probs: []string{
 				`x.js:2: benchmark "a": value "fast" is not a number; skipped`,
-				`x.js:3: a benchmark result must be an object, found a number; skipped`,
+				`x.js:3: a benchmark result must be an object, found an integer; skipped`,
 				`x.js:4: benchmark result without a name; skipped`,
 				`x.js:5: benchmark "c": no value; skipped`,
 				`x.js:6: benchmark "d": value must be a number, found null; skipped`,
@@ -252,7 +252,7 @@ func TestGabInput(t *testing.T) {
 				`x.js:5: suite "s", commit bbbb222: empty benchmark list`,
 				`x.js:6: suite "s", commit cccc333: no benches array; skipped`,
 				`x.js:7: suite "s": an entry must be an object, found a string; skipped`,
-				`x.js:8: suite "t": want an array of entries, found a number; skipped`,
+				`x.js:8: suite "t": want an array of entries, found an integer; skipped`,
 				`x.js:8: suite "u" has no entries`,
 				// Benchmark records are read once every entry's commit is.
 				`x.js:4: benchmark "a": value -1 is negative for unit "ms"; skipped`,

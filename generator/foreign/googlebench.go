@@ -61,6 +61,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 func init() {
@@ -126,15 +127,13 @@ type gbGroup struct {
 
 type gbReader struct {
 	file     string
-	lines    []int // offsets of '\n' in the data
+	lines    *readkit.Lines
 	problems []archive.Problem
 	dropped  int // warnings past maxProblems
 	warned   map[string]bool
 }
 
-func (r *gbReader) lineAt(off int64) int {
-	return sort.SearchInts(r.lines, int(off)) + 1
-}
+func (r *gbReader) lineAt(off int64) int { return r.lines.At(int(off)) }
 
 func (r *gbReader) warn(line int, format string, args ...any) {
 	if !full(r.problems, &r.dropped) {
@@ -157,14 +156,9 @@ func (r *gbReader) fail(line int, format string, args ...any) ([]analysis.Run, [
 }
 
 func readGooglebench(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
-	data := gbQuoteNonFinite(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
-	r := &gbReader{file: in.Name, warned: map[string]bool{}}
+	data := readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
+	r := &gbReader{file: in.Name, warned: map[string]bool{}, lines: readkit.NewLines(data)}
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
-	for i, c := range data {
-		if c == '\n' {
-			r.lines = append(r.lines, i)
-		}
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		if err != nil {
@@ -781,71 +775,16 @@ func gbParseDate(s string) (t time.Time, zoned bool, err error) {
 }
 
 // gbNumber reads a JSON number, or one of the non-finite tokens that
-// gbQuoteNonFinite turned into strings.
+// readkit.Lenient turned into strings.
 func gbNumber(raw json.RawMessage) (float64, error) {
 	var f float64
 	if err := json.Unmarshal(raw, &f); err == nil {
 		return f, nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		switch s {
-		case "NaN":
-			return math.NaN(), nil
-		case "Infinity":
-			return math.Inf(1), nil
-		case "-Infinity":
-			return math.Inf(-1), nil
-		}
+	if x, ok := readkit.NonFinite(raw); ok {
+		return x, nil
 	}
 	return 0, errors.New("not a number")
-}
-
-// gbQuoteNonFinite turns the bare NaN, Infinity and -Infinity tokens
-// Google Benchmark writes for non-finite values into strings, so that
-// encoding/json reads the file. Lines are not changed.
-func gbQuoteNonFinite(data []byte) []byte {
-	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
-		return data
-	}
-	out := make([]byte, 0, len(data)+64)
-	inString, escaped := false, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		default:
-			if tok := gbNonFinite(data[i:]); tok != "" {
-				out = append(out, '"')
-				out = append(out, tok...)
-				out = append(out, '"')
-				i += len(tok) - 1
-				continue
-			}
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// gbNonFinite returns the non-finite token data starts with, or "".
-func gbNonFinite(data []byte) string {
-	for _, tok := range []string{"NaN", "Infinity", "-Infinity"} {
-		if bytes.HasPrefix(data, []byte(tok)) {
-			return tok
-		}
-	}
-	return ""
 }
 
 // gbSkipSpace returns the offset of the first byte at or after off that is
@@ -867,9 +806,9 @@ func (r *gbReader) errLine(err error, dec *json.Decoder) int {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return r.lineAt(se.Offset)
+		return r.lines.Error(se.Offset)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return len(r.lines) + 1
+		return r.lines.Count()
 	}
 	return r.lineAt(dec.InputOffset())
 }

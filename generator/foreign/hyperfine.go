@@ -8,13 +8,13 @@ import (
 	"io"
 	"math/bits"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // hyperfine reads the JSON that `hyperfine --export-json f` writes
@@ -116,13 +116,13 @@ func sniffHyperfine(in Input) bool {
 
 // hyperfineFile holds what the reader needs to point problems at lines.
 type hyperfineFile struct {
-	name     string
-	data     []byte
-	newlines []int // offsets of the '\n' bytes of data
+	name  string
+	data  []byte
+	lines *readkit.Lines
 }
 
 func (f *hyperfineFile) line(off int) int {
-	return 1 + sort.SearchInts(f.newlines, off)
+	return f.lines.At(off)
 }
 
 func (f *hyperfineFile) problem(off int, format string, args ...any) archive.Problem {
@@ -140,12 +140,7 @@ type hyperfineEntry struct {
 
 func readHyperfine(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
-	f := &hyperfineFile{name: in.Name, data: data}
-	for i, c := range data {
-		if c == '\n' {
-			f.newlines = append(f.newlines, i)
-		}
-	}
+	f := &hyperfineFile{name: in.Name, data: data, lines: readkit.NewLines(data)}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, []archive.Problem{fatal(f.name, 0, "the file is empty")}
 	}
@@ -284,7 +279,7 @@ func hyperfineSyntax(f *hyperfineFile, err error) archive.Problem {
 	case errors.As(err, &typ):
 		return f.problem(typ.off, "%s", typ.msg)
 	case errors.As(err, &syn):
-		return f.problem(int(syn.Offset), "invalid JSON: %v", syn)
+		return problem(f.name, f.lines.Error(syn.Offset), "invalid JSON: %v", syn)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return f.problem(len(f.data), "truncated JSON: the file ends in the middle of a value")
 	}

@@ -3,7 +3,6 @@ package foreign
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -133,28 +132,4 @@ func jsonKey(quoted []byte) string {
 	var s string
 	_ = json.Unmarshal(quoted, &s)
 	return s
-}
-
-// lineIndex finds the line of an offset in a document in O(log lines):
-// counting newlines from the start for every value, as readers once did,
-// took minutes on a 1 MB list of tiny values.
-type lineIndex struct {
-	doc      []byte
-	newlines []int // offsets of the '\n' bytes of doc
-}
-
-func newLineIndex(doc []byte) *lineIndex {
-	lx := &lineIndex{doc: doc, newlines: make([]int, 0, bytes.Count(doc, []byte("\n")))}
-	for i, c := range doc {
-		if c == '\n' {
-			lx.newlines = append(lx.newlines, i)
-		}
-	}
-	return lx
-}
-
-// line is the 1-based line of byte offset off (clamped to the document).
-func (lx *lineIndex) line(off int64) int {
-	off = max(0, min(off, int64(len(lx.doc))))
-	return sort.SearchInts(lx.newlines, int(off)) + 1
 }

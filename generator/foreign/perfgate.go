@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
@@ -99,7 +100,7 @@ type perfgateSample struct {
 
 func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Problem) {
 	doc := bytes.TrimPrefix(in.Data, []byte("\ufeff"))
-	lx := newLineIndex(doc)
+	lx := readkit.NewLines(doc)
 	entries, serr := asvObject(lx, 0, doc, true)
 	if serr != nil {
 		return nil, []archive.Problem{fatal(in.Name, serr.line, "%s", serr.msg)}

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // pytest-benchmark files: the JSON that `pytest --benchmark-json=FILE`
@@ -100,7 +100,7 @@ func sniffPytest(in Input) bool {
 type pytestReader struct {
 	file     string
 	data     []byte
-	newlines []int // offsets of the '\n' bytes of data, for line numbers
+	lines    *readkit.Lines
 	problems []archive.Problem
 	dropped  int // warnings past maxProblems
 }
@@ -121,13 +121,9 @@ type pytestEntry struct {
 }
 
 func readPytest(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
-	r := &pytestReader{file: in.Name, data: pytestSanitize(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))}
+	r := &pytestReader{file: in.Name, data: readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))}
+	r.lines = readkit.NewLines(r.data)
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
-	for i, c := range r.data {
-		if c == '\n' {
-			r.newlines = append(r.newlines, i)
-		}
-	}
 	top, benches, ok := r.document()
 	if !ok {
 		return nil, r.problems
@@ -363,6 +359,11 @@ func (r *pytestReader) samples(f pytestField, label string) (out []float64, n in
 	var bad []string
 	for i, v := range vals {
 		n, isNum := v.(json.Number)
+		if s, isStr := v.(string); isStr {
+			if _, ok := readkit.NonFinite([]byte(strconv.Quote(s))); ok {
+				n, isNum = json.Number(strconv.Quote(s)), true
+			}
+		}
 		if !isNum {
 			bad = append(bad, fmt.Sprintf("[%d] is %s", i, pytestKindOf(v)))
 			continue
@@ -592,9 +593,7 @@ func (r *pytestReader) fail(line int, format string, args ...any) {
 }
 
 // line is the 1-based line of byte offset off.
-func (r *pytestReader) line(off int) int {
-	return sort.SearchInts(r.newlines, off) + 1
-}
+func (r *pytestReader) line(off int) int { return r.lines.At(off) }
 
 // skip returns the offset of the first byte at or after off that is not
 // white space or a separator (':' or ',').
@@ -617,9 +616,9 @@ func pytestSkip(data []byte, off int) int {
 func (r *pytestReader) syntaxLine() int {
 	var se *json.SyntaxError
 	if err := json.Unmarshal(r.data, new(json.RawMessage)); errors.As(err, &se) {
-		return r.line(int(se.Offset))
+		return r.lines.Error(se.Offset)
 	}
-	return r.line(len(r.data))
+	return r.lines.Count()
 }
 
 func (r *pytestReader) syntaxMsg(err error) string {
@@ -627,52 +626,6 @@ func (r *pytestReader) syntaxMsg(err error) string {
 		return "file ends in the middle of the JSON document (truncated?)"
 	}
 	return "malformed JSON: " + err.Error()
-}
-
-// pytestSanitize turns the NaN and Infinity tokens that Python's json
-// module writes (a user's extra_info may hold them) into null, which
-// encoding/json accepts; the reader then reports them where they matter.
-// Lines are unchanged.
-func pytestSanitize(data []byte) []byte {
-	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
-		return data
-	}
-	out := make([]byte, 0, len(data))
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			out = append(out, c)
-			switch c {
-			case '\\':
-				if i+1 < len(data) {
-					i++
-					out = append(out, data[i])
-				}
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inString = true
-		case bytes.HasPrefix(data[i:], []byte("NaN")):
-			out = append(out, "null"...)
-			i += len("NaN") - 1
-			continue
-		case bytes.HasPrefix(data[i:], []byte("-Infinity")):
-			out = append(out, "null"...)
-			i += len("-Infinity") - 1
-			continue
-		case bytes.HasPrefix(data[i:], []byte("Infinity")):
-			out = append(out, "null"...)
-			i += len("Infinity") - 1
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // pytestParamValue writes a parameter's value as text: a string as itself,
@@ -702,10 +655,13 @@ func pytestParamValue(raw json.RawMessage) string {
 // pytestDuration reads a number of seconds; msg says what is wrong with it.
 func pytestDuration(raw json.RawMessage) (x float64, msg string) {
 	s := string(bytes.TrimSpace(raw))
+	if _, ok := readkit.NonFinite(raw); ok {
+		return 0, "is " + strings.Trim(s, `"`)
+	}
 	x, err := strconv.ParseFloat(s, 64)
 	switch {
 	case s == "null":
-		return 0, "is null (NaN or infinite in the file?)"
+		return 0, "is null"
 	case err != nil && !errors.Is(err, strconv.ErrRange):
 		return 0, "is " + jsonKind(raw) + ", not a number"
 	case math.IsInf(x, 0) || math.IsNaN(x):

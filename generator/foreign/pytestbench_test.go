@@ -348,7 +348,7 @@ func TestPytestBenchmarkInput(t *testing.T) {
 			}, ",\n")),
 			want: run(res("test_v", nil, 1, 3)),
 			problems: []archive.Problem{
-				{File: "in.json", Line: 14, Msg: "test_v: dropped 6 invalid samples of stats.data: [1] is -2, a negative duration, [2] is null, [3] is null and 3 more"},
+				{File: "in.json", Line: 14, Msg: "test_v: dropped 6 invalid samples of stats.data: [1] is -2, a negative duration, [2] is NaN, [3] is null and 3 more"},
 				{File: "in.json", Line: 15, Msg: "test_w: dropped 1 invalid samples of stats.data: [0] is -1, a negative duration"},
 				{File: "in.json", Line: 15, Msg: "test_w: stats.data holds no valid sample; skipped"},
 				{File: "in.json", Line: 16, Msg: "test_m: stats.min is -1, a negative duration; skipped"},
