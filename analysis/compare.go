@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/criterion"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -308,37 +309,67 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// OptionError is one invalid option. Key is the option's name in
+// perfpages.toml's [analysis] section (history, nresamples, …), so that
+// config reports `[analysis] nresamples = 20000000: must be ≤ 10000000`
+// from this, the one set of rules, instead of keeping its own copy.
+type OptionError struct {
+	Key    string
+	Value  any
+	Reason string
+}
+
+func (e *OptionError) Error() string { return fmt.Sprintf("%s = %v: %s", e.Key, e.Value, e.Reason) }
+
 // Validate reports what is wrong with o (zero fields are fine: they take
-// their default).
+// their default), as an [OptionError] per invalid option joined with
+// errors.Join. These are the only rules on analysis options: config
+// validates [analysis] with them.
 func (o Options) Validate() error {
 	o = o.withDefaults()
 	var errs []error
+	bad := func(key string, v any, format string, args ...any) {
+		errs = append(errs, &OptionError{Key: key, Value: v, Reason: fmt.Sprintf(format, args...)})
+	}
 	if o.Model != ModelPerfpages && o.Model != ModelRustcPerf && o.Model != ModelRustcPerf2021 {
-		errs = append(errs, fmt.Errorf("unknown model %q (want %q, %q or %q)", o.Model, ModelPerfpages, ModelRustcPerf, ModelRustcPerf2021))
+		bad("model", fmt.Sprintf("%q", o.Model), "unknown model (want %s, %s or %s)", ModelPerfpages, ModelRustcPerf, ModelRustcPerf2021)
 	}
 	if o.History < 2 {
-		errs = append(errs, fmt.Errorf("history %d is too short (want at least 2 values)", o.History))
+		bad("history", o.History, "too short (want at least 2 values)")
 	}
 	if o.History2021 < 2 {
-		errs = append(errs, fmt.Errorf("history of model %s %d is too short (want at least 2 values)", ModelRustcPerf2021, o.History2021))
+		bad("history_2021", o.History2021, "too short (want at least 2 values)")
 	}
 	if !(o.DodgyDelta > 0) || math.IsInf(o.DodgyDelta, 0) {
-		errs = append(errs, fmt.Errorf("dodgy delta %v is not a positive number", o.DodgyDelta))
+		bad("dodgy_delta", o.DodgyDelta, "want a positive number")
 	}
 	if !(o.ZThreshold > 0) || math.IsInf(o.ZThreshold, 0) {
-		errs = append(errs, fmt.Errorf("z threshold %v is not a positive number", o.ZThreshold))
+		bad("z_threshold", o.ZThreshold, "want a positive number")
 	}
 	if o.Lookback < 2 {
-		errs = append(errs, fmt.Errorf("lookback %d is too short (want at least 2 commits)", o.Lookback))
+		bad("lookback", o.Lookback, "too short (want at least 2 commits)")
 	}
 	if o.ZMinCommits < 2 {
-		errs = append(errs, fmt.Errorf("z-score minimum %d is too small (want at least 2 commits, Conbench's minimum)", o.ZMinCommits))
+		bad("z_min_commits", o.ZMinCommits, "want at least 2 commits (Conbench's minimum)")
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
-		errs = append(errs, fmt.Errorf("alpha %v is not between 0 and 1", o.Alpha))
+		bad("alpha", o.Alpha, "want a significance level between 0 and 1")
 	}
-	if err := o.criterionOptions().Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("criterion: %w", err))
+	switch {
+	case o.NResamples < 1:
+		bad("nresamples", o.NResamples, "want a positive number of bootstrap resamples")
+	case o.NResamples > criterion.MaxResamples:
+		bad("nresamples", o.NResamples, "must be ≤ %d (criterion.MaxResamples: more resamples cost memory and time without changing a verdict)", criterion.MaxResamples)
+	}
+	if !(o.NoiseThreshold > 0) || math.IsInf(o.NoiseThreshold, 0) {
+		bad("noise_threshold", o.NoiseThreshold, "want a positive fraction such as 0.01")
+	}
+	if len(errs) == 0 {
+		// What the checks above do not cover (none today): the options
+		// Criterion's engine is built with must be valid too.
+		if err := o.criterionOptions().Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("criterion: %w", err))
+		}
 	}
 	return errors.Join(errs...)
 }

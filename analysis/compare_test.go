@@ -417,7 +417,7 @@ func TestCompareBadInput(t *testing.T) {
 	d := lineDataset(3, []lineSeries{{bench: "b", metric: "m", unit: "ns", value: func(i int) (float64, bool) { return 1, true }}})
 	t.Run("unknown model falls back to the defaults with a warning", func(t *testing.T) {
 		c := Compare(d, d.MainLine[1], d.MainLine[2], Options{Model: "bogus"})
-		if !reflect.DeepEqual(c.Options, DefaultOptions) || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].Error(), `unknown model "bogus"`) {
+		if !reflect.DeepEqual(c.Options, DefaultOptions) || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].Error(), `model = "bogus": unknown model`) {
 			t.Errorf("options %+v, warnings %v", c.Options, c.Warnings)
 		}
 		if len(c.Rows) != 1 {
@@ -444,11 +444,21 @@ func TestOptionsValidate(t *testing.T) {
 		{"zero options are the defaults", Options{}, ""},
 		{"defaults", DefaultOptions, ""},
 		{"2021", Options{Model: ModelRustcPerf2021, History2021: 50, DodgyDelta: 0.05}, ""},
-		{"unknown model", Options{Model: "rustc"}, `unknown model "rustc"`},
-		{"history of one value", Options{History: 1}, "history 1 is too short"},
-		{"negative 2021 history", Options{History2021: -3}, "history of model rustc-perf-2021 -3 is too short"},
-		{"negative dodgy delta", Options{DodgyDelta: -0.1}, "dodgy delta -0.1 is not a positive number"},
-		{"NaN dodgy delta", Options{DodgyDelta: math.NaN()}, "dodgy delta NaN"},
+		{"unknown model", Options{Model: "rustc"}, `model = "rustc": unknown model (want perfpages, rustc-perf or rustc-perf-2021)`},
+		{"history of one value", Options{History: 1}, "history = 1: too short (want at least 2 values)"},
+		{"negative 2021 history", Options{History2021: -3}, "history_2021 = -3: too short"},
+		{"negative dodgy delta", Options{DodgyDelta: -0.1}, "dodgy_delta = -0.1: want a positive number"},
+		{"NaN dodgy delta", Options{DodgyDelta: math.NaN()}, "dodgy_delta = NaN"},
+		{"infinite z threshold", Options{ZThreshold: math.Inf(1)}, "z_threshold = +Inf: want a positive number"},
+		{"lookback of one commit", Options{Lookback: 1}, "lookback = 1: too short (want at least 2 commits)"},
+		{"z minimum of one", Options{ZMinCommits: 1}, "z_min_commits = 1: want at least 2 commits"},
+		{"alpha of 1", Options{Alpha: 1}, "alpha = 1: want a significance level between 0 and 1"},
+		{"negative nresamples", Options{NResamples: -5}, "nresamples = -5: want a positive number"},
+		// Issue 11: config accepted this, analysis refused it and silently
+		// used its defaults; now it is one rule with the key's name.
+		{"too many resamples", Options{NResamples: 20_000_000}, "nresamples = 20000000: must be ≤ 10000000"},
+		{"largest nresamples", Options{NResamples: 10_000_000}, ""},
+		{"negative noise threshold", Options{NoiseThreshold: -0.01}, "noise_threshold = -0.01: want a positive fraction"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -343,7 +343,7 @@ func TestSummaryWithInvalidOptions(t *testing.T) {
 	d := synthDataset(synthPlan{commits: 5, series: 8, samples: 5, seed: 13})
 	c := NewComparer(d, Options{Model: "bogus"})
 	for _, s := range []*Comparison{c.Summary(d.MainLine[3], d.MainLine[4]), c.ConsecutiveSummary(4, 5)[0]} {
-		if !s.Options.SummaryOnly || len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0].Error(), `unknown model "bogus"`) {
+		if !s.Options.SummaryOnly || len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0].Error(), `model = "bogus": unknown model`) {
 			t.Errorf("options %+v, warnings %v", s.Options, s.Warnings)
 		}
 		for _, r := range s.Rows {

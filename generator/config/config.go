@@ -212,16 +212,11 @@ type Budget struct {
 	NoisePolicy    string   `toml:"noise_policy"`    // warn | skip | ignore
 }
 
-// Budget defaults (perfgate's code, reference/stats.md C.6).
-const (
-	DefaultBudgetThreshold  = 0.20
-	DefaultBudgetWarnFactor = 0.90
-)
-
-// ThresholdOr returns the budget's threshold or the default.
+// ThresholdOr returns the budget's threshold or the default
+// (budget.DefaultThreshold: the budget package holds perfgate's defaults).
 func (b Budget) ThresholdOr() float64 {
 	if b.Threshold == nil {
-		return DefaultBudgetThreshold
+		return budget.DefaultThreshold
 	}
 	return *b.Threshold
 }
@@ -229,19 +224,10 @@ func (b Budget) ThresholdOr() float64 {
 // WarnFactorOr returns the budget's warn factor or the default.
 func (b Budget) WarnFactorOr() float64 {
 	if b.WarnFactor == nil {
-		return DefaultBudgetWarnFactor
+		return budget.DefaultWarnFactor
 	}
 	return *b.WarnFactor
 }
-
-// Analysis defaults that are not rustc-perf's.
-const (
-	DefaultZThreshold     = 5.0
-	DefaultLookback       = 100
-	DefaultNResamples     = 100_000
-	DefaultAlpha          = 0.05
-	DefaultNoiseThreshold = 0.01
-)
 
 // MetricConfig is a [metrics."name"] section.
 type MetricConfig struct {
@@ -288,33 +274,7 @@ func (c *Config) fill() {
 	if c.Site.MaxInputBytes == 0 {
 		c.Site.MaxInputBytes = archive.DefaultMaxBytes
 	}
-	if c.Analysis.Model == "" {
-		c.Analysis.Model = analysis.DefaultOptions.Model
-	}
-	if c.Analysis.Value == "" {
-		c.Analysis.Value = string(analysis.Auto)
-	}
-	if c.Analysis.History == 0 {
-		c.Analysis.History = analysis.DefaultOptions.History
-	}
-	if c.Analysis.ZThreshold == 0 {
-		c.Analysis.ZThreshold = DefaultZThreshold
-	}
-	if c.Analysis.Lookback == 0 {
-		c.Analysis.Lookback = DefaultLookback
-	}
-	if c.Analysis.ZMinCommits == 0 {
-		c.Analysis.ZMinCommits = analysis.DefaultZMinCommits
-	}
-	if c.Analysis.NResamples == 0 {
-		c.Analysis.NResamples = DefaultNResamples
-	}
-	if c.Analysis.Alpha == 0 {
-		c.Analysis.Alpha = DefaultAlpha
-	}
-	if c.Analysis.NoiseThreshold == 0 {
-		c.Analysis.NoiseThreshold = DefaultNoiseThreshold
-	}
+	c.fillAnalysis()
 	if c.Triage.Filter == "" {
 		c.Triage.Filter = triageFilters[0]
 	}
@@ -322,6 +282,42 @@ func (c *Config) fill() {
 		if c.Sources[i].Git != "" && c.Sources[i].Notes == "" && c.Sources[i].Ref == "" {
 			c.Sources[i].Ref = "HEAD"
 		}
+	}
+}
+
+// fillAnalysis fills the unset keys of [analysis] from
+// analysis.DefaultOptions, the one place the analysis defaults are
+// written (issue 11): a default changed there is the config's default
+// too. An unset key is its zero value, so a key set to 0 takes the
+// default as well, as analysis.Options' zero fields do.
+func (c *Config) fillAnalysis() {
+	def, a := analysis.DefaultOptions, &c.Analysis
+	if a.Model == "" {
+		a.Model = def.Model
+	}
+	if a.Value == "" {
+		a.Value = string(analysis.Auto)
+	}
+	if a.History == 0 {
+		a.History = def.History
+	}
+	if a.ZThreshold == 0 {
+		a.ZThreshold = def.ZThreshold
+	}
+	if a.Lookback == 0 {
+		a.Lookback = def.Lookback
+	}
+	if a.ZMinCommits == 0 {
+		a.ZMinCommits = def.ZMinCommits
+	}
+	if a.NResamples == 0 {
+		a.NResamples = def.NResamples
+	}
+	if a.Alpha == 0 {
+		a.Alpha = def.Alpha
+	}
+	if a.NoiseThreshold == 0 {
+		a.NoiseThreshold = def.NoiseThreshold
 	}
 }
 
@@ -364,14 +360,18 @@ func Parse(name string, data []byte, dir string) (*Config, error) {
 	}
 	c.File, c.Dir = name, dir
 	c.fill()
-	if err := c.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if errs := c.validate(); len(errs) > 0 {
+		for i, err := range errs {
+			errs[i] = fmt.Errorf("%s: %w", name, err) // every line names the file
+		}
+		return nil, errors.Join(errs...)
 	}
 	c.resolve()
 	return &c, nil
 }
 
-func (c *Config) validate() error {
+// validate returns every problem of the configuration, each naming its key.
+func (c *Config) validate() []error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
@@ -424,53 +424,41 @@ func (c *Config) validate() error {
 			}
 		}
 	}
-	if !slices.Contains([]string{analysis.ModelPerfpages, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021}, c.Analysis.Model) {
-		bad("analysis.model %q: want perfpages, rustc-perf or rustc-perf-2021", c.Analysis.Model)
+	// The rules on the other [analysis] keys are analysis's own
+	// (Options.Validate), whose errors name the key: config keeps no copy
+	// that could accept what analysis refuses (issue 11: nresamples =
+	// 20000000 passed here, was refused there and silently replaced by the
+	// defaults).
+	opts := c.CompareOptions()
+	opts.Budgets = nil // checked below, key by key
+	if err := opts.Validate(); err != nil {
+		for _, e := range unjoin(err) {
+			bad("[analysis] %v", e)
+		}
 	}
 	if !analysis.ValueKind(c.Analysis.Value).Valid() {
-		bad("analysis.value %q: want auto, best, median or mean", c.Analysis.Value)
-	}
-	if c.Analysis.History < 2 {
-		bad("analysis.history %d: want at least 2", c.Analysis.History)
-	}
-	if !(c.Analysis.ZThreshold > 0) || math.IsInf(c.Analysis.ZThreshold, 0) {
-		bad("analysis.z_threshold %v: want a positive number", c.Analysis.ZThreshold)
-	}
-	if c.Analysis.Lookback < 2 {
-		bad("analysis.lookback %d: want at least 2 commits", c.Analysis.Lookback)
-	}
-	if c.Analysis.ZMinCommits < 2 {
-		bad("analysis.z_min_commits %d: want at least 2 commits (Conbench's minimum)", c.Analysis.ZMinCommits)
-	}
-	if c.Analysis.NResamples < 1 {
-		bad("analysis.nresamples %d: want a positive number of bootstrap resamples", c.Analysis.NResamples)
-	}
-	if !(c.Analysis.Alpha > 0 && c.Analysis.Alpha < 1) {
-		bad("analysis.alpha %v: want a significance level between 0 and 1", c.Analysis.Alpha)
-	}
-	if !(c.Analysis.NoiseThreshold > 0) || math.IsInf(c.Analysis.NoiseThreshold, 0) {
-		bad("analysis.noise_threshold %v: want a positive fraction such as 0.01", c.Analysis.NoiseThreshold)
+		bad("[analysis] value = %q: want auto, best, median or mean", c.Analysis.Value)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Budgets)) {
 		b := c.Budgets[name]
-		where := fmt.Sprintf("budgets.%q", name)
+		where := fmt.Sprintf("[budgets.%q]", name)
 		if t := b.ThresholdOr(); !(t >= 0) || math.IsInf(t, 0) {
-			bad("%s.threshold %v: want a fraction such as 0.20", where, t)
+			bad("%s threshold = %v: want a fraction such as 0.20", where, t)
 		}
 		if w := b.WarnFactorOr(); !(w >= 0 && w <= 1) {
-			bad("%s.warn_factor %v: want a factor between 0 and 1", where, w)
+			bad("%s warn_factor = %v: want a factor between 0 and 1", where, w)
 		}
-		if b.Direction != "" && b.Direction != "lower" && b.Direction != "higher" {
-			bad("%s.direction %q: want lower or higher", where, b.Direction)
+		if b.Direction != "" && !budget.Direction(b.Direction).Valid() {
+			bad("%s direction = %q: want lower or higher", where, b.Direction)
 		}
-		if b.Statistic != "" && b.Statistic != "median" && b.Statistic != "p95" {
-			bad("%s.statistic %q: want median or p95", where, b.Statistic)
+		if b.Statistic != "" && b.Statistic != string(budget.Median) && b.Statistic != string(budget.P95) {
+			bad("%s statistic = %q: want median or p95", where, b.Statistic)
 		}
 		if b.NoiseThreshold != nil && !(*b.NoiseThreshold >= 0) {
-			bad("%s.noise_threshold %v: want a non-negative coefficient of variation", where, *b.NoiseThreshold)
+			bad("%s noise_threshold = %v: want a non-negative coefficient of variation", where, *b.NoiseThreshold)
 		}
-		if b.NoisePolicy != "" && b.NoisePolicy != "warn" && b.NoisePolicy != "skip" && b.NoisePolicy != "ignore" {
-			bad("%s.noise_policy %q: want warn, skip or ignore", where, b.NoisePolicy)
+		if b.NoisePolicy != "" && !budget.NoisePolicy(b.NoisePolicy).Valid() {
+			bad("%s noise_policy = %q: want warn, skip or ignore", where, b.NoisePolicy)
 		}
 	}
 	names := make([]string, 0, len(c.Metrics))
@@ -490,7 +478,15 @@ func (c *Config) validate() error {
 	if !slices.Contains(triageFilters, c.Triage.Filter) {
 		bad("triage.filter %q: want one of %s", c.Triage.Filter, strings.Join(triageFilters, ", "))
 	}
-	return errors.Join(errs...)
+	return errs
+}
+
+// unjoin is the errors joined in err (err itself when it is not a join).
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func (c *Config) resolve() {

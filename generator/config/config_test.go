@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -124,7 +127,7 @@ filter = "deserves-attention"
 	if b := c.Budgets["wall-time"]; b.ThresholdOr() != 0.10 || b.WarnFactorOr() != 0.5 || b.Statistic != "p95" || *b.NoiseThreshold != 0.3 || b.NoisePolicy != "skip" {
 		t.Errorf("budgets.wall-time = %+v", b)
 	}
-	if b := c.Budgets["max-rss"]; b.ThresholdOr() != DefaultBudgetThreshold || b.WarnFactorOr() != DefaultBudgetWarnFactor || b.Direction != "lower" {
+	if b := c.Budgets["max-rss"]; b.ThresholdOr() != budget.DefaultThreshold || b.WarnFactorOr() != budget.DefaultWarnFactor || b.Direction != "lower" {
 		t.Errorf("budgets.max-rss = %+v", b)
 	}
 	co := c.CompareOptions()
@@ -147,8 +150,8 @@ func TestParseErrors(t *testing.T) {
 		{"empty source", "[[sources]]\n", []string{"sources[0]: set dir"}},
 		{"ref with dir", "[[sources]]\ndir = \"a\"\nref = \"x\"\n", []string{"ref, path and notes go with git"}},
 		{"notes with path", "[[sources]]\ngit = \".\"\nnotes = \"refs/notes/perf\"\npath = \"r\"\n", []string{"use separate sources"}},
-		{"bad model", "[analysis]\nmodel = \"asv\"\n", []string{`analysis.model "asv"`}},
-		{"bad value", "[analysis]\nvalue = \"max\"\n", []string{`analysis.value "max"`}},
+		{"bad model", "[analysis]\nmodel = \"asv\"\n", []string{`perfpages.toml: [analysis] model = "asv": unknown model (want perfpages, rustc-perf or rustc-perf-2021)`}},
+		{"bad value", "[analysis]\nvalue = \"max\"\n", []string{`perfpages.toml: [analysis] value = "max": want auto, best, median or mean`}},
 		{"bad direction", "[metrics.x]\ndirection = \"up\"\n", []string{`metrics."x".direction "up"`}},
 		{"bad noise", "[metrics.x]\nnoise = \"loud\"\n", []string{`metrics."x".noise "loud"`}},
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
@@ -157,16 +160,26 @@ func TestParseErrors(t *testing.T) {
 		{"negative max input", "[site]\nmax_input_bytes = -1\n", []string{`site.max_input_bytes -1: want a size in bytes of at least 1024`}},
 		{"tiny max input", "[site]\nmax_input_bytes = 100\n", []string{`site.max_input_bytes 100`}},
 		{"max input as text", "[site]\nmax_input_bytes = \"64MiB\"\n", []string{`perfpages.toml`}},
-		{"bad z threshold", "[analysis]\nz_threshold = -1\n", []string{`analysis.z_threshold -1`}},
-		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`analysis.alpha 1.5`}},
-		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`analysis.nresamples -5`}},
-		{"bad lookback", "[analysis]\nlookback = 1\n", []string{`analysis.lookback 1`}},
-		{"bad z minimum", "[analysis]\nz_min_commits = 1\n", []string{`analysis.z_min_commits 1: want at least 2 commits`}},
+		{"bad z threshold", "[analysis]\nz_threshold = -1\n", []string{`perfpages.toml: [analysis] z_threshold = -1: want a positive number`}},
+		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`perfpages.toml: [analysis] alpha = 1.5: want a significance level between 0 and 1`}},
+		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`perfpages.toml: [analysis] nresamples = -5: want a positive number of bootstrap resamples`}},
+		{"bad lookback", "[analysis]\nlookback = 1\n", []string{`perfpages.toml: [analysis] lookback = 1: too short (want at least 2 commits)`}},
+		{"bad z minimum", "[analysis]\nz_min_commits = 1\n", []string{`perfpages.toml: [analysis] z_min_commits = 1: want at least 2 commits`}},
 		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
-			[]string{`budgets."wall-time".warn_factor 2`, `budgets."wall-time".statistic "p99"`, `budgets."wall-time".noise_policy "loud"`, `budgets."wall-time".direction "up"`}},
+			[]string{`perfpages.toml: [budgets."wall-time"] warn_factor = 2: want a factor between 0 and 1`, `perfpages.toml: [budgets."wall-time"] statistic = "p99"`, `perfpages.toml: [budgets."wall-time"] noise_policy = "loud"`, `perfpages.toml: [budgets."wall-time"] direction = "up"`}},
+		{"negative budget threshold", "[budgets.x]\nthreshold = -0.1\n", []string{`perfpages.toml: [budgets."x"] threshold = -0.1: want a fraction such as 0.20`}},
+		{"negative budget noise threshold", "[budgets.x]\nnoise_threshold = -1\n", []string{`perfpages.toml: [budgets."x"] noise_threshold = -1`}},
+		// Issue 11: config accepted this, analysis refused it and every
+		// comparison silently used the default model and budgets.
+		{"too many resamples", "[analysis]\nnresamples = 20000000\n", []string{`perfpages.toml: [analysis] nresamples = 20000000: must be ≤ 10000000`}},
+		{"bad history", "[analysis]\nhistory = 1\n", []string{`perfpages.toml: [analysis] history = 1: too short (want at least 2 values)`}},
+		{"negative history", "[analysis]\nhistory = -4\n", []string{`perfpages.toml: [analysis] history = -4`}},
+		{"bad noise threshold", "[analysis]\nnoise_threshold = -0.5\n", []string{`perfpages.toml: [analysis] noise_threshold = -0.5: want a positive fraction`}},
+		{"nan z threshold", "[analysis]\nz_threshold = nan\n", []string{`perfpages.toml: [analysis] z_threshold = NaN`}},
+		{"alpha of zero is the default, alpha of 1 is not", "[analysis]\nalpha = 1\n", []string{`perfpages.toml: [analysis] alpha = 1:`}},
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
 		{"bad commit url", "[site]\ncommit_url = \"gitlab.com/x/{sha}\"\npr_url = \"https://x/mr\"\n", []string{`site.commit_url "gitlab.com/x/{sha}"`, `site.pr_url "https://x/mr": want an http(s) URL pattern with {pr}`}},
-		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{`analysis.model "a"`, `analysis.value "b"`}},
+		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{"perfpages.toml: [analysis] model = \"a\"", "\nperfpages.toml: [analysis] value = \"b\""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -272,5 +285,19 @@ func TestLoadMissing(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "missing.toml"))
 	if err == nil || !strings.Contains(err.Error(), "missing.toml: no such file") {
 		t.Errorf("Load(missing) = %v", err)
+	}
+}
+
+// TestDefaultsAreAnalysis: a config without [analysis] compares with
+// analysis.DefaultOptions, the one place the defaults are written, and
+// budgets take budget's defaults.
+func TestDefaultsAreAnalysis(t *testing.T) {
+	if d := cmp.Diff(analysis.DefaultOptions, Default().CompareOptions()); d != "" {
+		t.Errorf("Default().CompareOptions() (-analysis.DefaultOptions +got):\n%s", d)
+	}
+	want := budget.New(budget.DefaultThreshold, budget.DefaultWarnFactor, "")
+	want.NoisePolicy = budget.NoiseWarn
+	if d := cmp.Diff(want, Budget{}.Budget()); d != "" {
+		t.Errorf("Budget{}.Budget() (-want +got):\n%s", d)
 	}
 }
