@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // ArtifactKind says what an artifact is.
@@ -295,14 +295,15 @@ func (v ValueKind) For(m Metric) ValueKind {
 // or for an even count x[lo] + (x[hi] − x[lo])·½ of the two middle ones
 // (benchmath's R8 quantile at ½ and Criterion's 50th percentile reduce to
 // exactly this expression, bit for bit), which can differ in the last bit
-// from (x[lo] + x[hi]) / 2, perfgate's ([MedianOf]).
+// from (x[lo] + x[hi]) / 2, perfgate's ([MedianOf]): [quantile.Linear]
+// at ½.
 func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	if len(samples) == 0 {
 		return 0, false
 	}
 	switch v {
 	case Median:
-		return criterion.Median(samples), true
+		return quantile.Linear(slices.Sorted(slices.Values(samples)), 0.5), true
 	case Mean:
 		return MeanOf(samples), true
 	default:

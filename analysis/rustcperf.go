@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // This file is rustc-perf's per-test-case analysis (model "rustc-perf",
@@ -80,13 +82,8 @@ func rustcQuartiles(p []float64) (q1, q3 float64) {
 	}
 }
 
-func halfMedian(x []float64) float64 {
-	n := len(x)
-	if n%2 == 0 {
-		return (x[(n-1)/2] + x[n/2]) / 2
-	}
-	return x[n/2]
-}
+// halfMedian is rustc-perf's median of a sorted half of the changes.
+func halfMedian(x []float64) float64 { return quantile.Median(x) }
 
 // SignificanceThreshold is model rustc-perf's threshold for a test case
 // whose history (newest first) is given: Q3 + 3·IQR of the percent changes

@@ -3,47 +3,37 @@ package budget
 import (
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
-// MedianU64 is perfgate's median of unsigned integers: the middle value for
-// an odd count and, for an even count, the floor of the average of the two
-// middle values, computed as a/2 + b/2 + (a%2 + b%2)/2 so that it cannot
-// overflow ([10 20 30 40] → 25, [1 2] → 1). xs is not modified; an empty
-// slice gives 0.
-func MedianU64(xs []uint64) uint64 {
-	n := len(xs)
-	if n == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	a, b := s[n/2-1], s[n/2]
-	return a/2 + b/2 + (a%2+b%2)/2
-}
-
-// MedianF64 is the median of xs: the middle value, or the average of the
-// two middle values for an even count. xs is not modified; an empty slice
-// gives 0.
-func MedianF64(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// PercentileLinear is the p-quantile (0 ≤ p ≤ 1) of xs by linear
-// interpolation between closest ranks, rank = p·(n−1): the definition
-// perfgate's p95, Criterion and numpy's "linear" method share. xs is not
+// MedianU64 is perfgate's median of unsigned integers,
+// [quantile.FloorMedianU64]: the floor of the average of the two middle
+// values for an even count ([10 20 30 40] → 25, [1 2] → 1). xs is not
 // modified; an empty slice gives 0.
+func MedianU64(xs []uint64) uint64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return quantile.FloorMedianU64(s)
+}
+
+// MedianF64 is perfgate's f64 median, [quantile.Median]: the middle value,
+// or the average of the two middle values for an even count. xs is not
+// modified; an empty slice gives 0.
+func MedianF64(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return quantile.Median(s)
+}
+
+// PercentileLinear is perfgate's p-quantile (0 ≤ p ≤ 1) of xs, its p95:
+// [quantile.Linear], rank = p·(n−1), except that a rank that falls on an
+// order statistic returns it as it is (perfgate's floor == ceil case; the
+// interpolation would turn −0 into +0). xs is not modified; an empty slice
+// gives 0.
 func PercentileLinear(xs []float64, p float64) float64 {
 	n := len(xs)
 	if n == 0 {
@@ -52,14 +42,10 @@ func PercentileLinear(xs []float64, p float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	p = min(max(p, 0), 1)
-	rank := p * float64(n-1)
-	lo := int(math.Floor(rank))
-	hi := int(math.Ceil(rank))
-	if lo == hi {
+	if lo, frac := quantile.LinearRank(p, n); frac == 0 {
 		return s[lo]
 	}
-	frac := rank - float64(lo)
-	return s[lo] + (s[hi]-s[lo])*frac
+	return quantile.Linear(s, p)
 }
 
 // MeanVar is the mean and the sample variance (divided by n−1) of xs by

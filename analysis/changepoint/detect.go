@@ -7,6 +7,8 @@ import (
 	"hash"
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // Method chooses how steps are found.
@@ -500,7 +502,7 @@ func (d *detector) exceeds(delta, level float64, noise func() float64) bool {
 
 func (d *detector) median(xs []float64) float64 {
 	d.tmp = append(d.tmp[:0], xs...)
-	return medianInPlace(d.tmp)
+	return quantile.SelectHalvesMedian(d.tmp)
 }
 
 // steps describes the decisions against the values as they are now.

@@ -3,6 +3,8 @@ package changepoint
 import (
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // This file is asv's step detection (airspeed-velocity/asv,
@@ -117,7 +119,7 @@ func mergeShort(y []float64, right []int, minSize int) []int {
 	return starts
 }
 
-func medianOf(xs []float64) float64 { return medianInPlace(slices.Clone(xs)) }
+func medianOf(xs []float64) float64 { return quantile.SelectHalvesMedian(slices.Clone(xs)) }
 
 // l1Dist gives the median of y[l..r] and the sum of absolute deviations
 // from it (asv's L1Dist: mu and dist, both ends inclusive). Intervals of

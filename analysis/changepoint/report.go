@@ -3,6 +3,8 @@ package changepoint
 import (
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // boundary is a step found in a series' values (x, without the missing
@@ -82,9 +84,9 @@ func (r *reporter) measure(bs []boundary, k int) (before, after, ratio float64) 
 		}
 	}
 	r.tmp = append(r.tmp[:0], r.x[lo:c]...)
-	before = medianInPlace(r.tmp)
+	before = quantile.SelectHalvesMedian(r.tmp)
 	r.tmp = append(r.tmp[:0], r.x[c:hi]...)
-	after = medianInPlace(r.tmp)
+	after = quantile.SelectHalvesMedian(r.tmp)
 	return before, after, sizeRatio(r.x[lo:hi], c-lo, before, after, r.o, &r.tmp)
 }
 
@@ -166,8 +168,8 @@ func noise(w []float64, t int, before, after float64, tmp *[]float64) float64 {
 	}
 	*tmp = d
 	n := len(d)
-	q3 := nthElement(d, 3*n/4)
-	q1 := nthElement(d[:3*n/4], n/4)
+	q3 := quantile.SelectNth(d, 3*n/4)
+	q1 := quantile.SelectNth(d[:3*n/4], n/4)
 	return (q3 - q1) / 1.3489795003921634
 }
 

@@ -3,6 +3,8 @@ package criterion
 import (
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // MADScale is the factor that turns the median absolute deviation into an
@@ -48,42 +50,22 @@ func StdDev(xs []float64) float64 {
 	return math.Sqrt(Variance(xs))
 }
 
-// at is Criterion's Percentiles::at on an ascending slice: linear
-// interpolation between the order statistics around rank p/100·(n−1), the
-// maximum for p = 100. p is clamped to [0, 100]; a one-element slice gives
-// its element (Criterion reads past the end there).
-func at(sorted []float64, p float64) float64 {
-	last := len(sorted) - 1
-	if last < 0 {
-		return math.NaN()
-	}
-	switch {
-	case p >= 100 || last == 0:
-		return sorted[last]
-	case !(p > 0): // also NaN
-		p = 0
-	}
-	n, fraction := rankOf(p, len(sorted))
-	if n >= last { // p just below 100 can round the rank up to the last index
-		return sorted[last]
-	}
-	return interpolate(sorted[n], sorted[n+1], fraction)
-}
+// at is Criterion's Percentiles::at on an ascending slice, p in percent:
+// quantile.Linear at p/100 (the same operations: rank (p/100)·(n−1), then
+// lo + (hi−lo)·frac), the maximum for p = 100. p is clamped to [0, 100]; a
+// one-element slice gives its element (Criterion reads past the end there).
+func at(sorted []float64, p float64) float64 { return quantile.Linear(sorted, p/100) }
 
 // interpolate is the last line of Percentiles::at. With fraction 0 it
 // returns floor itself, so callers may pass any finite ceiling then.
 func interpolate(floor, ceiling, fraction float64) float64 {
-	return floor + float64((ceiling-floor)*fraction)
+	return quantile.LinearBetween(floor, ceiling, fraction)
 }
 
 // rankOf splits the rank of percentile p in a sample of n values into the
 // index of the lower order statistic and the interpolation fraction, exactly
 // as at does.
-func rankOf(p float64, n int) (int, float64) {
-	rank := (p / 100) * float64(n-1)
-	integer := math.Floor(rank)
-	return int(integer), rank - integer
-}
+func rankOf(p float64, n int) (int, float64) { return quantile.LinearRank(p/100, n) }
 
 // Percentile is the p-th percentile (0 ≤ p ≤ 100) of xs by Criterion's rule
 // (numpy's "linear"): xs is not modified. It is NaN when xs is empty.

@@ -27,6 +27,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // Options are the statistical thresholds of a comparison. Start from
@@ -333,32 +335,13 @@ func finiteCenter(c float64, sorted []float64) float64 {
 // quantile at 0.5 (stats.Sample.Quantile), restated here in the same
 // operations (TestCenter checks it against Summarize).
 func center(sorted []float64) float64 {
-	const q = 0.5
-	n := 1/3.0 + q*(float64(len(sorted))+1/3.0)
-	kf, frac := math.Modf(n)
-	k := int(kf)
-	var c float64
-	switch {
-	case k <= 0:
-		c = sorted[0]
-	case k >= len(sorted):
-		c = sorted[len(sorted)-1]
-	default:
-		c = sorted[k-1] + frac*(sorted[k]-sorted[k-1])
-	}
-	return finiteCenter(c, sorted)
+	return finiteCenter(quantile.BenchstatR8(sorted, 0.5), sorted)
 }
 
-// median of a non-empty sorted sample, computed without overflow. For q = 0.5
-// benchmath's R8 quantile is the middle value or the mean of the two middle
-// values.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return sorted[n/2-1]/2 + sorted[n/2]/2
-}
+// median of a non-empty sorted sample, computed without overflow
+// ([quantile.HalvesMedian]). For q = 0.5 benchmath's R8 quantile is the
+// middle value or the mean of the two middle values.
+func median(sorted []float64) float64 { return quantile.HalvesMedian(sorted) }
 
 func errorStrings(errs []error) []string {
 	if len(errs) == 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // DefaultCommits is how many commits a distribution spans: the ancestry
@@ -311,7 +313,7 @@ func (s *Scratch) detect(window int) {
 		}
 	}
 	slices.Sort(s.qbuf)
-	lo, hi := quantile(s.qbuf, trimLow), quantile(s.qbuf, trimHigh)
+	lo, hi := quantile.Conbench(s.qbuf, trimLow), quantile.Conbench(s.qbuf, trimHigh)
 	for i, d := range s.diff {
 		if d < lo || d > hi {
 			d = math.NaN()

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -47,7 +49,7 @@ func TestDerivedVectorSpike(t *testing.T) {
 
 	var s Scratch
 	s.run(obs, DefaultCommits, true)
-	if q05, q95 := quantile(s.qbuf, trimLow), quantile(s.qbuf, trimHigh); !near(q05, -10.2, 1e-12) || !near(q95, 10.05, 1e-12) {
+	if q05, q95 := quantile.Conbench(s.qbuf, trimLow), quantile.Conbench(s.qbuf, trimHigh); !near(q05, -10.2, 1e-12) || !near(q95, 10.05, 1e-12) {
 		t.Errorf("difference percentiles = %v, %v; want -10.2, 10.05", q05, q95)
 	}
 

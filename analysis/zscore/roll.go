@@ -215,38 +215,3 @@ func exactShift(diff, sum, ssqdm float64, nobs, negCt, same int, prev float64) b
 	z := (diff - meanOf(sum, nobs, negCt, same, prev)) / stdOf(ssqdm, nobs, same)
 	return math.Abs(z) > shiftZ
 }
-
-// quantile is numpy's default ("linear") percentile of sorted data, the one
-// pandas' Series.quantile uses: virtual index (n−1)·q, computed in that
-// form as numpy does (n·q + (1−q) − 1 rounds differently, and the trimming
-// compares data with the quantile exactly), then numpy's two-sided
-// interpolation between the neighbours. NaN for no data.
-func quantile(sorted []float64, q float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	virtual := float64(n-1) * q
-	if virtual <= 0 {
-		return sorted[0]
-	}
-	if virtual >= float64(n-1) {
-		return sorted[n-1]
-	}
-	lo := math.Floor(virtual)
-	i := int(lo)
-	return lerp(sorted[i], sorted[i+1], virtual-lo)
-}
-
-// lerp interpolates like numpy's _lerp, which counts from the nearer end so
-// that the result stays inside [a, b].
-func lerp(a, b, t float64) float64 {
-	if t == 0 {
-		return a
-	}
-	d := b - a
-	if t >= 0.5 {
-		return b - d*(1-t)
-	}
-	return a + d*t
-}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // Window is a lookback distribution that slides along a line of commits:
@@ -223,7 +225,7 @@ func (w *Window) Dist(window int) Dist {
 	// running mean with it. The rollers are taken apart into variables
 	// (roll.go's kahanAdd, welfordAdd, sameRun, meanOf, stdOf), so that
 	// they stay in registers. Two passes, as fusing them spills.
-	lo, hi := quantile(w.diffs, trimLow), quantile(w.diffs, trimHigh)
+	lo, hi := quantile.Conbench(w.diffs, trimLow), quantile.Conbench(w.diffs, trimHigh)
 
 	// The spike detector (Scratch.detect).
 	shift := grow(w.shift, n)

@@ -1,20 +1,20 @@
-package changepoint
+package quantile
 
 import "math"
 
-// medianInPlace is the median of xs (the mean of the two middle values
-// for an even count), NaN for none. It reorders xs. It selects rather than
+// SelectHalvesMedian is [HalvesMedian] of xs without sorting, NaN for
+// none: the step detector's median. It reorders xs. It selects rather than
 // sorts (Hoare's quickselect with a median-of-three pivot), since the
 // sequential test takes a few medians of a window for every value of a
 // series; the result is an element (or the mean of two) of xs, so it does
 // not depend on how xs was ordered.
-func medianInPlace(xs []float64) float64 {
+func SelectHalvesMedian(xs []float64) float64 {
 	n := len(xs)
 	if n == 0 {
 		return math.NaN()
 	}
 	k := n / 2
-	hi := nthElement(xs, k)
+	hi := SelectNth(xs, k)
 	if n%2 == 1 {
 		return hi
 	}
@@ -27,10 +27,10 @@ func medianInPlace(xs []float64) float64 {
 	return lo/2 + hi/2
 }
 
-// nthElement reorders xs so that xs[k] is the value a sort would put
+// SelectNth reorders xs so that xs[k] is the value a sort would put
 // there, with no larger value before it and no smaller one after, and
 // returns it. xs must not hold NaNs.
-func nthElement(xs []float64, k int) float64 {
+func SelectNth(xs []float64, k int) float64 {
 	lo, hi := 0, len(xs)-1
 	for hi-lo > 8 {
 		// Median of three as the pivot, moved to xs[lo].
