@@ -82,6 +82,17 @@ func New(threshold, warnFactor float64, d Direction) Budget {
 	return Budget{Threshold: threshold, WarnThreshold: threshold * warnFactor, Direction: d}
 }
 
+// Default is the budget of a metric whose [budgets] section sets nothing:
+// perfgate's defaults, threshold DefaultThreshold, warn at
+// DefaultWarnFactor of it, the metric's own direction (empty here), no
+// noise threshold and noise policy warn (perfgate's check defaults to
+// warn).
+func Default() Budget {
+	b := New(DefaultThreshold, DefaultWarnFactor, "")
+	b.NoisePolicy = NoiseWarn
+	return b
+}
+
 // Stat is the budget's statistic, median when unset.
 func (b Budget) Stat() Statistic {
 	if b.Statistic == "" {

@@ -23,8 +23,8 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/archive"
-	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/sourcespec"
 )
 
 // FileName is the configuration file perfpages looks for.
@@ -272,7 +272,7 @@ func (c *Config) fill() {
 		c.Site.Output = "public"
 	}
 	if c.Site.MaxInputBytes == 0 {
-		c.Site.MaxInputBytes = archive.DefaultMaxBytes
+		c.Site.MaxInputBytes = capped.Default
 	}
 	c.fillAnalysis()
 	if c.Triage.Filter == "" {
@@ -394,7 +394,7 @@ func (c *Config) validate() []error {
 		}
 	}
 	if c.Site.MaxInputBytes < MinInputBytes {
-		bad("site.max_input_bytes %d: want a size in bytes of at least %d (default %d, 64 MiB)", c.Site.MaxInputBytes, MinInputBytes, archive.DefaultMaxBytes)
+		bad("site.max_input_bytes %d: want a size in bytes of at least %d (default %d, 64 MiB)", c.Site.MaxInputBytes, MinInputBytes, capped.Default)
 	}
 	if c.Site.Theme != "" && (strings.ContainsAny(c.Site.Theme, `/\`) || c.Site.Theme == "." || c.Site.Theme == "..") {
 		bad("site.theme %q: want the name of a folder under themes/", c.Site.Theme)
@@ -412,14 +412,14 @@ func (c *Config) validate() []error {
 			bad("%s: notes reads git notes; ref and path read files from history: use separate sources", where)
 		}
 		if s.Format != "" && s.Format != "perfpages" && s.Format != "auto" {
-			if _, ok := foreign.Lookup(s.Format); !ok {
-				bad("%s: format %q: want perfpages, auto or one of %s", where, s.Format, strings.Join(foreign.Names(), ", "))
+			if !sourcespec.IsFormat(s.Format) {
+				bad("%s: format %q: want perfpages, auto or one of %s", where, s.Format, strings.Join(sourcespec.Formats, ", "))
 			}
 		}
 		if s.Artifact != "" {
 			if s.Format == "" || s.Format == "perfpages" {
 				bad("%s: artifact names the path pattern of foreign files: set format too", where)
-			} else if _, err := foreign.ParsePattern(s.Artifact); err != nil {
+			} else if _, err := sourcespec.ParsePattern(s.Artifact); err != nil {
 				bad("%s: %v", where, err)
 			}
 		}
@@ -642,7 +642,7 @@ func (b Budget) Budget() budget.Budget {
 	out.NoiseThreshold = b.NoiseThreshold
 	out.NoisePolicy = budget.NoisePolicy(b.NoisePolicy)
 	if out.NoisePolicy == "" {
-		out.NoisePolicy = budget.NoiseWarn // perfgate's check defaults to warn
+		out.NoisePolicy = budget.Default().NoisePolicy
 	}
 	return out
 }

@@ -6,14 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/capped"
+
+	"github.com/perfpages/perfpages/generator/internal/sourcespec"
 )
 
 // ReadPath reads a file, or a folder for directory formats, into an Input.
@@ -170,104 +169,31 @@ func fillDefaults(r *analysis.Run, def Defaults) {
 }
 
 // Pattern matches a source's `artifact = "…"` path pattern, such as
-// "{sha}/{machine}.txt": {sha} (or {id}) is the artifact id, {machine} the
-// machine, {pr} a PR number, {date} an RFC 3339 date or YYYY-MM-DD, {*}
-// any one path segment; the rest must match literally. A pattern ending in
-// "/" matches a folder prefix (directory formats).
-type Pattern struct {
-	re     *regexp.Regexp
-	prefix *regexp.Regexp // folder patterns: the pattern without its tail
-	keys   []string
-	dir    bool
-}
+// "{sha}/{machine}.txt" (the syntax is sourcespec's, shared with config,
+// which checks it without depending on this reader).
+type Pattern struct{ p *sourcespec.Pattern }
 
 // ParsePattern compiles a path pattern.
 func ParsePattern(p string) (*Pattern, error) {
-	if p == "" {
-		return nil, fmt.Errorf("empty artifact pattern")
-	}
-	var b strings.Builder
-	pat := &Pattern{dir: strings.HasSuffix(p, "/")}
-	b.WriteString("^")
-	rest := p
-	for rest != "" {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			b.WriteString(regexp.QuoteMeta(rest))
-			break
-		}
-		b.WriteString(regexp.QuoteMeta(rest[:i]))
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return nil, fmt.Errorf("artifact pattern %q: unclosed {", p)
-		}
-		key := rest[i+1 : i+j]
-		switch key {
-		case "sha", "id", "machine", "pr", "date":
-			if key == "id" {
-				key = "sha"
-			}
-			pat.keys = append(pat.keys, key)
-			b.WriteString("([^/]+)")
-		case "*":
-			b.WriteString("[^/]+")
-		default:
-			return nil, fmt.Errorf("artifact pattern %q: unknown placeholder {%s} (want {sha}, {machine}, {pr}, {date} or {*})", p, key)
-		}
-		rest = rest[i+j+1:]
-	}
-	if pat.dir {
-		pat.prefix = regexp.MustCompile(b.String())
-		b.WriteString(".*")
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
+	sp, err := sourcespec.ParsePattern(p)
 	if err != nil {
-		return nil, fmt.Errorf("artifact pattern %q: %w", p, err)
+		return nil, err
 	}
-	if !strings.Contains(p, "{sha}") && !strings.Contains(p, "{id}") {
-		return nil, fmt.Errorf("artifact pattern %q: no {sha}: the artifact must come from the path", p)
-	}
-	pat.re = re
-	return pat, nil
+	return &Pattern{sp}, nil
 }
 
 // Dir reports whether the pattern matches folder prefixes.
-func (p *Pattern) Dir() bool { return p.dir }
+func (p *Pattern) Dir() bool { return p.p.Dir() }
 
 // Match applies the pattern to a slash-separated path and returns the
 // defaults it gives and, for folder patterns, the matched folder prefix.
 func (p *Pattern) Match(path string) (Defaults, string, bool) {
-	m := p.re.FindStringSubmatchIndex(path)
-	if m == nil {
+	f, prefix, ok := p.p.Match(path)
+	if !ok {
 		return Defaults{}, "", false
 	}
 	var def Defaults
-	for i, key := range p.keys {
-		v := path[m[2+2*i]:m[3+2*i]]
-		switch key {
-		case "sha":
-			def.Artifact.ID = v
-		case "machine":
-			def.Machine.Name = v
-		case "pr":
-			if n, err := strconv.Atoi(v); err == nil && n > 0 {
-				def.Artifact.PR = n
-			}
-		case "date":
-			for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-				if t, err := time.Parse(layout, v); err == nil {
-					def.Artifact.Date = t.UTC()
-					break
-				}
-			}
-		}
-	}
-	prefix := ""
-	if p.dir {
-		if loc := p.prefix.FindStringIndex(path); loc != nil {
-			prefix = path[:loc[1]]
-		}
-	}
+	def.Artifact.ID, def.Artifact.PR, def.Artifact.Date = f.ID, f.PR, f.Date
+	def.Machine.Name = f.Machine
 	return def, prefix, true
 }

@@ -4,6 +4,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/generator/internal/sourcespec"
 )
 
 func TestPattern(t *testing.T) {
@@ -42,5 +46,14 @@ func TestDetectUnknown(t *testing.T) {
 	_, err := Detect(Input{Name: "x.txt", Data: []byte("hello")})
 	if err == nil || !strings.Contains(err.Error(), "x.txt: not a result file of any known format (tried ") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestFormatNames: the formats registered here are the names config
+// accepts (sourcespec.Formats, which config checks without importing this
+// reader).
+func TestFormatNames(t *testing.T) {
+	if d := cmp.Diff(sourcespec.Formats, Names()); d != "" {
+		t.Errorf("sourcespec.Formats (-) and the registered formats (+) differ:\n%s", d)
 	}
 }

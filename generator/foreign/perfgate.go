@@ -11,6 +11,8 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
+
+	"github.com/perfpages/perfpages/generator/perfgate"
 )
 
 // perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
@@ -37,61 +39,30 @@ import (
 //   - the receipt records no commit: the artifact comes from Defaults, its
 //     date from run.started_at when Defaults has none.
 //
-// The receipt is decoded here rather than with generator/perfgate's
-// ReadRun: that package imports generator/config, which imports this
-// one. This reader is also more forgiving: a malformed sample is dropped
-// with a problem instead of rejecting the receipt, and fields the reader
-// does not use (tool, stats, ended_at) are not required.
+// The receipt's types (its schema id, host, metric table and throughput
+// rule) are generator/perfgate's, declared once there. The decoding is
+// this reader's own and more forgiving than perfgate.ReadRun, which
+// validates a receipt for `check` and rejects it whole: a malformed sample
+// is dropped with a problem (with its line), and fields the reader does
+// not use (tool, stats, ended_at) are not required.
 func init() {
 	register(Format{Name: "perfgate", Read: readPerfgate, Sniff: sniffPerfgate})
 }
 
-// perfgateSchema is the schema id of a run receipt.
-const perfgateSchema = "perfgate.run.v1"
-
-// perfgateMetric is one of perfgate's metrics (reference/stats.md C.1).
-type perfgateMetric struct {
-	name, unit string
-	dir        analysis.Direction
-}
-
-// perfgateMetrics are perfgate's eleven metrics in its (alphabetical)
-// order.
-var perfgateMetrics = []perfgateMetric{
-	{"binary_bytes", "bytes", analysis.LowerIsBetter},
-	{"cpu_ms", "ms", analysis.LowerIsBetter},
-	{"ctx_switches", "count", analysis.LowerIsBetter},
-	{"energy_uj", "uj", analysis.LowerIsBetter},
-	{"io_read_bytes", "bytes", analysis.LowerIsBetter},
-	{"io_write_bytes", "bytes", analysis.LowerIsBetter},
-	{"max_rss_kb", "KB", analysis.LowerIsBetter},
-	{"network_packets", "count", analysis.LowerIsBetter},
-	{"page_faults", "count", analysis.LowerIsBetter},
-	{"throughput_per_s", "/s", analysis.HigherIsBetter},
-	{"wall_ms", "ms", analysis.LowerIsBetter},
-}
-
 func sniffPerfgate(in Input) bool {
 	trimmed := bytes.TrimLeft(in.Data, " \t\r\n\ufeff")
-	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+perfgateSchema+`"`)) {
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+perfgate.RunSchema+`"`)) {
 		return false
 	}
 	var head struct {
 		Schema string `json:"schema"`
 	}
-	return json.Unmarshal(trimmed, &head) == nil && head.Schema == perfgateSchema
+	return json.Unmarshal(trimmed, &head) == nil && head.Schema == perfgate.RunSchema
 }
 
-// perfgateHost is run.host.
-type perfgateHost struct {
-	OS           string  `json:"os"`
-	Arch         string  `json:"arch"`
-	CPUCount     *uint32 `json:"cpu_count"`
-	MemoryBytes  *uint64 `json:"memory_bytes"`
-	HostnameHash string  `json:"hostname_hash"`
-}
-
-// perfgateSample is the part of a sample that is not a metric.
+// perfgateSample is the part of a sample that is not a metric, with
+// pointers where perfgate.Sample has values, so that a missing exit_code
+// is told from 0.
 type perfgateSample struct {
 	ExitCode *int32 `json:"exit_code"`
 	Warmup   bool   `json:"warmup"`
@@ -114,12 +85,12 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 	}
 	schema, ok := fields["schema"]
 	var id string
-	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != perfgateSchema {
+	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != perfgate.RunSchema {
 		what := "no schema field"
 		if ok {
 			what = "schema is " + asvShort(schema.Raw)
 		}
-		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, perfgateSchema)}
+		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, perfgate.RunSchema)}
 	}
 
 	var bench struct {
@@ -140,14 +111,14 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 
 	var problems []archive.Problem
 	var run struct {
-		StartedAt *string      `json:"started_at"`
-		Host      perfgateHost `json:"host"`
+		StartedAt *string       `json:"started_at"`
+		Host      perfgate.Host `json:"host"`
 	}
 	if re, ok := fields["run"]; !ok {
 		problems = append(problems, problem(in.Name, 0, `missing field "run": no host or start time`))
 	} else if err := json.Unmarshal(re.Raw, &run); err != nil {
 		problems = append(problems, problem(in.Name, re.Line, "run: %s; host and start time ignored", asvTypeError(err)))
-		run.StartedAt, run.Host = nil, perfgateHost{}
+		run.StartedAt, run.Host = nil, perfgate.Host{}
 	}
 
 	se, ok := fields["samples"]
@@ -199,24 +170,24 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 			}
 			problems = keep(problems, &dropped, problem(in.Name, el.Line, "bench %s: sample %d %s; kept, as perfgate's statistics keep it", name, i+1, why))
 		}
-		for _, pm := range perfgateMetrics {
-			switch pm.name {
+		for _, pm := range perfgate.Metrics {
+			switch pm.Name {
 			case "throughput_per_s":
 				if bench.WorkUnits != nil {
-					values[pm.name] = append(values[pm.name], perfgateThroughput(*bench.WorkUnits, *wall))
+					values[pm.Name] = append(values[pm.Name], perfgate.Throughput(*bench.WorkUnits, *wall))
 				}
 				continue
 			case "wall_ms":
-				values[pm.name] = append(values[pm.name], float64(*wall))
+				values[pm.Name] = append(values[pm.Name], float64(*wall))
 				continue
 			}
-			v, err := perfgateU64(m, pm.name)
+			v, err := perfgateU64(m, pm.Name)
 			if err != nil {
-				problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.name, err))
+				problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.Name, err))
 				continue
 			}
 			if v != nil {
-				values[pm.name] = append(values[pm.name], float64(*v))
+				values[pm.Name] = append(values[pm.Name], float64(*v))
 			}
 		}
 	}
@@ -245,18 +216,18 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 			problems = append(problems, problem(in.Name, 0, "run.started_at %q is not an RFC 3339 time; the run has no date", *run.StartedAt))
 		}
 	}
-	for _, pm := range perfgateMetrics {
-		xs := values[pm.name]
+	for _, pm := range perfgate.Metrics {
+		xs := values[pm.Name]
 		if len(xs) == 0 {
 			continue
 		}
 		r.Results = append(r.Results, analysis.Result{
 			Case:      analysis.TestCase{Benchmark: name, Category: analysis.Primary},
-			Metric:    pm.name,
-			Unit:      pm.unit,
+			Metric:    pm.Name,
+			Unit:      pm.Unit,
 			Samples:   xs,
 			Error:     errText,
-			Direction: pm.dir,
+			Direction: analysis.Direction(pm.Direction),
 		})
 	}
 	return []analysis.Run{r}, problems
@@ -275,15 +246,6 @@ func perfgateU64(m map[string]json.RawMessage, key string) (*uint64, error) {
 	return &v, nil
 }
 
-// perfgateThroughput is work units per second of one sample, 0 for a
-// sample that took no measurable time (perfgate: not infinity).
-func perfgateThroughput(work, wallMs uint64) float64 {
-	if wallMs == 0 {
-		return 0
-	}
-	return float64(work) / (float64(wallMs) / 1000)
-}
-
 // perfgateFailure says why a sample failed, or "" when it did not.
 func perfgateFailure(s perfgateSample) string {
 	switch {
@@ -297,7 +259,7 @@ func perfgateFailure(s perfgateSample) string {
 
 // perfgateMachine describes the receipt's host; the caller's machine fills
 // what the receipt does not say.
-func perfgateMachine(file string, h perfgateHost, def analysis.Machine, problems *[]archive.Problem) analysis.Machine {
+func perfgateMachine(file string, h perfgate.Host, def analysis.Machine, problems *[]archive.Problem) analysis.Machine {
 	m := def
 	m.Labels = append(analysis.Params(nil), def.Labels...)
 	if h.OS != "" {

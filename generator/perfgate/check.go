@@ -10,7 +10,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // Host mismatch policies of a check.
@@ -39,8 +38,10 @@ type CheckOptions struct {
 	// CurrentPath is the current run: a run receipt or an archive, of the
 	// same kind as the baseline.
 	CurrentPath string
-	// Config supplies [budgets] and [metrics]; nil means defaults.
-	Config       *config.Config
+	// Budgets and Metrics are the config's [budgets] and [metrics] (see
+	// [CompareOptions]); nil means perfgate's defaults.
+	Budgets      map[string]budget.Budget
+	Metrics      map[string]analysis.Metric
 	Significance *budget.SignificancePolicy
 	// RequireBaseline makes a missing baseline an error.
 	RequireBaseline bool
@@ -111,10 +112,6 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	default:
 		return nil, fmt.Errorf("host mismatch policy %q: want warn, error or ignore", opts.HostMismatch)
 	}
-	cfg := opts.Config
-	if cfg == nil {
-		cfg = config.Default()
-	}
 	cur, err := Load(opts.CurrentPath, opts.MaxInputBytes)
 	if err != nil {
 		return nil, err
@@ -152,8 +149,8 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	}
 
 	copts := CompareOptions{
-		Budgets:      cfg.Budgets,
-		Metrics:      cfg.Metrics,
+		Budgets:      opts.Budgets,
+		Metrics:      opts.Metrics,
 		Significance: opts.Significance,
 		Tool:         opts.Tool,
 		BaselinePath: basePath,

@@ -9,17 +9,22 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
-// CompareOptions configures a comparison.
+// CompareOptions configures a comparison. perfgate takes its own options,
+// not config's types, so that it stays a reader of receipts that any
+// caller can drive: cmd turns perfpages.toml into them
+// (config.CompareOptions().Budgets, config.BuildOptions().Metrics).
 type CompareOptions struct {
-	// Budgets are the config's [budgets."metric"] sections, keyed by
-	// metric name; nil when the config has no [budgets] section.
-	Budgets map[string]config.Budget
-	// Metrics are the config's [metrics."name"] sections; a metric's
-	// direction there is the default direction of its budget (archives).
-	Metrics map[string]config.MetricConfig
+	// Budgets are the budgets by metric name (the config's
+	// [budgets."metric"] sections); nil when there are none. A budget
+	// without a direction takes the metric's; a metric without a budget
+	// gets [budget.Default].
+	Budgets map[string]budget.Budget
+	// Metrics are the metrics the config describes ([metrics."name"]); a
+	// metric's direction there is the default direction of its budget
+	// (archives).
+	Metrics map[string]analysis.Metric
 	// Significance turns on Welch's t-test; nil leaves it off.
 	Significance *budget.SignificancePolicy
 	Tool         Tool
@@ -59,7 +64,8 @@ func CompareRuns(base, cur *RunReceipt, opts CompareOptions) *Comparison {
 		if !bok || !cok {
 			continue
 		}
-		b := budgetFor(opts.Budgets[m.Name], m.Direction)
+		cb, ok := opts.Budgets[m.Name]
+		b := budgetFor(cb, ok, m.Direction)
 		budgets[m.Name] = b
 		units[m.Name] = m.Unit
 		bs, cs := base.Series(m.Name), cur.Series(m.Name)
@@ -89,10 +95,12 @@ func CompareRuns(base, cur *RunReceipt, opts CompareOptions) *Comparison {
 	return c
 }
 
-// budgetFor turns a config section into a budget; def is the metric's own
-// direction.
-func budgetFor(cb config.Budget, def budget.Direction) budget.Budget {
-	b := cb.Budget()
+// budgetFor is the budget of a metric: b when it has one (ok), else
+// perfgate's defaults; def is the metric's own direction.
+func budgetFor(b budget.Budget, ok bool, def budget.Direction) budget.Budget {
+	if !ok {
+		b = budget.Default()
+	}
 	if b.Direction == "" {
 		b.Direction = def
 	}
@@ -254,7 +262,7 @@ func CompareArchives(base, cur *analysis.Run, opts CompareOptions) *Comparison {
 		if !has && opts.Budgets != nil {
 			continue
 		}
-		b := budgetFor(cb, archiveDirection(cr.metric, cr.unit, opts.Metrics))
+		b := budgetFor(cb, has, archiveDirection(cr.metric, cr.unit, opts.Metrics))
 		budgets[k] = b
 		c.Units[k] = cr.unit
 		maxSamples = max(maxSamples, len(cr.samples))
@@ -301,7 +309,7 @@ func metricNames(rs map[string]archiveResult) []string {
 
 // archiveDirection is the default direction of an archive metric: the
 // [metrics] config's, else the unit's.
-func archiveDirection(metric, unit string, cfg map[string]config.MetricConfig) budget.Direction {
+func archiveDirection(metric, unit string, cfg map[string]analysis.Metric) budget.Direction {
 	m := cfg[metric]
 	if m.Direction != "" {
 		return budget.Direction(m.Direction)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // fixture builds a run receipt from wall and RSS samples the way
@@ -61,7 +60,7 @@ func TestCompareRunsFixtures(t *testing.T) {
 	tests := []struct {
 		name       string
 		current    *RunReceipt
-		budgets    map[string]config.Budget
+		budgets    map[string]budget.Budget
 		wantStatus map[string]budget.Status
 		want       Verdict
 	}{
@@ -75,7 +74,7 @@ func TestCompareRunsFixtures(t *testing.T) {
 			map[string]budget.Status{"wall_ms": budget.Fail, "max_rss_kb": budget.Fail},
 			Verdict{Status: budget.Fail, Counts: Counts{Fail: 2}, Reasons: []string{"max_rss_kb_fail", "wall_ms_fail"}}},
 		{"fail with threshold 0.60 everywhere passes", fixtureFail(),
-			map[string]config.Budget{"wall_ms": {Threshold: &sixty}, "max_rss_kb": {Threshold: &sixty}},
+			map[string]budget.Budget{"wall_ms": withThreshold(sixty), "max_rss_kb": withThreshold(sixty)},
 			map[string]budget.Status{"wall_ms": budget.Pass, "max_rss_kb": budget.Pass},
 			Verdict{Status: budget.Pass, Counts: Counts{Pass: 2}, Reasons: []string{}}},
 	}
@@ -164,7 +163,7 @@ func TestCompareRunsWhichMetrics(t *testing.T) {
 func TestCompareRunsConfig(t *testing.T) {
 	base := fixture("b", []uint64{100, 100, 100, 100, 100, 100, 100, 200}, nil)
 	cur := fixture("c", []uint64{100, 100, 100, 100, 100, 100, 100, 300}, nil)
-	c := CompareRuns(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {Statistic: "p95"}}})
+	c := CompareRuns(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
 	want := Delta{Baseline: 165, Current: 230, Ratio: 230.0 / 165, Pct: 65.0 / 165, Regression: 65.0 / 165, Statistic: budget.P95, Status: budget.Fail}
 	if diff := cmp.Diff(want, c.Receipt.Deltas["wall_ms"], approx); diff != "" {
 		t.Errorf("p95 delta (-want +got):\n%s", diff)
@@ -181,7 +180,7 @@ func TestCompareRunsConfig(t *testing.T) {
 		t.Errorf("throughput: %+v %+v", d, c.Receipt.Budgets["throughput_per_s"])
 	}
 	// …unless the config says lower.
-	c = CompareRuns(tb, tc, CompareOptions{Budgets: map[string]config.Budget{"throughput_per_s": {Direction: "lower"}}})
+	c = CompareRuns(tb, tc, CompareOptions{Budgets: map[string]budget.Budget{"throughput_per_s": bud(func(b *budget.Budget) { b.Direction = budget.Lower })}})
 	if d := c.Receipt.Deltas["throughput_per_s"]; d.Status != budget.Fail || d.Regression != 1 {
 		t.Errorf("throughput, direction lower: %+v", d)
 	}
@@ -192,19 +191,19 @@ func TestCompareRunsConfig(t *testing.T) {
 	nc := fixture("c", []uint64{50, 100, 150}, nil)
 	nc.Stats, _ = ComputeStats(nc.Samples, nil)
 	tenth := 0.1
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth}}})
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold = &tenth })}})
 	d := c.Receipt.Deltas["wall_ms"]
 	if d.Status != budget.Warn || d.CV == nil || *d.CV != 0.5 || *d.NoiseThreshold != 0.1 {
 		t.Errorf("noisy pass under policy warn: %+v", d)
 	}
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth, NoisePolicy: "skip"}}})
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseSkip })}})
 	if d := c.Receipt.Deltas["wall_ms"]; d.Status != budget.Skip || c.Receipt.Verdict.Reasons[0] != "wall_ms_skip" || c.Receipt.Verdict.Status != budget.Skip {
 		t.Errorf("policy skip: %+v %+v", d, c.Receipt.Verdict)
 	}
 	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != budget.NoiseSkip || *b.NoiseThreshold != 0.1 {
 		t.Errorf("budget = %+v", b)
 	}
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {NoiseThreshold: &tenth, NoisePolicy: "ignore"}}})
+	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseIgnore })}})
 	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != "" {
 		t.Errorf("policy ignore is recorded as %q, want omitted", b.NoisePolicy)
 	}
@@ -217,7 +216,7 @@ func TestCompareRunsSignificance(t *testing.T) {
 	}
 	base, cur := fixture("b", bw, nil), fixture("c", cw, nil)
 	five := 0.05
-	opts := CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {Threshold: &five}}, Significance: &budget.SignificancePolicy{Alpha: 0.05, MinSamples: 8}}
+	opts := CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": withThreshold(five)}, Significance: &budget.SignificancePolicy{Alpha: 0.05, MinSamples: 8}}
 	c := CompareRuns(base, cur, opts)
 	d := c.Receipt.Deltas["wall_ms"]
 	if d.Status != budget.Fail || d.Significance == nil || d.Significance.Significant || d.Significance.BaselineSamples != 10 || d.Significance.Test != "welch_t" {
@@ -338,8 +337,8 @@ func TestCompareArchivesBudgets(t *testing.T) {
 	cur := archiveRun("b", result("p", "wall-time", "ns", 150, 150), result("p", "score", "points", 5, 5), result("p", "rss", "KB", 50, 50))
 	half := 0.5
 	c := CompareArchives(base, cur, CompareOptions{
-		Budgets: map[string]config.Budget{"wall-time": {Threshold: &half}, "score": {}},
-		Metrics: map[string]config.MetricConfig{"score": {Direction: "higher"}},
+		Budgets: map[string]budget.Budget{"wall-time": withThreshold(half), "score": budget.Default()},
+		Metrics: map[string]analysis.Metric{"score": {Name: "score", Direction: analysis.HigherIsBetter}},
 	})
 	if _, ok := c.Receipt.Deltas["p/rss"]; ok {
 		t.Error("rss has no budget but was judged")
@@ -352,7 +351,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 	}
 
 	// A [budgets] section that names none of the metrics is reported.
-	c = CompareArchives(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall_ms": {}}})
+	c = CompareArchives(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": budget.Default()}})
 	if len(c.Receipt.Deltas) != 0 || c.Receipt.Verdict.Status != budget.Skip ||
 		len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "no [budgets] section matches a metric of these archives (budgets: wall_ms; metrics: rss, score, wall-time)") {
 		t.Errorf("unmatched budgets: %+v %v", c.Receipt.Verdict, c.Warnings)
@@ -360,7 +359,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 
 	pb := archiveRun("a", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 200))
 	pc := archiveRun("b", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 300))
-	c = CompareArchives(pb, pc, CompareOptions{Budgets: map[string]config.Budget{"wall-time": {Statistic: "p95"}}})
+	c = CompareArchives(pb, pc, CompareOptions{Budgets: map[string]budget.Budget{"wall-time": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
 	if d := c.Receipt.Deltas["p/wall-time"]; math.Abs(d.Baseline-165) > 1e-9 || math.Abs(d.Current-230) > 1e-9 || d.Statistic != budget.P95 {
 		t.Errorf("p95 = %+v", d)
 	}
@@ -391,4 +390,20 @@ func TestCompareArchivesWarnings(t *testing.T) {
 	if diff := cmp.Diff([]string{"the archives have no test case and metric in common"}, none.Warnings); diff != "" {
 		t.Errorf("disjoint archives (-want +got):\n%s", diff)
 	}
+}
+
+// bud is a [budgets] section as config turns it into a budget: perfgate's
+// defaults changed by set.
+func bud(set func(b *budget.Budget)) budget.Budget {
+	b := budget.Default()
+	set(&b)
+	return b
+}
+
+// withThreshold is a section that sets only the threshold (the warn
+// threshold follows it).
+func withThreshold(t float64) budget.Budget {
+	b := budget.New(t, budget.DefaultWarnFactor, "")
+	b.NoisePolicy = budget.Default().NoisePolicy
+	return b
 }

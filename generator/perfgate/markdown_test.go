@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // TestMarkdown pins the comment format of reference/stats.md C.7 on the
@@ -113,7 +112,7 @@ func TestMarkdownArchives(t *testing.T) {
 		result("json-decode", "wall-time", "ns", 1403.25, 1399, 1410.2),
 		result("parse_big", "wall-time", "ns", 150, 150),
 		result("regex", "throughput", "B/s", 1.52e9))
-	c := CompareArchives(base, cur, CompareOptions{Budgets: map[string]config.Budget{"wall-time": {}, "throughput": {}}})
+	c := CompareArchives(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall-time": budget.Default(), "throughput": budget.Default()}})
 	want := `❌ perfgate: fail
 
 **Bench:** ` + "`4e5f6a7`" + `

@@ -331,7 +331,7 @@ func (r *RunReceipt) Series(metric string) []float64 {
 			if r.Bench.WorkUnits == nil {
 				return nil
 			}
-			xs = append(xs, throughput(*r.Bench.WorkUnits, s.WallMs))
+			xs = append(xs, Throughput(*r.Bench.WorkUnits, s.WallMs))
 			continue
 		}
 		if v := s.u64(metric); v != nil {
@@ -341,9 +341,9 @@ func (r *RunReceipt) Series(metric string) []float64 {
 	return xs
 }
 
-// throughput is work units per second of one sample, 0 for a sample that
+// Throughput is work units per second of one sample, 0 for a sample that
 // took no measurable time (seed 002: not infinity).
-func throughput(work, wallMs uint64) float64 {
+func Throughput(work, wallMs uint64) float64 {
 	secs := float64(wallMs) / 1000
 	if secs <= 0 {
 		return 0

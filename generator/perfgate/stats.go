@@ -51,7 +51,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 	if workUnits != nil {
 		xs := make([]float64, len(measured))
 		for i, s := range measured {
-			xs[i] = throughput(*workUnits, s.WallMs)
+			xs[i] = Throughput(*workUnits, s.WallMs)
 		}
 		sum, _ := budget.SummarizeF64(xs)
 		st.ThroughputPerS = &F64Summary{Median: sum.Median, Min: sum.Min, Max: sum.Max, Mean: sum.Mean, Stddev: sum.Stddev}
