@@ -471,9 +471,6 @@ func (c *Comparer) Summary(base, head int) *Comparison {
 	return compareWith(c.d, base, head, o, c.lines, c.eng)
 }
 
-// Cache returns the comparer's cache of sample tests.
-func (c *Comparer) Cache() *TestCache { return c.eng.tests }
-
 // historyStart is the main-line position of the newest ancestor of base:
 // its predecessor when base is on the main line, else the position of its
 // baseline (try runs) or first parent when that is on the main line. It is

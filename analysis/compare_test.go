@@ -183,8 +183,8 @@ func TestCompareThresholds(t *testing.T) {
 			t.Fatalf("fixture has %d gappy values, want 30", len(want))
 		}
 		r := rpRow(t, c, "gappy", "instructions:u")
-		if r.History != 30 || r.Threshold != SignificanceThreshold(want) {
-			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, SignificanceThreshold(want))
+		if r.History != 30 || r.Threshold != SignificanceThresholdN(want, RustcPerfHistory) {
+			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, SignificanceThresholdN(want, RustcPerfHistory))
 		}
 	})
 

@@ -151,15 +151,6 @@ func (d *Dataset) Previous(a int) (int, bool) {
 	return d.MainLine[p-1], true
 }
 
-// Next returns the main-line artifact after a and whether there is one.
-func (d *Dataset) Next(a int) (int, bool) {
-	p := d.MainPos(a)
-	if p < 0 || p+1 >= len(d.MainLine) {
-		return -1, false
-	}
-	return d.MainLine[p+1], true
-}
-
 // Contiguous reports whether b's first parent is a, i.e. nothing untested
 // lies between them.
 func (d *Dataset) Contiguous(a, b int) bool {

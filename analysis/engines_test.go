@@ -193,7 +193,7 @@ func TestEnginesCriterion(t *testing.T) {
 		if *again.Test.Criterion != *r.Test.Criterion {
 			t.Errorf("second comparison differs: %+v vs %+v", again.Test.Criterion, r.Test.Criterion)
 		}
-		used := c.Cache().Used()
+		used := c.eng.tests.Used()
 		if len(used) != 1 {
 			t.Fatalf("%d cache entries used, want 1", len(used))
 		}

@@ -85,16 +85,11 @@ func rustcQuartiles(p []float64) (q1, q3 float64) {
 // halfMedian is rustc-perf's median of a sorted half of the changes.
 func halfMedian(x []float64) float64 { return quantile.Median(x) }
 
-// SignificanceThreshold is model rustc-perf's threshold for a test case
+// SignificanceThresholdN is model rustc-perf's threshold for a test case
 // whose history (newest first) is given: Q3 + 3·IQR of the percent changes
-// of the RustcPerfHistory newest values, or DefaultSignificanceThreshold when
-// there are fewer than RustcPerfHistory values.
-func SignificanceThreshold(history []float64) float64 {
-	return SignificanceThresholdN(history, RustcPerfHistory)
-}
-
-// SignificanceThresholdN is SignificanceThreshold with a history length
-// other than rustc-perf's 30 ([Options.History]); n < 2 means 30.
+// of the n newest values, or DefaultSignificanceThreshold when there are
+// fewer than n values. rustc-perf's own n is RustcPerfHistory (30); other
+// values are [Options.History]; n < 2 means 30.
 //
 // A zero value in the history makes a percent change +Inf, or NaN for 0/0.
 // They sort like upstream's (NaN first, +Inf last) and usually fall outside

@@ -145,7 +145,7 @@ func TestSignificanceThreshold(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := SignificanceThreshold(tt.history)
+			got := SignificanceThresholdN(tt.history, RustcPerfHistory)
 			if math.Abs(got-tt.want) > tt.tol || math.IsNaN(got) {
 				t.Errorf("SignificanceThreshold = %v, want %v (±%v)", got, tt.want, tt.tol)
 			}
@@ -161,7 +161,7 @@ func TestSignificanceThresholdN(t *testing.T) {
 	if got := SignificanceThresholdN(h, 13); got != DefaultSignificanceThreshold {
 		t.Errorf("SignificanceThresholdN(12 values, 13) = %v, want the default", got)
 	}
-	if got, want := SignificanceThresholdN(rpAlternating(40, 1000, 1001), 0), SignificanceThreshold(rpAlternating(40, 1000, 1001)); got != want {
+	if got, want := SignificanceThresholdN(rpAlternating(40, 1000, 1001), 0), SignificanceThresholdN(rpAlternating(40, 1000, 1001), RustcPerfHistory); got != want {
 		t.Errorf("SignificanceThresholdN(…, 0) = %v, want the 30-value threshold %v", got, want)
 	}
 }

@@ -78,10 +78,7 @@ func pottsStretch(vals []float64, off int, o Options) []Step {
 // those shorter than minSize joined to the neighbour with the closer
 // median, shortest first: a spike is not a step.
 func mergeShort(y []float64, right []int, minSize int) []int {
-	starts := []int{0}
-	for _, r := range right[:len(right)-1] {
-		starts = append(starts, r)
-	}
+	starts := append([]int{0}, right[:len(right)-1]...)
 	end := func(k int) int {
 		if k+1 < len(starts) {
 			return starts[k+1]

@@ -11,7 +11,8 @@
 //
 // and, like the rest of that stage, takes values and returns values. Package
 // analysis calls it with the samples of a result; this package knows nothing
-// of the domain model (it imports only the standard library).
+// of the domain model (it imports only the standard library and the
+// quantile family, analysis/quantile).
 //
 // The work happens in four steps, as in Criterion's analysis/mod.rs and
 // analysis/compare.rs (reference/stats.md part B):

@@ -479,7 +479,7 @@ func FuzzCompare(f *testing.F) {
 	f.Add(floatBytes(seq(1, 10)...), 5, 0.05, 0.95)
 	f.Add(floatBytes(1, 2, 3, nan, inf, 4, 5, 6), 3, 0.05, 0.95)
 	f.Add(floatBytes(repeat(50, 12)...), 6, 0.0, 0.0)
-	f.Add(floatBytes(-math.MaxFloat64, math.MaxFloat64, 0, -0.0, 5e-324), 2, 1.0, 1.0)
+	f.Add(floatBytes(-math.MaxFloat64, math.MaxFloat64, 0, math.Copysign(0, -1), 5e-324), 2, 1.0, 1.0)
 	f.Add(floatBytes(0, 0, 0, 0, 1, 2, 3, 4), 4, nan, -1.0)
 	f.Add([]byte{}, 0, 0.1, 0.9)
 	f.Fuzz(func(t *testing.T, data []byte, split int, alpha, confidence float64) {

@@ -89,7 +89,6 @@ func (w *Window) Insert(key int, value float64, beginsChange bool) {
 		// Reuse the space of deleted rows before growing.
 		n := copy(w.rows, live)
 		w.rows, w.head = w.rows[:n], 0
-		live = w.rows
 	}
 	w.rows = slices.Insert(w.rows, w.head+j, r)
 	if !r.valid {

@@ -115,6 +115,9 @@ func TestBuildRefusesToDestroy(t *testing.T) {
 			}
 		})
 	}
+	if d := cmp.Diff(before, listing(t, filepath.Dir(proj))); d != "" {
+		t.Errorf("a refused build touched the project (-before +after):\n%s", d)
+	}
 	// The config's own output = "." (and from another folder, so that it
 	// is the config folder that is named).
 	os.WriteFile(filepath.Join(proj, "perfpages.toml"), []byte("[site]\noutput = \".\"\n[[sources]]\ndir = \"results\"\n"), 0o644)

@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+
+	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 // threshold is rustc-perf's significance threshold (reference/rustc-perf.md
@@ -33,11 +35,11 @@ func quartiles(p []float64) (q1, q3 float64) {
 	n := len(p)
 	switch {
 	case n <= 2:
-		return analysis.MedianOf(p[:1]), analysis.MedianOf(p[min(n, 1):])
+		return budget.MedianF64(p[:1]), budget.MedianF64(p[min(n, 1):])
 	case n%2 == 1:
-		return analysis.MedianOf(p[:n/2]), analysis.MedianOf(p[n/2+1:])
+		return budget.MedianF64(p[:n/2]), budget.MedianF64(p[n/2+1:])
 	default:
-		return analysis.MedianOf(p[:n/2-1]), analysis.MedianOf(p[n/2+1:])
+		return budget.MedianF64(p[:n/2-1]), budget.MedianF64(p[n/2+1:])
 	}
 }
 

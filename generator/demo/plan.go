@@ -63,9 +63,6 @@ type Plan struct {
 	Seed uint64
 }
 
-// Names lists the datasets PlanFor knows, in order of size.
-func Names() []string { return []string{"demo", "S", "M", "L"} }
-
 // DemoStart is the first day of the demo's history, a Monday.
 var DemoStart = time.Date(2026, 8, 31, 0, 0, 0, 0, time.UTC)
 

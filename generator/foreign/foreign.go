@@ -81,9 +81,6 @@ func register(f Format) {
 	slices.SortFunc(formats, func(a, b Format) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// Formats returns the registered formats, sorted by name.
-func Formats() []Format { return slices.Clone(formats) }
-
 // Lookup returns the format called name.
 func Lookup(name string) (Format, bool) {
 	for _, f := range formats {

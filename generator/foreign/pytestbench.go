@@ -269,9 +269,7 @@ func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool
 	if name == "" {
 		// fullname is "path::[Class::]test[id]"; the test's name is its last part.
 		name = full[strings.LastIndex(full, "::")+1:]
-		if strings.HasPrefix(name, ":") {
-			name = name[1:]
-		}
+		name = strings.TrimPrefix(name, ":")
 	}
 	id := ""
 	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {

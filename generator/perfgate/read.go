@@ -84,18 +84,6 @@ func inflate(name string, data []byte, maxBytes int64) ([]byte, error) {
 	return plain, nil
 }
 
-// Sniff tells what data holds, by content: the schema id of a JSON
-// document (report_type for a report), or an archive for YAML and TOML
-// files (by name) and for gzipped archives. name is used in errors; gzip
-// data inflates to at most maxBytes (0: archive.DefaultMaxBytes).
-func Sniff(name string, data []byte, maxBytes int64) (Kind, error) {
-	data, err := inflate(name, data, maxBytes)
-	if err != nil {
-		return 0, err
-	}
-	return sniff(name, data)
-}
-
 func sniff(name string, data []byte) (Kind, error) {
 	if format, _, ok := archive.FormatOf(name); ok && format != "json" {
 		return KindArchive, nil

@@ -148,7 +148,7 @@ func TestSniff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Sniff(tt.file, tt.data, 0)
+			got, err := sniffInput(tt.file, tt.data, 0)
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 					t.Errorf("error = %v, want prefix %q", err, tt.wantErr)
@@ -207,7 +207,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Add([]byte(`{"schema":"perfgate.run.v1","samples":[{}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		Sniff("f.json", data, 0)
+		sniffInput("f.json", data, 0)
 		Normalize(data)
 		r, err := ReadRun("f.json", data)
 		if err != nil {
@@ -216,4 +216,17 @@ func FuzzReadRun(f *testing.F) {
 		ComputeStats(r.Samples, r.Bench.WorkUnits)
 		CompareRuns(r, r, CompareOptions{})
 	})
+}
+
+// sniffInput tells what data holds, by content (ReadInput's inflate and
+// sniff, for tests of data not in a file): the schema id of a JSON
+// document (report_type for a report), or an archive for YAML and TOML
+// files (by name) and for gzipped archives. name is used in errors; gzip
+// data inflates to at most maxBytes (0: archive.DefaultMaxBytes).
+func sniffInput(name string, data []byte, maxBytes int64) (Kind, error) {
+	data, err := inflate(name, data, maxBytes)
+	if err != nil {
+		return 0, err
+	}
+	return sniff(name, data)
 }

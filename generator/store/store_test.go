@@ -25,7 +25,7 @@ func sampleEntry() Entry {
 			Context: analysis.Params{{Key: "toolchain", Value: "go1.26"}},
 			Results: []analysis.Result{
 				{Case: analysis.TestCase{Benchmark: "json-decode", Category: analysis.Primary, Params: analysis.Params{{Key: "size", Value: "large"}}},
-					Metric: "wall-time", Unit: "ns", Samples: []float64{1203.5, math.Inf(1), -0.0, 5e-324}, Iters: []float64{1, 2, 3, 4}},
+					Metric: "wall-time", Unit: "ns", Samples: []float64{1203.5, math.Inf(1), math.Copysign(0, -1), 5e-324}, Iters: []float64{1, 2, 3, 4}},
 				{Case: analysis.TestCase{Benchmark: "tls"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
 				{Case: analysis.TestCase{Benchmark: "json-decode"}, Metric: "throughput", Unit: "MB/s", Direction: analysis.HigherIsBetter, Samples: []float64{1}},
 			},
