@@ -92,11 +92,15 @@ func CV(mean, stddev float64) (float64, bool) {
 }
 
 // U64Summary summarizes unsigned integer samples (wall time in ms, RSS in
-// KB, …) as perfgate's run receipts do.
+// KB, …) as perfgate's run receipts do; it is the receipt's own type
+// (generator/perfgate.U64Summary), JSON names included.
 type U64Summary struct {
-	Median, Min, Max uint64
+	Median uint64 `json:"median"`
+	Min    uint64 `json:"min"`
+	Max    uint64 `json:"max"`
 	// Mean and Stddev are nil when they are not finite.
-	Mean, Stddev *float64
+	Mean   *float64 `json:"mean,omitempty"`
+	Stddev *float64 `json:"stddev,omitempty"`
 }
 
 // SummarizeU64 summarizes xs; ok is false for an empty slice.
@@ -127,8 +131,11 @@ func (s U64Summary) CV() (float64, bool) {
 
 // F64Summary summarizes real-valued samples (throughput).
 type F64Summary struct {
-	Median, Min, Max float64
-	Mean, Stddev     *float64
+	Median float64  `json:"median"`
+	Min    float64  `json:"min"`
+	Max    float64  `json:"max"`
+	Mean   *float64 `json:"mean,omitempty"`
+	Stddev *float64 `json:"stddev,omitempty"`
 }
 
 // SummarizeF64 summarizes xs; ok is false for an empty slice.

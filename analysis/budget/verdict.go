@@ -10,9 +10,6 @@ type Counts struct {
 	Pass, Warn, Fail, Skip int
 }
 
-// Total is the number of metrics counted.
-func (c Counts) Total() int { return c.Pass + c.Warn + c.Fail + c.Skip }
-
 // Verdict is the outcome of a whole comparison.
 type Verdict struct {
 	Status Status

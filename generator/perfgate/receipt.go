@@ -69,23 +69,12 @@ type Sample struct {
 	Stderr *string `json:"stderr,omitempty"`
 }
 
-// U64Summary summarizes an integer metric over the measured samples.
-type U64Summary struct {
-	Median uint64   `json:"median"`
-	Min    uint64   `json:"min"`
-	Max    uint64   `json:"max"`
-	Mean   *float64 `json:"mean,omitempty"`
-	Stddev *float64 `json:"stddev,omitempty"`
-}
+// U64Summary summarizes an integer metric over the measured samples:
+// budget's summary, declared once there.
+type U64Summary = budget.U64Summary
 
 // F64Summary summarizes a real-valued metric (throughput).
-type F64Summary struct {
-	Median float64  `json:"median"`
-	Min    float64  `json:"min"`
-	Max    float64  `json:"max"`
-	Mean   *float64 `json:"mean,omitempty"`
-	Stddev *float64 `json:"stddev,omitempty"`
-}
+type F64Summary = budget.F64Summary
 
 // Stats are the summaries of a run. Only wall_ms is always present.
 type Stats struct {
@@ -294,23 +283,20 @@ func (s *Stats) Median(metric string) (float64, bool) {
 // CV returns the coefficient of variation of a metric, when its summary
 // has a positive mean and a standard deviation.
 func (s *Stats) CV(metric string) *float64 {
-	var mean, sd *float64
+	var cv float64
+	var ok bool
 	switch metric {
 	case "wall_ms":
-		mean, sd = s.WallMs.Mean, s.WallMs.Stddev
+		cv, ok = s.WallMs.CV()
 	case "throughput_per_s":
 		if s.ThroughputPerS != nil {
-			mean, sd = s.ThroughputPerS.Mean, s.ThroughputPerS.Stddev
+			cv, ok = s.ThroughputPerS.CV()
 		}
 	default:
 		if f := s.u64Field(metric); f != nil && *f != nil {
-			mean, sd = (*f).Mean, (*f).Stddev
+			cv, ok = (*f).CV()
 		}
 	}
-	if mean == nil || sd == nil {
-		return nil
-	}
-	cv, ok := budget.CV(*mean, *sd)
 	if !ok {
 		return nil
 	}

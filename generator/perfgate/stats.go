@@ -41,7 +41,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 		if !ok {
 			continue
 		}
-		out := U64Summary{Median: sum.Median, Min: sum.Min, Max: sum.Max, Mean: sum.Mean, Stddev: sum.Stddev}
+		out := sum
 		if m.Name == "wall_ms" {
 			st.WallMs = out
 		} else {
@@ -54,7 +54,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 			xs[i] = Throughput(*workUnits, s.WallMs)
 		}
 		sum, _ := budget.SummarizeF64(xs)
-		st.ThroughputPerS = &F64Summary{Median: sum.Median, Min: sum.Min, Max: sum.Max, Mean: sum.Mean, Stddev: sum.Stddev}
+		st.ThroughputPerS = &sum
 	}
 	return st, nil
 }
