@@ -82,7 +82,8 @@ func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) 
 		return nil, err
 	}
 	if model != "" {
-		if model != analysis.ModelPerfpages && model != analysis.ModelRustcPerf && model != analysis.ModelRustcPerf2021 {
+		// analysis's own rule, as for [analysis] model in the config.
+		if err := (analysis.Options{Model: model}).Validate(); err != nil {
 			return nil, fmt.Errorf("-model %q: want %s, %s or %s", model, analysis.ModelPerfpages, analysis.ModelRustcPerf, analysis.ModelRustcPerf2021)
 		}
 		s.Config.Analysis.Model = model
