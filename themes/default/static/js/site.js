@@ -621,7 +621,8 @@
     var shown = names.map(function (l) { return machine && names.every(function (x) { return x.slice(-machine[0].length) === machine[0]; }) ? l.slice(0, -machine[0].length) : l; });
     shown = shown.map(function (l) { return fitText(l, labelWidth - 10); });
     var texts = spec.bars.map(function (b) { return b.new ? "new" : b.text; });
-    if (finite === 0) { xAxis.axisLabel = {show: false}; }
+    // Only changes from 0: no scale to read, no grid to suggest one.
+    if (finite === 0) { xAxis.axisLabel = {show: false}; xAxis.splitLine = {show: false}; }
     var opt = {
       xAxis: xAxis,
       yAxis: [
