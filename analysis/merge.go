@@ -108,7 +108,8 @@ func minExample(have *string, s string) {
 
 // duplicate settles result r of run ri against the run held in c (rules 1
 // to 3 above).
-func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
+func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
+	rk := resultKey{sb.s, art}
 	p := &rk.series.Points[c.pt]
 	held, cur := b.runs[c.run], b.runs[ri]
 	same := sameResult(p, r)
@@ -125,7 +126,7 @@ func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
 		}
 		if cur == newer {
 			p.Samples, p.Iters, p.Error = r.Samples, r.Iters, r.Error
-			b.seen[rk] = claim{run: ri, pt: c.pt}
+			sb.runs[c.pt] = ri
 		}
 	case same:
 	default:
@@ -171,15 +172,17 @@ func (b *Builder) keptOlder() {
 	if !multi {
 		return
 	}
-	for rk, c := range b.seen {
-		v := b.runs[c.run].v
-		if v.File == "" {
-			continue
-		}
-		f := b.files[v.File]
-		if v.Seq < b.runs[f.newest].v.Seq {
-			f.kept++
-			minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", rk.series.Case, rk.series.Key.Metric, rk.series.Key.Machine, shortID(b.order[rk.artifact]), b.runs[c.run].origin))
+	for _, sb := range b.series {
+		for pt, run := range sb.runs {
+			v := b.runs[run].v
+			if v.File == "" {
+				continue
+			}
+			f := b.files[v.File]
+			if v.Seq < b.runs[f.newest].v.Seq {
+				f.kept++
+				minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", sb.s.Case, sb.s.Key.Metric, sb.s.Key.Machine, shortID(b.order[sb.s.Points[pt].Artifact]), b.runs[run].origin))
+			}
 		}
 	}
 }
