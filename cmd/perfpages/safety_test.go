@@ -388,4 +388,9 @@ func TestDemoOut(t *testing.T) {
 			t.Errorf("demo -out %s: %v\n%s", out, err, stderr)
 		}
 	}
+	// An earlier demo that became a git work tree is a project now.
+	os.MkdirAll(filepath.Join(proj, "new", ".git"), 0o755)
+	if _, stderr, err := runCLI(t, proj, "demo", "-size", "S", "-out", "new"); err == nil || !strings.Contains(stderr, "it is a git work tree") {
+		t.Errorf("demo -out over a git work tree: %v, stderr %q", err, stderr)
+	}
 }
