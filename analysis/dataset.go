@@ -633,6 +633,11 @@ func (b *Builder) finishSeries(d *Dataset, s *Series) {
 		}
 		pts = append(pts, p)
 	}
+	// Appending left up to half the capacity unused; a dataset lives for
+	// the whole build, so it is trimmed (at L, gigabytes).
+	if cap(pts) > len(pts)+len(pts)/8 {
+		pts = slices.Clone(pts)
+	}
 	s.Points = pts
 	sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].Artifact < s.Points[j].Artifact })
 }
