@@ -58,7 +58,7 @@ type runSource struct {
 // claim is the run whose value a point holds, and where the point is.
 type claim struct {
 	run int32 // index into Builder.runs
-	pt  int32 // index into the series' Points
+	pt  int32 // index of the point in its seriesBuild
 }
 
 // fileState gathers what the versions of one file did, for its note.
@@ -110,7 +110,7 @@ func minExample(have *string, s string) {
 // to 3 above).
 func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
 	rk := resultKey{sb.s, art}
-	p := &rk.series.Points[c.pt]
+	p := sb.point(c.pt)
 	held, cur := b.runs[c.run], b.runs[ri]
 	same := sameResult(p, r)
 	switch {
@@ -181,7 +181,7 @@ func (b *Builder) keptOlder() {
 			f := b.files[v.File]
 			if v.Seq < b.runs[f.newest].v.Seq {
 				f.kept++
-				minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", sb.s.Case, sb.s.Key.Metric, sb.s.Key.Machine, shortID(b.order[sb.s.Points[pt].Artifact]), b.runs[run].origin))
+				minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", sb.s.Case, sb.s.Key.Metric, sb.s.Key.Machine, shortID(b.order[sb.point(int32(pt)).Artifact]), b.runs[run].origin))
 			}
 		}
 	}

@@ -201,3 +201,10 @@ func CleanLeftovers(out string) []error {
 	}
 	return warnings
 }
+
+// SparePath is where a build keeps the site it replaced, for the next
+// build to start from: ".<name>.spare" beside out. Like the temporary
+// folders it carries the [Marker]; unlike them it survives the build.
+func SparePath(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".spare")
+}

@@ -63,6 +63,12 @@ func (w *Writer) Keep(p, key string) error {
 		return fmt.Errorf("keeping %s: the previous site has no such file", p)
 	}
 	w.async(func() error {
+		if kept, err := w.fromSpare(p, full, old, true); err != nil || kept {
+			if kept {
+				w.keptRecord(p, key, old)
+			}
+			return err
+		}
 		if _, err := w.place(p, full); err != nil {
 			return err
 		}
@@ -87,10 +93,16 @@ func (w *Writer) link(p, full, key string, old FileRecord) error {
 			return err
 		}
 	}
+	w.keptRecord(p, key, old)
+	return nil
+}
+
+// keptRecord records the file p, the spare site's and the live site's
+// (old), as kept.
+func (w *Writer) keptRecord(p, key string, old FileRecord) {
 	w.mu.Lock()
 	w.manifest[p] = FileRecord{Key: key, Size: old.Size, Time: old.Time, Sum: old.Sum}
 	w.mu.Unlock()
-	return nil
 }
 
 // copyFile copies src to dst with src's modification time.

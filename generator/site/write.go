@@ -40,6 +40,9 @@ type Writer struct {
 	target string
 	tmp    string
 	unlock func()
+	// spare is the previous-but-one site the new one is made from, nil
+	// when it is made from nothing (see spare.go).
+	spare *spare
 
 	mu       sync.Mutex
 	files    map[string]bool
@@ -140,10 +143,17 @@ func NewWriter(target string) (*Writer, error) {
 		return nil, err
 	}
 	w.warnings = outdir.CleanLeftovers(target)
-	tmp, err := os.MkdirTemp(parent, outdir.TempPrefix(target))
-	if err != nil {
-		w.release()
-		return nil, fmt.Errorf("creating the temporary output folder: %w", err)
+	tmp := filepath.Join(parent, outdir.TempPrefix(target)+"spare")
+	if w.spare = openSpare(target, tmp); w.spare != nil {
+		for d := range w.spare.dirs {
+			w.dirs[d] = true
+		}
+	} else {
+		tmp, err = os.MkdirTemp(parent, outdir.TempPrefix(target))
+		if err != nil {
+			w.release()
+			return nil, fmt.Errorf("creating the temporary output folder: %w", err)
+		}
 	}
 	w.tmp = tmp
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -151,8 +161,15 @@ func NewWriter(target string) (*Writer, error) {
 		return nil, err
 	}
 	// The marker first; the previous site's, with its time, when it is
-	// the same (a rebuild rewrites no file it need not).
+	// the same (a rebuild rewrites no file it need not). A spare site has
+	// one already.
 	marker := filepath.Join(tmp, outdir.Marker)
+	if w.spare != nil {
+		if old, err := os.ReadFile(marker); err == nil && bytes.Equal(old, outdir.MarkerContent) {
+			return w, nil
+		}
+		os.Remove(marker)
+	}
 	if old, err := os.ReadFile(filepath.Join(target, outdir.Marker)); err != nil || !bytes.Equal(old, outdir.MarkerContent) || os.Link(filepath.Join(target, outdir.Marker), marker) != nil {
 		if err := os.WriteFile(marker, outdir.MarkerContent, 0o644); err != nil {
 			w.Abort()
@@ -209,7 +226,14 @@ func (w *Writer) Put(p, key string, data []byte) error {
 	w.mu.Lock()
 	old, ok := w.prev[p]
 	w.mu.Unlock()
-	if ok && old.Sum == sum && old.Size == int64(len(data)) {
+	same := ok && old.Sum == sum && old.Size == int64(len(data))
+	if kept, err := w.fromSpare(p, full, old, same); err != nil {
+		return err
+	} else if kept {
+		w.keptRecord(p, key, old)
+		return nil
+	}
+	if same {
 		if err := w.link(p, full, key, old); err == nil {
 			return nil
 		}
@@ -264,7 +288,12 @@ func (w *Writer) mkdirs(dir string) error {
 	if err := w.mkdirs(path.Dir(dir)); err != nil {
 		return err
 	}
-	if err := os.Mkdir(filepath.Join(w.tmp, filepath.FromSlash(dir)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	full := filepath.Join(w.tmp, filepath.FromSlash(dir))
+	err := os.Mkdir(full, 0o755)
+	if errors.Is(err, fs.ErrExist) && w.spareFileAt(dir) {
+		err = os.Mkdir(full, 0o755)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	w.mu.Lock()
@@ -292,11 +321,15 @@ func (w *Writer) Count() int {
 	return len(w.files)
 }
 
-// Commit swaps the new site in place of the old one and removes the old
-// one; a failure to remove it is a warning, not an error.
+// Commit swaps the new site in place of the old one, which it keeps as
+// the next build's spare site (or removes when it cannot); a failure to
+// remove it is a warning, not an error.
 func (w *Writer) Commit() error {
 	defer w.release()
 	if err := w.wait(); err != nil {
+		return err
+	}
+	if err := w.pruneSpare(); err != nil {
 		return err
 	}
 	if err := outdir.StillReplaceable(w.target); err != nil {
@@ -308,7 +341,7 @@ func (w *Writer) Commit() error {
 	}
 	w.tmp = ""
 	if old != "" {
-		if err := removeOld(old); err != nil {
+		if err := w.keepSpare(old); err != nil {
 			w.mu.Lock()
 			w.warnings = append(w.warnings, fmt.Errorf("the new site is in place, but the previous one could not be removed from %s: %v; remove it by hand", old, err))
 			w.mu.Unlock()
