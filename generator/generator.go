@@ -631,6 +631,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
+	steps, stepCache := detectSteps(st, d, StepOptions)
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -644,6 +645,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
 		Content:      mc,
 		Warnings:     rep.Warnings,
+		Steps:        steps,
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
@@ -673,7 +675,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, err)
 	}
 	if st != nil {
-		s.saveStore(st, br, manifest, fp, absOut, rep)
+		s.saveStore(st, br, stepCache, manifest, fp, absOut, rep)
 	}
 	return rep, nil
 }
@@ -706,7 +708,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -716,7 +718,7 @@ func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.F
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}
