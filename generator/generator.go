@@ -656,7 +656,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
+	t.done("setup")
 	steps, stepCache := detectSteps(st, d, StepOptions)
+	t.done("steps")
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -675,7 +677,6 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
 	}
-	t.done("setup")
 	plan := sitemodel.NewPlan(d, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
 	r, err := site.NewRenderer(plan.Site(), s.Themes, w)
