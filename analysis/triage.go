@@ -79,6 +79,10 @@ type TriageReport struct {
 	// compared). Overall compares them.
 	First, Last int
 	Overall     *Comparison
+	// Steps are the step changes whose culprit artifact landed in the
+	// week (WeekSteps), set by the caller that detected them: listed
+	// whether or not a comparison passed the filter.
+	Steps []Step
 }
 
 // Rollups counts the kept entries that are rollups.

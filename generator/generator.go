@@ -656,6 +656,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
+	t.done("setup")
+	steps, stepCache := detectSteps(st, d, StepOptions)
+	t.done("steps")
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -669,11 +672,11 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
 		Content:      mc,
 		Warnings:     rep.Warnings,
+		Steps:        steps,
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
 	}
-	t.done("setup")
 	plan := sitemodel.NewPlan(d, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
 	r, err := site.NewRenderer(plan.Site(), s.Themes, w)
@@ -701,7 +704,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, err)
 	}
 	if st != nil {
-		s.saveStore(st, br, manifest, fp, absOut, rep)
+		s.saveStore(st, br, stepCache, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
@@ -735,7 +738,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -745,7 +748,7 @@ func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.F
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -132,6 +132,17 @@ func TestIncrementalEqualsCold(t *testing.T) {
 			t.Errorf("%s: only in the incremental build", p)
 		}
 	}
+	// The steps the incremental build resumed from the store's states are
+	// a cold build's: the regressions page, its feed and the bench pages
+	// (compared above) show steps, and the same ones.
+	for _, p := range []string{"regressions/index.html", "regressions/feed.xml"} {
+		if !bytes.Equal(got[p].data, want[p].data) {
+			t.Errorf("%s: differs from the cold build", p)
+		}
+	}
+	if !bytes.Contains(want["regressions/index.html"].data, []byte(`<div class="step-group"`)) || !bytes.Contains(want["regressions/feed.xml"].data, []byte("<entry>")) {
+		t.Error("the S data set shows no steps on /regressions/ or in its feed")
+	}
 	written := 0
 	for p, g := range got {
 		if b, ok := before[p]; ok && bytes.Equal(b.data, g.data) && !b.mod.Equal(g.mod) {

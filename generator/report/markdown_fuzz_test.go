@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
 )
@@ -59,7 +60,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 // writeAll writes the PR comment and the triage report of the dataset of h.
 func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 	t.Helper()
-	d, _ := fuzzDataset(h)
+	d, tc := fuzzDataset(h)
 	base, ok1 := d.Index(h.BaseID)
 	head, ok2 := d.Index(headID)
 	if !ok1 || !ok2 {
@@ -72,6 +73,15 @@ func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 	}
 	monday := analysis.WeekStart(d.Artifacts[head].Date)
 	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+	// A step of the hostile test case at the head, so that the report's
+	// "Steps" section prints its names too.
+	for i, s := range d.Series {
+		if s.Case.String() == tc.String() && d.MainPos(head) == 1 {
+			r.Steps = []analysis.Step{{Series: i, Step: changepoint.Step{Index: 1, Prev: 0, Before: 100, After: 150, Change: 0.5, P: 0.001},
+				Artifact: head, Last: base, Regression: true}}
+			break
+		}
+	}
 	if err := WriteTriageMarkdown(&tr, d, r, fuzzLinks, ""); err != nil {
 		t.Fatal(err)
 	}

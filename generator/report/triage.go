@@ -75,6 +75,7 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 			writeEntry(w, d, e, links)
 		}
 	}
+	WriteTriageSteps(w, d, r.Steps, links)
 	return nil
 }
 
@@ -127,6 +128,8 @@ type TriageJSON struct {
 	Regressions  []TriageEntryJSON `json:"regressions"`
 	Improvements []TriageEntryJSON `json:"improvements"`
 	Mixed        []TriageEntryJSON `json:"mixed"`
+	// Steps are the step changes whose culprit landed in the week.
+	Steps []StepJSON `json:"steps"`
 }
 
 // TriageEntryJSON is one kept comparison.
@@ -179,5 +182,6 @@ func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) T
 		return out
 	}
 	doc.Regressions, doc.Improvements, doc.Mixed = entries(r.Regressions), entries(r.Improvements), entries(r.Mixed)
+	doc.Steps = triageStepsJSON(d, r, links)
 	return doc
 }

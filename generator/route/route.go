@@ -25,6 +25,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -267,6 +268,10 @@ const (
 	CommitsIndex = "commits/"
 	PRsIndex     = "prs/"
 	CompareIndex = "compare/"
+	// Regressions lists the open step changes, RegressionsFeed is their
+	// Atom feed.
+	Regressions     = "regressions/"
+	RegressionsFeed = "regressions/feed.xml"
 
 	patCommit       = "commit/{id}/"
 	patCommitsPage  = "commits/{page}/"
@@ -305,6 +310,13 @@ func (t *Table) Commit(id string) string { return fill(patCommit, "id", t.Artifa
 // Compare is the comparison page of two artifacts.
 func (t *Table) Compare(base, head string) string {
 	return fill(patCompare, "base", t.ArtifactSegment(base), "head", t.ArtifactSegment(head))
+}
+
+// CompareForm is the compare form with a pair filled in, for a pair the
+// site may not pre-render: its query names the artifacts by id, as the
+// form's own fields (base, head) do when it is submitted.
+func CompareForm(base, head string) string {
+	return CompareIndex + "?" + url.Values{"base": {base}, "head": {head}}.Encode()
 }
 
 // CommitsPage is page n (from 1, the oldest commits) of the list of

@@ -269,6 +269,16 @@ type Chart struct {
 	Series []ChartSeries `json:"series,omitempty"`
 	// Bars are the bars of a changes chart.
 	Bars []Bar `json:"bars,omitempty"`
+	// Steps are the step changes a history chart marks (benchmark pages).
+	Steps []ChartStep `json:"steps,omitempty"`
+}
+
+// ChartStep is a step change marked on a history chart: at the main-line
+// position of the first value after it.
+type ChartStep struct {
+	Pos   int    `json:"pos"`
+	Text  string `json:"text"`  // the label: "step +1.50%"
+	Class string `json:"class"` // regression or improvement
 }
 
 // The chart kinds.

@@ -361,8 +361,11 @@ type Feed struct {
 	Entries []FeedEntry `json:"entries"`
 }
 
-// FeedEntry is one week in the feed.
+// FeedEntry is one entry of a feed: a week in the triage reports' feed.
 type FeedEntry struct {
+	// ID is the entry's id when it is not its URL (the regressions
+	// feed's entries link where they are best read, which may change).
+	ID      string    `json:"id,omitempty"`
 	Title   string    `json:"title"`
 	URL     string    `json:"url"` // absolute when the base URL is
 	Updated time.Time `json:"updated"`
@@ -377,12 +380,19 @@ func (p *planner) weeks(ctx context.Context) error {
 	sources := make([]string, len(list))
 	keys := make([]string, len(list))
 	known := make([]bool, len(list))
+	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
+		steps[i] = analysis.WeekSteps(d, w, p.opts.Steps)
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
 		date := w.Monday.Format("2006-01-02")
-		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter)}
+		// A week's steps depend on the commits after it too (a step is
+		// confirmed, re-measured or withdrawn as values arrive): the key
+		// holds what the report shows of them.
+		var sec bytes.Buffer
+		report.WriteTriageSteps(&sec, d, steps[i], p.links)
+		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), hashKey(sec.String())}
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			parts = append(parts, hashKey(string(n.Body)))
 		}
@@ -416,6 +426,7 @@ func (p *planner) weeks(ctx context.Context) error {
 			}
 		}
 		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", compare)
+		r.Steps = steps[i]
 		wk.Counts = report.CountLine(r)
 		weeks[i] = wk
 		if known[i] {
@@ -535,6 +546,19 @@ type SeriesView struct {
 	// change of this series, with @ARTIFACT@ for the artifact's id (the
 	// page fills it in for the point under the pointer).
 	Snippet string `json:"snippet"`
+	// Steps are the series' step changes, oldest first (the chart marks
+	// them too).
+	Steps []SeriesStep `json:"steps,omitempty"`
+}
+
+// SeriesStep is a step change of a series, as its benchmark page lists it.
+type SeriesStep struct {
+	Artifact Artifact `json:"artifact"` // the first main-line artifact after it
+	Change   string   `json:"change"`
+	Class    string   `json:"class"`       // regression or improvement
+	URL      string   `json:"compare_url"` // compares the two sides
+	// Acknowledged: annotations.yaml acknowledges it.
+	Acknowledged bool `json:"acknowledged,omitempty"`
 }
 
 // BenchIndex lists every benchmark.
@@ -636,12 +660,23 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 			}
 		}
 		id := seriesID(s.Key)
-		v.Series = append(v.Series, SeriesView{
-			Anchor: "series-" + slug.Name(seriesChartKey(s.Key)), ID: id,
+		sv := SeriesView{
+			Anchor: seriesAnchor(s.Key), ID: id,
 			Chart:  Chart{ID: id, Kind: ChartHistory, Unit: s.Metric.Unit, Bench: seg, Series: []ChartSeries{{ID: id}}},
 			Params: s.Case.Params, Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction),
 			Machine: s.Key.Machine, Context: s.Context, ContextShown: p.shown[s], Points: points, Snippet: annotationSnippet(s),
-		})
+		}
+		for _, st := range p.stepsOf[s] {
+			class := "improvement"
+			if st.Regression {
+				class = "regression"
+			}
+			change := report.FormatStepChange(st.Change)
+			sv.Chart.Steps = append(sv.Chart.Steps, ChartStep{Pos: st.Index, Text: "step " + change, Class: class})
+			sv.Steps = append(sv.Steps, SeriesStep{Artifact: p.artifact(st.Artifact), Change: change, Class: class,
+				URL: report.StepComparePath(d, p.routes, st), Acknowledged: len(st.Acknowledgements(d)) > 0})
+		}
+		v.Series = append(v.Series, sv)
 		gk := s.Key.Metric + "\x00" + s.Key.Machine + "\x00" + s.Key.Context
 		g := groups[gk]
 		if g == nil {

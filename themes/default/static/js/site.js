@@ -11,7 +11,9 @@
 //     when shown), each row's history chart, "copy as Markdown";
 //   - on bench pages: machine and metric selectors, log scale, the
 //     annotations.yaml snippet of the point under the pointer, the history
-//     tables.
+//     tables; the history charts mark the step changes the generator found;
+//   - on the regressions page: a button that copies a step's
+//     annotations.yaml entry.
 //
 // Paths come from the site's URL table (<body data-site>.routes); the
 // meaning of every number is decided by the site generator, which also
@@ -463,12 +465,23 @@
     if (d.imp.length) { legend.push({name: names.improvement}); }
     if (d.ann.length) { legend.push({name: names.annotation}); }
     if (legend.length) { legend.unshift({name: names.value}); }
+    // Step changes the generator found (spec.steps, bench pages): a line at
+    // the first result after each, labelled with its size.
+    var marks = d.fails.slice(), byPos = {};
+    h.points.forEach(function (p) { byPos[p.pos] = p; });
+    (spec.steps || []).forEach(function (st) {
+      var p = byPos[st.pos];
+      if (!p || !p.artifact) { return; }
+      var color = st["class"] === "regression" ? layout.colors.regression : layout.colors.improvement;
+      marks.push({name: st.text, xAxis: p.artifact.date, lineStyle: {color: color, type: "solid", width: 1.5},
+        label: {show: true, formatter: st.text, position: "insideEndTop", color: color}});
+    });
     c.setOption({
       legend: {show: legend.length > 0, data: legend},
       grid: {top: legend.length ? 40 : 24},
       yAxis: {name: d.axis.name},
       series: [
-        {data: d.items, markLine: d.fails.length ? {data: d.fails} : undefined},
+        {data: d.items, markLine: marks.length ? {data: marks} : undefined},
         {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
         {data: d.reg}, {data: d.imp}, {data: d.ann}
       ]
@@ -1555,11 +1568,13 @@
   window.perfpages = {formatValue: formatValue, formatChange: formatChange, formatThreshold: formatThreshold,
     formatFactor: formatFactor, formatFixed: formatFixed, comparisonRows: comparisonRows, renderRow: renderRow};
 
-  // --- Copy as Markdown ----------------------------------------------------------
-  document.querySelectorAll("details.pr-markdown").forEach(function (d) {
+  // --- Copy as Markdown, copy a snippet ------------------------------------------
+  // A button before a details element copies its <pre>: the PR comment of a
+  // comparison, the annotations.yaml entry of a step (regressions page).
+  function copyButton(d, cls, label) {
     var pre = d.querySelector("pre");
     if (!pre) { return; }
-    var b = el("button", {type: "button", "class": "copy-markdown"}, "Copy as Markdown");
+    var b = el("button", {type: "button", "class": cls}, label);
     var status = el("span", {"class": "copy-status", "aria-live": "polite"});
     b.addEventListener("click", function () {
       var text = pre.textContent;
@@ -1578,5 +1593,7 @@
     });
     d.parentNode.insertBefore(b, d);
     d.parentNode.insertBefore(status, d);
-  });
+  }
+  document.querySelectorAll("details.pr-markdown").forEach(function (d) { copyButton(d, "copy-markdown", "Copy as Markdown"); });
+  document.querySelectorAll("details.step-snippet").forEach(function (d) { copyButton(d, "copy-markdown copy-snippet", "Copy annotations.yaml entry"); });
 })();
