@@ -41,7 +41,7 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("triage: -filter %q: want definitely-relevant, probably-relevant or deserves-attention", *filter)
 		}
 	}
-	r := analysis.Triage(env.d, analysis.NewComparer(env.d, env.opts), analysis.WeekOf(env.d, monday), f, *metric)
+	r := analysis.TriageWatch(env.d, analysis.NewComparer(env.d, env.opts), analysis.WeekOf(env.d, monday), f, *metric, env.site.Config.Triage.Watch())
 	if *format == "json" {
 		return report.WriteJSON(stdout, report.NewTriageJSON(env.d, r, env.links))
 	}
