@@ -17,7 +17,7 @@ import (
 
 // scaleSite writes the S data set's archives into dir/results, except
 // those whose name contains skip, and a config that builds them.
-func scaleSite(t *testing.T, dir string, files map[string][]byte, skip string) {
+func scaleSite(t testing.TB, dir string, files map[string][]byte, skip string) {
 	t.Helper()
 	for name, data := range files {
 		if skip != "" && strings.Contains(name, skip) {
@@ -37,7 +37,7 @@ func scaleSite(t *testing.T, dir string, files map[string][]byte, skip string) {
 	}
 }
 
-func buildDir(t *testing.T, dir string) *Report {
+func buildDir(t testing.TB, dir string) *Report {
 	t.Helper()
 	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
 	if err != nil {

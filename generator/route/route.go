@@ -276,7 +276,6 @@ const (
 	patBench        = "bench/{bench}/"
 	patTriage       = "triage/{week}/"
 	patTriageMD     = "triage/{week}.md"
-	patCompareData  = "data/compare/{base}...{head}.json"
 	patSeriesData   = "data/series/{bench}/{chunk}.json.gz"
 	patSeriesIndex  = "data/series/{bench}/index.json.gz"
 	patArtifactData = "data/artifacts/{chunk}.json.gz"
@@ -335,11 +334,6 @@ func TriageMarkdown(monday string) string { return fill(patTriageMD, "week", mon
 
 // Asset is a static file of the theme.
 func Asset(p string) string { return "assets/" + p }
-
-// CompareData is the JSON of a comparison (`perfpages compare -format json`).
-func (t *Table) CompareData(base, head string) string {
-	return fill(patCompareData, "base", t.ArtifactSegment(base), "head", t.ArtifactSegment(head))
-}
 
 // SeriesData is a benchmark's series data file of one chunk of main-line
 // positions.

@@ -97,6 +97,9 @@ type SeriesData struct {
 // data files refer to by id.
 type SeriesIndex struct {
 	Series []Row `json:"series"`
+	// Chunks are the chunks that have a data file of the benchmark
+	// (data/series/<bench>/<chunk>.json), in order.
+	Chunks []int `json:"chunks"`
 }
 
 // Columns are the columns of a data file's rows (see SeriesData).
@@ -434,6 +437,11 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 		// The same change (bit for bit) prints the same text.
 		if c, cok := analysis.RelativeChange(pt.before, pt.value); !cok || c != r.Change {
 			co, cv = report.FormatChange(r.Change), r.Change
+			if cok && math.IsInf(c, 0) {
+				// A change from 0: the row holds the largest finite
+				// change (it sorts first), the page prints "+∞%".
+				co = report.FormatChange(c)
+			}
 		}
 	}
 	s.CV = append(s.CV, Exact(cv))

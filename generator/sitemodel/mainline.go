@@ -116,6 +116,11 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 		return false, nil
 	}
 	outs = append(outs, a)
+	for _, seg := range p.benchSegs {
+		if _, ok := p.opts.Known[route.File(route.SeriesData(seg, chunk))]; ok {
+			p.noteSeriesData(seg, chunk)
+		}
+	}
 	copy(p.summaries[from:to], briefs)
 	for _, o := range outs {
 		if err := p.out(o, nil); err != nil {
@@ -123,6 +128,21 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// noteSeriesData records that benchmark segment seg has a series data file
+// of chunk: a benchmark's series index lists them, so that its pages
+// fetch no file that does not exist (a benchmark that stopped, or started
+// late, has none for the chunks without its results).
+func (p *planner) noteSeriesData(seg string, chunk int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dataChunks == nil {
+		p.dataChunks = map[string][]int{}
+	}
+	if !slices.Contains(p.dataChunks[seg], chunk) {
+		p.dataChunks[seg] = append(p.dataChunks[seg], chunk)
+	}
 }
 
 // toBrief and fromBrief convert a comparison's summary to what the
@@ -225,6 +245,9 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		segs = append(segs, seg)
 	}
 	slices.Sort(segs)
+	for _, seg := range segs {
+		p.noteSeriesData(seg, chunk)
+	}
 	err = parallel(ctx, len(segs), func(i int) error {
 		seg := segs[i]
 		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
@@ -386,7 +409,17 @@ func changesChart(metric string, rows []Row) *Chart {
 		for _, kv := range r.Params {
 			label += " " + kv.Key + "=" + kv.Value
 		}
-		bars = append(bars, Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"})
+		if len(r.ContextShown) > 0 {
+			label += " [" + r.ContextShown.String() + "]"
+		}
+		b := Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"}
+		if math.Abs(r.Change) >= math.MaxFloat64/100 {
+			// A change from 0 (formatRow stores it as the largest change
+			// whose percent is finite): no length describes it, so the
+			// chart draws it to the end of its axis, labelled "new".
+			b.New, b.Percent = true, math.Copysign(1, r.Change)
+		}
+		bars = append(bars, b)
 	}
 	if len(bars) == 0 {
 		return nil

@@ -228,12 +228,17 @@ type Row struct {
 	BenchURL  string          `json:"bench_url"`
 	Params    analysis.Params `json:"params,omitempty"`
 	Context   analysis.Params `json:"context,omitempty"`
-	Metric    string          `json:"metric"`
-	Unit      string          `json:"unit,omitempty"`
-	Category  string          `json:"category"`
-	Machine   string          `json:"machine"`
-	Before    string          `json:"before,omitempty"`
-	After     string          `json:"after,omitempty"`
+	// ContextShown are the context values that tell this series apart
+	// from others of its test case, metric and machine (python=2.7 and
+	// python=3.4), shown beside its parameters; none when no other series
+	// shares them.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	Metric       string          `json:"metric"`
+	Unit         string          `json:"unit,omitempty"`
+	Category     string          `json:"category"`
+	Machine      string          `json:"machine"`
+	Before       string          `json:"before,omitempty"`
+	After        string          `json:"after,omitempty"`
 	// Change is the relative change when HasChange (sorting, filters).
 	Change    float64 `json:"change,omitempty"`
 	HasChange bool    `json:"has_change,omitempty"`
@@ -307,6 +312,14 @@ type Axis struct {
 type ChartSeries struct {
 	ID   string `json:"id"`
 	Name string `json:"name,omitempty"`
+	// Median is the median of the series' main-line values (overview
+	// charts): their normalized view draws each value as a percent of it,
+	// so that test cases of different sizes share an axis and a 1.5 %
+	// step shows. It is computed here, by analysis.MedianOf, so that the
+	// chart and any other reader agree on one definition; 0 (omitted)
+	// when the series has no positive median, which the chart then draws
+	// only in absolute values.
+	Median float64 `json:"median,omitempty"`
 }
 
 // Bar is one bar of a changes chart: a relevant change in percent.
@@ -315,4 +328,8 @@ type Bar struct {
 	Percent    float64 `json:"percent"`
 	Text       string  `json:"text"`
 	Regression bool    `json:"regression,omitempty"`
+	// New marks a change from 0 ("+∞%"): Percent is only its sign (±1),
+	// and the chart draws the bar to the end of its axis, labelled "new",
+	// instead of stretching the scale.
+	New bool `json:"new,omitempty"`
 }

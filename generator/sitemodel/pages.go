@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,6 +108,13 @@ func (p *planner) prs(ctx context.Context) error {
 			addPair(pair{b, head}, route.PR(pr))
 		}
 		jobs = append(jobs, j)
+	}
+	for _, pr := range order {
+		if pos := d.MainPos(pr.head); pos > 0 && d.MainLine[pos-1] == pr.base {
+			continue
+		}
+		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
+		p.formPages = append(p.formPages, FormPage{Base: bid, Head: hid, URL: cmpOr(canonical[pr], p.routes.Compare(bid, hid))})
 	}
 	err := parallel(ctx, len(jobs), func(i int) error {
 		j := jobs[i]
@@ -533,7 +541,9 @@ type SeriesView struct {
 	Direction string          `json:"direction"`
 	Machine   string          `json:"machine"`
 	Context   analysis.Params `json:"context,omitempty"`
-	Points    int             `json:"points"` // main-line results
+	// ContextShown: see Row.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	Points       int             `json:"points"` // main-line results
 	// Snippet is the annotations.yaml entry that marks a distribution
 	// change of this series, with @ARTIFACT@ for the artifact's id (the
 	// page fills it in for the point under the pointer).
@@ -596,6 +606,12 @@ func (p *planner) benches(ctx context.Context) error {
 				idx.Series = append(idx.Series, p.seriesRow(s))
 			}
 			slices.SortFunc(idx.Series, func(a, b Row) int { return strings.Compare(a.Anchor, b.Anchor) })
+			p.mu.Lock()
+			idx.Chunks = slices.Sorted(slices.Values(p.dataChunks[p.routes.BenchSegment(name)]))
+			p.mu.Unlock()
+			if idx.Chunks == nil {
+				idx.Chunks = []int{}
+			}
 			o.Data = idx
 			return nil
 		})
@@ -623,9 +639,13 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 	for _, s := range series {
 		v.Category = string(s.Case.Category)
 		points := 0
+		var values []float64
 		for _, pt := range s.Points {
 			if d.MainPos(pt.Artifact) >= 0 {
 				points++
+				if pt.OK {
+					values = append(values, pt.Value)
+				}
 			}
 		}
 		id := seriesID(s.Key)
@@ -633,7 +653,7 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 			Anchor: "series-" + slug.Name(seriesChartKey(s.Key)), ID: id,
 			Chart:  Chart{ID: id, Kind: ChartHistory, Unit: s.Metric.Unit, Bench: seg, Series: []ChartSeries{{ID: id}}},
 			Params: s.Case.Params, Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction),
-			Machine: s.Key.Machine, Context: s.Context, Points: points, Snippet: annotationSnippet(s),
+			Machine: s.Key.Machine, Context: s.Context, ContextShown: p.shown[s], Points: points, Snippet: annotationSnippet(s),
 		})
 		gk := s.Key.Metric + "\x00" + s.Key.Machine + "\x00" + s.Key.Context
 		g := groups[gk]
@@ -643,7 +663,13 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 			order = append(order, gk)
 		}
 		if points > 0 {
-			g.lines = append(g.lines, ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)})
+			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
+			if len(values) > 0 {
+				if m := analysis.MedianOf(values); m > 0 && !math.IsInf(m, 0) {
+					cs.Median = m
+				}
+			}
+			g.lines = append(g.lines, cs)
 		}
 	}
 	slices.Sort(order)

@@ -147,9 +147,18 @@ type planner struct {
 	summaries []*brief
 	benchSegs []string // benchmark segments, sorted by benchmark name
 	weekList  []Week   // the triage weeks, oldest first
+	// formPages are the pre-rendered comparisons the compare form opens
+	// (every one but those of consecutive main-line commits).
+	formPages []FormPage
+	// dataChunks are, by benchmark segment, the chunks that have a series
+	// data file (noteSeriesData).
+	dataChunks map[string][]int
 
 	seriesMu   sync.RWMutex
 	seriesRows map[*analysis.Series]Row
+	// shown are the context values that tell series of one test case,
+	// metric and machine apart (contextShown).
+	shown map[*analysis.Series]analysis.Params
 }
 
 // A Plan is the plan of one site: [NewPlan] sets it up (the URL table, the
@@ -190,6 +199,7 @@ func NewPlan(d *analysis.Dataset, opts Options) *Plan {
 	p.cmp = analysis.NewComparerCache(d, opts.Compare, opts.Tests)
 	p.site = p.siteView()
 	p.summaries = make([]*brief, len(d.MainLine))
+	p.shown = contextShown(d.Series)
 	seen := map[string]bool{}
 	var names []string
 	for _, s := range d.Series {

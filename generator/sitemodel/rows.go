@@ -136,16 +136,17 @@ func (p *planner) seriesRow(s *analysis.Series) Row {
 func (p *planner) makeSeriesRow(s *analysis.Series) Row {
 	k := s.Key
 	return Row{
-		Anchor:    rowAnchor(k),
-		Series:    seriesID(k),
-		Benchmark: s.Case.Benchmark,
-		BenchURL:  p.routes.Bench(s.Case.Benchmark),
-		Params:    s.Case.Params,
-		Context:   s.Context,
-		Metric:    k.Metric,
-		Unit:      s.Metric.Unit,
-		Category:  string(s.Case.Category),
-		Machine:   k.Machine,
+		Anchor:       rowAnchor(k),
+		Series:       seriesID(k),
+		Benchmark:    s.Case.Benchmark,
+		BenchURL:     p.routes.Bench(s.Case.Benchmark),
+		Params:       s.Case.Params,
+		Context:      s.Context,
+		ContextShown: p.shown[s],
+		Metric:       k.Metric,
+		Unit:         s.Metric.Unit,
+		Category:     string(s.Case.Category),
+		Machine:      k.Machine,
 	}
 }
 
