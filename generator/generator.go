@@ -670,6 +670,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		Compare:      s.Config.CompareOptions(),
 		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
+		Watch:        s.Config.Triage.Watch(),
 		Content:      mc,
 		Warnings:     rep.Warnings,
 		Steps:        steps,

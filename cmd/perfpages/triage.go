@@ -44,7 +44,7 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	w := analysis.WeekOf(env.d, monday)
-	r := analysis.Triage(env.d, analysis.NewComparer(env.d, env.opts), w, f, *metric)
+	r := analysis.TriageWatch(env.d, analysis.NewComparer(env.d, env.opts), w, f, *metric, env.site.Config.Triage.Watch())
 	// The week's steps, detected over the whole history as a build does
 	// (without the build's saved states: a one-off command).
 	steps := env.d.Steps(generator.StepOptions, nil)

@@ -29,6 +29,10 @@ type Dashboard struct {
 		Benchmarks int `json:"benchmarks"`
 		PRs        int `json:"prs"`
 	} `json:"counts"`
+
+	// NeedsLook are recent comparisons the filter does not keep that have
+	// new failures or large changes (the weekly reports' "Needs a look").
+	NeedsLook []Recent `json:"needs_look,omitempty"`
 }
 
 // MachineView is a machine with its latest main-line result.
@@ -133,6 +137,17 @@ func (p *planner) dashboard(ctx context.Context) error {
 			if p.opts.TriageFilter.Keeps(&b.comp.Metrics[j]) {
 				v.Relevant = append(v.Relevant, p.recent(b))
 				break
+			}
+		}
+	}
+	// The same for the comparisons the filter does not keep but that need
+	// a look.
+	for pos := len(d.MainLine) - 1; pos >= max(1, len(d.MainLine)-200) && len(v.NeedsLook) < 10; pos-- {
+		if b := p.brief(pos); b != nil {
+			if look := p.lookLine(b); look != "" {
+				r := p.recent(b)
+				r.Look = look
+				v.NeedsLook = append(v.NeedsLook, r)
 			}
 		}
 	}

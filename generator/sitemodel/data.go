@@ -280,6 +280,9 @@ var (
 	pClasses   = []string{"", "regression", "improvement", "significant"}
 	verdicts   = []string{"", "improved", "regressed", "no change", "within noise"}
 	budgets    = []string{"", "pass", "warn", "fail", "skip"}
+	// bases of rows with a change; the most common one is 0, so that it
+	// adds nothing to the codes.
+	bases = []string{string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.BasisSamples), string(analysis.BasisShortDodgy), string(analysis.Basis2021)}
 )
 
 const (
@@ -291,6 +294,7 @@ const (
 	kPShift    = 10 // 2 bits: pClasses
 	kVerdict   = 12 // 3 bits: verdicts
 	kBudget    = 15 // 3 bits: budgets
+	kBasis     = 18 // 3 bits: bases (with kHasChange)
 )
 
 func indexOf(list []string, s string) int {
@@ -305,12 +309,15 @@ func indexOf(list []string, s string) int {
 // rowCodes packs the enumerated fields of a row, and reports false when a
 // value is not one the codes know (the caller then keeps it as text).
 func rowCodes(r *Row, verdict string) (int, bool) {
-	m, d, z, pc, v, b := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
-		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget)
-	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
+	m, d, z, pc, v, b, bs := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
+		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget), 0
+	if r.HasChange {
+		bs = indexOf(bases, r.Basis)
+	}
+	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
 		return 0, false
 	}
-	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget
+	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget | bs<<kBasis
 	if r.HasChange {
 		k |= kHasChange
 	}

@@ -148,17 +148,17 @@ func (p *planner) noteSeriesData(seg string, chunk int) {
 // toBrief and fromBrief convert a comparison's summary to what the
 // briefs remember and back.
 func (p *planner) toBrief(b *brief) Brief {
-	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts}
+	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts, Watch: b.watch}
 }
 
 func (p *planner) fromBrief(b Brief) (*brief, bool) {
 	base, ok1 := p.d.Index(b.Base)
 	head, ok2 := p.d.Index(b.Head)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || b.Watch == nil || b.Watch.Options != p.opts.Watch {
 		return nil, false
 	}
 	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.cmp.Options(), HistoryFrom: -1}
-	return &brief{comp: c, counts: b.Counts}, true
+	return &brief{comp: c, counts: b.Counts, watch: b.Watch}, true
 }
 
 func (p *planner) mainChunk(ctx context.Context, from, to int) error {
@@ -180,7 +180,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 			return nil
 		}
 		if pos := from + i; pos > 0 {
-			b := &brief{comp: summaryOf(cm)}
+			b := &brief{comp: summaryOf(cm), watch: analysis.WatchComparison(cm, p.opts.Watch)}
 			for k := range cm.Rows {
 				b.counts.add(&cm.Rows[k])
 			}
@@ -388,6 +388,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	slices.Sort(names)
 	for _, n := range names {
 		mv := byMetric[n]
+		mv.Summary.Relevant, mv.Summary.TooSmall = mv.Counts.Relevant(), mv.Counts.TooSmall
 		sortRows(mv.Primary)
 		sortRows(mv.Secondary)
 		mv.Chart = changesChart(n, append(slices.Clone(mv.Primary), mv.Secondary...))

@@ -94,6 +94,12 @@ type Counts struct {
 	New          int `json:"new"`          // no result in base
 	Gone         int `json:"gone"`         // no result in head
 	Other        int `json:"other"`        // rows without a relevant change (shown on demand)
+
+	// TooSmall counts the rows of Other whose change is significant but
+	// too small to be relevant (magnitude very small, or a change of 0
+	// against a flat history's threshold of 0): with the relevant ones
+	// they make the metric summary's Significant.
+	TooSmall int `json:"too_small,omitempty"`
 }
 
 // Relevant is the number of relevant changes.
@@ -117,6 +123,9 @@ func (c *Counts) add(r *analysis.Row) {
 		c.Other++
 	default:
 		c.Other++
+		if r.OK && r.Significant {
+			c.TooSmall++
+		}
 	}
 	if r.OK {
 		c.Compared++
@@ -192,6 +201,12 @@ type Summary struct {
 	Significant        int          `json:"significant"`
 	Rows               []SummaryRow `json:"rows"`
 	Markdown           string       `json:"markdown"` // the table as rustc-perf writes it
+
+	// Significant above is the analysis' count of significant changes;
+	// the page says it as Relevant (the rows its tables list) and
+	// TooSmall, both from the metric's Counts, which add up to it.
+	Relevant int `json:"relevant"`
+	TooSmall int `json:"too_small,omitempty"`
 }
 
 // SummaryRow is a line of the summary table.
@@ -253,6 +268,15 @@ type Row struct {
 	BudgetText  string `json:"budget_text,omitempty"`
 	BudgetTitle string `json:"budget_title,omitempty"`
 	Ack         string `json:"ack,omitempty"` // notes of acknowledged changes at the head
+
+	// Basis is what decided whether the change is significant
+	// (analysis.SignificanceBasis, the JSON's significance_basis); the
+	// short-history rules show as a badge beside the threshold, with
+	// BasisText and BasisTitle (basisBadges; site.js's renderRow has the
+	// same table).
+	Basis      string `json:"basis,omitempty"`
+	BasisText  string `json:"basis_text,omitempty"`
+	BasisTitle string `json:"basis_title,omitempty"`
 }
 
 // Chart is a chart a page draws: its kind and what it needs, not its

@@ -24,6 +24,7 @@ func metricAnchor(name string) string { return slug.Metric(name) }
 type brief struct {
 	comp   *analysis.Comparison // Rows nil
 	counts Counts
+	watch  *analysis.Watch // what needs a look, whatever the filter keeps
 }
 
 // PR is a PR's page: the PR's head (merge commit or latest try run)
@@ -304,6 +305,10 @@ type Recent struct {
 	Contiguous bool          `json:"contiguous"`
 	Counts     Counts        `json:"counts"`
 	Metrics    []MetricBrief `json:"metrics,omitempty"` // metrics with a change
+	// Look says what needs a look although the filter does not keep the
+	// comparison ("4 new failures, 1 large change"); set in the
+	// dashboard's list of them only.
+	Look string `json:"look,omitempty"`
 }
 
 // MetricBrief is one metric's verdict in a list of comparisons.
@@ -335,6 +340,9 @@ type Week struct {
 	Updated time.Time `json:"updated"` // the date of its latest comparison
 	Pairs   int       `json:"pairs"`   // comparisons made in the week
 	Counts  string    `json:"counts"`  // "2 Regressions, 1 Improvement, 0 Mixed; 0 of them in rollups"
+	// Look counts its "Needs a look" section: "4 new failures, 1 large
+	// change"; "" when it is empty.
+	Look string `json:"look,omitempty"`
 }
 
 // TriageWeek is one week's report, rendered from its Markdown.
@@ -392,7 +400,7 @@ func (p *planner) weeks(ctx context.Context) error {
 		// holds what the report shows of them.
 		var sec bytes.Buffer
 		report.WriteTriageSteps(&sec, d, steps[i], p.links)
-		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), hashKey(sec.String())}
+		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), watchKey(p.opts.Watch), hashKey(sec.String())}
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			parts = append(parts, hashKey(string(n.Body)))
 		}
@@ -426,8 +434,10 @@ func (p *planner) weeks(ctx context.Context) error {
 			}
 		}
 		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", compare)
+		r.Look(d, w, p.opts.Watch, "", p.watchOf)
 		r.Steps = steps[i]
 		wk.Counts = report.CountLine(r)
+		wk.Look = report.NeedsLookLine(r.NeedsLook)
 		weeks[i] = wk
 		if known[i] {
 			return nil
@@ -485,8 +495,11 @@ func (p *planner) weeks(ctx context.Context) error {
 		feed.Updated = d.Artifacts[d.MainLine[n-1]].Date
 	}
 	for _, w := range idx.Weeks {
-		feed.Entries = append(feed.Entries, FeedEntry{Title: "Triage report for the week of " + w.Date, URL: abs + w.URL, Updated: w.Updated,
-			Summary: fmt.Sprintf("%s. %d artifact comparisons made in total.", w.Counts, w.Pairs)})
+		summary := fmt.Sprintf("%s. %d artifact comparisons made in total.", w.Counts, w.Pairs)
+		if w.Look != "" {
+			summary += " " + report.NeedsLookTitle + ": " + w.Look + "."
+		}
+		feed.Entries = append(feed.Entries, FeedEntry{Title: "Triage report for the week of " + w.Date, URL: abs + w.URL, Updated: w.Updated, Summary: summary})
 	}
 	return p.out(Output{Path: route.TriageFeed, Layout: "feed.xml"}, func(o *Output) error {
 		o.Data = feed

@@ -51,6 +51,10 @@ type Options struct {
 	// TriageFilter decides which comparisons the weekly reports keep.
 	TriageFilter analysis.TriageFilter
 	Content      *Content
+	// Watch says what the weekly reports list under "Needs a look" and
+	// the dashboard among the comparisons that need a look; zero:
+	// analysis.DefaultWatchOptions.
+	Watch analysis.WatchOptions
 	// Warnings are the problems found reading the inputs.
 	Warnings []error
 	// Chunk is the number of main-line positions per series data file
@@ -98,6 +102,9 @@ type Brief struct {
 	Base, Head string // artifact ids
 	Metrics    []analysis.MetricSummary
 	Counts     Counts
+	// Watch is what the comparison holds that needs a look (with the
+	// options it was made with: a brief made with others is not used).
+	Watch *analysis.Watch
 }
 
 // Content is the Markdown side of a site, as the plan needs it.
@@ -185,6 +192,12 @@ func NewPlan(d *analysis.Dataset, opts Options) *Plan {
 	}
 	if !opts.TriageFilter.Valid() {
 		opts.TriageFilter = analysis.DefinitelyRelevantFilter
+	}
+	if opts.Watch == (analysis.WatchOptions{}) {
+		opts.Watch = analysis.DefaultWatchOptions
+	}
+	if opts.Watch.Limit <= 0 {
+		opts.Watch.Limit = analysis.DefaultWatchLimit
 	}
 	p := &planner{d: d, opts: opts, chunk: opts.Chunk}
 	if p.chunk <= 0 {

@@ -231,6 +231,7 @@
   var P_CLASSES = ["", "regression", "improvement", "significant"];
   var VERDICTS = ["", "improved", "regressed", "no change", "within noise"];
   var BUDGETS = ["", "pass", "warn", "fail", "skip"];
+  var BASES = ["history", "short-history", "short-history+samples", "short-history-dodgy", "rustc-perf-2021"];
 
   // eachSeries calls f(id, si, start, n) for the series of a data file:
   // its rows are entries [start, start+n) of every column.
@@ -271,6 +272,7 @@
     row.p_class = P_CLASSES[(code >> 10) & 3];
     var verdict = VERDICTS[(code >> 12) & 7];
     row.budget = row.budget_text = BUDGETS[(code >> 15) & 7];
+    if (row.has_change) { row.basis = BASES[(code >> 18) & 7]; }
     row.note = text("note");
     var z = col("z"), p = col("p");
     if (row.has_change) {
@@ -761,6 +763,16 @@
     if (r.dodgy) {
       th.appendChild(document.createTextNode(" "));
       th.appendChild(el("span", {"class": "badge", title: "noisy or highly variable history"}, "dodgy"));
+    }
+    // The short-history rules' badges: sitemodel's basisBadges.
+    var basis = {
+      "short-history+samples": ["short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"],
+      "short-history-dodgy": ["short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"],
+      "short-history": ["short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"]
+    }[r.basis];
+    if (basis) {
+      th.appendChild(document.createTextNode(" "));
+      th.appendChild(el("span", {"class": "badge basis", title: basis[1]}, basis[0]));
     }
     td("num").textContent = r.factor_text || "";
     var mag = td();
