@@ -58,7 +58,7 @@ type runSource struct {
 // claim is the run whose value a point holds, and where the point is.
 type claim struct {
 	run int32 // index into Builder.runs
-	pt  int32 // index into the series' Points
+	pt  int32 // index of the point in its seriesBuild
 }
 
 // fileState gathers what the versions of one file did, for its note.
@@ -108,8 +108,9 @@ func minExample(have *string, s string) {
 
 // duplicate settles result r of run ri against the run held in c (rules 1
 // to 3 above).
-func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
-	p := &rk.series.Points[c.pt]
+func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
+	rk := resultKey{sb.s, art}
+	p := sb.point(c.pt)
 	held, cur := b.runs[c.run], b.runs[ri]
 	same := sameResult(p, r)
 	switch {
@@ -125,7 +126,7 @@ func (b *Builder) duplicate(rk resultKey, c claim, ri int32, r *Result) {
 		}
 		if cur == newer {
 			p.Samples, p.Iters, p.Error = r.Samples, r.Iters, r.Error
-			b.seen[rk] = claim{run: ri, pt: c.pt}
+			sb.runs[c.pt] = ri
 		}
 	case same:
 	default:
@@ -171,15 +172,17 @@ func (b *Builder) keptOlder() {
 	if !multi {
 		return
 	}
-	for rk, c := range b.seen {
-		v := b.runs[c.run].v
-		if v.File == "" {
-			continue
-		}
-		f := b.files[v.File]
-		if v.Seq < b.runs[f.newest].v.Seq {
-			f.kept++
-			minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", rk.series.Case, rk.series.Key.Metric, rk.series.Key.Machine, shortID(b.order[rk.artifact]), b.runs[c.run].origin))
+	for _, sb := range b.series {
+		for pt, run := range sb.runs {
+			v := b.runs[run].v
+			if v.File == "" {
+				continue
+			}
+			f := b.files[v.File]
+			if v.Seq < b.runs[f.newest].v.Seq {
+				f.kept++
+				minExample(&f.keptEx, fmt.Sprintf("%s %s on %s at %s, in %s", sb.s.Case, sb.s.Key.Metric, sb.s.Key.Machine, shortID(b.order[sb.point(int32(pt)).Artifact]), b.runs[run].origin))
+			}
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/quantile"
+
+	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 // ArtifactKind says what an artifact is.
@@ -294,7 +296,7 @@ func (v ValueKind) For(m Metric) ValueKind {
 // or for an even count x[lo] + (x[hi] − x[lo])·½ of the two middle ones
 // (benchmath's R8 quantile at ½ and Criterion's 50th percentile reduce to
 // exactly this expression, bit for bit), which can differ in the last bit
-// from (x[lo] + x[hi]) / 2, perfgate's (budget.MedianF64): [quantile.Linear]
+// from (x[lo] + x[hi]) / 2, perfgate's ([MedianOf]): [quantile.Linear]
 // at ½.
 func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	if len(samples) == 0 {
@@ -315,6 +317,12 @@ func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 		return x, true
 	}
 }
+
+// MedianOf is the median of xs ((a + b) / 2 of the two middle values for
+// an even count, perfgate's: budget.MedianF64, quantile.Median); xs is not
+// modified. It is 0 for an empty slice. The single value's median is
+// [SingleValue]'s.
+func MedianOf(xs []float64) float64 { return budget.MedianF64(xs) }
 
 // MeanOf is the arithmetic mean of xs, 0 for an empty slice.
 func MeanOf(xs []float64) float64 {

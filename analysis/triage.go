@@ -79,6 +79,14 @@ type TriageReport struct {
 	// compared). Overall compares them.
 	First, Last int
 	Overall     *Comparison
+	// Steps are the step changes whose culprit artifact landed in the
+	// week (WeekSteps), set by the caller that detected them: listed
+	// whether or not a comparison passed the filter.
+	Steps []Step
+	// NeedsLook is what the filter did not keep but a maintainer must
+	// see: new failures and large changes (triage_watch.go); nil when it
+	// was not computed.
+	NeedsLook *NeedsLook
 }
 
 // Rollups counts the kept entries that are rollups.
@@ -174,8 +182,11 @@ func WeekOf(d *Dataset, monday time.Time) Week {
 // otherwise). A perfpages site has many, so a comparison is kept when any
 // of its metrics passes the filter, and its entry shows each metric that
 // did; metric, when not empty, restricts the report to that one metric.
+//
+// It also lists what needs a look with DefaultWatchOptions (see
+// [TriageWatch]).
 func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string) *TriageReport {
-	return TriageWith(d, w, filter, metric, c.Summary)
+	return TriageWatch(d, c, w, filter, metric, DefaultWatchOptions)
 }
 
 // TriageWith is Triage with the comparisons coming from compare, which

@@ -17,12 +17,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/content"
@@ -493,6 +495,25 @@ type BuildOptions struct {
 	Cold   bool
 	Out    string // output folder; default the config's site.output
 	Strict bool   // fail on any warning
+	// Timings, when not nil, receives the wall time of each stage of the
+	// build, one line each: where a build's time goes, without a profiler.
+	Timings io.Writer
+}
+
+// stages times the stages of a build for BuildOptions.Timings.
+type stages struct {
+	w    io.Writer
+	last time.Time
+}
+
+// done reports the stage that ends now.
+func (t *stages) done(name string) {
+	if t.w == nil {
+		return
+	}
+	now := time.Now()
+	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
+	t.last = now
 }
 
 // Report says what a build did.
@@ -535,6 +556,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		out = s.Config.Site.Output
 	}
 	rep := &Report{Out: out}
+	t := &stages{w: opts.Timings, last: time.Now()}
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}
@@ -556,6 +578,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 	}
 	fp := s.fingerprint(ctx, absOut)
+	t.done("fingerprint")
 	if st != nil {
 		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {
 			return rep, err
@@ -572,6 +595,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	t.done("load")
 	d := l.d
 	rep.Notes = d.Notes
 	var cont *site.Content
@@ -596,6 +620,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	t.done("keys")
 	w, err := site.NewWriter(out)
 	if err != nil {
 		return rep, err
@@ -631,6 +656,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
+	t.done("setup")
+	steps, stepCache := detectSteps(st, d, StepOptions)
+	t.done("steps")
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -642,8 +670,10 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		Compare:      s.Config.CompareOptions(),
 		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
+		Watch:        s.Config.Triage.Watch(),
 		Content:      mc,
 		Warnings:     rep.Warnings,
+		Steps:        steps,
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
@@ -663,18 +693,21 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		w.Abort()
 		return rep, err
 	}
+	t.done("plan+render")
 	rep.Files = w.Count()
 	manifest := w.Manifest()
 	if err := w.Commit(); err != nil {
 		w.Abort()
 		return rep, err
 	}
+	t.done("swap")
 	if err := saveTestCache(cacheDir, tests); err != nil {
 		rep.Warnings = append(rep.Warnings, err)
 	}
 	if st != nil {
-		s.saveStore(st, br, manifest, fp, absOut, rep)
+		s.saveStore(st, br, stepCache, manifest, fp, absOut, rep)
 	}
+	t.done("store")
 	return rep, nil
 }
 
@@ -706,7 +739,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -716,7 +749,7 @@ func (s *Site) saveStore(st *store.Store, br *briefs, manifest map[string]site.F
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

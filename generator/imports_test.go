@@ -142,10 +142,14 @@ Not read: a source without a pattern reads asv's .json files.
 		t.Errorf("warnings: %v", b.report.Warnings)
 	}
 	page := b.File("commit/" + c2 + "/index.html")
-	// (The site's tables do not show the context yet: both time_parse
-	// rows read "bench.time_parse cheetah"; report.WriteText and
-	// WriteMarkdown do, see generator/report.)
-	for _, want := range []string{"&#43;50.00%", "failed: asv recorded no result"} {
+	// The changed time_parse row and the time_read failure (both in
+	// py3.4) say which environment they are: the context keys that tell
+	// them from their py2.7 twins.
+	ctx := func(py string) string {
+		return `<span class="param context" title="context"><span class="param-key">env</span>=<span class="param-value">virtualenv-py` + py +
+			`</span></span> <span class="param context" title="context"><span class="param-key">python</span>=<span class="param-value">` + py + `</span></span>`
+	}
+	for _, want := range []string{"&#43;50.00%", "failed: asv recorded no result", ctx("3.4")} {
 		if !strings.Contains(page, want) {
 			t.Errorf("commit page of c2 does not contain %q", want)
 		}

@@ -17,7 +17,7 @@ import (
 
 // scaleSite writes the S data set's archives into dir/results, except
 // those whose name contains skip, and a config that builds them.
-func scaleSite(t *testing.T, dir string, files map[string][]byte, skip string) {
+func scaleSite(t testing.TB, dir string, files map[string][]byte, skip string) {
 	t.Helper()
 	for name, data := range files {
 		if skip != "" && strings.Contains(name, skip) {
@@ -37,7 +37,7 @@ func scaleSite(t *testing.T, dir string, files map[string][]byte, skip string) {
 	}
 }
 
-func buildDir(t *testing.T, dir string) *Report {
+func buildDir(t testing.TB, dir string) *Report {
 	t.Helper()
 	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
 	if err != nil {
@@ -131,6 +131,17 @@ func TestIncrementalEqualsCold(t *testing.T) {
 		if _, ok := want[p]; !ok {
 			t.Errorf("%s: only in the incremental build", p)
 		}
+	}
+	// The steps the incremental build resumed from the store's states are
+	// a cold build's: the regressions page, its feed and the bench pages
+	// (compared above) show steps, and the same ones.
+	for _, p := range []string{"regressions/index.html", "regressions/feed.xml"} {
+		if !bytes.Equal(got[p].data, want[p].data) {
+			t.Errorf("%s: differs from the cold build", p)
+		}
+	}
+	if !bytes.Contains(want["regressions/index.html"].data, []byte(`<div class="step-group"`)) || !bytes.Contains(want["regressions/feed.xml"].data, []byte("<entry>")) {
+		t.Error("the S data set shows no steps on /regressions/ or in its feed")
 	}
 	written := 0
 	for p, g := range got {

@@ -30,7 +30,7 @@ import (
 //
 // A package may always import packages of its own stage. Every package of
 // the module must be in the table, so that a new one is placed on purpose.
-var stages = []struct {
+var layerStages = []struct {
 	name string
 	pkgs []string // module-relative import paths; a trailing "/..." covers a tree
 	may  []string // earlier stages it may import
@@ -48,7 +48,7 @@ const module = "github.com/perfpages/perfpages/"
 
 // stageOf is the stage of a module-relative package path, "" if none.
 func stageOf(pkg string) string {
-	for _, s := range stages {
+	for _, s := range layerStages {
 		for _, p := range s.pkgs {
 			if p == pkg || strings.HasSuffix(p, "/...") && strings.HasPrefix(pkg+"/", strings.TrimSuffix(p, "...")) {
 				return s.name
@@ -76,7 +76,7 @@ func TestLayering(t *testing.T) {
 		t.Fatal(err)
 	}
 	may := map[string][]string{}
-	for _, s := range stages {
+	for _, s := range layerStages {
 		may[s.name] = append([]string{s.name}, s.may...)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))

@@ -529,6 +529,9 @@ func TestDemoBuilds(t *testing.T) {
 			link := html.UnescapeString(m[1])
 			page := name
 			path, frag, hasFrag := strings.Cut(link, "#")
+			// A query fills in a form (the compare form's pair): the
+			// page is the path without it.
+			path, _, _ = strings.Cut(path, "?")
 			switch {
 			case path == "" && hasFrag:
 				// Same page.
@@ -555,6 +558,7 @@ func TestDemoBuilds(t *testing.T) {
 		}
 	}
 	t.Logf("%d internal links and %d anchors checked", links, anchors)
+	checkDemoRegressions(t, b)
 }
 
 // The dashboard lists what fails at the latest commit, new failures marked,

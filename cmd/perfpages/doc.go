@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	perfpages build [-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F]
+//	perfpages build [-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F] [-timings]
 //	      builds the site; with no -config and no perfpages.toml in the current
 //	      folder, the embedded demo site into public/ (saying so on stderr);
 //	      -base-url (or PERFPAGES_BASE_URL) overrides site.base_url, -cache the

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/report"
 )
 
@@ -41,7 +43,15 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("triage: -filter %q: want definitely-relevant, probably-relevant or deserves-attention", *filter)
 		}
 	}
-	r := analysis.Triage(env.d, analysis.NewComparer(env.d, env.opts), analysis.WeekOf(env.d, monday), f, *metric)
+	w := analysis.WeekOf(env.d, monday)
+	r := analysis.TriageWatch(env.d, analysis.NewComparer(env.d, env.opts), w, f, *metric, env.site.Config.Triage.Watch())
+	// The week's steps, detected over the whole history as a build does
+	// (without the build's saved states: a one-off command).
+	steps := env.d.Steps(generator.StepOptions, nil)
+	if *metric != "" {
+		steps = slices.DeleteFunc(steps, func(st analysis.Step) bool { return env.d.Series[st.Series].Key.Metric != *metric })
+	}
+	r.Steps = analysis.WeekSteps(env.d, w, steps)
 	if *format == "json" {
 		return report.WriteJSON(stdout, report.NewTriageJSON(env.d, r, env.links))
 	}

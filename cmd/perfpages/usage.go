@@ -37,7 +37,7 @@ var commands []subcommand
 func init() {
 	commands = []subcommand{
 		{name: "build", run: cmdBuild,
-			synopsis: "[-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F]",
+			synopsis: "[-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F] [-timings]",
 			summary: "builds the site; with no `-config` and no `perfpages.toml` in the current folder, the embedded demo site into `public/` " +
 				"(saying so on stderr); `-base-url` (or `PERFPAGES_BASE_URL`) overrides `site.base_url`, `-cache` the store of earlier builds (`site.cache`); " +
 				"a build reuses what the last one computed and rewrites only what changed, `-cold` computes everything again"},

@@ -241,6 +241,21 @@ type Triage struct {
 	// Filter keeps a week's comparisons that are definitely-relevant
 	// (default), probably-relevant or deserves-attention.
 	Filter string `toml:"filter"`
+	// LargeChange is the size (a fraction) from which a significant
+	// change on any machine is listed in a week's "Needs a look" section
+	// even when the filter does not keep its comparison; 0 lists none.
+	// Unset: analysis.DefaultLargeChange (0.05). At most 1: the key is a
+	// fraction, and 5 would mean 500 %, not 5 %.
+	LargeChange *float64 `toml:"large_change"`
+}
+
+// Watch is the "Needs a look" options of the weekly reports.
+func (t Triage) Watch() analysis.WatchOptions {
+	o := analysis.DefaultWatchOptions
+	if t.LargeChange != nil {
+		o.LargeChange = *t.LargeChange
+	}
+	return o
 }
 
 // Triage filters.
@@ -277,6 +292,10 @@ func (c *Config) fill() {
 	c.fillAnalysis()
 	if c.Triage.Filter == "" {
 		c.Triage.Filter = triageFilters[0]
+	}
+	if c.Triage.LargeChange == nil {
+		x := analysis.DefaultLargeChange
+		c.Triage.LargeChange = &x
 	}
 	for i := range c.Sources {
 		if c.Sources[i].Git != "" && c.Sources[i].Notes == "" && c.Sources[i].Ref == "" {
@@ -477,6 +496,9 @@ func (c *Config) validate() []error {
 	}
 	if !slices.Contains(triageFilters, c.Triage.Filter) {
 		bad("triage.filter %q: want one of %s", c.Triage.Filter, strings.Join(triageFilters, ", "))
+	}
+	if x := c.Triage.LargeChange; x != nil && !(*x >= 0 && *x <= 1) {
+		bad("triage.large_change %v: want a fraction between 0 and 1, such as 0.05 for 5 %% (0 lists no large changes)", *x)
 	}
 	return errs
 }

@@ -23,7 +23,7 @@ func TestParseDefaults(t *testing.T) {
 		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
 		Analysis: Analysis{Model: "perfpages", Value: "auto", History: 30, ZThreshold: 5, Lookback: 100, ZMinCommits: 10, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
-		Triage:   Triage{Filter: "definitely-relevant"},
+		Triage:   Triage{Filter: "definitely-relevant", LargeChange: ptr(0.05)},
 	}
 	if d := cmp.Diff(want, c); d != "" {
 		t.Errorf("config (-want +got):\n%s", d)
@@ -90,6 +90,7 @@ direction = "higher"
 
 [triage]
 filter = "deserves-attention"
+large_change = 0.1
 `
 	dir := "/site"
 	c, err := Parse("perfpages.toml", []byte(file), dir)
@@ -134,6 +135,33 @@ filter = "deserves-attention"
 	if co.Model != "rustc-perf-2021" || co.History != 40 || co.ZMinCommits != 2 {
 		t.Errorf("CompareOptions = %+v", co)
 	}
+	if w := c.Triage.Watch(); w.LargeChange != 0.1 || w.Limit != 10 {
+		t.Errorf("Triage.Watch() = %+v, want large change 0.1, limit 10", w)
+	}
+}
+
+func ptr[T any](x T) *T { return &x }
+
+// TestLargeChange: triage.large_change is a fraction; 0 turns the large
+// changes off (it is not "unset").
+func TestLargeChange(t *testing.T) {
+	for file, want := range map[string]float64{
+		"":                                           0.05,
+		"[triage]\nlarge_change = 0\n":               0,
+		"[triage]\nlarge_change = 0.2\n":             0.2,
+		"[triage]\nlarge_change = 1\n":               1,
+		"[triage]\nlarge_change = 1e-3\n":            0.001,
+		"[triage]\nfilter = \"probably-relevant\"\n": 0.05,
+	} {
+		c, err := Parse("perfpages.toml", []byte("[[sources]]\ndir = \"r\"\n"+file), "/site")
+		if err != nil {
+			t.Errorf("%q: %v", file, err)
+			continue
+		}
+		if got := c.Triage.Watch().LargeChange; got != want {
+			t.Errorf("%q: large change %v, want %v", file, got, want)
+		}
+	}
 }
 
 func TestParseErrors(t *testing.T) {
@@ -155,6 +183,10 @@ func TestParseErrors(t *testing.T) {
 		{"bad direction", "[metrics.x]\ndirection = \"up\"\n", []string{`metrics."x".direction "up"`}},
 		{"bad noise", "[metrics.x]\nnoise = \"loud\"\n", []string{`metrics."x".noise "loud"`}},
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
+		{"large change in percent", "[triage]\nlarge_change = 5\n", []string{`triage.large_change 5: want a fraction between 0 and 1, such as 0.05 for 5 %`}},
+		{"negative large change", "[triage]\nlarge_change = -0.05\n", []string{`triage.large_change -0.05`}},
+		{"large change nan", "[triage]\nlarge_change = nan\n", []string{`triage.large_change NaN`}},
+		{"large change as text", "[triage]\nlarge_change = \"5%\"\n", []string{`perfpages.toml`, `large_change`}},
 		{"bad repository", "[site]\nrepository = \"github.com/x\"\n", []string{`site.repository`}},
 		{"theme escapes", "[site]\ntheme = \"../x\"\n", []string{`site.theme "../x"`}},
 		{"negative max input", "[site]\nmax_input_bytes = -1\n", []string{`site.max_input_bytes -1: want a size in bytes of at least 1024`}},

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // TempPrefix is the name prefix of a build's temporary folder beside the
@@ -107,12 +109,49 @@ func RemoveSite(dir string) error {
 	return nil
 }
 
+// removers is how many goroutines remove a site's folders at once.
+const removers = 8
+
 func removeMarkerLast(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	var errs []error
+	// A site is thousands of small folders (one per page); removing them
+	// one after the other waits on the file system for each, so the
+	// second level (commit/<sha>, data/series …) is removed by several
+	// goroutines at once: three times faster on the M data set.
+	var paths []string
+	for _, e := range entries {
+		if e.Name() == Marker {
+			continue
+		}
+		if e.IsDir() {
+			p := filepath.Join(dir, e.Name())
+			if kids, err := os.ReadDir(p); err == nil {
+				for _, k := range kids {
+					paths = append(paths, filepath.Join(p, k.Name()))
+				}
+			}
+		}
+	}
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range removers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(paths) {
+					return
+				}
+				errs[i] = os.RemoveAll(paths[i])
+			}
+		})
+	}
+	wg.Wait()
+	// The top-level folders, now empty (or holding what could not be
+	// removed, which RemoveAll reports).
 	for _, e := range entries {
 		if e.Name() != Marker {
 			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
@@ -120,8 +159,10 @@ func removeMarkerLast(dir string) error {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errs[0]
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	if err := os.Remove(filepath.Join(dir, Marker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -159,4 +200,11 @@ func CleanLeftovers(out string) []error {
 		}
 	}
 	return warnings
+}
+
+// SparePath is where a build keeps the site it replaced, for the next
+// build to start from: ".<name>.spare" beside out. Like the temporary
+// folders it carries the [Marker]; unlike them it survives the build.
+func SparePath(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".spare")
 }

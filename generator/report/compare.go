@@ -452,19 +452,26 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	ctxKeys := ContextKeys(rows)
 	for _, name := range metricNames(c, metric) {
 		m, _ := c.Metric(name)
-		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d significant\n", mdtext.Line(name), m.Direction, m.Relevance, m.Significant)
 		var relevant []*analysis.Row
-		others := 0
+		others, small := 0, 0
 		for _, r := range rows {
 			if r.Series.Metric.Name != name {
 				continue
 			}
-			if r.Relevant {
+			switch {
+			case r.Relevant:
 				relevant = append(relevant, r)
-			} else {
+			case r.OK && r.Significant:
+				small++
+				others++
+			default:
 				others++
 			}
 		}
+		// The relevant changes are the rows listed; the significant ones
+		// too small to be relevant are among the others (their sum is
+		// the summary's Significant).
+		fmt.Fprintf(w, "\n%s: %s, relevance %s, %d relevant\n", mdtext.Line(name), m.Direction, m.Relevance, len(relevant))
 		slices.SortStableFunc(relevant, func(a, b *analysis.Row) int {
 			return cmpFloat(math.Abs(b.Change), math.Abs(a.Change))
 		})
@@ -488,8 +495,15 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 			tw.Flush()
 		}
 		if others > 0 {
-			fmt.Fprintf(w, "  (%d test cases without a relevant change)\n", others)
+			fmt.Fprintf(w, "  (%d test cases without a relevant change", others)
+			if small > 0 {
+				fmt.Fprintf(w, "; %d of them significant but too small to be relevant", small)
+			}
+			fmt.Fprint(w, ")\n")
 		}
+	}
+	if note := basisNote(rows, c.Options); note != "" {
+		fmt.Fprintf(w, "\nnote: %s.\n", note)
 	}
 	var failed []string
 	for _, r := range rows {
@@ -616,6 +630,10 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 		}
 		fmt.Fprintf(w, "<details>\n<summary>Results (%s)</summary>\n\n", strings.Join(parts, ", "))
 		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")
+	}
+	if note := basisNote(Rows(c, metric), c.Options); note != "" {
+		// A footnote: how much history stood behind the thresholds.
+		fmt.Fprintf(w, "<sub>Note: %s. Each result's `significance_basis` in the JSON says which rule decided.</sub>\n", note)
 	}
 	return nil
 }

@@ -53,6 +53,16 @@ func ContextLabel(s *analysis.Series, keys []string) string {
 	if len(keys) == 0 {
 		return ""
 	}
+	return " [" + ContextValues(s, keys).String() + "]"
+}
+
+// ContextValues are the values of keys in s's context, in the order of
+// keys, "-" for a key s's context lacks: what ContextLabel shows, as
+// parameters (the site's tables show them so).
+func ContextValues(s *analysis.Series, keys []string) analysis.Params {
+	if len(keys) == 0 {
+		return nil
+	}
 	p := make(analysis.Params, 0, len(keys))
 	for _, k := range keys {
 		v, ok := s.Context.Get(k)
@@ -61,5 +71,5 @@ func ContextLabel(s *analysis.Series, keys []string) string {
 		}
 		p = append(p, analysis.Param{Key: k, Value: v})
 	}
-	return " [" + p.String() + "]"
+	return p
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
 )
@@ -28,7 +29,10 @@ const headID = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 
 // fuzzDataset is two main-line commits on one machine: "steady" regresses
 // by 50 % in the metric (so every writer prints its tables), and the
-// hostile test case fails in the head (so the failures are listed).
+// hostile test case fails in the head (so the failures are listed). Its
+// five equal samples a side make the verdict the same whatever the
+// metric's name: the samples' test decides (not the noise class a name
+// such as "instructions" implies), and best and median are one value.
 func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 8, 3, 0, 0, 0, time.UTC) // a Tuesday
@@ -41,7 +45,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 		Artifact: analysis.Artifact{ID: h.BaseID, Kind: analysis.KindCommit, Date: day, Branch: "main", Title: "base"},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{
-			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100}},
+			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100, 100, 100, 100, 100}},
 			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100}},
 		},
 	})
@@ -49,7 +53,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 		Artifact: analysis.Artifact{ID: headID, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{h.BaseID}, PR: 7, Title: h.Title},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{
-			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{150}},
+			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{150, 150, 150, 150, 150}},
 			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Error: h.Error},
 		},
 	})
@@ -59,7 +63,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 // writeAll writes the PR comment and the triage report of the dataset of h.
 func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 	t.Helper()
-	d, _ := fuzzDataset(h)
+	d, tc := fuzzDataset(h)
 	base, ok1 := d.Index(h.BaseID)
 	head, ok2 := d.Index(headID)
 	if !ok1 || !ok2 {
@@ -72,6 +76,15 @@ func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 	}
 	monday := analysis.WeekStart(d.Artifacts[head].Date)
 	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+	// A step of the hostile test case at the head, so that the report's
+	// "Steps" section prints its names too.
+	for i, s := range d.Series {
+		if s.Case.String() == tc.String() && d.MainPos(head) == 1 {
+			r.Steps = []analysis.Step{{Series: i, Step: changepoint.Step{Index: 1, Prev: 0, Before: 100, After: 150, Change: 0.5, P: 0.001},
+				Artifact: head, Last: base, Regression: true}}
+			break
+		}
+	}
 	if err := WriteTriageMarkdown(&tr, d, r, fuzzLinks, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -75,6 +75,8 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 			writeEntry(w, d, e, links)
 		}
 	}
+	writeNeedsLook(w, d, r, links)
+	WriteTriageSteps(w, d, r.Steps, links)
 	return nil
 }
 
@@ -127,6 +129,11 @@ type TriageJSON struct {
 	Regressions  []TriageEntryJSON `json:"regressions"`
 	Improvements []TriageEntryJSON `json:"improvements"`
 	Mixed        []TriageEntryJSON `json:"mixed"`
+	// NeedsLook is what the filter did not keep but a maintainer must
+	// see (new failures, large changes); null when not computed.
+	NeedsLook *NeedsLookJSON `json:"needs_look"`
+	// Steps are the step changes whose culprit landed in the week.
+	Steps []StepJSON `json:"steps"`
 }
 
 // TriageEntryJSON is one kept comparison.
@@ -179,5 +186,7 @@ func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) T
 		return out
 	}
 	doc.Regressions, doc.Improvements, doc.Mixed = entries(r.Regressions), entries(r.Improvements), entries(r.Mixed)
+	doc.NeedsLook = newNeedsLookJSON(d, r, links)
+	doc.Steps = triageStepsJSON(d, r, links)
 	return doc
 }

@@ -25,6 +25,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -267,6 +268,10 @@ const (
 	CommitsIndex = "commits/"
 	PRsIndex     = "prs/"
 	CompareIndex = "compare/"
+	// Regressions lists the open step changes, RegressionsFeed is their
+	// Atom feed.
+	Regressions     = "regressions/"
+	RegressionsFeed = "regressions/feed.xml"
 
 	patCommit       = "commit/{id}/"
 	patCommitsPage  = "commits/{page}/"
@@ -276,7 +281,6 @@ const (
 	patBench        = "bench/{bench}/"
 	patTriage       = "triage/{week}/"
 	patTriageMD     = "triage/{week}.md"
-	patCompareData  = "data/compare/{base}...{head}.json"
 	patSeriesData   = "data/series/{bench}/{chunk}.json.gz"
 	patSeriesIndex  = "data/series/{bench}/index.json.gz"
 	patArtifactData = "data/artifacts/{chunk}.json.gz"
@@ -308,6 +312,13 @@ func (t *Table) Compare(base, head string) string {
 	return fill(patCompare, "base", t.ArtifactSegment(base), "head", t.ArtifactSegment(head))
 }
 
+// CompareForm is the compare form with a pair filled in, for a pair the
+// site may not pre-render: its query names the artifacts by id, as the
+// form's own fields (base, head) do when it is submitted.
+func CompareForm(base, head string) string {
+	return CompareIndex + "?" + url.Values{"base": {base}, "head": {head}}.Encode()
+}
+
 // CommitsPage is page n (from 1, the oldest commits) of the list of
 // commits; PRsPage of PRs.
 func CommitsPage(n int) string { return fill(patCommitsPage, "page", strconv.Itoa(n)) }
@@ -335,11 +346,6 @@ func TriageMarkdown(monday string) string { return fill(patTriageMD, "week", mon
 
 // Asset is a static file of the theme.
 func Asset(p string) string { return "assets/" + p }
-
-// CompareData is the JSON of a comparison (`perfpages compare -format json`).
-func (t *Table) CompareData(base, head string) string {
-	return fill(patCompareData, "base", t.ArtifactSegment(base), "head", t.ArtifactSegment(head))
-}
 
 // SeriesData is a benchmark's series data file of one chunk of main-line
 // positions.

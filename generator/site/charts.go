@@ -167,7 +167,11 @@ func historyOption() map[string]any {
 }
 
 // overviewOption is the option of an overview chart: one line per test
-// case on a logarithmic value axis. The script adds the series.
+// case. The script adds the series and picks the value axis: by default
+// each value as a percent of its series' median (the chart spec carries
+// the medians), so that test cases of different sizes share the axis and
+// a step of a few percent shows; absolute values and a logarithmic axis
+// are the reader's options.
 func overviewOption() map[string]any {
 	line := charts.NewLine()
 	line.Accept(&chartVisitor{extra: map[string]any{
@@ -181,27 +185,39 @@ func overviewOption() map[string]any {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: "40px", Bottom: "44px", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "log", Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 	)
 	line.Validate()
 	return line.JSON()
 }
 
 // changesOption is the option of a changes chart: horizontal bars of
-// relative changes in percent, labelled with the signed change, on a
-// category axis of row names (first on top).
+// relative changes in percent, one row per test case (first on top), its
+// name on the left and its signed change on the right, each on a category
+// axis of its own. Labels in columns beside the plot cannot overlap the
+// bars or each other however narrow the chart is (a phone), which labels
+// placed at the bars' ends do as soon as changes of both signs meet; the
+// script truncates the names to the chart's width (the tooltip has them
+// whole) and keeps the left axis at the plot's edge rather than at zero.
 func changesOption() map[string]any {
 	bar := charts.NewBar()
+	names := map[string]any{"type": "category", "inverse": true,
+		"axisLine":  map[string]any{"onZero": false},
+		"axisTick":  map[string]any{"show": false},
+		"axisLabel": map[string]any{"interval": 0, "overflow": "truncate", "width": 260}}
+	changes := map[string]any{"type": "category", "inverse": true, "position": "right",
+		"axisLine":  map[string]any{"show": false},
+		"axisTick":  map[string]any{"show": false},
+		"axisLabel": map[string]any{"interval": 0, "fontWeight": "bold"}}
 	bar.Accept(&chartVisitor{extra: map[string]any{
-		"tooltip": tooltip{Trigger: "item", Confine: true, ExtraCSSText: tooltipCSS},
+		"tooltip": tooltip{Trigger: "axis", Confine: true, ExtraCSSText: tooltipCSS, AxisPointer: map[string]any{"type": "shadow"}},
+		"yAxis":   []map[string]any{names, changes},
 	}})
 	bar.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
-		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "64px", Top: "16px", Bottom: "32px", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "%", AxisLabel: &opts.AxisLabel{Formatter: "{value}%"}}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true),
-			AxisLabel: &opts.AxisLabel{Width: 260, Overflow: "truncate", Interval: "0"}}),
+		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "8px", Top: "16px", Bottom: "32px", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", AxisLabel: &opts.AxisLabel{Formatter: "{value}%", HideOverlap: opts.Bool(true)}}),
 	)
 	bar.XYReversal()
 	bar.AddSeries("change", nil, charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.BarMaxWidth = "18" }))

@@ -29,8 +29,10 @@ func (w *Writer) SetPrevious(prev map[string]FileRecord) {
 	w.mu.Unlock()
 }
 
-// Manifest is what the writer wrote, by path (not the marker).
+// Manifest is what the writer wrote, by path (not the marker), once the
+// files being kept (see Keep) are in place.
 func (w *Writer) Manifest() map[string]FileRecord {
+	w.wait()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	out := make(map[string]FileRecord, len(w.manifest))
@@ -44,6 +46,11 @@ func (w *Writer) Manifest() map[string]FileRecord {
 // unchanged, with its modification time: the plan decided its inputs have
 // not changed (key is theirs). It must be one of the files SetPrevious
 // named.
+//
+// The path is claimed at once (two outputs at one path are an error
+// here); the file is carried over in the background, and a failure to do
+// so is returned by Manifest's, Commit's or Abort's wait: the build fails,
+// as it would have.
 func (w *Writer) Keep(p, key string) error {
 	full, err := w.claim(p)
 	if err != nil {
@@ -55,18 +62,29 @@ func (w *Writer) Keep(p, key string) error {
 	if !ok {
 		return fmt.Errorf("keeping %s: the previous site has no such file", p)
 	}
-	return w.link(p, full, key, old)
+	w.async(func() error {
+		if kept, err := w.fromSpare(p, full, old, true); err != nil || kept {
+			if kept {
+				w.keptRecord(p, key, old)
+			}
+			return err
+		}
+		if _, err := w.place(p, full); err != nil {
+			return err
+		}
+		return w.link(p, full, key, old)
+	})
+	return nil
 }
 
 // link makes full the file p of the previous site: a hard link, so its
 // bytes and its modification time stay (a copy with the old time where
-// the file system has no hard links).
+// the file system has no hard links). The previous site's files were
+// checked against their records when the build started (store.Outputs
+// Check); a file edited by hand since is carried over as it is now, and
+// the next build, finding its time changed, writes it again.
 func (w *Writer) link(p, full, key string, old FileRecord) error {
 	src := filepath.Join(w.target, filepath.FromSlash(p))
-	fi, err := os.Lstat(src)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() != old.Size || !fi.ModTime().Equal(old.Time) {
-		return fmt.Errorf("keeping %s: the previous site's file changed since it was written", p)
-	}
 	if err := os.Link(src, full); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return err
@@ -75,10 +93,16 @@ func (w *Writer) link(p, full, key string, old FileRecord) error {
 			return err
 		}
 	}
+	w.keptRecord(p, key, old)
+	return nil
+}
+
+// keptRecord records the file p, the spare site's and the live site's
+// (old), as kept.
+func (w *Writer) keptRecord(p, key string, old FileRecord) {
 	w.mu.Lock()
 	w.manifest[p] = FileRecord{Key: key, Size: old.Size, Time: old.Time, Sum: old.Sum}
 	w.mu.Unlock()
-	return nil
 }
 
 // copyFile copies src to dst with src's modification time.

@@ -188,6 +188,8 @@ func (r *Renderer) funcs() template.FuncMap {
 		"day":       func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"threshold": report.FormatThreshold,
+		// bytes formats a size in bytes as the pages show values (64 GiB).
+		"bytes": func(n int64) string { return report.FormatValue(float64(n), "bytes") },
 		// markdown renders Markdown (content pages, triage reports) to HTML.
 		"markdown": func(s string) (template.HTML, error) { return renderMarkdown(r.md, []byte(s)) },
 		"triage":   func(s string) (template.HTML, error) { return renderTriage(r.md, []byte(s)) },

@@ -113,8 +113,9 @@ func TestWriterSwapsAtomically(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(target, "new.html")); string(data) != "new" {
 		t.Error("new file missing")
 	}
+	// Beside it only the spare: the old site, kept for the next build.
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 || entries[0].Name() != ".public.spare" {
 		t.Errorf("left behind: %v", entries)
 	}
 }

@@ -2,8 +2,11 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,6 +40,9 @@ type Writer struct {
 	target string
 	tmp    string
 	unlock func()
+	// spare is the previous-but-one site the new one is made from, nil
+	// when it is made from nothing (see spare.go).
+	spare *spare
 
 	mu       sync.Mutex
 	files    map[string]bool
@@ -47,6 +53,66 @@ type Writer struct {
 	// (see SetPrevious); manifest records every file written.
 	prev     map[string]FileRecord
 	manifest map[string]FileRecord
+
+	// links are the Keep calls in flight (see Keep); wait ends them.
+	links    chan func() error
+	linkWG   sync.WaitGroup
+	linkErr  error
+	linkOnce sync.Once
+	waitOnce sync.Once
+	sendMu   sync.RWMutex // held to send on links; waited under it
+	waited   bool
+}
+
+// linkers is how many goroutines carry files of the previous site over.
+// Carrying a file over is two system calls that wait on the file system
+// (mkdir, link), not on a core: a nightly build carries thousands.
+const linkers = 8
+
+// async runs f on the writer's link goroutines; after wait, at once.
+func (w *Writer) async(f func() error) {
+	w.sendMu.RLock()
+	defer w.sendMu.RUnlock()
+	if w.waited {
+		if err := f(); err != nil {
+			w.mu.Lock()
+			w.linkErr = cmp.Or(w.linkErr, err)
+			w.mu.Unlock()
+		}
+		return
+	}
+	w.linkOnce.Do(func() {
+		w.links = make(chan func() error, 256)
+		for range linkers {
+			w.linkWG.Go(func() {
+				for f := range w.links {
+					if err := f(); err != nil {
+						w.mu.Lock()
+						w.linkErr = cmp.Or(w.linkErr, err)
+						w.mu.Unlock()
+					}
+				}
+			})
+		}
+	})
+	w.links <- f
+}
+
+// wait ends the Keep calls in flight and returns the first error.
+func (w *Writer) wait() error {
+	w.waitOnce.Do(func() {
+		w.sendMu.Lock()
+		w.waited = true
+		w.sendMu.Unlock()
+		w.linkOnce.Do(func() {}) // no goroutines were started: none to wait for
+		if w.links != nil {
+			close(w.links)
+			w.linkWG.Wait()
+		}
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.linkErr
 }
 
 // NewWriter prepares a temporary folder beside target. It refuses, before
@@ -77,10 +143,17 @@ func NewWriter(target string) (*Writer, error) {
 		return nil, err
 	}
 	w.warnings = outdir.CleanLeftovers(target)
-	tmp, err := os.MkdirTemp(parent, outdir.TempPrefix(target))
-	if err != nil {
-		w.release()
-		return nil, fmt.Errorf("creating the temporary output folder: %w", err)
+	tmp := filepath.Join(parent, outdir.TempPrefix(target)+"spare")
+	if w.spare = openSpare(target, tmp); w.spare != nil {
+		for d := range w.spare.dirs {
+			w.dirs[d] = true
+		}
+	} else {
+		tmp, err = os.MkdirTemp(parent, outdir.TempPrefix(target))
+		if err != nil {
+			w.release()
+			return nil, fmt.Errorf("creating the temporary output folder: %w", err)
+		}
 	}
 	w.tmp = tmp
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -88,8 +161,15 @@ func NewWriter(target string) (*Writer, error) {
 		return nil, err
 	}
 	// The marker first; the previous site's, with its time, when it is
-	// the same (a rebuild rewrites no file it need not).
+	// the same (a rebuild rewrites no file it need not). A spare site has
+	// one already.
 	marker := filepath.Join(tmp, outdir.Marker)
+	if w.spare != nil {
+		if old, err := os.ReadFile(marker); err == nil && bytes.Equal(old, outdir.MarkerContent) {
+			return w, nil
+		}
+		os.Remove(marker)
+	}
 	if old, err := os.ReadFile(filepath.Join(target, outdir.Marker)); err != nil || !bytes.Equal(old, outdir.MarkerContent) || os.Link(filepath.Join(target, outdir.Marker), marker) != nil {
 		if err := os.WriteFile(marker, outdir.MarkerContent, 0o644); err != nil {
 			w.Abort()
@@ -136,6 +216,9 @@ func (w *Writer) WriteFile(p string, data []byte) error { return w.Put(p, "", da
 // with its modification time: a rebuild rewrites only what changed.
 func (w *Writer) Put(p, key string, data []byte) error {
 	full, err := w.claim(p)
+	if err == nil {
+		full, err = w.place(p, full)
+	}
 	if err != nil {
 		return err
 	}
@@ -143,7 +226,14 @@ func (w *Writer) Put(p, key string, data []byte) error {
 	w.mu.Lock()
 	old, ok := w.prev[p]
 	w.mu.Unlock()
-	if ok && old.Sum == sum && old.Size == int64(len(data)) {
+	same := ok && old.Sum == sum && old.Size == int64(len(data))
+	if kept, err := w.fromSpare(p, full, old, same); err != nil {
+		return err
+	} else if kept {
+		w.keptRecord(p, key, old)
+		return nil
+	}
+	if same {
 		if err := w.link(p, full, key, old); err == nil {
 			return nil
 		}
@@ -169,21 +259,47 @@ func (w *Writer) claim(p string) (string, error) {
 		return "", fmt.Errorf("two pages write %s", p)
 	}
 	w.files[p] = true
-	dir := path.Dir(p)
-	needDir := dir != "." && !w.dirs[dir]
 	w.mu.Unlock()
-	full := filepath.Join(w.tmp, filepath.FromSlash(p))
-	if needDir {
-		// Two goroutines may both create the folder; MkdirAll is fine
-		// with that. It is marked only once it exists.
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return "", err
-		}
-		w.mu.Lock()
-		w.dirs[dir] = true
-		w.mu.Unlock()
+	return filepath.Join(w.tmp, filepath.FromSlash(p)), nil
+}
+
+// place makes the folder of p, claimed as full.
+func (w *Writer) place(p, full string) (string, error) {
+	if err := w.mkdirs(path.Dir(p)); err != nil {
+		return "", err
 	}
 	return full, nil
+}
+
+// mkdirs makes folder dir of the new site and its parents. Folders made
+// are remembered, so each costs one mkdir call (MkdirAll would look at
+// every parent first: a site has thousands of page folders). Two
+// goroutines may both make a folder; the second finds it there.
+func (w *Writer) mkdirs(dir string) error {
+	if dir == "." {
+		return nil
+	}
+	w.mu.Lock()
+	done := w.dirs[dir]
+	w.mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := w.mkdirs(path.Dir(dir)); err != nil {
+		return err
+	}
+	full := filepath.Join(w.tmp, filepath.FromSlash(dir))
+	err := os.Mkdir(full, 0o755)
+	if errors.Is(err, fs.ErrExist) && w.spareFileAt(dir) {
+		err = os.Mkdir(full, 0o755)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	w.mu.Lock()
+	w.dirs[dir] = true
+	w.mu.Unlock()
+	return nil
 }
 
 // record adds the file just written at full to the manifest.
@@ -205,10 +321,17 @@ func (w *Writer) Count() int {
 	return len(w.files)
 }
 
-// Commit swaps the new site in place of the old one and removes the old
-// one; a failure to remove it is a warning, not an error.
+// Commit swaps the new site in place of the old one, which it keeps as
+// the next build's spare site (or removes when it cannot); a failure to
+// remove it is a warning, not an error.
 func (w *Writer) Commit() error {
 	defer w.release()
+	if err := w.wait(); err != nil {
+		return err
+	}
+	if err := w.pruneSpare(); err != nil {
+		return err
+	}
 	if err := outdir.StillReplaceable(w.target); err != nil {
 		return err
 	}
@@ -218,7 +341,7 @@ func (w *Writer) Commit() error {
 	}
 	w.tmp = ""
 	if old != "" {
-		if err := removeOld(old); err != nil {
+		if err := w.keepSpare(old); err != nil {
 			w.mu.Lock()
 			w.warnings = append(w.warnings, fmt.Errorf("the new site is in place, but the previous one could not be removed from %s: %v; remove it by hand", old, err))
 			w.mu.Unlock()
@@ -234,6 +357,7 @@ var removeOld = outdir.RemoveSite
 // called after Commit (it then does nothing).
 func (w *Writer) Abort() error {
 	defer w.release()
+	w.wait()
 	if w.tmp == "" {
 		return nil
 	}

@@ -49,7 +49,7 @@ func TestWriterMarksEverySite(t *testing.T) {
 			t.Fatalf("build %d wrote no marker", i)
 		}
 	}
-	if d := cmp.Diff([]string{"public"}, names(t, dir)); d != "" {
+	if d := cmp.Diff([]string{".public.spare", "public"}, names(t, dir)); d != "" {
 		t.Errorf("beside the site (-want +got):\n%s", d)
 	}
 }
@@ -128,6 +128,9 @@ func TestWriterOldSiteUnremovable(t *testing.T) {
 	}
 	defer func(f func(string) error) { removeOld = f }(removeOld)
 	removeOld = func(string) error { return errors.New("permission denied") }
+	// Where the old site would be kept as the spare there is a file of
+	// someone else's: it stays, and the old site is removed instead.
+	os.WriteFile(filepath.Join(dir, ".public.spare"), []byte("mine"), 0o644)
 	w, _ = NewWriter(target)
 	w.WriteFile("index.html", []byte("new"))
 	if err := w.Commit(); err != nil {

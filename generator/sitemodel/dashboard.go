@@ -29,6 +29,10 @@ type Dashboard struct {
 		Benchmarks int `json:"benchmarks"`
 		PRs        int `json:"prs"`
 	} `json:"counts"`
+
+	// NeedsLook are recent comparisons the filter does not keep that have
+	// new failures or large changes (the weekly reports' "Needs a look").
+	NeedsLook []Recent `json:"needs_look,omitempty"`
 }
 
 // MachineView is a machine with its latest main-line result.
@@ -51,6 +55,8 @@ type Noisy struct {
 	Metric    string          `json:"metric"`
 	Machine   string          `json:"machine"`
 	Params    analysis.Params `json:"params,omitempty"`
+	// ContextShown: see Row.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
 	// Threshold is the series' significance threshold at its machine's
 	// latest commit (Q3 + 3·IQR of its recent percent changes).
 	Threshold float64 `json:"threshold"`
@@ -65,8 +71,10 @@ type Failing struct {
 	Machine   string          `json:"machine"`
 	Error     string          `json:"error"`
 	Params    analysis.Params `json:"params,omitempty"`
-	Since     Artifact        `json:"since"` // the first commit of the failing streak
-	New       bool            `json:"new"`   // the streak starts at the latest commit
+	// ContextShown: see Row.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	Since        Artifact        `json:"since"` // the first commit of the failing streak
+	New          bool            `json:"new"`   // the streak starts at the latest commit
 }
 
 func (p *planner) dashboard(ctx context.Context) error {
@@ -132,6 +140,17 @@ func (p *planner) dashboard(ctx context.Context) error {
 			}
 		}
 	}
+	// The same for the comparisons the filter does not keep but that need
+	// a look.
+	for pos := len(d.MainLine) - 1; pos >= max(1, len(d.MainLine)-200) && len(v.NeedsLook) < 10; pos-- {
+		if b := p.brief(pos); b != nil {
+			if look := p.lookLine(b); look != "" {
+				r := p.recent(b)
+				r.Look = look
+				v.NeedsLook = append(v.NeedsLook, r)
+			}
+		}
+	}
 	for pos := len(d.MainLine) - 1; pos >= 1 && len(v.Recent) < 5; pos-- {
 		if b := p.brief(pos); b != nil {
 			v.Recent = append(v.Recent, p.recent(b))
@@ -167,7 +186,7 @@ func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 		bench := r.Series.Case.Benchmark
 		if r.OK && r.History >= c.Options.History {
 			v.Noisiest = append(v.Noisiest, Noisy{Benchmark: bench, BenchURL: p.routes.Bench(bench),
-				Metric: r.Series.Key.Metric, Machine: mv.Name, Params: r.Series.Case.Params, Threshold: r.Threshold})
+				Metric: r.Series.Key.Metric, Machine: mv.Name, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series], Threshold: r.Threshold})
 		}
 		if r.After == nil || r.After.Error == "" {
 			continue
@@ -182,7 +201,7 @@ func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 			since = d.MainLine[pos]
 		}
 		v.Failing = append(v.Failing, Failing{Benchmark: bench, BenchURL: p.routes.Bench(bench),
-			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params,
+			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series],
 			Since: p.artifact(since), New: since == a})
 	}
 	mv.Direction = analysis.SummarizeMetric("", rows, c.Options.Model).Direction.String()
@@ -251,9 +270,51 @@ type PRItem struct {
 }
 
 // CompareForm is the page where a reader picks any two commits to compare.
+// Its script reads the main-line artifacts from data/artifacts; the rest
+// of what it needs to resolve a pair is here:
+//
+//   - a pair the site shows already opens its page: consecutive main-line
+//     commits (the script sees them in the artifacts' order), and Pages;
+//   - any other pair of main-line commits is computed in the browser from
+//     the series data of Benches: per series, the two values as the site
+//     stores them and their relative change, nothing else (no
+//     significance: `perfpages compare` has it);
+//   - a pair with an artifact off the main line that no page shows is
+//     refused with the command that computes it.
 type CompareForm struct {
 	Base *Artifact `json:"base,omitempty"` // the latest commit's predecessor
 	Head *Artifact `json:"head,omitempty"` // the latest commit
+	// Benches are the benchmarks' path segments (data/series/<segment>/).
+	Benches []string     `json:"benches"`
+	Metrics []FormMetric `json:"metrics"`
+	// PRs resolve "#N": the artifact that stands for the PR (its merged
+	// commit, else its latest try run) and its page.
+	PRs []FormPR `json:"prs,omitempty"`
+	// Pages are the comparisons the site pre-renders other than those of
+	// consecutive main-line commits (PRs, try runs, triage weeks).
+	Pages []FormPage `json:"pages,omitempty"`
+}
+
+// FormMetric is a metric as the compare form's results show it.
+type FormMetric struct {
+	Name      string `json:"name"`
+	Unit      string `json:"unit"`
+	Direction string `json:"direction"`
+}
+
+// FormPR is a PR as the compare form resolves it.
+type FormPR struct {
+	Number int    `json:"number"`
+	Title  string `json:"title,omitempty"`
+	Head   string `json:"head"` // artifact id
+	URL    string `json:"url"`
+}
+
+// FormPage is a pre-rendered comparison: its ends' ids and its page.
+type FormPage struct {
+	Base string `json:"base"`
+	Head string `json:"head"`
+	URL  string `json:"url"`
 }
 
 // recentAt is the list entry of the main-line commit at pos.
@@ -378,10 +439,21 @@ func (p *planner) lists(ctx context.Context) error {
 			return err
 		}
 	}
-	form := CompareForm{}
+	form := CompareForm{Benches: p.benchSegs, Pages: p.formPages}
 	if n >= 2 {
 		b, h := p.artifact(d.MainLine[n-2]), p.artifact(d.MainLine[n-1])
 		form.Base, form.Head = &b, &h
+	}
+	seenMetric := map[string]bool{}
+	for _, s := range d.Series {
+		if !seenMetric[s.Metric.Name] {
+			seenMetric[s.Metric.Name] = true
+			form.Metrics = append(form.Metrics, FormMetric{Name: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction)})
+		}
+	}
+	slices.SortFunc(form.Metrics, func(a, b FormMetric) int { return strings.Compare(a.Name, b.Name) })
+	for _, it := range items {
+		form.PRs = append(form.PRs, FormPR{Number: it.Number, Title: it.Title, Head: it.Latest.ID, URL: it.URL})
 	}
 	return p.out(Output{Path: route.CompareIndex, Layout: "compare-form", Title: "Compare any two commits", Sitemap: true, Charts: false}, func(o *Output) error {
 		o.Data = form

@@ -97,6 +97,9 @@ type SeriesData struct {
 // data files refer to by id.
 type SeriesIndex struct {
 	Series []Row `json:"series"`
+	// Chunks are the chunks that have a data file of the benchmark
+	// (data/series/<bench>/<chunk>.json), in order.
+	Chunks []int `json:"chunks"`
 }
 
 // Columns are the columns of a data file's rows (see SeriesData).
@@ -277,6 +280,9 @@ var (
 	pClasses   = []string{"", "regression", "improvement", "significant"}
 	verdicts   = []string{"", "improved", "regressed", "no change", "within noise"}
 	budgets    = []string{"", "pass", "warn", "fail", "skip"}
+	// bases of rows with a change; the most common one is 0, so that it
+	// adds nothing to the codes.
+	bases = []string{string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.BasisSamples), string(analysis.BasisShortDodgy), string(analysis.Basis2021)}
 )
 
 const (
@@ -288,6 +294,7 @@ const (
 	kPShift    = 10 // 2 bits: pClasses
 	kVerdict   = 12 // 3 bits: verdicts
 	kBudget    = 15 // 3 bits: budgets
+	kBasis     = 18 // 3 bits: bases (with kHasChange)
 )
 
 func indexOf(list []string, s string) int {
@@ -302,12 +309,15 @@ func indexOf(list []string, s string) int {
 // rowCodes packs the enumerated fields of a row, and reports false when a
 // value is not one the codes know (the caller then keeps it as text).
 func rowCodes(r *Row, verdict string) (int, bool) {
-	m, d, z, pc, v, b := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
-		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget)
-	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
+	m, d, z, pc, v, b, bs := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
+		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget), 0
+	if r.HasChange {
+		bs = indexOf(bases, r.Basis)
+	}
+	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
 		return 0, false
 	}
-	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget
+	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget | bs<<kBasis
 	if r.HasChange {
 		k |= kHasChange
 	}
@@ -427,6 +437,11 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 		// The same change (bit for bit) prints the same text.
 		if c, cok := analysis.RelativeChange(pt.before, pt.value); !cok || c != r.Change {
 			co, cv = report.FormatChange(r.Change), r.Change
+			if cok && math.IsInf(c, 0) {
+				// A change from 0: the row holds the largest finite
+				// change (it sorts first), the page prints "+∞%".
+				co = report.FormatChange(c)
+			}
 		}
 	}
 	s.CV = append(s.CV, Exact(cv))

@@ -116,6 +116,11 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 		return false, nil
 	}
 	outs = append(outs, a)
+	for _, seg := range p.benchSegs {
+		if _, ok := p.opts.Known[route.File(route.SeriesData(seg, chunk))]; ok {
+			p.noteSeriesData(seg, chunk)
+		}
+	}
 	copy(p.summaries[from:to], briefs)
 	for _, o := range outs {
 		if err := p.out(o, nil); err != nil {
@@ -125,20 +130,35 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 	return true, nil
 }
 
+// noteSeriesData records that benchmark segment seg has a series data file
+// of chunk: a benchmark's series index lists them, so that its pages
+// fetch no file that does not exist (a benchmark that stopped, or started
+// late, has none for the chunks without its results).
+func (p *planner) noteSeriesData(seg string, chunk int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dataChunks == nil {
+		p.dataChunks = map[string][]int{}
+	}
+	if !slices.Contains(p.dataChunks[seg], chunk) {
+		p.dataChunks[seg] = append(p.dataChunks[seg], chunk)
+	}
+}
+
 // toBrief and fromBrief convert a comparison's summary to what the
 // briefs remember and back.
 func (p *planner) toBrief(b *brief) Brief {
-	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts}
+	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts, Watch: b.watch}
 }
 
 func (p *planner) fromBrief(b Brief) (*brief, bool) {
 	base, ok1 := p.d.Index(b.Base)
 	head, ok2 := p.d.Index(b.Head)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || b.Watch == nil || b.Watch.Options != p.opts.Watch {
 		return nil, false
 	}
 	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.cmp.Options(), HistoryFrom: -1}
-	return &brief{comp: c, counts: b.Counts}, true
+	return &brief{comp: c, counts: b.Counts, watch: b.Watch}, true
 }
 
 func (p *planner) mainChunk(ctx context.Context, from, to int) error {
@@ -160,7 +180,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 			return nil
 		}
 		if pos := from + i; pos > 0 {
-			b := &brief{comp: summaryOf(cm)}
+			b := &brief{comp: summaryOf(cm), watch: analysis.WatchComparison(cm, p.opts.Watch)}
 			for k := range cm.Rows {
 				b.counts.add(&cm.Rows[k])
 			}
@@ -225,6 +245,9 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		segs = append(segs, seg)
 	}
 	slices.Sort(segs)
+	for _, seg := range segs {
+		p.noteSeriesData(seg, chunk)
+	}
 	err = parallel(ctx, len(segs), func(i int) error {
 		seg := segs[i]
 		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
@@ -365,6 +388,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	slices.Sort(names)
 	for _, n := range names {
 		mv := byMetric[n]
+		mv.Summary.Relevant, mv.Summary.TooSmall = mv.Counts.Relevant(), mv.Counts.TooSmall
 		sortRows(mv.Primary)
 		sortRows(mv.Secondary)
 		mv.Chart = changesChart(n, append(slices.Clone(mv.Primary), mv.Secondary...))
@@ -385,7 +409,17 @@ func changesChart(metric string, rows []Row) *Chart {
 		for _, kv := range r.Params {
 			label += " " + kv.Key + "=" + kv.Value
 		}
-		bars = append(bars, Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"})
+		if len(r.ContextShown) > 0 {
+			label += " [" + r.ContextShown.String() + "]"
+		}
+		b := Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"}
+		if math.Abs(r.Change) >= math.MaxFloat64/100 {
+			// A change from 0 (formatRow stores it as the largest change
+			// whose percent is finite): no length describes it, so the
+			// chart draws it to the end of its axis, labelled "new".
+			b.New, b.Percent = true, math.Copysign(1, r.Change)
+		}
+		bars = append(bars, b)
 	}
 	if len(bars) == 0 {
 		return nil

@@ -94,6 +94,12 @@ type Counts struct {
 	New          int `json:"new"`          // no result in base
 	Gone         int `json:"gone"`         // no result in head
 	Other        int `json:"other"`        // rows without a relevant change (shown on demand)
+
+	// TooSmall counts the rows of Other whose change is significant but
+	// too small to be relevant (magnitude very small, or a change of 0
+	// against a flat history's threshold of 0): with the relevant ones
+	// they make the metric summary's Significant.
+	TooSmall int `json:"too_small,omitempty"`
 }
 
 // Relevant is the number of relevant changes.
@@ -117,6 +123,9 @@ func (c *Counts) add(r *analysis.Row) {
 		c.Other++
 	default:
 		c.Other++
+		if r.OK && r.Significant {
+			c.TooSmall++
+		}
 	}
 	if r.OK {
 		c.Compared++
@@ -192,6 +201,12 @@ type Summary struct {
 	Significant        int          `json:"significant"`
 	Rows               []SummaryRow `json:"rows"`
 	Markdown           string       `json:"markdown"` // the table as rustc-perf writes it
+
+	// Significant above is the analysis' count of significant changes;
+	// the page says it as Relevant (the rows its tables list) and
+	// TooSmall, both from the metric's Counts, which add up to it.
+	Relevant int `json:"relevant"`
+	TooSmall int `json:"too_small,omitempty"`
 }
 
 // SummaryRow is a line of the summary table.
@@ -213,12 +228,17 @@ type Row struct {
 	BenchURL  string          `json:"bench_url"`
 	Params    analysis.Params `json:"params,omitempty"`
 	Context   analysis.Params `json:"context,omitempty"`
-	Metric    string          `json:"metric"`
-	Unit      string          `json:"unit,omitempty"`
-	Category  string          `json:"category"`
-	Machine   string          `json:"machine"`
-	Before    string          `json:"before,omitempty"`
-	After     string          `json:"after,omitempty"`
+	// ContextShown are the context values that tell this series apart
+	// from others of its test case, metric and machine (python=2.7 and
+	// python=3.4), shown beside its parameters; none when no other series
+	// shares them.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	Metric       string          `json:"metric"`
+	Unit         string          `json:"unit,omitempty"`
+	Category     string          `json:"category"`
+	Machine      string          `json:"machine"`
+	Before       string          `json:"before,omitempty"`
+	After        string          `json:"after,omitempty"`
 	// Change is the relative change when HasChange (sorting, filters).
 	Change    float64 `json:"change,omitempty"`
 	HasChange bool    `json:"has_change,omitempty"`
@@ -248,6 +268,15 @@ type Row struct {
 	BudgetText  string `json:"budget_text,omitempty"`
 	BudgetTitle string `json:"budget_title,omitempty"`
 	Ack         string `json:"ack,omitempty"` // notes of acknowledged changes at the head
+
+	// Basis is what decided whether the change is significant
+	// (analysis.SignificanceBasis, the JSON's significance_basis); the
+	// short-history rules show as a badge beside the threshold, with
+	// BasisText and BasisTitle (basisBadges; site.js's renderRow has the
+	// same table).
+	Basis      string `json:"basis,omitempty"`
+	BasisText  string `json:"basis_text,omitempty"`
+	BasisTitle string `json:"basis_title,omitempty"`
 }
 
 // Chart is a chart a page draws: its kind and what it needs, not its
@@ -264,6 +293,16 @@ type Chart struct {
 	Series []ChartSeries `json:"series,omitempty"`
 	// Bars are the bars of a changes chart.
 	Bars []Bar `json:"bars,omitempty"`
+	// Steps are the step changes a history chart marks (benchmark pages).
+	Steps []ChartStep `json:"steps,omitempty"`
+}
+
+// ChartStep is a step change marked on a history chart: at the main-line
+// position of the first value after it.
+type ChartStep struct {
+	Pos   int    `json:"pos"`
+	Text  string `json:"text"`  // the label: "step +1.50%"
+	Class string `json:"class"` // regression or improvement
 }
 
 // The chart kinds.
@@ -283,6 +322,14 @@ type Axis struct {
 type ChartSeries struct {
 	ID   string `json:"id"`
 	Name string `json:"name,omitempty"`
+	// Median is the median of the series' main-line values (overview
+	// charts): their normalized view draws each value as a percent of it,
+	// so that test cases of different sizes share an axis and a 1.5 %
+	// step shows. It is computed here, by analysis.MedianOf, so that the
+	// chart and any other reader agree on one definition; 0 (omitted)
+	// when the series has no positive median, which the chart then draws
+	// only in absolute values.
+	Median float64 `json:"median,omitempty"`
 }
 
 // Bar is one bar of a changes chart: a relevant change in percent.
@@ -291,4 +338,8 @@ type Bar struct {
 	Percent    float64 `json:"percent"`
 	Text       string  `json:"text"`
 	Regression bool    `json:"regression,omitempty"`
+	// New marks a change from 0 ("+∞%"): Percent is only its sign (±1),
+	// and the chart draws the bar to the end of its axis, labelled "new",
+	// instead of stretching the scale.
+	New bool `json:"new,omitempty"`
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ func metricAnchor(name string) string { return slug.Metric(name) }
 type brief struct {
 	comp   *analysis.Comparison // Rows nil
 	counts Counts
+	watch  *analysis.Watch // what needs a look, whatever the filter keeps
 }
 
 // PR is a PR's page: the PR's head (merge commit or latest try run)
@@ -106,6 +108,13 @@ func (p *planner) prs(ctx context.Context) error {
 			addPair(pair{b, head}, route.PR(pr))
 		}
 		jobs = append(jobs, j)
+	}
+	for _, pr := range order {
+		if pos := d.MainPos(pr.head); pos > 0 && d.MainLine[pos-1] == pr.base {
+			continue
+		}
+		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
+		p.formPages = append(p.formPages, FormPage{Base: bid, Head: hid, URL: cmpOr(canonical[pr], p.routes.Compare(bid, hid))})
 	}
 	err := parallel(ctx, len(jobs), func(i int) error {
 		j := jobs[i]
@@ -296,6 +305,10 @@ type Recent struct {
 	Contiguous bool          `json:"contiguous"`
 	Counts     Counts        `json:"counts"`
 	Metrics    []MetricBrief `json:"metrics,omitempty"` // metrics with a change
+	// Look says what needs a look although the filter does not keep the
+	// comparison ("4 new failures, 1 large change"); set in the
+	// dashboard's list of them only.
+	Look string `json:"look,omitempty"`
 }
 
 // MetricBrief is one metric's verdict in a list of comparisons.
@@ -327,6 +340,9 @@ type Week struct {
 	Updated time.Time `json:"updated"` // the date of its latest comparison
 	Pairs   int       `json:"pairs"`   // comparisons made in the week
 	Counts  string    `json:"counts"`  // "2 Regressions, 1 Improvement, 0 Mixed; 0 of them in rollups"
+	// Look counts its "Needs a look" section: "4 new failures, 1 large
+	// change"; "" when it is empty.
+	Look string `json:"look,omitempty"`
 }
 
 // TriageWeek is one week's report, rendered from its Markdown.
@@ -353,8 +369,11 @@ type Feed struct {
 	Entries []FeedEntry `json:"entries"`
 }
 
-// FeedEntry is one week in the feed.
+// FeedEntry is one entry of a feed: a week in the triage reports' feed.
 type FeedEntry struct {
+	// ID is the entry's id when it is not its URL (the regressions
+	// feed's entries link where they are best read, which may change).
+	ID      string    `json:"id,omitempty"`
 	Title   string    `json:"title"`
 	URL     string    `json:"url"` // absolute when the base URL is
 	Updated time.Time `json:"updated"`
@@ -369,12 +388,19 @@ func (p *planner) weeks(ctx context.Context) error {
 	sources := make([]string, len(list))
 	keys := make([]string, len(list))
 	known := make([]bool, len(list))
+	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
+		steps[i] = analysis.WeekSteps(d, w, p.opts.Steps)
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
 		date := w.Monday.Format("2006-01-02")
-		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter)}
+		// A week's steps depend on the commits after it too (a step is
+		// confirmed, re-measured or withdrawn as values arrive): the key
+		// holds what the report shows of them.
+		var sec bytes.Buffer
+		report.WriteTriageSteps(&sec, d, steps[i], p.links)
+		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), watchKey(p.opts.Watch), hashKey(sec.String())}
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			parts = append(parts, hashKey(string(n.Body)))
 		}
@@ -408,7 +434,10 @@ func (p *planner) weeks(ctx context.Context) error {
 			}
 		}
 		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", compare)
+		r.Look(d, w, p.opts.Watch, "", p.watchOf)
+		r.Steps = steps[i]
 		wk.Counts = report.CountLine(r)
+		wk.Look = report.NeedsLookLine(r.NeedsLook)
 		weeks[i] = wk
 		if known[i] {
 			return nil
@@ -466,8 +495,11 @@ func (p *planner) weeks(ctx context.Context) error {
 		feed.Updated = d.Artifacts[d.MainLine[n-1]].Date
 	}
 	for _, w := range idx.Weeks {
-		feed.Entries = append(feed.Entries, FeedEntry{Title: "Triage report for the week of " + w.Date, URL: abs + w.URL, Updated: w.Updated,
-			Summary: fmt.Sprintf("%s. %d artifact comparisons made in total.", w.Counts, w.Pairs)})
+		summary := fmt.Sprintf("%s. %d artifact comparisons made in total.", w.Counts, w.Pairs)
+		if w.Look != "" {
+			summary += " " + report.NeedsLookTitle + ": " + w.Look + "."
+		}
+		feed.Entries = append(feed.Entries, FeedEntry{Title: "Triage report for the week of " + w.Date, URL: abs + w.URL, Updated: w.Updated, Summary: summary})
 	}
 	return p.out(Output{Path: route.TriageFeed, Layout: "feed.xml"}, func(o *Output) error {
 		o.Data = feed
@@ -520,11 +552,26 @@ type SeriesView struct {
 	Direction string          `json:"direction"`
 	Machine   string          `json:"machine"`
 	Context   analysis.Params `json:"context,omitempty"`
-	Points    int             `json:"points"` // main-line results
+	// ContextShown: see Row.
+	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	Points       int             `json:"points"` // main-line results
 	// Snippet is the annotations.yaml entry that marks a distribution
 	// change of this series, with @ARTIFACT@ for the artifact's id (the
 	// page fills it in for the point under the pointer).
 	Snippet string `json:"snippet"`
+	// Steps are the series' step changes, oldest first (the chart marks
+	// them too).
+	Steps []SeriesStep `json:"steps,omitempty"`
+}
+
+// SeriesStep is a step change of a series, as its benchmark page lists it.
+type SeriesStep struct {
+	Artifact Artifact `json:"artifact"` // the first main-line artifact after it
+	Change   string   `json:"change"`
+	Class    string   `json:"class"`       // regression or improvement
+	URL      string   `json:"compare_url"` // compares the two sides
+	// Acknowledged: annotations.yaml acknowledges it.
+	Acknowledged bool `json:"acknowledged,omitempty"`
 }
 
 // BenchIndex lists every benchmark.
@@ -583,6 +630,12 @@ func (p *planner) benches(ctx context.Context) error {
 				idx.Series = append(idx.Series, p.seriesRow(s))
 			}
 			slices.SortFunc(idx.Series, func(a, b Row) int { return strings.Compare(a.Anchor, b.Anchor) })
+			p.mu.Lock()
+			idx.Chunks = slices.Sorted(slices.Values(p.dataChunks[p.routes.BenchSegment(name)]))
+			p.mu.Unlock()
+			if idx.Chunks == nil {
+				idx.Chunks = []int{}
+			}
 			o.Data = idx
 			return nil
 		})
@@ -610,18 +663,33 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 	for _, s := range series {
 		v.Category = string(s.Case.Category)
 		points := 0
+		var values []float64
 		for _, pt := range s.Points {
 			if d.MainPos(pt.Artifact) >= 0 {
 				points++
+				if pt.OK {
+					values = append(values, pt.Value)
+				}
 			}
 		}
 		id := seriesID(s.Key)
-		v.Series = append(v.Series, SeriesView{
-			Anchor: "series-" + slug.Name(seriesChartKey(s.Key)), ID: id,
+		sv := SeriesView{
+			Anchor: seriesAnchor(s.Key), ID: id,
 			Chart:  Chart{ID: id, Kind: ChartHistory, Unit: s.Metric.Unit, Bench: seg, Series: []ChartSeries{{ID: id}}},
 			Params: s.Case.Params, Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction),
-			Machine: s.Key.Machine, Context: s.Context, Points: points, Snippet: annotationSnippet(s),
-		})
+			Machine: s.Key.Machine, Context: s.Context, ContextShown: p.shown[s], Points: points, Snippet: annotationSnippet(s),
+		}
+		for _, st := range p.stepsOf[s] {
+			class := "improvement"
+			if st.Regression {
+				class = "regression"
+			}
+			change := report.FormatStepChange(st.Change)
+			sv.Chart.Steps = append(sv.Chart.Steps, ChartStep{Pos: st.Index, Text: "step " + change, Class: class})
+			sv.Steps = append(sv.Steps, SeriesStep{Artifact: p.artifact(st.Artifact), Change: change, Class: class,
+				URL: report.StepComparePath(d, p.routes, st), Acknowledged: len(st.Acknowledgements(d)) > 0})
+		}
+		v.Series = append(v.Series, sv)
 		gk := s.Key.Metric + "\x00" + s.Key.Machine + "\x00" + s.Key.Context
 		g := groups[gk]
 		if g == nil {
@@ -630,7 +698,13 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 			order = append(order, gk)
 		}
 		if points > 0 {
-			g.lines = append(g.lines, ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)})
+			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
+			if len(values) > 0 {
+				if m := analysis.MedianOf(values); m > 0 && !math.IsInf(m, 0) {
+					cs.Median = m
+				}
+			}
+			g.lines = append(g.lines, cs)
 		}
 	}
 	slices.Sort(order)

@@ -14,7 +14,9 @@
 // chunk (every row, for the rows a page does not pre-render and for the
 // history charts), then the pages that need every chunk: PR and compare
 // pages, benchmark pages (which only name their data files), the triage
-// reports, the dashboard, lists, the sitemap and the feed.
+// reports, the regressions page and its feed (the steps the caller
+// detected, Options.Steps), the dashboard, lists, the sitemap and the
+// feed.
 //
 // Every output carries a key: a hash of the inputs its bytes depend on.
 // An incremental build passes the keys it wrote last time; the plan then
@@ -49,6 +51,10 @@ type Options struct {
 	// TriageFilter decides which comparisons the weekly reports keep.
 	TriageFilter analysis.TriageFilter
 	Content      *Content
+	// Watch says what the weekly reports list under "Needs a look" and
+	// the dashboard among the comparisons that need a look; zero:
+	// analysis.DefaultWatchOptions.
+	Watch analysis.WatchOptions
 	// Warnings are the problems found reading the inputs.
 	Warnings []error
 	// Chunk is the number of main-line positions per series data file
@@ -73,6 +79,15 @@ type Options struct {
 	// summaries) across builds, by chain key; nil: nothing is
 	// remembered.
 	Briefs Briefs
+	// Steps are the step changes found along the main line
+	// (analysis.Dataset.Steps), in its order: the regressions page and
+	// its feed list them, the benchmark pages' history charts mark them
+	// and each weekly triage report lists those that begin in its week.
+	// They are computed once per build, by the caller: the plan only
+	// shows them. Outputs that show steps have no key or one that
+	// includes them, since a new commit may confirm, move or withdraw a
+	// step behind it.
+	Steps []analysis.Step
 }
 
 // Briefs is a memory of main-line comparisons' summaries.
@@ -87,6 +102,9 @@ type Brief struct {
 	Base, Head string // artifact ids
 	Metrics    []analysis.MetricSummary
 	Counts     Counts
+	// Watch is what the comparison holds that needs a look (with the
+	// options it was made with: a brief made with others is not used).
+	Watch *analysis.Watch
 }
 
 // Content is the Markdown side of a site, as the plan needs it.
@@ -140,9 +158,21 @@ type planner struct {
 	summaries []*brief
 	benchSegs []string // benchmark segments, sorted by benchmark name
 	weekList  []Week   // the triage weeks, oldest first
+	// formPages are the pre-rendered comparisons the compare form opens
+	// (every one but those of consecutive main-line commits).
+	formPages []FormPage
+	// dataChunks are, by benchmark segment, the chunks that have a series
+	// data file (noteSeriesData).
+	dataChunks map[string][]int
 
 	seriesMu   sync.RWMutex
 	seriesRows map[*analysis.Series]Row
+	// shown are the context values that tell series of one test case,
+	// metric and machine apart (contextShown).
+	shown map[*analysis.Series]analysis.Params
+
+	// stepsOf are the steps of each series (Options.Steps).
+	stepsOf map[*analysis.Series][]analysis.Step
 }
 
 // A Plan is the plan of one site: [NewPlan] sets it up (the URL table, the
@@ -163,6 +193,12 @@ func NewPlan(d *analysis.Dataset, opts Options) *Plan {
 	if !opts.TriageFilter.Valid() {
 		opts.TriageFilter = analysis.DefinitelyRelevantFilter
 	}
+	if opts.Watch == (analysis.WatchOptions{}) {
+		opts.Watch = analysis.DefaultWatchOptions
+	}
+	if opts.Watch.Limit <= 0 {
+		opts.Watch.Limit = analysis.DefaultWatchLimit
+	}
 	p := &planner{d: d, opts: opts, chunk: opts.Chunk}
 	if p.chunk <= 0 {
 		p.chunk = DefaultChunk
@@ -177,6 +213,12 @@ func NewPlan(d *analysis.Dataset, opts Options) *Plan {
 	p.cmp = analysis.NewComparerCache(d, opts.Compare, opts.Tests)
 	p.site = p.siteView()
 	p.summaries = make([]*brief, len(d.MainLine))
+	p.shown = contextShown(d.Series)
+	p.stepsOf = map[*analysis.Series][]analysis.Step{}
+	for _, st := range opts.Steps {
+		s := d.Series[st.Series]
+		p.stepsOf[s] = append(p.stepsOf[s], st)
+	}
 	seen := map[string]bool{}
 	var names []string
 	for _, s := range d.Series {
@@ -209,7 +251,7 @@ func (pl *Plan) Run(ctx context.Context, emit Emit) (Stats, error) {
 	if err := p.mainLine(ctx); err != nil {
 		return p.stats, err
 	}
-	steps := []func(context.Context) error{p.prs, p.weeks, p.benches, p.dashboard, p.lists, p.contentPages, p.fixed}
+	steps := []func(context.Context) error{p.prs, p.weeks, p.benches, p.regressions, p.dashboard, p.lists, p.contentPages, p.fixed}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return p.stats, err
@@ -320,7 +362,7 @@ func (p *planner) siteView() Site {
 		s.ZThreshold = analysis.DefaultZThreshold
 	}
 	s.Nav = []NavItem{{"Dashboard", route.Home}, {"Commits", route.CommitsIndex}, {"PRs", route.PRsIndex}, {"Triage", route.TriageIndex},
-		{"Benchmarks", route.BenchIndex}, {"Compare", route.CompareIndex}}
+		{"Regressions", route.Regressions}, {"Benchmarks", route.BenchIndex}, {"Compare", route.CompareIndex}}
 	for _, cp := range p.opts.Content.Pages {
 		if u := p.routes.Page(cp.Source); cp.Menu && u != "" {
 			s.Nav = append(s.Nav, NavItem{cp.Title, u})

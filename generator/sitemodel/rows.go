@@ -37,6 +37,18 @@ func rowAnchor(k analysis.SeriesKey) string {
 	return "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " "))
 }
 
+// basisBadges are the badge and its title that a row's threshold cell
+// shows when the change was judged by a short-history rule (see
+// analysis.SignificanceBasis): the threshold alone does not say that the
+// samples' test, or the fixed 1 % or 0.2 %, decided. A threshold from the
+// history, and model rustc-perf-2021's rule (its dodgy badge), show none.
+// site.js's renderRow has the same table: change both together.
+var basisBadges = map[analysis.SignificanceBasis][2]string{
+	analysis.BasisSamples:    {"short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"},
+	analysis.BasisShortDodgy: {"short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"},
+	analysis.BasisShort:      {"short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"},
+}
+
 // row formats one analysis row. Its cells are formatted here rather than
 // in the template: a comparison has thousands of rows, the same fields go
 // to the data files, and the page's script only places them.
@@ -60,6 +72,10 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	if r.OK {
 		row.HasChange = true
 		row.Relevant, row.Dodgy = r.Relevant, r.Dodgy
+		row.Basis = string(r.Basis)
+		if b, ok := basisBadges[r.Basis]; ok {
+			row.BasisText, row.BasisTitle = b[0], b[1]
+		}
 		row.Magnitude = r.Magnitude.String()
 		if full {
 			row.ChangeText = report.FormatChange(r.Change)
@@ -120,16 +136,17 @@ func (p *planner) seriesRow(s *analysis.Series) Row {
 func (p *planner) makeSeriesRow(s *analysis.Series) Row {
 	k := s.Key
 	return Row{
-		Anchor:    rowAnchor(k),
-		Series:    seriesID(k),
-		Benchmark: s.Case.Benchmark,
-		BenchURL:  p.routes.Bench(s.Case.Benchmark),
-		Params:    s.Case.Params,
-		Context:   s.Context,
-		Metric:    k.Metric,
-		Unit:      s.Metric.Unit,
-		Category:  string(s.Case.Category),
-		Machine:   k.Machine,
+		Anchor:       rowAnchor(k),
+		Series:       seriesID(k),
+		Benchmark:    s.Case.Benchmark,
+		BenchURL:     p.routes.Bench(s.Case.Benchmark),
+		Params:       s.Case.Params,
+		Context:      s.Context,
+		ContextShown: p.shown[s],
+		Metric:       k.Metric,
+		Unit:         s.Metric.Unit,
+		Category:     string(s.Case.Category),
+		Machine:      k.Machine,
 	}
 }
 

@@ -12,6 +12,9 @@
 //	briefs.gob            per main-line comparison, what the triage reports,
 //	                      the dashboard and PR pages show of it (metric
 //	                      summaries and counts), keyed by its chain key
+//	steps.gob             per series, the state of step detection
+//	                      (changepoint.State) for the next build to resume
+//	                      from, with a key of the tool and the options
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes

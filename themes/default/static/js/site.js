@@ -11,7 +11,9 @@
 //     when shown), each row's history chart, "copy as Markdown";
 //   - on bench pages: machine and metric selectors, log scale, the
 //     annotations.yaml snippet of the point under the pointer, the history
-//     tables.
+//     tables; the history charts mark the step changes the generator found;
+//   - on the regressions page: a button that copies a step's
+//     annotations.yaml entry.
 //
 // Paths come from the site's URL table (<body data-site>.routes); the
 // meaning of every number is decided by the site generator, which also
@@ -202,7 +204,11 @@
     return s.slice(0, i) + "e" + (e < 0 ? "-" : "+") + (ae < 10 ? "0" + ae : String(ae)) + "%";
   }
   // report.FormatChange, FormatThreshold and FormatFactor.
-  function formatChange(c) { return plusSign(c, formatPercent(c, 2)); }
+  function formatChange(c) {
+    if (c === Infinity) { return "+∞%"; }
+    if (c === -Infinity) { return "-∞%"; }
+    return plusSign(c, formatPercent(c, 2));
+  }
   function formatThreshold(t) { return t === 0 ? "-" : formatPercent(t, 2); }
   function formatFactor(f) { return f === 0 ? "-" : formatFixed(f, 2) + "x"; }
 
@@ -225,6 +231,7 @@
   var P_CLASSES = ["", "regression", "improvement", "significant"];
   var VERDICTS = ["", "improved", "regressed", "no change", "within noise"];
   var BUDGETS = ["", "pass", "warn", "fail", "skip"];
+  var BASES = ["history", "short-history", "short-history+samples", "short-history-dodgy", "rustc-perf-2021"];
 
   // eachSeries calls f(id, si, start, n) for the series of a data file:
   // its rows are entries [start, start+n) of every column.
@@ -265,6 +272,7 @@
     row.p_class = P_CLASSES[(code >> 10) & 3];
     var verdict = VERDICTS[(code >> 12) & 7];
     row.budget = row.budget_text = BUDGETS[(code >> 15) & 7];
+    if (row.has_change) { row.basis = BASES[(code >> 18) & 7]; }
     row.note = text("note");
     var z = col("z"), p = col("p");
     if (row.has_change) {
@@ -308,10 +316,17 @@
     });
   }
 
+  // benchChunks lists the chunks that have a data file of a benchmark (its
+  // series index says which: one that stopped or started late has none
+  // for the others).
+  function benchChunks(bench) {
+    return fetchJSON(route("seriesIndex", {bench: bench})).then(function (idx) { return idx.chunks || []; });
+  }
+
   var histories = {};
   function benchHistory(bench) {
     if (!histories[bench]) {
-      histories[bench] = chunks().then(function (cs) {
+      histories[bench] = benchChunks(bench).then(function (cs) {
         var files = cs.map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
         var arts = cs.map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); });
         return Promise.all([Promise.all(files), Promise.all(arts), seriesIndex(bench)]);
@@ -452,12 +467,23 @@
     if (d.imp.length) { legend.push({name: names.improvement}); }
     if (d.ann.length) { legend.push({name: names.annotation}); }
     if (legend.length) { legend.unshift({name: names.value}); }
+    // Step changes the generator found (spec.steps, bench pages): a line at
+    // the first result after each, labelled with its size.
+    var marks = d.fails.slice(), byPos = {};
+    h.points.forEach(function (p) { byPos[p.pos] = p; });
+    (spec.steps || []).forEach(function (st) {
+      var p = byPos[st.pos];
+      if (!p || !p.artifact) { return; }
+      var color = st["class"] === "regression" ? layout.colors.regression : layout.colors.improvement;
+      marks.push({name: st.text, xAxis: p.artifact.date, lineStyle: {color: color, type: "solid", width: 1.5},
+        label: {show: true, formatter: st.text, position: "insideEndTop", color: color}});
+    });
     c.setOption({
       legend: {show: legend.length > 0, data: legend},
       grid: {top: legend.length ? 40 : 24},
       yAxis: {name: d.axis.name},
       series: [
-        {data: d.items, markLine: d.fails.length ? {data: d.fails} : undefined},
+        {data: d.items, markLine: marks.length ? {data: marks} : undefined},
         {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
         {data: d.reg}, {data: d.imp}, {data: d.ann}
       ]
@@ -468,29 +494,19 @@
     }}});
   }
 
+  // The view of a bench page's charts: overview charts in percent of each
+  // series' median (default) or in absolute values, and every chart on a
+  // linear (default) or logarithmic value axis. It lives in the page's URL
+  // (?abs=1, ?log=1), so that a reload or a shared link draws what the
+  // check boxes say.
+  var view = (function () {
+    var q = new URLSearchParams(location.search);
+    return {absolute: q.get("abs") === "1", log: q.get("log") === "1"};
+  })();
+
   function drawOverview(c, spec, all) {
-    var maxAbs = 0;
-    spec.series.forEach(function (s) {
-      ((all[s.id] || {}).points || []).forEach(function (p) { if (p.value !== null && p.value > 0) { maxAbs = Math.max(maxAbs, p.value); } });
-    });
-    var axis = axisFor(spec.unit, maxAbs), series = [], first = true;
-    spec.series.forEach(function (s) {
-      var h = all[s.id];
-      if (!h) { return; }
-      var items = [];
-      h.points.forEach(function (p) {
-        var a = p.artifact;
-        if (!a || p.error || p.value === null || !(p.value > 0)) { return; }
-        var it = {value: [a.date, p.value / axis.factor], f: p.row.after || ""};
-        if (first) { it.name = a.label; it.t = a.title; it.d = a.dateText; it.u = (site.base || "/") + a.url; }
-        items.push(it);
-      });
-      if (!items.length) { return; }
-      items.sort(function (x, y) { return x.value[0] - y.value[0]; });
-      series.push({name: s.name, type: "line", showSymbol: false, connectNulls: false, data: items});
-      first = false;
-    });
-    c.setOption({yAxis: {name: axis.name + " (log)"}, legend: {data: series.map(function (s) { return s.name; })}, series: series});
+    c.perfpagesOverview = {spec: spec, all: all};
+    renderOverview(c);
     c.setOption({tooltip: {formatter: function (ps) {
       ps = [].concat(ps);
       if (!ps.length) { return ""; }
@@ -503,23 +519,146 @@
         s += ' <span style="opacity:.7">' + encode(d0.d) + "</span>";
         if (d0.t) { s += "<br>" + encode(d0.t); }
       }
-      ps.forEach(function (p) { s += "<br>" + p.marker + encode(p.seriesName) + ": <b>" + encode(p.data.f || "") + "</b>"; });
+      ps.forEach(function (p) {
+        s += "<br>" + p.marker + encode(p.seriesName) + ": <b>" + encode(p.data.f || "") + "</b>";
+        if (p.data.n) { s += ' <span style="opacity:.7">' + encode(p.data.n) + "</span>"; }
+      });
       return s;
     }}});
   }
 
+  // renderOverview (re)draws an overview chart in the page's view. In
+  // percent of the median, a series without a positive median (spec's
+  // median omitted) cannot be drawn: the note under the chart says which,
+  // and a chart where no series has one is drawn in absolute values, as
+  // its axis says. A logarithmic axis needs every drawn value above 0;
+  // where one is not, the axis stays linear and its name says why.
+  function renderOverview(c) {
+    var o = c.perfpagesOverview, spec = o.spec, all = o.all;
+    var normalizable = spec.series.some(function (s) { return s.median > 0 && all[s.id]; });
+    var absolute = view.absolute || !normalizable;
+    var maxAbs = 0;
+    spec.series.forEach(function (s) {
+      ((all[s.id] || {}).points || []).forEach(function (p) { if (p.value !== null && !p.error) { maxAbs = Math.max(maxAbs, Math.abs(p.value)); } });
+    });
+    var axis = axisFor(spec.unit, maxAbs), series = [], first = true, skipped = [], positive = true;
+    spec.series.forEach(function (s) {
+      var h = all[s.id];
+      if (!h) { return; }
+      if (!absolute && !(s.median > 0)) { skipped.push(s.name); return; }
+      var items = [];
+      h.points.forEach(function (p) {
+        var a = p.artifact;
+        if (!a || p.error || p.value === null) { return; }
+        var y = absolute ? p.value / axis.factor : 100 * p.value / s.median;
+        if (!(y > 0)) { positive = false; }
+        var it = {value: [a.date, y], f: p.row.after || ""};
+        if (!absolute) { it.n = formatFixed(y, 1) + "% of the median"; }
+        if (first) { it.name = a.label; it.t = a.title; it.d = a.dateText; it.u = (site.base || "/") + a.url; }
+        items.push(it);
+      });
+      if (!items.length) { return; }
+      items.sort(function (x, y) { return x.value[0] - y.value[0]; });
+      series.push({name: s.name, type: "line", showSymbol: false, connectNulls: false, data: items});
+      first = false;
+    });
+    o.canLog = positive && series.length > 0;
+    var log = view.log && o.canLog;
+    var name = absolute ? axis.name + (view.absolute ? "" : " (absolute: no positive median)") : "% of median";
+    if (log) { name += " (log)"; } else if (view.log) { name += " (linear: values ≤ 0)"; }
+    c.setOption({yAxis: {type: log ? "log" : "value", name: name, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
+      {replaceMerge: ["series"]});
+    var div = c.getDom(), note = div.nextElementSibling;
+    if (!note || !note.classList.contains("overview-note")) {
+      note = el("p", {"class": "overview-note hint"});
+      div.parentNode.insertBefore(note, div.nextSibling);
+    }
+    var without = absolute ? spec.series.filter(function (s) { return !(s.median > 0); }).map(function (s) { return s.name; }) : skipped;
+    note.textContent = without.length && !view.absolute ? without.length + " test case" + (without.length === 1 ? "" : "s") + " without a positive median (" +
+      without.join(", ") + ") can be drawn in absolute values only." : "";
+    note.hidden = !note.textContent;
+  }
+
+  // niceCeil is the smallest 1, 2 or 5 × 10^k at least x (x > 0).
+  function niceCeil(x) {
+    var p = Math.pow(10, Math.floor(Math.log10(x)));
+    var steps = [1, 2, 5, 10];
+    for (var i = 0; i < steps.length; i++) { if (steps[i] * p >= x) { return steps[i] * p; } }
+    return 10 * p;
+  }
+
+  // fitText shortens text to at most width px in the chart's label font by
+  // cutting its middle: names that share a long start (a suite's prefix)
+  // still differ by their end.
+  var measure = null;
+  function fitText(text, width) {
+    if (!measure) {
+      measure = document.createElement("canvas").getContext("2d");
+      measure.font = "12px sans-serif";
+    }
+    var w = function (s) { return measure.measureText(s).width; };
+    if (w(text) <= width) { return text; }
+    var lo = 0, hi = text.length;
+    while (lo < hi) {
+      var k = Math.ceil((lo + hi) / 2);
+      if (w(text.slice(0, Math.ceil(k / 2)) + "…" + text.slice(text.length - Math.floor(k / 2))) <= width) { lo = k; } else { hi = k - 1; }
+    }
+    return text.slice(0, Math.ceil(lo / 2)) + "…" + text.slice(text.length - Math.floor(lo / 2));
+  }
+
+  // drawChanges draws a comparison's bar chart: one row per change, its
+  // name on the left (shortened to a share of the chart's width; the
+  // tooltip has it whole), its change on the right, so that no label can
+  // cover a bar or another label at any width. A change from 0 (bar.new)
+  // has no length: its bar reaches the end of the axis, labelled "new".
   function drawChanges(c, spec) {
     var layout = chartOptions.layout, n = spec.bars.length, visible = Math.min(n, layout.barMaxVisible);
+    var finite = 0;
+    spec.bars.forEach(function (b) { if (!b.new) { finite = Math.max(finite, Math.abs(b.percent)); } });
+    var end = niceCeil(finite > 0 ? finite * 1.1 : 10);
+    var xAxis = {};
     var items = spec.bars.map(function (b) {
-      return {name: b.label, value: b.percent, f: b.text,
-        itemStyle: {color: b.regression ? layout.colors.regression : layout.colors.improvement},
-        label: {show: true, position: b.percent < 0 ? "left" : "right", formatter: b.text}};
+      var color = b.regression ? layout.colors.regression : layout.colors.improvement;
+      var it = {name: b.label, value: b.percent, f: b.text, itemStyle: {color: color}};
+      if (b.new) {
+        it.value = b.percent < 0 ? -end : end;
+        it.isNew = true;
+        it.itemStyle = {color: color, opacity: 0.55, borderColor: color, borderType: "dashed", borderWidth: 1};
+        if (b.percent < 0) { xAxis.min = -end; } else { xAxis.max = end; }
+      }
+      return it;
     });
-    var opt = {yAxis: {data: spec.bars.map(function (b) { return b.label; })}, series: [{data: items}],
-      tooltip: {formatter: function (p) { return encode(p.name) + "<br><b>" + encode(p.data.f) + "</b>"; }}};
+    var width = c.getDom().clientWidth || 600, labelWidth = Math.max(64, Math.min(260, Math.round(width * 0.38)));
+    var names = spec.bars.map(function (b) { return b.label; });
+    // When every bar ran on one machine, its name (" · machine") is left to
+    // the tooltip.
+    var machine = / · [^·]*$/.exec(names[0] || "");
+    var shown = names.map(function (l) { return machine && names.every(function (x) { return x.slice(-machine[0].length) === machine[0]; }) ? l.slice(0, -machine[0].length) : l; });
+    shown = shown.map(function (l) { return fitText(l, labelWidth - 10); });
+    var texts = spec.bars.map(function (b) { return b.new ? "new" : b.text; });
+    // Only changes from 0: no scale to read, no grid to suggest one.
+    if (finite === 0) { xAxis.axisLabel = {show: false}; xAxis.splitLine = {show: false}; }
+    var opt = {
+      xAxis: xAxis,
+      yAxis: [
+        {data: names, axisLabel: {width: labelWidth, formatter: function (v, i) { return shown[i]; }}},
+        {data: names, axisLabel: {
+          formatter: function (v, i) { return texts[i]; },
+          color: function (v, i) { return spec.bars[i] && spec.bars[i].regression ? layout.colors.regression : layout.colors.improvement; }
+        }}
+      ],
+      series: [{data: items}],
+      tooltip: {formatter: function (ps) {
+        var p = [].concat(ps)[0];
+        if (!p || !p.data) { return ""; }
+        return encode(p.name) + "<br><b>" + encode(p.data.f) + "</b>" + (p.data.isNew ? " (from 0: new)" : "");
+      }}
+    };
+    if (width < 480) { xAxis.splitNumber = 3; }
     if (n > visible) {
-      opt.dataZoom = [{type: "slider", yAxisIndex: 0, filterMode: "none", start: 0, end: visible / n * 100,
+      opt.dataZoom = [{type: "slider", yAxisIndex: [0, 1], filterMode: "none", start: 0, end: visible / n * 100,
         width: 14, right: 4, showDetail: false, brushSelect: false}];
+      opt.grid = {right: 24};
     }
     c.setOption(opt);
   }
@@ -544,7 +683,13 @@
       var q = window.matchMedia("(prefers-color-scheme: dark)");
       if (q.addEventListener) { q.addEventListener("change", function () { themeColors(c); }); }
     }
-    if (window.ResizeObserver) { new ResizeObserver(function () { c.resize(); }).observe(div); }
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        c.resize();
+        // The bars' names take a share of the chart's width.
+        if (spec.kind === "changes") { drawChanges(c, spec); }
+      }).observe(div);
+    }
     if (spec.kind === "changes") {
       drawChanges(c, spec);
       div.setAttribute("data-loaded", "");
@@ -568,6 +713,24 @@
   var chartsDrawn = Array.prototype.map.call(document.querySelectorAll("div.chart[data-chart]"), function (div) { return drawChart(div); });
 
   // --- Rows ------------------------------------------------------------------
+  // caseParams fills a cell with a row's parameters and the context values
+  // that tell it from other series of its test case (context_shown), with
+  // the markup of the theme's "case-params" template.
+  function caseParams(cell, r) {
+    var put = function (p, i, attrs) {
+      if (i) { cell.appendChild(document.createTextNode(" ")); }
+      var s = el("span", attrs);
+      s.appendChild(el("span", {"class": "param-key"}, p.Key));
+      s.appendChild(document.createTextNode("="));
+      s.appendChild(el("span", {"class": "param-value"}, p.Value));
+      cell.appendChild(s);
+    };
+    var params = r.params || [], ctx = r.context_shown || [];
+    params.forEach(function (p, i) { put(p, i, {"class": "param"}); });
+    ctx.forEach(function (p, i) { put(p, i + params.length, {"class": "param context", title: "context"}); });
+    return cell;
+  }
+
   // renderRow builds a row of a comparison table with the markup of the
   // theme's "row" template (layouts/_partials/comparison.html).
   function renderRow(r) {
@@ -585,15 +748,7 @@
       return c;
     };
     td().appendChild(el("a", {href: (site.base || "/") + r.bench_url}, r.benchmark));
-    var params = td();
-    (r.params || []).forEach(function (p, i) {
-      if (i) { params.appendChild(document.createTextNode(" ")); }
-      var s = el("span", {"class": "param"});
-      s.appendChild(el("span", {"class": "param-key"}, p.Key));
-      s.appendChild(document.createTextNode("="));
-      s.appendChild(el("span", {"class": "param-value"}, p.Value));
-      params.appendChild(s);
-    });
+    caseParams(td(), r);
     td().textContent = r.machine;
     td("num").textContent = r.before || "";
     td("num").textContent = r.after || "";
@@ -608,6 +763,16 @@
     if (r.dodgy) {
       th.appendChild(document.createTextNode(" "));
       th.appendChild(el("span", {"class": "badge", title: "noisy or highly variable history"}, "dodgy"));
+    }
+    // The short-history rules' badges: sitemodel's basisBadges.
+    var basis = {
+      "short-history+samples": ["short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"],
+      "short-history-dodgy": ["short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"],
+      "short-history": ["short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"]
+    }[r.basis];
+    if (basis) {
+      th.appendChild(document.createTextNode(" "));
+      th.appendChild(el("span", {"class": "badge basis", title: basis[1]}, basis[0]));
     }
     td("num").textContent = r.factor_text || "";
     var mag = td();
@@ -982,17 +1147,64 @@
       metricSel = select("filter-metric", "Metric", [["", "All metrics"]].concat(metrics.map(function (m) { return [m, m]; })));
       tools.appendChild(metricSel);
     }
-    var logLabel = el("label", {"class": "log-scale"});
-    var logBox = el("input", {type: "checkbox"});
-    logLabel.appendChild(logBox);
-    logLabel.appendChild(document.createTextNode(" log scale"));
-    tools.appendChild(logLabel);
-    var setLog = function () {
-      instances().forEach(function (c) {
-        if (c.getDom().closest("section.overview")) { return; }
-        c.setOption({yAxis: {type: logBox.checked ? "log" : "value"}});
-      });
+    // The check boxes show the view (see view): set from it, never from
+    // what a browser restores into a form on reload.
+    var checkbox = function (cls, text, checked) {
+      var label = el("label", {"class": cls});
+      var box = el("input", {type: "checkbox", autocomplete: "off"});
+      box.checked = checked;
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(" " + text));
+      tools.appendChild(label);
+      return box;
     };
+    var absBox = null;
+    if (document.querySelector("section.overview")) {
+      absBox = checkbox("abs-values", "absolute values", view.absolute);
+      absBox.title = "Overview charts: each test case's values as they are, instead of in percent of its median";
+    }
+    var logBox = checkbox("log-scale", "log scale", view.log);
+    var saveView = function () {
+      var q = new URLSearchParams(location.search);
+      [["abs", view.absolute], ["log", view.log]].forEach(function (kv) { if (kv[1]) { q.set(kv[0], "1"); } else { q.delete(kv[0]); } });
+      var qs = q.toString();
+      history.replaceState(history.state, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+    };
+    // setLog draws every visible chart on the axis the view asks for. A
+    // logarithmic axis needs values above 0: a history chart with one at or
+    // below 0 stays linear and says so in its axis name; the box is
+    // disabled when no visible chart can be drawn on a log axis.
+    var setLog = function () {
+      var any = false, shown = instances();
+      shown.forEach(function (c) {
+        if (c.perfpagesOverview) {
+          renderOverview(c);
+          any = any || c.perfpagesOverview.canLog;
+          return;
+        }
+        var data = (c.getOption().series[0] || {}).data || [];
+        var values = data.map(function (it) { return it.value ? it.value[1] : null; }).filter(function (v) { return v !== null && v !== undefined; });
+        var ok = values.length > 0 && values.every(function (v) { return v > 0; });
+        if (c.perfpagesAxisName === undefined) { c.perfpagesAxisName = (c.getOption().yAxis[0] || {}).name || ""; }
+        var name = c.perfpagesAxisName + (view.log ? (ok ? " (log)" : " (linear: values ≤ 0)") : "");
+        c.setOption({yAxis: {type: view.log && ok ? "log" : "value", name: name}});
+        any = any || ok;
+      });
+      logBox.disabled = shown.length > 0 && !any;
+      logBox.title = logBox.disabled ? "No chart shown here can be drawn on a log scale: each has values at or below 0" : "";
+    };
+    logBox.addEventListener("change", function () {
+      view.log = logBox.checked;
+      saveView();
+      setLog();
+    });
+    if (absBox) {
+      absBox.addEventListener("change", function () {
+        view.absolute = absBox.checked;
+        saveView();
+        setLog();
+      });
+    }
     var filterSeries = function () {
       var m = machineSel ? machineSel.value : "", k = metricSel ? metricSel.value : "";
       series.forEach(function (sec) {
@@ -1006,7 +1218,7 @@
     };
     if (machineSel) { machineSel.addEventListener("change", filterSeries); }
     if (metricSel) { metricSel.addEventListener("change", filterSeries); }
-    logBox.addEventListener("change", setLog);
+    Promise.all(chartsDrawn).then(setLog);
     var firstSeries = series[0];
     firstSeries.parentNode.insertBefore(tools, document.querySelector("nav.toc") || firstSeries);
 
@@ -1087,16 +1299,294 @@
     });
   }
 
+  // --- The compare form (/compare/) ---------------------------------------------
+  // A pair the site shows already opens its page; any other pair of
+  // main-line commits is computed here from the series data files: per
+  // series, the values at both commits as the files store them (the values
+  // every page shows) and their relative change, as analysis.RelativeChange
+  // computes it. Nothing that needs the history or the samples
+  // (significance and the other engines) is: the page says so and names
+  // the command that computes it. The pair is in the page's URL
+  // (?base=…&head=…), so the result can be shared.
+  function relativeChange(a, b) {
+    if (a === 0) { return b > 0 ? Infinity : b < 0 ? -Infinity : 0; }
+    return (b - a) / a;
+  }
+
+  function compareForm(form) {
+    var info = JSON.parse(form.getAttribute("data-form"));
+    var status = document.querySelector(".compare-status"), out = document.querySelector(".compare-result");
+    var say = function (text) { status.textContent = text; };
+    var base = site.base || "/";
+    var short = function (id) { return /^[0-9a-f]{8,}$/.test(id) ? id.slice(0, 7) : id; };
+    var metrics = {};
+    (info.metrics || []).forEach(function (m) { metrics[m.name] = m; });
+    var prs = info.prs || [], pages = info.pages || [];
+
+    var mainLine = chunks().then(function (cs) {
+      return Promise.all(cs.map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); }));
+    }).then(function (files) {
+      var arts = [], byID = {};
+      files.forEach(function (a) {
+        a.id.forEach(function (id, i) {
+          var x = {pos: a.from + i, id: id, label: a.label[i], title: a.title[i], dateText: a.date_text[i], url: a.url[i]};
+          arts.push(x);
+          byID[id] = x;
+        });
+      });
+      return {arts: arts, byID: byID};
+    });
+
+    // The datalist: every main-line commit, newest first, then the PRs
+    // that are not on the main line.
+    mainLine.then(function (ml) {
+      var list = document.getElementById("compare-artifacts");
+      for (var i = ml.arts.length - 1; i >= 0; i--) {
+        var a = ml.arts[i];
+        list.appendChild(el("option", {value: short(a.id)}, (a.label !== short(a.id) ? a.label + " · " : "") + a.dateText.slice(0, 10) + " · " + a.title));
+      }
+      prs.forEach(function (p) {
+        if (!ml.byID[p.head]) { list.appendChild(el("option", {value: "#" + p.number}, "PR #" + p.number + " (not merged) · " + (p.title || ""))); }
+      });
+    });
+
+    // resolve turns what the reader typed into an artifact: {art} on the
+    // main line, {id, label, pr} off it, {empty} or {error}.
+    function resolve(q, ml) {
+      q = q.trim();
+      if (q === "") { return {empty: true}; }
+      var m = /^(?:#|pr\/)(\d+)$/i.exec(q);
+      if (m) {
+        var pr = prs.filter(function (p) { return p.number === Number(m[1]); })[0];
+        if (!pr) { return {error: "No PR #" + m[1] + " has results on this site."}; }
+        return ml.byID[pr.head] ? {art: ml.byID[pr.head], pr: pr} : {id: pr.head, label: "#" + pr.number, pr: pr};
+      }
+      if (ml.byID[q]) { return {art: ml.byID[q]}; }
+      var lq = q.toLowerCase(), starts = function (id) { return id.toLowerCase().indexOf(lq) === 0; };
+      var hits = ml.arts.filter(function (a) { return starts(a.id); });
+      var off = {};
+      pages.forEach(function (p) { [p.base, p.head].forEach(function (id) { if (!ml.byID[id] && (id === q || starts(id))) { off[id] = true; } }); });
+      prs.forEach(function (p) { if (!ml.byID[p.head] && (p.head === q || starts(p.head))) { off[p.head] = true; } });
+      var offIDs = Object.keys(off);
+      if (offIDs.indexOf(q) >= 0) { offIDs = [q]; }
+      if (hits.length + offIDs.length > 1) { return {error: "“" + q + "” starts " + (hits.length + offIDs.length) + " artifacts' ids: type more of it."}; }
+      if (hits.length === 1 && q.length >= 4) { return {art: hits[0]}; }
+      if (offIDs.length === 1 && (q.length >= 4 || offIDs[0] === q)) {
+        var owner = prs.filter(function (p) { return p.head === offIDs[0]; })[0];
+        return {id: offIDs[0], label: owner ? "#" + owner.number : short(offIDs[0]), pr: owner};
+      }
+      return {error: "No artifact “" + q + "” on this site (a sha of at least 4 digits, or #PR)."};
+    }
+
+    function open(url, replace) {
+      say("Opening " + url + " …");
+      if (replace) { location.replace(base + url); } else { location.assign(base + url); }
+    }
+
+    // go resolves the pair and opens its page or computes it; fromURL: the
+    // pair came from the page's address (replace it rather than add a
+    // history entry when leaving for a page).
+    function go(bq, hq, fromURL) {
+      return mainLine.then(function (ml) {
+        var h = resolve(hq, ml), b = resolve(bq, ml);
+        if (h.empty) { say("Name the head: a sha, a short sha or #PR."); return; }
+        if (h.error || b.error) { say(h.error || b.error); return; }
+        var hid = h.art ? h.art.id : h.id;
+        if (b.empty) {
+          // The head against its baseline: its own page.
+          if (h.art) { return open(h.art.url, fromURL); }
+          if (h.pr) { return open(h.pr.url, fromURL); }
+          var own = pages.filter(function (p) { return p.head === hid; })[0];
+          if (own) { return open(own.url, fromURL); }
+          say(h.label + " has no baseline on this site: name a base.");
+          return;
+        }
+        var bid = b.art ? b.art.id : b.id;
+        if (bid === hid) { say("Base and head are the same artifact."); return; }
+        if (b.art && h.art && b.art.pos + 1 === h.art.pos) { return open(h.art.url, fromURL); }
+        var page = pages.filter(function (p) { return p.base === bid && p.head === hid; })[0];
+        if (page) { return open(page.url, fromURL); }
+        if (!b.art || !h.art) {
+          say("Only commits of the main line are compared in the browser (a try run opens its page with its baseline). " +
+            "This pair: perfpages compare -format text " + bid + " " + hid);
+          return;
+        }
+        var q = "?base=" + encodeURIComponent(bid) + "&head=" + encodeURIComponent(hid);
+        if (location.search !== q) { history.pushState(null, "", location.pathname + q); }
+        return compute(b.art, h.art);
+      }).catch(function (err) {
+        say("The site's data could not be loaded: " + err);
+        form.setAttribute("data-error", String(err));
+      });
+    }
+
+    function compute(b, h) {
+      say("Comparing " + b.label + " → " + h.label + " from the site's data …");
+      out.textContent = "";
+      out.setAttribute("aria-busy", "true");
+      form.removeAttribute("data-loaded");
+      var cb = Math.floor(b.pos / site.chunk), ch = Math.floor(h.pos / site.chunk);
+      return Promise.all((info.benches || []).map(function (bench) {
+        return benchChunks(bench).then(function (cs) {
+          var files = [cb, ch].filter(function (k, i) { return cs.indexOf(k) >= 0 && (i === 0 || k !== cb); }).map(function (k) {
+            return fetchJSON(route("series", {bench: bench, chunk: k}));
+          });
+          return Promise.all([seriesIndex(bench), Promise.all(files)]);
+        });
+      })).then(function (res) {
+        var rows = [];
+        res.forEach(function (r) {
+          var index = r[0], vals = {};
+          r[1].forEach(function (file) {
+            eachSeries(file, function (id, si, start, n) {
+              for (var g = start; g < start + n; g++) {
+                var pos = file.from + file.pos[g];
+                if (pos !== b.pos && pos !== h.pos) { continue; }
+                var x = vals[id] || (vals[id] = {});
+                x[pos === b.pos ? "b" : "h"] = {v: file.v[g], err: file.err && file.err[g] ? file.str[file.err[g]] : ""};
+              }
+            });
+          });
+          Object.keys(vals).forEach(function (id) {
+            if (index[id]) { rows.push(compareRow(index[id], vals[id].b, vals[id].h)); }
+          });
+        });
+        render(b, h, rows);
+        out.removeAttribute("aria-busy");
+        form.setAttribute("data-loaded", "");
+      }).catch(function (err) {
+        out.removeAttribute("aria-busy");
+        say("The site's data could not be loaded: " + err);
+        form.setAttribute("data-error", String(err));
+      });
+    }
+
+    function compareRow(shared, bv, hv) {
+      var unit = shared.unit || "", has = function (x) { return !!x && x.v !== null && x.v !== undefined && !x.err; };
+      var cell = function (x) { return has(x) ? formatValue(x.v, unit) : x && x.err ? "failed" : ""; };
+      var r = {shared: shared, before: cell(bv), after: cell(hv), has: has(bv) && has(hv)};
+      if (r.has) {
+        r.change = relativeChange(bv.v, hv.v);
+        r.text = formatChange(r.change);
+        var m = metrics[shared.metric] || {};
+        if (r.change !== 0) { r.dir = (m.direction === "higher") === (r.change < 0) ? "regression" : "improvement"; }
+      } else {
+        r.text = !bv || bv.v === null || bv.v === undefined ? (bv && bv.err ? "failed in base" : "no result in base") : hv && hv.err ? "failed in head" : "no result in head";
+      }
+      return r;
+    }
+
+    function render(b, h, rows) {
+      var arts = function (a) {
+        var p = el("span");
+        p.appendChild(el("a", {href: base + a.url, title: a.id}, a.label));
+        p.appendChild(document.createTextNode(" " + a.dateText.slice(0, 10) + " " + a.title));
+        return p;
+      };
+      var head = el("p", {"class": "compare-pair"});
+      head.appendChild(document.createTextNode("Base "));
+      head.appendChild(arts(b));
+      head.appendChild(document.createTextNode(" → head "));
+      head.appendChild(arts(h));
+      var gap = h.pos - b.pos;
+      head.appendChild(document.createTextNode(gap > 1 ? " (" + (gap - 1) + " main-line commits between them)" : gap < 0 ? " (the head is older than the base)" : ""));
+      out.appendChild(head);
+      var note = el("p", {"class": "hint computed-note"});
+      note.appendChild(document.createTextNode("Computed in your browser: the values and their relative change only, no significance. For significance and every engine: "));
+      note.appendChild(el("code", {}, "perfpages compare -format text " + b.id + " " + h.id));
+      out.appendChild(note);
+      var byMetric = {};
+      rows.forEach(function (r) { (byMetric[r.shared.metric] = byMetric[r.shared.metric] || []).push(r); });
+      var names = Object.keys(byMetric).sort();
+      if (!names.length) { out.appendChild(el("p", {}, "No series has a result at either commit.")); }
+      names.forEach(function (name) {
+        var list = byMetric[name], m = metrics[name] || {};
+        list.sort(function (x, y) {
+          if (x.has !== y.has) { return x.has ? -1 : 1; }
+          var d = Math.abs(y.change || 0) - Math.abs(x.change || 0);
+          if (d !== 0 && !isNaN(d)) { return d; }
+          return x.shared.anchor < y.shared.anchor ? -1 : x.shared.anchor > y.shared.anchor ? 1 : 0;
+        });
+        var sec = el("section", {"class": "compare-metric", "data-metric": name});
+        var h2 = el("h2", {}, name + " ");
+        h2.appendChild(el("small", {}, "(" + (m.unit || "") + (m.direction ? ", " + m.direction + " is better" : "") + ")"));
+        sec.appendChild(h2);
+        var compared = list.filter(function (r) { return r.has; });
+        var worse = compared.filter(function (r) { return r.dir === "regression"; }).length;
+        var better = compared.filter(function (r) { return r.dir === "improvement"; }).length;
+        sec.appendChild(el("p", {"class": "hint"}, compared.length + " series compared: " + worse + " worse, " + better + " better, " +
+          (compared.length - worse - better) + " unchanged" + (list.length > compared.length ? "; " + (list.length - compared.length) + " without a result at one of the commits" : "") + "."));
+        var wrap = el("div", {"class": "table-scroll"}), table = el("table", {"class": "rows compare-rows"});
+        var thead = el("thead"), tr = el("tr");
+        [["Benchmark", ""], ["Parameters", ""], ["Machine", ""], ["Base", "num"], ["Head", "num"], ["% change", "num"]].forEach(function (c) {
+          tr.appendChild(el("th", c[1] ? {"class": c[1]} : {}, c[0]));
+        });
+        thead.appendChild(tr);
+        table.appendChild(thead);
+        var tbody = el("tbody");
+        table.appendChild(tbody);
+        wrap.appendChild(table);
+        sec.appendChild(wrap);
+        var shown = 0, limit = 100;
+        var more = function (n) {
+          list.slice(shown, shown + n).forEach(function (r) {
+            var s = r.shared, row = el("tr", {"data-bench": s.bench_url.replace(/^bench\/|\/$/g, ""), "data-series": s.series});
+            if (r.has) { row.setAttribute("data-change", String(r.change)); }
+            var c0 = el("td");
+            c0.appendChild(el("a", {href: base + s.bench_url}, s.benchmark));
+            row.appendChild(c0);
+            row.appendChild(caseParams(el("td"), s));
+            row.appendChild(el("td", {}, s.machine));
+            row.appendChild(el("td", {"class": "num"}, r.before));
+            row.appendChild(el("td", {"class": "num"}, r.after));
+            row.appendChild(el("td", {"class": "num change" + (r.dir ? " " + r.dir : "")}, r.text));
+            tbody.appendChild(row);
+          });
+          shown = Math.min(list.length, shown + n);
+        };
+        more(limit);
+        if (list.length > shown) {
+          var btn = el("button", {type: "button", "class": "show-all"}, "Show all " + list.length + " rows");
+          btn.addEventListener("click", function () { more(list.length); btn.remove(); });
+          sec.appendChild(btn);
+        }
+        out.appendChild(sec);
+      });
+      say("");
+    }
+
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      go(form.elements.base.value, form.elements.head.value, false);
+    });
+    var fromURL = function () {
+      var q = new URLSearchParams(location.search);
+      if (q.get("head")) {
+        form.elements.base.value = q.get("base") || "";
+        form.elements.head.value = q.get("head");
+        go(form.elements.base.value, form.elements.head.value, true);
+      } else {
+        out.textContent = "";
+      }
+    };
+    window.addEventListener("popstate", fromURL);
+    fromURL();
+  }
+  var compareFormEl = document.querySelector("form.compare-form[data-form]");
+  if (compareFormEl) { compareForm(compareFormEl); }
+
   // For tests and the curious (devtools): the functions that turn the data
   // files into rows and text.
   window.perfpages = {formatValue: formatValue, formatChange: formatChange, formatThreshold: formatThreshold,
     formatFactor: formatFactor, formatFixed: formatFixed, comparisonRows: comparisonRows, renderRow: renderRow};
 
-  // --- Copy as Markdown ----------------------------------------------------------
-  document.querySelectorAll("details.pr-markdown").forEach(function (d) {
+  // --- Copy as Markdown, copy a snippet ------------------------------------------
+  // A button before a details element copies its <pre>: the PR comment of a
+  // comparison, the annotations.yaml entry of a step (regressions page).
+  function copyButton(d, cls, label) {
     var pre = d.querySelector("pre");
     if (!pre) { return; }
-    var b = el("button", {type: "button", "class": "copy-markdown"}, "Copy as Markdown");
+    var b = el("button", {type: "button", "class": cls}, label);
     var status = el("span", {"class": "copy-status", "aria-live": "polite"});
     b.addEventListener("click", function () {
       var text = pre.textContent;
@@ -1115,5 +1605,7 @@
     });
     d.parentNode.insertBefore(b, d);
     d.parentNode.insertBefore(status, d);
-  });
+  }
+  document.querySelectorAll("details.pr-markdown").forEach(function (d) { copyButton(d, "copy-markdown", "Copy as Markdown"); });
+  document.querySelectorAll("details.step-snippet").forEach(function (d) { copyButton(d, "copy-markdown copy-snippet", "Copy annotations.yaml entry"); });
 })();

@@ -1,0 +1,223 @@
+package sitemodel
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/route"
+)
+
+// contextDataset is two commits benchmarked under python=2.7 and 3.4:
+// parse size=small in both (series that differ only by context), a
+// benchmark only under 3.4, and 3.4's allocations going from 0 to 5.
+func contextDataset(t testing.TB) *analysis.Dataset {
+	t.Helper()
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+	m := analysis.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
+	res := func(bench, metric, unit string, v float64) analysis.Result {
+		return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: analysis.Params{{Key: "size", Value: "small"}}},
+			Metric: metric, Unit: unit, Samples: []float64{v}}
+	}
+	for i, id := range []string{sha1, sha2} {
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
+		if i > 0 {
+			a.Parents = []string{sha1}
+		}
+		for _, py := range []string{"2.7", "3.4"} {
+			run := analysis.Run{Artifact: a, Machine: m, Context: analysis.Params{{Key: "python", Value: py}},
+				Results: []analysis.Result{res("parse", "wall-time", "ns", 1000*float64(1+i))}}
+			if py == "3.4" {
+				run.Results = append(run.Results, res("alone", "wall-time", "ns", 100*float64(1+i)), res("parse", "allocs", "count", 5*float64(i)))
+			}
+			b.Add(id+"-"+py+".json", run)
+		}
+	}
+	return b.Dataset()
+}
+
+// Series that differ only by context show the context values that tell
+// them apart, in every view that lists series; a series alone in its test
+// case shows none.
+func TestContextShown(t *testing.T) {
+	_, outs := planAll(t, contextDataset(t), smallOptions())
+	py := func(v string) analysis.Params { return analysis.Params{{Key: "python", Value: v}} }
+	got := map[string]analysis.Params{}
+	var bars []Bar
+	for _, o := range outs {
+		switch v := o.Data.(type) {
+		case SeriesIndex:
+			for _, r := range v.Series {
+				got["index "+r.Benchmark+" "+r.Metric+" "+r.Context.String()] = r.ContextShown
+			}
+		case Comparison:
+			if o.Path != "commit/"+sha2+"/" {
+				continue
+			}
+			for _, m := range v.Metrics {
+				for _, r := range m.Primary {
+					got["row "+r.Benchmark+" "+r.Metric+" "+r.Context.String()] = r.ContextShown
+				}
+				if m.Chart != nil {
+					bars = append(bars, m.Chart.Bars...)
+				}
+			}
+		case Bench:
+			for _, s := range v.Series {
+				got["bench "+v.Name+" "+s.Metric+" "+s.Context.String()] = s.ContextShown
+			}
+		}
+	}
+	want := map[string]analysis.Params{
+		"index parse wall-time python=2.7": py("2.7"), "index parse wall-time python=3.4": py("3.4"),
+		"index parse allocs python=3.4": nil, "index alone wall-time python=3.4": nil,
+		"row parse wall-time python=2.7": py("2.7"), "row parse wall-time python=3.4": py("3.4"),
+		"row parse allocs python=3.4": nil, "row alone wall-time python=3.4": nil,
+		"bench parse wall-time python=2.7": py("2.7"), "bench parse wall-time python=3.4": py("3.4"),
+		"bench parse allocs python=3.4": nil, "bench alone wall-time python=3.4": nil,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("context shown (-want +got):\n%s", d)
+	}
+	var labels []string
+	for _, b := range bars {
+		labels = append(labels, b.Label)
+		if b.Label == "parse size=small · linux-x64" && !b.New {
+			t.Errorf("the change from 0 of allocs is not marked new: %+v", b)
+		}
+		if b.New && (b.Percent != 1 || !strings.Contains(b.Text, "∞")) {
+			t.Errorf("new bar %+v: want percent 1 (its sign) and the text +∞%%", b)
+		}
+		if math.Abs(b.Percent) > 1e300 {
+			t.Errorf("bar %+v stretches the scale", b)
+		}
+	}
+	slices.Sort(labels)
+	wantLabels := []string{"alone size=small · linux-x64", "parse size=small · linux-x64", "parse size=small [python=2.7] · linux-x64", "parse size=small [python=3.4] · linux-x64"}
+	slices.Sort(wantLabels)
+	if d := cmp.Diff(wantLabels, labels); d != "" {
+		t.Errorf("bar labels (-want +got):\n%s", d)
+	}
+}
+
+// A benchmark's series index lists exactly the chunks that have a data
+// file of it, in a cold plan and in one that keeps the previous plan's
+// files: its pages fetch no file that does not exist.
+func TestSeriesIndexChunks(t *testing.T) {
+	// Three commits; "early" runs at the first only.
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+	for i, id := range []string{sha1, sha2, sha3} {
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
+		if i > 0 {
+			a.Parents = []string{[]string{sha1, sha2}[i-1]}
+		}
+		rs := []analysis.Result{{Case: analysis.TestCase{Benchmark: "always"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}}}
+		if i == 0 {
+			rs = append(rs, analysis.Result{Case: analysis.TestCase{Benchmark: "early"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}})
+		}
+		b.Add(id+".json", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: rs})
+	}
+	d := b.Dataset()
+	opts := smallOptions()
+	opts.Chunk = 1
+	opts.SiteKey = "test"
+	for i := range d.MainLine {
+		opts.Chain = append(opts.Chain, "chain-"+d.Artifacts[d.MainLine[i]].ID)
+	}
+	for _, a := range d.Artifacts {
+		opts.ArtifactKeys = append(opts.ArtifactKeys, "art-"+a.ID)
+	}
+	mem := &memBriefs{m: map[string]Brief{}}
+	opts.Briefs = mem
+	check := func(name string, outs []Output) {
+		t.Helper()
+		files := map[string][]int{}
+		indexes := map[string][]int{}
+		for _, o := range outs {
+			var seg string
+			var chunk int
+			if n, _ := fmtSscan(o.Path, &seg, &chunk); n == 2 {
+				files[seg] = append(files[seg], chunk)
+			}
+			if v, ok := o.Data.(SeriesIndex); ok {
+				indexes[strings.TrimSuffix(strings.TrimPrefix(o.Path, "data/series/"), "/index.json.gz")] = v.Chunks
+			}
+		}
+		for seg := range files {
+			slices.Sort(files[seg])
+		}
+		if d := cmp.Diff(files, indexes); d != "" {
+			t.Errorf("%s: data files (-) and the indexes' chunks (+):\n%s", name, d)
+		}
+		if len(files["early"]) == len(d.MainLine) {
+			t.Errorf("%s: early (run at the first commit only) has a file per chunk: the test shows nothing", name)
+		}
+	}
+	_, cold := planAll(t, d, opts)
+	check("cold", cold)
+	opts.Known = map[string]string{}
+	for _, o := range cold {
+		if o.Key != "" {
+			opts.Known[route.File(o.Path)] = o.Key
+		}
+	}
+	_, kept := planAll(t, d, opts)
+	n := 0
+	for _, o := range kept {
+		if o.Keep && strings.HasPrefix(o.Path, "data/series/") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the second plan kept no series data file")
+	}
+	check("kept", kept)
+}
+
+// fmtSscan reads "data/series/<seg>/<chunk>.json.gz".
+func fmtSscan(path string, seg *string, chunk *int) (int, error) {
+	rest, ok := strings.CutPrefix(path, "data/series/")
+	if !ok {
+		return 0, nil
+	}
+	s, file, ok := strings.Cut(rest, "/")
+	num, ok2 := strings.CutSuffix(file, ".json.gz")
+	if !ok || !ok2 || num == "index" {
+		return 0, nil
+	}
+	c := 0
+	for _, r := range num {
+		if r < '0' || r > '9' {
+			return 0, nil
+		}
+		c = c*10 + int(r-'0')
+	}
+	*seg, *chunk = s, c
+	return 2, nil
+}
+
+type memBriefs struct {
+	mu sync.Mutex
+	m  map[string]Brief
+}
+
+func (b *memBriefs) Brief(key string) (Brief, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	x, ok := b.m[key]
+	return x, ok
+}
+
+func (b *memBriefs) PutBrief(key string, x Brief) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.m[key] = x
+}
