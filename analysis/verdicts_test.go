@@ -268,32 +268,6 @@ func TestChangeFromZero(t *testing.T) {
 	}
 }
 
-// The summary table counts changes from 0 and averages the others; with
-// none it is upstream's.
-func TestSummaryTableFromZero(t *testing.T) {
-	inf := math.Inf(1)
-	item := func(c float64) SummaryItem {
-		return SummaryItem{Change: c, Magnitude: MagnitudeOf(c, DefaultSignificanceThreshold, 1), Regression: c > 0, Significant: true, Relevant: true}
-	}
-	primary := Summarize([]SummaryItem{item(0.01), item(inf), item(0.03), item(-0.02)})
-	secondary := Summarize([]SummaryItem{item(inf)})
-	want := `| (allocs)                           | mean  | range          | count        |
-|:----------------------------------:|:-----:|:--------------:|:------------:|
-| Regressions ❌ <br /> (primary)    | 2.0%  | [1.0%, 3.0%]   | 3 (1 from 0) |
-| Regressions ❌ <br /> (secondary)  | -     | -              | 1 from 0     |
-| Improvements ✅ <br /> (primary)   | -2.0% | [-2.0%, -2.0%] | 1            |
-| Improvements ✅ <br /> (secondary) | -     | -              | 0            |
-| All ❌✅ (primary)                 | 0.7%  | [-2.0%, 3.0%]  | 4 (1 from 0) |
-`
-	got := SummaryTable(primary, secondary, "allocs")
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-	if primary.All.Count != 4 || primary.All.FromZero != 1 || math.Abs(primary.All.Mean-0.02/3) > 1e-15 || primary.All.Max != 0.03 {
-		t.Errorf("all: %+v", primary.All)
-	}
-}
-
 // The median is benchstat's (benchmath's R8 quantile at ½), bit for bit,
 // on benchstat's own test files, and Criterion's median point estimate on
 // the Criterion book's sample.

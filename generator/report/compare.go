@@ -415,7 +415,6 @@ func artifactLine(a analysis.Artifact) string {
 }
 
 // pct is a relative change as rustc-perf prints it (FormatChange).
-func pct(x float64) string { return FormatChange(x) }
 
 func metricNames(c *analysis.Comparison, metric string) []string {
 	var names []string
@@ -489,7 +488,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 				if r.Budget != nil {
 					bud = string(r.Budget.Delta.Status)
 				}
-				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", pct(r.Change), analysis.FormatPercent(r.Threshold, 2), FormatFactor(r.Factor),
+				fmt.Fprintf(tw, "  %8s\t%9s\t%8s\t%s\t%s\t%7s\t%7s\t%s\t%s\t%s\n", FormatChange(r.Change), analysis.FormatPercent(r.Threshold, 2), FormatFactor(r.Factor),
 					r.Magnitude, r.Basis, z, p, bud, mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Key.Machine))
 			}
 			tw.Flush()
@@ -614,7 +613,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 				fmt.Fprint(w, "This perf run didn't have relevant results for this metric.\n\n")
 				continue
 			}
-			fmt.Fprint(w, "\n"+analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n")
+			fmt.Fprint(w, "\n"+SummaryTable(m.Primary, m.Secondary, "")+"\n")
 			continue
 		}
 		if !relevant {
@@ -629,7 +628,7 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 			parts = append(parts, "secondary "+analysis.FormatPercent(m.Secondary.All.Mean, 1))
 		}
 		fmt.Fprintf(w, "<details>\n<summary>Results (%s)</summary>\n\n", strings.Join(parts, ", "))
-		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")
+		fmt.Fprint(w, SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")
 	}
 	if note := basisNote(Rows(c, metric), c.Options); note != "" {
 		// A footnote: how much history stood behind the thresholds.

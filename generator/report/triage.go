@@ -58,7 +58,7 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 			continue
 		}
 		any = true
-		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric))+"\n")
+		fmt.Fprint(w, SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric))+"\n")
 	}
 	if !any {
 		fmt.Fprint(w, "No relevant changes between the first and the last artifact of the week.\n\n")
@@ -110,7 +110,7 @@ func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links 
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprint(w, analysis.SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric)))
+		fmt.Fprint(w, SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric)))
 	}
 }
 

@@ -431,7 +431,7 @@ func summarize(m *analysis.MetricSummary) Summary {
 	v := Summary{
 		Direction: m.Direction.String(), Relevance: m.Relevance.String(), Confidence: m.Confidence.String(),
 		DeservesAttention: m.DeservesAttention, DefinitelyRelevant: m.DefinitelyRelevant, Significant: m.Significant,
-		Markdown: analysis.SummaryTable(m.Primary, m.Secondary, ""),
+		Markdown: report.SummaryTable(m.Primary, m.Secondary, ""),
 	}
 	row := func(label, class string, st analysis.ChangeStats) SummaryRow {
 		r := SummaryRow{Label: label, Class: class, Count: st.Count, Mean: "-", Range: "-"}

@@ -1,38 +1,40 @@
-package analysis
+package report
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/perfpages/perfpages/analysis"
 )
 
 // tableCase is one input of rustc-perf's summary table tests: a test case
 // of instructions:u in a category going from before to after.
 type tableCase struct {
-	cat           Category
+	cat           analysis.Category
 	before, after float64
 }
 
 // tableSummaries judges each case as rustc-perf's check_table does: no
 // historical data (so the default threshold 0.002), metric instructions:u
 // (noise factor 1), lower is better.
-func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary CategorySummary) {
+func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary analysis.CategorySummary) {
 	t.Helper()
-	var p, s []SummaryItem
+	var p, s []analysis.SummaryItem
 	for _, c := range cases {
-		change, ok := RelativeChange(c.before, c.after)
+		change, ok := analysis.RelativeChange(c.before, c.after)
 		if !ok {
 			t.Fatalf("no relative change from %v to %v", c.before, c.after)
 		}
-		sig := ClassifyChange(change, DefaultSignificanceThreshold, Reliable.NoiseFactor())
-		it := SummaryItem{Change: change, Magnitude: sig.Magnitude, Regression: IsRegression(change, LowerIsBetter), Significant: sig.Significant, Relevant: sig.Relevant}
-		if c.cat == Primary {
+		sig := analysis.ClassifyChange(change, analysis.DefaultSignificanceThreshold, analysis.Reliable.NoiseFactor())
+		it := analysis.SummaryItem{Change: change, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(change, analysis.LowerIsBetter), Significant: sig.Significant, Relevant: sig.Relevant}
+		if c.cat == analysis.Primary {
 			p = append(p, it)
 		} else {
 			s = append(s, it)
 		}
 	}
-	return Summarize(p), Summarize(s)
+	return analysis.Summarize(p), analysis.Summarize(s)
 }
 
 // The 8 summary-table tests of rust-lang/rustc-perf site/src/comparison.rs
@@ -40,7 +42,7 @@ func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary Categor
 // change_regression; reference/rustc-perf.md §3, which gives test 6
 // verbatim), byte for byte.
 func TestSummaryTableUpstream(t *testing.T) {
-	P, S := Primary, Secondary
+	P, S := analysis.Primary, analysis.Secondary
 	tests := []struct {
 		name  string
 		cases []tableCase
@@ -163,12 +165,12 @@ func TestSummaryTableUpstream(t *testing.T) {
 }
 
 func TestSummaryTableHeader(t *testing.T) {
-	primary, secondary := tableSummaries(t, []tableCase{{Primary, 5, 10}})
+	primary, secondary := tableSummaries(t, []tableCase{{analysis.Primary, 5, 10}})
 	none, _ := tableSummaries(t, nil)
 	long := strings.Repeat("x", 40)
 	tests := []struct {
 		name               string
-		primary, secondary CategorySummary
+		primary, secondary analysis.CategorySummary
 		metric             string
 		firstLine          string
 	}{
@@ -193,12 +195,12 @@ func TestSummaryTableHeader(t *testing.T) {
 // A higher-is-better metric: a 20 % drop in throughput is a regression, and
 // the regression row shows it with its sign.
 func TestSummaryTableHigherIsBetter(t *testing.T) {
-	var items []SummaryItem
+	var items []analysis.SummaryItem
 	for _, c := range []float64{-0.2, 0.1} {
-		sig := ClassifyChange(c, DefaultSignificanceThreshold, Noisy.NoiseFactor())
-		items = append(items, SummaryItem{Change: c, Magnitude: sig.Magnitude, Regression: IsRegression(c, HigherIsBetter), Significant: sig.Significant, Relevant: sig.Relevant})
+		sig := analysis.ClassifyChange(c, analysis.DefaultSignificanceThreshold, analysis.Noisy.NoiseFactor())
+		items = append(items, analysis.SummaryItem{Change: c, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(c, analysis.HigherIsBetter), Significant: sig.Significant, Relevant: sig.Relevant})
 	}
-	got := SummaryTable(Summarize(items), CategorySummary{}, "throughput")
+	got := SummaryTable(analysis.Summarize(items), analysis.CategorySummary{}, "throughput")
 	want := `| (throughput)                       | mean   | range            | count |
 |:----------------------------------:|:------:|:----------------:|:-----:|
 | Regressions ❌ <br /> (primary)    | -20.0% | [-20.0%, -20.0%] | 1     |
@@ -212,51 +214,35 @@ func TestSummaryTableHigherIsBetter(t *testing.T) {
 	}
 }
 
-// TestFormatNumbers pins the formatting of huge and non-finite numbers:
-// fixed decimals below FixedLimit, the same decimals in exponent form from
-// there on, never a 300-digit string, "n/a" for NaN and ±Inf.
-func TestFormatNumbers(t *testing.T) {
-	for _, tt := range []struct {
-		got, want string
-	}{
-		{FormatFixed(2.5, 2), "2.50"},
-		{FormatFixed(-0.0001, 2), "-0.00"},
-		{FormatFixed(math.Copysign(0, -1), 2), "0.00"},
-		{FormatFixed(999999.994, 2), "999999.99"},
-		{FormatFixed(1e6, 2), "1.00e+06"},
-		{FormatFixed(-1e308, 2), "-1.00e+308"},
-		{FormatFixed(math.MaxFloat64, 0), "2e+308"},
-		{FormatFixed(math.NaN(), 2), "n/a"},
-		{FormatFixed(math.Inf(-1), 2), "n/a"},
-		{FormatSigned(0, 2), "+0.00"},
-		{FormatSigned(12.345, 2), "+12.35"},
-		{FormatSigned(-3, 1), "-3.0"},
-		{FormatSigned(1e308, 2), "+1.00e+308"},
-		{FormatSigned(math.Inf(1), 2), "n/a"},
-		{FormatSigned(math.NaN(), 2), "n/a"},
-		{FormatPercent(0.1234, 1), "12.3%"},
-		{FormatPercent(-0.05, 2), "-5.00%"},
-		{FormatPercent(9999.99, 2), "999999.00%"},
-		{FormatPercent(1e4, 2), "1.00e+06%"},
-		{FormatPercent(1e308, 2), "1.00e+310%"},
-		{FormatPercent(math.MaxFloat64, 1), "1.8e+310%"},
-		{FormatPercent(-5e307, 1), "-5.0e+309%"},
-		{FormatPercent(1e-300, 2), "0.00%"},
-		{FormatPercent(math.Inf(1), 2), "n/a"},
-		{FormatPercentSigned(0, 2), "+0.00%"},
-		{FormatPercentSigned(1e308, 2), "+1.00e+310%"},
-		{FormatPercentSigned(-0.0566, 2), "-5.66%"},
-		{FormatPercentSigned(math.NaN(), 2), "n/a"},
-	} {
-		if tt.got != tt.want {
-			t.Errorf("got %q, want %q", tt.got, tt.want)
-		}
+// The summary table counts changes from 0 and averages the others; with
+// none it is upstream's.
+func TestSummaryTableFromZero(t *testing.T) {
+	inf := math.Inf(1)
+	item := func(c float64) analysis.SummaryItem {
+		return analysis.SummaryItem{Change: c, Magnitude: analysis.MagnitudeOf(c, analysis.DefaultSignificanceThreshold, 1), Regression: c > 0, Significant: true, Relevant: true}
+	}
+	primary := analysis.Summarize([]analysis.SummaryItem{item(0.01), item(inf), item(0.03), item(-0.02)})
+	secondary := analysis.Summarize([]analysis.SummaryItem{item(inf)})
+	want := `| (allocs)                           | mean  | range          | count        |
+|:----------------------------------:|:-----:|:--------------:|:------------:|
+| Regressions ❌ <br /> (primary)    | 2.0%  | [1.0%, 3.0%]   | 3 (1 from 0) |
+| Regressions ❌ <br /> (secondary)  | -     | -              | 1 from 0     |
+| Improvements ✅ <br /> (primary)   | -2.0% | [-2.0%, -2.0%] | 1            |
+| Improvements ✅ <br /> (secondary) | -     | -              | 0            |
+| All ❌✅ (primary)                 | 0.7%  | [-2.0%, 3.0%]  | 4 (1 from 0) |
+`
+	got := SummaryTable(primary, secondary, "allocs")
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if primary.All.Count != 4 || primary.All.FromZero != 1 || math.Abs(primary.All.Mean-0.02/3) > 1e-15 || primary.All.Max != 0.03 {
+		t.Errorf("all: %+v", primary.All)
 	}
 }
 
 func TestSummaryTableHugeChanges(t *testing.T) {
-	huge := ChangeStats{Count: 2, Mean: 5e307, Min: 0.5, Max: 1e308}
-	got := SummaryTable(CategorySummary{Regressions: huge, All: huge}, CategorySummary{}, "")
+	huge := analysis.ChangeStats{Count: 2, Mean: 5e307, Min: 0.5, Max: 1e308}
+	got := SummaryTable(analysis.CategorySummary{Regressions: huge, All: huge}, analysis.CategorySummary{}, "")
 	for _, want := range []string{"| 5.0e+309% ", "| [50.0%, 1.0e+310%] "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)

@@ -1,10 +1,11 @@
-package analysis
+package report
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
 )
 
 // SummaryTable renders rustc-perf's Markdown summary table (write_summary_table,
@@ -25,7 +26,7 @@ import (
 // binary value and exact ties to even. Rust's {:.1} is believed to do the same
 // (reference §8 leaves ties unverified); the upstream vectors, including
 // the exact tie 43.75 → 43.8, agree.
-func SummaryTable(primary, secondary CategorySummary, metric string) string {
+func SummaryTable(primary, secondary analysis.CategorySummary, metric string) string {
 	header := strings.Repeat(" ", 10)
 	if metric != "" && (primary.All.Count > 0 || secondary.All.Count > 0) {
 		header = "(" + metric + ")"
@@ -84,88 +85,26 @@ func tableCellWidth(s string) int {
 	return n
 }
 
-// Changes from 0 (ChangeStats.FromZero) are counted, not averaged: the
+// Changes from 0 (analysis.ChangeStats.FromZero) are counted, not averaged: the
 // mean and range are those of the finite changes ("-" when there are
 // none) and the count cell says how many came from 0, "3 (1 from 0)" or
 // "1 from 0". Without them the cells are upstream's.
 
-func tableMean(s ChangeStats) string {
+func tableMean(s analysis.ChangeStats) string {
 	if s.Count == s.FromZero {
 		return "-"
 	}
-	return FormatPercent(s.Mean, 1)
+	return analysis.FormatPercent(s.Mean, 1)
 }
 
-func tableRange(s ChangeStats) string {
+func tableRange(s analysis.ChangeStats) string {
 	if s.Count == s.FromZero {
 		return "-"
 	}
-	return "[" + FormatPercent(s.Min, 1) + ", " + FormatPercent(s.Max, 1) + "]"
+	return "[" + analysis.FormatPercent(s.Min, 1) + ", " + analysis.FormatPercent(s.Max, 1) + "]"
 }
 
-// Numbers in reports (Markdown, text, the site's tables, perfgate's
-// comment) are printed with a fixed number of decimals, as rustc-perf and
-// perfgate print them, up to FixedLimit. A change from 1 to 1e308 must not
-// print as a 310-digit string, so from FixedLimit on the same number of
-// decimals is kept in exponent form: "+1.00e+310%", "2.5e+07x". Exponent
-// form was chosen over a capped form (">+999 %") because it still says
-// how large the change is, keeps the sign and sorts. NaN and ±Inf print as
-// "n/a": no finite number describes them.
-const FixedLimit = 1e6
-
-// FormatFixed formats x with the given decimals like fmt's %.Nf, in
-// exponent form from |x| ≥ FixedLimit on, "n/a" when x is not finite.
-// −0 prints as 0.
-func FormatFixed(x float64, decimals int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "n/a"
-	}
-	if x == 0 {
-		x = 0 // −0
-	}
-	if math.Abs(x) < FixedLimit {
-		return strconv.FormatFloat(x, 'f', decimals, 64)
-	}
-	return strconv.FormatFloat(x, 'e', decimals, 64)
-}
-
-// FormatSigned is FormatFixed with a '+' before values ≥ 0 (rustc-perf's
-// "+1.00%"; "+0.00" for zero).
-func FormatSigned(x float64, decimals int) string {
-	s := FormatFixed(x, decimals)
-	if x >= 0 && !math.IsInf(x, 1) {
-		return "+" + s
-	}
-	return s
-}
-
-// FormatPercent formats a fraction as a percent, FormatFixed(x×100)
-// followed by "%" ("n/a" without one), computed so that x×100 does not
-// overflow: 1e307 is "1.00e+309%", not "+Inf%".
-func FormatPercent(x float64, decimals int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "n/a"
-	}
-	if math.Abs(x) < FixedLimit/100 {
-		return FormatFixed(x*100, decimals) + "%"
-	}
-	// The decimal digits of x×100 are those of x; only the exponent moves.
-	s := strconv.FormatFloat(x, 'e', decimals, 64)
-	i := strings.LastIndexByte(s, 'e')
-	exp, _ := strconv.Atoi(s[i+1:])
-	return fmt.Sprintf("%se%+03d%%", s[:i], exp+2)
-}
-
-// FormatPercentSigned is FormatPercent with a '+' before values ≥ 0.
-func FormatPercentSigned(x float64, decimals int) string {
-	s := FormatPercent(x, decimals)
-	if x >= 0 && !math.IsInf(x, 1) {
-		return "+" + s
-	}
-	return s
-}
-
-func tableCount(s ChangeStats) string {
+func tableCount(s analysis.ChangeStats) string {
 	switch s.FromZero {
 	case 0:
 		return strconv.Itoa(s.Count)
