@@ -85,19 +85,6 @@ func (l Links) site() string {
 	return strings.TrimSuffix(l.Site, "/") + "/"
 }
 
-// ComparePath is the site-relative path of the comparison page of two
-// artifacts: compare/<a>...<b>/. It, CommitPath and PRPath are the one
-// definition of these stable URLs, used by the site's pages and by every
-// document that links to them.
-func ComparePath(d *analysis.Dataset, base, head int) string {
-	return "compare/" + slug.Artifact(d.Artifacts[base].ID) + "..." + slug.Artifact(d.Artifacts[head].ID) + "/"
-}
-
-// CommitPath is the site-relative path of a main-line commit's page.
-func CommitPath(d *analysis.Dataset, a int) string {
-	return "commit/" + slug.Artifact(d.Artifacts[a].ID) + "/"
-}
-
 // PRPath is the site-relative path of a PR's page.
 func PRPath(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
 

@@ -182,15 +182,3 @@ func (t *Theme) RenderStandalone(layout string, data any) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-// RenderPartial executes the partial template name (defined under
-// layouts/_partials) with data. Pages that show the same expensive block,
-// such as a comparison's tables on its commit, compare and PR pages,
-// render it once this way and embed the result.
-func (t *Theme) RenderPartial(name string, data any) (template.HTML, error) {
-	var buf bytes.Buffer
-	if err := t.root.ExecuteTemplate(&buf, name, data); err != nil {
-		return "", fmt.Errorf("rendering %s: %w", name, err)
-	}
-	return template.HTML(buf.String()), nil
-}

@@ -241,9 +241,6 @@ func (pl *Plan) Site() *Site { return &pl.p.site }
 // sharing a path, each naming the input.
 func (pl *Plan) Warnings() []error { return pl.p.routes.Warnings }
 
-// Routes is the plan's URL table.
-func (pl *Plan) Routes() *route.Table { return pl.p.routes }
-
 // Run computes the outputs and sends each to emit.
 func (pl *Plan) Run(ctx context.Context, emit Emit) (Stats, error) {
 	p := pl.p
