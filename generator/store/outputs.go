@@ -1,7 +1,6 @@
 package store
 
 import (
-	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"time"
@@ -52,9 +51,6 @@ func (o Outputs) Check(root string) (Outputs, bool) {
 	}
 	return out, all
 }
-
-// Sum is the SHA-256 of data.
-func Sum(data []byte) [32]byte { return sha256.Sum256(data) }
 
 // State is what a build leaves for the next one to decide it has nothing
 // to do: the fingerprint of its inputs and what it reported.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/sha256"
 	"math"
 	"os"
 	"path/filepath"
@@ -146,7 +147,7 @@ func TestOtherVersionRemoved(t *testing.T) {
 func TestGobFiles(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir)
-	o := Outputs{"index.html": {Key: "k", Size: 3, Sum: Sum([]byte("abc"))}}
+	o := Outputs{"index.html": {Key: "k", Size: 3, Sum: sha256.Sum256([]byte("abc"))}}
 	if err := s.SaveOutputs(o); err != nil {
 		t.Fatal(err)
 	}
