@@ -304,16 +304,7 @@ func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	}
 	switch v {
 	case Median:
-		// A median is taken of every result (two million at M, usually
-		// of five samples): few samples are sorted on the stack.
-		if len(samples) <= 16 {
-			var buf [16]float64
-			s := buf[:len(samples)]
-			copy(s, samples)
-			slices.Sort(s)
-			return quantile.Linear(s, 0.5), true
-		}
-		return quantile.Linear(slices.Sorted(slices.Values(samples)), 0.5), true
+		return quantile.LinearOf(samples, 0.5), true
 	case Mean:
 		return MeanOf(samples), true
 	default:

@@ -70,16 +70,7 @@ func rankOf(p float64, n int) (int, float64) { return quantile.LinearRank(p/100,
 // Percentile is the p-th percentile (0 ≤ p ≤ 100) of xs by Criterion's rule
 // (numpy's "linear"): xs is not modified. It is NaN when xs is empty.
 func Percentile(xs []float64, p float64) float64 {
-	// Samples are usually few (five per result in the demo; a median is
-	// taken of each of millions): sort those on the stack.
-	if len(xs) <= 16 {
-		var buf [16]float64
-		s := buf[:len(xs)]
-		copy(s, xs)
-		slices.Sort(s)
-		return at(s, p)
-	}
-	return at(sortedCopy(xs), p)
+	return quantile.LinearOf(xs, p/100)
 }
 
 // Median is the 50th [Percentile]: the mean of the two middle values when

@@ -20,10 +20,14 @@
 // and it imports nothing of perfpages.
 //
 // Every function takes its data sorted ascending (except the Select*
-// ones, which reorder); none allocates.
+// ones, which reorder, and [LinearOf], which sorts a copy); none but
+// LinearOf of more than 16 values allocates.
 package quantile
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Median is the median of sorted as rustc-perf and perfgate's f64 summary
 // compute it: the middle value, or the sum of the two middle values over
@@ -164,4 +168,18 @@ func BenchstatR8(sorted []float64, q float64) float64 {
 		return sorted[len(sorted)-1]
 	}
 	return sorted[k-1] + frac*(sorted[k]-sorted[k-1])
+}
+
+// LinearOf is [Linear] of xs in any order; xs is not modified. Samples
+// are usually few (five per result in the demo, and a median is taken of
+// each of millions), so up to 16 are sorted on the stack.
+func LinearOf(xs []float64, q float64) float64 {
+	if len(xs) <= 16 {
+		var buf [16]float64
+		s := buf[:len(xs)]
+		copy(s, xs)
+		slices.Sort(s)
+		return Linear(s, q)
+	}
+	return Linear(slices.Sorted(slices.Values(xs)), q)
 }

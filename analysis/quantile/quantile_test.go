@@ -157,3 +157,23 @@ func TestBenchstatR8(t *testing.T) {
 		t.Errorf("BenchstatR8 q=0.25 = %v, want R's 1.666667", got)
 	}
 }
+
+// LinearOf is Linear of the sorted values, on the stack and off it, and
+// leaves its input as it was.
+func TestLinearOf(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 16, 17, 40} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64((i*7919)%n) + 0.25
+		}
+		orig := slices.Clone(xs)
+		for _, q := range []float64{0, 0.25, 0.5, 0.95, 1} {
+			if got, want := LinearOf(xs, q), Linear(sorted(xs...), q); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("n=%d q=%v: LinearOf = %v, Linear = %v", n, q, got, want)
+			}
+		}
+		if !slices.Equal(xs, orig) {
+			t.Errorf("n=%d: input reordered", n)
+		}
+	}
+}
