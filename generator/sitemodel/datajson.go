@@ -73,7 +73,10 @@ func (d SeriesData) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendInts(b []byte, name string, xs []int, omitEmpty bool) []byte {
+// appendArray appends the column `,"name":[x,…]`, each x written by one;
+// a nil column is `,"name":null`, and with omitEmpty an empty or nil one
+// is left out.
+func appendArray[T any](b []byte, name string, xs []T, omitEmpty bool, one func([]byte, T) []byte) []byte {
 	if omitEmpty && len(xs) == 0 {
 		return b
 	}
@@ -87,42 +90,25 @@ func appendInts(b []byte, name string, xs []int, omitEmpty bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(x), 10)
+		b = one(b, x)
 	}
 	return append(b, ']')
 }
 
+func appendInts(b []byte, name string, xs []int, omitEmpty bool) []byte {
+	return appendArray(b, name, xs, omitEmpty, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
+}
+
+// appendExacts and appendFixed leave an empty column out.
 func appendExacts(b []byte, name string, xs []Exact) []byte {
-	if len(xs) == 0 {
-		return b
-	}
-	b = append(b, `,"`...)
-	b = append(b, name...)
-	b = append(b, `":[`...)
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendNumber(b, float64(x), -1)
-	}
-	return append(b, ']')
+	return appendArray(b, name, xs, true, func(b []byte, x Exact) []byte { return appendNumber(b, float64(x), -1) })
 }
 
 func appendFixed(b []byte, name string, xs []Fixed) []byte {
-	if len(xs) == 0 {
-		return b
-	}
-	b = append(b, `,"`...)
-	b = append(b, name...)
-	b = append(b, `":[`...)
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	return appendArray(b, name, xs, true, func(b []byte, x Fixed) []byte {
 		j, _ := x.MarshalJSON()
-		b = append(b, j...)
-	}
-	return append(b, ']')
+		return append(b, j...)
+	})
 }
 
 func appendStrings(b []byte, name string, xs []string, omitEmpty bool) []byte {
