@@ -127,22 +127,42 @@ type MetricSummary struct {
 // that are not OK are ignored.
 func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
 	all := make([]SummaryItem, 0, len(rows))
-	var primary, secondary []SummaryItem
-	sig := 0
+	isSecondary := func(r *Row) bool { return r.Series != nil && r.Series.Case.Category == Secondary }
+	sig, nsec := 0, 0
 	for _, r := range rows {
 		if !r.OK {
 			continue
 		}
-		it := r.Item()
-		all = append(all, it)
-		if r.Series != nil && r.Series.Case.Category == Secondary {
-			secondary = append(secondary, it)
-		} else {
-			primary = append(primary, it)
+		all = append(all, r.Item())
+		if isSecondary(r) {
+			nsec++
 		}
 		if r.Significant {
 			sig++
 		}
+	}
+	// The primary and secondary items, in row order, share one array
+	// (this runs for every metric of every comparison).
+	parts := make([]SummaryItem, len(all))
+	np := len(all) - nsec
+	primary, secondary := parts[:0:np], parts[np:np:len(all)]
+	i := 0
+	for _, r := range rows {
+		if !r.OK {
+			continue
+		}
+		if isSecondary(r) {
+			secondary = append(secondary, all[i])
+		} else {
+			primary = append(primary, all[i])
+		}
+		i++
+	}
+	if len(primary) == 0 {
+		primary = nil
+	}
+	if len(secondary) == 0 {
+		secondary = nil
 	}
 	m := MetricSummary{
 		Metric:      metric,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/internal/capped"
@@ -124,7 +125,9 @@ func FormatOf(name string) (format string, gz bool, ok bool) {
 // are Fatal. Otherwise run holds every valid result and problems hold the
 // non-fatal ones (unknown fields, dropped invalid results, duplicates).
 func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
-	d := &decoder{file: name, opts: opts, limits: LimitsFor(opts.MaxBytes)}
+	a := arenas.Get().(*readkit.Arena)
+	defer func() { a.Reset(); arenas.Put(a) }()
+	d := &decoder{file: name, opts: opts, limits: LimitsFor(opts.MaxBytes), arena: a}
 	run := d.decode(data)
 	if d.more > 0 {
 		d.problems = append(d.problems, Problem{File: name, Msg: fmt.Sprintf("%d more problems not shown", d.more)})
@@ -134,6 +137,11 @@ func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
 	}
 	return run, d.problems
 }
+
+// arenas hold the memory of JSON trees between decodes (see
+// readkit.Arena): the decoder copies everything it keeps out of the tree
+// into the Run, so the tree is dead once Decode returns.
+var arenas = sync.Pool{New: func() any { return new(readkit.Arena) }}
 
 func (d *decoder) decode(data []byte) analysis.Run {
 	format, gz, known := FormatOf(d.file)

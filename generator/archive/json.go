@@ -4,8 +4,11 @@ import "github.com/perfpages/perfpages/generator/internal/readkit"
 
 // parseJSON parses a JSON archive with readkit's line-tracking parser
 // under the archive's caps: duplicate keys are fatal, as in YAML and TOML.
+// The tree is built in d.arena when the decoder has one; it is valid
+// until the decoder is done.
 func (d *decoder) parseJSON(data []byte) *readkit.Node {
 	root, _, p := readkit.ParseJSON(d.file, data, readkit.JSONOptions{
+		Arena:     d.arena,
 		MaxValues: d.limits.Values,
 		MaxString: d.limits.String,
 		MaxDepth:  d.limits.Depth,

@@ -20,8 +20,10 @@ type decoder struct {
 	limits   Limits
 	problems []Problem
 	fatal    bool
-	more     int // warnings past maxProblems, counted only
-	size     int // of the document, after gunzip
+	more     int            // warnings past maxProblems, counted only
+	size     int            // of the document, after gunzip
+	arena    *readkit.Arena // where parseJSON builds the tree, nil: the heap
+	floats   []float64      // where results' samples and iters are kept (see results)
 }
 
 func (d *decoder) warn(line int, format string, args ...any) {
@@ -312,6 +314,19 @@ func (d *decoder) results(n *readkit.Node) []analysis.Result {
 	size := min(len(items), d.size/40)
 	out := make([]analysis.Result, 0, size)
 	seen := make(map[resultKey]int, size) // → index in the file
+	// Every result's samples and iteration counts go in one array: a
+	// build keeps them for its whole length (they become the dataset's
+	// points), and one object per archive instead of two per result is
+	// less for the allocator and the garbage collector to track.
+	floats := 0
+	for _, it := range items {
+		for _, key := range [...]string{"samples", "iters"} {
+			if v, _ := it.Lookup(key); v != nil && v.Kind == readkit.List {
+				floats += v.Len()
+			}
+		}
+	}
+	d.floats = make([]float64, 0, min(floats, d.size/2))
 	for i, it := range items {
 		r, ok := d.result(i, it)
 		if !ok {
@@ -449,7 +464,7 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 
 	samplesOK := true
 	if !absent(samples) {
-		r.Samples, samplesOK = numbers(samples, "samples", func(j int, x float64) string {
+		r.Samples, samplesOK = d.numbers(samples, "samples", func(j int, x float64) string {
 			return sampleRule(j, x, r.Unit)
 		}, bad)
 	}
@@ -458,7 +473,7 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 	}
 	if !absent(iters) {
 		var itersOK bool
-		r.Iters, itersOK = numbers(iters, "iters", iterRule, bad)
+		r.Iters, itersOK = d.numbers(iters, "iters", iterRule, bad)
 		if msg := countRule(len(r.Iters), len(r.Samples)); itersOK && samplesOK && msg != "" {
 			bad(iters.Line, "%s", msg)
 		}
@@ -517,12 +532,18 @@ func sortParams(ps analysis.Params) analysis.Params {
 // numbers reads a list of numbers. check returns why a value is invalid,
 // or "". Only the first bad value is reported: a file of a thousand
 // negative samples needs one message, not a thousand.
-func numbers(n *readkit.Node, name string, check func(int, float64) string, bad func(int, string, ...any)) ([]float64, bool) {
+func (d *decoder) numbers(n *readkit.Node, name string, check func(int, float64) string, bad func(int, string, ...any)) ([]float64, bool) {
 	if n.Kind != readkit.List {
 		bad(n.Line, "%s: want a list of numbers, got %s", name, n.Describe())
 		return nil, false
 	}
-	xs := make([]float64, n.Len())
+	var xs []float64
+	if k := len(d.floats); k+n.Len() <= cap(d.floats) {
+		d.floats = d.floats[:k+n.Len()]
+		xs = d.floats[k:len(d.floats):len(d.floats)]
+	} else {
+		xs = make([]float64, n.Len())
+	}
 	for j, x := range n.Nums {
 		f := x.Float()
 		if msg := check(j, f); msg != "" {

@@ -252,12 +252,11 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		seg := segs[i]
 		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
 			refs := byBench[seg]
-			points := make([]seriesPoint, len(refs))
-			for j, ref := range refs {
-				r := &c.comps[ref.i].Rows[ref.k]
-				points[j] = p.point(from+int(ref.i), r, p.dataRow(r))
-			}
-			o.Data = seriesData(from, to-from, points, prev[seg])
+			row := func(j int) *analysis.Row { return &c.comps[refs[j].i].Rows[refs[j].k] }
+			o.Data = seriesData(from, to-from, len(refs),
+				func(j int) (string, int) { return p.seriesRow(row(j).Series).Series, from + int(refs[j].i) },
+				func(j int) seriesPoint { r := row(j); return p.point(from+int(refs[j].i), r, p.dataRow(r)) },
+				prev[seg])
 			return nil
 		})
 	})

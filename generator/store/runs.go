@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,7 +75,7 @@ func (s *Store) Put(k [32]byte, e Entry) error {
 	s.mu.Lock()
 	s.used[k] = true
 	s.mu.Unlock()
-	if err := writeFile(s.runPath(k), seal(runMagic, encodeEntry(e))); err != nil {
+	if err := writeFile(s.runPath(k), sealAfter(runMagic, encodeEntry(runMagic, e))); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
@@ -148,8 +149,10 @@ func (e *enc) params(p analysis.Params) {
 	}
 }
 
-func encodeEntry(en Entry) []byte {
-	e := &enc{}
+// encodeEntry encodes en after prefix (the magic of the sealed file, so
+// that sealing does not copy the payload).
+func encodeEntry(prefix string, en Entry) []byte {
+	e := &enc{b: []byte(prefix)}
 	e.uint(uint64(len(en.Problems)))
 	for _, p := range en.Problems {
 		e.int(int64(p.Line))
@@ -221,6 +224,9 @@ func encodeEntry(en Entry) []byte {
 		}
 		e.uint(uint64(floats))
 		e.uint(uint64(len(r.Results)))
+		// Room for the results (8 bytes a float, a few bytes of indices
+		// per result) at once rather than by appends' doublings.
+		e.b = slices.Grow(e.b, 8*floats+12*len(r.Results)+4)
 		for j := range r.Results {
 			res := &r.Results[j]
 			e.uint(idx[res.Case.Benchmark])

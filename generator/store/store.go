@@ -123,6 +123,13 @@ func seal(magic string, payload []byte) []byte {
 	return append(out, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
 }
 
+// sealAfter is seal for a payload written after the magic in the same
+// slice: it appends the checksum without copying.
+func sealAfter(magic string, b []byte) []byte {
+	sum := crc32.Checksum(b[len(magic):], crcTable)
+	return append(b, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
+}
+
 func unseal(magic string, data []byte) ([]byte, error) {
 	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
 		return nil, errCorrupt

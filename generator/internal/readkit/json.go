@@ -44,6 +44,9 @@ type JSONOptions struct {
 	// caller expects many times, so that parsing does not allocate it
 	// again (the archive schema's field names).
 	Intern func(b []byte) (string, bool)
+	// Arena, when set, holds the tree's nodes and lists (see [Arena]):
+	// the tree is valid until the arena's next Reset.
+	Arena *Arena
 }
 
 // defaultMaxDepth bounds nesting when JSONOptions.MaxDepth is 0: no
@@ -188,6 +191,11 @@ func (p *jsonParser) deeper() bool {
 }
 
 func (p *jsonParser) newNode(k Kind) *Node {
+	if a := p.o.Arena; a != nil {
+		n := &a.nodes.take(1)[0]
+		n.Kind, n.Line = k, p.line
+		return n
+	}
 	if len(p.slab) == 0 {
 		p.slab = make([]Node, 256)
 	}
@@ -196,6 +204,21 @@ func (p *jsonParser) newNode(k Kind) *Node {
 	n.Kind, n.Line = k, p.line
 	return n
 }
+
+// keep copies a finished list of children out of the parser's scratch
+// space: into the arena when there is one.
+func keep[T any](a *Arena, in func(*Arena) *block[T], s []T) []T {
+	if a == nil {
+		return slices.Clone(s)
+	}
+	out := in(a).take(len(s))
+	copy(out, s)
+	return out
+}
+
+func fieldsOf(a *Arena) *block[Field] { return &a.fields }
+func numsOf(a *Arena) *block[Num]     { return &a.nums }
+func itemsOf(a *Arena) *block[*Node]  { return &a.items }
 
 // double makes room for one more element of a scratch list, doubling it
 // when full: append grows large slices by a quarter, which allocates five
@@ -280,42 +303,57 @@ func (p *jsonParser) literal(word string, k Kind, b bool) *Node {
 // number reads a number into n.
 func (p *jsonParser) number(n *Node) bool {
 	start := p.i
-	digits := func() int {
-		n := 0
-		for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	if p.s[p.i] == '-' {
+	neg := p.s[p.i] == '-'
+	if neg {
 		p.i++
 	}
+	// The integer part's value is kept while its digits are read: most
+	// numbers of an archive are integer samples, and then strconv is not
+	// needed (up to 18 digits the value cannot overflow int64).
+	var v uint64
+	intDigits := 0
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
-	} else if digits() == 0 {
-		p.syntax("invalid number")
-		return false
+		intDigits = 1
+	} else {
+		for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
+			v = v*10 + uint64(p.s[p.i]-'0')
+			p.i++
+			intDigits++
+		}
+		if intDigits == 0 {
+			p.syntax("invalid number")
+			return false
+		}
 	}
+	plain := true // no fraction, no exponent
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
-		if digits() == 0 {
+		plain = false
+		if p.digits() == 0 {
 			p.syntax("invalid number")
 			return false
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
 		p.i++
+		plain = false
 		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
 			p.i++
 		}
-		if digits() == 0 {
+		if p.digits() == 0 {
 			p.syntax("invalid number")
 			return false
 		}
 	}
 	lit := p.s[start:p.i]
-	if !setNumber(n, lit) {
+	if plain && intDigits <= 18 {
+		i := int64(v)
+		if neg {
+			i = -i
+		}
+		n.Kind, n.Int, n.Float = Int, i, float64(i)
+	} else if !setNumber(n, lit) {
 		p.syntax("invalid number")
 		return false
 	}
@@ -323,6 +361,15 @@ func (p *jsonParser) number(n *Node) bool {
 		n.Text = string(lit) // an out-of-range number keeps its text, for messages
 	}
 	return true
+}
+
+// digits skips decimal digits and returns how many there were.
+func (p *jsonParser) digits() int {
+	start := p.i
+	for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
 }
 
 // setNumber parses a JSON number into n: an integer when it has no
@@ -541,7 +588,7 @@ func (p *jsonParser) object() *Node {
 			p.i++
 		case '}':
 			p.i++
-			n.Fields = slices.Clone(p.fields[start:])
+			n.Fields = keep(p.o.Arena, fieldsOf, p.fields[start:])
 			return n
 		default:
 			p.syntax("invalid character after object key:value pair")
@@ -607,9 +654,9 @@ func (p *jsonParser) array() *Node {
 		case ']':
 			p.i++
 			if compact {
-				n.Nums = slices.Clone(p.nums[nstart:])
+				n.Nums = keep(p.o.Arena, numsOf, p.nums[nstart:])
 			} else {
-				n.Items = slices.Clone(p.items[start:])
+				n.Items = keep(p.o.Arena, itemsOf, p.items[start:])
 			}
 			return n
 		default:
