@@ -25,7 +25,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-verbose=0 jobs=4 bin= config=
+verbose=0 jobs=4 bin='' config=''
 while [ $# -gt 0 ]; do
   case $1 in
     -v) verbose=1 ;;
@@ -74,6 +74,7 @@ EOF
 
 mkdir -p "$scratch/cmp"
 export RC_DIR=$dir RC_BIN=$bin RC_CONFIG=$config RC_OUT=$scratch/cmp
+# shellcheck disable=SC2016 # the inner sh expands them
 tail -n +2 "$scratch/ids" | awk '{ printf "%s %05d\n", $1, NR }' |
   xargs -P "$jobs" -n 2 sh -c '
     cd "$RC_DIR" || exit 1
