@@ -183,8 +183,8 @@ func TestCompareThresholds(t *testing.T) {
 			t.Fatalf("fixture has %d gappy values, want 30", len(want))
 		}
 		r := rpRow(t, c, "gappy", "instructions:u")
-		if r.History != 30 || r.Threshold != SignificanceThresholdN(want, RustcPerfHistory) {
-			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, SignificanceThresholdN(want, RustcPerfHistory))
+		if r.History != 30 || r.Threshold != thresholdInto(nil, want, RustcPerfHistory) {
+			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, thresholdInto(nil, want, RustcPerfHistory))
 		}
 	})
 
@@ -251,8 +251,8 @@ func TestCompareHistoryLookback(t *testing.T) {
 			h = append(h, v)
 		}
 	}
-	if r.History != 5 || r.Threshold != SignificanceThresholdN(h, 5) {
-		t.Errorf("dense: history %d threshold %v; want 5, %v", r.History, r.Threshold, SignificanceThresholdN(h, 5))
+	if r.History != 5 || r.Threshold != thresholdInto(nil, h, 5) {
+		t.Errorf("dense: history %d threshold %v; want 5, %v", r.History, r.Threshold, thresholdInto(nil, h, 5))
 	}
 }
 
