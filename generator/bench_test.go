@@ -88,7 +88,7 @@ func BenchmarkTriage(b *testing.B) {
 			comparisons := 0
 			b.ResetTimer()
 			for b.Loop() {
-				r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+				r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 				comparisons = r.Compared
 				buf.Reset()
 				if err := report.WriteTriageMarkdown(&buf, d, r, report.Links{}, ""); err != nil {

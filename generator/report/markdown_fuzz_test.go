@@ -75,7 +75,7 @@ func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 		t.Fatal(err)
 	}
 	monday := analysis.WeekStart(d.Artifacts[head].Date)
-	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+	r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 	// A step of the hostile test case at the head, so that the report's
 	// "Steps" section prints its names too.
 	for i, s := range d.Series {

@@ -110,7 +110,7 @@ func triageHTML(t testing.TB, title, metric, baseID string) string {
 	}
 	d := b.Dataset()
 	i, _ := d.Index(head)
-	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "")
+	r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 	var src bytes.Buffer
 	if err := report.WriteTriageMarkdown(&src, d, r, report.Links{Site: "/sub/"}, ""); err != nil {
 		t.Fatal(err)
