@@ -66,7 +66,7 @@ func triageDataset(t *testing.T) *Dataset {
 			}
 			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
 		}
-		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
