@@ -354,3 +354,14 @@ func TestSummaryWithInvalidOptions(t *testing.T) {
 		}
 	}
 }
+
+// ConsecutiveSummary is Consecutive with Options.SummaryOnly (for the
+// tests and benchmarks: a site summarizes pairs with Summary), as Summary
+// is Compare with it: the model's classification and the summaries,
+// without the other engines (but with the samples' test where the
+// short-history rule needs it).
+func (c *Comparer) ConsecutiveSummary(from, to int) []*Comparison {
+	o := c.opts
+	o.SummaryOnly = true
+	return c.consecutive(from, to, o)
+}

@@ -186,3 +186,10 @@ func TestStepsWorkers(t *testing.T) {
 		t.Errorf("one worker (-many +one):\n%s", diff)
 	}
 }
+
+// Len is the number of entries (loaded or put), for the tests.
+func (c *StepCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}

@@ -154,9 +154,11 @@ func BenchmarkEveryCommit(b *testing.B) {
 }
 
 // BenchmarkEveryCommitConsecutive is BenchmarkEveryCommit through
-// Comparer.Consecutive (ConsecutiveSummary for "summary"), 32 main-line
-// positions per call as a site builds its commit pages, on one core
-// (GOMAXPROCS 1: Consecutive is parallel over series otherwise).
+// Comparer.Consecutive, 32 main-line positions per call as a site builds
+// its commit pages, on one core (GOMAXPROCS 1: Consecutive is parallel
+// over series otherwise). A site summarizes pairs one by one (Summary), so
+// there is no "summary" variant here; analysis's own benchmarks compare
+// the two ways.
 func BenchmarkEveryCommitConsecutive(b *testing.B) {
 	withBudgets := analysis.DefaultOptions
 	withBudgets.Budgets = map[string]budget.Budget{}
@@ -167,13 +169,11 @@ func BenchmarkEveryCommitConsecutive(b *testing.B) {
 		for _, v := range []struct {
 			name    string
 			samples int
-			summary bool
 			opts    analysis.Options
 		}{
-			{"summary", 5, true, analysis.DefaultOptions},
-			{"samples=1", 1, false, analysis.DefaultOptions},
-			{"samples=5", 5, false, analysis.DefaultOptions},
-			{"samples=5+budget", 5, false, withBudgets},
+			{"samples=1", 1, analysis.DefaultOptions},
+			{"samples=5", 5, analysis.DefaultOptions},
+			{"samples=5+budget", 5, withBudgets},
 		} {
 			b.Run(size+"/"+v.name, func(b *testing.B) {
 				d := datasetWith(b, size, v.samples, nil)
@@ -184,11 +184,7 @@ func BenchmarkEveryCommitConsecutive(b *testing.B) {
 				for b.Loop() {
 					c := analysis.NewComparer(d, v.opts)
 					for p := 1; p < len(d.MainLine); p += 32 {
-						if v.summary {
-							n += len(c.ConsecutiveSummary(p, p+32))
-						} else {
-							n += len(c.Consecutive(p, p+32))
-						}
+						n += len(c.Consecutive(p, p+32))
 					}
 				}
 				elapsed := time.Since(start)
