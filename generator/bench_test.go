@@ -232,7 +232,7 @@ func BenchmarkCriterionTestCase(b *testing.B) {
 // dataset: the source side of a build.
 func BenchmarkLoad(b *testing.B) {
 	dir := b.TempDir()
-	if _, err := WriteDemo(dir, "S", "json", false); err != nil {
+	if _, err := writeDemo(dir, "S", "json", false); err != nil {
 		b.Fatal(err)
 	}
 	s, err := Open(dir + "/perfpages.toml")
@@ -244,4 +244,13 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// writeDemo writes the predefined demo plan size under dir (WritePlan).
+func writeDemo(dir, size, format string, gz bool) (int, error) {
+	plan, err := demo.PlanFor(size)
+	if err != nil {
+		return 0, err
+	}
+	return WritePlan(dir, plan, format, gz)
 }
