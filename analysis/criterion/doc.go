@@ -61,9 +61,10 @@
 // report fixtures under testdata/book (Fibonacci/Recursive, Criterion
 // 0.2/0.3; see book_test.go):
 //
-//   - [Analyze] and [Slope]: every point estimate of new/estimates.json
-//     (mean, median, standard deviation, MAD, slope) in every digit, and
-//     the intervals within 0.3 standard errors of Criterion's;
+//   - [Analyze], with [Slope] and [Linear] (when it fits a slope): every
+//     point estimate of new/estimates.json (mean, median, standard
+//     deviation, MAD, slope) in every digit, and the intervals within 0.3
+//     standard errors of Criterion's;
 //   - [Classify], [Tukey] and [Fences.Label]: the fences and outlier
 //     counts of the fixture's tukey.json (as restated in
 //     reference/stats.md B.10(2));
