@@ -767,36 +767,6 @@ func (r *Row) setSignificance(sig ChangeSignificance) {
 	r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
 }
 
-// SeriesHistory returns, for every main-line point of d.Series[i] (oldest
-// first), the row its commit page shows without the other engines: the
-// change against the series' value at the previous main-line artifact,
-// with its significance. Rows whose point has no predecessor value have OK
-// false and the commit page's Note. The cost is O(points × window): it is
-// what history charts mark.
-func (c *Comparer) SeriesHistory(i int) []Row {
-	opts, _ := c.opts.resolve()
-	s, line := c.d.Series[i], c.lines[i]
-	window := opts.historyWindow()
-	hist := make([]float64, 0, window)
-	pbuf := make([]float64, 0, window)
-	rows := make([]Row, 0, len(line))
-	for k, lp := range line {
-		after := &s.Points[lp.idx]
-		var before *Point
-		if k > 0 && line[k-1].pos == lp.pos-1 {
-			before = &s.Points[line[k-1].idx]
-		}
-		r, classifiable, _ := newRow(s, before, after)
-		if classifiable {
-			// The base is line[k-1] at position lp.pos−1; its history
-			// starts one position earlier, at the entries before k−1.
-			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf, c.eng)
-		}
-		rows = append(rows, r)
-	}
-	return rows
-}
-
 func summarizeMetrics(rows []Row, model string) []MetricSummary {
 	// A comparison has a handful of metrics: groups found by a linear
 	// scan cost less than a map (a commit page summarizes thousands of

@@ -49,10 +49,10 @@ func lineDataset(n int, series []lineSeries, extra ...Run) *Dataset {
 			}
 			run.Results = append(run.Results, res)
 		}
-		b.Add(fmt.Sprintf("results/%d.json", i), run)
+		b.AddVersion(fmt.Sprintf("results/%d.json", i), Version{}, run)
 	}
 	for i, r := range extra {
-		b.Add(fmt.Sprintf("extra/%d.json", i), r)
+		b.AddVersion(fmt.Sprintf("extra/%d.json", i), Version{}, r)
 	}
 	return b.Dataset()
 }
@@ -183,8 +183,8 @@ func TestCompareThresholds(t *testing.T) {
 			t.Fatalf("fixture has %d gappy values, want 30", len(want))
 		}
 		r := rpRow(t, c, "gappy", "instructions:u")
-		if r.History != 30 || r.Threshold != SignificanceThresholdN(want, RustcPerfHistory) {
-			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, SignificanceThresholdN(want, RustcPerfHistory))
+		if r.History != 30 || r.Threshold != thresholdInto(nil, want, RustcPerfHistory) {
+			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, thresholdInto(nil, want, RustcPerfHistory))
 		}
 	})
 
@@ -251,8 +251,8 @@ func TestCompareHistoryLookback(t *testing.T) {
 			h = append(h, v)
 		}
 	}
-	if r.History != 5 || r.Threshold != SignificanceThresholdN(h, 5) {
-		t.Errorf("dense: history %d threshold %v; want 5, %v", r.History, r.Threshold, SignificanceThresholdN(h, 5))
+	if r.History != 5 || r.Threshold != thresholdInto(nil, h, 5) {
+		t.Errorf("dense: history %d threshold %v; want 5, %v", r.History, r.Threshold, thresholdInto(nil, h, 5))
 	}
 }
 
@@ -584,7 +584,7 @@ func BenchmarkCompare(b *testing.B) {
 				Samples: []float64{level[k] * (1 + rng.NormFloat64()/200)},
 			})
 		}
-		bld.Add(a.ID, run)
+		bld.AddVersion(a.ID, Version{}, run)
 	}
 	d := bld.Dataset()
 	if len(d.Series) != nseries || len(d.MainLine) != commits {

@@ -30,16 +30,6 @@ func (c *Comparer) Consecutive(from, to int) []*Comparison {
 	return c.consecutive(from, to, c.opts)
 }
 
-// ConsecutiveSummary is Consecutive with Options.SummaryOnly, as Summary
-// is Compare with it: the model's classification and the summaries,
-// without the other engines (but with the samples' test where the
-// short-history rule needs it).
-func (c *Comparer) ConsecutiveSummary(from, to int) []*Comparison {
-	o := c.opts
-	o.SummaryOnly = true
-	return c.consecutive(from, to, o)
-}
-
 // seriesBatch is how many series a worker takes at a time.
 const seriesBatch = 16
 

@@ -394,12 +394,6 @@ func (b *Builder) Warnf(format string, args ...any) {
 	b.warnings = append(b.warnings, fmt.Errorf(format, args...))
 }
 
-// Add adds the run decoded from origin (a file name or git blob, used in
-// messages), a file with no other versions. Runs must be added in a
-// deterministic order: on a conflict between files the first one wins
-// (see merge.go for the rules).
-func (b *Builder) Add(origin string, r Run) { b.AddVersion(origin, Version{}, r) }
-
 // AddVersion adds the run decoded from origin, version v of a file whose
 // other versions may be added too: for the same result, the newest
 // version's is used, in whatever order the versions are added.

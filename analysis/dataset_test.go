@@ -21,12 +21,12 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
 	m := Machine{Name: "m"}
 	// Added out of order; a try run, a tag and a feature-branch commit.
-	b.Add("c", Run{Artifact: Artifact{ID: sha('c'), Kind: KindCommit, Date: day0.Add(2 * time.Hour), Branch: "main", Parents: []string{sha('b')}}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 3)}})
-	b.Add("a", Run{Artifact: Artifact{ID: sha('a'), Kind: KindCommit, Date: day0, Branch: "main"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 1)}})
-	b.Add("b", Run{Artifact: Artifact{ID: sha('b'), Kind: KindCommit, Date: day0.Add(time.Hour), Branch: "main", Parents: []string{sha('a')}, PR: 7}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 2, 1.5)}})
-	b.Add("t", Run{Artifact: Artifact{ID: sha('d'), Kind: KindTry, Date: day0.Add(3 * time.Hour), Baseline: sha('c'), PR: 9}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 4)}})
-	b.Add("f", Run{Artifact: Artifact{ID: sha('e'), Kind: KindCommit, Date: day0.Add(4 * time.Hour), Branch: "feature"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 5)}})
-	b.Add("v", Run{Artifact: Artifact{ID: "v1.0.0", Kind: KindTag, Date: day0.Add(5 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 6)}})
+	b.AddVersion("c", Version{}, Run{Artifact: Artifact{ID: sha('c'), Kind: KindCommit, Date: day0.Add(2 * time.Hour), Branch: "main", Parents: []string{sha('b')}}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 3)}})
+	b.AddVersion("a", Version{}, Run{Artifact: Artifact{ID: sha('a'), Kind: KindCommit, Date: day0, Branch: "main"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 1)}})
+	b.AddVersion("b", Version{}, Run{Artifact: Artifact{ID: sha('b'), Kind: KindCommit, Date: day0.Add(time.Hour), Branch: "main", Parents: []string{sha('a')}, PR: 7}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 2, 1.5)}})
+	b.AddVersion("t", Version{}, Run{Artifact: Artifact{ID: sha('d'), Kind: KindTry, Date: day0.Add(3 * time.Hour), Baseline: sha('c'), PR: 9}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 4)}})
+	b.AddVersion("f", Version{}, Run{Artifact: Artifact{ID: sha('e'), Kind: KindCommit, Date: day0.Add(4 * time.Hour), Branch: "feature"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 5)}})
+	b.AddVersion("v", Version{}, Run{Artifact: Artifact{ID: "v1.0.0", Kind: KindTag, Date: day0.Add(5 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 6)}})
 	d := b.Dataset()
 
 	var ids []string
@@ -78,13 +78,13 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 
 func TestBuilderWarnings(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
-	b.Add("one.json", Run{Artifact: Artifact{ID: sha('a'), Date: day0, Title: "first"}, Machine: Machine{Name: "m", OS: "linux"}, Results: []Result{result("x", "wall-time", "ns", 1)}})
+	b.AddVersion("one.json", Version{}, Run{Artifact: Artifact{ID: sha('a'), Date: day0, Title: "first"}, Machine: Machine{Name: "m", OS: "linux"}, Results: []Result{result("x", "wall-time", "ns", 1)}})
 	// More detail for the machine is fine; a different date, title and
 	// OS conflict; the same result twice is a duplicate; a different unit
 	// for the same series is refused.
-	b.Add("two.json", Run{Artifact: Artifact{ID: sha('a'), Date: day0.Add(time.Hour), Title: "second"}, Machine: Machine{Name: "m", OS: "linux", Cores: 8}, Results: []Result{result("x", "wall-time", "ns", 2)}})
-	b.Add("three.json", Run{Artifact: Artifact{ID: sha('b'), Date: day0.Add(time.Hour)}, Machine: Machine{Name: "m", OS: "darwin"}, Results: []Result{result("x", "wall-time", "s", 2)}})
-	b.Add("four.json", Run{Artifact: Artifact{ID: sha('c')}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", 2)}})
+	b.AddVersion("two.json", Version{}, Run{Artifact: Artifact{ID: sha('a'), Date: day0.Add(time.Hour), Title: "second"}, Machine: Machine{Name: "m", OS: "linux", Cores: 8}, Results: []Result{result("x", "wall-time", "ns", 2)}})
+	b.AddVersion("three.json", Version{}, Run{Artifact: Artifact{ID: sha('b'), Date: day0.Add(time.Hour)}, Machine: Machine{Name: "m", OS: "darwin"}, Results: []Result{result("x", "wall-time", "s", 2)}})
+	b.AddVersion("four.json", Version{}, Run{Artifact: Artifact{ID: sha('c')}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", 2)}})
 	d := b.Dataset()
 	var got []string
 	for _, w := range d.Warnings {
@@ -115,7 +115,7 @@ func TestBuilderProjectHistory(t *testing.T) {
 	}
 	b := NewBuilder(BuildOptions{History: history, Metrics: map[string]Metric{"speed": {Direction: HigherIsBetter, Noise: Reliable}}})
 	for _, id := range []string{sha('b'), sha('a')} {
-		b.Add(id, Run{Artifact: Artifact{ID: id}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "speed", "ops", 1, 3)}})
+		b.AddVersion(id, Version{}, Run{Artifact: Artifact{ID: id}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "speed", "ops", 1, 3)}})
 	}
 	d := b.Dataset()
 	if len(d.Warnings) != 0 {
@@ -269,8 +269,8 @@ func TestBuilderIdenticalEverywhere(t *testing.T) {
 					Results: []Result{result("x", "wall-time", "ns", float64(a), 2*float64(a))}})
 		}
 	}
-	b.Add("copy.json", Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7), Date: day0.Add(7 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
-	b.Add("copy2.json", Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
+	b.AddVersion("copy.json", Version{}, Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7), Date: day0.Add(7 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
+	b.AddVersion("copy2.json", Version{}, Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
 	d := b.Dataset()
 	if len(d.Warnings) != 0 || len(d.Notes) != 0 {
 		t.Errorf("warnings %v, notes %v", d.Warnings, d.Notes)

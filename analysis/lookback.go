@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 
@@ -216,43 +215,4 @@ func (lw *lineWindow) moveTo(c *Comparer, i int, line []linePoint, b, lookback i
 			lw.win.Delete(c.rank[lp.pos])
 		}
 	}
-}
-
-// Band returns the lookback band of series i for its history chart, one
-// entry per main-line point in the order of [Comparer.SeriesHistory]: the
-// values whose z-score stays within the threshold, Mean ∓ ZThreshold·Std
-// of the distribution the point's z-score is scored against. That is the
-// Row.Z of the commit page that compares the point's commit with its
-// main-line predecessor ([zscore.Z.Band]): the Lookback commits up to the
-// predecessor, inclusive. Points outside the band are exactly those whose
-// |z| exceeds the threshold (up to the rounding of the last bit at the
-// edges).
-//
-// The band at a point depends on the commits before it only, so a commit
-// appended to the main line leaves every earlier point's band as it was
-// and a site rewrites only the end of a series' data. (Conbench's history
-// plot draws rolling statistics whose spike detector trims with quantiles
-// of the whole series: every new commit moves every old band.)
-//
-// lower and upper are NaN where there is no band: a point without a
-// value, the first commits of a series, a distribution that is not usable
-// (one commit, a deviation of 0). The cost is O(points × Lookback).
-func (c *Comparer) Band(i int) (lower, upper []float64) {
-	opts, _ := c.opts.resolve()
-	s, line := c.d.Series[i], c.lines[i]
-	lower, upper = make([]float64, len(line)), make([]float64, len(line))
-	var lw lineWindow
-	lw.reset(line, 0, opts.Lookback)
-	for k, lp := range line {
-		lower[k], upper[k] = math.NaN(), math.NaN()
-		lw.moveTo(c, i, line, int(lp.pos)-1, opts.Lookback)
-		r := Row{Series: s, After: &s.Points[lp.idx]}
-		if !scored(&r) {
-			continue
-		}
-		if lo, hi, ok := lookbackZ(&r, lw.win.Dist(opts.Lookback), opts).Band(); ok {
-			lower[k], upper[k] = lo, hi
-		}
-	}
-	return lower, upper
 }

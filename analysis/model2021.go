@@ -52,20 +52,6 @@ const (
 	History2021 = 100
 )
 
-// RelativeDeltas returns |x[i] − x[i+1]| / x[i+1] for each adjacent pair of
-// history, newest first: the change from each result to the next newer
-// one, relative to the older result. Pairs whose older value is 0 are left
-// out, and so are deltas that are not finite.
-func RelativeDeltas(history []float64) []float64 {
-	var ds []float64
-	for i := 0; i+1 < len(history); i++ {
-		if d, ok := relativeDelta2021(history[i], history[i+1]); ok {
-			ds = append(ds, d)
-		}
-	}
-	return ds
-}
-
 // relativeDelta2021 is |newer − older| / older, false when that is not a
 // finite number.
 func relativeDelta2021(newer, older float64) (float64, bool) {

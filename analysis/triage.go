@@ -173,26 +173,18 @@ func WeekOf(d *Dataset, monday time.Time) Week {
 	return w
 }
 
-// Triage builds the report of week w: it compares every head with its
+// TriageWith builds the report of week w: it compares every head with its
 // main-line predecessor, keeps the comparisons the filter passes and
 // compares the week's first base with its last head for the overall
-// summary.
+// summary. The comparisons come from compare, which returns the summary
+// comparison (rows optional) of two artifacts: a site build passes the
+// summaries it has already computed for its commit pages instead of
+// comparing every pair again ([TriageWatch] compares them itself).
 //
 // Which metrics: rustc-perf triages one metric (instructions:u unless told
 // otherwise). A perfpages site has many, so a comparison is kept when any
 // of its metrics passes the filter, and its entry shows each metric that
 // did; metric, when not empty, restricts the report to that one metric.
-//
-// It also lists what needs a look with DefaultWatchOptions (see
-// [TriageWatch]).
-func Triage(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string) *TriageReport {
-	return TriageWatch(d, c, w, filter, metric, DefaultWatchOptions)
-}
-
-// TriageWith is Triage with the comparisons coming from compare, which
-// returns the summary comparison (rows optional) of two artifacts: a
-// site build passes the summaries it has already computed for its commit
-// pages instead of comparing every pair again.
 func TriageWith(d *Dataset, w Week, filter TriageFilter, metric string, compare func(base, head int) *Comparison) *TriageReport {
 	if !filter.Valid() {
 		filter = DefinitelyRelevantFilter

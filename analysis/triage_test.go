@@ -66,7 +66,7 @@ func triageDataset(t *testing.T) *Dataset {
 			}
 			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
 		}
-		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -76,7 +76,7 @@ func TestTriage(t *testing.T) {
 	c := NewComparer(d, DefaultOptions)
 	monday := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 
-	r := Triage(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "")
+	r := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "", DefaultWatchOptions)
 	if r.Compared != 5 { // days 35..39 fall in the week of 2026-09-07
 		t.Errorf("Compared = %d, want 5", r.Compared)
 	}
@@ -100,12 +100,12 @@ func TestTriage(t *testing.T) {
 	}
 
 	// A week without commits compares nothing.
-	empty := Triage(d, c, WeekOf(d, monday.AddDate(0, 0, 7)), DefinitelyRelevantFilter, "")
+	empty := TriageWatch(d, c, WeekOf(d, monday.AddDate(0, 0, 7)), DefinitelyRelevantFilter, "", DefaultWatchOptions)
 	if empty.Compared != 0 || empty.First != -1 || empty.Overall != nil {
 		t.Errorf("empty week: %+v", empty)
 	}
 	// Restricting to a metric that does not exist keeps nothing.
-	none := Triage(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "wall-time")
+	none := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "wall-time", DefaultWatchOptions)
 	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Overall.Metrics) != 0 {
 		t.Errorf("metric filter: %+v", none)
 	}

@@ -340,8 +340,8 @@ func (r *TriageReport) Look(d *Dataset, w Week, opts WatchOptions, metric string
 	r.NeedsLook = n
 }
 
-// TriageWatch is [Triage] with its "Needs a look" section under opts:
-// each comparison of the week is made once, for both.
+// TriageWatch is [TriageWith] comparing with c, plus the "Needs a look"
+// section under opts: each comparison of the week is made once, for both.
 func TriageWatch(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string, opts WatchOptions) *TriageReport {
 	type pair struct{ base, head int }
 	watches := map[pair]*Watch{}

@@ -195,7 +195,7 @@ func TestModelRustcPerfBitForBit(t *testing.T) {
 			if p < 2 {
 				h = nil
 			}
-			sig := ClassifyChange(r.Change, SignificanceThresholdN(h, 30), r.Series.Metric.Noise.NoiseFactor())
+			sig := ClassifyChange(r.Change, thresholdInto(nil, h, 30), r.Series.Metric.Noise.NoiseFactor())
 			if r.Before.Value == 0 && r.After.Value == 0 {
 				sig.Significant, sig.Relevant = false, false
 			}

@@ -47,7 +47,7 @@ func datasetWith(b *testing.B, size string, samples int, iters []string) *analys
 	}
 	plan.Iters = iters
 	builder := analysis.NewBuilder(analysis.BuildOptions{})
-	if err := plan.Generate(func(r analysis.Run) error { builder.Add(size, r); return nil }); err != nil {
+	if err := plan.Generate(func(r analysis.Run) error { builder.AddVersion(size, analysis.Version{}, r); return nil }); err != nil {
 		b.Fatal(err)
 	}
 	d := builder.Dataset()
@@ -88,7 +88,7 @@ func BenchmarkTriage(b *testing.B) {
 			comparisons := 0
 			b.ResetTimer()
 			for b.Loop() {
-				r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+				r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 				comparisons = r.Compared
 				buf.Reset()
 				if err := report.WriteTriageMarkdown(&buf, d, r, report.Links{}, ""); err != nil {
@@ -154,9 +154,11 @@ func BenchmarkEveryCommit(b *testing.B) {
 }
 
 // BenchmarkEveryCommitConsecutive is BenchmarkEveryCommit through
-// Comparer.Consecutive (ConsecutiveSummary for "summary"), 32 main-line
-// positions per call as a site builds its commit pages, on one core
-// (GOMAXPROCS 1: Consecutive is parallel over series otherwise).
+// Comparer.Consecutive, 32 main-line positions per call as a site builds
+// its commit pages, on one core (GOMAXPROCS 1: Consecutive is parallel
+// over series otherwise). A site summarizes pairs one by one (Summary), so
+// there is no "summary" variant here; analysis's own benchmarks compare
+// the two ways.
 func BenchmarkEveryCommitConsecutive(b *testing.B) {
 	withBudgets := analysis.DefaultOptions
 	withBudgets.Budgets = map[string]budget.Budget{}
@@ -167,13 +169,11 @@ func BenchmarkEveryCommitConsecutive(b *testing.B) {
 		for _, v := range []struct {
 			name    string
 			samples int
-			summary bool
 			opts    analysis.Options
 		}{
-			{"summary", 5, true, analysis.DefaultOptions},
-			{"samples=1", 1, false, analysis.DefaultOptions},
-			{"samples=5", 5, false, analysis.DefaultOptions},
-			{"samples=5+budget", 5, false, withBudgets},
+			{"samples=1", 1, analysis.DefaultOptions},
+			{"samples=5", 5, analysis.DefaultOptions},
+			{"samples=5+budget", 5, withBudgets},
 		} {
 			b.Run(size+"/"+v.name, func(b *testing.B) {
 				d := datasetWith(b, size, v.samples, nil)
@@ -184,11 +184,7 @@ func BenchmarkEveryCommitConsecutive(b *testing.B) {
 				for b.Loop() {
 					c := analysis.NewComparer(d, v.opts)
 					for p := 1; p < len(d.MainLine); p += 32 {
-						if v.summary {
-							n += len(c.ConsecutiveSummary(p, p+32))
-						} else {
-							n += len(c.Consecutive(p, p+32))
-						}
+						n += len(c.Consecutive(p, p+32))
 					}
 				}
 				elapsed := time.Since(start)
@@ -236,7 +232,7 @@ func BenchmarkCriterionTestCase(b *testing.B) {
 // dataset: the source side of a build.
 func BenchmarkLoad(b *testing.B) {
 	dir := b.TempDir()
-	if _, err := WriteDemo(dir, "S", "json", false); err != nil {
+	if _, err := writeDemo(dir, "S", "json", false); err != nil {
 		b.Fatal(err)
 	}
 	s, err := Open(dir + "/perfpages.toml")
@@ -248,4 +244,13 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// writeDemo writes the predefined demo plan size under dir (WritePlan).
+func writeDemo(dir, size, format string, gz bool) (int, error) {
+	plan, err := demo.PlanFor(size)
+	if err != nil {
+		return 0, err
+	}
+	return WritePlan(dir, plan, format, gz)
 }

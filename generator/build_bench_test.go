@@ -50,7 +50,7 @@ func benchData(b *testing.B, size string) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := WriteDemo(dir, size, "json", true); err != nil {
+	if _, err := writeDemo(dir, size, "json", true); err != nil {
 		b.Fatal(err)
 	}
 	benchDirs[size] = dir

@@ -60,20 +60,11 @@ func DemoFiles(size string) ([]source.File, error) {
 	return files, err
 }
 
-// WriteDemo writes the archives of a demo plan under dir, one file per run
-// (machine/<date>-<sha>.<ext>), and a perfpages.toml that builds a site
+// WritePlan writes the archives of a demo plan (a predefined one, see
+// demo.PlanFor, possibly with changed sample counts) under dir, one file per
+// run (machine/<date>-<sha>.<ext>), and a perfpages.toml that builds a site
 // from them. It streams, so the L size never sits in memory. format "" mixes
 // formats as the embedded demo does; "json", "yaml" or "toml" use one.
-func WriteDemo(dir, size, format string, gz bool) (int, error) {
-	plan, err := demo.PlanFor(size)
-	if err != nil {
-		return 0, err
-	}
-	return WritePlan(dir, plan, format, gz)
-}
-
-// WritePlan is WriteDemo for any plan (a predefined one with changed
-// sample counts, say).
 func WritePlan(dir string, plan demo.Plan, format string, gz bool) (int, error) {
 	if err := plan.Validate(); err != nil {
 		return 0, err

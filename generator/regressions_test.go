@@ -266,13 +266,15 @@ func TestStepStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := loadSteps(st, StepOptions).Len(); n != len(l.d.Series) {
-		t.Errorf("%d saved states for %d series", n, len(l.d.Series))
+	var saved savedSteps
+	if !st.LoadValue(stepsValue, &saved) || saved.Key != stepsKey(StepOptions) || len(saved.Entries) != len(l.d.Series) {
+		t.Errorf("%d saved states (key %q, want %q) for %d series", len(saved.Entries), saved.Key, stepsKey(StepOptions), len(l.d.Series))
 	}
+	// loadSteps loads them only for the options they were made with.
 	other := StepOptions
 	other.Window = 40
-	if n := loadSteps(st, other).Len(); n != 0 {
-		t.Errorf("%d states of other options loaded", n)
+	if stepsKey(other) == saved.Key {
+		t.Errorf("the states of other options have the same key %q", saved.Key)
 	}
 	cold := l.d.Steps(StepOptions, nil)
 	steps, _ := detectSteps(st, l.d, StepOptions)

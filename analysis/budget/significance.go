@@ -81,25 +81,6 @@ func Welch(baseline, current []float64, alpha float64, minSamples int) *Signific
 	}
 }
 
-// StudentTCDF is the cumulative distribution function of Student's t
-// distribution with df > 0 degrees of freedom (df need not be an integer).
-func StudentTCDF(t, df float64) float64 {
-	if math.IsNaN(t) || !(df > 0) {
-		return math.NaN()
-	}
-	if math.IsInf(t, 1) {
-		return 1
-	}
-	if math.IsInf(t, -1) {
-		return 0
-	}
-	tail := StudentTTwoSided(t, df) / 2
-	if t >= 0 {
-		return 1 - tail
-	}
-	return tail
-}
-
 // StudentTTwoSided is the two-sided tail probability P(|T| ≥ |t|) of
 // Student's t distribution with df > 0 degrees of freedom:
 // I_x(df/2, 1/2) with x = df / (df + t²), the regularized incomplete beta

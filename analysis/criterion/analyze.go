@@ -77,15 +77,6 @@ type Estimates struct {
 	Slope                              *Estimate
 }
 
-// Typical is the estimate Criterion prints as "time:": the slope when
-// there is one, else the mean.
-func (e Estimates) Typical() Estimate {
-	if e.Slope != nil {
-		return *e.Slope
-	}
-	return e.Mean
-}
-
 // errOverflow reports values so large or small that float64 arithmetic
 // overflows; it is the only way a statistic can come out non-finite.
 var errOverflow = errors.New("values out of range: the statistics overflow float64")

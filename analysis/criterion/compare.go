@@ -3,7 +3,6 @@ package criterion
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -154,36 +153,6 @@ func pValue(hits, n int) float64 {
 		return 1
 	}
 	return float64(min(hits, n-hits)) / float64(n) * 2
-}
-
-// PValue is the two-tailed p-value of the observed t in the bootstrap
-// distribution ts, by Criterion's rule: with hits the number of finite ts
-// strictly below t and N the number of finite ts (Criterion drops the
-// others), p = 2·min(hits, N − hits)/N. It is 1 when ts has no finite value.
-func PValue(ts []float64, t float64) float64 {
-	hits, n := 0, 0
-	for _, x := range ts {
-		if !finite(x) {
-			continue
-		}
-		n++
-		if x < t {
-			hits++
-		}
-	}
-	return pValue(hits, n)
-}
-
-// ConfidenceInterval is Criterion's percentile interval of a bootstrap
-// distribution: the percentiles 50·(1 − cl) and 50·(1 + cl) (2.5 and 97.5
-// for cl = 0.95). dist is not modified. cl should be in (0, 1); outside it
-// the percentiles are clamped to [0, 100] and put in order. Both bounds are
-// NaN when dist is empty or holds a NaN.
-func ConfidenceInterval(dist []float64, cl float64) (lo, hi float64) {
-	if len(dist) == 0 || slices.ContainsFunc(dist, math.IsNaN) {
-		return math.NaN(), math.NaN()
-	}
-	return confidenceInterval(slices.Clone(dist), cl)
 }
 
 // FormatChange is Criterion's change line (without the indentation it

@@ -53,4 +53,24 @@
 // ([Options].Workers) with results that do not depend on how many. A call
 // shares no state with another: concurrent calls give the same results as
 // sequential ones.
+//
+// API (used by tests and library users, not by the build). A site calls
+// [Compare] (with [VerdictOf], [Seed], [Sample] and the options); the rest
+// of Criterion's analysis of one benchmark is kept as the port's public
+// API because it is checked against Criterion's own output, the book's
+// report fixtures under testdata/book (Fibonacci/Recursive, Criterion
+// 0.2/0.3; see book_test.go):
+//
+//   - [Analyze], with [Slope] and [Linear] (when it fits a slope): every
+//     point estimate of new/estimates.json (mean, median, standard
+//     deviation, MAD, slope) in every digit, and the intervals within 0.3
+//     standard errors of Criterion's;
+//   - [Classify], [Tukey] and [Fences.Label]: the fences and outlier
+//     counts of the fixture's tukey.json (as restated in
+//     reference/stats.md B.10(2));
+//   - [FormatChange]: the change lines of the book's HTML reports.
+//
+// The straightforward forms of the statistics (mean, variance, percentile,
+// Welch's t, the p-value, the percentile interval) that the tests use as
+// oracles live in naive_test.go.
 package criterion

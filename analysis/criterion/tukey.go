@@ -1,10 +1,5 @@
 package criterion
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Fences are Criterion's modified Tukey fences, in the order of tukey.json:
 // low severe (q1 − 3·iqr), low mild (q1 − 1.5·iqr), high mild (q3 + 1.5·iqr)
 // and high severe (q3 + 3·iqr), where q1 and q3 are the 25th and 75th
@@ -40,23 +35,6 @@ const (
 	HighMild
 	HighSevere
 )
-
-// String is Criterion's name of the label ("low severe", …).
-func (l Label) String() string {
-	switch l {
-	case NotOutlier:
-		return "not an outlier"
-	case LowSevere:
-		return "low severe"
-	case LowMild:
-		return "low mild"
-	case HighMild:
-		return "high mild"
-	case HighSevere:
-		return "high severe"
-	}
-	return fmt.Sprintf("Label(%d)", int(l))
-}
 
 // Label classifies x. The tests are Criterion's, in its order and all
 // strict: below the low severe fence, above the high severe fence, below
@@ -101,41 +79,4 @@ func Classify(avg []float64) (Fences, Outliers) {
 		}
 	}
 	return f, o
-}
-
-// Count is the number of outliers, mild and severe.
-func (o Outliers) Count() int {
-	return o.LowSevere + o.LowMild + o.HighMild + o.HighSevere
-}
-
-// Total is the number of values classified.
-func (o Outliers) Total() int {
-	return o.Count() + o.NotOutlier
-}
-
-// Text is what Criterion prints after a benchmark: a summary line and one
-// indented line per non-empty class, each ending in a newline, e.g.
-//
-//	Found 12 outliers among 100 measurements (12.00%)
-//	  4 (4.00%) high mild
-//	  8 (8.00%) high severe
-//
-// It is empty when there are no outliers.
-func (o Outliers) Text() string {
-	k, n := o.Count(), o.Total()
-	if k == 0 {
-		return ""
-	}
-	percent := func(c int) float64 { return 100 * float64(c) / float64(n) }
-	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d outliers among %d measurements (%.2f%%)\n", k, n, percent(k))
-	for _, c := range []struct {
-		n int
-		l Label
-	}{{o.LowSevere, LowSevere}, {o.LowMild, LowMild}, {o.HighMild, HighMild}, {o.HighSevere, HighSevere}} {
-		if c.n != 0 {
-			fmt.Fprintf(&b, "  %d (%.2f%%) %s\n", c.n, percent(c.n), c.l)
-		}
-	}
-	return b.String()
 }

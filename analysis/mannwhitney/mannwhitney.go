@@ -18,6 +18,16 @@
 // with a warning), medians that overflow, zero and negative bases, and
 // out-of-range options. P is always in [0, 1]; when no test can be run it is 1
 // and [Result.Reason] says why.
+//
+// API (used by tests and library users, not by the build). A site calls
+// [Test], which gives Compare's P, Significant and Reason without the
+// intervals. [Compare], [Summarize], [Summary.RangeString],
+// [Result.DeltaString] and [Result.TestString] are the whole benchstat row,
+// kept as the package's public API because they are checked against real
+// benchstat output (oracle_test.go replays the CSV and warnings of
+// `benchstat -format csv` committed under testdata/, and example_test.go
+// benchstat's documented Encode/format=json row), and Test is checked
+// against Compare.
 package mannwhitney
 
 import (

@@ -30,12 +30,17 @@
 //     signed so that a positive z is an improvement whatever the unit, and
 //     compares |z| with the threshold (default 5).
 //
-// [Rolling] exposes the same statistics per row: with exclusive windows it
-// gives the history chart's band (mean ± threshold·std as of the commits
-// before each point), with inclusive windows the values scoring uses.
-//
 // Rows are ordered by commit time; the rolling windows count distinct
 // commits, not rows, and every result on a commit in the window counts
 // (reruns included). Everything is deterministic and allocation-free in the
 // steady state ([Scratch]).
+//
+// API (used by tests and library users, not by the build). A site scores
+// through [Window] and [Scratch], which follow its own main line and
+// annotations. [Ancestry], [NewGraph] and [Graph.Ancestry], [SVS] and the
+// package-level [Distribution] are Conbench's steps as Conbench itself
+// takes them, kept as the port's public API because they are checked
+// against Conbench's own test suite (conbench_test.go:
+// test_history.py's set_z_scores cases, test_compare.py and the
+// gen_fake_data fixture, restated in reference/stats.md A.10).
 package zscore

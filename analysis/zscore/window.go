@@ -61,9 +61,6 @@ type windowRow struct {
 	valid  bool
 }
 
-// Len is the number of rows in the window, invalid ones included.
-func (w *Window) Len() int { return len(w.rows) - w.head }
-
 // Reset empties the window, keeping its buffers.
 func (w *Window) Reset() {
 	w.rows, w.head = w.rows[:0], 0

@@ -33,4 +33,10 @@
 // on the order of generation nor on the other series: the same plan gives
 // the same runs byte for byte, and adding a benchmark leaves the others'
 // values unchanged. Nothing reads the clock.
+//
+// API (used by tests and library users, not by the build): [Plan.Events]
+// and [Event.Matches], the planted ground truth. A build only generates
+// runs; generator's changepoint_eval_test.go scores step detection against
+// the events (the precision and recall content/about.md quotes), and this
+// package's tests check that the generated data shows them.
 package demo

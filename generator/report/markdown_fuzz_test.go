@@ -41,7 +41,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 		tc.Params = analysis.Params{{Key: h.ParamKey, Value: h.ParamValue}}
 	}
 	steady := analysis.TestCase{Benchmark: "steady"}
-	b.Add("base", analysis.Run{
+	b.AddVersion("base", analysis.Version{}, analysis.Run{
 		Artifact: analysis.Artifact{ID: h.BaseID, Kind: analysis.KindCommit, Date: day, Branch: "main", Title: "base"},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{
@@ -49,7 +49,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100}},
 		},
 	})
-	b.Add("head", analysis.Run{
+	b.AddVersion("head", analysis.Version{}, analysis.Run{
 		Artifact: analysis.Artifact{ID: headID, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{h.BaseID}, PR: 7, Title: h.Title},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{
@@ -75,7 +75,7 @@ func writeAll(t *testing.T, h hostile) (comment, triage []byte) {
 		t.Fatal(err)
 	}
 	monday := analysis.WeekStart(d.Artifacts[head].Date)
-	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "")
+	r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, monday), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 	// A step of the hostile test case at the head, so that the report's
 	// "Steps" section prints its names too.
 	for i, s := range d.Series {

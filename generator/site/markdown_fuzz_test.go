@@ -104,13 +104,13 @@ func triageHTML(t testing.TB, title, metric, baseID string) string {
 		if i == 1 {
 			a = analysis.Artifact{ID: head, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{baseID}, PR: 7, Title: title}
 		}
-		b.Add("t", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
+		b.AddVersion("t", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
 			{Case: analysis.TestCase{Benchmark: "x"}, Metric: metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{v}},
 		}})
 	}
 	d := b.Dataset()
 	i, _ := d.Index(head)
-	r := analysis.Triage(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "")
+	r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 	var src bytes.Buffer
 	if err := report.WriteTriageMarkdown(&src, d, r, report.Links{Site: "/sub/"}, ""); err != nil {
 		t.Fatal(err)
