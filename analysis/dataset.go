@@ -396,7 +396,10 @@ func (b *Builder) Warnf(format string, args ...any) {
 
 // AddVersion adds the run decoded from origin, version v of a file whose
 // other versions may be added too: for the same result, the newest
-// version's is used, in whatever order the versions are added.
+// version's is used, in whatever order the versions are added. A run
+// from a file with no other versions has the zero Version. Runs must be
+// added in a deterministic order: on a conflict between files the first
+// one wins (see merge.go for the rules).
 func (b *Builder) AddVersion(origin string, v Version, r Run) {
 	ri := int32(len(b.runs))
 	b.runs = append(b.runs, runSource{origin: origin, v: v})
