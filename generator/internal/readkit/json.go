@@ -353,7 +353,7 @@ func (p *jsonParser) number(n *Node) bool {
 			i = -i
 		}
 		n.Kind, n.Int, n.Float = Int, i, float64(i)
-	} else if !setNumber(n, lit) {
+	} else if !setNumber(n, lit, plain) {
 		p.syntax("invalid number")
 		return false
 	}
@@ -372,11 +372,11 @@ func (p *jsonParser) digits() int {
 	return p.i - start
 }
 
-// setNumber parses a JSON number into n: an integer when it has no
-// fraction or exponent and fits in int64, a float otherwise.
+// setNumber parses a JSON number into n: an integer when it is plain (no
+// fraction or exponent) and fits in int64, a float otherwise.
 // Out-of-range floats become ±Inf.
-func setNumber(n *Node, lit []byte) bool {
-	if !bytes.ContainsAny(lit, ".eE") {
+func setNumber(n *Node, lit []byte, plain bool) bool {
+	if plain {
 		if i, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
 			n.Kind, n.Int, n.Float = Int, i, float64(i)
 			return true
@@ -512,23 +512,29 @@ func (p *jsonParser) escapeOK(i int) bool {
 	return false
 }
 
+// object parses an object. The scratch state it grows (depth, path,
+// fields) is restored here rather than by defers in objectBody: a defer
+// per object and list was a tenth of the parse.
 func (p *jsonParser) object() *Node {
 	if !p.deeper() {
 		return nil
 	}
-	defer func() { p.depth-- }()
+	base, start := len(p.path), len(p.fields)
+	n := p.objectBody(base, start)
+	p.depth--
+	p.path, p.fields = p.path[:base], p.fields[:start]
+	return n
+}
+
+func (p *jsonParser) objectBody(base, start int) *Node {
 	n := p.newNode(Map)
 	p.i++                   // '{'
 	var seen map[string]int // key → line, built once the object is big enough to need it
-	base := len(p.path)
-	defer func() { p.path = p.path[:base] }()
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		return n
 	}
-	start := len(p.fields)
-	defer func() { p.fields = p.fields[:start] }()
 	for {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -597,22 +603,26 @@ func (p *jsonParser) object() *Node {
 	}
 }
 
+// array parses a list, restoring the scratch state as object does.
 func (p *jsonParser) array() *Node {
 	if !p.deeper() {
 		return nil
 	}
-	defer func() { p.depth-- }()
+	base, start, nstart := len(p.path), len(p.items), len(p.nums)
+	n := p.arrayBody(base, start, nstart)
+	p.depth--
+	p.path, p.items, p.nums = p.path[:base], p.items[:start], p.nums[:nstart]
+	return n
+}
+
+func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 	n := p.newNode(List)
 	p.i++ // '['
-	base := len(p.path)
-	defer func() { p.path = p.path[:base] }()
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
 		return n
 	}
-	start, nstart := len(p.items), len(p.nums)
-	defer func() { p.items, p.nums = p.items[:start], p.nums[:nstart] }()
 	compact := !p.o.NumberText // only numbers so far
 	for idx := 0; ; idx++ {
 		p.space()
