@@ -170,6 +170,18 @@ func BenchstatR8(sorted []float64, q float64) float64 {
 	return sorted[k-1] + frac*(sorted[k]-sorted[k-1])
 }
 
+// insertionSort sorts xs as slices.Sort does (NaNs first): for up to 12
+// values slices.Sort is this same insertion sort, so the order of equal
+// values (-0 and +0) is the same too, without its calls. A median of
+// every point of a dataset is taken on every build.
+func insertionSort(xs []float64) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && (xs[j] < xs[j-1] || xs[j] != xs[j] && xs[j-1] == xs[j-1]); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
 // LinearOf is [Linear] of xs in any order; xs is not modified. Samples
 // are usually few (five per result in the demo, and a median is taken of
 // each of millions), so up to 16 are sorted on the stack.
@@ -178,7 +190,11 @@ func LinearOf(xs []float64, q float64) float64 {
 		var buf [16]float64
 		s := buf[:len(xs)]
 		copy(s, xs)
-		slices.Sort(s)
+		if len(s) <= 12 {
+			insertionSort(s)
+		} else {
+			slices.Sort(s)
+		}
 		return Linear(s, q)
 	}
 	return Linear(slices.Sorted(slices.Values(xs)), q)

@@ -177,3 +177,26 @@ func TestLinearOf(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertionSortIsSlicesSort checks that the small sort LinearOf uses
+// orders values bit for bit as slices.Sort does, NaNs, ±0 and ties
+// included, for every length it is used for.
+func TestInsertionSortIsSlicesSort(t *testing.T) {
+	pool := []float64{math.NaN(), math.Copysign(0, -1), 0, 1, 1, -2.5, math.Inf(1), math.Inf(-1), 3e9, 1e-300}
+	for n := 0; n <= 12; n++ {
+		for seed := range 200 {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = pool[(seed*31+i*17+i*i*seed)%len(pool)]
+			}
+			want, got := slices.Clone(xs), slices.Clone(xs)
+			slices.Sort(want)
+			insertionSort(got)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%v: insertionSort %v, slices.Sort %v", xs, got, want)
+				}
+			}
+		}
+	}
+}
