@@ -27,6 +27,28 @@ func SelectHalvesMedian(xs []float64) float64 {
 	return lo/2 + hi/2
 }
 
+// SelectMedian is [Median] of xs without sorting ((a + b) / 2 of the two
+// middle values for an even count), NaN for none. It reorders xs, which
+// must not hold NaNs. The site's history charts normalize every series to
+// its median on every build: a thousand values each, sorted, were most of
+// the time the bench pages took.
+func SelectMedian(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	k := n / 2
+	hi := SelectNth(xs, k)
+	if n%2 == 1 {
+		return hi
+	}
+	lo := xs[0]
+	for _, x := range xs[1:k] {
+		lo = max(lo, x)
+	}
+	return (lo + hi) / 2
+}
+
 // SelectNth reorders xs so that xs[k] is the value a sort would put
 // there, with no larger value before it and no smaller one after, and
 // returns it. xs must not hold NaNs.

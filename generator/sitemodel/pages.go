@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/quantile"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -700,7 +701,15 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 		if points > 0 {
 			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
 			if len(values) > 0 {
-				if m := analysis.MedianOf(values); m > 0 && !math.IsInf(m, 0) {
+				// values is this loop's own: selected in place (the
+				// sort-based median where a NaN would confuse selection).
+				var m float64
+				if slices.ContainsFunc(values, math.IsNaN) {
+					m = analysis.MedianOf(values)
+				} else {
+					m = quantile.SelectMedian(values)
+				}
+				if m > 0 && !math.IsInf(m, 0) {
 					cs.Median = m
 				}
 			}
