@@ -607,10 +607,14 @@ type ArtifactData struct {
 	DateTexts []string `json:"date_text"`
 	// URLs are the commit pages, site-relative.
 	URLs []string `json:"url"`
+	// Benches are the benchmarks (path segments, sorted) with a series
+	// data file for this chunk: where a commit page's script finds the
+	// rows it did not pre-render.
+	Benches []string `json:"benches"`
 }
 
-func (p *planner) artifactData(from, to int) ArtifactData {
-	out := ArtifactData{From: from}
+func (p *planner) artifactData(from, to int, benches []string) ArtifactData {
+	out := ArtifactData{From: from, Benches: benches}
 	for pos := from; pos < to; pos++ {
 		a := p.d.Artifacts[p.d.MainLine[pos]]
 		out.IDs = append(out.IDs, a.ID)

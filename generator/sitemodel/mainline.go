@@ -264,7 +264,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		return err
 	}
 	return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-		o.Data = p.artifactData(from, to)
+		o.Data = p.artifactData(from, to, segs)
 		return nil
 	})
 }
@@ -354,11 +354,9 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	}
 	byMetric := map[string]*Metric{}
 	var names []string
-	benches := map[string]bool{}
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		m := r.Series.Metric
-		benches[p.routes.BenchSegment(r.Series.Case.Benchmark)] = true
 		mv := byMetric[m.Name]
 		if mv == nil {
 			mv = &Metric{Name: m.Name, Unit: m.Unit, Direction: string(m.Direction), Anchor: metricAnchor(m.Name)}
@@ -380,10 +378,6 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 			mv.Primary = append(mv.Primary, p.row(r))
 		}
 	}
-	for b := range benches {
-		v.Rows.Benches = append(v.Rows.Benches, b)
-	}
-	slices.Sort(v.Rows.Benches)
 	slices.Sort(names)
 	for _, n := range names {
 		mv := byMetric[n]

@@ -165,10 +165,10 @@ type Comparison struct {
 type RowsSource struct {
 	// Position is the head's main-line position when the rows are in the
 	// series data files (data/series/<bench>/<chunk>.json), -1 otherwise.
+	// The benchmarks with a data file in the position's chunk are listed
+	// once, in the chunk's artifact data (ArtifactData.Benches), not on
+	// every page: at L that list was 28 MB of the commit pages.
 	Position int `json:"position"`
-	// Benches are the benchmarks' path segments whose data files hold
-	// rows of this comparison.
-	Benches []string `json:"benches,omitempty"`
 	// File is the rows file of a comparison that is not between
 	// consecutive main-line commits.
 	File string `json:"file,omitempty"`

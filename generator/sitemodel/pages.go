@@ -214,7 +214,6 @@ func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, e
 	p.stats.Comparisons++
 	p.mu.Unlock()
 	v := p.comparison(c, -1)
-	v.Rows.Benches = nil
 	v.Rows.File = rowsFile.Path
 	err := p.out(rowsFile, func(o *Output) error {
 		points := make([]seriesPoint, len(rows))

@@ -802,10 +802,14 @@
         });
       });
     }
+    // The benchmarks with data in the position's chunk are listed in the
+    // chunk's artifact data, not on every page.
     var chunk = Math.floor(src.position / site.chunk);
-    return Promise.all((src.benches || []).map(function (b) {
-      return Promise.all([fetchJSON(route("series", {bench: b, chunk: chunk})), seriesIndex(b)]);
-    })).then(function (files) {
+    return fetchJSON(route("artifacts", {chunk: chunk})).then(function (arts) {
+      return Promise.all((arts.benches || []).map(function (b) {
+        return Promise.all([fetchJSON(route("series", {bench: b, chunk: chunk})), seriesIndex(b)]);
+      }));
+    }).then(function (files) {
       var rows = [];
       files.forEach(function (fi) {
         var f = fi[0], index = fi[1];
