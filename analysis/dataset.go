@@ -263,6 +263,13 @@ type BuildOptions struct {
 	// Other holds commits of the project that are not on the main line
 	// (PR branches), used to fill in metadata of try runs.
 	Other []Artifact
+	// SeriesSizes, when known, is each series' number of points in the
+	// previous build (a nightly build adds a commit or two): a series
+	// with a size gets its points in one array of about that size, which
+	// becomes Series.Points in place, instead of chunks joined by a copy.
+	// It changes no result, only where the points are kept, so it is not
+	// part of the options' key (no JSON).
+	SeriesSizes map[SeriesKey]int `json:"-"`
 }
 
 // Builder gathers runs into a Dataset.
@@ -307,7 +314,12 @@ type seriesBuild struct {
 	// one archive at a time, on one goroutine; growing one slice per
 	// series spent a third of that copying. Dataset joins the chunks
 	// into Series.Points, on every core.
-	pts    [][]Point
+	pts [][]Point
+	// flat is set when the series was given a size (BuildOptions.
+	// SeriesSizes): then pts holds one array, grown by append if the
+	// size was short, and finishSeries keeps it as the series' points.
+	flat   bool
+	hint   int
 	n      int32   // the number of points
 	runs   []int32 // runs[i] is the run of point i
 	maxArt int     // the largest artifact among the points, -1 when none
@@ -320,6 +332,9 @@ const pointChunk = 256
 
 // point returns point pt of the series being built.
 func (sb *seriesBuild) point(pt int32) *Point {
+	if sb.flat {
+		return &sb.pts[0][pt]
+	}
 	return &sb.pts[pt/pointChunk][pt%pointChunk]
 }
 
@@ -345,8 +360,13 @@ func (sb *seriesBuild) find(art int) (claim, bool) {
 func (sb *seriesBuild) add(ri int32, p Point) {
 	pt := sb.n
 	switch {
+	case len(sb.pts) == 0 && sb.hint > 0:
+		// Room for the previous build's points and a few more commits.
+		sb.flat = true
+		sb.pts = [][]Point{make([]Point, 0, sb.hint+sb.hint/64+8)}
 	case len(sb.pts) == 0:
 		sb.pts = [][]Point{make([]Point, 0, 8)}
+	case sb.flat:
 	case int(pt/pointChunk) == len(sb.pts):
 		sb.pts = append(sb.pts, make([]Point, 0, pointChunk))
 	}
@@ -437,7 +457,7 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 				if s.Case.Category == "" {
 					s.Case.Category = Primary
 				}
-				sb = &seriesBuild{s: s, maxArt: -1}
+				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key]}
 				b.series[key] = sb
 			}
 			e := shapeEntry{bench: res.Case.Benchmark, metric: res.Metric, params: res.Case.Params, s: sb}
@@ -645,6 +665,28 @@ func (b *Builder) Dataset() *Dataset {
 func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
 	s := sb.s
 	s.Value = d.Value.For(s.Metric)
+	if sb.flat {
+		// In place: the same points in the same order as below, without
+		// a second array.
+		all := sb.pts[0]
+		pts := all[:0]
+		for _, p := range all {
+			idx := remap[p.Artifact]
+			if idx < 0 {
+				continue
+			}
+			p.Artifact = idx
+			if p.Error == "" {
+				p.Value, p.OK = SingleValue(p.Samples, s.Value, s.Metric.Direction)
+			}
+			pts = append(pts, p)
+		}
+		clear(all[len(pts):]) // dropped points keep no samples alive
+		sb.pts = nil
+		s.Points = pts
+		sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].Artifact < s.Points[j].Artifact })
+		return
+	}
 	kept := 0
 	for _, c := range sb.pts {
 		for _, p := range c {

@@ -328,3 +328,60 @@ func TestBuilderMetadataDeterministic(t *testing.T) {
 		t.Errorf("with history: artifact %+v", got)
 	}
 }
+
+// TestBuilderSeriesSizes: series given their size from an earlier build
+// keep their points in one array, in place; the dataset is the same as
+// without sizes, whether a size is right, short or long, with versions
+// of files correcting results and points of dropped artifacts.
+func TestBuilderSeriesSizes(t *testing.T) {
+	m := Machine{Name: "m"}
+	var runs []versionedRun
+	for v := 1; v <= 3; v++ {
+		for a := 1; a <= 40; a++ {
+			id := fmt.Sprintf("%040d", a)
+			x := float64(a * v) // later versions correct every result
+			runs = append(runs, versionedRun{fmt.Sprintf("gh-pages@%d:data.js", v), Version{"gh-pages@data.js", v},
+				Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour)}, Machine: m,
+					Results: []Result{result("x", "wall-time", "ns", x, x+1, x+2), result("y", "wall-time", "ns", 5, 3, 4)}}})
+		}
+	}
+	// A result in a file of its own for an artifact with no date: the
+	// artifact and its points are left out of the dataset.
+	runs = append(runs, versionedRun{"undated.json", Version{}, Run{Artifact: Artifact{ID: sha('u')}, Machine: m,
+		Results: []Result{result("x", "wall-time", "ns", 1)}}})
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = len(runs) - 1 - i // newest versions first: corrections hit points already added
+	}
+	want := builtFrom(runs, order, BuildOptions{})
+	exact := map[SeriesKey]int{}
+	for _, s := range want.Series {
+		exact[s.Key] = len(s.Points)
+	}
+	scaled := func(f func(int) int) map[SeriesKey]int {
+		out := map[SeriesKey]int{}
+		for k, n := range exact {
+			out[k] = f(n)
+		}
+		return out
+	}
+	for name, sizes := range map[string]map[SeriesKey]int{
+		"exact": exact,
+		"short": scaled(func(int) int { return 1 }),
+		"long":  scaled(func(n int) int { return 10 * n }),
+	} {
+		got := builtFrom(runs, order, BuildOptions{SeriesSizes: sizes})
+		if diff := cmp.Diff(want.Series, got.Series); diff != "" {
+			t.Errorf("%s sizes: series differ (-without +with):\n%s", name, diff)
+		}
+		if diff := cmp.Diff(errorStrings(want.Warnings), errorStrings(got.Warnings)); diff != "" {
+			t.Errorf("%s sizes: warnings differ:\n%s", name, diff)
+		}
+		if diff := cmp.Diff(want.Notes, got.Notes); diff != "" {
+			t.Errorf("%s sizes: notes differ:\n%s", name, diff)
+		}
+	}
+	if len(want.Series) != 2 || len(want.Series[0].Points) != 40 || len(want.Artifacts) != 40 {
+		t.Fatalf("the test's dataset is not what it means to be: %d series, %d artifacts", len(want.Series), len(want.Artifacts))
+	}
+}

@@ -230,6 +230,9 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 		}
 	}
 
+	if st != nil {
+		opts.SeriesSizes = loadSeriesSizes(st)
+	}
 	b := analysis.NewBuilder(opts)
 	l := &loaded{inputs: map[string][][32]byte{}}
 	problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}, st, func(i int, r *analysis.Run, key [32]byte) {
@@ -705,7 +708,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, err)
 	}
 	if st != nil {
-		s.saveStore(st, br, stepCache, manifest, fp, absOut, rep)
+		s.saveStore(st, d, br, stepCache, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
@@ -739,7 +742,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -749,7 +752,7 @@ func (s *Site) saveStore(st *store.Store, br *briefs, steps *analysis.StepCache,
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -15,6 +15,8 @@
 //	steps.gob             per series, the state of step detection
 //	                      (changepoint.State) for the next build to resume
 //	                      from, with a key of the tool and the options
+//	series-sizes.gob      per series, its number of points, so that the
+//	                      next build allocates each series' points once
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes
