@@ -77,7 +77,7 @@ func TestEntryCorrupt(t *testing.T) {
 		"other version": append([]byte("perfpages run v0\n"), data[len(runMagic):]...),
 		// v1 entries have no summaries: read as v2 they would lose them.
 		"v1 entry": append([]byte("perfpages run v1\n"), data[len(runMagic):]...),
-		"empty":         nil,
+		"empty":    nil,
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, _ := Open(filepath.Dir(s.dir))
