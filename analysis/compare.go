@@ -238,6 +238,16 @@ const (
 //     for Mann–Whitney enough of them for its smallest p-value to reach
 //     alpha (SampleTest.MinP: 4 a side at 0.05; with 3, benchstat can
 //     never find a difference);
+//   - otherwise, where both results carry summary statistics of at least
+//     2 samples ([SampleSummary]: pytest-benchmark's mean, stddev and
+//     rounds in data.js): the change must reach the threshold it would
+//     have without them (1 % for a noisy metric, 0.2 % for a reliable
+//     one) and Welch's t-test of the two summaries ([WelchSummaries],
+//     SampleTest.Method MethodWelch) must find a difference at
+//     Options.Alpha (p ≤ alpha) (BasisSummary). The test is two-sided and
+//     its sign is not compared with the change's: a summary's quantity
+//     may be the value's reciprocal (pytest's time per round against its
+//     ops/s). Samples the test can judge take precedence;
 //   - otherwise, for a noisy metric: the change must reach 1 %, seed
 //     000's threshold for dodgy test cases (BasisShortDodgy);
 //   - otherwise, for a reliable metric (counts such as instructions):
@@ -253,6 +263,7 @@ const (
 	BasisShort      SignificanceBasis = "short-history"         // fewer values: 0.2 %
 	BasisSamples    SignificanceBasis = "short-history+samples" // fewer values: 0.2 % and the samples' test at alpha
 	BasisShortDodgy SignificanceBasis = "short-history-dodgy"   // fewer values, no samples, noisy metric: 1 %
+	BasisSummary    SignificanceBasis = "short-history+summary" // fewer values, summaries: 1 % (noisy) or 0.2 %, and Welch's test at alpha
 	Basis2021       SignificanceBasis = "rustc-perf-2021"       // 0.1 %, 1 % for a dodgy test case
 )
 
@@ -737,17 +748,28 @@ func classifyAt(r *Row, history int, threshold float64, opts Options, eng *engin
 		if r.Test.Method == "" && r.Test.Reason == "" {
 			r.Test = eng.sampleTest(r, opts)
 		}
+		noisy := r.Series.Metric.Noise != Reliable
 		switch {
-		case r.Test.OK && r.Test.MinP <= opts.Alpha:
+		case r.Test.Method != MethodWelch && r.Test.OK && r.Test.MinP <= opts.Alpha:
 			r.Basis = BasisSamples
-		case r.Series.Metric.Noise != Reliable:
+		case r.Test.Method == MethodWelch || summaryTestable(r):
+			if r.Test.Method != MethodWelch {
+				r.Test = summaryTest(r, opts)
+			}
+			r.Basis = BasisSummary
+			if noisy {
+				threshold = ShortHistoryDodgyThreshold
+			}
+		case noisy:
 			r.Basis, threshold = BasisShortDodgy, ShortHistoryDodgyThreshold
 		default:
 			r.Basis = BasisShort
 		}
 	}
 	sig := ClassifyChange(r.Change, threshold, nf)
-	if r.Basis == BasisSamples && !(r.Test.Significant && r.Test.Shift == sign(r.Change)) {
+	switch {
+	case r.Basis == BasisSamples && !(r.Test.Significant && r.Test.Shift == sign(r.Change)),
+		r.Basis == BasisSummary && !r.Test.Significant:
 		sig.Significant, sig.Relevant = false, false
 	}
 	r.setSignificance(sig)

@@ -62,6 +62,9 @@ type Point struct {
 	// meaningful only when OK.
 	Value float64
 	OK    bool // no error and at least one sample
+	// Summary is the result's summary statistics (Result.Summary), nil
+	// for almost every point: a pointer costs 8 bytes a point.
+	Summary *SampleSummary
 }
 
 // Series is every result of one (machine, context, test case, metric),
@@ -478,7 +481,7 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		sb.add(ri, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error})
+		sb.add(ri, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary})
 	}
 	b.shapes[shapeKey] = shape
 }

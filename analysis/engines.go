@@ -60,6 +60,10 @@ type SampleTest struct {
 const (
 	MethodCriterion   = "criterion"
 	MethodMannWhitney = "mann-whitney"
+	// MethodWelch is Welch's t-test of the results' summary statistics
+	// (SampleSummary), run only where model perfpages' short-history rule
+	// needs it (BasisSummary).
+	MethodWelch = "welch"
 )
 
 // BudgetCheck is a row's perfgate budget status.

@@ -91,7 +91,14 @@ func (b *Builder) file(v Version, ri int32) *fileState {
 
 // sameResult reports whether p holds exactly r's values.
 func sameResult(p *Point, r *Result) bool {
-	return p.Error == r.Error && sameFloats(p.Samples, r.Samples) && sameFloats(p.Iters, r.Iters)
+	return p.Error == r.Error && sameFloats(p.Samples, r.Samples) && sameFloats(p.Iters, r.Iters) && sameSummary(p.Summary, r.Summary)
+}
+
+func sameSummary(x, y *SampleSummary) bool {
+	if x == nil || y == nil {
+		return x == y
+	}
+	return sameFloats([]float64{x.Mean, x.StdDev}, []float64{y.Mean, y.StdDev}) && x.N == y.N
 }
 
 func sameFloats(x, y []float64) bool {
@@ -125,7 +132,7 @@ func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Resu
 			minExample(&f.changedEx, fmt.Sprintf("%s %s on %s at %s, %s in %s", r.Case, rk.series.Key.Metric, rk.series.Key.Machine, shortID(b.order[rk.artifact]), showResult(p, r, cur == newer), older.origin))
 		}
 		if cur == newer {
-			p.Samples, p.Iters, p.Error = r.Samples, r.Iters, r.Error
+			p.Samples, p.Iters, p.Error, p.Summary = r.Samples, r.Iters, r.Error, r.Summary
 			sb.runs[c.pt] = ri
 		}
 	case same:

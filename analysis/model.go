@@ -243,6 +243,10 @@ type Result struct {
 	// tool's "bigger is better", a Go "Unit … better=higher" line); ""
 	// leaves it to the metric's configuration or its unit.
 	Direction Direction
+	// Summary is the summary statistics a tool kept instead of the
+	// samples (pytest-benchmark in data.js); nil for everything else, so
+	// that a result without one costs a pointer.
+	Summary *SampleSummary
 }
 
 // Run is the content of one archive: one artifact benchmarked on one

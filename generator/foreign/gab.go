@@ -46,6 +46,13 @@ import (
 // all the file has. Records repeated under the same name (go test -count)
 // are repetitions: their values are the samples of one result.
 //
+// pytest's records also carry the summary statistics of the time per
+// round, which the result keeps (analysis.SampleSummary, see gabSummary):
+// the action writes range "stddev: <seconds>" and extra "mean: <x>
+// <nsec|usec|msec|sec>\nrounds: <n>". Every other tool's range is not a
+// standard deviation (cargo's "± N" is max − min, benchmarkjs's a
+// relative margin of error) and is ignored, as before.
+//
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
 // ("MB/s", "ops/sec", "iter/sec", "req/s") is throughput, with "/sec"
@@ -131,14 +138,15 @@ type gabRun struct {
 
 // gabValue is one number of one metric of one test case.
 type gabValue struct {
-	pkg    string // go tool: the package, a context key
-	bench  string
-	params analysis.Params
-	metric string
-	unit   string
-	value  float64
-	lit    string // value as written, for exact decimal rescaling
-	line   int
+	pkg     string // go tool: the package, a context key
+	bench   string
+	params  analysis.Params
+	metric  string
+	unit    string
+	value   float64
+	lit     string // value as written, for exact decimal rescaling
+	line    int
+	summary *analysis.SampleSummary // pytest's statistics, or nil
 }
 
 func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
@@ -647,6 +655,8 @@ const gabMaxMillis = 253402300800000
 // gabRecord is one element of a benches array.
 type gabRecord struct {
 	name, unit, extra string
+	rng               string // the range field, as written
+	rngLine           int
 	value             float64
 	lit               string // the value as written
 	line              int
@@ -680,7 +690,7 @@ func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, c
 			if q, ok := unitMetric(unit); ok && metric == unit {
 				metric = q
 			}
-			vals = []gabValue{{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line}}
+			vals = []gabValue{{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line, summary: g.summary(rec)}}
 		}
 		for _, v := range vals {
 			g.add(g.run(suite, v.pkg, art, def, ctx), suite, tool, v)
@@ -708,6 +718,7 @@ func (g *gabReader) record(n *readkit.Node) (gabRecord, bool) {
 		case "value":
 			value = m.Val
 		case "range":
+			rec.rng, rec.rngLine = gabText(m.Val), m.Line
 		default:
 			g.warnOnce("bench:"+m.Key, m.Line, "unknown benchmark result field %q ignored", m.Key)
 		}
@@ -904,7 +915,16 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 	}
 	key := v.bench + "\x00" + ps + "\x00" + v.metric
 	if i, ok := r.index[key]; ok {
-		r.run.Results[i].Samples = append(r.run.Results[i].Samples, v.value)
+		res := &r.run.Results[i]
+		res.Samples = append(res.Samples, v.value)
+		// A repetition (a re-run of the commit) adds its rounds to the
+		// summary; a summary is kept only while every repetition has one.
+		if res.Summary != nil && v.summary != nil {
+			pooled := res.Summary.Pool(*v.summary)
+			res.Summary = &pooled
+		} else {
+			res.Summary = nil
+		}
 		return
 	}
 	r.index[key] = len(r.run.Results)
@@ -914,7 +934,59 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 		Unit:      v.unit,
 		Samples:   []float64{v.value},
 		Direction: dir,
+		Summary:   v.summary,
 	})
+}
+
+// gabMeanExp is the power of ten of seconds per unit of the mean in
+// pytest's extra: the action writes the mean in the largest of these
+// units that keeps it at least 1 (getHumanReadableUnitValue).
+var gabMeanExp = map[string]int{"nsec": -9, "usec": -6, "msec": -3, "sec": 0}
+
+var (
+	gabStdDev = regexp.MustCompile(`^\s*stddev:\s*(\S+)\s*$`)
+	gabMean   = regexp.MustCompile(`(?m)^\s*mean:\s*(\S+)\s+(\S+)\s*$`)
+	gabRounds = regexp.MustCompile(`(?m)^\s*rounds:\s*(\S+)\s*$`)
+)
+
+// summary reads the summary statistics of a pytest-shaped record (see
+// readGab): mean and stddev in seconds, rounds as N. A record of another
+// shape has none (nil, silently: its range is another tool's); a
+// pytest-shaped record whose numbers are unusable (not finite, a negative
+// stddev or mean, rounds not a positive integer) keeps its value and
+// loses its summary, with a warning.
+func (g *gabReader) summary(rec gabRecord) *analysis.SampleSummary {
+	sd := gabStdDev.FindStringSubmatch(rec.rng)
+	mean := gabMean.FindStringSubmatch(rec.extra)
+	rounds := gabRounds.FindStringSubmatch(rec.extra)
+	if sd == nil || mean == nil || rounds == nil {
+		return nil
+	}
+	exp, ok := gabMeanExp[mean[2]]
+	if !ok {
+		return nil
+	}
+	bad := func(what, text string) *analysis.SampleSummary {
+		line := rec.line
+		if what == "stddev" {
+			line = rec.rngLine
+		}
+		g.warn(line, "benchmark %q: %s %q is not usable; its summary statistics are ignored", rec.name, what, text)
+		return nil
+	}
+	s, err := strconv.ParseFloat(sd[1], 64)
+	if err != nil || math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+		return bad("stddev", sd[1])
+	}
+	m, err := strconv.ParseFloat(mean[1], 64)
+	if err != nil || math.IsNaN(m) || math.IsInf(m, 0) || m < 0 {
+		return bad("mean", mean[1])
+	}
+	n, err := strconv.Atoi(rounds[1])
+	if err != nil || n < 1 {
+		return bad("rounds", rounds[1])
+	}
+	return &analysis.SampleSummary{Mean: gabScale(m, mean[1], exp), StdDev: s, N: n}
 }
 
 // gabDirection is the direction a tool gives a metric (see readGab).

@@ -1,6 +1,7 @@
 package foreign
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,12 @@ import (
 
 func gabRes(bench string, params analysis.Params, metric, unit string, dir analysis.Direction, samples ...float64) analysis.Result {
 	return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: params}, Metric: metric, Unit: unit, Direction: dir, Samples: samples}
+}
+
+// withSummary gives r pytest's summary statistics (seconds).
+func withSummary(r analysis.Result, mean, stddev float64, n int) analysis.Result {
+	r.Summary = &analysis.SampleSummary{Mean: mean, StdDev: stddev, N: n}
+	return r
 }
 
 // gabDefaults are bmfDefaults with a direction for custom arrays.
@@ -112,8 +119,8 @@ func TestGabFixtures(t *testing.T) {
 		{
 			name: "external JSON with a pull_request run", file: "external.json",
 			want: []analysis.Run{{Artifact: a3, Machine: bmfDefaults.Machine, Context: analysis.NewParams(map[string]string{"suite": "Python Benchmark", "toolchain": "go1.26"}), Results: []analysis.Result{
-				gabRes("tests/bench_lru.py::test_get[1000]", nil, "throughput", "iter/s", "", 59573.92304802095),
-				gabRes("tests/bench_lru.py::test_put[1000]", nil, "throughput", "iter/s", "", 491.2448849803738),
+				withSummary(gabRes("tests/bench_lru.py::test_get[1000]", nil, "throughput", "iter/s", "", 59573.92304802095), 16.785867856879705e-6, 4.841850108131118e-7, 40161),
+				withSummary(gabRes("tests/bench_lru.py::test_put[1000]", nil, "throughput", "iter/s", "", 491.2448849803738), 2.0356446053172688e-3, 0.000010189729343406933, 489),
 			}}},
 		},
 	}
@@ -407,4 +414,45 @@ func FuzzGab(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGabPytestSummary pins what the reader keeps of pytest's records:
+// the summary statistics of the time per round, in seconds; pooled when a
+// commit ran twice; dropped, with a warning, when unusable.
+func TestGabPytestSummary(t *testing.T) {
+	name := filepath.Join("testdata", "gab", "pytest.js")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, probs := bmfRead(t, "gab", name, data, gabDefaults(""))
+	type got struct {
+		Commit, Bench string
+		Samples       []float64
+		Summary       *analysis.SampleSummary
+	}
+	var have []got
+	for _, r := range runs {
+		for _, res := range r.Results {
+			have = append(have, got{r.Artifact.ID[len(r.Artifact.ID)-1:], res.Case.Benchmark, res.Samples, res.Summary})
+		}
+	}
+	// The re-run of commit 2: 10 rounds of mean 0.5 ms, sd 0.1 ms, and 30
+	// of mean 1 ms, sd 0.2 ms pool into 40 rounds of mean 0.875 ms; in
+	// ms², Σ(x − 0.875)² = 9·0.1² + 10·0.375² + 29·0.2² + 30·0.125² =
+	// 0.09 + 1.40625 + 1.16 + 0.46875 = 3.125, so sd = √(3.125 / 39) ms.
+	want := []got{
+		{"1", "tests/test_write.py::test_write[basic]", []float64{147.83268446516956}, &analysis.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
+		{"1", "tests/test_write.py::test_write[disk]", []float64{98.26454549470019}, nil},
+		{"1", "tests/test_write.py::test_read[basic]", []float64{435.2041153743879}, nil},
+		{"2", "tests/test_write.py::test_write[basic]", []float64{2000, 1000}, &analysis.SampleSummary{Mean: 0.875e-3, StdDev: math.Sqrt(3.125/39) * 1e-3, N: 40}},
+	}
+	approx := cmp.Comparer(func(x, y float64) bool { return x == y || math.Abs(x-y) <= 1e-15*math.Max(math.Abs(x), math.Abs(y)) })
+	if diff := cmp.Diff(want, have, approx); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	wantProbs := []string{`testdata/gab/pytest.js:28: benchmark "tests/test_write.py::test_write[disk]": stddev "-0.5" is not usable; its summary statistics are ignored`}
+	if diff := cmp.Diff(wantProbs, bmfProblems(probs)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
 }

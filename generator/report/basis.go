@@ -16,7 +16,7 @@ import (
 // behind them; the rows' basis is in the JSON (significance_basis). It is
 // "" when every relevant change had its history.
 func basisNote(rows []*analysis.Row, opts analysis.Options) string {
-	order := []analysis.SignificanceBasis{analysis.BasisSamples, analysis.BasisShortDodgy, analysis.BasisShort}
+	order := []analysis.SignificanceBasis{analysis.BasisSamples, analysis.BasisSummary, analysis.BasisShortDodgy, analysis.BasisShort}
 	counts := map[analysis.SignificanceBasis]int{}
 	relevant, short := 0, 0
 	for _, r := range rows {
@@ -36,6 +36,7 @@ func basisNote(rows []*analysis.Row, opts analysis.Options) string {
 	}
 	what := map[analysis.SignificanceBasis]string{
 		analysis.BasisSamples:    fmt.Sprintf("0.2 %% and the samples' test at alpha %g", opts.Alpha),
+		analysis.BasisSummary:    fmt.Sprintf("summary statistics: 1 %% for a noisy metric, else 0.2 %%, and Welch's test at alpha %g", opts.Alpha),
 		analysis.BasisShortDodgy: "no samples the test can judge: 1 % for a noisy metric",
 		analysis.BasisShort:      "0.2 %",
 	}

@@ -142,6 +142,8 @@ type ResultJSON struct {
 	// SignificanceBasis says what decided significant: "history" (the
 	// IQR fence of 30 values of history), "short-history" (0.2 %),
 	// "short-history+samples" (0.2 % and the samples' test at alpha),
+	// "short-history+summary" (1 % for a noisy metric, else 0.2 %, and
+	// Welch's test of the results' summary statistics at alpha),
 	// "short-history-dodgy" (no samples, noisy metric: 1 %) or
 	// "rustc-perf-2021" (analysis.SignificanceBasis); null without a
 	// change.

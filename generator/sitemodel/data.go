@@ -278,8 +278,9 @@ var (
 	verdicts   = []string{"", "improved", "regressed", "no change", "within noise"}
 	budgets    = []string{"", "pass", "warn", "fail", "skip"}
 	// bases of rows with a change; the most common one is 0, so that it
-	// adds nothing to the codes.
-	bases = []string{string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.BasisSamples), string(analysis.BasisShortDodgy), string(analysis.Basis2021)}
+	// adds nothing to the codes. New bases go last (site.js's BASES has
+	// the same list), so that the codes of the others keep their value.
+	bases = []string{string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.BasisSamples), string(analysis.BasisShortDodgy), string(analysis.Basis2021), string(analysis.BasisSummary)}
 )
 
 const (

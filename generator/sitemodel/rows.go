@@ -45,6 +45,7 @@ func rowAnchor(k analysis.SeriesKey) string {
 // site.js's renderRow has the same table: change both together.
 var basisBadges = map[analysis.SignificanceBasis][2]string{
 	analysis.BasisSamples:    {"short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"},
+	analysis.BasisSummary:    {"short history: summary", "Too little history for the IQR threshold and no samples: significant only if the change reaches 1 % (0.2 % for a count) and Welch's t-test of the results' mean, stddev and count finds it (short-history+summary)"},
 	analysis.BasisShortDodgy: {"short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"},
 	analysis.BasisShort:      {"short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"},
 }
@@ -184,6 +185,12 @@ func engineCells(row *Row, r *analysis.Row, full bool) {
 				row.PClass = "improvement"
 			}
 		default:
+			if t.Method == analysis.MethodWelch {
+				row.PTitle = "Welch's t-test of the results' summary statistics (mean, stddev, count)"
+				if t.Reason != "" {
+					row.PTitle += "; " + t.Reason
+				}
+			}
 			if t.Significant {
 				row.PClass = "significant"
 			}

@@ -126,9 +126,14 @@ func (s *Store) Prune() error {
 //	  floats: the number of samples and iteration counts of all results
 //	  results: count, then per result: benchmark, category, params (count,
 //	    key, value), metric, unit, direction, error as table indices;
-//	    samples (count, float64s); iters (count, float64s)
+//	    samples (count, float64s); iters (count, float64s); summary: 0
+//	    for none, else 1, mean, stddev (float64s), n (uvarint)
 //	params outside results are a count and key, value strings.
-const runMagic = "perfpages run v1\n"
+//
+// v2 added the summary (analysis.SampleSummary); a v1 entry would decode
+// without it, so the store's Version changed with it and old stores are
+// rebuilt.
+const runMagic = "perfpages run v2\n"
 
 type enc struct{ b []byte }
 
@@ -140,6 +145,16 @@ func (e *enc) floats(xs []float64) {
 	for _, x := range xs {
 		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x))
 	}
+}
+func (e *enc) summary(s *analysis.SampleSummary) {
+	if s == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(1)
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(s.Mean))
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(s.StdDev))
+	e.uint(uint64(s.N))
 }
 func (e *enc) params(p analysis.Params) {
 	e.uint(uint64(len(p)))
@@ -242,6 +257,7 @@ func encodeEntry(prefix string, en Entry) []byte {
 			e.uint(idx[res.Error])
 			e.floats(res.Samples)
 			e.floats(res.Iters)
+			e.summary(res.Summary)
 		}
 	}
 	return e.b
@@ -319,6 +335,35 @@ func (d *dec) floats(arena *[]float64) []float64 {
 	}
 	d.b = d.b[8*n:]
 	return out
+}
+
+// summary reads a result's summary; nil when it has none.
+func (d *dec) summary() *analysis.SampleSummary {
+	switch d.uint() {
+	case 0:
+		return nil
+	case 1:
+	default:
+		if d.err == nil {
+			d.err = errors.New("bad summary flag")
+		}
+		return nil
+	}
+	if d.err != nil || len(d.b) < 16 {
+		d.err = errShort
+		return nil
+	}
+	s := &analysis.SampleSummary{
+		Mean:   math.Float64frombits(binary.LittleEndian.Uint64(d.b)),
+		StdDev: math.Float64frombits(binary.LittleEndian.Uint64(d.b[8:])),
+	}
+	d.b = d.b[16:]
+	n := d.uint()
+	if d.err == nil && n > math.MaxInt32 {
+		d.err = errors.New("summary count out of range")
+	}
+	s.N = int(n)
+	return s
 }
 
 func (d *dec) params() analysis.Params {
@@ -404,6 +449,7 @@ func decodeEntry(b []byte) (Entry, error) {
 			res.Error = at()
 			res.Samples = d.floats(&arena)
 			res.Iters = d.floats(&arena)
+			res.Summary = d.summary()
 		}
 		if d.err != nil {
 			break

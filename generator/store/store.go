@@ -2,7 +2,7 @@
 // one can reuse, so that a nightly build after one new result archive
 // decodes one archive, compares one commit and rewrites a few files.
 //
-// It lives in a folder beside the site (.perfpages-cache/store-v1 by
+// It lives in a folder beside the site (.perfpages-cache/store-v2 by
 // default, [site] cache to move it, e.g. for actions/cache) and holds:
 //
 //	runs/<aa>/<key>.run   the decoded content of one input file (an archive,
@@ -55,7 +55,7 @@ import (
 
 // Version names the store's format; a store of another version is
 // discarded with a warning.
-const Version = "store-v1"
+const Version = "store-v2"
 
 // Store is an open store. It is safe for concurrent use.
 type Store struct {

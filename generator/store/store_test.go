@@ -28,7 +28,9 @@ func sampleEntry() Entry {
 				{Case: analysis.TestCase{Benchmark: "json-decode", Category: analysis.Primary, Params: analysis.Params{{Key: "size", Value: "large"}}},
 					Metric: "wall-time", Unit: "ns", Samples: []float64{1203.5, math.Inf(1), math.Copysign(0, -1), 5e-324}, Iters: []float64{1, 2, 3, 4}},
 				{Case: analysis.TestCase{Benchmark: "tls"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
-				{Case: analysis.TestCase{Benchmark: "json-decode"}, Metric: "throughput", Unit: "MB/s", Direction: analysis.HigherIsBetter, Samples: []float64{1}},
+				{Case: analysis.TestCase{Benchmark: "json-decode"}, Metric: "throughput", Unit: "MB/s", Direction: analysis.HigherIsBetter, Samples: []float64{1},
+					Summary: &analysis.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
+				{Case: analysis.TestCase{Benchmark: "zero"}, Metric: "throughput", Unit: "iter/s", Samples: []float64{2}, Summary: &analysis.SampleSummary{}},
 			},
 		}, {Artifact: analysis.Artifact{ID: "v1.0", Kind: analysis.KindTag}}},
 	}
@@ -73,7 +75,9 @@ func TestEntryCorrupt(t *testing.T) {
 		"flipped byte":  append(append([]byte{}, data[:40]...), append([]byte{data[40] ^ 1}, data[41:]...)...),
 		"truncated":     data[:len(data)/2],
 		"other version": append([]byte("perfpages run v0\n"), data[len(runMagic):]...),
-		"empty":         nil,
+		// v1 entries have no summaries: read as v2 they would lose them.
+		"v1 entry": append([]byte("perfpages run v1\n"), data[len(runMagic):]...),
+		"empty":    nil,
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, _ := Open(filepath.Dir(s.dir))
@@ -130,17 +134,20 @@ func TestPrune(t *testing.T) {
 }
 
 func TestOtherVersionRemoved(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "store-v0", "runs"), 0o755)
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "store-v0")); err == nil {
-		t.Error("the store of another version is still there")
-	}
-	if len(s.Warnings()) != 1 {
-		t.Errorf("warnings: %v", s.Warnings())
+	// store-v1 is the store before results had summaries (issue 12).
+	for _, old := range []string{"store-v0", "store-v1"} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, old, "runs"), 0o755)
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, old)); err == nil {
+			t.Errorf("the store of another version (%s) is still there", old)
+		}
+		if len(s.Warnings()) != 1 || !strings.Contains(s.Warnings()[0].Error(), old) {
+			t.Errorf("warnings: %v", s.Warnings())
+		}
 	}
 }
 

@@ -231,7 +231,7 @@
   var P_CLASSES = ["", "regression", "improvement", "significant"];
   var VERDICTS = ["", "improved", "regressed", "no change", "within noise"];
   var BUDGETS = ["", "pass", "warn", "fail", "skip"];
-  var BASES = ["history", "short-history", "short-history+samples", "short-history-dodgy", "rustc-perf-2021"];
+  var BASES = ["history", "short-history", "short-history+samples", "short-history-dodgy", "rustc-perf-2021", "short-history+summary"];
 
   // eachSeries calls f(id, si, start, n) for the series of a data file:
   // its rows are entries [start, start+n) of every column.
@@ -767,6 +767,7 @@
     // The short-history rules' badges: sitemodel's basisBadges.
     var basis = {
       "short-history+samples": ["short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"],
+      "short-history+summary": ["short history: summary", "Too little history for the IQR threshold and no samples: significant only if the change reaches 1 % (0.2 % for a count) and Welch's t-test of the results' mean, stddev and count finds it (short-history+summary)"],
       "short-history-dodgy": ["short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"],
       "short-history": ["short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"]
     }[r.basis];

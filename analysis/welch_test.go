@@ -1,0 +1,190 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/zscore"
+)
+
+// Known answers for Welch's test from summaries: t, the
+// Welch–Satterthwaite df and the two-sided p computed here with mpmath
+// 1.3.0 at 40 digits, p both as 2·∫_|t|^∞ of Student's t density
+// (mpmath.quad) and as the regularized incomplete beta function, which
+// agree to every digit printed (scipy.stats.ttest_ind_from_stats with
+// equal_var=False computes the same test; scipy is not installed here).
+// The first two are pytest rows shaped like rlai-lab/ml-instrumentation's
+// data.js (seconds per round).
+func TestWelchSummariesKnownAnswers(t *testing.T) {
+	tests := []struct {
+		b, a     SampleSummary
+		t, df, p float64
+	}{
+		{SampleSummary{6.764403985612581e-3, 0.0020886163795779695, 139}, SampleSummary{7.1e-3, 0.0019, 120}, 1.3536178497882725, 256.28224515576933, 0.17705091475723016},
+		{SampleSummary{6.764403985612581e-3, 0.0020886163795779695, 139}, SampleSummary{6.0e-3, 0.0019, 120}, -3.0832037182062471, 256.28224515576933, 0.0022716802264350216},
+		{SampleSummary{2.2977723892609374e-3, 0.0011753717758067983, 447}, SampleSummary{2.31e-3, 0.00118, 452}, 0.15565360180888446, 896.95342307224425, 0.87634109386947379},
+		{SampleSummary{1, 0.5, 3}, SampleSummary{3, 0.25, 4}, 6.3577553139122103, 2.7557251908396947, 0.010112389528995959},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.b, tt.a), func(t *testing.T) {
+			gt, df, p, ok := WelchSummaries(tt.b, tt.a)
+			if !ok || !near(gt, tt.t, 1e-12) || !near(df, tt.df, 1e-12) || !near(p, tt.p, 1e-9) {
+				t.Errorf("t %.17g df %.17g p %.17g ok %v; want %.17g %.17g %.17g", gt, df, p, ok, tt.t, tt.df, tt.p)
+			}
+		})
+	}
+}
+
+func near(x, want, rel float64) bool {
+	return math.Abs(x-want) <= rel*math.Abs(want)
+}
+
+// From samples' summaries the test is budget.WelchT's (perfgate's, on the
+// samples themselves; its t has the other sign), to rounding.
+func TestWelchSummariesMatchesSamples(t *testing.T) {
+	a1 := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+	a2 := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+	sum := func(xs []float64) SampleSummary {
+		m, v, _ := budget.MeanVar(xs)
+		return SampleSummary{Mean: m, StdDev: math.Sqrt(v), N: len(xs)}
+	}
+	wt, wdf, wp, _ := budget.WelchT(a1, a2)
+	st, sdf, sp, ok := WelchSummaries(sum(a1), sum(a2))
+	if !ok || !near(st, -wt, 1e-12) || !near(sdf, wdf, 1e-12) || !near(sp, wp, 1e-12) {
+		t.Errorf("summaries: t %v df %v p %v; samples: t %v df %v p %v", st, sdf, sp, -wt, wdf, wp)
+	}
+}
+
+func TestWelchSummariesEdges(t *testing.T) {
+	tests := []struct {
+		name string
+		b, a SampleSummary
+		p    float64
+		ok   bool
+	}{
+		{"one round", SampleSummary{1, 0.1, 1}, SampleSummary{2, 0.1, 10}, 0, false},
+		{"no deviation, equal means", SampleSummary{1, 0, 5}, SampleSummary{1, 0, 5}, 1, true},
+		{"no deviation, different means", SampleSummary{1, 0, 5}, SampleSummary{2, 0, 5}, 0, true},
+		{"negative deviation", SampleSummary{1, -0.1, 5}, SampleSummary{2, 0.1, 5}, 0, false},
+		{"NaN mean", SampleSummary{math.NaN(), 0.1, 5}, SampleSummary{2, 0.1, 5}, 0, false},
+		{"infinite deviation", SampleSummary{1, math.Inf(1), 5}, SampleSummary{2, 0.1, 5}, 0, false},
+		{"overflowing variance", SampleSummary{1, 1e300, 5}, SampleSummary{2, 1e300, 5}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, p, ok := WelchSummaries(tt.b, tt.a)
+			if ok != tt.ok || (ok && p != tt.p) {
+				t.Errorf("p %v ok %v; want %v %v", p, ok, tt.p, tt.ok)
+			}
+		})
+	}
+}
+
+// Pooling two summaries is the summary of the union of their samples.
+func TestSampleSummaryPool(t *testing.T) {
+	x := []float64{1, 2, 4, 7}
+	y := []float64{3, 5, 11}
+	sum := func(xs []float64) SampleSummary {
+		m, v, _ := budget.MeanVar(xs)
+		return SampleSummary{Mean: m, StdDev: math.Sqrt(v), N: len(xs)}
+	}
+	got, want := sum(x).Pool(sum(y)), sum(append(append([]float64{}, x...), y...))
+	if got.N != want.N || !near(got.Mean, want.Mean, 1e-15) || !near(got.StdDev, want.StdDev, 1e-14) {
+		t.Errorf("pooled %+v; want %+v", got, want)
+	}
+	if got := (SampleSummary{Mean: 3, N: 1}).Pool(SampleSummary{Mean: 5, N: 1}); got != (SampleSummary{Mean: 4, StdDev: math.Sqrt2, N: 2}) {
+		t.Errorf("two single rounds: %+v", got)
+	}
+}
+
+// summaryLine is valueLine for pytest-like results: one ops/s value per
+// commit (higher is better) with the summary of the time per round (nil
+// for none) and, where given, more samples.
+func summaryLine(values [][]float64, sums []*SampleSummary) *Dataset {
+	b := NewBuilder(BuildOptions{Value: Auto})
+	for i, v := range values {
+		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		if i > 0 {
+			a.Parents = []string{rpCommitID(i - 1)}
+		}
+		res := Result{Case: TestCase{Benchmark: "b"}, Metric: "throughput", Unit: "iter/s", Direction: HigherIsBetter, Samples: v, Summary: sums[i]}
+		b.AddVersion(fmt.Sprintf("r/%d.json", i), Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
+	}
+	return b.Dataset()
+}
+
+// Model perfpages' short-history rule with summary statistics (issue 12,
+// rlai-lab/ml-instrumentation's data.js): Welch's test of the summaries
+// must agree on top of the threshold the metric has without them; samples
+// the test can judge take precedence; rustc-perf and long histories are
+// untouched.
+func TestShortHistorySummaryRule(t *testing.T) {
+	base := &SampleSummary{6.764403985612581e-3, 0.0020886163795779695, 139}
+	same := &SampleSummary{7.1e-3, 0.0019, 120}   // p = 0.177
+	faster := &SampleSummary{6.0e-3, 0.0019, 120} // p = 0.0023
+	tight := &SampleSummary{1e-3, 1e-6, 100}
+	tight2 := &SampleSummary{0.995e-3, 1e-6, 100} // p ≈ 0, −0.5 %
+	one := &SampleSummary{6.0e-3, 0, 1}
+	shifted := [][]float64{{100, 101, 99, 100, 102}, {110, 111, 109, 110, 112}} // +10 %, p = 0.008
+	tests := []struct {
+		name          string
+		values        [][]float64
+		sums          []*SampleSummary
+		opts          Options
+		want          verdict
+		wantThreshold float64
+		wantTest      string
+	}{
+		{"summaries, p = 0.177: not significant", ones(1/6.764403985612581e-3, 1/7.1e-3), []*SampleSummary{base, same}, DefaultOptions,
+			verdict{"-4.73%", false, false, BasisSummary}, 0.01, MethodWelch},
+		{"summaries, p = 0.0023: significant", ones(1/6.764403985612581e-3, 1/6.0e-3), []*SampleSummary{base, faster}, DefaultOptions,
+			verdict{"+12.74%", true, true, BasisSummary}, 0.01, MethodWelch},
+		{"summaries, p ≈ 0 but below 1 %", ones(1000, 1/0.995e-3), []*SampleSummary{tight, tight2}, DefaultOptions,
+			verdict{"+0.50%", false, false, BasisSummary}, 0.01, MethodWelch},
+		{"summaries, SummaryOnly", ones(1/6.764403985612581e-3, 1/7.1e-3), []*SampleSummary{base, same}, Options{SummaryOnly: true},
+			verdict{"-4.73%", false, false, BasisSummary}, 0.01, MethodWelch},
+		{"a summary on one side only: 1 %", ones(1/6.764403985612581e-3, 1/7.1e-3), []*SampleSummary{base, nil}, DefaultOptions,
+			verdict{"-4.73%", true, true, BasisShortDodgy}, 0.01, ""},
+		{"a summary of one round: 1 %", ones(1/6.764403985612581e-3, 1/6.0e-3), []*SampleSummary{base, one}, DefaultOptions,
+			verdict{"+12.74%", true, true, BasisShortDodgy}, 0.01, ""},
+		{"samples take precedence", shifted, []*SampleSummary{base, same}, DefaultOptions,
+			verdict{"+10.00%", true, true, BasisSamples}, 0.002, MethodMannWhitney},
+		{"model rustc-perf ignores summaries", ones(1/6.764403985612581e-3, 1/7.1e-3), []*SampleSummary{base, same}, rustcPerfOptions,
+			verdict{"-4.73%", true, true, BasisShort}, 0.002, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := lastRow(t, summaryLine(tt.values, tt.sums), tt.opts)
+			if got := verdictOf(r); got != tt.want || r.Threshold != tt.wantThreshold {
+				t.Errorf("%+v, threshold %v; want %+v, %v", got, r.Threshold, tt.want, tt.wantThreshold)
+			}
+			if r.Test.Method != tt.wantTest && !(tt.wantTest == "" && r.Test.Method == MethodMannWhitney) {
+				t.Errorf("test %q (%+v); want %q", r.Test.Method, r.Test, tt.wantTest)
+			}
+		})
+	}
+
+	// 32 commits of summaries: the last comparison has 30 values of
+	// history and rustc-perf's fence decides; Welch's test is not run.
+	var values [][]float64
+	var sums []*SampleSummary
+	for i := range 32 {
+		values = append(values, []float64{1000 + float64(i%2)})
+		sums = append(sums, &SampleSummary{1e-3, 1e-4, 50})
+	}
+	values[31] = []float64{900}
+	d := summaryLine(values, sums)
+	def, rp := lastRow(t, d, DefaultOptions), lastRow(t, d, rustcPerfOptions)
+	if def.History != 30 || def.Basis != BasisHistory || !def.Significant || def.Test.Method == MethodWelch {
+		t.Errorf("long history: history %d basis %s significant %v test %+v; want 30, history, significant, no Welch", def.History, def.Basis, def.Significant, def.Test)
+	}
+	def.Test, def.Z, rp.Test, rp.Z = SampleTest{}, zscore.Z{}, SampleTest{}, zscore.Z{}
+	if diff := cmp.Diff(rp, def, sameRowTargets); diff != "" {
+		t.Errorf("long history: perfpages differs from rustc-perf (-rustc-perf +perfpages):\n%s", diff)
+	}
+}
