@@ -323,6 +323,9 @@ type seriesBuild struct {
 	// size was short, and finishSeries keeps it as the series' points.
 	flat   bool
 	hint   int
+	// value is the series' single-value rule (Dataset.Value for its
+	// metric, which is fixed when the series is made).
+	value ValueKind
 	n      int32   // the number of points
 	runs   []int32 // runs[i] is the run of point i
 	maxArt int     // the largest artifact among the points, -1 when none
@@ -332,6 +335,18 @@ type seriesBuild struct {
 // pointChunk is the number of points in each chunk of seriesBuild.pts;
 // a power of two.
 const pointChunk = 256
+
+// reduce sets p's single value from its samples by the series' rule (no
+// value for a failed result). It is done as each point is added, while
+// the run's samples are at hand, not when the dataset is finished: by
+// then they are scattered over every archive's memory, and reading them
+// series by series cost a cache miss a point.
+func (sb *seriesBuild) reduce(p *Point) {
+	p.Value, p.OK = 0, false
+	if p.Error == "" {
+		p.Value, p.OK = SingleValue(p.Samples, sb.value, sb.s.Metric.Direction)
+	}
+}
 
 // point returns point pt of the series being built.
 func (sb *seriesBuild) point(pt int32) *Point {
@@ -460,7 +475,7 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 				if s.Case.Category == "" {
 					s.Case.Category = Primary
 				}
-				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key]}
+				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key], value: b.opts.Value.For(s.Metric)}
 				b.series[key] = sb
 			}
 			e := shapeEntry{bench: res.Case.Benchmark, metric: res.Metric, params: res.Case.Params, s: sb}
@@ -481,7 +496,9 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		sb.add(ri, Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary})
+		p := Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary}
+		sb.reduce(&p)
+		sb.add(ri, p)
 	}
 	b.shapes[shapeKey] = shape
 }
@@ -667,7 +684,7 @@ func (b *Builder) Dataset() *Dataset {
 // computes their single values.
 func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
 	s := sb.s
-	s.Value = d.Value.For(s.Metric)
+	s.Value = sb.value // d.Value.For(s.Metric): the rule its points were reduced with
 	if sb.flat {
 		// In place: the same points in the same order as below, without
 		// a second array.
@@ -679,9 +696,6 @@ func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
 				continue
 			}
 			p.Artifact = idx
-			if p.Error == "" {
-				p.Value, p.OK = SingleValue(p.Samples, s.Value, s.Metric.Direction)
-			}
 			pts = append(pts, p)
 		}
 		clear(all[len(pts):]) // dropped points keep no samples alive
@@ -708,9 +722,6 @@ func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
 				continue
 			}
 			p.Artifact = idx
-			if p.Error == "" {
-				p.Value, p.OK = SingleValue(p.Samples, s.Value, s.Metric.Direction)
-			}
 			pts = append(pts, p)
 		}
 	}

@@ -133,6 +133,7 @@ func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Resu
 		}
 		if cur == newer {
 			p.Samples, p.Iters, p.Error, p.Summary = r.Samples, r.Iters, r.Error, r.Summary
+			sb.reduce(p)
 			sb.runs[c.pt] = ri
 		}
 	case same:

@@ -430,6 +430,7 @@ func decodeEntry(b []byte) (Entry, error) {
 			return table[k]
 		}
 		arena := make([]float64, d.count(8))
+		var params analysis.Params
 		if n := d.count(10); n > 0 {
 			r.Results = make([]analysis.Result, n)
 		}
@@ -438,10 +439,16 @@ func decodeEntry(b []byte) (Entry, error) {
 			res.Case.Benchmark = at()
 			res.Case.Category = analysis.Category(at())
 			if n := d.count(2); n > 0 {
-				res.Case.Params = make(analysis.Params, n)
-				for k := range res.Case.Params {
-					res.Case.Params[k] = analysis.Param{Key: at(), Value: at()}
+				// Every result's parameters in one array per run (a
+				// result's own capacity ends with its last parameter).
+				if len(params)+n > cap(params) {
+					params = make(analysis.Params, 0, max(n, 2*len(r.Results)))
 				}
+				at0 := len(params)
+				for range n {
+					params = append(params, analysis.Param{Key: at(), Value: at()})
+				}
+				res.Case.Params = params[at0:len(params):len(params)]
 			}
 			res.Metric = at()
 			res.Unit = at()
