@@ -321,11 +321,11 @@ type seriesBuild struct {
 	// flat is set when the series was given a size (BuildOptions.
 	// SeriesSizes): then pts holds one array, grown by append if the
 	// size was short, and finishSeries keeps it as the series' points.
-	flat   bool
-	hint   int
+	flat bool
+	hint int
 	// value is the series' single-value rule (Dataset.Value for its
 	// metric, which is fixed when the series is made).
-	value ValueKind
+	value  ValueKind
 	n      int32   // the number of points
 	runs   []int32 // runs[i] is the run of point i
 	maxArt int     // the largest artifact among the points, -1 when none
