@@ -665,7 +665,7 @@ func (b *Builder) Dataset() *Dataset {
 				if i >= len(all) {
 					return
 				}
-				b.finishSeries(d, all[i], remap)
+				b.finishSeries(all[i], remap)
 			}
 		})
 	}
@@ -680,41 +680,29 @@ func (b *Builder) Dataset() *Dataset {
 }
 
 // finishSeries joins the points of sb into its series, mapped to the
-// artifacts of d (dropping those of skipped artifacts), sorts them and
-// computes their single values.
-func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
+// dataset's artifacts by remap (dropping those of skipped artifacts), and
+// sorts them; their single values were set as they were added
+// (seriesBuild.reduce).
+func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 	s := sb.s
-	s.Value = sb.value // d.Value.For(s.Metric): the rule its points were reduced with
+	s.Value = sb.value // Dataset.Value.For(s.Metric): the rule its points were reduced with
+	var pts []Point
 	if sb.flat {
-		// In place: the same points in the same order as below, without
-		// a second array.
-		all := sb.pts[0]
-		pts := all[:0]
-		for _, p := range all {
-			idx := remap[p.Artifact]
-			if idx < 0 {
-				continue
-			}
-			p.Artifact = idx
-			pts = append(pts, p)
-		}
-		clear(all[len(pts):]) // dropped points keep no samples alive
-		sb.pts = nil
-		s.Points = pts
-		sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].Artifact < s.Points[j].Artifact })
-		return
-	}
-	kept := 0
-	for _, c := range sb.pts {
-		for _, p := range c {
-			if remap[p.Artifact] >= 0 {
-				kept++
+		// In place: a point is written at or before where it was read.
+		pts = sb.pts[0][:0]
+	} else {
+		kept := 0
+		for _, c := range sb.pts {
+			for _, p := range c {
+				if remap[p.Artifact] >= 0 {
+					kept++
+				}
 			}
 		}
+		// Exactly as long as needed: a dataset lives for the whole build
+		// (at L, gigabytes).
+		pts = make([]Point, 0, kept)
 	}
-	// Exactly as long as needed: a dataset lives for the whole build (at
-	// L, gigabytes).
-	pts := make([]Point, 0, kept)
 	for _, c := range sb.pts {
 		for _, p := range c {
 			idx := remap[p.Artifact]
@@ -724,6 +712,9 @@ func (b *Builder) finishSeries(d *Dataset, sb *seriesBuild, remap []int) {
 			p.Artifact = idx
 			pts = append(pts, p)
 		}
+	}
+	if sb.flat {
+		clear(sb.pts[0][len(pts):]) // dropped points keep no samples alive
 	}
 	sb.pts = nil
 	s.Points = pts
