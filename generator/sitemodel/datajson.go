@@ -22,46 +22,17 @@ func (d SeriesData) MarshalJSON() ([]byte, error) {
 	b = appendExacts(b, "prev", d.Prev)
 	c := &d.Columns
 	b = appendInts(b, "pos", c.Pos, false)
-	if c.V == nil {
-		b = append(b, `,"v":null`...)
-	} else {
-		b = appendExacts(b, "v", c.V)
-	}
+	b = appendArray(b, "v", c.V, false, appendExact)
 	b = appendExacts(b, "b", c.B)
 	b = appendFixed(b, "t", c.T)
 	b = appendFixed(b, "f", c.F)
-	if c.Mean != nil {
-		b = append(b, `,"mean":[`...)
-		for i, x := range c.Mean {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendNumber(b, float64(x), -1)
-		}
-		b = append(b, ']')
-	}
-	if c.Std != nil {
-		b = append(b, `,"std":[`...)
-		for i, x := range c.Std {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendNumber(b, float64(x), -1)
-		}
-		b = append(b, ']')
-	}
-	if c.Samples == nil {
-		b = append(b, `,"s":null`...)
-	} else {
-		b = appendInts(b, "s", c.Samples, false)
-	}
+	// Mean and Std are nil or as long as the rows (see Columns.trim).
+	b = appendArray(b, "mean", c.Mean, true, appendRounded)
+	b = appendArray(b, "std", c.Std, true, appendRounded)
+	b = appendInts(b, "s", c.Samples, false)
 	b = appendFixed(b, "z", c.Z)
 	b = appendFixed(b, "p", c.P)
-	if c.K == nil {
-		b = append(b, `,"k":null`...)
-	} else {
-		b = appendInts(b, "k", c.K, false)
-	}
+	b = appendInts(b, "k", c.K, false)
 	for _, col := range []struct {
 		name string
 		xs   []int
@@ -99,9 +70,12 @@ func appendInts(b []byte, name string, xs []int, omitEmpty bool) []byte {
 	return appendArray(b, name, xs, omitEmpty, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
 }
 
+func appendExact(b []byte, x Exact) []byte     { return appendNumber(b, float64(x), -1) }
+func appendRounded(b []byte, x Rounded) []byte { return appendNumber(b, float64(x), -1) }
+
 // appendExacts and appendFixed leave an empty column out.
 func appendExacts(b []byte, name string, xs []Exact) []byte {
-	return appendArray(b, name, xs, true, func(b []byte, x Exact) []byte { return appendNumber(b, float64(x), -1) })
+	return appendArray(b, name, xs, true, appendExact)
 }
 
 func appendFixed(b []byte, name string, xs []Fixed) []byte {
