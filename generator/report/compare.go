@@ -115,12 +115,9 @@ type ArtifactJSON struct {
 	Title string    `json:"title"`
 }
 
-// ResultJSON is one test case × metric (on one machine) of a comparison.
-// Field names are a contract (SPEC §7). Machine and context are added to
-// the fields the spec lists, because a result is not identified without
-// them; base, head and change are null when a value is missing (a failed
-// benchmark has error set).
-type ResultJSON struct {
+// SeriesJSON names the series a result or a step is of; its fields come
+// first in both documents.
+type SeriesJSON struct {
 	Benchmark string            `json:"benchmark"`
 	Category  string            `json:"category"`
 	Params    map[string]string `json:"params"`
@@ -129,9 +126,29 @@ type ResultJSON struct {
 	Direction string            `json:"direction"`
 	Machine   string            `json:"machine"`
 	Context   map[string]string `json:"context,omitempty"`
-	Base      *float64          `json:"base"`
-	Head      *float64          `json:"head"`
-	Change    *float64          `json:"change"`
+}
+
+func seriesJSON(s *analysis.Series) SeriesJSON {
+	j := SeriesJSON{
+		Benchmark: s.Case.Benchmark, Category: string(s.Case.Category), Params: paramsMap(s.Case.Params),
+		Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction), Machine: s.Key.Machine,
+	}
+	if len(s.Context) > 0 {
+		j.Context = paramsMap(s.Context)
+	}
+	return j
+}
+
+// ResultJSON is one test case × metric (on one machine) of a comparison.
+// Field names are a contract (SPEC §7). Machine and context are added to
+// the fields the spec lists, because a result is not identified without
+// them; base, head and change are null when a value is missing (a failed
+// benchmark has error set).
+type ResultJSON struct {
+	SeriesJSON
+	Base   *float64 `json:"base"`
+	Head   *float64 `json:"head"`
+	Change *float64 `json:"change"`
 	// FromZero marks a change from a base value of 0: change is null (an
 	// infinite relative change is no JSON number) and the row counts as a
 	// very large change in the metric's direction.
@@ -305,13 +322,7 @@ func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) 
 	doc := CompareJSON{Base: artifactJSON(d.Artifacts[c.Base]), Head: artifactJSON(d.Artifacts[c.Head]), Results: []ResultJSON{}}
 	for _, r := range Rows(c, metric) {
 		s := r.Series
-		res := ResultJSON{
-			Benchmark: s.Case.Benchmark, Category: string(s.Case.Category), Params: paramsMap(s.Case.Params),
-			Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction), Machine: s.Key.Machine,
-		}
-		if len(s.Context) > 0 {
-			res.Context = paramsMap(s.Context)
-		}
+		res := ResultJSON{SeriesJSON: seriesJSON(s)}
 		if r.Before != nil && r.Before.OK {
 			res.Base = finite(r.Before.Value)
 		}

@@ -55,14 +55,7 @@ func (l Links) StepRepoCompare(d *analysis.Dataset, st analysis.Step) string {
 // steps). change is null for a step from 0 (from_zero set) and p_value
 // null when the method has no test.
 type StepJSON struct {
-	Benchmark string            `json:"benchmark"`
-	Category  string            `json:"category"`
-	Params    map[string]string `json:"params"`
-	Metric    string            `json:"metric"`
-	Unit      string            `json:"unit"`
-	Direction string            `json:"direction"`
-	Machine   string            `json:"machine"`
-	Context   map[string]string `json:"context,omitempty"`
+	SeriesJSON
 	// Artifact is the first main-line artifact after the step, Last the
 	// last one before it with a value; the change came from one of the
 	// candidates (after Last, up to Artifact).
@@ -89,15 +82,11 @@ type StepJSON struct {
 func NewStepJSON(d *analysis.Dataset, st analysis.Step, links Links) StepJSON {
 	s := d.Series[st.Series]
 	j := StepJSON{
-		Benchmark: s.Case.Benchmark, Category: string(s.Case.Category), Params: paramsMap(s.Case.Params),
-		Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction), Machine: s.Key.Machine,
-		Artifact: artifactJSON(d.Artifacts[st.Artifact]), Last: artifactJSON(d.Artifacts[st.Last]), Candidates: []string{},
+		SeriesJSON: seriesJSON(s),
+		Artifact:   artifactJSON(d.Artifacts[st.Artifact]), Last: artifactJSON(d.Artifacts[st.Last]), Candidates: []string{},
 		Before: finite(st.Before), After: finite(st.After), Change: finite(st.Change), FromZero: math.IsInf(st.Change, 0),
 		Regression: st.Regression, PValue: finite(st.P),
 		URL: links.StepCompare(d, st), RepositoryURL: links.StepRepoCompare(d, st), Acknowledged: []string{},
-	}
-	if len(s.Context) > 0 {
-		j.Context = paramsMap(s.Context)
 	}
 	for _, a := range st.Candidates(d) {
 		j.Candidates = append(j.Candidates, d.Artifacts[a].ID)
