@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"fmt"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -289,9 +290,23 @@ type Builder struct {
 	// the same test cases in the same order, and then finds its series
 	// without building and hashing their keys.
 	shapes   map[string][]shapeEntry
-	warnings []error
+	warnings []posWarning
 	ids      map[string]int // artifact id → pending number
 	order    []string       // pending number → artifact id
+	firstPos []int          // pending number → position of its first run
+	// pos is the position of the run being added, lastPos the largest
+	// position added so far (see AddVersionAt).
+	pos, lastPos int
+	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
+	resumed *resumeState
+}
+
+// posWarning is a warning and the position of the run it came from:
+// Dataset lists warnings in position order, which is the order they were
+// found in unless the builder was resumed.
+type posWarning struct {
+	pos int
+	err error
 }
 
 // resultKey is a result's identity: its series and its artifact (the
@@ -325,7 +340,10 @@ type seriesBuild struct {
 	hint int
 	// value is the series' single-value rule (Dataset.Value for its
 	// metric, which is fixed when the series is made).
-	value  ValueKind
+	value ValueKind
+	// originPos is the position of the run that made the series (the
+	// first with a result of it).
+	originPos int
 	n      int32   // the number of points
 	runs   []int32 // runs[i] is the run of point i
 	maxArt int     // the largest artifact among the points, -1 when none
@@ -424,12 +442,14 @@ func NewBuilder(opts BuildOptions) *Builder {
 		series:   map[SeriesKey]*seriesBuild{},
 		shapes:   map[string][]shapeEntry{},
 		ids:      map[string]int{},
+		lastPos:  -1,
 	}
 }
 
-// Warnf records a problem that does not stop the build.
-func (b *Builder) Warnf(format string, args ...any) {
-	b.warnings = append(b.warnings, fmt.Errorf(format, args...))
+// warnf records a problem that does not stop the build, found adding the
+// run at b.pos.
+func (b *Builder) warnf(format string, args ...any) {
+	b.warnings = append(b.warnings, posWarning{b.pos, fmt.Errorf(format, args...)})
 }
 
 // AddVersion adds the run decoded from origin, version v of a file whose
@@ -439,8 +459,25 @@ func (b *Builder) Warnf(format string, args ...any) {
 // added in a deterministic order: on a conflict between files the first
 // one wins (see merge.go for the rules).
 func (b *Builder) AddVersion(origin string, v Version, r Run) {
+	b.AddVersionAt(b.lastPos+1, origin, v, r)
+}
+
+// AddVersionAt is AddVersion for the run at position pos of the order of
+// all runs: the order AddVersion would have been called in. Positions
+// must grow from call to call. A builder that was not resumed sees runs
+// in that order anyway (AddVersion numbers them 0, 1, 2, …); a resumed
+// one (ResumeBuilder) places new runs among the runs of its checkpoint
+// by their positions.
+func (b *Builder) AddVersionAt(pos int, origin string, v Version, r Run) {
+	if pos <= b.lastPos {
+		panic(fmt.Sprintf("analysis: run at position %d added after position %d", pos, b.lastPos))
+	}
+	b.pos, b.lastPos = pos, pos
+	if b.resumed != nil && !b.resumable(v, &r) {
+		return
+	}
 	ri := int32(len(b.runs))
-	b.runs = append(b.runs, runSource{origin: origin, v: v})
+	b.runs = append(b.runs, runSource{origin: origin, v: v, pos: pos})
 	if v.File != "" {
 		b.file(v, ri)
 	}
@@ -450,8 +487,11 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 		b.machines[r.Machine.Name] = r.Machine
 	} else if merged, ok := mergeMachine(m, r.Machine); ok {
 		b.machines[r.Machine.Name] = merged
+	} else if b.resumed != nil {
+		b.diverge("machine %q is described differently in %s", r.Machine.Name, origin)
+		return
 	} else {
-		b.Warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
+		b.warnf("%s: machine %q is described differently than in an earlier archive; keeping the first description", origin, r.Machine.Name)
 	}
 	ctx := r.Context.String()
 	shapeKey := r.Machine.Name + "\x00" + ctx
@@ -471,11 +511,8 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 			}
 			sb = b.series[key]
 			if sb == nil {
-				s := &Series{Key: key, Case: res.Case, Context: r.Context, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
-				if s.Case.Category == "" {
-					s.Case.Category = Primary
-				}
-				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key], value: b.opts.Value.For(s.Metric)}
+				s := b.newSeries(key, origin, r.Context, res)
+				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key], value: b.opts.Value.For(s.Metric), originPos: pos}
 				b.series[key] = sb
 			}
 			e := shapeEntry{bench: res.Case.Benchmark, metric: res.Metric, params: res.Case.Params, s: sb}
@@ -485,13 +522,16 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 				shape = append(shape, e)
 			}
 		}
+		if pos < sb.originPos && !b.reorigin(sb, origin, r.Context, res) {
+			return
+		}
 		s := sb.s
 		if c, dup := sb.find(art); dup {
 			b.duplicate(sb, art, c, ri, res)
 			continue
 		}
 		if res.Unit != "" && s.Metric.Unit != "" && res.Unit != s.Metric.Unit {
-			b.Warnf("%s: %s %s has unit %q, but earlier archives say %q; skipping it", origin, res.Case, res.Metric, res.Unit, s.Metric.Unit)
+			b.warnf("%s: %s %s has unit %q, but earlier archives say %q; skipping it", origin, res.Case, res.Metric, res.Unit, s.Metric.Unit)
 			continue
 		}
 		// The point's artifact index is not known until every artifact is
@@ -503,6 +543,16 @@ func (b *Builder) AddVersion(origin string, v Version, r Run) {
 	b.shapes[shapeKey] = shape
 }
 
+// newSeries is the series of key as the run from origin with context ctx
+// and result res makes it.
+func (b *Builder) newSeries(key SeriesKey, origin string, ctx Params, res *Result) *Series {
+	s := &Series{Key: key, Case: res.Case, Context: ctx, Metric: b.metric(res.Metric, res.Unit, res.Direction), Origin: origin}
+	if s.Case.Category == "" {
+		s.Case.Category = Primary
+	}
+	return s
+}
+
 // pending numbers artifact ids in order of first appearance; Dataset maps
 // these numbers to final indices once every artifact and its date is known.
 func (b *Builder) pending(id string) int {
@@ -511,6 +561,7 @@ func (b *Builder) pending(id string) int {
 	}
 	b.ids[id] = len(b.order)
 	b.order = append(b.order, id)
+	b.firstPos = append(b.firstPos, b.pos)
 	return b.ids[id]
 }
 
@@ -571,6 +622,7 @@ func (b *Builder) Dataset() *Dataset {
 	for _, h := range b.opts.History {
 		known[h.ID] = h
 	}
+	b.pos = math.MaxInt // the artifacts' warnings come after the runs'
 	artifacts := make(map[string]*Artifact, len(b.order))
 	for _, id := range slices.Sorted(maps.Keys(b.claims)) {
 		var hp *Artifact
@@ -580,7 +632,13 @@ func (b *Builder) Dataset() *Dataset {
 		a := b.resolveArtifact(id, hp)
 		artifacts[id] = &a
 	}
-	d := &Dataset{Value: b.opts.Value, Warnings: b.warnings, Notes: b.notes(), byID: map[string]int{}}
+	// Warnings in the order of the runs they came from, then those of the
+	// artifacts (resolveArtifact, above) in id order.
+	slices.SortStableFunc(b.warnings, func(x, y posWarning) int { return cmp.Compare(x.pos, y.pos) })
+	d := &Dataset{Value: b.opts.Value, Notes: b.notes(), byID: map[string]int{}}
+	for _, w := range b.warnings {
+		d.Warnings = append(d.Warnings, w.err)
+	}
 	for id, a := range artifacts {
 		h, ok := known[id]
 		if !ok {
@@ -607,7 +665,15 @@ func (b *Builder) Dataset() *Dataset {
 	}
 
 	ids := make([]string, 0, len(artifacts))
-	for _, id := range b.order {
+	// Artifacts in the order of their first runs (pending order, unless
+	// the builder was resumed).
+	byFirst := make([]int, len(b.order))
+	for i := range byFirst {
+		byFirst[i] = i
+	}
+	slices.SortStableFunc(byFirst, func(x, y int) int { return cmp.Compare(b.firstPos[x], b.firstPos[y]) })
+	for _, i := range byFirst {
+		id := b.order[i]
 		a := artifacts[id]
 		if a.Date.IsZero() {
 			d.Warnings = append(d.Warnings, fmt.Errorf("%s: artifact %s has no date and the project history does not know it; skipping its results", b.origin[id], id))

@@ -53,6 +53,7 @@ type Version struct {
 type runSource struct {
 	origin string
 	v      Version
+	pos    int // its place in the order of all runs (AddVersionAt)
 }
 
 // claim is the run whose value a point holds, and where the point is.
@@ -63,6 +64,7 @@ type claim struct {
 
 // fileState gathers what the versions of one file did, for its note.
 type fileState struct {
+	old       bool  // restored by ResumeBuilder
 	newest    int32 // run index of the newest version added
 	several   bool  // versions with different Seq were added
 	changed   int   // results a version changed relative to another
@@ -138,7 +140,7 @@ func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Resu
 		}
 	case same:
 	default:
-		b.Warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", cur.origin, r.Case, rk.series.Key.Metric, rk.series.Key.Machine, b.order[rk.artifact], held.origin)
+		b.warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", cur.origin, r.Case, rk.series.Key.Metric, rk.series.Key.Machine, b.order[rk.artifact], held.origin)
 	}
 }
 
@@ -413,7 +415,7 @@ func (b *Builder) resolveArtifact(id string, h *Artifact) Artifact {
 		for _, v := range values {
 			list = append(list, field.show(&v.c.a)+" in "+v.origin)
 		}
-		b.Warnf("artifact %s: archives disagree on its %s: %s; using %s, the %s", id, field.name, strings.Join(list, ", "), field.show(&a), field.rule)
+		b.warnf("artifact %s: archives disagree on its %s: %s; using %s, the %s", id, field.name, strings.Join(list, ", "), field.show(&a), field.rule)
 	}
 	return a
 }

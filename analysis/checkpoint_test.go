@@ -1,0 +1,270 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// randomHistory makes n runs with every kind of merge the builder settles:
+// artifacts measured twice, conflicting metadata, versions of a file,
+// machines described differently, units that disagree, errors, summaries,
+// artifacts without a date. clean leaves out everything that makes a
+// resumed builder diverge when runs of new artifacts are added.
+func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []string, versions []Version) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	machines := []string{"m1", "m2"}
+	benches := []string{"a", "b", "c", "d"}
+	for i := range n {
+		art := i
+		if !clean && rng.IntN(4) == 0 {
+			art = rng.IntN(i + 1) // an artifact measured again
+		}
+		a := Artifact{ID: fmt.Sprintf("%040x", art+1), Kind: KindCommit, Branch: "main",
+			Date: base.Add(time.Duration((art*7)%n) * time.Hour)}
+		if art > 0 {
+			a.Parents = []string{fmt.Sprintf("%040x", art)}
+		}
+		if rng.IntN(8) == 0 {
+			a.Title = fmt.Sprintf("title %d", rng.IntN(3))
+		}
+		if rng.IntN(10) == 0 {
+			a.PR = 1 + rng.IntN(3)
+		}
+		if !clean && rng.IntN(15) == 0 {
+			a.Date = time.Time{}
+		}
+		mname := machines[rng.IntN(len(machines))]
+		m := Machine{Name: mname, OS: "linux"}
+		if rng.IntN(3) == 0 {
+			m.Cores = 8
+		}
+		if !clean && rng.IntN(10) == 0 {
+			m.Cores = 16
+		}
+		var ctx Params
+		if rng.IntN(4) == 0 {
+			ctx = Params{{"toolchain", "go1.26"}}
+		}
+		r := Run{Artifact: a, Machine: m, Context: ctx}
+		for _, bench := range benches {
+			if rng.IntN(5) == 0 {
+				continue
+			}
+			for _, metric := range []string{"wall-time", "instructions:u"} {
+				res := Result{Case: TestCase{Benchmark: bench}, Metric: metric, Unit: "ns"}
+				if metric == "instructions:u" {
+					res.Unit = "count"
+				}
+				if !clean && rng.IntN(20) == 0 {
+					res.Unit = "ms"
+				}
+				if rng.IntN(6) == 0 {
+					res.Case.Params = Params{{"size", "big"}}
+				}
+				switch rng.IntN(12) {
+				case 0:
+					res.Error = "crashed"
+				case 1:
+					res.Summary = &SampleSummary{Mean: float64(rng.IntN(100)), StdDev: 1, N: 5}
+					fallthrough
+				default:
+					k := 1 + rng.IntN(4)
+					for range k {
+						res.Samples = append(res.Samples, float64(100+rng.IntN(3)))
+					}
+					if rng.IntN(5) == 0 {
+						for range k {
+							res.Iters = append(res.Iters, float64(1+rng.IntN(2)))
+						}
+					}
+				}
+				r.Results = append(r.Results, res)
+			}
+		}
+		runs = append(runs, r)
+		origins = append(origins, fmt.Sprintf("results/%s/run%03d.json", mname, i))
+		var v Version
+		if !clean && rng.IntN(5) == 0 {
+			v = Version{File: fmt.Sprintf("f%d", rng.IntN(3)), Seq: i}
+			origins[i] = fmt.Sprintf("ref:%s@%d", v.File, i)
+		}
+		versions = append(versions, v)
+	}
+	return runs, origins, versions
+}
+
+// sameDataset reports how two datasets differ, "" when they do not.
+func sameDataset(x, y *Dataset) string {
+	msgs := func(ws []error) []string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.Error())
+		}
+		return out
+	}
+	if wx, wy := msgs(x.Warnings), msgs(y.Warnings); !reflect.DeepEqual(wx, wy) {
+		return fmt.Sprintf("warnings:\n%q\n%q", wx, wy)
+	}
+	cx, cy := *x, *y
+	cx.Warnings, cy.Warnings = nil, nil
+	if !reflect.DeepEqual(cx.Series, cy.Series) {
+		for i := range cx.Series {
+			if i < len(cy.Series) && !reflect.DeepEqual(cx.Series[i], cy.Series[i]) {
+				return fmt.Sprintf("series %d:\n%+v\n%+v", i, *cx.Series[i], *cy.Series[i])
+			}
+		}
+		return fmt.Sprintf("series: %d vs %d", len(cx.Series), len(cy.Series))
+	}
+	if !reflect.DeepEqual(cx, cy) {
+		return fmt.Sprintf("dataset:\n%+v\n%+v", cx, cy)
+	}
+	return ""
+}
+
+// TestResumeEqualsFull: a builder resumed from the state of some runs and
+// given the others at their positions builds the dataset a builder given
+// every run in order builds, or says it cannot (Diverged); on histories
+// of new commits only, it always can. The state is also taken from a
+// resumed builder and resumed again, as a nightly build does.
+func TestResumeEqualsFull(t *testing.T) {
+	opts := BuildOptions{Value: Median, Metrics: map[string]Metric{"wall-time": {Noise: Noisy}}}
+	resumed, diverged := 0, 0
+	for seed := range 400 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		clean := seed%2 == 0
+		n := 4 + rng.IntN(30)
+		runs, origins, versions := randomHistory(rng, n, clean)
+
+		full := NewBuilder(opts)
+		for i := range runs {
+			full.AddVersion(origins[i], versions[i], runs[i])
+		}
+		want := full.Dataset()
+
+		// Three builds: the first has a random subset of the runs, each
+		// later one adds some of the rest (a new run may fall before old
+		// ones: a new machine's file sorts first).
+		have := make([]bool, n)
+		var state []byte
+		var stateRuns []int // full positions of the state's runs
+		ok := true
+		for step := range 3 {
+			var b *Builder
+			if state == nil {
+				b = NewBuilder(opts)
+			} else {
+				var err error
+				b, err = ResumeBuilder(opts, state, func(i int, origin string, v Version) (int, bool) {
+					p := stateRuns[i]
+					return p, origins[p] == origin && versions[p] == v
+				})
+				if err != nil {
+					t.Fatalf("seed %d: resume: %v", seed, err)
+				}
+			}
+			var added []int
+			for i := range n {
+				take := step == 2 || rng.IntN(3) > 0
+				if clean && step > 0 {
+					// New commits: the runs of artifacts after the newest held.
+					take = step == 2 || i >= n*(step+1)/3
+				}
+				if !have[i] && take {
+					have[i] = true
+					b.AddVersionAt(i, origins[i], versions[i], runs[i])
+					added = append(added, i)
+				}
+			}
+			if err := b.Diverged(); err != nil {
+				if clean {
+					t.Fatalf("seed %d: a history of new commits diverged: %v", seed, err)
+				}
+				ok = false
+				break
+			}
+			if step == 2 {
+				got := b.Dataset()
+				if diff := sameDataset(want, got); diff != "" {
+					t.Fatalf("seed %d (clean %t): resumed dataset differs: %s", seed, clean, diff)
+				}
+				break
+			}
+			var err error
+			if state, err = b.AppendState(make([]byte, step+3)); err != nil { // an odd offset
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			state = append([]byte(nil), state[step+3:]...) // unaligned: floats are copied
+			if step == 1 {
+				state = append(make([]byte, 0, len(state)+8), state...)
+			}
+			stateRuns = mergeSorted(stateRuns, added)
+		}
+		if ok {
+			resumed++
+		} else {
+			diverged++
+		}
+	}
+	t.Logf("%d resumed, %d diverged", resumed, diverged)
+	// Every history of new commits resumes (checked above); enough of the
+	// others do to cover conflicts, versions and warnings in the state.
+	if resumed < 220 {
+		t.Errorf("only %d of 400 histories resumed", resumed)
+	}
+}
+
+func mergeSorted(x, y []int) []int {
+	out := append(append([]int(nil), x...), y...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// TestResumeCorrupt: a state that does not decode is an error, not a
+// panic or a wrong builder.
+func TestResumeCorrupt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	runs, origins, versions := randomHistory(rng, 10, true)
+	b := NewBuilder(BuildOptions{})
+	for i := range runs {
+		b.AddVersion(origins[i], versions[i], runs[i])
+	}
+	state, err := b.AppendState(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(i int, _ string, _ Version) (int, bool) { return i, true }
+	if _, err := ResumeBuilder(BuildOptions{}, state, pos); err != nil {
+		t.Fatalf("good state: %v", err)
+	}
+	if _, err := ResumeBuilder(BuildOptions{Value: Mean}, state, pos); err == nil {
+		t.Error("state of other options resumed")
+	}
+	gone := func(i int, _ string, _ Version) (int, bool) { return i, i != 3 }
+	if _, err := ResumeBuilder(BuildOptions{}, state, gone); err == nil {
+		t.Error("state with a run gone resumed")
+	}
+	for _, cut := range []int{0, 10, len(state) / 2, len(state) - 1} {
+		if _, err := ResumeBuilder(BuildOptions{}, state[:cut], pos); err == nil {
+			t.Errorf("state cut at %d resumed", cut)
+		}
+	}
+	for i := 0; i < len(state); i += 1 + len(state)/200 {
+		bad := append([]byte(nil), state...)
+		bad[i] ^= 0xff
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("byte %d flipped: panic %v", i, r)
+				}
+			}()
+			ResumeBuilder(BuildOptions{}, bad, pos)
+		}()
+	}
+}
