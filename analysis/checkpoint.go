@@ -134,11 +134,11 @@ type stateRun struct {
 }
 
 type stateFile struct {
-	Name                 string
-	Newest               int32
-	Several              bool
-	Changed, Fields      int
-	ChangedEx            string
+	Name            string
+	Newest          int32
+	Several         bool
+	Changed, Fields int
+	ChangedEx       string
 }
 
 type stateClaims struct {
@@ -286,10 +286,18 @@ func (b *Builder) AppendState(dst []byte) ([]byte, error) {
 			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
 		}
 	})
-	each(func(p *Point, _ *seriesBuild, _ int32) { dst = binary.LittleEndian.AppendUint32(dst, uint32(p.Artifact)) })
-	each(func(_ *Point, sb *seriesBuild, pt int32) { dst = binary.LittleEndian.AppendUint32(dst, uint32(ri[sb.runs[pt]])) })
-	each(func(p *Point, _ *seriesBuild, _ int32) { dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Samples))) })
-	each(func(p *Point, _ *seriesBuild, _ int32) { dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters))) })
+	each(func(p *Point, _ *seriesBuild, _ int32) {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(p.Artifact))
+	})
+	each(func(_ *Point, sb *seriesBuild, pt int32) {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(ri[sb.runs[pt]]))
+	})
+	each(func(p *Point, _ *seriesBuild, _ int32) {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Samples)))
+	})
+	each(func(p *Point, _ *seriesBuild, _ int32) {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters)))
+	})
 	each(func(p *Point, _ *seriesBuild, _ int32) {
 		if p.OK {
 			dst = append(dst, 1)

@@ -344,10 +344,10 @@ type seriesBuild struct {
 	// originPos is the position of the run that made the series (the
 	// first with a result of it).
 	originPos int
-	n      int32   // the number of points
-	runs   []int32 // runs[i] is the run of point i
-	maxArt int     // the largest artifact among the points, -1 when none
-	index  map[int]int32
+	n         int32   // the number of points
+	runs      []int32 // runs[i] is the run of point i
+	maxArt    int     // the largest artifact among the points, -1 when none
+	index     map[int]int32
 }
 
 // pointChunk is the number of points in each chunk of seriesBuild.pts;
