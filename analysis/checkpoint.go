@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -17,7 +18,7 @@ import (
 // Checkpoints. A nightly build adds a commit or two to a history of
 // thousands; adding every run again costs most of its time (at M, two
 // million results). A build can save its builder's state after the runs
-// it added (AppendState) and the next build resume from it
+// it added (WriteState) and the next build resume from it
 // (ResumeBuilder), adding only the runs it does not hold
 // (AddVersionAt). The dataset is then the same as a builder given every
 // run in order would build: the test is TestResumeEqualsFull, on random
@@ -190,12 +191,13 @@ func (b *Builder) optionsKey() string {
 	return string(k)
 }
 
-// AppendState appends the builder's state to dst, for ResumeBuilder. It
-// must be called before Dataset. len(dst) is taken as the state's offset
-// in the file it is written to, for alignment.
-func (b *Builder) AppendState(dst []byte) ([]byte, error) {
+// WriteState writes the builder's state to w, for ResumeBuilder; offset
+// is where in its file the state starts (for alignment). It must be
+// called before Dataset. The state is written as it is made, a megabyte
+// at a time: at L it is gigabytes.
+func (b *Builder) WriteState(w io.Writer, offset int) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
-		return dst, errors.New("analysis: state of a diverged builder")
+		return errors.New("analysis: state of a diverged builder")
 	}
 	m := stateMeta{Version: stateVersion, Options: b.optionsKey(), Order: b.order, FirstPos: b.firstPos}
 	// Runs are written in position order (a resumed builder holds its new
@@ -257,19 +259,29 @@ func (b *Builder) AppendState(dst []byte) ([]byte, error) {
 	}
 	var meta bytes.Buffer
 	if err := gob.NewEncoder(&meta).Encode(&m); err != nil {
-		return dst, fmt.Errorf("analysis: builder state: %w", err)
+		return fmt.Errorf("analysis: builder state: %w", err)
 	}
-	dst = slices.Grow(dst, 8+meta.Len()+8+m.Points*(8+4+4+4+4+1)+8*(m.Samples+m.Iters))
-	pad := (8 - (len(dst)+16+meta.Len())%8) % 8
+	var werr error
+	dst := make([]byte, 0, 1<<20+4096)
+	flush := func() {
+		if len(dst) >= 1<<20 && werr == nil {
+			_, werr = w.Write(dst)
+			dst = dst[:0]
+		}
+	}
+	pad := (8 - (offset+16+meta.Len())%8) % 8
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(meta.Len()))
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(pad))
 	dst = append(dst, meta.Bytes()...)
 	dst = append(dst, make([]byte, pad)...)
 	// One pass per column.
+	_, werr = w.Write(dst)
+	dst = dst[:0]
 	each := func(f func(p *Point, sb *seriesBuild, pt int32)) {
 		for _, sb := range all {
 			for pt := range sb.n {
 				f(sb.point(pt), sb, pt)
+				flush()
 			}
 		}
 	}
@@ -305,13 +317,16 @@ func (b *Builder) AppendState(dst []byte) ([]byte, error) {
 			dst = append(dst, 0)
 		}
 	})
-	return dst, nil
+	if werr == nil {
+		_, werr = w.Write(dst)
+	}
+	return werr
 }
 
 // errState is returned for a state that does not decode.
 var errState = errors.New("analysis: builder state is corrupt")
 
-// ResumeBuilder makes a builder from a state AppendState wrote,
+// ResumeBuilder makes a builder from a state WriteState wrote,
 // holding its runs at new positions: pos(i, origin, v) is the position of
 // the state's run i (from origin, version v) in this build's order of
 // runs, false when this build does not have it; positions must increase
@@ -354,7 +369,7 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		if p <= last {
 			return nil, fmt.Errorf("analysis: the run from %s moved", r.Origin)
 		}
-		last = p
+		last, b.maxPos = p, p
 		remapPos[r.Pos] = p
 		b.runs = append(b.runs, runSource{origin: r.Origin, v: v, pos: p})
 	}

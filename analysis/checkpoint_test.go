@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -192,13 +193,14 @@ func TestResumeEqualsFull(t *testing.T) {
 				}
 				break
 			}
-			var err error
-			if state, err = b.AppendState(make([]byte, step+3)); err != nil { // an odd offset
+			var buf bytes.Buffer
+			if err := b.WriteState(&buf, step+3); err != nil { // an odd offset
 				t.Fatalf("seed %d: %v", seed, err)
 			}
-			state = append([]byte(nil), state[step+3:]...) // unaligned: floats are copied
+			state = buf.Bytes()
 			if step == 1 {
-				state = append(make([]byte, 0, len(state)+8), state...)
+				// In place where the offset is right, copied where not.
+				state = append(make([]byte, step+3, len(state)+8), state...)[step+3:]
 			}
 			stateRuns = mergeSorted(stateRuns, added)
 		}
@@ -235,10 +237,11 @@ func TestResumeCorrupt(t *testing.T) {
 	for i := range runs {
 		b.AddVersion(origins[i], versions[i], runs[i])
 	}
-	state, err := b.AppendState(nil)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := b.WriteState(&buf, 0); err != nil {
 		t.Fatal(err)
 	}
+	state := buf.Bytes()
 	pos := func(i int, _ string, _ Version) (int, bool) { return i, true }
 	if _, err := ResumeBuilder(BuildOptions{}, state, pos); err != nil {
 		t.Fatalf("good state: %v", err)

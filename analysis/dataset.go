@@ -295,8 +295,9 @@ type Builder struct {
 	order    []string       // pending number → artifact id
 	firstPos []int          // pending number → position of its first run
 	// pos is the position of the run being added, lastPos the largest
-	// position added so far (see AddVersionAt).
-	pos, lastPos int
+	// position added so far (see AddVersionAt), maxPos the largest of a
+	// resumed builder's checkpoint.
+	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
 	resumed *resumeState
 }
@@ -458,8 +459,11 @@ func (b *Builder) warnf(format string, args ...any) {
 // from a file with no other versions has the zero Version. Runs must be
 // added in a deterministic order: on a conflict between files the first
 // one wins (see merge.go for the rules).
+//
+// On a resumed builder (ResumeBuilder), the run is placed after every run
+// of the checkpoint and every run added.
 func (b *Builder) AddVersion(origin string, v Version, r Run) {
-	b.AddVersionAt(b.lastPos+1, origin, v, r)
+	b.AddVersionAt(max(b.lastPos, b.maxPos)+1, origin, v, r)
 }
 
 // AddVersionAt is AddVersion for the run at position pos of the order of

@@ -162,6 +162,9 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 type loaded struct {
 	d      *analysis.Dataset
 	inputs map[string][][32]byte
+	// resumed: the archives' runs came from the store's checkpoint and
+	// the files it did not hold (see addArchives).
+	resumed bool
 }
 
 // load reads every source and builds the dataset, taking the decoded
@@ -233,17 +236,12 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	b := analysis.NewBuilder(opts)
-	l := &loaded{inputs: map[string][][32]byte{}}
-	problems := decodeAll(files, archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}, st, func(i int, r *analysis.Run, key [32]byte) {
-		if r != nil {
-			b.AddVersion(files[i].Origin, versions[i], *r)
-			l.inputs[r.Artifact.ID] = append(l.inputs[r.Artifact.ID], key)
-		}
-	})
-	warnings = append(warnings, problems...)
+	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
+	a := s.addArchives(files, versions, opts, aopts, st)
+	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed}
+	warnings = append(warnings, a.problems...)
 	for _, r := range foreignRuns {
-		b.AddVersion(r.origin, r.version, r.run)
+		b.AddVersion(r.origin, r.version, r.run) // after every archive's run
 		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], r.key)
 	}
 	l.d = b.Dataset()
@@ -429,8 +427,9 @@ func isArchive(name string) bool {
 // it (st may be nil), and hands each decoded run to add in the files'
 // order (so the dataset does not depend on scheduling), as soon as it and
 // the ones before it are decoded: only a few decoded files are in memory
-// at a time. key is the file's store key.
-func decodeAll(files []source.File, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte)) []error {
+// at a time. key is the file's store key (keys[i] when keys is not nil,
+// else computed), probs its problems.
+func decodeAll(files []source.File, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem)) {
 	type result struct {
 		run   *analysis.Run
 		key   [32]byte
@@ -453,7 +452,13 @@ func decodeAll(files []source.File, opts archive.Options, st *store.Store, add f
 				f := files[i]
 				o := opts
 				o.DefaultArtifact = f.Artifact
-				run, key, probs := decodeCached(st, f, o)
+				var key [32]byte
+				if keys != nil {
+					key = keys[i]
+				} else {
+					key = archiveKey(f, o)
+				}
+				run, key, probs := decodeCached(st, f, o, key)
 				slots[i] <- result{run, key, probs}
 			}
 		}()
@@ -465,20 +470,23 @@ func decodeAll(files []source.File, opts archive.Options, st *store.Store, add f
 		}
 		close(next)
 	}()
-	var out []error
 	for i := range files {
 		r := <-slots[i]
 		<-ahead
-		add(i, r.run, r.key)
-		for _, p := range r.probs {
-			if p.Fatal {
-				out = append(out, fmt.Errorf("%w; file skipped", p))
-			} else {
-				out = append(out, p)
-			}
-		}
+		add(i, r.run, r.key, r.probs)
 	}
 	wg.Wait()
+}
+
+// problemErrors are the build's warnings of a file's problems.
+func problemErrors(out []error, ps []archive.Problem) []error {
+	for _, p := range ps {
+		if p.Fatal {
+			out = append(out, fmt.Errorf("%w; file skipped", p))
+		} else {
+			out = append(out, p)
+		}
+	}
 	return out
 }
 
@@ -527,12 +535,15 @@ type Report struct {
 	// Kept are the pages and data files kept from the previous build
 	// without being computed; Comparisons those computed.
 	Kept, Comparisons int
-	Out               string
-	Pages             int
-	Files             int
-	Artifact          int
-	Series            int
-	Warnings          []error
+	// Resumed: the dataset was built from the store's checkpoint and
+	// the archives it did not hold (see addArchives).
+	Resumed  bool
+	Out      string
+	Pages    int
+	Files    int
+	Artifact int
+	Series   int
+	Warnings []error
 	// Notes are not problems and do not fail a strict build (see
 	// analysis.Dataset.Notes).
 	Notes []string
@@ -600,7 +611,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	t.done("load")
 	d := l.d
-	rep.Notes = d.Notes
+	rep.Notes, rep.Resumed = d.Notes, l.resumed
 	var cont *site.Content
 	if s.Content != nil {
 		if c, ok := s.Content.(*confined.FS); ok {

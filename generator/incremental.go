@@ -67,10 +67,15 @@ func toolKey() string {
 	return toolSum
 }
 
-// decodeCached decodes one archive, or takes its content from the store.
-func decodeCached(st *store.Store, f source.File, o archive.Options) (*analysis.Run, [32]byte, []archive.Problem) {
-	key := store.RunKey("perfpages archive "+toolKey(),
+// archiveKey is the store key of archive file f read with options o.
+func archiveKey(f source.File, o archive.Options) [32]byte {
+	return store.RunKey("perfpages archive "+toolKey(),
 		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), f.Data)
+}
+
+// decodeCached decodes one archive, or takes its content from the store;
+// key is archiveKey(f, o).
+func decodeCached(st *store.Store, f source.File, o archive.Options, key [32]byte) (*analysis.Run, [32]byte, []archive.Problem) {
 	if st != nil {
 		if e, ok := st.Entry(key); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)

@@ -2,7 +2,9 @@ package generator
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -118,6 +120,11 @@ func TestIncrementalEqualsCold(t *testing.T) {
 	if rep.Kept == 0 || rep.Comparisons >= 99 {
 		t.Errorf("the incremental build computed %d comparisons and kept %d files", rep.Comparisons, rep.Kept)
 	}
+	// The new commit's archives sort among the old ones (one folder per
+	// machine): the builder resumed from the checkpoint all the same.
+	if first.Resumed || !rep.Resumed {
+		t.Errorf("resumed from the checkpoint: first build %t, incremental build %t", first.Resumed, rep.Resumed)
+	}
 	for p, w := range want {
 		g, ok := got[p]
 		switch {
@@ -166,6 +173,82 @@ func TestIncrementalEqualsCold(t *testing.T) {
 	}
 }
 
+// When a file the checkpoint holds changed, the build does not resume
+// from it: the result is a cold build's, and the next build resumes from
+// the checkpoint it wrote.
+func TestCheckpointFallback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the S data set four times")
+	}
+	gen, err := DemoFiles("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	var names []string
+	for _, f := range gen {
+		files[f.Name] = f.Data
+		if strings.Contains(f.Name, ".json") {
+			names = append(names, f.Name)
+		}
+	}
+	slices.Sort(names)
+	dir := t.TempDir()
+	scaleSite(t, dir, files, "")
+	buildDir(t, dir)
+
+	// An old archive corrected: another result for a commit the
+	// checkpoint holds.
+	name := names[len(names)/2]
+	raw, err := gunzipIf(files[name])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := bytes.Replace(raw, []byte(`"samples": [`), []byte(`"samples": [1, `), 1)
+	if bytes.Equal(fixed, raw) {
+		t.Fatalf("%s has no samples to change", name)
+	}
+	files[name] = fixed
+	os.Remove(filepath.Join(dir, "results", filepath.FromSlash(name)))
+	name = strings.TrimSuffix(name, ".gz")
+	delete(files, name+".gz")
+	files[name] = fixed
+	scaleSite(t, dir, files, "")
+	rep := buildDir(t, dir)
+	if rep.Resumed {
+		t.Error("resumed from a checkpoint holding a file that changed")
+	}
+	cold := t.TempDir()
+	scaleSite(t, cold, files, "")
+	buildDir(t, cold)
+	same := func() {
+		t.Helper()
+		want, got := readTree(t, filepath.Join(cold, "public")), readTree(t, filepath.Join(dir, "public"))
+		if len(got) != len(want) {
+			t.Errorf("%d files, a cold build %d", len(got), len(want))
+		}
+		for p, w := range want {
+			if p != ".perfpages-site" && !bytes.Equal(got[p].data, w.data) {
+				t.Errorf("%s: differs from the cold build", p)
+			}
+		}
+	}
+	same()
+	// A new file now, of a new machine whose folder sorts first: resumed
+	// from the checkpoint the last build wrote, the same as cold.
+	files["results/extra/2099-01-01T000000-ffffffffffff.json"] = []byte(`{"schema": "perfpages.run.v1",
+"artifact": {"id": "ffffffffffffffffffffffffffffffffffffffff", "kind": "commit", "date": "2099-01-01T00:00:00Z", "branch": "feature"},
+"machine": {"name": "extra"}, "results": [{"benchmark": "x", "metric": "wall-time", "unit": "ns", "samples": [1, 2, 3]}]}`)
+	scaleSite(t, dir, files, "")
+	if rep := buildDir(t, dir); !rep.Resumed {
+		t.Error("did not resume from the checkpoint the fallback build wrote")
+	}
+	os.RemoveAll(cold)
+	scaleSite(t, cold, files, "")
+	buildDir(t, cold)
+	same()
+}
+
 // A corrupt store is a warning and is rebuilt; the site is the same.
 func TestCorruptStoreRebuilt(t *testing.T) {
 	b := siteTest(t, basicSite)
@@ -185,6 +268,9 @@ func TestCorruptStoreRebuilt(t *testing.T) {
 		os.WriteFile(p, []byte("perfpages run v1\nnot an entry at all"), 0o644)
 	}
 	os.WriteFile(filepath.Join(storeDir, "briefs.gob"), []byte("garbage"), 0o644)
+	// The checkpoint holds what the entries hold: broken too, so that the
+	// entries are read.
+	os.WriteFile(filepath.Join(storeDir, "builder.ckpt"), []byte("perfpages checkpoint v1\ngarbage"), 0o644)
 	// A changed input, so that the build does not stop at "up to date".
 	os.WriteFile(filepath.Join(b.dir, "results", "note.txt"), []byte("x"), 0o644)
 	b.build(false)
@@ -195,7 +281,7 @@ func TestCorruptStoreRebuilt(t *testing.T) {
 	for _, w := range b.report.Warnings {
 		msgs = append(msgs, w.Error())
 	}
-	if joined := strings.Join(msgs, "\n"); !strings.Contains(joined, ".run: corrupt") || !strings.Contains(joined, "briefs.gob") {
+	if joined := strings.Join(msgs, "\n"); !strings.Contains(joined, ".run: corrupt") || !strings.Contains(joined, "briefs.gob") || !strings.Contains(joined, "builder.ckpt: corrupt") {
 		t.Errorf("no warning about the corrupt store:\n%s", joined)
 	}
 	got := b.Files()
@@ -204,4 +290,16 @@ func TestCorruptStoreRebuilt(t *testing.T) {
 			t.Errorf("%s differs after rebuilding the store", p)
 		}
 	}
+}
+
+// gunzipIf returns data uncompressed when it is gzip, else as it is.
+func gunzipIf(data []byte) ([]byte, error) {
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
 }

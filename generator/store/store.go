@@ -17,6 +17,11 @@
 //	                      from, with a key of the tool and the options
 //	series-sizes.gob      per series, its number of points, so that the
 //	                      next build allocates each series' points once
+//	builder.ckpt          the dataset builder's state after the archives'
+//	                      runs, with the list of archive files it holds:
+//	                      the next build resumes from it and adds only new
+//	                      files (package generator, checkpoint.go; the
+//	                      state's layout is analysis.Builder.WriteState's)
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes
@@ -41,12 +46,14 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -216,4 +223,78 @@ func Hash(parts ...[]byte) [32]byte {
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
+}
+
+// Blobs: large files written as a stream (a magic line, the payload, a
+// CRC-32C of the payload) and read whole.
+
+// WriteBlob writes the file name: the magic line, then what write writes
+// (offset is where that starts in the file), then the checksum; through a
+// temporary file and a rename, so that a killed build leaves the old file
+// or none. A failure is one of the store's warnings too.
+func (s *Store) WriteBlob(name, magic string, write func(w io.Writer, offset int) error) (err error) {
+	defer func() {
+		if err != nil {
+			s.warn(err)
+		}
+	}()
+	path := filepath.Join(s.dir, name)
+	f, err := os.CreateTemp(s.dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	sum := crc32.New(crcTable)
+	bw.WriteString(magic)
+	werr := write(io.MultiWriter(bw, sum), len(magic))
+	if werr == nil {
+		t := sum.Sum32()
+		_, werr = bw.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
+	}
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("store %s: %w", name, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("store %s: %w", name, err)
+	}
+	return nil
+}
+
+// ReadBlob returns the payload of the file name (it starts at offset
+// len(magic) of a buffer the file was read into whole); false when there
+// is none or it is broken (a warning, and the file is removed).
+func (s *Store) ReadBlob(name, magic string) ([]byte, bool) {
+	path := filepath.Join(s.dir, name)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	var payload []byte
+	if err == nil {
+		payload, err = unseal(magic, data)
+	}
+	if err != nil {
+		s.warn(fmt.Errorf("store %s: %v; it is rebuilt", path, err))
+		os.Remove(path)
+		return nil, false
+	}
+	return payload, true
+}
+
+// RemoveBlob removes the file name, if any.
+func (s *Store) RemoveBlob(name string) {
+	os.Remove(filepath.Join(s.dir, name))
+}
+
+// Keep marks the entry of key k as used by this build without reading it
+// (Prune keeps it).
+func (s *Store) Keep(k [32]byte) {
+	s.mu.Lock()
+	s.used[k] = true
+	s.mu.Unlock()
 }

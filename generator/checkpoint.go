@@ -1,0 +1,270 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/source"
+	"github.com/perfpages/perfpages/generator/store"
+)
+
+// The checkpoint. Decoding a stored entry per archive and adding its
+// results to the builder again was most of a nightly build (at M, a
+// second of 1.7: two million results). The store keeps instead the
+// builder's state after the archives' runs (analysis.Builder.WriteState,
+// file builder.ckpt) with the list of the archive files it holds; the
+// next build resumes from it and decodes and adds only the files it does
+// not hold, at their places in the order of files. It falls back to
+// adding every file when
+//
+//   - a file the checkpoint holds is gone or changed, or the files it
+//     holds are in another order;
+//   - the tool, the archive options or the builder's options changed;
+//   - the resumed builder diverges (analysis.Builder.Diverged: a new run
+//     of an old artifact, a new version of an old file, …);
+//   - the checkpoint is broken (a warning; it is written again).
+//
+// Runs of other tools' formats are added after the archives' on every
+// build (they are not in the checkpoint).
+//
+// A checkpoint is rewritten when it was not used, or when the files it
+// does not hold are more than checkpointSlack allows: a nightly build of
+// one commit reads it but does not write it (at M it is 120 MB).
+
+const (
+	checkpointName  = "builder.ckpt"
+	checkpointMagic = "perfpages checkpoint v1\n"
+)
+
+// checkpointSlack is how many files a build may add to a checkpoint
+// before it writes a new one: at least 16, or 1 in 16 of what it holds.
+func checkpointSlack(held int) int { return max(16, held/16) }
+
+// checkpointInput is one archive file the checkpoint holds.
+type checkpointInput struct {
+	Key      [32]byte
+	Origin   string
+	Version  analysis.Version
+	Problems []store.Problem
+	Artifact string // of its run; "" when it has none
+}
+
+type checkpointMeta struct {
+	Key    string // checkpointKey
+	Inputs []checkpointInput
+}
+
+// checkpointKey is what a checkpoint depends on besides its files: the
+// tool and the archive options (the builder checks its own options).
+func checkpointKey(aopts archive.Options) string {
+	o, _ := json.Marshal(aopts)
+	return hashParts([]byte(toolKey()), o)
+}
+
+// archives is what addArchives did.
+type archives struct {
+	b        *analysis.Builder
+	inputs   map[string][][32]byte // artifact id → keys of its inputs, in order
+	problems []error
+	resumed  bool // from the store's checkpoint
+}
+
+// addArchives adds the runs of the archive files to a new builder,
+// resuming from the store's checkpoint when it can (st may be nil). File
+// i's run is at position i.
+func (s *Site) addArchives(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
+	if st == nil {
+		return s.addAll(files, versions, opts, aopts, nil, nil)
+	}
+	keys := make([][32]byte, len(files))
+	parallelFor(len(files), func(i int) {
+		o := aopts
+		o.DefaultArtifact = files[i].Artifact
+		keys[i] = archiveKey(files[i], o)
+	})
+	if a, ok := resumeArchives(files, versions, keys, opts, aopts, st); ok {
+		return a
+	}
+	return s.addAll(files, versions, opts, aopts, keys, st)
+}
+
+// addAll adds the runs of every file to a new builder.
+func (s *Site) addAll(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+	b := analysis.NewBuilder(opts)
+	a := archives{b: b, inputs: map[string][][32]byte{}}
+	var held []checkpointInput
+	decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
+		in := checkpointInput{Key: key, Origin: files[i].Origin, Version: versions[i], Problems: problemsTo(probs, files[i].Origin)}
+		if r != nil {
+			b.AddVersionAt(i, files[i].Origin, versions[i], *r)
+			a.inputs[r.Artifact.ID] = append(a.inputs[r.Artifact.ID], key)
+			in.Artifact = r.Artifact.ID
+		}
+		held = append(held, in)
+		a.problems = problemErrors(a.problems, probs)
+	})
+	if st != nil {
+		writeCheckpoint(st, b, checkpointMeta{Key: checkpointKey(aopts), Inputs: held}) // a failure is the store's warning
+	}
+	return a
+}
+
+// writeCheckpoint writes b's checkpoint, before b takes other runs (a
+// failure is also one of the store's warnings).
+func writeCheckpoint(st *store.Store, b *analysis.Builder, meta checkpointMeta) error {
+	var m bytes.Buffer
+	if err := gob.NewEncoder(&m).Encode(&meta); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return st.WriteBlob(checkpointName, checkpointMagic, func(w io.Writer, offset int) error {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(m.Len()))
+		if _, err := w.Write(n[:]); err != nil {
+			return err
+		}
+		if _, err := w.Write(m.Bytes()); err != nil {
+			return err
+		}
+		return b.WriteState(w, offset+8+m.Len())
+	})
+}
+
+// resumeArchives resumes from the store's checkpoint and adds the files it
+// does not hold; false when it cannot (see The checkpoint above).
+func resumeArchives(files []source.File, versions []analysis.Version, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
+	payload, ok := st.ReadBlob(checkpointName, checkpointMagic)
+	if !ok {
+		return archives{}, false
+	}
+	var meta checkpointMeta
+	var state []byte
+	if len(payload) >= 8 {
+		n := binary.LittleEndian.Uint64(payload)
+		if n <= uint64(len(payload)-8) {
+			if gob.NewDecoder(bytes.NewReader(payload[8:8+n])).Decode(&meta) == nil {
+				state = payload[8+n:]
+			}
+		}
+	}
+	if state == nil || meta.Key != checkpointKey(aopts) {
+		return archives{}, false
+	}
+	// Match the checkpoint's files, in order, to this build's.
+	type ident struct {
+		key     [32]byte
+		origin  string
+		version analysis.Version
+	}
+	at := make(map[ident]int, len(meta.Inputs))
+	for j, in := range meta.Inputs {
+		at[ident{in.Key, in.Origin, in.Version}] = j
+	}
+	held := make([]int, len(files)) // file → its input in the checkpoint, or -1
+	next := 0
+	var runPos []int // the checkpoint's runs → file positions
+	for i, f := range files {
+		held[i] = -1
+		j, ok := at[ident{keys[i], f.Origin, versions[i]}]
+		if !ok {
+			continue
+		}
+		if j != next {
+			return archives{}, false
+		}
+		held[i], next = j, next+1
+		if meta.Inputs[j].Artifact != "" {
+			runPos = append(runPos, i)
+		}
+	}
+	if next != len(meta.Inputs) {
+		return archives{}, false
+	}
+	b, err := analysis.ResumeBuilder(opts, state, func(run int, origin string, v analysis.Version) (int, bool) {
+		if run >= len(runPos) || files[runPos[run]].Origin != origin || versions[runPos[run]] != v {
+			return 0, false
+		}
+		return runPos[run], true
+	})
+	if err != nil {
+		return archives{}, false
+	}
+	// The new files, decoded and added at their positions.
+	var fresh []source.File
+	var freshKeys [][32]byte
+	var freshAt []int
+	for i, f := range files {
+		if held[i] < 0 {
+			fresh = append(fresh, f)
+			freshKeys = append(freshKeys, keys[i])
+			freshAt = append(freshAt, i)
+		}
+	}
+	a := archives{b: b, inputs: map[string][][32]byte{}, resumed: true}
+	type decoded struct {
+		run   *analysis.Run
+		probs []archive.Problem
+	}
+	got := make([]decoded, len(fresh))
+	decodeAll(fresh, freshKeys, aopts, st, func(k int, r *analysis.Run, _ [32]byte, probs []archive.Problem) {
+		i := freshAt[k]
+		if r != nil {
+			b.AddVersionAt(i, files[i].Origin, versions[i], *r)
+		}
+		got[k] = decoded{r, probs}
+	})
+	if err := b.Diverged(); err != nil {
+		return archives{}, false
+	}
+	// Problems and inputs in the order of files; the checkpoint's entries
+	// stay in the store.
+	all := make([]checkpointInput, 0, len(files))
+	k := 0
+	for i, f := range files {
+		var in checkpointInput
+		var probs []archive.Problem
+		if j := held[i]; j >= 0 {
+			in = meta.Inputs[j]
+			st.Keep(in.Key)
+			probs = problemsFrom(in.Problems, f.Origin)
+		} else {
+			d := got[k]
+			k++
+			probs = d.probs
+			in = checkpointInput{Key: keys[i], Origin: f.Origin, Version: versions[i], Problems: problemsTo(probs, f.Origin)}
+			if d.run != nil {
+				in.Artifact = d.run.Artifact.ID
+			}
+		}
+		if in.Artifact != "" {
+			a.inputs[in.Artifact] = append(a.inputs[in.Artifact], in.Key)
+		}
+		a.problems = problemErrors(a.problems, probs)
+		all = append(all, in)
+	}
+	if len(fresh) > checkpointSlack(len(meta.Inputs)) {
+		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: all}) // a failure is the store's warning
+	}
+	return a, true
+}
+
+// parallelFor calls f(0) … f(n-1) on every core.
+func parallelFor(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), n)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
