@@ -39,6 +39,28 @@ func scaleSite(t testing.TB, dir string, files map[string][]byte, skip string) {
 	}
 }
 
+// scaleFiles is the S data set's archives by name, and their names in
+// order; it skips a short test (the tests that use it build S several
+// times).
+func scaleFiles(t *testing.T) (map[string][]byte, []string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the S data set several times")
+	}
+	gen, err := DemoFiles("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	var names []string
+	for _, f := range gen {
+		files[f.Name] = f.Data
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	return files, names
+}
+
 func buildDir(t testing.TB, dir string) *Report {
 	t.Helper()
 	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
@@ -84,18 +106,10 @@ func readTree(t *testing.T, root string) map[string]fileInfo {
 // added) writes the same bytes as a cold build of the same input, writes
 // only the files that changed, and a build with nothing new writes none.
 func TestIncrementalEqualsCold(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the S data set four times")
-	}
-	gen, err := DemoFiles("S")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
+	files, names := scaleFiles(t)
 	var stamps []string
-	for _, f := range gen {
-		files[f.Name] = f.Data
-		stamps = append(stamps, filepath.Base(f.Name)[:17]) // the date of the commit
+	for _, name := range names {
+		stamps = append(stamps, filepath.Base(name)[:17]) // the date of the commit
 	}
 	slices.Sort(stamps)
 	newest := stamps[len(stamps)-1]
@@ -177,22 +191,13 @@ func TestIncrementalEqualsCold(t *testing.T) {
 // from it: the result is a cold build's, and the next build resumes from
 // the checkpoint it wrote.
 func TestCheckpointFallback(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the S data set four times")
-	}
-	gen, err := DemoFiles("S")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
+	files, all := scaleFiles(t)
 	var names []string
-	for _, f := range gen {
-		files[f.Name] = f.Data
-		if strings.Contains(f.Name, ".json") {
-			names = append(names, f.Name)
+	for _, name := range all {
+		if strings.Contains(name, ".json") {
+			names = append(names, name)
 		}
 	}
-	slices.Sort(names)
 	dir := t.TempDir()
 	scaleSite(t, dir, files, "")
 	buildDir(t, dir)
