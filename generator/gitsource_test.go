@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -332,4 +333,103 @@ func TestSiteFromGitDataJS(t *testing.T) {
 	if len(d.Artifacts) != 5 || len(d.Series) != 1 || len(d.Series[0].Points) != 5 {
 		t.Errorf("%d artifacts, series %+v", len(d.Artifacts), d.Series)
 	}
+}
+
+// A nightly job that commits one new archive to a results branch: the next
+// build resumes from the store's checkpoint and builds what a cold build
+// builds; a commit that rewrites an archive the checkpoint holds (a new
+// version of its file) makes the build add every file again, with the
+// same result as a cold build.
+func TestSiteFromGitResumes(t *testing.T) {
+	root := t.TempDir()
+	proj := newGitRepo(t, filepath.Join(root, "project"))
+	archive := func(sha string, v int) string {
+		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `"}, "machine": {"name": "ci"},
+ "results": [{"benchmark": "parse", "metric": "instructions:u", "unit": "count", "samples": [` + strconv.Itoa(v) + `, ` + strconv.Itoa(v+1) + `]}]}`
+	}
+	var shas []string
+	commit := func(msg string) {
+		if len(shas) > 0 {
+			proj.git("checkout", "-q", "main")
+		}
+		proj.write("main.go", "package main // "+msg+"\n")
+		proj.git("add", "main.go")
+		proj.git("commit", "-qm", msg)
+		shas = append(shas, proj.git("rev-parse", "HEAD"))
+	}
+	record := func(i, v int) {
+		if i > 0 { // the first record is on the new orphan branch
+			proj.git("checkout", "-q", "perf-results")
+		}
+		proj.write("results/"+shas[i]+".json", archive(shas[i], v))
+		proj.git("add", "results")
+		proj.git("commit", "-qm", "results for "+shas[i])
+	}
+	for i := range 4 {
+		commit("change " + strconv.Itoa(i))
+	}
+	proj.git("checkout", "-q", "--orphan", "perf-results")
+	proj.git("rm", "-rqf", ".")
+	for i := range 4 {
+		record(i, 1000+10*i)
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(`
+[[sources]]
+git = "project"
+ref = "perf-results"
+path = "results/"
+
+[project]
+git = "project"
+branch = "main"
+`), 0o644)
+	build := func(out string, cold bool) (*Report, map[string]fileInfo) {
+		t.Helper()
+		cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := s.Build(context.Background(), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Strict: true})
+		if err != nil {
+			t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
+		}
+		return rep, readTree(t, filepath.Join(root, out))
+	}
+	same := func(got, want map[string]fileInfo) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Errorf("%d files, a cold build %d", len(got), len(want))
+		}
+		for p, w := range want {
+			if p != ".perfpages-site" && !bytes.Equal(got[p].data, w.data) {
+				t.Errorf("%s: differs from a cold build", p)
+			}
+		}
+	}
+	build("public", false)
+
+	commit("change 4")
+	record(4, 900)
+	rep, got := build("public", false)
+	if !rep.Resumed {
+		t.Error("a new archive on the results branch: not resumed from the checkpoint")
+	}
+	_, want := build("cold", true)
+	same(got, want)
+
+	// The job rewrites an old archive: a new version of a file the
+	// checkpoint holds.
+	proj.git("checkout", "-q", "perf-results")
+	proj.write("results/"+shas[1]+".json", archive(shas[1], 2000))
+	proj.git("commit", "-qam", "results for "+shas[1]+" again")
+	rep, got = build("public", false)
+	if rep.Resumed {
+		t.Error("resumed although an archive the checkpoint holds has a new version")
+	}
+	_, want = build("cold", true)
+	same(got, want)
 }
