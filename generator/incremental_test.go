@@ -63,7 +63,13 @@ func scaleFiles(t *testing.T) (map[string][]byte, []string) {
 
 func buildDir(t testing.TB, dir string) *Report {
 	t.Helper()
-	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
+	return buildConfig(t, filepath.Join(dir, "perfpages.toml"), BuildOptions{})
+}
+
+// buildConfig builds the site of the configuration file at path.
+func buildConfig(t testing.TB, path string, opts BuildOptions) *Report {
+	t.Helper()
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +77,25 @@ func buildDir(t testing.TB, dir string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Build(context.Background(), BuildOptions{})
+	rep, err := s.Build(context.Background(), opts)
 	if err != nil {
-		t.Fatalf("build: %v", err)
+		t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
 	}
 	return rep
+}
+
+// sameAsCold reports the files of got that differ from want's, a cold
+// build's.
+func sameAsCold(t *testing.T, got, want map[string]fileInfo) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d files, a cold build %d", len(got), len(want))
+	}
+	for p, w := range want {
+		if p != ".perfpages-site" && !bytes.Equal(got[p].data, w.data) {
+			t.Errorf("%s: differs from a cold build", p)
+		}
+	}
 }
 
 type fileInfo struct {
@@ -228,15 +248,7 @@ func TestCheckpointFallback(t *testing.T) {
 	buildDir(t, cold)
 	same := func() {
 		t.Helper()
-		want, got := readTree(t, filepath.Join(cold, "public")), readTree(t, filepath.Join(dir, "public"))
-		if len(got) != len(want) {
-			t.Errorf("%d files, a cold build %d", len(got), len(want))
-		}
-		for p, w := range want {
-			if p != ".perfpages-site" && !bytes.Equal(got[p].data, w.data) {
-				t.Errorf("%s: differs from the cold build", p)
-			}
-		}
+		sameAsCold(t, readTree(t, filepath.Join(dir, "public")), readTree(t, filepath.Join(cold, "public")))
 	}
 	same()
 	// A new file now, of a new machine whose folder sorts first: resumed
