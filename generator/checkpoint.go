@@ -2,16 +2,16 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/source"
 	"github.com/perfpages/perfpages/generator/store"
 )
@@ -85,10 +85,11 @@ func (s *Site) addArchives(files []source.File, versions []analysis.Version, opt
 		return s.addAll(files, versions, opts, aopts, nil, nil)
 	}
 	keys := make([][32]byte, len(files))
-	parallelFor(len(files), func(i int) {
+	par.Each(context.Background(), len(files), func(i int) error {
 		o := aopts
 		o.DefaultArtifact = files[i].Artifact
 		keys[i] = archiveKey(files[i], o)
+		return nil
 	})
 	if a, ok := resumeArchives(files, versions, keys, opts, aopts, st); ok {
 		return a
@@ -253,18 +254,4 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: all}) // a failure is the store's warning
 	}
 	return a, true
-}
-
-// parallelFor calls f(0) … f(n-1) on every core.
-func parallelFor(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), n)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < n; i += workers {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
@@ -217,7 +218,7 @@ type ContentView struct {
 
 func (p *planner) contentPages(ctx context.Context) error {
 	pages := p.opts.Content.Pages
-	return parallel(ctx, len(pages), func(i int) error {
+	return par.Each(ctx, len(pages), func(i int) error {
 		cp := pages[i]
 		u := p.routes.Page(cp.Source)
 		if u == "" {
@@ -357,7 +358,7 @@ func (p *planner) lists(ctx context.Context) error {
 	if err := commits(max(0, n-ListPage), n, 0); err != nil {
 		return err
 	}
-	if err := parallel(ctx, pages, func(i int) error {
+	if err := par.Each(ctx, pages, func(i int) error {
 		return commits(i*ListPage, min(n, (i+1)*ListPage), i+1)
 	}); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 )
@@ -174,7 +175,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	if first < to {
 		copy(c.comps[first-from:], p.cmp.Consecutive(first, to))
 	}
-	err := parallel(ctx, to-from, func(i int) error {
+	err := par.Each(ctx, to-from, func(i int) error {
 		cm := c.comps[i]
 		if cm == nil {
 			return nil
@@ -199,7 +200,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	p.mu.Unlock()
 
 	// Commit pages.
-	err = parallel(ctx, to-from, func(i int) error {
+	err = par.Each(ctx, to-from, func(i int) error {
 		return p.commitPage(from+i, c.comps[i])
 	})
 	if err != nil {
@@ -248,7 +249,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 	for _, seg := range segs {
 		p.noteSeriesData(seg, chunk)
 	}
-	err = parallel(ctx, len(segs), func(i int) error {
+	err = par.Each(ctx, len(segs), func(i int) error {
 		seg := segs[i]
 		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
 			refs := byBench[seg]

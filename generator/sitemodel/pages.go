@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/quantile"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -117,14 +118,14 @@ func (p *planner) prs(ctx context.Context) error {
 		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
 		p.formPages = append(p.formPages, FormPage{Base: bid, Head: hid, URL: cmpOr(canonical[pr], p.routes.Compare(bid, hid))})
 	}
-	err := parallel(ctx, len(jobs), func(i int) error {
+	err := par.Each(ctx, len(jobs), func(i int) error {
 		j := jobs[i]
 		return p.prPage(j.number, j.head, j.base)
 	})
 	if err != nil {
 		return err
 	}
-	return parallel(ctx, len(order), func(i int) error {
+	return par.Each(ctx, len(order), func(i int) error {
 		pr := order[i]
 		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
 		title := "Compare " + d.Artifacts[pr.base].Label() + " … " + d.Artifacts[pr.head].Label()
@@ -412,7 +413,7 @@ func (p *planner) weeks(ctx context.Context) error {
 		keys[i] = strings.Join(parts, " ")
 		known[i] = p.isKnown(Output{Path: route.Triage(date), Key: keys[i]}) && p.isKnown(Output{Path: route.TriageMarkdown(date), Key: keys[i]})
 	}
-	err := parallel(ctx, len(list), func(i int) error {
+	err := par.Each(ctx, len(list), func(i int) error {
 		w := list[i]
 		date := w.Monday.Format("2006-01-02")
 		wk := Week{Date: date, URL: route.Triage(date), Start: w.Monday, Updated: w.Monday, Pairs: len(w.Heads)}
@@ -456,7 +457,7 @@ func (p *planner) weeks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = parallel(ctx, len(weeks), func(i int) error {
+	err = par.Each(ctx, len(weeks), func(i int) error {
 		v := TriageWeek{Week: weeks[i], Markdown: route.TriageMarkdown(weeks[i].Date), Source: sources[i]}
 		if i > 0 {
 			v.Prev = &weeks[i-1]
@@ -621,7 +622,7 @@ func (p *planner) benches(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	return parallel(ctx, len(names), func(i int) error {
+	return par.Each(ctx, len(names), func(i int) error {
 		name := names[i]
 		series := byName[name]
 		err := p.out(Output{Path: route.SeriesIndex(p.routes.BenchSegment(name))}, func(o *Output) error {

@@ -27,7 +27,6 @@ package sitemodel
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -300,55 +299,6 @@ func (p *planner) out(o Output, make func(*Output) error) error {
 	}
 	p.mu.Unlock()
 	return p.emit(o)
-}
-
-// parallel runs f(i) for i in [0, n) on every core, stopping at the first
-// error.
-func parallel(ctx context.Context, n int, f func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		next int
-		err  error
-	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				if err != nil || next >= n {
-					mu.Unlock()
-					return
-				}
-				i := next
-				next++
-				mu.Unlock()
-				if e := ctx.Err(); e != nil {
-					mu.Lock()
-					err = cmpErr(err, e)
-					mu.Unlock()
-					return
-				}
-				if e := f(i); e != nil {
-					mu.Lock()
-					err = cmpErr(err, e)
-					mu.Unlock()
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return err
-}
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 func (p *planner) siteView() Site {
