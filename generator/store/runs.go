@@ -64,17 +64,13 @@ func (s *Store) Entry(k [32]byte) (Entry, bool) {
 		os.Remove(path)
 		return Entry{}, false
 	}
-	s.mu.Lock()
-	s.used[k] = true
-	s.mu.Unlock()
+	s.Keep(k)
 	return e, true
 }
 
 // Put stores the entry of key k.
 func (s *Store) Put(k [32]byte, e Entry) error {
-	s.mu.Lock()
-	s.used[k] = true
-	s.mu.Unlock()
+	s.Keep(k)
 	if err := writeFile(s.runPath(k), sealAfter(runMagic, encodeEntry(runMagic, e))); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}

@@ -177,18 +177,12 @@ func writeFile(path string, data []byte) error {
 // The gob files: a magic line, a gob of the value, the checksum.
 
 func (s *Store) loadGob(name, magic string, v any) bool {
-	path := filepath.Join(s.dir, name)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	payload, ok := s.ReadBlob(name, magic)
+	if !ok {
 		return false
 	}
-	if err == nil {
-		var payload []byte
-		if payload, err = unseal(magic, data); err == nil {
-			err = gob.NewDecoder(bytes.NewReader(payload)).Decode(v)
-		}
-	}
-	if err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
+		path := filepath.Join(s.dir, name)
 		s.warn(fmt.Errorf("store %s: %v; it is rebuilt", path, err))
 		os.Remove(path)
 		return false
@@ -286,13 +280,9 @@ func (s *Store) ReadBlob(name, magic string) ([]byte, bool) {
 	return payload, true
 }
 
-// RemoveBlob removes the file name, if any.
-func (s *Store) RemoveBlob(name string) {
-	os.Remove(filepath.Join(s.dir, name))
-}
-
-// Keep marks the entry of key k as used by this build without reading it
-// (Prune keeps it).
+// Keep marks the entry of key k as used by this build, so that Prune keeps
+// it: Entry and Put mark what they read and write, a build marks the
+// entries it did not need to read (the checkpoint held them).
 func (s *Store) Keep(k [32]byte) {
 	s.mu.Lock()
 	s.used[k] = true
