@@ -74,15 +74,37 @@ type archives struct {
 	b        *analysis.Builder
 	inputs   map[string][][32]byte // artifact id → keys of its inputs, in order
 	problems []error
-	resumed  bool // from the store's checkpoint
+	resumed  bool              // from the store's checkpoint
+	held     []checkpointInput // what a checkpoint of b holds
+}
+
+// fileInput is the checkpoint's record of file f (version v, store key
+// key): its problems probs and the artifact of its run r (nil for none).
+func fileInput(f source.File, v analysis.Version, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
+	in := checkpointInput{Key: key, Origin: f.Origin, Version: v, Problems: problemsTo(probs, f.Origin)}
+	if r != nil {
+		in.Artifact = r.Artifact.ID
+	}
+	return in
+}
+
+// hold records the next file, in: its key among its artifact's inputs,
+// its problems probs among the build's warnings, itself among what a
+// checkpoint holds.
+func (a *archives) hold(in checkpointInput, probs []archive.Problem) {
+	if in.Artifact != "" {
+		a.inputs[in.Artifact] = append(a.inputs[in.Artifact], in.Key)
+	}
+	a.problems = problemErrors(a.problems, probs)
+	a.held = append(a.held, in)
 }
 
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
 // i's run is at position i.
-func (s *Site) addArchives(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
+func addArchives(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
 	if st == nil {
-		return s.addAll(files, versions, opts, aopts, nil, nil)
+		return addAll(files, versions, opts, aopts, nil, nil)
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
@@ -94,26 +116,21 @@ func (s *Site) addArchives(files []source.File, versions []analysis.Version, opt
 	if a, ok := resumeArchives(files, versions, keys, opts, aopts, st); ok {
 		return a
 	}
-	return s.addAll(files, versions, opts, aopts, keys, st)
+	return addAll(files, versions, opts, aopts, keys, st)
 }
 
 // addAll adds the runs of every file to a new builder.
-func (s *Site) addAll(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+func addAll(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
 	b := analysis.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
-	var held []checkpointInput
 	decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
-		in := checkpointInput{Key: key, Origin: files[i].Origin, Version: versions[i], Problems: problemsTo(probs, files[i].Origin)}
 		if r != nil {
 			b.AddVersionAt(i, files[i].Origin, versions[i], *r)
-			a.inputs[r.Artifact.ID] = append(a.inputs[r.Artifact.ID], key)
-			in.Artifact = r.Artifact.ID
 		}
-		held = append(held, in)
-		a.problems = problemErrors(a.problems, probs)
+		a.hold(fileInput(files[i], versions[i], key, r, probs), probs)
 	})
 	if st != nil {
-		writeCheckpoint(st, b, checkpointMeta{Key: checkpointKey(aopts), Inputs: held}) // a failure is the store's warning
+		writeCheckpoint(st, b, checkpointMeta{Key: checkpointKey(aopts), Inputs: a.held}) // a failure is the store's warning
 	}
 	return a
 }
@@ -226,32 +243,20 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 	}
 	// Problems and inputs in the order of files; the checkpoint's entries
 	// stay in the store.
-	all := make([]checkpointInput, 0, len(files))
 	k := 0
 	for i, f := range files {
-		var in checkpointInput
-		var probs []archive.Problem
 		if j := held[i]; j >= 0 {
-			in = meta.Inputs[j]
+			in := meta.Inputs[j]
 			st.Keep(in.Key)
-			probs = problemsFrom(in.Problems, f.Origin)
-		} else {
-			d := got[k]
-			k++
-			probs = d.probs
-			in = checkpointInput{Key: keys[i], Origin: f.Origin, Version: versions[i], Problems: problemsTo(probs, f.Origin)}
-			if d.run != nil {
-				in.Artifact = d.run.Artifact.ID
-			}
+			a.hold(in, problemsFrom(in.Problems, f.Origin))
+			continue
 		}
-		if in.Artifact != "" {
-			a.inputs[in.Artifact] = append(a.inputs[in.Artifact], in.Key)
-		}
-		a.problems = problemErrors(a.problems, probs)
-		all = append(all, in)
+		d := got[k]
+		k++
+		a.hold(fileInput(f, versions[i], keys[i], d.run, d.probs), d.probs)
 	}
 	if len(fresh) > checkpointSlack(len(meta.Inputs)) {
-		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: all}) // a failure is the store's warning
+		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: a.held}) // a failure is the store's warning
 	}
 	return a, true
 }

@@ -237,7 +237,7 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
 	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
-	a := s.addArchives(files, versions, opts, aopts, st)
+	a := addArchives(files, versions, opts, aopts, st)
 	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed}
 	warnings = append(warnings, a.problems...)
 	for _, r := range foreignRuns {
