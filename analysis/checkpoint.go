@@ -99,11 +99,12 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 
 // The state's layout: two little-endian uint64s, the length of a gob of
 // stateMeta and the number of zero bytes after it (up to a multiple of 8
-// of the offset in the state's file), the gob, the zero bytes, then the points' columns: values (float64), samples and
-// iteration counts (float64, all points' in a row), artifacts and runs
-// (int32), sample and iteration counts (uint32), OK flags (bytes). The
-// float columns are used in place when the state is 8-byte aligned in
-// memory on a little-endian machine, which a file read whole is.
+// of the offset in the state's file), the gob, the zero bytes, then the
+// points' columns: values (float64), samples and iteration counts
+// (float64, all points' in a row), artifacts and runs (int32), sample and
+// iteration counts (uint32), OK flags (bytes). The float columns are used
+// in place when the state is 8-byte aligned in memory on a little-endian
+// machine, which a file read whole is.
 
 // stateVersion changes with the layout or the meaning of the state.
 const stateVersion = 1
