@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/outdir"
+	"github.com/perfpages/perfpages/generator/store"
 )
 
 func TestParseAnnotations(t *testing.T) {
@@ -102,8 +104,10 @@ func TestAnnotateUnknownArtifact(t *testing.T) {
 	}
 }
 
-// Criterion's bootstrap results are kept in the cache folder beside the
-// output; a second build reads them back, a broken file is a warning.
+// Criterion's bootstrap results are kept in the store beside the output;
+// a second build reads them back, a broken file is a warning and is
+// rebuilt, a cold build does not read them, and results of another
+// perfpages are not used.
 func TestAnalysisCache(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Demo()
@@ -112,44 +116,94 @@ func TestAnalysisCache(t *testing.T) {
 	}
 	s.Tests = nil // not the process-wide demo cache
 	out := filepath.Join(dir, "public")
-	if _, err := s.Build(t.Context(), BuildOptions{Out: out}); err != nil {
-		t.Fatal(err)
+	build := func(cold bool) *Report {
+		t.Helper()
+		s.Tests = nil
+		rep, err := s.Build(t.Context(), BuildOptions{Out: out, Cold: cold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
 	}
-	path := filepath.Join(dir, ".perfpages-cache", cacheFile)
-	entries, err := loadTestCache(filepath.Dir(path))
-	if err != nil || len(entries) == 0 {
-		t.Fatalf("cache after the first build: %d entries, %v", len(entries), err)
+	build(false)
+	st := openTestStore(t, dir, out)
+	path := filepath.Join(st.Dir(), testsValue+".gob")
+	var saved savedTests
+	if !st.LoadValue(testsValue, &saved) || len(saved.Entries) == 0 || saved.Tool != toolKey() {
+		t.Fatalf("cache after the first build: %d entries", len(saved.Entries))
 	}
 	first, _ := os.ReadFile(path)
-	s.Tests = nil
-	rep, err := s.Build(t.Context(), BuildOptions{Out: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range rep.Warnings {
-		if strings.Contains(w.Error(), "cache") {
+	os.WriteFile(filepath.Join(dir, "public", "extra"), nil, 0o644) // not up to date: rebuilt
+	for _, w := range build(false).Warnings {
+		if strings.Contains(w.Error(), "store") {
 			t.Errorf("warning: %v", w)
 		}
 	}
-	if second, _ := os.ReadFile(path); !bytes.Equal(first, second) {
-		t.Error("the cache changed on a rebuild of the same data")
+	readable := func() bool {
+		var saved savedTests
+		st := openTestStore(t, dir, out)
+		return st.LoadValue(testsValue, &saved) && len(st.Warnings()) == 0
 	}
-	if err := os.WriteFile(path, []byte("garbage"), 0o644); err != nil {
-		t.Fatal(err)
+
+	// One flipped bit: a warning, never a wrong p-value.
+	bad := bytes.Clone(first)
+	bad[len(bad)/2] ^= 1
+	os.WriteFile(path, bad, 0o644)
+	os.WriteFile(filepath.Join(dir, "public", "extra"), nil, 0o644)
+	found := false
+	for _, w := range build(false).Warnings {
+		found = found || strings.Contains(w.Error(), path) && strings.Contains(w.Error(), "rebuilt")
 	}
-	s.Tests = nil
-	rep, err = s.Build(t.Context(), BuildOptions{Out: out, Cold: true})
+	if !found {
+		t.Errorf("no warning about the broken cache")
+	}
+	if !readable() {
+		t.Error("the broken cache was not rewritten")
+	}
+
+	// A cold build reads nothing kept: a broken cache goes unread.
+	os.WriteFile(path, bad, 0o644)
+	for _, w := range build(true).Warnings {
+		if strings.Contains(w.Error(), "store") {
+			t.Errorf("a cold build read the store: %v", w)
+		}
+	}
+
+	// Results of another tool are not used (nor a warning).
+	st = openTestStore(t, dir, out)
+	saved.Tool = "another perfpages"
+	for i := range saved.Entries {
+		saved.Entries[i].Change.P = 4.8e-155
+	}
+	st.SaveValue(testsValue, saved)
+	loaded := analysis.NewTestCache()
+	loadTests(openTestStore(t, dir, out), loaded)
+	if loaded.Len() != 0 {
+		t.Errorf("%d results of another tool were loaded", loaded.Len())
+	}
+}
+
+// openTestStore opens the store of the output out built in dir (whose
+// cache is the default one).
+func openTestStore(t *testing.T, dir, out string) *store.Store {
+	t.Helper()
+	abs, err := outdir.Resolve(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := false
-	for _, w := range rep.Warnings {
-		found = found || strings.Contains(w.Error(), "analysis cache") && strings.Contains(w.Error(), "starting afresh")
+	st, err := store.Open(filepath.Join(dir, ".perfpages-cache"), abs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !found {
-		t.Errorf("no warning about the broken cache in %v", rep.Warnings)
+	return st
+}
+
+// testStoreDir is the folder of the store of the output out built in dir.
+func testStoreDir(t *testing.T, dir, out string) string {
+	t.Helper()
+	abs, err := outdir.Resolve(out)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if entries, err := loadTestCache(filepath.Dir(path)); err != nil || len(entries) == 0 {
-		t.Errorf("cache not rewritten: %d entries, %v", len(entries), err)
-	}
+	return filepath.Join(dir, ".perfpages-cache", store.FolderName(abs))
 }

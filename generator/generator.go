@@ -31,6 +31,7 @@ import (
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/confined"
 	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/report"
@@ -150,7 +151,9 @@ func Demo() (*Site, error) {
 // the error is set only when nothing sensible can be built (an unreadable
 // source root, a missing git ref, a shallow clone).
 func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
-	l, warnings, err := s.load(ctx, nil)
+	repos := s.gitRepos()
+	defer repos.close()
+	l, warnings, err := s.load(ctx, nil, repos)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -165,11 +168,13 @@ type loaded struct {
 	// resumed: the archives' runs came from the store's checkpoint and
 	// the files it did not hold (see addArchives).
 	resumed bool
+	// annotations are the bytes of the annotations file read.
+	annotations []byte
 }
 
 // load reads every source and builds the dataset, taking the decoded
 // content of inputs the store already has from it (st may be nil).
-func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, error) {
+func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loaded, []error, error) {
 	cfg := s.Config
 	var warnings []error
 	files := append([]source.File(nil), s.Files...)
@@ -177,24 +182,7 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 	opts := cfg.BuildOptions()
 	dateOptional := cfg.Project.Git != ""
 
-	repos := map[string]*source.Git{}
-	defer func() {
-		for _, g := range repos {
-			g.Close()
-		}
-	}()
-	openGit := func(dir string) (*source.Git, error) {
-		if g, ok := repos[dir]; ok {
-			return g, nil
-		}
-		g, err := source.OpenGit(ctx, dir)
-		if err != nil {
-			return nil, err
-		}
-		g.MaxFileBytes = cfg.Site.MaxInputBytes
-		repos[dir] = g
-		return g, nil
-	}
+	openGit := func(dir string) (*source.Git, error) { return repos.open(ctx, dir) }
 
 	var foreignRuns []foreignRun
 	for _, src := range cfg.Sources {
@@ -246,22 +234,48 @@ func (s *Site) load(ctx context.Context, st *store.Store) (*loaded, []error, err
 	}
 	l.d = b.Dataset()
 	warnings = append(warnings, l.d.Warnings...)
-	warnings = append(warnings, s.annotate(l.d)...)
+	data, name, err := s.annotations()
+	l.annotations = data
+	warnings = append(warnings, s.annotate(l.d, data, name, err)...)
 	return l, warnings, nil
+}
+
+// gitRepos are the git repositories a build reads, each opened once.
+type gitRepos struct {
+	maxBytes int64
+	m        map[string]*source.Git
+}
+
+func (s *Site) gitRepos() *gitRepos {
+	return &gitRepos{maxBytes: s.Config.Site.MaxInputBytes, m: map[string]*source.Git{}}
+}
+
+// open returns the repository at dir, opening it on first use.
+func (r *gitRepos) open(ctx context.Context, dir string) (*source.Git, error) {
+	if g, ok := r.m[dir]; ok {
+		return g, nil
+	}
+	g, err := source.OpenGit(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	g.MaxFileBytes = r.maxBytes
+	r.m[dir] = g
+	return g, nil
+}
+
+func (r *gitRepos) close() {
+	for _, g := range r.m {
+		g.Close()
+	}
 }
 
 // annotate reads the site's annotations.yaml into d. A broken file is a
 // warning and leaves the dataset without annotations; an entry for an
 // unknown artifact is a warning and is left out.
-func (s *Site) annotate(d *analysis.Dataset) []error {
-	data, name := s.Annotations, s.AnnotationsName
-	if data == nil && s.Config.Analysis.Annotations != "" {
-		name = s.Config.Analysis.Annotations
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return []error{fmt.Errorf("annotations: %w", err)}
-		}
-		data = b
+func (s *Site) annotate(d *analysis.Dataset, data []byte, name string, err error) []error {
+	if err != nil {
+		return []error{err}
 	}
 	if data == nil {
 		return nil
@@ -273,19 +287,27 @@ func (s *Site) annotate(d *analysis.Dataset) []error {
 	return d.Annotate(list)
 }
 
+// annotations reads the site's annotations.yaml: the demo's, or the file
+// analysis.annotations names (nil when there is none). Every reader of
+// the annotations in a build (the dataset, its keys, the fingerprint)
+// goes through it.
+func (s *Site) annotations() (data []byte, name string, err error) {
+	data, name = s.Annotations, s.AnnotationsName
+	if data == nil && s.Config.Analysis.Annotations != "" {
+		name = s.Config.Analysis.Annotations
+		data, err = capped.ReadFile(name, s.Config.Site.MaxInputBytes)
+		if err != nil {
+			return nil, name, fmt.Errorf("annotations: %w", err)
+		}
+	}
+	return data, name, nil
+}
+
 // readSource returns the archive files of one source, and the problems
 // with single files that do not stop the build: files over maxBytes are
 // among them, not among the files.
 func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
-	want := isArchive
-	if src.Format != "" && src.Format != "perfpages" {
-		// Foreign files have the tool's own names; the artifact pattern
-		// picks them, else the format says which files hold data.
-		want = func(string) bool { return true }
-		if f, ok := foreign.Lookup(src.Format); ok && src.Artifact == "" {
-			want = f.Wants
-		}
-	}
+	want := sourceWants(src)
 	if src.Kind() == "dir" {
 		return source.Dir(src.Dir, want, maxBytes)
 	}
@@ -312,6 +334,21 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 		kept = append(kept, f)
 	}
 	return kept, problems, nil
+}
+
+// sourceWants says which files of the source src are its inputs: archives,
+// or for a source of another tool's format the files its artifact
+// pattern or the format picks. The fingerprint asks it too.
+func sourceWants(src config.Source) func(string) bool {
+	if src.Format == "" || src.Format == "perfpages" {
+		return isArchive
+	}
+	// Foreign files have the tool's own names; the artifact pattern
+	// picks them, else the format says which files hold data.
+	if f, ok := foreign.Lookup(src.Format); ok && src.Artifact == "" {
+		return f.Wants
+	}
+	return func(string) bool { return true }
 }
 
 // fileVersion tells the builder which file of which source f is a version
@@ -578,20 +615,28 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-
-	// The store beside the output: what earlier builds computed.
-	var st *store.Store
-	if dir := s.Config.CacheDir(out); dir != "" {
-		open := store.Open
-		if opts.Cold {
-			open = store.Reset
-		}
-		if st, err = open(dir); err != nil {
-			rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
-			st = nil
-		}
+	// One lock, before anything is read, held to the end: the output's,
+	// which guards its store too (a store belongs to one output).
+	if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
+		return rep, err
 	}
-	fp := s.fingerprint(ctx, absOut)
+	unlock, err := outdir.Lock(absOut)
+	if err != nil {
+		return rep, err
+	}
+	defer unlock()
+
+	// The store: what earlier builds of this output computed.
+	if err := s.checkStoreFolder(absOut); err != nil {
+		return rep, err
+	}
+	st, err := s.openStore(absOut, opts.Cold)
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
+	}
+	repos := s.gitRepos()
+	defer repos.close()
+	fp := s.fingerprint(ctx, absOut, repos)
 	t.done("fingerprint")
 	if st != nil {
 		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {
@@ -604,7 +649,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		defer func() { rep.Warnings = append(rep.Warnings, st.Warnings()...) }()
 	}
 
-	l, warnings, err := s.load(ctx, st)
+	l, warnings, err := s.load(ctx, st, repos)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
 		return rep, err
@@ -635,7 +680,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("keys")
-	w, err := site.NewWriter(out)
+	w, err := site.NewWriter(out, site.WriterOptions{Fresh: opts.Cold})
 	if err != nil {
 		return rep, err
 	}
@@ -657,16 +702,12 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 		w.SetPrevious(records)
 	}
-	tests, cacheDir := s.Tests, s.Config.CacheDir(out)
-	if tests == nil {
+	tests := s.Tests
+	if tests == nil || opts.Cold {
 		tests = analysis.NewTestCache()
 	}
 	if tests.Len() == 0 {
-		saved, err := loadTestCache(cacheDir)
-		if err != nil {
-			rep.Warnings = append(rep.Warnings, err)
-		}
-		tests.Load(saved)
+		loadTests(st, tests)
 	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
@@ -715,14 +756,62 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("swap")
-	if err := saveTestCache(cacheDir, tests); err != nil {
-		rep.Warnings = append(rep.Warnings, err)
-	}
 	if st != nil {
-		s.saveStore(st, d, br, stepCache, manifest, fp, absOut, rep)
+		s.saveStore(st, d, br, stepCache, tests, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
+}
+
+// openStore opens the store of the output out (resolved), emptied for a
+// cold build; nil (and no error) when the cache is off.
+func (s *Site) openStore(out string, cold bool) (*store.Store, error) {
+	dir := s.Config.CacheDir(out)
+	switch {
+	case dir == "":
+		return nil, nil
+	case cold:
+		return store.Reset(dir, out)
+	}
+	return store.Open(dir, out)
+}
+
+// checkStoreFolder refuses a store folder for the output out (resolved)
+// that would lie inside the output, its spare site or one of the site's
+// inputs (a source or content folder; the config folder, where
+// .perfpages-cache usually is, is fine): the next build would delete it,
+// or the sources would change with every build.
+func (s *Site) checkStoreFolder(out string) error {
+	dir := s.Config.CacheDir(out)
+	if dir == "" {
+		return nil
+	}
+	folder, err := outdir.Resolve(filepath.Join(dir, store.FolderName(out)))
+	if err != nil {
+		return err
+	}
+	inside := []outdir.Protected{
+		{Path: out, What: "the output folder"},
+		{Path: outdir.SparePath(out), What: "the spare site beside the output"},
+	}
+	for _, p := range s.protected() {
+		if p.Path != s.Config.Dir && p.Path != s.Config.Project.Git {
+			inside = append(inside, p)
+		}
+	}
+	for _, p := range inside {
+		if p.Path == "" {
+			continue
+		}
+		rp, err := outdir.Resolve(p.Path)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(rp, folder); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return fmt.Errorf("cache folder %s: the store would lie inside %s (%s); choose a cache folder outside it ([site] cache or -cache)", dir, p.What, p.Path)
+		}
+	}
+	return nil
 }
 
 // upToDate reports whether the last successful build had the same inputs
@@ -733,10 +822,11 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 	if !ok || state.Fingerprint != fp || state.Out != out {
 		return false, nil
 	}
-	if _, all := st.Outputs().Check(out); !all {
+	outs := st.Outputs()
+	if _, all := outs.Check(out); !all || !outs.Only(out, outdir.Marker) {
 		return false, nil
 	}
-	if _, err := os.Stat(filepath.Join(out, outdir.Marker)); err != nil {
+	if !outdir.IsOwnSite(out) {
 		return false, nil
 	}
 	for _, w := range state.Warnings {
@@ -753,7 +843,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps *analysis.StepCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -763,7 +853,7 @@ func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), saveTests(st, tests), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"cmp"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,15 +8,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
 	"github.com/perfpages/perfpages/generator/store"
@@ -77,7 +75,7 @@ func archiveKey(f source.File, o archive.Options) [32]byte {
 // key is archiveKey(f, o).
 func decodeCached(st *store.Store, f source.File, o archive.Options, key [32]byte) (*analysis.Run, [32]byte, []archive.Problem) {
 	if st != nil {
-		if e, ok := st.Entry(key); ok && len(e.Runs) <= 1 {
+		if e, ok := st.Entry(key, entryLimit(o.MaxBytes, f.Data)); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)
 			if len(e.Runs) == 0 || fatal(probs) {
 				return nil, key, probs
@@ -101,6 +99,23 @@ func decodeCached(st *store.Store, f source.File, o archive.Options, key [32]byt
 	return out, key, problems
 }
 
+// entryLimit bounds the size of the store's entry of an input made of
+// files (their bytes) whose reader inflates gzip data to at most maxBytes
+// a file: a run stores a sample in 8 bytes, which its text takes at
+// least 2 for ("1,"), and names once; twice that is the margin (asv's
+// parameter grids make a result of each number).
+func entryLimit(maxBytes int64, files ...[]byte) int64 {
+	var n int64
+	for _, data := range files {
+		if capped.IsGzip(data) {
+			n += capped.Or(maxBytes)
+		} else {
+			n += int64(len(data))
+		}
+	}
+	return 8*n + 1<<20
+}
+
 // readCached reads one foreign input, or takes its content from the store.
 func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults) ([32]byte, []analysis.Run, []archive.Problem) {
 	parts := [][]byte{[]byte(in.Name), in.Data}
@@ -114,7 +129,7 @@ func readCached(st *store.Store, format string, in foreign.Input, def foreign.De
 	}
 	key := store.RunKey("foreign "+format+" "+toolKey(), fmt.Sprintf("%+v max-bytes=%d", def, in.MaxBytes), parts...)
 	if st != nil {
-		if e, ok := st.Entry(key); ok {
+		if e, ok := st.Entry(key, entryLimit(in.MaxBytes, parts...)); ok {
 			return key, e.Runs, problemsFrom(e.Problems, in.Name)
 		}
 	}
@@ -185,10 +200,7 @@ func (s *Site) datasetKeys(l *loaded) (keys, error) {
 	if err != nil {
 		return keys{}, err
 	}
-	ann := s.Annotations
-	if ann == nil && s.Config.Analysis.Annotations != "" {
-		ann, _ = os.ReadFile(s.Config.Analysis.Annotations)
-	}
+	ann := l.annotations
 	var series strings.Builder
 	for _, sr := range d.Series {
 		fmt.Fprintf(&series, "%s|%s|%s|%s|%s|%s\n", sr.Key, sr.Metric.Unit, sr.Metric.Direction, sr.Metric.Noise, sr.Case.Category, sr.Context)
@@ -255,84 +267,23 @@ func (b *briefs) save(st *store.Store) error {
 	return st.SaveValue("briefs", b.used)
 }
 
-// fingerprint identifies everything a build reads, cheaply (no file is
-// read, only listed): the tool, the configuration, the output folder, each
-// source (a folder's files with their sizes and times; a git ref's commit;
-// a notes ref's commit), the project's branch, the content and theme
-// folders and the annotations file. Two builds with the same fingerprint
-// build the same site.
-func (s *Site) fingerprint(ctx context.Context, out string) [32]byte {
-	cfg := s.Config
-	var b strings.Builder
-	cfgJSON, _ := json.Marshal(cfg)
-	fmt.Fprintf(&b, "tool %s\nconfig %s\nout %s\nenv %q\n", toolKey(), cfgJSON, out, os.Getenv("PERFPAGES_BASE_URL"))
-	for _, f := range s.Files {
-		sum := sha256.Sum256(f.Data)
-		fmt.Fprintf(&b, "file %s %x\n", f.Name, sum)
-	}
-	if s.Annotations != nil {
-		fmt.Fprintf(&b, "annotations %x\n", sha256.Sum256(s.Annotations))
-	}
-	walk := func(what, root string) {
-		fmt.Fprintf(&b, "%s %s\n", what, root)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				fmt.Fprintf(&b, "  error %v\n", err)
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if fi, err := d.Info(); err == nil {
-				rel, _ := filepath.Rel(root, p)
-				fmt.Fprintf(&b, "  %q %d %d %v\n", rel, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
-			}
-			return nil
-		})
-	}
-	rev := func(dir, ref string) {
-		outp, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--verify", "-q", ref).Output()
-		fmt.Fprintf(&b, "git %s %s %s %v\n", dir, ref, strings.TrimSpace(string(outp)), err)
-	}
-	for _, src := range cfg.Sources {
-		switch src.Kind() {
-		case "dir":
-			walk("source", src.Dir)
-		case "notes":
-			rev(src.Git, src.Notes)
-		default:
-			rev(src.Git, src.Ref+"^{commit}")
-			rev(src.Git, "origin/"+src.Ref+"^{commit}")
-		}
-	}
-	if cfg.Project.Git != "" {
-		branch := cmp.Or(cfg.Project.Branch, "main")
-		rev(cfg.Project.Git, branch+"^{commit}")
-		rev(cfg.Project.Git, "origin/"+branch+"^{commit}")
-	}
-	if s.Content != nil && cfg.Site.Content != "" {
-		if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
-			walk("content", cfg.Site.Content)
-		}
-	}
-	if cfg.Site.Theme != "" {
-		walk("theme", filepath.Join(cfg.Dir, "themes", cfg.Site.Theme))
-	}
-	if a := cfg.Analysis.Annotations; a != "" {
-		if fi, err := os.Stat(a); err == nil {
-			fmt.Fprintf(&b, "annotations %s %d %d\n", a, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return sha256.Sum256([]byte(b.String()))
-}
-
-// siteKey identifies what every page of the site shows around its
-// content: the tool, the site settings, the user theme's files, the
-// navigation (the content pages' titles and paths) and the triage filter.
+// siteKey identifies what every page of the site may show besides its own
+// data: the tool, every setting but the sources (the site, analysis,
+// metrics, budgets and triage sections: a page's own key need not list
+// the options it uses, such as the z threshold a chart's band is drawn
+// with), the user theme's files and the navigation (the content pages'
+// titles and paths). The sources and the project's history reach a page
+// through the dataset, whose keys are the artifacts' and the chain's.
 func (s *Site) siteKey(cont *sitemodel.Content) string {
 	cfg := s.Config
-	siteJSON, _ := json.Marshal(cfg.Site)
-	parts := [][]byte{[]byte(toolKey()), siteJSON, []byte(cfg.Triage.Filter), []byte(os.Getenv("PERFPAGES_BASE_URL"))}
+	settings, _ := json.Marshal(struct {
+		Site     config.Site
+		Analysis config.Analysis
+		Metrics  map[string]config.MetricConfig
+		Budgets  map[string]config.Budget
+		Triage   config.Triage
+	}{cfg.Site, cfg.Analysis, cfg.Metrics, cfg.Budgets, cfg.Triage})
+	parts := [][]byte{[]byte(toolKey()), settings, []byte(os.Getenv("PERFPAGES_BASE_URL"))}
 	for _, t := range s.Themes {
 		fs.WalkDir(t, ".", func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {

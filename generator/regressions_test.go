@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/generator/config"
-	"github.com/perfpages/perfpages/generator/store"
 )
 
 // steppedSite is 24 main-line commits on one machine: "parse" wall-time
@@ -225,12 +224,12 @@ func checkDemoRegressions(t *testing.T, b *builder) {
 func TestCorruptStepsStore(t *testing.T) {
 	b := siteTest(t, steppedSite(""))
 	want := b.Files()
-	path := filepath.Join(b.dir, ".perfpages-cache", store.Version, "steps.gob")
+	path := filepath.Join(testStoreDir(t, b.dir, b.out), "steps.gob")
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the build saved no step states: %v", err)
 	}
 	os.WriteFile(path, []byte("perfpages steps v1\ngarbage"), 0o644)
-	os.WriteFile(filepath.Join(b.dir, "results", "note.txt"), []byte("x"), 0o644) // not up to date
+	os.WriteFile(filepath.Join(b.out, "note.txt"), []byte("x"), 0o644) // not up to date
 	b.build(false)
 	if b.err != nil {
 		t.Fatal(b.err)
@@ -258,11 +257,11 @@ func TestStepStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(b.dir, ".perfpages-cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, _, err := (&Site{Config: cfg}).load(t.Context(), st)
+	st := openTestStore(t, b.dir, b.out)
+	site := &Site{Config: cfg}
+	repos := site.gitRepos()
+	defer repos.close()
+	l, _, err := site.load(t.Context(), st, repos)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -324,9 +324,9 @@ func TestServeWatchesAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := fingerprint(s, "")
+	before := fingerprint(t.Context(), s, "")
 	os.WriteFile(filepath.Join(proj, "annotations.yaml"), []byte("acknowledged: []\n"), 0o644)
-	if fingerprint(s, "") == before {
+	if fingerprint(t.Context(), s, "") == before {
 		t.Error("creating annotations.yaml does not change the fingerprint")
 	}
 }

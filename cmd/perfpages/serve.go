@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"crypto/sha256"
 	"io"
 	"io/fs"
 	"net"
@@ -107,7 +107,7 @@ func noCache(h http.Handler) http.Handler {
 // broken config, already reported) the previous site is kept.
 func watch(ctx context.Context, s *generator.Site, configPath string, every time.Duration,
 	open func() *generator.Site, rebuild func(*generator.Site)) {
-	last := fingerprint(s, configPath)
+	last := fingerprint(ctx, s, configPath)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -115,65 +115,44 @@ func watch(ctx context.Context, s *generator.Site, configPath string, every time
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			fp := fingerprint(s, configPath)
+			fp := fingerprint(ctx, s, configPath)
 			if fp == last {
 				continue
 			}
 			last = fp
 			if ns := open(); ns != nil {
 				s = ns
-				last = fingerprint(s, configPath)
+				last = fingerprint(ctx, s, configPath)
 				rebuild(s)
 			}
 		}
 	}
 }
 
-// fingerprint hashes the names, sizes and modification times of every
-// input file. Git repositories are represented by their refs and packed
-// refs, which change on every commit or fetch.
-func fingerprint(s *generator.Site, configPath string) uint64 {
-	h := fnv.New64a()
-	add := func(root string) {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if info, err := d.Info(); err == nil {
-				fmt.Fprintf(h, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
-			}
-			return nil
-		})
-	}
+// fingerprint identifies the site's inputs as a build reads them (the
+// build's own fingerprint: generator.Site.Fingerprint), and the files that
+// make the configuration: the config file and the annotations.yaml beside
+// it, which the configuration uses when it exists.
+func fingerprint(ctx context.Context, s *generator.Site, configPath string) [32]byte {
+	h := sha256.New()
 	cfg := s.Config
+	if configPath == "" && cfg.Dir != "" {
+		configPath = filepath.Join(cfg.Dir, "perfpages.toml")
+	}
+	var files []string
 	if configPath != "" {
-		add(configPath)
-	} else if cfg.Dir != "" {
-		add(filepath.Join(cfg.Dir, "perfpages.toml"))
-	}
-	for _, src := range cfg.Sources {
-		if src.Dir != "" {
-			add(src.Dir)
-		}
-		if src.Git != "" {
-			add(filepath.Join(src.Git, ".git", "refs"))
-			add(filepath.Join(src.Git, ".git", "packed-refs"))
-		}
-	}
-	if cfg.Project.Git != "" {
-		add(filepath.Join(cfg.Project.Git, ".git", "refs"))
-	}
-	if cfg.Analysis.Annotations != "" {
-		add(cfg.Analysis.Annotations)
+		files = append(files, configPath)
 	}
 	if cfg.Dir != "" {
-		// annotations.yaml beside the config is read when it exists, so
-		// its appearance is a change too.
-		add(filepath.Join(cfg.Dir, "annotations.yaml"))
-		add(cfg.Site.Content)
-		if cfg.Site.Theme != "" {
-			add(filepath.Join(cfg.Dir, "themes", cfg.Site.Theme))
-		}
+		files = append(files, filepath.Join(cfg.Dir, "annotations.yaml"))
 	}
-	return h.Sum64()
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		fmt.Fprintf(h, "%s %x %v\n", p, sha256.Sum256(data), errors.Is(err, fs.ErrNotExist))
+	}
+	fp := s.Fingerprint(ctx)
+	h.Write(fp[:])
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
 }

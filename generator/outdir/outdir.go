@@ -30,12 +30,16 @@
 package outdir
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // Marker is the file every site perfpages builds carries at its root. A
@@ -278,10 +282,34 @@ func SiteAround(dir string) string {
 	}
 }
 
-// IsSite reports whether dir has the [Marker] file, as a regular file.
+// IsSite reports whether dir is a folder (not a symbolic link to one)
+// with the [Marker] file, as a regular file: a folder the user may let a
+// build replace (a marker made by hand counts, as the output's guard
+// says).
 func IsSite(dir string) bool {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
 	fi, err := os.Lstat(filepath.Join(dir, Marker))
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// IsOwnSite reports whether dir is a folder perfpages made and may remove
+// unasked (a spare site, a killed build's temporary folder): [IsSite],
+// and its marker says what [MarkerContent] says. A folder is never taken
+// for ours by its name alone.
+func IsOwnSite(dir string) bool {
+	if !IsSite(dir) {
+		return false
+	}
+	f, _, err := capped.OpenRegular(filepath.Join(dir, Marker))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	got := make([]byte, len(MarkerContent)+1)
+	n, _ := io.ReadFull(f, got)
+	return bytes.Equal(got[:n], MarkerContent)
 }
 
 func isEmptyDir(dir string) bool {

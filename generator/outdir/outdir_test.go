@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -166,17 +167,17 @@ func TestCleanLeftovers(t *testing.T) {
 	p := func(name string) string { return filepath.Join(parent, name) }
 	// What killed builds leave: temporary sites and old sites moved
 	// aside, with the marker, possibly read-only, possibly emptied.
-	write(t, p(".public.tmp-1/"+Marker), "")
+	write(t, p(".public.tmp-1/"+Marker), string(MarkerContent))
 	write(t, p(".public.tmp-1/commit/abc/index.html"), "x")
-	write(t, p(".public.tmp-2.old/"+Marker), "")
+	write(t, p(".public.tmp-2.old/"+Marker), string(MarkerContent))
 	write(t, p(".public.tmp-2.old/ro/deep/index.html"), "x")
 	os.MkdirAll(p(".public.tmp-3"), 0o755)
 	// What is not perfpages': kept.
 	write(t, p(".public.tmp-mine/notes.txt"), "mine")
 	write(t, p(".public.tmp-file"), "a file")
-	write(t, p("elsewhere/"+Marker), "")
+	write(t, p("elsewhere/"+Marker), string(MarkerContent))
 	os.Symlink(p("elsewhere"), p(".public.tmp-link"))
-	write(t, p(".other.tmp-1/"+Marker), "")
+	write(t, p(".other.tmp-1/"+Marker), string(MarkerContent))
 	chmodTree(t, p(".public.tmp-2.old/ro"), 0o555)
 	t.Cleanup(func() { chmodTree(t, parent, 0o755) })
 
@@ -333,5 +334,80 @@ func TestSwap(t *testing.T) {
 				t.Errorf("the previous site is at %s, which CleanLeftovers would not find", old)
 			}
 		})
+	}
+}
+
+// A lock path taken by something that is not a perfpages lock is refused
+// and left alone: a link (whose target must not be created), a file with
+// other content, a named pipe (which must not hang the build).
+func TestLockNotOurs(t *testing.T) {
+	for name, plant := range map[string]func(path, elsewhere string) error{
+		"link":        func(p, e string) error { return os.Symlink(filepath.Join(e, "created"), p) },
+		"link to dir": func(p, e string) error { return os.Symlink(e, p) },
+		"other file":  func(p, e string) error { return os.WriteFile(p, []byte("my notes\n"), 0o644) },
+		"fifo":        func(p, e string) error { return syscall.Mkfifo(p, 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir, elsewhere := t.TempDir(), t.TempDir()
+			out := filepath.Join(dir, "public")
+			if err := plant(lockPath(out), elsewhere); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.Lstat(lockPath(out))
+			done := make(chan error, 1)
+			go func() {
+				_, err := Lock(out)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || errors.Is(err, ErrBusy) {
+					t.Fatalf("Lock = %v, want a refusal", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Lock hangs")
+			}
+			if _, err := os.Lstat(filepath.Join(elsewhere, "created")); err == nil {
+				t.Error("Lock created the link's target")
+			}
+			if after, err := os.Lstat(lockPath(out)); err != nil || !os.SameFile(before, after) {
+				t.Error("the file at the lock path was replaced or removed")
+			}
+		})
+	}
+	// A killed build's lock (ours, or empty) is taken over.
+	out := filepath.Join(t.TempDir(), "public")
+	os.WriteFile(lockPath(out), lockContent, 0o644)
+	unlock, err := Lock(out)
+	if err != nil {
+		t.Fatalf("a killed build's lock: %v", err)
+	}
+	unlock()
+}
+
+// RemoveSite never follows a link to a folder: the folder it points to
+// (another site, or the live output) keeps its files.
+func TestRemoveSiteLink(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "public")
+	write(t, filepath.Join(live, Marker), string(MarkerContent))
+	write(t, filepath.Join(live, "index.html"), "live")
+	link := filepath.Join(dir, ".public.spare")
+	os.Symlink(live, link)
+	if err := RemoveSite(link); err == nil {
+		t.Error("RemoveSite of a link succeeded")
+	}
+	if IsSite(link) || IsOwnSite(link) {
+		t.Error("a link to a site is taken for a site")
+	}
+	if _, err := os.Stat(filepath.Join(live, "index.html")); err != nil {
+		t.Error("the link's target lost its files")
+	}
+	// A hand-made marker is a site for the output's guard, but never
+	// perfpages' own (nothing beside the output is removed for it).
+	hand := filepath.Join(dir, "hand")
+	write(t, filepath.Join(hand, Marker), "")
+	if !IsSite(hand) || IsOwnSite(hand) {
+		t.Errorf("hand-made marker: IsSite %v, IsOwnSite %v", IsSite(hand), IsOwnSite(hand))
 	}
 }

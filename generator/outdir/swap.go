@@ -16,6 +16,10 @@ import (
 // behind; [CleanLeftovers] removes them.
 func TempPrefix(out string) string { return "." + filepath.Base(out) + ".tmp-" }
 
+// lockContent is what a lock file says, so that a build can tell its own
+// lock files (a killed build leaves one) from a file of the same name.
+var lockContent = []byte("perfpages build lock: a build of the folder beside this file is running, or was killed\n")
+
 // lockPath is the lock file beside out.
 func lockPath(out string) string {
 	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
@@ -32,6 +36,9 @@ var ErrBusy = errors.New("another perfpages build is writing this folder")
 // job that overlaps the previous one should not queue up behind it). The
 // lock dies with its process, so a killed build never leaves a stale one.
 // Where flock is not available (Windows) Lock does nothing.
+//
+// A build takes it before it reads anything (its store belongs to the
+// output, so the lock guards both) and holds it to its very end.
 func Lock(out string) (unlock func(), err error) {
 	unlock, err = lock(lockPath(out))
 	if errors.Is(err, ErrBusy) {
@@ -90,8 +97,21 @@ var atomicExchange = exchange
 // (chmod -R a-w) are made writable and the removal tried again; what
 // still fails is returned, for the caller to report as a warning — the
 // new site is live by then.
+//
+// dir itself must be a real folder: a symbolic link is refused, never
+// followed (inside, os.RemoveAll removes links, not what they point to).
 func RemoveSite(dir string) error {
-	err := removeMarkerLast(dir)
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("refusing to remove %s: it is not a folder (a symbolic link or a file), so not a site perfpages wrote", dir)
+	}
+	err = removeMarkerLast(dir)
 	if err == nil {
 		return nil
 	}
@@ -175,9 +195,9 @@ func removeMarkerLast(dir string) error {
 
 // CleanLeftovers removes what killed builds into out (resolved) left
 // beside it: folders named ".<name>.tmp-*" (temporary sites, and previous
-// sites moved aside) that carry the [Marker] or are empty. Anything else
-// with such a name — a file, a link, a folder without the marker — is
-// not perfpages' and stays. The caller holds the [Lock], so no running
+// sites moved aside) that are perfpages' ([IsOwnSite]) or are empty.
+// Anything else with such a name — a file, a link, a folder without the
+// marker or with a marker of other content — is not perfpages' and stays. The caller holds the [Lock], so no running
 // build's folder is touched. Folders that cannot be removed are returned
 // as warnings.
 func CleanLeftovers(out string) []error {
@@ -192,7 +212,7 @@ func CleanLeftovers(out string) []error {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())
-		if !IsSite(p) && !isEmptyDir(p) {
+		if !IsOwnSite(p) && !isEmptyDir(p) {
 			continue
 		}
 		if err := RemoveSite(p); err != nil {

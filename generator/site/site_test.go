@@ -69,7 +69,7 @@ func FuzzParseFrontMatter(f *testing.F) {
 
 func TestWriterRejectsUnsafePaths(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewWriter(filepath.Join(dir, "public"))
+	w, err := NewWriter(filepath.Join(dir, "public"), WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,14 +95,14 @@ func TestWriterSwapsAtomically(t *testing.T) {
 	os.WriteFile(filepath.Join(target, ".perfpages-site"), nil, 0o644) // a previous site
 
 	// An aborted build leaves the old site and no temporary folder.
-	w, _ := NewWriter(target)
+	w, _ := NewWriter(target, WriterOptions{})
 	w.WriteFile("new.html", []byte("new"))
 	w.Abort()
 	if _, err := os.Stat(filepath.Join(target, "old.html")); err != nil {
 		t.Errorf("abort lost the old site: %v", err)
 	}
 	// A committed build replaces it completely.
-	w, _ = NewWriter(target)
+	w, _ = NewWriter(target, WriterOptions{})
 	w.WriteFile("new.html", []byte("new"))
 	if err := w.Commit(); err != nil {
 		t.Fatal(err)

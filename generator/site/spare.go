@@ -2,6 +2,7 @@ package site
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -25,15 +26,15 @@ import (
 // So after the swap the previous site is not removed but kept beside the
 // output as ".<name>.spare" ([outdir.SparePath]), and the next build
 // starts from it: a file there that is still the live site's file (a
-// hard link made when it was kept, so the same size and modification
-// time the store recorded for the live one) is left as it is; any other
-// file the new site needs is written or linked after removing the
-// spare's; what the new site does not have is removed before the swap.
+// hard link made when it was kept: the same file, not a copy) is left as
+// it is; any other file the new site needs is written or linked after
+// removing the spare's; what the new site does not have is removed before the swap.
 // A nightly build then touches about twice the files it changes, not
 // every file of the site.
 //
 // The spare is trusted no more than the live site: a file is reused only
-// when its size and time are exactly the live file's recorded ones;
+// when it is the live site's file itself (the same inode, see isLive),
+// whose bytes the build checked;
 // files nobody asked for (put there by hand) are removed; a spare with a
 // folder that is not writable, or anything but folders and regular
 // files, is not used (it is removed as before). A killed build's spare
@@ -53,7 +54,9 @@ type spare struct {
 // or it is not usable; an unusable one is removed.
 func openSpare(target, tmp string) *spare {
 	sp := outdir.SparePath(target)
-	if !outdir.IsSite(sp) {
+	if !outdir.IsOwnSite(sp) {
+		// Nothing, or not ours (a link, a folder without our marker):
+		// left alone, and the previous site is not kept there either.
 		return nil
 	}
 	if err := os.Rename(sp, tmp); err != nil {
@@ -113,7 +116,7 @@ func (w *Writer) fromSpare(p, full string, rec FileRecord, want bool) (bool, err
 		}
 		return false, nil
 	}
-	if want && fi.Size() == rec.Size && fi.ModTime().Equal(rec.Time) {
+	if want && w.isLive(p, fi) {
 		return true, nil
 	}
 	if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -123,6 +126,16 @@ func (w *Writer) fromSpare(p, full string, rec FileRecord, want bool) (bool, err
 	w.spare.gone[p] = true
 	w.mu.Unlock()
 	return false, nil
+}
+
+// isLive reports whether the spare's file p (fi) is the live site's file
+// p itself: the same file on disk, a hard link made when the live site
+// kept it. The live file's bytes were checked against their SHA-256 when
+// the build started (store.Outputs.Check), so the spare's are those
+// bytes; its size and time alone would prove nothing.
+func (w *Writer) isLive(p string, fi fs.FileInfo) bool {
+	li, err := os.Lstat(filepath.Join(w.target, filepath.FromSlash(p)))
+	return err == nil && li.Mode().IsRegular() && os.SameFile(li, fi)
 }
 
 // spareFileAt removes a spare's file that stands where the new site needs
@@ -185,8 +198,19 @@ func (w *Writer) pruneSpare() error {
 
 // keepSpare keeps the site just replaced (now at old) as the next build's
 // spare; when it cannot, the old site is removed as before.
+//
+// Only into an empty place: something at the spare's path that is not a
+// spare site perfpages made (openSpare leaves such things alone) stays,
+// with a warning, and the old site is removed instead.
 func (w *Writer) keepSpare(old string) error {
-	if err := os.Rename(old, outdir.SparePath(w.target)); err == nil {
+	sp := outdir.SparePath(w.target)
+	if _, err := os.Lstat(sp); err == nil {
+		w.mu.Lock()
+		w.warnings = append(w.warnings, fmt.Errorf("%s is not a spare site perfpages made, so it is left as it is; remove it to make the next builds faster", sp))
+		w.mu.Unlock()
+		return removeOld(old)
+	}
+	if err := os.Rename(old, sp); err == nil {
 		return nil
 	}
 	return removeOld(old)

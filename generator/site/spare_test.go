@@ -14,7 +14,7 @@ import (
 // of the previous site's files; it returns the manifest.
 func spareBuild(t *testing.T, target string, prev map[string]FileRecord, puts map[string]string, keeps []string) (*Writer, map[string]FileRecord) {
 	t.Helper()
-	w, err := NewWriter(target)
+	w, err := NewWriter(target, WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,5 +142,59 @@ func TestWriterSpareReadOnly(t *testing.T) {
 	spareBuild(t, target, m2, map[string]string{"a/x.html": "3"}, nil)
 	if d := cmp.Diff(map[string]string{"a/x.html": "3"}, tree(t, target)); d != "" {
 		t.Errorf("site (-want +got):\n%s", d)
+	}
+}
+
+// A spare that is a link to a folder — another site, or the live output
+// itself — is not used and its target keeps every file, even when the
+// build then fails.
+func TestWriterSpareLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "public")
+	_, m1 := spareBuild(t, target, nil, map[string]string{"a.html": "1", "b/c.html": "c"}, nil)
+	other := filepath.Join(dir, "other")
+	spareBuild(t, other, nil, map[string]string{"o.html": "o"}, nil)
+	for name, to := range map[string]string{"the live output": target, "another site": other} {
+		t.Run(name, func(t *testing.T) {
+			before := tree(t, to)
+			os.RemoveAll(filepath.Join(dir, ".public.spare"))
+			if err := os.Symlink(to, filepath.Join(dir, ".public.spare")); err != nil {
+				t.Fatal(err)
+			}
+			w, err := NewWriter(target, WriterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.SetPrevious(m1)
+			w.Put("a.html", "k", []byte("2"))
+			w.Abort() // the build fails
+			if d := cmp.Diff(before, tree(t, to)); d != "" {
+				t.Errorf("the link's target changed (-want +got):\n%s", d)
+			}
+			fi, err := os.Lstat(filepath.Join(dir, ".public.spare"))
+			if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Error("the link at the spare's path is gone")
+			}
+		})
+	}
+}
+
+// A spare file of the right size and time that is not the live file
+// itself (edited in place, its time restored) is not reused.
+func TestWriterSpareEditedFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "public")
+	_, m1 := spareBuild(t, target, nil, map[string]string{"a.html": "1111"}, nil)
+	_, m2 := spareBuild(t, target, m1, map[string]string{"b.html": "b"}, []string{"a.html"})
+	// The spare's a.html is the live one (a hard link). Replace it with a
+	// copy of other bytes, same size and time.
+	sp := filepath.Join(dir, ".public.spare", "a.html")
+	fi := stat(t, sp)
+	os.Remove(sp)
+	os.WriteFile(sp, []byte("2222"), 0o644)
+	os.Chtimes(sp, fi.ModTime(), fi.ModTime())
+	spareBuild(t, target, m2, nil, []string{"a.html", "b.html"})
+	if got := tree(t, target)["a.html"]; got != "1111" {
+		t.Errorf("a.html = %q, want the live site's 1111", got)
 	}
 }

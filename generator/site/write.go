@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"errors"
@@ -31,15 +30,16 @@ import (
 // renameat2(RENAME_EXCHANGE) on Linux, so a concurrent reader always
 // finds a complete site at the output path; elsewhere it is two renames
 // with a brief gap ([outdir.Swap]). Builds into one folder are serialised
-// by a lock file beside it ([outdir.Lock]); a second build fails at once.
-// Under the lock a Writer removes what killed builds left beside the
-// target ([outdir.CleanLeftovers]), and after the swap the previous site.
+// by a lock file beside it ([outdir.Lock]), which the caller takes before
+// it reads anything and holds until the writer is done; a second build
+// fails at once. Under the lock a Writer removes what killed builds left
+// beside the target ([outdir.CleanLeftovers]), and after the swap the
+// previous site.
 // Failing to remove an old copy (a read-only tree) is a warning (see
 // Warnings), never a failed build: the new site is live by then.
 type Writer struct {
 	target string
 	tmp    string
-	unlock func()
 	// spare is the previous-but-one site the new one is made from, nil
 	// when it is made from nothing (see spare.go).
 	spare *spare
@@ -115,12 +115,20 @@ func (w *Writer) wait() error {
 	return w.linkErr
 }
 
+// WriterOptions control a [Writer].
+type WriterOptions struct {
+	// Fresh makes the new site from an empty folder: the spare site an
+	// earlier build kept is not used (a cold build reads nothing kept).
+	Fresh bool
+}
+
 // NewWriter prepares a temporary folder beside target. It refuses, before
 // touching anything, a target that [outdir.Replaceable] rejects: a plain
 // file, a git work tree, a non-empty folder without the marker. A
 // symbolic link at target is followed: the site replaces the folder it
-// points to.
-func NewWriter(target string) (*Writer, error) {
+// points to. The caller holds the target's lock ([outdir.Lock]) until the
+// writer is committed or aborted.
+func NewWriter(target string, o WriterOptions) (*Writer, error) {
 	target, err := outdir.Resolve(target)
 	if err != nil {
 		return nil, err
@@ -132,26 +140,19 @@ func NewWriter(target string) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	unlock, err := outdir.Lock(target)
-	if err != nil {
-		return nil, err
-	}
-	w := &Writer{target: target, unlock: unlock, files: map[string]bool{}, dirs: map[string]bool{}, manifest: map[string]FileRecord{}}
-	// Under the lock: the folder may have changed since the check.
-	if err := outdir.StillReplaceable(target); err != nil {
-		w.release()
-		return nil, err
-	}
+	w := &Writer{target: target, files: map[string]bool{}, dirs: map[string]bool{}, manifest: map[string]FileRecord{}}
 	w.warnings = outdir.CleanLeftovers(target)
 	tmp := filepath.Join(parent, outdir.TempPrefix(target)+"spare")
-	if w.spare = openSpare(target, tmp); w.spare != nil {
+	if !o.Fresh {
+		w.spare = openSpare(target, tmp)
+	}
+	if w.spare != nil {
 		for d := range w.spare.dirs {
 			w.dirs[d] = true
 		}
 	} else {
 		tmp, err = os.MkdirTemp(parent, outdir.TempPrefix(target))
 		if err != nil {
-			w.release()
 			return nil, fmt.Errorf("creating the temporary output folder: %w", err)
 		}
 	}
@@ -165,26 +166,15 @@ func NewWriter(target string) (*Writer, error) {
 	// one already.
 	marker := filepath.Join(tmp, outdir.Marker)
 	if w.spare != nil {
-		if old, err := os.ReadFile(marker); err == nil && bytes.Equal(old, outdir.MarkerContent) {
-			return w, nil
-		}
-		os.Remove(marker)
+		return w, nil
 	}
-	if old, err := os.ReadFile(filepath.Join(target, outdir.Marker)); err != nil || !bytes.Equal(old, outdir.MarkerContent) || os.Link(filepath.Join(target, outdir.Marker), marker) != nil {
+	if !outdir.IsOwnSite(target) || os.Link(filepath.Join(target, outdir.Marker), marker) != nil {
 		if err := os.WriteFile(marker, outdir.MarkerContent, 0o644); err != nil {
 			w.Abort()
 			return nil, err
 		}
 	}
 	return w, nil
-}
-
-// release lets go of the output's lock, once.
-func (w *Writer) release() {
-	if w.unlock != nil {
-		w.unlock()
-		w.unlock = nil
-	}
 }
 
 // Warnings are the problems that did not stop the build: leftovers of
@@ -325,7 +315,6 @@ func (w *Writer) Count() int {
 // the next build's spare site (or removes when it cannot); a failure to
 // remove it is a warning, not an error.
 func (w *Writer) Commit() error {
-	defer w.release()
 	if err := w.wait(); err != nil {
 		return err
 	}
@@ -356,7 +345,6 @@ var removeOld = outdir.RemoveSite
 // Abort removes the temporary folder; the previous site stays. It may be
 // called after Commit (it then does nothing).
 func (w *Writer) Abort() error {
-	defer w.release()
 	w.wait()
 	if w.tmp == "" {
 		return nil

@@ -31,7 +31,7 @@ func TestWriterMarksEverySite(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "public")
 	for i := range 2 {
-		w, err := NewWriter(target)
+		w, err := NewWriter(target, WriterOptions{})
 		if err != nil {
 			t.Fatalf("build %d: %v", i, err)
 		}
@@ -66,8 +66,8 @@ func TestWriterRefuses(t *testing.T) {
 	repo := filepath.Join(dir, "repo")
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	for _, target := range []string{hand, file, repo} {
-		if _, err := NewWriter(target); err == nil {
-			t.Errorf("NewWriter(%s) succeeded", target)
+		if _, err := NewWriter(target, WriterOptions{}); err == nil {
+			t.Errorf("NewWriter(%s, WriterOptions{}) succeeded", target)
 		}
 	}
 	if d := cmp.Diff([]string{"file", "hand", "repo"}, names(t, dir)); d != "" {
@@ -77,7 +77,7 @@ func TestWriterRefuses(t *testing.T) {
 	// Files put into an empty output during the build are not swapped away.
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
-	w, err := NewWriter(empty)
+	w, err := NewWriter(empty, WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +99,11 @@ func TestWriterCleansLeftovers(t *testing.T) {
 	for _, name := range []string{".public.tmp-1", ".public.tmp-2.old", ".public.tmp-3/sub"} {
 		os.MkdirAll(filepath.Join(dir, name), 0o755)
 	}
-	os.WriteFile(filepath.Join(dir, ".public.tmp-1", outdir.Marker), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, ".public.tmp-2.old", outdir.Marker), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, ".public.tmp-1", outdir.Marker), outdir.MarkerContent, 0o644)
+	os.WriteFile(filepath.Join(dir, ".public.tmp-2.old", outdir.Marker), outdir.MarkerContent, 0o644)
 	os.WriteFile(filepath.Join(dir, ".public.tmp-2.old", "index.html"), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, ".public.tmp-3", "sub", "mine.txt"), nil, 0o644) // no marker: not ours
-	os.WriteFile(filepath.Join(dir, ".public.lock"), nil, 0o644)                     // a killed build's lock
-	w, err := NewWriter(target)
+	w, err := NewWriter(target, WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +120,7 @@ func TestWriterCleansLeftovers(t *testing.T) {
 func TestWriterOldSiteUnremovable(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "public")
-	w, _ := NewWriter(target)
+	w, _ := NewWriter(target, WriterOptions{})
 	w.WriteFile("index.html", []byte("old"))
 	if err := w.Commit(); err != nil {
 		t.Fatal(err)
@@ -131,7 +130,7 @@ func TestWriterOldSiteUnremovable(t *testing.T) {
 	// Where the old site would be kept as the spare there is a file of
 	// someone else's: it stays, and the old site is removed instead.
 	os.WriteFile(filepath.Join(dir, ".public.spare"), []byte("mine"), 0o644)
-	w, _ = NewWriter(target)
+	w, _ = NewWriter(target, WriterOptions{})
 	w.WriteFile("index.html", []byte("new"))
 	if err := w.Commit(); err != nil {
 		t.Fatalf("Commit = %v, want success with a warning", err)
@@ -140,24 +139,8 @@ func TestWriterOldSiteUnremovable(t *testing.T) {
 		t.Errorf("new site not live: %q", data)
 	}
 	ws := w.Warnings()
-	if len(ws) != 1 || !strings.Contains(ws[0].Error(), "the new site is in place, but the previous one could not be removed") {
+	if len(ws) != 2 || !strings.Contains(ws[0].Error(), ".public.spare is not a spare site perfpages made") ||
+		!strings.Contains(ws[1].Error(), "the new site is in place, but the previous one could not be removed") {
 		t.Errorf("warnings = %v", ws)
-	}
-}
-
-// TestWriterConcurrentBuild: a second writer for the same folder fails at
-// once instead of sweeping up the first one's temporary folder.
-func TestWriterConcurrentBuild(t *testing.T) {
-	target := filepath.Join(t.TempDir(), "public")
-	w, err := NewWriter(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Abort()
-	if _, err := NewWriter(target); !errors.Is(err, outdir.ErrBusy) {
-		t.Errorf("second NewWriter = %v, want ErrBusy", err)
-	}
-	if _, err := os.Stat(w.tmp); err != nil {
-		t.Errorf("the first build's folder is gone: %v", err)
 	}
 }

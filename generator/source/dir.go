@@ -45,25 +45,61 @@ type File struct {
 // not read: its size on disk says so before any of it is in memory, and
 // a file that grows while it is read is cut off at maxBytes+1.
 //
-// Files and folders that cannot be read are reported in problems, one error
-// each naming the path, and do not stop the walk. A missing or unreadable
-// root is an error. Folders named ".git" are skipped. Symbolic links to
-// folders are not followed (a problem when the folder is outside root,
-// since its content is left out); symbolic links to files are read only
-// when they point inside root, so a hostile tree cannot make us read
-// /etc/passwd. Reads go through an [os.Root], which enforces that even if
-// the tree changes under us.
+// Which files are read, and which are problems, is [Walk]'s to say; a
+// file that cannot be read is reported in problems too, naming the path,
+// and does not stop the others. A missing or unreadable root is an error.
 func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files []File, problems []error, err error) {
+	problems, err = Walk(root, isArchive, func(r *os.Root, name string, _ fs.FileInfo) error {
+		f, err := r.Open(name)
+		if err != nil {
+			return unwrapPath(err)
+		}
+		data, err := capped.Read(f, maxBytes)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%v; file skipped", unwrapPath(err))
+		}
+		files = append(files, File{Name: name, Origin: onDisk(root, name), Data: data})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return files, problems, nil
+}
+
+// onDisk is the path of the file name (slash-separated, relative to root)
+// on disk, for messages.
+func onDisk(root, name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
+
+// Walk calls visit, in the order of a walk, for every file under root
+// (recursively) whose name isArchive accepts (nil: every file) and that
+// [Dir] reads: r is root opened as an [os.Root], through which the file
+// is to be read, name its slash-separated path relative to root and info
+// what stat says of it (of its target, for a symbolic link). It returns
+// the problems of the files it leaves out and those visit returns, in the
+// order of the walk, one error each naming the path; a missing or unreadable root is an error. A build's fingerprint
+// walks a source with it too, so that it sees exactly the files the
+// source reads.
+//
+// Folders named ".git" are skipped. Symbolic links to folders are not
+// followed (a problem when the folder is outside root, since its content
+// is left out); symbolic links to files are read only when they point
+// inside root, so a hostile tree cannot make us read /etc/passwd. A root
+// that is itself a symbolic link is followed. Reads go through the
+// [os.Root], which enforces all that even if the tree changes under us.
+func Walk(root string, isArchive func(name string) bool, visit func(r *os.Root, name string, info fs.FileInfo) error) (problems []error, err error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+		return nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
 	}
 	if !info.IsDir() {
-		return nil, nil, fmt.Errorf("reading directory %s: not a directory", root)
+		return nil, fmt.Errorf("reading directory %s: not a directory", root)
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+		return nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
 	}
 	defer r.Close()
 	// The real location of root, to tell a symlink escaping it from a
@@ -75,25 +111,9 @@ func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files [
 	if isArchive == nil {
 		isArchive = func(string) bool { return true }
 	}
-	onDisk := func(name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
 	problem := func(name, format string, args ...any) {
-		problems = append(problems, fmt.Errorf("%s: %s", onDisk(name), fmt.Sprintf(format, args...)))
+		problems = append(problems, fmt.Errorf("%s: %s", onDisk(root, name), fmt.Sprintf(format, args...)))
 	}
-	read := func(name string) {
-		f, err := r.Open(name)
-		if err != nil {
-			problem(name, "%v", unwrapPath(err))
-			return
-		}
-		data, err := capped.Read(f, maxBytes)
-		f.Close()
-		if err != nil {
-			problem(name, "%v; file skipped", unwrapPath(err))
-			return
-		}
-		files = append(files, File{Name: name, Origin: onDisk(name), Data: data})
-	}
-
 	err = fs.WalkDir(r.FS(), ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == "." {
@@ -111,25 +131,34 @@ func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files [
 			}
 		case mode.IsRegular():
 			if isArchive(name) {
-				read(name)
+				info, err := d.Info()
+				if err != nil {
+					problem(name, "%v", unwrapPath(err))
+					return nil
+				}
+				if err := visit(r, name, info); err != nil {
+					problem(name, "%v", err)
+				}
 			}
 		case mode&fs.ModeSymlink != 0:
-			target, err := os.Stat(onDisk(name))
+			target, err := os.Stat(onDisk(root, name))
 			switch {
 			case err == nil && target.IsDir():
 				// Its content is walked anyway when it lies inside root.
-				if !inside(realRoot, onDisk(name)) {
+				if !inside(realRoot, onDisk(root, name)) {
 					problem(name, "symbolic link to a folder outside %s, not followed", root)
 				}
 			case !isArchive(name):
 			case err != nil:
 				problem(name, "broken symbolic link: %v", unwrapPath(err))
-			case !inside(realRoot, onDisk(name)):
+			case !inside(realRoot, onDisk(root, name)):
 				problem(name, "symbolic link points outside %s, skipped", root)
 			case !target.Mode().IsRegular():
 				problem(name, "symbolic link to a %s, not a regular file", fileKind(target.Mode()))
 			default:
-				read(name)
+				if err := visit(r, name, target); err != nil {
+					problem(name, "%v", err)
+				}
 			}
 		default:
 			if isArchive(name) {
@@ -139,10 +168,9 @@ func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files [
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
+		return nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
 	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
-	return files, problems, nil
+	return problems, nil
 }
 
 // inside reports whether the symlink at path resolves to a file under

@@ -272,6 +272,16 @@ func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
 	return sha, nil
 }
 
+// Tip returns the commit that [Git.History] or [Git.ProjectHistory] would
+// read for ref now: what a build's fingerprint records of a git source, so
+// that it changes exactly when what the source reads does.
+func (g *Git) Tip(ctx context.Context, ref string) (string, error) { return g.resolve(ctx, ref) }
+
+// NotesTip is [Git.Tip] for the notes ref [Git.Notes] reads.
+func (g *Git) NotesTip(ctx context.Context, notesRef string) (string, error) {
+	return g.resolve(ctx, expandNotesRef(notesRef))
+}
+
 // remoteBranch returns the remote-tracking ref ("refs/remotes/origin/x")
 // that stands for the branch name when the repository has no ref of that
 // name (see resolve), or "" when there is none.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // Entry is the decoded content of one input: its runs and the problems
@@ -45,10 +46,12 @@ func (s *Store) runPath(k [32]byte) string {
 	return filepath.Join(s.dir, "runs", h[:2], h+".run")
 }
 
-// Entry returns the entry of key k, if the store has a good one.
-func (s *Store) Entry(k [32]byte) (Entry, bool) {
+// Entry returns the entry of key k, if the store has a good one. limit
+// bounds the size of its file (a few times the input's: the caller knows
+// it), so that a file put there by someone else is refused by its size.
+func (s *Store) Entry(k [32]byte, limit int64) (Entry, bool) {
 	path := s.runPath(k)
-	data, err := os.ReadFile(path)
+	data, err := capped.ReadRegular(path, limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, false
 	}
@@ -56,7 +59,11 @@ func (s *Store) Entry(k [32]byte) (Entry, bool) {
 	if err == nil {
 		var payload []byte
 		if payload, err = unseal(runMagic, data); err == nil {
-			e, err = decodeEntry(payload)
+			if len(payload) < len(k) || string(payload[:len(k)]) != string(k[:]) {
+				err = errors.New("the entry of another input (its key differs from its name)")
+			} else {
+				e, err = decodeEntry(payload[len(k):])
+			}
 		}
 	}
 	if err != nil {
@@ -71,7 +78,7 @@ func (s *Store) Entry(k [32]byte) (Entry, bool) {
 // Put stores the entry of key k.
 func (s *Store) Put(k [32]byte, e Entry) error {
 	s.Keep(k)
-	if err := writeFile(s.runPath(k), sealAfter(runMagic, encodeEntry(runMagic, e))); err != nil {
+	if err := writeFile(s.runPath(k), sealAfter(runMagic, encodeEntry(runMagic+string(k[:]), e))); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
@@ -105,8 +112,8 @@ func (s *Store) Prune() error {
 	})
 }
 
-// The .run format (after the magic line "perfpages run v1\n", before the
-// CRC-32C). Integers are varints (signed) or uvarints (counts, lengths);
+// The .run format (after the magic line "perfpages run v3\n" and the 32
+// bytes of the entry's key, before the CRC-32C). Integers are varints (signed) or uvarints (counts, lengths);
 // strings are a uvarint length and UTF-8 bytes; float64s are 8 bytes
 // little-endian IEEE 754. Strings of results go through a table, written
 // before them, so that a benchmark or metric name is stored once per
@@ -128,8 +135,9 @@ func (s *Store) Prune() error {
 //
 // v2 added the summary (analysis.SampleSummary); a v1 entry would decode
 // without it, so the store's Version changed with it and old stores are
-// rebuilt.
-const runMagic = "perfpages run v2\n"
+// rebuilt. v3 added the key: an entry copied over another's file is not
+// taken for it.
+const runMagic = "perfpages run v3\n"
 
 type enc struct{ b []byte }
 

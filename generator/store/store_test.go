@@ -1,11 +1,15 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,19 +41,19 @@ func sampleEntry() Entry {
 }
 
 func TestEntryRoundTrip(t *testing.T) {
-	s, err := Open(t.TempDir())
+	s, err := Open(t.TempDir(), testOut)
 	if err != nil {
 		t.Fatal(err)
 	}
 	k := RunKey("perfpages", "opts", []byte("the archive"))
-	if _, ok := s.Entry(k); ok {
+	if _, ok := s.Entry(k, 1<<20); ok {
 		t.Fatal("an empty store has an entry")
 	}
 	want := sampleEntry()
 	if err := s.Put(k, want); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := s.Entry(k)
+	got, ok := s.Entry(k, 1<<20)
 	if !ok {
 		t.Fatal("the entry just stored is not there")
 	}
@@ -64,7 +68,7 @@ func TestEntryRoundTrip(t *testing.T) {
 // A damaged or foreign .run file is a warning, is removed, and reads as
 // missing: the input is decoded again, nothing wrong is trusted.
 func TestEntryCorrupt(t *testing.T) {
-	s, _ := Open(t.TempDir())
+	s, _ := Open(t.TempDir(), testOut)
 	k := RunKey("perfpages", "", []byte("x"))
 	if err := s.Put(k, sampleEntry()); err != nil {
 		t.Fatal(err)
@@ -75,14 +79,14 @@ func TestEntryCorrupt(t *testing.T) {
 		"flipped byte":  append(append([]byte{}, data[:40]...), append([]byte{data[40] ^ 1}, data[41:]...)...),
 		"truncated":     data[:len(data)/2],
 		"other version": append([]byte("perfpages run v0\n"), data[len(runMagic):]...),
-		// v1 entries have no summaries: read as v2 they would lose them.
-		"v1 entry": append([]byte("perfpages run v1\n"), data[len(runMagic):]...),
+		// v2 entries have no key.
+		"v2 entry": append([]byte("perfpages run v2\n"), data[len(runMagic)+32:]...),
 		"empty":    nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, _ := Open(filepath.Dir(s.dir))
+			s, _ := Open(filepath.Dir(s.dir), testOut)
 			os.WriteFile(path, bad, 0o644)
-			if _, ok := s.Entry(k); ok {
+			if _, ok := s.Entry(k, 1<<20); ok {
 				t.Fatal("a damaged entry was read")
 			}
 			if len(s.Warnings()) != 1 || !strings.Contains(s.Warnings()[0].Error(), path) {
@@ -113,13 +117,13 @@ func FuzzDecodeEntry(f *testing.F) {
 
 func TestPrune(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := Open(dir)
+	s, _ := Open(dir, testOut)
 	a, b := RunKey("x", "", []byte("a")), RunKey("x", "", []byte("b"))
 	s.Put(a, Entry{})
 	s.Put(b, Entry{})
 	// The next build uses only a.
-	s2, _ := Open(dir)
-	if _, ok := s2.Entry(a); !ok {
+	s2, _ := Open(dir, testOut)
+	if _, ok := s2.Entry(a, 1<<20); !ok {
 		t.Fatal("entry a is gone")
 	}
 	if err := s2.Prune(); err != nil {
@@ -133,27 +137,182 @@ func TestPrune(t *testing.T) {
 	}
 }
 
+// testOut is the output folder the tests' stores belong to.
+const testOut = "/srv/site/public"
+
+// A store of another version (its marker says so) is emptied, with a
+// warning; the legacy store-v2 folder and criterion-v1.gob beside it go
+// when their content shows they are perfpages'.
 func TestOtherVersionRemoved(t *testing.T) {
-	// store-v1 is the store before results had summaries (issue 12).
-	for _, old := range []string{"store-v0", "store-v1"} {
-		dir := t.TempDir()
-		os.MkdirAll(filepath.Join(dir, old, "runs"), 0o755)
-		s, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	dir := t.TempDir()
+	folder := filepath.Join(dir, FolderName(testOut))
+	os.MkdirAll(filepath.Join(folder, "runs", "ab"), 0o755)
+	os.WriteFile(filepath.Join(folder, Marker), []byte("perfpages store store-v2\n"), 0o644)
+	os.WriteFile(filepath.Join(folder, "runs", "ab", "x.run"), []byte("old"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "store-v2", "runs"), 0o755)
+	os.WriteFile(filepath.Join(dir, "store-v2", "state.gob"), []byte("perfpages state v1\n..."), 0o644)
+	var legacy bytes.Buffer // what perfpages wrote before the store kept it
+	gob.NewEncoder(&legacy).Encode(struct {
+		Magic   string
+		Entries int
+	}{"perfpages analysis cache v1", 0})
+	os.WriteFile(filepath.Join(dir, "criterion-v1.gob"), legacy.Bytes(), 0o644)
+	s, err := Open(dir, testOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(folder, "runs", "ab", "x.run")); err == nil {
+		t.Error("the entries of the store of another version are still there")
+	}
+	for _, old := range []string{"store-v2", "criterion-v1.gob"} {
 		if _, err := os.Stat(filepath.Join(dir, old)); err == nil {
-			t.Errorf("the store of another version (%s) is still there", old)
-		}
-		if len(s.Warnings()) != 1 || !strings.Contains(s.Warnings()[0].Error(), old) {
-			t.Errorf("warnings: %v", s.Warnings())
+			t.Errorf("the legacy %s is still there", old)
 		}
 	}
+	if len(s.Warnings()) != 2 {
+		t.Errorf("warnings: %v", s.Warnings())
+	}
+}
+
+// Nothing that is not the store's own is ever removed: folders named like
+// stores (store-frontend, a store-v2 of someone else's files), a folder
+// at the store's own path without the marker, a link there.
+func TestOpenLeavesOthersAlone(t *testing.T) {
+	dir := t.TempDir()
+	keep := map[string]string{
+		"store-frontend/src/app.js": "app",
+		"store-v2/notes.txt":        "mine",
+		"store-v1/runs/x":           "mine",
+		"criterion-v1.gob":          "not a cache",
+	}
+	for p, data := range keep {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644)
+	}
+	if _, err := Open(dir, testOut); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range keep {
+		if got, err := os.ReadFile(filepath.Join(dir, p)); err != nil || string(got) != data {
+			t.Errorf("%s: %q, %v", p, got, err)
+		}
+	}
+
+	// The store's own path, taken by something else.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "precious"), []byte("x"), 0o644)
+	for name, make := range map[string]func(string) error{
+		"folder without marker": func(p string) error {
+			os.Mkdir(p, 0o755)
+			return os.WriteFile(filepath.Join(p, "precious"), []byte("x"), 0o644)
+		},
+		"foreign marker": func(p string) error {
+			os.Mkdir(p, 0o755)
+			return os.WriteFile(filepath.Join(p, Marker), []byte("my own marker\n"), 0o644)
+		},
+		"link to a folder": func(p string) error { return os.Symlink(other, p) },
+		"file":             func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, FolderName(testOut))
+			if err := make(p); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(dir, testOut)
+			var own *OwnershipError
+			if !errors.As(err, &own) {
+				t.Fatalf("Open = %v, want an OwnershipError", err)
+			}
+			if _, err := Reset(dir, testOut); !errors.As(err, &own) {
+				t.Fatalf("Reset = %v, want an OwnershipError", err)
+			}
+			if _, err := os.Stat(filepath.Join(other, "precious")); err != nil {
+				t.Error("the link's target lost a file")
+			}
+		})
+	}
+}
+
+// Two outputs never share a store.
+func TestFolderName(t *testing.T) {
+	a, b := FolderName("/srv/a/public"), FolderName("/srv/b/public")
+	if a == b || !strings.HasPrefix(a, "public-") {
+		t.Errorf("FolderName: %q and %q", a, b)
+	}
+	if n := FolderName("/x/../odd name\n"); strings.ContainsAny(n, " /\n.") {
+		t.Errorf("FolderName(odd) = %q", n)
+	}
+}
+
+// Store files are read only when they are regular files of the size the
+// store wrote: a FIFO does not hang, a link to /dev/zero or a sparse huge
+// file is refused by its size, and each is one warning and rebuilt.
+func TestReadRefusesOddFiles(t *testing.T) {
+	for name, plant := range map[string]func(path string) error{
+		"fifo":        func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"dev zero":    func(p string) error { return os.Symlink("/dev/zero", p) },
+		"sparse huge": func(p string) error { return os.Truncate(p, 20<<30) },
+		"grown":       func(p string) error { return os.WriteFile(p, append(must(os.ReadFile(p)), 0), 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, _ := Open(dir, testOut)
+			if err := s.SaveValue("steps", []int{1, 2, 3}); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(s.Dir(), "steps.gob")
+			if name != "sparse huge" && name != "grown" {
+				os.Remove(path)
+			}
+			if err := plant(path); err != nil {
+				t.Skip(err)
+			}
+			done := make(chan bool)
+			go func() {
+				s, _ := Open(dir, testOut)
+				var v []int
+				ok := s.LoadValue("steps", &v)
+				done <- !ok && len(s.Warnings()) == 1
+			}()
+			select {
+			case ok := <-done:
+				if !ok {
+					t.Error("the odd file was read, or not one warning")
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("reading the store hangs")
+			}
+		})
+	}
+}
+
+// An entry copied over another's file is not taken for it.
+func TestEntryOfAnotherKey(t *testing.T) {
+	s, _ := Open(t.TempDir(), testOut)
+	a, b := RunKey("x", "", []byte("a")), RunKey("x", "", []byte("b"))
+	s.Put(a, sampleEntry())
+	s.Put(b, Entry{})
+	data, _ := os.ReadFile(s.runPath(a))
+	os.WriteFile(s.runPath(b), data, 0o644)
+	if _, ok := s.Entry(b, 1<<20); ok {
+		t.Error("a's entry was read as b's")
+	}
+	if _, ok := s.Entry(a, 10); ok {
+		t.Error("an entry over its size limit was read")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func TestGobFiles(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := Open(dir)
+	s, _ := Open(dir, testOut)
 	o := Outputs{"index.html": {Key: "k", Size: 3, Sum: sha256.Sum256([]byte("abc"))}}
 	if err := s.SaveOutputs(o); err != nil {
 		t.Fatal(err)
