@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"crypto/sha256"
 	"io"
 	"io/fs"
 	"net"
