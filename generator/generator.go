@@ -675,12 +675,15 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
 	}
 	rep.Artifact, rep.Series = len(d.Artifacts), len(d.Series)
+	if err := checkSize(d, s.Config); err != nil {
+		return rep, err
+	}
 	k, err := s.datasetKeys(l)
 	if err != nil {
 		return rep, err
 	}
 	t.done("keys")
-	w, err := site.NewWriter(out, site.WriterOptions{Fresh: opts.Cold})
+	w, err := site.NewWriter(out, site.WriterOptions{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
 	if err != nil {
 		return rep, err
 	}
@@ -691,11 +694,19 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	// keys, the writer carries over files whose bytes are the same.
 	var known map[string]string
 	if st != nil {
-		prev, _ := st.Outputs().Check(absOut)
+		written := st.Outputs()
+		prev, _ := written.Check(absOut)
 		known = map[string]string{}
 		records := map[string]site.FileRecord{}
-		for p, r := range prev {
-			records[p] = site.FileRecord(r)
+		for p, r := range written {
+			if _, ok := prev[p]; ok {
+				records[p] = site.FileRecord(r)
+			} else if r.Key != "" {
+				// Written, but changed or gone since: the plan must know
+				// the file was there (a chunk of series data tells which
+				// files it has by them) and that it cannot be kept.
+				r.Key = changedKey
+			}
 			if r.Key != "" {
 				known[p] = r.Key
 			}
@@ -746,9 +757,12 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	if err != nil {
 		w.Abort()
-		return rep, err
+		return rep, sizeError(err, d, s.Config)
 	}
 	t.done("plan+render")
+	if n := w.Bytes(); n > config.PagesMaxBytes && s.Config.Site.MaxSiteBytes > config.PagesMaxBytes {
+		rep.Warnings = append(rep.Warnings, fmt.Errorf("the site is %s: GitHub Pages refuses sites over 1 GB (other hosts may not); %s", capped.FormatBytes(n), largestInputs(d)))
+	}
 	rep.Files = w.Count()
 	manifest := w.Manifest()
 	if err := w.Commit(); err != nil {
@@ -813,6 +827,10 @@ func (s *Site) checkStoreFolder(out string) error {
 	}
 	return nil
 }
+
+// changedKey is the key the plan is told for a file the last build wrote
+// that is no longer as written: no output's key is ever equal to it.
+const changedKey = "\x00changed since it was written"
 
 // upToDate reports whether the last successful build had the same inputs
 // (fp) and its site is still there as it wrote it: then there is nothing

@@ -91,7 +91,25 @@ type Site struct {
 	// from it (archive.Limits), so that one hostile file cannot exhaust
 	// memory: decoding any single file stays well under 1 GiB.
 	MaxInputBytes int64 `toml:"max_input_bytes"`
+	// MaxSiteFiles and MaxSiteBytes bound the site a build writes: the
+	// input caps bound bytes read, not pages written, and one archive of
+	// a few MB can name a hundred thousand benchmarks, each with its own
+	// pages. A build that would write more fails before it writes
+	// anything (see generator.checkSize), naming the inputs that made it
+	// so. Defaults: 500,000 files (the L data set, 10,000 series over
+	// 5,000 commits, writes 63,000) and 2 GiB (GitHub Pages refuses sites
+	// over 1 GB; a build warns above that).
+	MaxSiteFiles int   `toml:"max_site_files"`
+	MaxSiteBytes int64 `toml:"max_site_bytes"`
 }
+
+// Default bounds of the site (Site.MaxSiteFiles, Site.MaxSiteBytes), and
+// the size above which GitHub Pages refuses a site.
+const (
+	DefaultMaxSiteFiles       = 500_000
+	DefaultMaxSiteBytes int64 = 2 << 30
+	PagesMaxBytes       int64 = 1 << 30
+)
 
 // CacheDir is the analysis cache's folder for a build into out ("" for the
 // configured output), "" when the cache is off.
@@ -289,6 +307,12 @@ func (c *Config) fill() {
 	if c.Site.MaxInputBytes == 0 {
 		c.Site.MaxInputBytes = capped.Default
 	}
+	if c.Site.MaxSiteFiles == 0 {
+		c.Site.MaxSiteFiles = DefaultMaxSiteFiles
+	}
+	if c.Site.MaxSiteBytes == 0 {
+		c.Site.MaxSiteBytes = DefaultMaxSiteBytes
+	}
 	c.fillAnalysis()
 	if c.Triage.Filter == "" {
 		c.Triage.Filter = triageFilters[0]
@@ -414,6 +438,12 @@ func (c *Config) validate() []error {
 	}
 	if c.Site.MaxInputBytes < MinInputBytes {
 		bad("site.max_input_bytes %d: want a size in bytes of at least %d (default %d, 64 MiB)", c.Site.MaxInputBytes, MinInputBytes, capped.Default)
+	}
+	if c.Site.MaxSiteFiles < 100 {
+		bad("site.max_site_files %d: want a number of files of at least 100 (default %d)", c.Site.MaxSiteFiles, DefaultMaxSiteFiles)
+	}
+	if c.Site.MaxSiteBytes < 1<<20 {
+		bad("site.max_site_bytes %d: want a size in bytes of at least %d (default %d, 2 GiB)", c.Site.MaxSiteBytes, 1<<20, DefaultMaxSiteBytes)
 	}
 	if c.Site.Theme != "" && (strings.ContainsAny(c.Site.Theme, `/\`) || c.Site.Theme == "." || c.Site.Theme == "..") {
 		bad("site.theme %q: want the name of a folder under themes/", c.Site.Theme)

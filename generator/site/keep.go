@@ -52,15 +52,15 @@ func (w *Writer) Manifest() map[string]FileRecord {
 // so is returned by Manifest's, Commit's or Abort's wait: the build fails,
 // as it would have.
 func (w *Writer) Keep(p, key string) error {
-	full, err := w.claim(p)
-	if err != nil {
-		return err
-	}
 	w.mu.Lock()
 	old, ok := w.prev[p]
 	w.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("keeping %s: the previous site has no such file", p)
+	}
+	full, err := w.claim(p, old.Size)
+	if err != nil {
+		return err
 	}
 	w.async(func() error {
 		if kept, err := w.fromSpare(p, full, old, true); err != nil || kept {

@@ -40,6 +40,8 @@ import (
 type Writer struct {
 	target string
 	tmp    string
+	opts   WriterOptions
+	bytes  int64 // of the files claimed, under mu
 	// spare is the previous-but-one site the new one is made from, nil
 	// when it is made from nothing (see spare.go).
 	spare *spare
@@ -120,6 +122,21 @@ type WriterOptions struct {
 	// Fresh makes the new site from an empty folder: the spare site an
 	// earlier build kept is not used (a cold build reads nothing kept).
 	Fresh bool
+	// MaxFiles and MaxBytes bound the site (0: no bound): a file that
+	// would pass either is a *LimitError, and the build fails with the
+	// previous site in place.
+	MaxFiles int
+	MaxBytes int64
+}
+
+// LimitError reports a site that grew past a bound of [WriterOptions].
+type LimitError struct {
+	What  string // "files" or "bytes"
+	Limit int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the site would have more than %d %s", e.Limit, e.What)
 }
 
 // NewWriter prepares a temporary folder beside target. It refuses, before
@@ -140,7 +157,7 @@ func NewWriter(target string, o WriterOptions) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	w := &Writer{target: target, files: map[string]bool{}, dirs: map[string]bool{}, manifest: map[string]FileRecord{}}
+	w := &Writer{target: target, opts: o, files: map[string]bool{}, dirs: map[string]bool{}, manifest: map[string]FileRecord{}}
 	w.warnings = outdir.CleanLeftovers(target)
 	tmp := filepath.Join(parent, outdir.TempPrefix(target)+"spare")
 	if !o.Fresh {
@@ -205,7 +222,7 @@ func (w *Writer) WriteFile(p string, data []byte) error { return w.Put(p, "", da
 // same bytes at p (see SetPrevious), that file is carried over instead,
 // with its modification time: a rebuild rewrites only what changed.
 func (w *Writer) Put(p, key string, data []byte) error {
-	full, err := w.claim(p)
+	full, err := w.claim(p, int64(len(data)))
 	if err == nil {
 		full, err = w.place(p, full)
 	}
@@ -236,7 +253,7 @@ func (w *Writer) Put(p, key string, data []byte) error {
 
 // claim reserves path p of the new site and makes its folder; it returns
 // the file's path on disk.
-func (w *Writer) claim(p string) (string, error) {
+func (w *Writer) claim(p string, size int64) (string, error) {
 	if err := checkPath(p); err != nil {
 		return "", err
 	}
@@ -248,7 +265,16 @@ func (w *Writer) claim(p string) (string, error) {
 		w.mu.Unlock()
 		return "", fmt.Errorf("two pages write %s", p)
 	}
+	if w.opts.MaxFiles > 0 && len(w.files) >= w.opts.MaxFiles {
+		w.mu.Unlock()
+		return "", &LimitError{What: "files", Limit: int64(w.opts.MaxFiles)}
+	}
+	if w.opts.MaxBytes > 0 && w.bytes+size > w.opts.MaxBytes {
+		w.mu.Unlock()
+		return "", &LimitError{What: "bytes", Limit: w.opts.MaxBytes}
+	}
 	w.files[p] = true
+	w.bytes += size
 	w.mu.Unlock()
 	return filepath.Join(w.tmp, filepath.FromSlash(p)), nil
 }
@@ -302,6 +328,13 @@ func (w *Writer) record(p, full, key string, sum [32]byte) error {
 	w.manifest[p] = FileRecord{Key: key, Size: fi.Size(), Time: fi.ModTime(), Sum: sum}
 	w.mu.Unlock()
 	return nil
+}
+
+// Bytes is the size of the files written so far.
+func (w *Writer) Bytes() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.bytes
 }
 
 // Count is the number of files written so far.
