@@ -18,9 +18,10 @@ func TestParseDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Config{
-		File:     "perfpages.toml",
-		Dir:      dir,
-		Site:     Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20},
+		File: "perfpages.toml",
+		Dir:  dir,
+		Site: Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20,
+			MaxSiteFiles: DefaultMaxSiteFiles, MaxSiteBytes: DefaultMaxSiteBytes},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
 		Analysis: Analysis{Model: "perfpages", Value: "auto", History: 30, ZThreshold: 5, Lookback: 100, ZMinCommits: 10, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
 		Triage:   Triage{Filter: "definitely-relevant", LargeChange: ptr(0.05)},
