@@ -37,30 +37,52 @@ import (
 // and status-change times, inode and device, mode — not by its
 // modification time alone, which rsync -a, cp -p, tar, touch -r or Nix
 // (mtime 1) set to anything: the status-change time (ctime) cannot be set
-// by any of them, and every write or copy changes it or the inode. A file
-// changed within racyWindow of the fingerprint, or dated in the future,
-// could change again within one tick of the clock unseen (git's "racy"
-// files), so its content is hashed as well; so is every file where the
-// kernel's identity is not at hand (another OS, an embedded folder).
+// by any of them, and every write or copy changes it or the inode. Where
+// the kernel's identity is not at hand (another OS, an embedded folder)
+// the file's content is hashed instead.
+//
+// A file changed within a tick of its file system's clock before the
+// fingerprint, or dated in the future, could change again within that
+// tick unseen (git's "racy" files). Such a fingerprint is not stable: the
+// build is done as usual, but its fingerprint is not saved, so the next
+// build cannot take itself for up to date on the strength of it. (Hashing
+// such files instead would change the fingerprint's form once they age.)
+// The tick is racyWindow where times are kept in whole seconds (FAT, ext3,
+// HFS+: both times of the file are whole seconds), fineWindow elsewhere
+// (Linux keeps file times from a clock that ticks every 1–10 ms).
 // Reading every input's bytes on every build would cost what the load
 // costs; this costs a stat per file.
 
-// racyWindow: a file changed this recently is hashed by content. File
-// systems keep times in 1 ns (ext4, xfs, btrfs, tmpfs) to 2 s (FAT).
-const racyWindow = 3 * time.Second
+const (
+	racyWindow = 3 * time.Second
+	fineWindow = 100 * time.Millisecond
+)
+
+// racy reports whether a file last modified at mod and changed at changed
+// is racy at now.
+func racy(now, mod, changed time.Time) bool {
+	window := fineWindow
+	if mod.Nanosecond() == 0 && changed.Nanosecond() == 0 {
+		window = racyWindow
+	}
+	return now.Sub(changed) < window || now.Sub(mod) < window
+}
 
 // Fingerprint identifies the site's inputs as a build reads them, for
 // a command that watches them (serve): it changes whenever a build would.
 func (s *Site) Fingerprint(ctx context.Context) [32]byte {
 	repos := s.gitRepos()
 	defer repos.close()
-	return s.fingerprint(ctx, "", repos)
+	fp, _ := s.fingerprint(ctx, "", repos)
+	return fp
 }
 
-func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) [32]byte {
+// fingerprint returns the fingerprint of the build into out, and whether
+// it is stable (no input is racy).
+func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp [32]byte, stable bool) {
 	cfg := s.Config
-	fp := &fingerprinter{now: time.Now(), max: capped.Or(cfg.Site.MaxInputBytes)}
-	b := &fp.b
+	f := &fingerprinter{now: time.Now(), max: capped.Or(cfg.Site.MaxInputBytes), stable: true}
+	b := &f.b
 	cfgJSON, _ := json.Marshal(cfg)
 	fmt.Fprintf(b, "tool %s\nconfig %s\nout %s\nenv %q\n", toolKey(), cfgJSON, out, os.Getenv("PERFPAGES_BASE_URL"))
 	for _, f := range s.Files {
@@ -79,7 +101,7 @@ func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) [32
 	for _, src := range cfg.Sources {
 		switch src.Kind() {
 		case "dir":
-			fp.dir(src.Dir, sourceWants(src))
+			f.dir(src.Dir, sourceWants(src))
 		case "notes":
 			tip("notes", src.Git, src.Notes, func(g *source.Git) (string, error) { return g.NotesTip(ctx, src.Notes) })
 		default:
@@ -91,19 +113,20 @@ func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) [32
 		tip("project", cfg.Project.Git, branch, func(g *source.Git) (string, error) { return g.Tip(ctx, branch) })
 	}
 	if s.Content != nil {
-		fp.fs("content", s.Content)
+		f.fs("content", s.Content)
 	}
 	for _, t := range s.Themes {
-		fp.fs("theme", t)
+		f.fs("theme", t)
 	}
-	return sha256.Sum256([]byte(b.String()))
+	return sha256.Sum256([]byte(b.String())), f.stable
 }
 
 // fingerprinter writes the lines of a fingerprint.
 type fingerprinter struct {
-	b   strings.Builder
-	now time.Time
-	max int64 // bytes of a file hashed at most: a reader reads no more
+	b      strings.Builder
+	now    time.Time
+	max    int64 // bytes of a file hashed at most: a reader reads no more
+	stable bool  // no file is racy
 }
 
 // dir adds the files of a directory source that its reader reads.
@@ -143,17 +166,18 @@ func (fp *fingerprinter) fs(what string, fsys fs.FS) {
 	})
 }
 
-// file adds one file: its identity on disk, and its content's hash when
-// that identity is not enough (see racyWindow). The content is hashed as
-// it is read, up to the size a reader reads: a file over it is refused by
-// its size, which the line has.
+// file adds one file: its identity on disk, or its content's hash where
+// the kernel keeps none, hashed as it is read up to the size a reader
+// reads (a file over it is refused by its size, which the line has).
 func (fp *fingerprinter) file(name string, info fs.FileInfo, open func() (fs.File, error)) {
 	fmt.Fprintf(&fp.b, "  %q %d %v", name, info.Size(), info.Mode())
 	id, changed, ok := identity(info)
 	if ok {
 		fmt.Fprintf(&fp.b, " %d %s", info.ModTime().UnixNano(), id)
-	}
-	if (!ok || fp.now.Sub(changed) < racyWindow || fp.now.Sub(info.ModTime()) < racyWindow) && info.Size() <= fp.max {
+		if racy(fp.now, info.ModTime(), changed) {
+			fp.stable = false
+		}
+	} else if info.Size() <= fp.max {
 		h := sha256.New()
 		f, err := open()
 		if err == nil {

@@ -636,7 +636,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	repos := s.gitRepos()
 	defer repos.close()
-	fp := s.fingerprint(ctx, absOut, repos)
+	fp, stable := s.fingerprint(ctx, absOut, repos)
 	t.done("fingerprint")
 	if st != nil {
 		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {
@@ -771,6 +771,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	t.done("swap")
 	if st != nil {
+		if !stable {
+			fp = [32]byte{} // no later fingerprint equals it: the next build is done
+		}
 		s.saveStore(st, d, br, stepCache, tests, manifest, fp, absOut, rep)
 	}
 	t.done("store")

@@ -496,6 +496,7 @@ func TestTwoOutputsOwnStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	outs := []string{filepath.Join(b.dir, "public"), filepath.Join(b.dir, "public2")}
+	time.Sleep(2 * fineWindow) // inputs older than a tick: the builds' fingerprints are saved
 	errs := make(chan error, 2)
 	reps := make([]*Report, 2)
 	for i, out := range outs {
@@ -611,7 +612,8 @@ func TestFingerprintIgnoresGitDir(t *testing.T) {
 		defer os.Unsetenv("GIT_DIR")
 		repos := s.gitRepos()
 		defer repos.close()
-		return s.fingerprint(t.Context(), "/out", repos)
+		fp, _ := s.fingerprint(t.Context(), "/out", repos)
+		return fp
 	}
 	before := fp()
 	other.write("a.txt", "2")
