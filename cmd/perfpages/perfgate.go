@@ -157,7 +157,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "perfpages: warning: %s\n", w)
+		say(stderr, "perfpages: warning: ", w)
 	}
 	fmt.Fprint(stdout, res.Markdown)
 	code := res.ExitCode(*failOnWarn)

@@ -66,14 +66,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		open := func() *generator.Site {
 			ns, err := site.reopen()
 			if err != nil {
-				fmt.Fprintf(stderr, "perfpages: %v\n", err)
+				say(stderr, "perfpages: ", err)
 				return nil
 			}
 			return ns
 		}
 		watch(ctx, s, *site.config, *poll, open, func(s *generator.Site) {
 			if _, err := build(ctx, s, generator.BuildOptions{Out: out}, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
-				fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
+				say(stderr, "perfpages: ", fmt.Sprintf("%v (still serving the previous build)", err))
 			}
 		})
 	}()
