@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // Default is the default limit on the decoded size of one input file:
@@ -141,6 +142,89 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	data, err := Read(f, limit)
+	if err != nil {
+		var tl *TooLargeError
+		if !errors.As(err, &tl) {
+			err = &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// NotRegularError reports a path that is not a regular file (or a link to
+// one): a named pipe, a device, a socket, a folder.
+type NotRegularError struct {
+	Mode fs.FileMode
+	// Link is set when the path is a symbolic link to it.
+	Link bool
+}
+
+func (e *NotRegularError) Error() string {
+	what := kind(e.Mode)
+	if e.Link {
+		what = "a symbolic link to " + what
+	}
+	return what + ", not a regular file"
+}
+
+// kind names what a file of mode m is, with its article: "a named pipe",
+// "a device", "a folder".
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
+}
+
+// ReadRegular is [ReadFile] for a path that must be a regular file, or a
+// symbolic link to one: anything else — a named pipe, whose open would
+// block until a writer comes; /dev/zero or /dev/urandom, which never end;
+// a socket, a folder — is a [NotRegularError] inside an *fs.PathError,
+// and is never read. The path is looked at before it is opened (opening
+// some devices acts on them), and the open file again, opened
+// non-blocking so that a file swapped for a pipe in between cannot hang
+// the caller either. Reading never blocks and stops at limit+1 bytes
+// (limit ≤ 0: [Default]) whatever the size on disk says.
+func ReadRegular(name string, limit int64) ([]byte, error) {
+	notRegular := func(m fs.FileMode, link bool) error {
+		return &fs.PathError{Op: "read", Path: name, Err: &NotRegularError{Mode: m, Link: link}}
+	}
+	li, err := os.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	st := li
+	if li.Mode()&fs.ModeSymlink != 0 {
+		if st, err = os.Stat(name); err != nil {
+			return nil, err
+		}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode(), li.Mode()&fs.ModeSymlink != 0)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if got, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !got.Mode().IsRegular() {
+		return nil, notRegular(got.Mode(), li.Mode()&fs.ModeSymlink != 0)
+	}
 	data, err := Read(f, limit)
 	if err != nil {
 		var tl *TooLargeError
