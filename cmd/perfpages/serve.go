@@ -44,7 +44,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	base := s.Config.BasePath()
 	mux := http.NewServeMux()
-	files := http.StripPrefix(strings.TrimSuffix(base, "/"), noCache(http.FileServer(http.Dir(out))))
+	files := http.StripPrefix(strings.TrimSuffix(base, "/"), noCache(siteHandler(out)))
 	mux.Handle(base, files)
 	if base != "/" {
 		mux.Handle("/", http.RedirectHandler(base, http.StatusFound))
@@ -53,7 +53,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(mux)
 	fmt.Fprintf(stdout, "serving http://%s%s (Ctrl-C to stop)\n", ln.Addr(), base)
 
 	ctx, cancel := context.WithCancel(ctx)
