@@ -9,7 +9,8 @@
 // disk when that is known up front (a file's stat, a git blob's header),
 // else by reading at most limit+1 bytes. Gzip data is inflated through the
 // same cap, and going over it is a [TooLargeError] that says so rather
-// than a silent truncation.
+// than a silent truncation. [ReadRegular] also refuses, without blocking,
+// whatever is not a regular file: a named pipe, a device, a socket.
 package capped
 
 import (
