@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/inert"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -363,6 +364,20 @@ dir = "results"
 		if (strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".xml")) && (strings.Contains(string(data), "<script>alert") || strings.Contains(string(data), `"><img`)) {
 			t.Errorf("%s: data injected markup", name)
 		}
+		// No name reorders a page or what its script shows: the
+		// bidirectional characters are shown as escapes everywhere.
+		if strings.HasSuffix(name, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if data, err = io.ReadAll(zr); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if i := strings.IndexFunc(string(data), inert.IsBidi); i >= 0 {
+			t.Errorf("%s: bidirectional character at byte %d: %q", name, i, data[max(0, i-40):min(len(data), i+40)])
+		}
 	}
 	// Nothing was written outside the output folder.
 	entries, _ := os.ReadDir(b.dir)
@@ -380,6 +395,9 @@ dir = "results"
 	if !strings.Contains(page, "../../etc/passwd") {
 		t.Errorf("the path-like benchmark name is not shown")
 	}
+	if !strings.Contains(page, `evil\u202etxt.exe\u2066`) {
+		t.Errorf("the benchmark with bidirectional characters is not shown with them escaped")
+	}
 }
 
 func hostileRun(sha, date, parent, long string) string {
@@ -388,16 +406,18 @@ func hostileRun(sha, date, parent, long string) string {
 		parents = `"parents": ["` + parent + `"],`
 	}
 	return `{"schema": "perfpages.run.v1",
- "artifact": {"id": "` + sha + `", "date": "` + date + `", ` + parents + ` "title": "<script>alert(1)</script> \"quoted\""},
- "machine": {"name": "../m<b>"},
+ "artifact": {"id": "` + sha + `", "date": "` + date + `", ` + parents + ` "title": "<script>alert(1)</script> \"quoted\" \u202ereversed"},
+ "machine": {"name": "../m<b>\u2067"},
  "results": [
   {"benchmark": "../../etc/passwd", "metric": "wall-time", "unit": "ns", "samples": [1]},
   {"benchmark": "<script>alert(1)</script>", "params": {"\"><img src=x>": "../x"}, "metric": "m\"", "unit": "ns", "samples": [2]},
   {"benchmark": "nul\u0000byte/slash\\back", "metric": "wall-time", "unit": "ns", "samples": [3]},
   {"benchmark": ".", "metric": "wall-time", "unit": "ns", "samples": [4]},
   {"benchmark": "..", "metric": "wall-time", "unit": "ns", "samples": [5]},
-  {"benchmark": "` + long + `", "metric": "wall-time", "unit": "ns", "samples": [6]}
- ]}`
+  {"benchmark": "` + long + `", "metric": "wall-time", "unit": "ns", "samples": [6]},
+  {"benchmark": "evil\u202etxt.exe\u2066", "params": {"k\u200f": "v\u061c\u001b[31m"}, "metric": "wall-time", "unit": "ns", "samples": [7]}
+ ],
+ "context": {"toolchain": "go\u202e1.26"}}`
 }
 
 func TestSiteBadArchiveSkipped(t *testing.T) {

@@ -69,10 +69,10 @@ const shownPerKind = 5
 func printGrouped(w io.Writer, prefix string, problems []error) {
 	for _, g := range sitemodel.GroupWarnings(problems, shownPerKind) {
 		for _, m := range g.First {
-			fmt.Fprintf(w, "%s%s\n", prefix, m)
+			say(w, prefix, m)
 		}
 		if n := g.Count - len(g.First); n > 0 {
-			fmt.Fprintf(w, "%s… and %d more like these (%s)\n", prefix, n, g.Kind)
+			say(w, prefix, fmt.Sprintf("… and %d more like these (%s)", n, g.Kind))
 		}
 	}
 }

@@ -90,7 +90,7 @@ func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) 
 	}
 	d, warnings, err := s.Load(ctx)
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "perfpages: warning: %v\n", w)
+		say(stderr, "perfpages: warning: ", w)
 	}
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, arg := range fs.Args() {
 		paths, err := importPaths(arg, *format)
 		if err != nil {
-			fmt.Fprintf(stderr, "perfpages: %v\n", err)
+			say(stderr, "perfpages: ", err)
 			failed++
 			inputs++
 			continue
@@ -90,7 +90,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 			inputs++
 			if _, err := importOne(path, *format, def, *out, *force, stdout, stderr); err != nil {
-				fmt.Fprintf(stderr, "perfpages: %v\n", err)
+				say(stderr, "perfpages: ", err)
 				failed++
 			}
 		}
@@ -174,9 +174,9 @@ func importOne(path, format string, def foreign.Defaults, out string, force bool
 	for _, p := range problems {
 		if p.Fatal {
 			fatal = true
-			fmt.Fprintf(stderr, "perfpages: %v\n", p)
+			say(stderr, "perfpages: ", p)
 		} else {
-			fmt.Fprintf(stderr, "perfpages: warning: %v\n", p)
+			say(stderr, "perfpages: warning: ", p)
 		}
 	}
 	if fatal && len(runs) == 0 {
@@ -204,8 +204,8 @@ func importOne(path, format string, def foreign.Defaults, out string, force bool
 			n++
 			continue
 		case err == nil && !force:
-			fmt.Fprintf(stderr, "perfpages: %s: not written: %s exists with other results for machine %q, artifact %s and the same context (-force overwrites it)\n",
-				path, name, r.Machine.Name, r.Artifact.ID)
+			say(stderr, "perfpages: ", fmt.Sprintf("%s: not written: %s exists with other results for machine %q, artifact %s and the same context (-force overwrites it)",
+				path, name, r.Machine.Name, r.Artifact.ID))
 			refused++
 			continue
 		case err != nil && !errors.Is(err, fs.ErrNotExist):

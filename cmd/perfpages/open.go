@@ -44,7 +44,7 @@ func (f *siteFlags) open(stderr io.Writer) (*generator.Site, error) {
 	}
 	if s.IsDemo {
 		wd, _ := os.Getwd()
-		fmt.Fprintf(stderr, "perfpages: note: no %s in %s: using the embedded demo site (give -config F for yours)\n", config.FileName, wd)
+		say(stderr, "perfpages: note: ", fmt.Sprintf("no %s in %s: using the embedded demo site (give -config F for yours)", config.FileName, wd))
 	}
 	return s, nil
 }

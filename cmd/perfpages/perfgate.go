@@ -42,7 +42,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	out := fs.String("out", "perfgate.json", "run receipt to write")
 	cwd := fs.String("cwd", "", "working directory of the command (default: the current one)")
 	allowNonzero := fs.Bool("allow-nonzero", false, "exit 0 even when a measured sample exits non-zero or times out")
-	outputCap := fs.Int("output-cap", perfgate.DefaultOutputCap, "bytes of each sample's stdout and stderr kept in the receipt")
+	outputCap := fs.Int("output-cap", perfgate.DefaultOutputCap, "bytes of each sample's stdout and stderr kept in the receipt (at most 1048576, 1 MiB)")
 	// Not parse: flags end at the command, whose own flags are its own
 	// ("run -name x ./bench -v").
 	if err := fs.Parse(args); err != nil {
@@ -59,8 +59,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fs.Usage()
 		return errors.New("run: no command given: put it after --")
 	}
-	if *outputCap < 1 {
-		return fmt.Errorf("run: -output-cap %d: want a positive number of bytes", *outputCap)
+	if err := perfgate.CheckOutputCap(*outputCap); err != nil {
+		return fmt.Errorf("run: -output-cap %w", err)
 	}
 	res, err := perfgate.Run(ctx, perfgate.RunOptions{
 		Name:      *name,
@@ -157,7 +157,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "perfpages: warning: %s\n", w)
+		say(stderr, "perfpages: warning: ", w)
 	}
 	fmt.Fprint(stdout, res.Markdown)
 	code := res.ExitCode(*failOnWarn)

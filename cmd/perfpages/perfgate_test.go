@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -321,12 +323,34 @@ func TestPerfgateBadInputs(t *testing.T) {
 	os.WriteFile(wrong, []byte(`{"schema": "perfgate.run.v2"}`), 0o644)
 	incomplete := filepath.Join(tmp, "incomplete.json")
 	os.WriteFile(incomplete, []byte(`{"schema": "perfgate.run.v1", "tool": {"name": "x", "version": "1"}}`), 0o644)
+	// Inputs that are not receipts: none hangs or fills memory, each is
+	// named with what it is.
+	fifo := filepath.Join(tmp, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	zero := filepath.Join(tmp, "zero.json")
+	os.Symlink("/dev/zero", zero)
+	lfs := filepath.Join(tmp, "lfs.json")
+	os.WriteFile(lfs, []byte("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1234\n"), 0o644)
+	utf16 := filepath.Join(tmp, "utf16.json")
+	os.WriteFile(utf16, []byte("\xff\xfe{\x00}\x00"), 0o644)
 	out := t.TempDir()
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
+		{"check: current a named pipe", []string{"check", "-baseline", "baseline.json", "-current", fifo, "-out-dir", out}, "perfpages: " + fifo + ": a named pipe, not a regular file\n"},
+		{"check: baseline a link to /dev/zero", []string{"check", "-baseline", zero, "-current", "current_pass.json", "-out-dir", out}, "perfpages: " + zero + ": a symbolic link to a device, not a regular file\n"},
+		{"check: a Git LFS pointer", []string{"check", "-baseline", "baseline.json", "-current", lfs, "-out-dir", out}, "perfpages: " + lfs + ": is a Git LFS pointer, not the results: run `git lfs pull` (or check out with lfs: true)\n"},
+		{"check: UTF-16", []string{"check", "-baseline", utf16, "-current", "current_pass.json", "-out-dir", out}, "perfpages: " + utf16 + ": is UTF-16 encoded: save it as UTF-8 (PowerShell's > writes UTF-16; use Out-File -Encoding utf8)\n"},
+		{"export: a named pipe", []string{"export", "-format", "csv", fifo}, "perfpages: " + fifo + ": a named pipe, not a regular file\n"},
+		{"promote: a named pipe", []string{"promote", fifo, filepath.Join(out, "x.json")}, "perfpages: " + fifo + ": a named pipe, not a regular file\n"},
+		{"promote: a link to /dev/zero", []string{"promote", zero, filepath.Join(out, "x.json")}, "perfpages: " + zero + ": a symbolic link to a device, not a regular file\n"},
+		{"run: output cap 0", []string{"run", "-name", "x", "-output-cap", "0", "--", "true"}, "perfpages: run: -output-cap 0 bytes: want 1 to 1048576 (1 MiB), the most a receipt keeps of each stream of a sample\n"},
+		{"run: output cap over 1 MiB", []string{"run", "-name", "x", "-output-cap", "1048577", "--", "true"}, "perfpages: run: -output-cap 1048577 bytes: want 1 to 1048576 (1 MiB)"},
+		{"run: output cap of a terabyte", []string{"run", "-name", "x", "-output-cap", "1099511627776", "--", "true"}, "perfpages: run: -output-cap 1099511627776 bytes: want 1 to 1048576 (1 MiB)"},
 		{"check: missing current", []string{"check", "-baseline", "baseline.json", "-current", "nope.json", "-out-dir", out}, "perfpages: nope.json: no such file or directory\n"},
 		{"check: not JSON", []string{"check", "-baseline", "baseline.json", "-current", notJSON, "-out-dir", out}, "perfpages: " + notJSON + ":2: invalid JSON: invalid character 'p' looking for beginning of value\n"},
 		{"check: wrong schema", []string{"check", "-baseline", wrong, "-current", "current_pass.json", "-out-dir", out}, "perfpages: " + wrong + `: schema "perfgate.run.v2": want perfgate.run.v1 or perfpages.run.v1` + "\n"},
@@ -349,7 +373,17 @@ func TestPerfgateBadInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan struct{})
+			timer := time.AfterFunc(10*time.Second, func() {
+				select {
+				case <-done:
+				default:
+					panic(tt.name + ": perfpages " + strings.Join(tt.args, " ") + " hangs")
+				}
+			})
+			defer timer.Stop()
 			_, stderr, code := perfgateCLI(t, tt.args...)
+			close(done)
 			if code != 1 {
 				t.Errorf("exit status %d, want 1", code)
 			}

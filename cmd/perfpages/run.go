@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/inert"
 )
 
 // errReported is returned when the problem was already printed; main only
@@ -52,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, flag.ErrHelp) {
-		for _, line := range strings.Split(err.Error(), "\n") {
+		for _, line := range errorLines(err) {
 			fmt.Fprintf(stderr, "perfpages: %s\n", line)
 		}
 	}
@@ -60,6 +62,64 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return err
+}
+
+// say prints one line of the log: prefix, then msg made inert
+// (inert.Line), so that a name in it — a benchmark, a machine, a file —
+// can neither forge another line ("perfpages: note: …") nor act on the
+// terminal. Every warning and note of the commands goes through it.
+func say(w io.Writer, prefix string, msg any) {
+	fmt.Fprintf(w, "%s%s\n", prefix, inert.Line(fmt.Sprint(msg)))
+}
+
+// errorLines is what run prints of err: one inert line per error that
+// errors.Join joined (a config with three bad keys is three lines), one
+// for any other error whatever newlines a name in it holds. When a joined
+// error is wrapped ("config: %w"), its lines can only be told apart by
+// its newlines, and each is made inert.
+func errorLines(err error) []string {
+	if errs, ok := joined(err); ok {
+		var lines []string
+		for _, e := range errs {
+			lines = append(lines, errorLines(e)...)
+		}
+		return lines
+	}
+	if wrapsJoin(err) {
+		lines := strings.Split(err.Error(), "\n")
+		for i, l := range lines {
+			lines[i] = inert.Line(l)
+		}
+		return lines
+	}
+	return []string{inert.Line(err.Error())}
+}
+
+// joined returns the errors of an errors.Join: an error whose Unwrap
+// returns several errors and whose message is theirs, one a line (not
+// fmt.Errorf with several %w, whose message is its own).
+func joined(err error) ([]error, bool) {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil, false
+	}
+	errs := j.Unwrap()
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errs, err.Error() == strings.Join(msgs, "\n")
+}
+
+// wrapsJoin reports whether an errors.Join lies under err.
+func wrapsJoin(err error) bool {
+	for err != nil {
+		if _, ok := joined(err); ok {
+			return true
+		}
+		err = errors.Unwrap(err)
+	}
+	return false
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -44,7 +44,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	base := s.Config.BasePath()
 	mux := http.NewServeMux()
-	files := http.StripPrefix(strings.TrimSuffix(base, "/"), noCache(http.FileServer(http.Dir(out))))
+	files := http.StripPrefix(strings.TrimSuffix(base, "/"), noCache(siteHandler(out)))
 	mux.Handle(base, files)
 	if base != "/" {
 		mux.Handle("/", http.RedirectHandler(base, http.StatusFound))
@@ -53,7 +53,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(mux)
 	fmt.Fprintf(stdout, "serving http://%s%s (Ctrl-C to stop)\n", ln.Addr(), base)
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -66,14 +66,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		open := func() *generator.Site {
 			ns, err := site.reopen()
 			if err != nil {
-				fmt.Fprintf(stderr, "perfpages: %v\n", err)
+				say(stderr, "perfpages: ", err)
 				return nil
 			}
 			return ns
 		}
 		watch(ctx, s, *site.config, *poll, open, func(s *generator.Site) {
 			if _, err := build(ctx, s, generator.BuildOptions{Out: out}, stdout, stderr); err != nil && !errors.Is(err, errReported) && ctx.Err() == nil {
-				fmt.Fprintf(stderr, "perfpages: %v (still serving the previous build)\n", err)
+				say(stderr, "perfpages: ", fmt.Sprintf("%v (still serving the previous build)", err))
 			}
 		})
 	}()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -108,5 +109,67 @@ func TestServe(t *testing.T) {
 	waitFor(t, "the rebuild", func() bool { code, _ := get(t, base+"commit/"+b+"/"); return code == 200 })
 	if _, body := get(t, base+"commit/"+b+"/"); !strings.Contains(body, "-10.00%") {
 		t.Errorf("rebuilt commit page lacks the change")
+	}
+}
+
+// siteHandler serves like GitHub Pages: folders by their index.html, a
+// folder without one is a 404 (never a listing), and a 404 shows the
+// site's 404.html.
+func TestSiteHandler(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"index.html":            "home",
+		"404.html":              "the site's 404 page",
+		"commit/abc/index.html": "commit abc",
+		"data/series/0.json":    "{}",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	srv := httptest.NewServer(siteHandler(dir))
+	defer srv.Close()
+	for _, tt := range []struct {
+		path string
+		code int
+		body string
+	}{
+		{"/", 200, "home"},
+		{"/commit/abc/", 200, "commit abc"},
+		{"/commit/abc", http.StatusMovedPermanently, ""},
+		{"/data/series/0.json", 200, "{}"},
+		{"/commit/", 404, "the site's 404 page"},
+		{"/data/", 404, "the site's 404 page"},
+		{"/data/series", 404, "the site's 404 page"},
+		{"/nope/", 404, "the site's 404 page"},
+		{"/../../etc/passwd", 404, "the site's 404 page"},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			code, body := get(t, srv.URL+tt.path)
+			if code != tt.code || (tt.body != "" && body != tt.body) {
+				t.Errorf("GET %s = %d %q, want %d %q", tt.path, code, body, tt.code, tt.body)
+			}
+			if strings.Contains(body, "<pre>") || strings.Contains(body, `href="abc/"`) {
+				t.Errorf("GET %s lists a folder:\n%s", tt.path, body)
+			}
+		})
+	}
+	os.Remove(filepath.Join(dir, "404.html"))
+	if code, body := get(t, srv.URL+"/data/"); code != 404 || !strings.Contains(body, "404 page not found") {
+		t.Errorf("without a 404.html: %d %q", code, body)
+	}
+}
+
+// serve's server bounds every wait: headers, whole requests, responses
+// and idle kept-alive connections (scripts/hostile.sh sees one closed).
+func TestServeTimeouts(t *testing.T) {
+	srv := newServer(http.NotFoundHandler())
+	for name, d := range map[string]time.Duration{
+		"ReadHeaderTimeout": srv.ReadHeaderTimeout, "ReadTimeout": srv.ReadTimeout,
+		"WriteTimeout": srv.WriteTimeout, "IdleTimeout": srv.IdleTimeout,
+	} {
+		if d <= 0 || d > time.Minute {
+			t.Errorf("%s = %v, want a bound of at most a minute", name, d)
+		}
 	}
 }

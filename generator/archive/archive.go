@@ -149,6 +149,14 @@ func (d *decoder) decode(data []byte) analysis.Run {
 		d.fail(0, "%v", &capped.TooLargeError{Limit: d.limits.Bytes, Size: n})
 		return analysis.Run{}
 	}
+	// An LFS pointer or a UTF-16 file under a .gz name is not gzip either:
+	// say what it is rather than "bad gzip data".
+	if !capped.IsGzip(data) {
+		if p := readkit.NotResults(d.file, data); p != nil {
+			d.fail(0, "%s", p.Msg)
+			return analysis.Run{}
+		}
+	}
 	if gz || capped.IsGzip(data) {
 		var err error
 		if data, err = capped.Gunzip(data, d.limits.Bytes); err != nil {
@@ -160,6 +168,10 @@ func (d *decoder) decode(data []byte) analysis.Run {
 			}
 			return analysis.Run{}
 		}
+	}
+	if p := readkit.NotResults(d.file, data); p != nil {
+		d.fail(0, "%s", p.Msg)
+		return analysis.Run{}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write a BOM
 	d.size = len(data)

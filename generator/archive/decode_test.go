@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // decodeCase is one table row: an archive and the problems it must give,
@@ -518,5 +520,66 @@ func TestDecodeTestdata(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), b.String()); diff != "" {
 		t.Errorf("problems differ from %s (-want +got; go test -update rewrites it):\n%s", path, diff)
+	}
+}
+
+// The native archive in every codec, gzipped or not, and a git note
+// (no extension): a Git LFS pointer and a UTF-16 file are refused with
+// what they are and the fix, not a syntax error.
+func TestDecodeLFSPointerAndUTF16(t *testing.T) {
+	lfs := "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
+	utf16LE := func(s string, bom bool) []byte {
+		var b []byte
+		if bom {
+			b = append(b, 0xFF, 0xFE)
+		}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	utf16BE := func(s string) []byte {
+		b := []byte{0xFE, 0xFF}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return b
+	}
+	for _, file := range []string{"valid.json", "valid.yaml", "valid.toml"} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			name, as string
+			data     []byte
+			want     string
+		}{
+			{"LFS pointer", file, []byte(lfs), readkit.LFSPointerMsg},
+			{"LFS pointer under a .gz name", file + ".gz", []byte(lfs), readkit.LFSPointerMsg},
+			{"LFS pointer as a git note", "refs/notes/perf:abc", []byte(lfs), readkit.LFSPointerMsg},
+			{"UTF-16LE with BOM", file, utf16LE(string(data), true), readkit.UTF16Msg},
+			{"UTF-16LE without BOM", file, utf16LE(string(data), false), readkit.UTF16Msg},
+			{"UTF-16BE", file, utf16BE(string(data)), readkit.UTF16Msg},
+			{"UTF-16 gzipped", file + ".gz", []byte(gzipped(string(utf16LE(string(data), true)))), readkit.UTF16Msg},
+		} {
+			t.Run(file+" "+tt.name, func(t *testing.T) {
+				if run, problems := Decode(file, data, Options{}); len(problems) > 0 || len(run.Results) == 0 {
+					t.Fatalf("the archive itself does not decode: %v", problems)
+				}
+				run, problems := Decode(tt.as, tt.data, Options{})
+				want := []string{tt.as + ": " + tt.want}
+				var got []string
+				for _, p := range problems {
+					if !p.Fatal {
+						t.Errorf("not fatal: %v", p)
+					}
+					got = append(got, p.Error())
+				}
+				if diff := cmp.Diff(want, got); diff != "" || len(run.Results) != 0 {
+					t.Errorf("%d results; problems (-want +got):\n%s", len(run.Results), diff)
+				}
+			})
+		}
 	}
 }

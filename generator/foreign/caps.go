@@ -17,13 +17,18 @@ const maxProblems = 100
 
 // checkInput applies the caps every reader shares (see [Read]) to each
 // file of in: a file over the size or separator cap makes a file input
-// unusable and is left out of a folder input; invalid UTF-8 is replaced.
+// unusable and is left out of a folder input, and so is a Git LFS pointer
+// or a UTF-16 file (readkit.NotResults); invalid UTF-8 is replaced.
 func checkInput(in Input) (Input, []archive.Problem, bool) {
 	limits := archive.LimitsFor(in.MaxBytes)
 	var problems []archive.Problem
 	check := func(name string, data []byte) ([]byte, bool) {
 		if n := int64(len(data)); n > limits.Bytes {
 			problems = append(problems, fatal(name, 0, "%v", &capped.TooLargeError{Limit: limits.Bytes, Size: n}))
+			return nil, false
+		}
+		if p := readkit.NotResults(name, data); p != nil {
+			problems = append(problems, *p)
 			return nil, false
 		}
 		if n := archive.Separators(data); n > limits.Tokens {

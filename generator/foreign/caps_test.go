@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -358,6 +359,97 @@ func TestReadPathTooLarge(t *testing.T) {
 	for path, want := range map[string]string{huge: tooLarge, filepath.Dir(huge): huge + ": " + tooLarge} {
 		if _, err := ReadPath(path); err == nil || err.Error() != want {
 			t.Errorf("ReadPath(%s): %v, want %s", path, err, want)
+		}
+	}
+}
+
+// lfsPointer is what a checkout without LFS leaves of a results file.
+const lfsPointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
+
+// utf16LE encodes s as UTF-16LE, with a byte order mark when bom is set
+// (PowerShell 5's `>` writes one; some tools do not).
+func utf16LE(s string, bom bool) []byte {
+	var b []byte
+	if bom {
+		b = append(b, 0xFF, 0xFE)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+// Every reader, and auto-detection, says what a Git LFS pointer or a
+// UTF-16 file is and how to fix it, naming the file, instead of a syntax
+// error; a folder format skips such a file with the same message.
+func TestReadLFSPointerAndUTF16(t *testing.T) {
+	lfs := "is a Git LFS pointer, not the results: run `git lfs pull` (or check out with lfs: true)"
+	utf16 := "is UTF-16 encoded: save it as UTF-8 (PowerShell's > writes UTF-16; use Out-File -Encoding utf8)"
+	for _, tt := range []struct{ format, file string }{
+		{"gobench", "testdata/gobench/sort.txt"},
+		{"googlebench", "testdata/googlebench/single.json"},
+		{"pytest-benchmark", "testdata/pytest-benchmark/benchmark-json.json"},
+		{"hyperfine", "testdata/hyperfine/basic.json"},
+		{"bmf", "testdata/bmf/harness.json"},
+		{"gab", "testdata/gab/custom-bigger.json"},
+		{"gab", "testdata/gab/data.js"},
+		{"perfgate", "testdata/perfgate/work.json"},
+		{"auto", "testdata/hyperfine/basic.json"},
+		{"auto", "testdata/gobench/sort.txt"},
+	} {
+		data, err := os.ReadFile(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, runs, problems := Read(tt.format, Input{Name: tt.file, Data: data}, Defaults{}); len(runs) == 0 || slices.ContainsFunc(problems, func(p archive.Problem) bool { return p.Fatal }) {
+			t.Fatalf("%s %s: the file itself does not read: %v", tt.format, tt.file, problems)
+		}
+		for _, bad := range []struct {
+			name string
+			data []byte
+			want string
+		}{
+			{"LFS pointer", []byte(lfsPointer), lfs},
+			{"UTF-16 with BOM", utf16LE(string(data), true), utf16},
+			{"UTF-16 without BOM", utf16LE(string(data), false), utf16},
+		} {
+			t.Run(tt.format+" "+filepath.Base(tt.file)+" "+bad.name, func(t *testing.T) {
+				_, runs, problems := Read(tt.format, Input{Name: tt.file, Data: bad.data}, Defaults{})
+				want := []string{"FATAL " + tt.file + ": " + bad.want}
+				if diff := cmp.Diff(want, problemTexts(problems)); diff != "" || len(runs) != 0 {
+					t.Errorf("%d runs; problems (-want +got):\n%s", len(runs), diff)
+				}
+			})
+		}
+	}
+	for _, tt := range []struct{ format, dir, file string }{
+		{"criterion", "testdata/criterion/current", "flat/fib 12/new/sample.json"},
+		{"asv", "testdata/asv/results", "benchmarks.json"},
+	} {
+		for _, bad := range []struct {
+			name string
+			data func([]byte) []byte
+			want string
+		}{
+			{"LFS pointer", func([]byte) []byte { return []byte(lfsPointer) }, lfs},
+			{"UTF-16", func(b []byte) []byte { return utf16LE(string(b), true) }, utf16},
+		} {
+			t.Run(tt.format+" "+bad.name, func(t *testing.T) {
+				in, err := ReadPath(tt.dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				orig, ok := in.Files[tt.file]
+				if !ok {
+					t.Fatalf("no %s in %s", tt.file, tt.dir)
+				}
+				in.Files[tt.file] = bad.data(orig)
+				_, _, problems := Read(tt.format, in, Defaults{})
+				want := tt.dir + "/" + tt.file + ": " + bad.want + "; file skipped"
+				if texts := problemTexts(problems); !slices.Contains(texts, want) {
+					t.Errorf("problems %q do not include %q", texts, want)
+				}
+			})
 		}
 	}
 }

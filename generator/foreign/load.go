@@ -61,8 +61,9 @@ func ReadPath(path string) (Input, error) {
 // shares: a file over in.MaxBytes, or with more separators (`,[{:` and
 // newlines, one per value or line at least) than archive.Limits allows,
 // is refused, since the readers spend up to a few hundred bytes on each
-// value; bytes that are not UTF-8 are replaced with U+FFFD, with a
-// warning at the line of the first. Problems past the first 100 are
+// value; so is a Git LFS pointer or a UTF-16 file, with the fix
+// (readkit.NotResults); bytes that are not UTF-8 are replaced with
+// U+FFFD, with a warning at the line of the first. Problems past the first 100 are
 // counted, not listed.
 func Read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
 	in, problems, ok := checkInput(in)

@@ -182,7 +182,7 @@ func replaceable(dir string, deep bool) error {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return refuse("it is a symbolic link to nothing", "remove the link or point it at a folder")
 	case !fi.IsDir():
-		return refuse("it is "+kind(fi.Mode())+", not a folder", "choose a folder (-out or site.output)")
+		return refuse("it is "+capped.Kind(fi.Mode())+", not a folder", "choose a folder (-out or site.output)")
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -258,7 +258,7 @@ func CheckFolder(dir string) error {
 		return &RefusedError{Path: dir, Verb: "write into", Why: "it is a symbolic link to nothing",
 			Fix: "remove the link or point it at a folder"}
 	case !fi.IsDir():
-		return &RefusedError{Path: dir, Verb: "write into", Why: "it is " + kind(fi.Mode()) + ", not a folder",
+		return &RefusedError{Path: dir, Verb: "write into", Why: "it is " + capped.Kind(fi.Mode()) + ", not a folder",
 			Fix: "give a folder"}
 	}
 	return nil
@@ -302,7 +302,7 @@ func IsOwnSite(dir string) bool {
 	if !IsSite(dir) {
 		return false
 	}
-	f, _, err := capped.OpenRegular(filepath.Join(dir, Marker))
+	f, _, err := capped.OpenRegular(filepath.Join(dir, Marker), false)
 	if err != nil {
 		return false
 	}
@@ -320,18 +320,4 @@ func isEmptyDir(dir string) bool {
 	defer f.Close()
 	names, err := f.Readdirnames(1)
 	return len(names) == 0 && err != nil
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "a file"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

@@ -3,6 +3,7 @@ package perfgate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,26 @@ func TestCheckHighNoise(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "high noise detected (wall_ms CV 80.0% > 30%)") {
 		t.Errorf("warnings = %v", res.Warnings)
+	}
+}
+
+// A receipt whose stats block hides a regression its samples show is
+// judged by the samples, with a warning naming the file.
+func TestCheckForgedStats(t *testing.T) {
+	dir := t.TempDir()
+	base := writeReceipt(t, filepath.Join(dir, "base.json"), fixtureBaseline())
+	forged := fixture("forged", []uint64{200, 202, 198, 201, 199}, []uint64{1024, 1028, 1020, 1026, 1022})
+	forged.Stats.WallMs = U64Summary{Median: 100, Min: 98, Max: 102}
+	cur := writeReceipt(t, filepath.Join(dir, "cur.json"), forged)
+	res, err := Check(CheckOptions{BaselinePath: base, CurrentPath: cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Compare.Verdict.Status != budget.Fail || res.Compare.Deltas["wall_ms"].Current != 200 {
+		t.Errorf("verdict %v, wall_ms %+v; want fail at the samples' median 200", res.Compare.Verdict, res.Compare.Deltas["wall_ms"])
+	}
+	want := cur + ": the stats block disagrees with the samples (wall_ms median 100 vs 200 from the samples); the statistics of the samples are used"
+	if !slices.Contains(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
 	}
 }

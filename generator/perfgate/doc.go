@@ -20,9 +20,10 @@
 //     (wall time, exit code, timeout, CPU time and max RSS from the
 //     process's rusage, truncated output) and summarizes the measured
 //     samples into a [RunReceipt] (schema perfgate.run.v1).
-//  2. [Load] reads a check input and tells a run receipt from a perfpages
-//     archive by content; [ReadRun] validates a receipt and names the file
-//     in every error.
+//  2. [Load] reads a check input (a regular file only, size-capped) and
+//     tells a run receipt from a perfpages archive by content; [ReadRun]
+//     validates a receipt and names the file in every error, and
+//     [RunReceipt.VerifyStats] makes its statistics those of its samples.
 //  3. [CompareRuns] and [CompareArchives] build a [CompareReceipt]
 //     (perfgate.compare.v1): which metrics get a budget, with what
 //     thresholds and direction (config [budgets."metric"]), one delta per

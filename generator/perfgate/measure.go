@@ -17,6 +17,23 @@ import (
 // receipt keeps (perfgate's output_cap_bytes).
 const DefaultOutputCap = 8192
 
+// MaxOutputCap is the most bytes of each stream a receipt may keep per
+// sample: 1 MiB. The receipt must stay readable by check and export,
+// which refuse an input over 64 MiB (max_input_bytes): a default run of 5
+// samples keeping 1 MiB of stdout and stderr each writes 10 MiB of text,
+// up to 6 × that where JSON escapes control bytes. Output is kept to
+// diagnose a failing sample; a megabyte of it is plenty.
+const MaxOutputCap = 1 << 20
+
+// CheckOutputCap says whether n bytes is a valid output cap: 1 to
+// MaxOutputCap.
+func CheckOutputCap(n int) error {
+	if n < 1 || n > MaxOutputCap {
+		return fmt.Errorf("%d bytes: want 1 to %d (1 MiB), the most a receipt keeps of each stream of a sample", n, MaxOutputCap)
+	}
+	return nil
+}
+
 // RunOptions describes a measurement.
 type RunOptions struct {
 	// Name is the bench name (see [ValidateBenchName]).
@@ -34,7 +51,7 @@ type RunOptions struct {
 	// time has its whole process group killed and is recorded as timed out.
 	Timeout time.Duration
 	// OutputCap is the number of output bytes kept per stream (0:
-	// DefaultOutputCap).
+	// DefaultOutputCap; at most MaxOutputCap).
 	OutputCap int
 	Tool      Tool
 	// Now is the clock of the receipt's timestamps (default time.Now).
@@ -86,8 +103,11 @@ func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 		host = ProbeHost
 	}
 	capBytes := opts.OutputCap
-	if capBytes <= 0 {
+	if capBytes == 0 {
 		capBytes = DefaultOutputCap
+	}
+	if err := CheckOutputCap(capBytes); err != nil {
+		return nil, fmt.Errorf("output cap %w", err)
 	}
 	path, err := lookPath(opts.Command[0])
 	if err != nil {

@@ -319,3 +319,22 @@ func TestValidateBenchName(t *testing.T) {
 		}
 	}
 }
+
+// The output cap has a ceiling: a receipt must stay readable by check.
+// Over it, Run refuses before anything runs.
+func TestRunOutputCapCeiling(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	for _, n := range []int{-1, MaxOutputCap + 1, 1 << 40} {
+		_, err := Run(context.Background(), RunOptions{Name: "x", Command: []string{"touch", marker}, Repeat: 1, OutputCap: n, Now: fixedClock, Host: fixedHost})
+		if err == nil || !strings.Contains(err.Error(), "want 1 to 1048576 (1 MiB)") {
+			t.Errorf("OutputCap %d: %v, want the ceiling named", n, err)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran")
+	}
+	if err := CheckOutputCap(MaxOutputCap); err != nil {
+		t.Errorf("the ceiling itself: %v", err)
+	}
+}

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // Normalized values of promote -normalize (seed 002 "Promote
@@ -21,10 +22,12 @@ const (
 // 1970-01-01T00:00:00Z, so that re-promoting an identical run gives an
 // identical file, while everything else (host, bench, samples, stats,
 // fields this version does not know) is kept in its order and spelling.
+// Like every receipt, src is read only when it is a regular file, within
+// the default input cap.
 // dest's folder is created when needed and the file is replaced
 // atomically.
 func Promote(src, dest string, normalize bool) error {
-	data, err := os.ReadFile(src)
+	data, err := capped.ReadRegular(src, 0)
 	if err != nil {
 		return pathError(src, err)
 	}

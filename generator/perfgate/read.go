@@ -41,20 +41,26 @@ func (k Kind) String() string {
 }
 
 // ReadInput reads a check or export input: the file at path, inflated
-// when it is gzip, and what it holds. A file over maxBytes (0:
-// archive.DefaultMaxBytes), before or after gunzip, is an error naming it,
-// found before it is read whole; so is a JSON receipt with more separators
-// than archive.Limits allows, since decoding and validating one costs a
-// few hundred bytes per value. plain is the inflated content; an archive
-// is better decoded from the file as it is (archive.Decode gunzips it
-// itself, under the same caps).
+// when it is gzip, and what it holds. Only a regular file (or a link to
+// one) is read: a named pipe, a device such as /dev/zero, a socket or a
+// folder is an error naming it, and reading never blocks
+// (capped.ReadRegular). A file over maxBytes (0: archive.DefaultMaxBytes),
+// before or after gunzip, is an error naming it, found before it is read
+// whole; so is a JSON receipt with more separators than archive.Limits
+// allows, since decoding and validating one costs a few hundred bytes per
+// value; so are a Git LFS pointer and a UTF-16 file (readkit.NotResults).
+// plain is the inflated content; an archive is better decoded from the
+// file as it is (archive.Decode gunzips it itself, under the same caps).
 func ReadInput(path string, maxBytes int64) (plain []byte, kind Kind, err error) {
-	data, err := capped.ReadFile(path, maxBytes)
+	data, err := capped.ReadRegular(path, maxBytes)
 	if err != nil {
 		return nil, 0, pathError(path, err)
 	}
 	if plain, err = inflate(path, data, maxBytes); err != nil {
 		return nil, 0, err
+	}
+	if p := readkit.NotResults(path, plain); p != nil {
+		return nil, 0, p
 	}
 	if kind, err = sniff(path, plain); err != nil {
 		return nil, 0, err
@@ -324,6 +330,15 @@ type Input struct {
 // Load reads a check input: a perfgate run receipt or a perfpages archive,
 // told apart by content, each of at most maxBytes (0:
 // archive.DefaultMaxBytes; see [ReadInput]). Errors name the file.
+//
+// A run receipt's statistics are those of its samples whenever it has
+// measured samples ([RunReceipt.VerifyStats]): the stats block is a
+// summary the receipt's writer computed, and a check judges what was
+// measured, so a hand-edited, stale or buggy summary cannot pass a
+// regression (or fail one). A stats block that disagrees with the samples
+// is replaced by theirs, with a warning naming the file and the values. A
+// receipt without measured samples is judged by its stats block, the only
+// data it has.
 func Load(path string, maxBytes int64) (*Input, error) {
 	data, kind, err := ReadInput(path, maxBytes)
 	if err != nil {
@@ -338,6 +353,10 @@ func Load(path string, maxBytes int64) (*Input, error) {
 		}
 		if in.Run, err = ReadRun(path, data); err != nil {
 			return nil, err
+		}
+		if differ := in.Run.VerifyStats(); len(differ) > 0 {
+			in.Problems = append(in.Problems, fileError(path, 0, fmt.Errorf(
+				"the stats block disagrees with the samples (%s); the statistics of the samples are used", strings.Join(differ, "; "))).Error())
 		}
 	case KindArchive:
 		run, problems := archive.Decode(path, data, archive.Options{DateOptional: true, MaxBytes: maxBytes})

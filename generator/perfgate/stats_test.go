@@ -122,3 +122,49 @@ func TestStatsAccessors(t *testing.T) {
 		t.Errorf("throughput series without work units: %v", s)
 	}
 }
+
+// VerifyStats keeps a stats block that agrees with the samples (means
+// left out included) and replaces one that does not, saying how.
+func TestVerifyStats(t *testing.T) {
+	mean := func(v float64) *float64 { return &v }
+	for _, tt := range []struct {
+		name   string
+		edit   func(r *RunReceipt)
+		differ []string
+	}{
+		{"agrees, means left out", func(r *RunReceipt) {}, nil},
+		{"agrees, with means", func(r *RunReceipt) { r.Stats, _ = ComputeStats(r.Samples, nil) }, nil},
+		{"mean off by rounding", func(r *RunReceipt) {
+			r.Stats, _ = ComputeStats(r.Samples, nil)
+			r.Stats.WallMs.Mean = mean(*r.Stats.WallMs.Mean * (1 + 1e-12))
+		}, nil},
+		{"median forged", func(r *RunReceipt) { r.Stats.WallMs.Median = 50 }, []string{"wall_ms median 50 vs 100 from the samples"}},
+		{"max forged", func(r *RunReceipt) { r.Stats.MaxRSSKB.Max = 1 }, []string{"max_rss_kb max 1 vs 1028 from the samples"}},
+		{"mean forged", func(r *RunReceipt) { r.Stats.WallMs.Mean = mean(1) }, []string{"wall_ms mean 1 vs 100 from the samples"}},
+		{"a measured metric left out", func(r *RunReceipt) { r.Stats.MaxRSSKB = nil }, []string{"max_rss_kb measured, but not summarized"}},
+		{"a metric no sample has", func(r *RunReceipt) { r.Stats.CPUMs = &U64Summary{Median: 1, Min: 1, Max: 1} }, []string{"cpu_ms summarized, but no sample has it"}},
+		{"no measured samples: the block is all there is", func(r *RunReceipt) {
+			for i := range r.Samples {
+				r.Samples[i].Warmup = true
+			}
+			r.Stats.WallMs.Median = 50
+		}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := fixtureBaseline()
+			tt.edit(r)
+			before := r.Stats
+			differ := r.VerifyStats()
+			if diff := cmp.Diff(tt.differ, differ); diff != "" {
+				t.Errorf("differences (-want +got):\n%s", diff)
+			}
+			want := before
+			if len(tt.differ) > 0 {
+				want, _ = ComputeStats(r.Samples, nil)
+			}
+			if diff := cmp.Diff(want, r.Stats); diff != "" {
+				t.Errorf("stats after (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/generator/inert"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
 )
@@ -103,6 +104,7 @@ func FuzzMarkdownWriters(f *testing.F) {
 	f.Add(pwned, "p|[q](http://e)", "www.evil.com", "evil](https://evil) @team", "m @root <b>x</b>", "# Title [x](https://evil) @admin <script>", "boom <img src=x>\n# head @admin `tick`", "v1 [x](y) <b>")
 	f.Add("- [ ] task", "1.", "`", "| a | b |", "    indented", "---", "a\\|b``", "@")
 	f.Add("", "", "", "instructions:u", "\x00", "", "", "www.a.b")
+	f.Add(bidiSeed.Bench, bidiSeed.ParamKey, bidiSeed.ParamValue, bidiSeed.Metric, bidiSeed.Machine, bidiSeed.Title, bidiSeed.Error, bidiSeed.BaseID)
 	f.Fuzz(func(t *testing.T, bench, pkey, pval, metric, machine, title, errText, baseID string) {
 		h := hostile{bench, pkey, pval, metric, machine, title, errText, baseID}
 		if mdtext.Line(bench) == "" || mdtext.Line(metric) == "" || mdtext.Line(machine) == "" || mdtext.Line(errText) == "" ||
@@ -152,7 +154,7 @@ func TestMarkdownHostileNames(t *testing.T) {
 	}
 	cm, tr := writeAll(t, h)
 	for _, want := range []string{
-		"> - `# Pwned [x](https://evil) ![i](https://evil/i.png) @admin <img src=x onerror=alert(1)>` wall-time on m @\u200Broot: `` boom # head `tick` ``\n",
+		"> - `# Pwned [x](https://evil) ![i](https://evil/i.png) @admin <img src=x onerror=alert(1)>` wall-time on m @\u200Broot: `` boom\\n# head `tick` ``\n",
 	} {
 		if !strings.Contains(string(cm), want) {
 			t.Errorf("missing %q in\n%s", want, cm)
@@ -161,4 +163,51 @@ func TestMarkdownHostileNames(t *testing.T) {
 	if want := "\\# Title \\[x\\](https\\://evil) @\u200Badmin \\<script\\> [#7](https://github.com/o/p/pull/7) [(Comparison Link)]"; !strings.Contains(string(tr), want) {
 		t.Errorf("missing %q in\n%s", want, tr)
 	}
+}
+
+// bidiSeed holds terminal escapes, forged log lines and bidirectional
+// overrides in every string the writers print.
+var bidiSeed = hostile{
+	Bench: "evil\u202etxt.exe", ParamKey: "k\x1b[31m", ParamValue: "v\u2066x\u2069", Metric: "wall\u200f-time",
+	Machine: "m\nperfpages: note: forged", Title: "t\x1b]0;pwned\x07\u202e", Error: "boom\r\n\u061c", BaseID: "a\u202eaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+}
+
+// FuzzTextWriter: whatever the names, `compare -format text` prints lines
+// with no control character (but the newline ending each line) and no
+// bidirectional formatting character, and as many lines as with plain
+// names: no name can forge a line or act on the terminal.
+func FuzzTextWriter(f *testing.F) {
+	f.Add("json-decode", "size", "large", "wall-time", "linux-x64-1", "Speed up the parser (#1234)", "exit status 2", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+	f.Add(bidiSeed.Bench, bidiSeed.ParamKey, bidiSeed.ParamValue, bidiSeed.Metric, bidiSeed.Machine, bidiSeed.Title, bidiSeed.Error, bidiSeed.BaseID)
+	f.Fuzz(func(t *testing.T, bench, pkey, pval, metric, machine, title, errText, baseID string) {
+		if bench == "" || metric == "" || machine == "" || errText == "" || baseID == "" || baseID == headID {
+			t.Skip() // names the archive readers reject
+		}
+		text := func(h hostile) string {
+			d, _ := fuzzDataset(h)
+			base, ok1 := d.Index(h.BaseID)
+			head, ok2 := d.Index(headID)
+			if !ok1 || !ok2 {
+				t.Skip()
+			}
+			var b bytes.Buffer
+			if err := WriteText(&b, d, analysis.Compare(d, base, head, analysis.DefaultOptions), "", fuzzLinks); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		out := text(hostile{bench, pkey, pval, metric, machine, title, errText, baseID})
+		for i, r := range out {
+			if r != '\n' && inert.Escaped(r) {
+				t.Fatalf("%U at byte %d of\n%s", r, i, out)
+			}
+		}
+		plain := text(hostile{"bench", pkey, pval, "metric", "machine", "title", "error", "cccccccccccccccccccccccccccccccccccccccc"})
+		if pkey != "" || pval != "" {
+			plain = text(hostile{"bench", "k", "v", "metric", "machine", "title", "error", "cccccccccccccccccccccccccccccccccccccccc"})
+		}
+		if got, want := strings.Count(out, "\n"), strings.Count(plain, "\n"); got != want {
+			t.Fatalf("%d lines, %d with plain names:\n%s", got, want, out)
+		}
+	})
 }

@@ -133,14 +133,15 @@ func TestLinksPatterns(t *testing.T) {
 
 // TestWriteTextHugeAndHostile: a change from 1 to 1e308 prints in
 // exponent form (not 310 digits, not "++Inf%"), and names and errors from
-// the data are one line each without control characters.
+// the data are one line each with their control and bidirectional
+// characters shown as escapes.
 func TestWriteTextHugeAndHostile(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{1, 1e308} {
 		res := []analysis.Result{
 			{Case: analysis.TestCase{Benchmark: "huge"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
-			{Case: analysis.TestCase{Benchmark: "bad\x1b[31m"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
+			{Case: analysis.TestCase{Benchmark: "bad\x1b[31m\u202e"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
 		}
 		if i == 1 {
 			res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "ns", Error: "line one\nline two\x07"}
@@ -155,12 +156,12 @@ func TestWriteTextHugeAndHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"+1.00e+310%", "head: bbbbbbb (2026-09-08) t ]0;pwned", "m  fake: line", "  bad [31m wall-time on m  fake: line: line one line two\n"} {
+	for _, want := range []string{"+1.00e+310%", `head: bbbbbbb (2026-09-08) t\x1b]0;pwned\x07`, `m\r\nfake: line`, "  bad\\x1b[31m\\u202e wall-time on m\\r\\nfake: line: line one\\nline two\\x07\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	if strings.ContainsAny(out, "\x1b\x07\r") || strings.Contains(out, "Inf") || strings.Contains(out, "0000000000") {
+	if strings.ContainsAny(out, "\x1b\x07\r\u202e") || strings.Contains(out, "Inf") || strings.Contains(out, "0000000000") {
 		t.Errorf("raw control characters or unbounded numbers in\n%s", out)
 	}
 	buf.Reset()
@@ -168,10 +169,13 @@ func TestWriteTextHugeAndHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := buf.String()
-	for _, want := range []string{"| 1.0e+310% | [1.0e+310%, 1.0e+310%] |", "> - `bad [31m` wall-time on m  fake: line: `line one line two`\n"} {
+	for _, want := range []string{"| 1.0e+310% | [1.0e+310%, 1.0e+310%] |", "> - `bad\\x1b[31m\\u202e` wall-time on m\\\\r\\\\nfake: line: `line one\\nline two\\x07`\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in\n%s", want, md)
 		}
+	}
+	if strings.ContainsAny(md, "\x1b\x07\r\u202e") {
+		t.Errorf("raw control or bidirectional characters in\n%s", md)
 	}
 }
 

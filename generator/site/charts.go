@@ -258,7 +258,7 @@ func chartHTML(c *sitemodel.Chart) (template.HTML, error) {
 	if !chartIDPattern.MatchString(c.ID) {
 		return "", fmt.Errorf("chart id %q is not of the form c_<12 hex digits>", c.ID)
 	}
-	spec, err := json.Marshal(c)
+	spec, err := inertJSON(c)
 	if err != nil {
 		return "", fmt.Errorf("chart %s: %w", c.ID, err)
 	}

@@ -53,7 +53,7 @@ func TestLoadContentHostile(t *testing.T) {
 		"content/big.md: 8388609 bytes, over the limit of 8 MiB, skipped",
 		"content/null.md: symbolic link points outside content, skipped",
 		"content/passwd.md: symbolic link points outside content, skipped",
-		"content/pipe.md: named pipe, not a regular file, skipped",
+		"content/pipe.md: a named pipe, not a regular file, skipped",
 		"content/triage/2026-09-14.md: symbolic link points outside content, skipped",
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	"github.com/perfpages/perfpages/generator/inert"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 	"github.com/perfpages/perfpages/generator/sitemodel"
@@ -55,7 +56,7 @@ func NewRenderer(site *sitemodel.Site, userThemes []fs.FS, out *Writer) (*Render
 	r.theme = theme
 	// Nothing here may change when a commit is added (the length of the
 	// main line is in data/meta.json): every page carries it.
-	cfg, err := json.Marshal(map[string]any{
+	cfg, err := inertJSON(map[string]any{
 		"base": site.BasePath, "routes": site.Routes, "chunk": site.Chunk, "z": site.ZThreshold,
 	})
 	if err != nil {
@@ -95,15 +96,45 @@ func (r *Renderer) Emit(o sitemodel.Output) error {
 }
 
 // Render returns the bytes of one output.
+//
+// No output carries a bidirectional formatting character (U+202E and its
+// kind, see package inert): a benchmark, machine or commit title holding
+// one would reorder what a browser shows around it, and html/template
+// escapes markup, not these. JSON is made inert where it is encoded
+// (inertJSON), since there "\u202e" would be the character itself; pages,
+// feeds and Markdown files are made inert whole once rendered, which
+// covers every name a template shows, now and in any theme. The site
+// owner's own Markdown pages (layout "page") are left as written: a page
+// in Arabic or Hebrew needs its marks.
 func (r *Renderer) Render(o sitemodel.Output) ([]byte, error) {
+	var b []byte
+	var err error
 	switch {
 	case o.Layout == "":
 		return encodeData(o)
 	case strings.HasSuffix(o.Layout, ".xml"):
-		return r.theme.RenderStandalone(o.Layout, r.pageData(o))
+		b, err = r.theme.RenderStandalone(o.Layout, r.pageData(o))
 	default:
-		return r.theme.Render(o.Layout, r.pageData(o))
+		b, err = r.theme.Render(o.Layout, r.pageData(o))
 	}
+	if err != nil || o.Layout == contentLayout {
+		return b, err
+	}
+	return inert.Page(b), nil
+}
+
+// contentLayout is the layout of the site owner's Markdown pages.
+const contentLayout = "page"
+
+// inertJSON is json.Marshal with bidirectional characters written as
+// their visible escapes (inert.JSON): for every JSON the site holds, in
+// data files and in the attributes its script reads.
+func inertJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return inert.JSON(b), nil
 }
 
 func (r *Renderer) pageData(o sitemodel.Output) pageData {
@@ -152,7 +183,7 @@ func encodeData(o sitemodel.Output) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: Markdown data is %T, not text", o.Path, o.Data)
 		}
-		return []byte(s), nil
+		return inert.Page([]byte(s)), nil
 	}
 	return nil, fmt.Errorf("%s: no encoding for this kind of data file", o.Path)
 }
@@ -166,9 +197,9 @@ func marshalJSON(v any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return append(b, '\n'), nil
+		return append(inert.JSON(b), '\n'), nil
 	}
-	b, err := json.Marshal(v)
+	b, err := inertJSON(v)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +238,7 @@ func (r *Renderer) funcs() template.FuncMap {
 		"triage":   func(s string) (template.HTML, error) { return renderTriage(r.md, []byte(s)) },
 		"chart":    chartHTML,
 		"json": func(v any) (string, error) {
-			b, err := json.Marshal(v)
+			b, err := inertJSON(v)
 			return string(b), err
 		},
 		"xml": func(s string) string {

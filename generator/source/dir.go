@@ -154,7 +154,7 @@ func Walk(root string, isArchive func(name string) bool, visit func(r *os.Root, 
 			case !inside(realRoot, onDisk(root, name)):
 				problem(name, "symbolic link points outside %s, skipped", root)
 			case !target.Mode().IsRegular():
-				problem(name, "symbolic link to a %s, not a regular file", fileKind(target.Mode()))
+				problem(name, "symbolic link to %s, not a regular file", capped.Kind(target.Mode()))
 			default:
 				if err := visit(r, name, target); err != nil {
 					problem(name, "%v", err)
@@ -162,7 +162,7 @@ func Walk(root string, isArchive func(name string) bool, visit func(r *os.Root, 
 			}
 		default:
 			if isArchive(name) {
-				problem(name, "%s, not a regular file", fileKind(mode))
+				problem(name, "%s, not a regular file", capped.Kind(mode))
 			}
 		}
 		return nil
@@ -182,18 +182,6 @@ func inside(realRoot, path string) bool {
 	}
 	rel, err := filepath.Rel(realRoot, resolved)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller already

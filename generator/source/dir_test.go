@@ -99,7 +99,7 @@ func TestDir(t *testing.T) {
 		"ROOT/linked-dir: symbolic link to a folder outside ROOT, not followed",
 	}
 	if _, err := os.Stat(filepath.Join(root, "pipe.json")); err == nil {
-		wantProblems = append(wantProblems, "ROOT/pipe.json: named pipe, not a regular file")
+		wantProblems = append(wantProblems, "ROOT/pipe.json: a named pipe, not a regular file")
 	}
 	if diff := cmp.Diff(wantProblems, got); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)

@@ -102,7 +102,7 @@ func (o Outputs) Only(root, marker string) bool {
 
 // matches reports whether the file at path is the one e records.
 func (e Output) matches(path string) bool {
-	f, fi, err := capped.OpenRegular(path)
+	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
 		return false
 	}

@@ -51,7 +51,7 @@ func (s *Store) runPath(k [32]byte) string {
 // it), so that a file put there by someone else is refused by its size.
 func (s *Store) Entry(k [32]byte, limit int64) (Entry, bool) {
 	path := s.runPath(k)
-	data, err := capped.ReadRegular(path, limit)
+	data, err := capped.ReadOwn(path, limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, false
 	}

@@ -185,7 +185,7 @@ func open(dir, out string, reset bool) (*Store, error) {
 	case !fi.IsDir():
 		return nil, &OwnershipError{s.dir, "is not a folder"}
 	default:
-		marker, err := capped.ReadRegular(filepath.Join(s.dir, Marker), maxMarker)
+		marker, err := capped.ReadOwn(filepath.Join(s.dir, Marker), maxMarker)
 		switch {
 		case err == nil && bytes.Equal(marker, markerContent):
 			if reset {
@@ -278,7 +278,7 @@ func (s *Store) removeLegacy(dir string) {
 
 // readHead reads the first n bytes of the regular file name.
 func readHead(name string, n int) ([]byte, error) {
-	f, _, err := capped.OpenRegular(name)
+	f, _, err := capped.OpenRegular(name, false)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +378,7 @@ const indexName, indexMagic = "index.gob", "perfpages store index v1\n"
 
 func (s *Store) loadIndex() {
 	path := filepath.Join(s.dir, indexName)
-	data, err := capped.ReadRegular(path, maxIndex)
+	data, err := capped.ReadOwn(path, maxIndex)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -429,7 +429,7 @@ func (s *Store) readIndexed(name string) ([]byte, error) {
 		}
 		return nil, fs.ErrNotExist
 	}
-	f, fi, err := capped.OpenRegular(path)
+	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
 		return nil, err
 	}

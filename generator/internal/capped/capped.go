@@ -9,7 +9,8 @@
 // disk when that is known up front (a file's stat, a git blob's header),
 // else by reading at most limit+1 bytes. Gzip data is inflated through the
 // same cap, and going over it is a [TooLargeError] that says so rather
-// than a silent truncation.
+// than a silent truncation. [ReadRegular] also refuses, without blocking,
+// whatever is not a regular file: a named pipe, a device, a socket.
 package capped
 
 import (
@@ -150,6 +151,43 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// NotRegularError reports a path that is not a regular file (or a link to
+// one): a named pipe, a device, a socket, a folder.
+type NotRegularError struct {
+	Mode fs.FileMode
+	// Link is set when the path is a symbolic link to it.
+	Link bool
+}
+
+func (e *NotRegularError) Error() string {
+	what := Kind(e.Mode)
+	if e.Link {
+		what = "a symbolic link to " + what
+	}
+	return what + ", not a regular file"
+}
+
+// Kind names what a file of mode m is, with its article: "a named pipe",
+// "a device", "a folder" — for messages about files that are not what a
+// reader wants.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a file"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
 }
 
 // IsGzip reports whether data starts with the gzip magic bytes.

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 func gz(t *testing.T, data []byte) []byte {
@@ -131,5 +133,57 @@ func TestFormatBytes(t *testing.T) {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestReadRegular: only regular files are read, and nothing blocks: a
+// named pipe with no writer, a link to /dev/zero or to a pipe, a folder
+// are refused at once, by kind.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "receipt.json")
+	os.WriteFile(file, []byte(`{"schema": "x"}`), 0o644)
+	os.Symlink(file, filepath.Join(dir, "link.json"))
+	pipe := filepath.Join(dir, "pipe.json")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	os.Symlink(pipe, filepath.Join(dir, "pipe-link.json"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.json"))
+	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken.json"))
+
+	for _, name := range []string{"receipt.json", "link.json"} {
+		if got, err := ReadRegular(filepath.Join(dir, name), 0); err != nil || string(got) != `{"schema": "x"}` {
+			t.Errorf("%s: %q, %v", name, got, err)
+		}
+	}
+	for _, tt := range []struct{ name, want string }{
+		{"pipe.json", "pipe.json: a named pipe, not a regular file"},
+		{"pipe-link.json", "pipe-link.json: a symbolic link to a named pipe, not a regular file"},
+		{"zero.json", "zero.json: a symbolic link to a device, not a regular file"},
+		{".", "a folder, not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := ReadRegular(filepath.Join(dir, tt.name), 0)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				var nr *NotRegularError
+				if !errors.As(err, &nr) || !strings.HasSuffix(err.Error(), tt.want) {
+					t.Errorf("error = %v, want a NotRegularError ending %q", err, tt.want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("ReadRegular blocked")
+			}
+		})
+	}
+	if _, err := ReadRegular(filepath.Join(dir, "broken.json"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("broken link: %v, want not found", err)
+	}
+	if _, err := ReadRegular(file, 4); !errors.As(err, new(*TooLargeError)) {
+		t.Errorf("over the limit: %v, want a TooLargeError", err)
 	}
 }

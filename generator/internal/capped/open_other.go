@@ -2,6 +2,8 @@
 
 package capped
 
-// openNoFollow: elsewhere the Lstat before the open and the check through
-// the descriptor after it stand alone.
-const openNoFollow = 0
+// Elsewhere the checks before and after OpenRegular's open stand alone.
+const (
+	openNonBlocking = 0
+	openNoFollow    = 0
+)

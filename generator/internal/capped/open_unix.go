@@ -4,6 +4,10 @@ package capped
 
 import "syscall"
 
-// openNoFollow makes an open fail on a symbolic link and never wait on a
-// named pipe or device.
-const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+// Flags of OpenRegular's open: never wait on a named pipe or device, never
+// make a terminal the controlling one, and (for files perfpages keeps)
+// fail on a symbolic link.
+const (
+	openNonBlocking = syscall.O_NONBLOCK | syscall.O_NOCTTY
+	openNoFollow    = syscall.O_NOFOLLOW
+)

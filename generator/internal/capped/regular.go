@@ -2,53 +2,79 @@ package capped
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 )
 
-// ErrNotRegular is returned (wrapped in an *fs.PathError) by [OpenRegular]
-// and [ReadRegular] for anything but a regular file: a symbolic link, a
-// named pipe, a device, a socket, a folder.
-var ErrNotRegular = errors.New("not a regular file")
-
-// OpenRegular opens name for reading only when it is a regular file
-// itself: a symbolic link is not followed, and a named pipe or device is
-// never opened in a way that could block (the open is non-blocking and
-// the file checked again through the descriptor, so one swapped in after
-// the check is refused too). The files perfpages keeps between builds
-// are read through it: a FIFO put where a store file was must not hang a
-// build, nor a link to /dev/zero fill its memory.
-func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+// OpenRegular opens name for reading only when it is a regular file (or,
+// with followLinks, a symbolic link to one): anything else — a named
+// pipe, whose open would block until a writer comes; /dev/zero or
+// /dev/urandom, which never end; a socket, a folder — is a
+// [NotRegularError] inside an *fs.PathError, and is never opened. The
+// path is looked at before it is opened (opening some devices acts on
+// them), and the open file again, opened non-blocking (and, without
+// followLinks, not following a link), so that a file swapped for a pipe
+// or a link in between cannot hang the caller or lead it elsewhere.
+//
+// Inputs the user names (a receipt, a result file) may be links; the
+// files perfpages keeps between builds (its store) never are: a link
+// there was put by someone else.
+func OpenRegular(name string, followLinks bool) (*os.File, fs.FileInfo, error) {
+	notRegular := func(m fs.FileMode, link bool) error {
+		return &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{Mode: m, Link: link}}
+	}
 	li, err := os.Lstat(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !li.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, modeKind(li.Mode()))}
+	link := li.Mode()&fs.ModeSymlink != 0
+	st := li
+	switch {
+	case link && !followLinks:
+		return nil, nil, notRegular(li.Mode(), false)
+	case link:
+		if st, err = os.Stat(name); err != nil {
+			return nil, nil, err
+		}
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|openNoFollow, 0)
+	if !st.Mode().IsRegular() {
+		return nil, nil, notRegular(st.Mode(), link)
+	}
+	flags := os.O_RDONLY | openNonBlocking
+	if !followLinks {
+		flags |= openNoFollow
+	}
+	f, err := os.OpenFile(name, flags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
+	got, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() || !os.SameFile(li, fi) {
+	if !got.Mode().IsRegular() || !os.SameFile(st, got) {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (it changed while being opened)", ErrNotRegular)}
+		return nil, nil, notRegular(got.Mode(), link)
 	}
-	return f, fi, nil
+	return f, got, nil
 }
 
-// ReadRegular reads the regular file name whole ([OpenRegular]), refusing
-// it by its size before reading when it is over limit (limit ≤ 0:
-// [Default]); a file that grows while it is read is cut off at limit+1
-// bytes, as [Read] does.
+// ReadRegular is [ReadFile] for a path that must be a regular file, or a
+// symbolic link to one ([OpenRegular]). Reading never blocks and stops at
+// limit+1 bytes (limit ≤ 0: [Default]) whatever the size on disk says.
 func ReadRegular(name string, limit int64) ([]byte, error) {
-	f, _, err := OpenRegular(name)
+	return readOpen(name, limit, true)
+}
+
+// ReadOwn is [ReadRegular] for a file perfpages wrote and keeps (its
+// store): a symbolic link is not followed but refused.
+func ReadOwn(name string, limit int64) ([]byte, error) {
+	return readOpen(name, limit, false)
+}
+
+func readOpen(name string, limit int64, followLinks bool) ([]byte, error) {
+	f, _, err := OpenRegular(name, followLinks)
 	if err != nil {
 		return nil, err
 	}
@@ -62,20 +88,4 @@ func ReadRegular(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
-}
-
-func modeKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

@@ -33,6 +33,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // FS is a folder read through an [os.Root]; see the package comment.
@@ -99,9 +101,9 @@ func (f *FS) check(name string, li fs.FileInfo) (fs.FileInfo, error) {
 	switch m := info.Mode(); {
 	case m.IsDir():
 	case !m.IsRegular():
-		what := kind(m)
+		what := capped.Kind(m)
 		if li.Mode()&fs.ModeSymlink != 0 {
-			what = "symbolic link to a " + what
+			what = "symbolic link to " + what
 		}
 		return nil, fmt.Errorf("%s: %s, not a regular file, skipped", onDisk, what)
 	case info.Size() > f.max:
@@ -227,7 +229,7 @@ func (f *FS) Open(name string) (fs.File, error) {
 		file.Close()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("changed into something that is not a small regular file while being read")}
 	}
-	return &capped{File: file, left: f.max, name: name}, nil
+	return &cappedFile{File: file, left: f.max, name: name}, nil
 }
 
 // ReadFile reads the whole file name.
@@ -240,15 +242,15 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	return io.ReadAll(file)
 }
 
-// capped is a regular file whose reads fail after its cap: a file that
+// cappedFile is a regular file whose reads fail after its cap: a file that
 // grows while it is read is not read without bound.
-type capped struct {
+type cappedFile struct {
 	*os.File
 	left int64
 	name string
 }
 
-func (c *capped) Read(p []byte) (int, error) {
+func (c *cappedFile) Read(p []byte) (int, error) {
 	if c.left <= 0 {
 		var one [1]byte
 		if n, _ := c.File.Read(one[:]); n > 0 {
@@ -333,18 +335,6 @@ func size(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 var _ interface {

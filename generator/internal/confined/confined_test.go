@@ -64,7 +64,7 @@ func TestFS(t *testing.T) {
 		"content/etc: symbolic link to a folder outside content, not followed",
 		"content/null.md: symbolic link points outside content, skipped",
 		"content/passwd.md: symbolic link points outside content, skipped",
-		"content/pipe.md: named pipe, not a regular file, skipped",
+		"content/pipe.md: a named pipe, not a regular file, skipped",
 	}
 	if d := cmp.Diff(want, problems); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)

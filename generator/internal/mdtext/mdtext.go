@@ -19,11 +19,14 @@
 //
 // The changes a reader sees:
 //
-//   - Line: invalid UTF-8 becomes U+FFFD; control characters (C0, DEL,
-//     C1) and the Unicode line and paragraph separators become spaces, so
-//     a value is always one line (and no terminal escape survives); spaces
-//     at either end are trimmed, since Markdown drops them anyway and
-//     four of them at the start of a line would open a code block.
+//   - Line: control characters (C0, DEL, C1, the Unicode line and
+//     paragraph separators), bidirectional formatting characters (U+202E
+//     and its kind) and bytes that are not UTF-8 are shown as visible
+//     escapes (\n, \x1b, \u202e, \xff), as package inert writes them for
+//     every output, so a value is always one line that no terminal escape
+//     or right-to-left override acts in; spaces at either end are
+//     trimmed, since Markdown drops them anyway and four of them at the
+//     start of a line would open a code block.
 //   - Text only: every '@' is followed by U+200B ZERO WIDTH SPACE.
 //     GitHub turns "@name" in plain text into a mention (and notifies
 //     name) after Markdown has been rendered, so no backslash or entity
@@ -41,31 +44,15 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/perfpages/perfpages/generator/inert"
 )
 
-// Line is s as one line of plain text: invalid UTF-8 replaced by U+FFFD,
-// control characters and line or paragraph separators replaced by spaces,
+// Line is s as one line of plain text: [inert.Line] (control and
+// bidirectional characters and invalid bytes as visible escapes), with
 // spaces trimmed from both ends. It is what Text and Code show, and what
 // the plain-text outputs print.
-func Line(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || isBreak(r) }) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-		s = strings.Map(func(r rune) rune {
-			if isBreak(r) {
-				return ' '
-			}
-			return r
-		}, s)
-	}
-	return strings.Trim(s, " ")
-}
-
-// isBreak reports whether r must not appear in a line: a control
-// character (C0, DEL, C1; tabs too, which Markdown may expand into an
-// indented code block) or a Unicode line or paragraph separator.
-func isBreak(r rune) bool {
-	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029'
-}
+func Line(s string) string { return strings.Trim(inert.Line(s), " ") }
 
 // zwsp follows every '@' in Text: see the package comment.
 const zwsp = "\u200B"
@@ -89,7 +76,7 @@ func Text(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:]) // valid: Line replaced invalid bytes
+		r, size := utf8.DecodeRuneInString(s[i:]) // valid: Line escaped invalid bytes
 		if needsEscape(s, i) {
 			b.WriteByte('\\')
 		}

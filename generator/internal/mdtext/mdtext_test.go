@@ -13,11 +13,12 @@ func TestLine(t *testing.T) {
 	for in, want := range map[string]string{
 		"json-decode":              "json-decode",
 		"  padded  ":               "padded",
-		"two\nlines\r\nthree":      "two lines  three",
-		"tab\there":                "tab here",
-		"esc\x1b[31mred":           "esc [31mred",
-		"nul\x00c1\u0085sep\u2028": "nul c1 sep",
-		"bad\xffutf8":              "bad\uFFFDutf8",
+		"two\nlines\r\nthree":      `two\nlines\r\nthree`,
+		"tab\there":                `tab\there`,
+		"esc\x1b[31mred":           `esc\x1b[31mred`,
+		"nul\x00c1\u0085sep\u2028": `nul\x00c1\u0085sep\u2028`,
+		"rlo\u202etxt.exe":         `rlo\u202etxt.exe`,
+		"bad\xffutf8":              `bad\xffutf8`,
 	} {
 		if got := mdtext.Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
@@ -57,7 +58,7 @@ func TestText(t *testing.T) {
 		{"ftp://x.org", `ftp\://x.org`},
 		{"@admin and me@example.com", "@\u200Badmin and me@\u200Bexample.com"},
 		// Normalised to one line.
-		{"  two\nlines  ", "two lines"},
+		{"  two\nlines  ", `two\\nlines`},
 	} {
 		if got := mdtext.Text(tt.in); got != tt.want {
 			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
@@ -73,7 +74,7 @@ func TestCode(t *testing.T) {
 		{"x`", "`` x` ``", "`` x` ``"},
 		{"a|b", "`a|b`", "`a\\|b`"},
 		{`a\|b`, "`a\\|b`", "`a\\\\|b`"},
-		{"two\nlines", "`two lines`", "`two lines`"},
+		{"two\nlines", "`two\\nlines`", "`two\\nlines`"},
 		{"  ", "", ""},
 		{"@admin <b>", "`@admin <b>`", "`@admin <b>`"},
 	} {
@@ -126,7 +127,7 @@ func FuzzFragments(f *testing.F) {
 		"json-decode", "# Pwned [x](https://evil) ![i](https://evil/i.png) @admin <img src=x onerror=alert(1)>",
 		"a|b", "`", "``a`", `a\|b\`, "- [ ] task", "1. x", "    indented", "www.evil.com", "me@example.com",
 		"*a* _b_ ~c~ **d**", "&amp; &#60;", "<http://x>", "[^1]", "---", "===", "> q", "| a | b |", "\\", "$x$",
-		"a\nb", "<details>", "\x00", "\xff", "@", "x_", "_",
+		"a\nb", "<details>", "\x00", "\xff", "@", "x_", "_", "evil\u202etxt.exe", "\x1b[31mred\u2066",
 	} {
 		f.Add(s)
 	}

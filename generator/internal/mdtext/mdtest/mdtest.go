@@ -140,24 +140,44 @@ func textOf(v []byte, raw bool) string {
 }
 
 // Shown is what the package mdtext promises a reader sees of s, written
-// here independently of mdtext: invalid UTF-8 as U+FFFD, control
-// characters and line or paragraph separators as spaces, and, outside
+// here independently of mdtext and inert: a byte that is not UTF-8 as
+// \xHH; control characters (C0, DEL, C1), line and paragraph separators
+// and bidirectional formatting characters as Go writes them in a string
+// literal (\n, \r, \t, \xHH below U+0080, \uHHHH above); and, outside
 // code (code false), a U+200B after every '@'. Whitespace is compared
 // collapsed (Doc.Text), so trimming does not matter here.
 func Shown(s string, code bool) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029':
-			b.WriteByte(' ')
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' || Bidi(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
 		case r == '@' && !code:
 			b.WriteString("@\u200B")
 		default:
 			b.WriteRune(r)
 		}
+		i += size
 	}
 	return collapse(b.String())
+}
+
+// Bidi reports whether r is a bidirectional formatting character, which
+// no Markdown output may hold: U+202A–U+202E, U+2066–U+2069, U+200E,
+// U+200F and U+061C.
+func Bidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // collapse replaces runs of Markdown's whitespace (space, tab, line
@@ -184,11 +204,19 @@ func (d Doc) Mention() string {
 // clean with each placeholder replaced by what the reader should see of
 // its string (placeholders must not contain each other unless the longer
 // one is a whole printed value, which is then replaced first), links only
-// with one of the given prefixes, and no @mention.
+// with one of the given prefixes, no @mention, and in the source no
+// control character but newlines and no bidirectional formatting
+// character (they would act in a terminal or reorder the rendered line).
 // It returns "" when all hold, else what differs.
 func Check(hostile, clean []byte, want map[string]string, linkPrefixes []string) string {
 	h, c := Parse(hostile), Parse(clean)
 	var problems []string
+	for i, r := range string(hostile) {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029' || Bidi(r) {
+			problems = append(problems, fmt.Sprintf("source holds %U at byte %d", r, i))
+			break
+		}
+	}
 	if d := diffLines(c.Shape, h.Shape); d != "" {
 		problems = append(problems, "shape (-clean +hostile):\n"+d)
 	}
