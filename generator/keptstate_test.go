@@ -44,15 +44,7 @@ func TestKeptStateChild(t *testing.T) {
 	if path == "" {
 		t.Skip("only run as the child of TestKeptStateRandomized")
 	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Build(context.Background(), BuildOptions{})
+	buildConfig(t, path, BuildOptions{})
 }
 
 func TestKeptStateRandomized(t *testing.T) {
@@ -308,57 +300,51 @@ func (k *keptProject) changeOption() string {
 	return fmt.Sprintf("z_threshold %g", z)
 }
 
-// corruptStore flips a byte of a file of the store.
-func (k *keptProject) corruptStore() string {
+// pickFile picks a regular file under root that keep accepts.
+func (k *keptProject) pickFile(root string, keep func(string) bool) string {
 	var list []string
-	filepath.WalkDir(k.path(".perfpages-cache"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && keep(p) {
 			list = append(list, p)
 		}
 		return nil
 	})
-	p := k.pick(list)
-	if p == "" {
-		return ""
-	}
+	return k.pick(list)
+}
+
+// flipByte changes one bit of the file p, writing a new file (a live
+// site's file is a hard link of the spare's, and an editor writes anew)
+// with the old modification time; it returns p relative to the project.
+func (k *keptProject) flipByte(p string) string {
 	data, _ := os.ReadFile(p)
 	if len(data) == 0 {
-		return p + " (empty)"
+		return ""
 	}
 	fi, _ := os.Stat(p)
 	data[k.rng.IntN(len(data))] ^= 1 << k.rng.IntN(8)
+	os.Remove(p)
 	os.WriteFile(p, data, 0o644)
 	os.Chtimes(p, fi.ModTime(), fi.ModTime())
 	rel, _ := filepath.Rel(k.dir, p)
 	return rel
 }
 
-// tamperSite changes a byte of a file of the live site, time restored.
-func (k *keptProject) tamperSite() string {
-	var list []string
-	filepath.WalkDir(k.path("public"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".perfpages-site") {
-			list = append(list, p)
-		}
-		return nil
-	})
-	p := k.pick(list)
+// corruptStore flips a bit of a file of the store.
+func (k *keptProject) corruptStore() string {
+	p := k.pickFile(k.path(".perfpages-cache"), func(string) bool { return true })
 	if p == "" {
 		return ""
 	}
-	data, _ := os.ReadFile(p)
-	if len(data) == 0 {
+	return k.flipByte(p)
+}
+
+// tamperSite flips a bit of a file of the live site, time restored.
+func (k *keptProject) tamperSite() string {
+	p := k.pickFile(k.path("public"), func(p string) bool { return !strings.HasSuffix(p, ".perfpages-site") })
+	if p == "" {
 		return ""
 	}
-	fi, _ := os.Stat(p)
-	data[k.rng.IntN(len(data))] ^= 1
-	// The live file is a hard link of the spare's: write a new file, as
-	// an editor would.
-	os.Remove(p)
-	os.WriteFile(p, data, 0o644)
-	os.Chtimes(p, fi.ModTime(), fi.ModTime())
-	rel, _ := filepath.Rel(k.dir, p)
-	return rel
+	return k.flipByte(p)
 }
 
 // killBuild starts a build in a child process and kills it (SIGKILL)
@@ -380,19 +366,7 @@ func (k *keptProject) killBuild() string {
 // build builds the project incrementally.
 func (k *keptProject) build() *Report {
 	k.t.Helper()
-	cfg, err := config.Load(k.path("perfpages.toml"))
-	if err != nil {
-		k.t.Fatal(err)
-	}
-	s, err := FromConfig(cfg)
-	if err != nil {
-		k.t.Fatal(err)
-	}
-	rep, err := s.Build(context.Background(), BuildOptions{})
-	if err != nil {
-		k.t.Fatalf("build: %v", err)
-	}
-	return rep
+	return buildConfig(k.t, k.path("perfpages.toml"), BuildOptions{})
 }
 
 // diffCold builds the project from nothing into another folder and

@@ -142,6 +142,12 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readNamed(f, name, limit)
+}
+
+// readNamed reads the open file f whole ([Read]), naming it name in
+// errors other than a [TooLargeError].
+func readNamed(f fs.File, name string, limit int64) ([]byte, error) {
 	data, err := Read(f, limit)
 	if err != nil {
 		var tl *TooLargeError

@@ -1,7 +1,6 @@
 package capped
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 )
@@ -79,13 +78,5 @@ func readOpen(name string, limit int64, followLinks bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := Read(f, limit)
-	if err != nil {
-		var tl *TooLargeError
-		if !errors.As(err, &tl) {
-			err = &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-		return nil, err
-	}
-	return data, nil
+	return readNamed(f, name, limit)
 }
