@@ -43,7 +43,7 @@ const (
 	pageTimeout     = 45 * time.Second // one tab, all its steps
 	navigateTimeout = 20 * time.Second
 	stepTimeout     = 10 * time.Second
-	pollTimeout     = 5 * time.Second // charts and the filter settle; inline scripts run before the load event
+	pollTimeout     = 20 * time.Second // charts and the filter settle (a deadline, not a speed: a loaded 2-core machine takes seconds); inline scripts run before the load event
 	httpTimeout     = 10 * time.Second
 )
 
