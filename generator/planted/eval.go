@@ -1,0 +1,362 @@
+package planted
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// Class is what the truth says of a main-line commit's row (the series'
+// value at the commit against its parent's).
+type Class int
+
+// Row classes.
+const (
+	Unchanged Class = iota // nothing planted: any flag is a false alarm
+	StepRow                // the commit of a planted step
+	SpikeRow               // a planted spike, or the commit after it where it returns
+	DriftRow               // inside a planted drift (a real but gradual change)
+)
+
+func (c Class) String() string {
+	return [...]string{"unchanged", "step", "spike", "drift"}[c]
+}
+
+// ClassAt classifies series s's row at main-line position p, with the
+// event it belongs to (nil for Unchanged).
+func (s *Series) ClassAt(p int) (Class, *Event) {
+	for i := range s.Events {
+		e := &s.Events[i]
+		switch {
+		case e.Kind == Step && p == e.At:
+			return StepRow, e
+		case e.Kind == Spike && (p == e.At || p == e.At+1):
+			return SpikeRow, e
+		case e.Kind == Drift && p > e.At && p <= e.End:
+			return DriftRow, e
+		}
+	}
+	return Unchanged, nil
+}
+
+// Verdict is what the site says first about one row of a main-line
+// commit's comparison with its parent: whether it counts the row as a
+// change (on the commit page, the dashboard, the triage report), and which
+// way.
+type Verdict struct {
+	Flagged bool
+	Up      bool // the value went up
+	// Basis names the evidence the verdict rested on, for the report's
+	// breakdown of false alarms.
+	Basis string
+}
+
+// Headline is the headline verdict of row r of comparison c as the site
+// counts it today: the row is relevant (significant by the model's basis,
+// magnitude at least small). It is the one function a new verdict (issue
+// 22) replaces; ScoreHeadline takes it as a parameter so that old and new
+// can be scored side by side.
+func Headline(c *analysis.Comparison, r *analysis.Row) Verdict {
+	return Verdict{Flagged: r.OK && r.Relevant, Up: r.Change > 0, Basis: string(r.Basis)}
+}
+
+// HeadlineScore counts a suite's rows by class and verdict.
+type HeadlineScore struct {
+	Rows                            int // rows with a change (both values present)
+	Unchanged, UnchangedFlagged     int
+	Spikes, SpikesFlagged           int
+	Drifts, DriftsFlagged           int
+	Flagged                         int             // every flagged row
+	TrueFlags                       int             // flagged step rows in the planted direction
+	StepRows, StepFound             map[float64]int // by K: planted step rows, and those flagged in the planted direction
+	WrongWay                        int             // step rows flagged the other way
+	FalseByBasis                    map[string]int  // flagged unchanged rows by Verdict.Basis
+	Comparisons, DefinitelyRelevant int             // main-line comparisons, and those whose summary is definitely relevant
+	CommitsWithBigStep              int             // comparisons with a planted step of ≥ 4 widths
+}
+
+// Precision is the share of flagged rows that are planted steps flagged
+// in their direction.
+func (h *HeadlineScore) Precision() float64 { return ratio(h.TrueFlags, h.Flagged) }
+
+// Recall is the share of step rows of size k flagged in their direction.
+func (h *HeadlineScore) Recall(k float64) float64 { return ratio(h.StepFound[k], h.StepRows[k]) }
+
+// FalsePer1000 is flagged unchanged rows per 1,000 unchanged rows.
+func (h *HeadlineScore) FalsePer1000() float64 {
+	return 1000 * ratio(h.UnchangedFlagged, h.Unchanged)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// truth maps a dataset onto a suite.
+type truth struct {
+	series map[string]*Series // by benchmark
+	pos    map[string]int     // artifact id → suite position
+}
+
+func (s *Suite) truth() truth {
+	t := truth{series: map[string]*Series{}, pos: map[string]int{}}
+	for _, ps := range s.Series {
+		t.series[ps.Benchmark] = ps
+	}
+	for p, a := range s.Artifacts {
+		t.pos[a.ID] = p
+	}
+	return t
+}
+
+func (t truth) of(d *analysis.Dataset, sr *analysis.Series) *Series {
+	if sr.Key.Metric != Metric {
+		return nil
+	}
+	return t.series[sr.Case.Benchmark]
+}
+
+// ScoreHeadline scores the comparisons of consecutive main-line commits
+// of d (a dataset built from s's runs or archives) with verdict (Headline
+// for today's).
+func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, verdict func(*analysis.Comparison, *analysis.Row) Verdict) *HeadlineScore {
+	t := s.truth()
+	h := &HeadlineScore{StepRows: map[float64]int{}, StepFound: map[float64]int{}, FalseByBasis: map[string]int{}}
+	for _, c := range comps {
+		p, ok := t.pos[d.Artifacts[c.Head].ID]
+		if !ok {
+			continue
+		}
+		h.Comparisons++
+		if m, ok := c.Metric(Metric); ok && m.DefinitelyRelevant {
+			h.DefinitelyRelevant++
+		}
+		big := false
+		for i := range c.Rows {
+			r := &c.Rows[i]
+			ps := t.of(d, r.Series)
+			if ps == nil || !r.OK {
+				continue
+			}
+			h.Rows++
+			v := verdict(c, r)
+			if v.Flagged {
+				h.Flagged++
+			}
+			class, e := ps.ClassAt(p)
+			switch class {
+			case Unchanged:
+				h.Unchanged++
+				if v.Flagged {
+					h.UnchangedFlagged++
+					h.FalseByBasis[v.Basis]++
+				}
+			case SpikeRow:
+				h.Spikes++
+				if v.Flagged {
+					h.SpikesFlagged++
+				}
+			case DriftRow:
+				h.Drifts++
+				if v.Flagged {
+					h.DriftsFlagged++
+				}
+			case StepRow:
+				h.StepRows[e.K]++
+				big = big || e.K >= 4
+				switch {
+				case v.Flagged && v.Up == e.Up:
+					h.StepFound[e.K]++
+					h.TrueFlags++
+				case v.Flagged:
+					h.WrongWay++
+				}
+			}
+		}
+		if big {
+			h.CommitsWithBigStep++
+		}
+	}
+	return h
+}
+
+// StepScore is step detection scored against the planted truth.
+type StepScore struct {
+	Tolerance           int
+	Planted, Found      map[float64]int // steps by K, and those detected within Tolerance
+	Detections          int             // detections, those inside a drift left out
+	False               int             // detections that match no planted step
+	AtSpike             int             // … of which next to a planted spike
+	Drifts, DriftsFound int
+	Exact               int // detections at exactly the planted commit
+}
+
+// Precision is the share of detections that found a planted step.
+func (s *StepScore) Precision() float64 { return ratio(s.Detections-s.False, s.Detections) }
+
+// Recall is the share of planted steps of size k detected.
+func (s *StepScore) Recall(k float64) float64 { return ratio(s.Found[k], s.Planted[k]) }
+
+// RecallAtLeast is the recall of the steps of at least k widths.
+func (s *StepScore) RecallAtLeast(k float64) float64 {
+	f, p := 0, 0
+	for kk, n := range s.Planted {
+		if kk >= k {
+			p += n
+			f += s.Found[kk]
+		}
+	}
+	return ratio(f, p)
+}
+
+// DefaultTolerance is how many main-line commits a detected step may be
+// from the planted one and still find it: the tolerance of
+// generator/changepoint_eval_test.go (a step detector places a step
+// between two values; noise next to the step can move it a commit or
+// two, and the regressions page names the range of candidate commits).
+const DefaultTolerance = 2
+
+// ScoreSteps scores the steps detected in d (analysis.Dataset.Steps) on
+// suite s: a detection within tol commits of a planted step finds it (each
+// planted step at most once, the nearest detection first); a detection
+// inside a planted drift (or within tol of it) finds the drift and is
+// neither right nor wrong; every other detection is false.
+func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *StepScore {
+	t := s.truth()
+	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}}
+	by := map[*Series][]int{}
+	for _, st := range steps {
+		ps := t.of(d, d.Series[st.Series])
+		if ps == nil {
+			continue
+		}
+		p, ok := t.pos[d.Artifacts[st.Artifact].ID]
+		if !ok {
+			continue
+		}
+		by[ps] = append(by[ps], p)
+	}
+	for _, ps := range s.Series {
+		det := by[ps]
+		sort.Ints(det)
+		used := make([]bool, len(det))
+		for _, e := range ps.Events {
+			switch e.Kind {
+			case Step:
+				sc.Planted[e.K]++
+				best := -1
+				for i, p := range det {
+					if !used[i] && abs(p-e.At) <= tol && (best < 0 || abs(p-e.At) < abs(det[best]-e.At)) {
+						best = i
+					}
+				}
+				if best >= 0 {
+					used[best] = true
+					sc.Found[e.K]++
+					if det[best] == e.At {
+						sc.Exact++
+					}
+				}
+			case Drift:
+				sc.Drifts++
+				found := false
+				for i, p := range det {
+					if !used[i] && p >= e.At-tol && p <= e.End+tol {
+						used[i] = true // neutral: not a detection of anything wrong
+						found = true
+					}
+				}
+				if found {
+					sc.DriftsFound++
+				}
+			}
+		}
+		for i, p := range det {
+			inDrift := false
+			for _, e := range ps.Events {
+				if e.Kind == Drift && p >= e.At-tol && p <= e.End+tol {
+					inDrift = true
+				}
+			}
+			if inDrift {
+				continue
+			}
+			sc.Detections++
+			if used[i] {
+				continue
+			}
+			sc.False++
+			for _, e := range ps.Events {
+				if e.Kind == Spike && p >= e.At-tol && p <= e.At+1+tol {
+					sc.AtSpike++
+					break
+				}
+			}
+		}
+	}
+	return sc
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Ks lists the step sizes of a score's map, ascending.
+func ks(m map[float64]int) []float64 {
+	var out []float64
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// WriteHeadline writes one headline score as a Markdown table row group
+// under a title.
+func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
+	fmt.Fprintf(w, "%s: precision %.3f (%d of %d flagged rows are planted steps, %d flagged the wrong way); false alarms %.1f per 1,000 unchanged rows (%d of %d); spikes flagged %d of %d; drift rows flagged %d of %d; comparisons definitely relevant %d of %d (%d have a planted step ≥ 4 widths)\n",
+		title, h.Precision(), h.TrueFlags, h.Flagged, h.WrongWay, h.FalsePer1000(), h.UnchangedFlagged, h.Unchanged,
+		h.SpikesFlagged, h.Spikes, h.DriftsFlagged, h.Drifts, h.DefinitelyRelevant, h.Comparisons, h.CommitsWithBigStep)
+	var parts []string
+	for _, k := range ks(h.StepRows) {
+		parts = append(parts, fmt.Sprintf("k=%g %.2f (%d/%d)", k, h.Recall(k), h.StepFound[k], h.StepRows[k]))
+	}
+	fmt.Fprintf(w, "  recall at the planted commit: %s\n", strings.Join(parts, ", "))
+	var bases []string
+	for b := range h.FalseByBasis {
+		bases = append(bases, b)
+	}
+	slices.Sort(bases)
+	parts = parts[:0]
+	for _, b := range bases {
+		parts = append(parts, fmt.Sprintf("%s %d", cmpOr(b, "-"), h.FalseByBasis[b]))
+	}
+	fmt.Fprintf(w, "  false alarms by basis: %s\n", strings.Join(parts, ", "))
+}
+
+// WriteSteps writes one step score.
+func WriteSteps(w io.Writer, title string, s *StepScore) {
+	fmt.Fprintf(w, "%s: precision %.3f (%d of %d detections false, %d next to a spike; %d at the exact commit), recall ≥ 4 widths %.3f; drifts found %d of %d (tolerance ±%d)\n",
+		title, s.Precision(), s.False, s.Detections, s.AtSpike, s.Exact, s.RecallAtLeast(4), s.DriftsFound, s.Drifts, s.Tolerance)
+	var parts []string
+	for _, k := range ks(s.Planted) {
+		parts = append(parts, fmt.Sprintf("k=%g %.2f (%d/%d)", k, s.Recall(k), s.Found[k], s.Planted[k]))
+	}
+	fmt.Fprintf(w, "  recall: %s\n", strings.Join(parts, ", "))
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

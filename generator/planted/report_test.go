@@ -1,0 +1,85 @@
+package planted
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis"
+)
+
+// TestPlantedReport prints the planted-truth report: for both shapes and
+// the models the site offers, the headline verdict of every main-line
+// commit's rows against the truth and the step detection of
+// /regressions/. It measures; it asserts nothing about the numbers (they
+// are issue 22's "before" and "after"). It is heavy, so it runs only when
+// asked:
+//
+//	PLANTED_REPORT=1 go test -run TestPlantedReport -v ./generator/planted
+//
+// PLANTED_REPORT=memory scores in-memory datasets (analysis.Builder)
+// instead of whole sites loaded from archives (the default: the path
+// `perfpages build` takes); PLANTED_SEED, PLANTED_SERIES and
+// PLANTED_COMMITS change the suite.
+func TestPlantedReport(t *testing.T) {
+	mode := os.Getenv("PLANTED_REPORT")
+	if mode == "" {
+		t.Skip("set PLANTED_REPORT=1 (or =memory) to print the planted-truth report")
+	}
+	o := DefaultOptions
+	envInt(t, "PLANTED_SEED", func(v int) { o.Seed = uint64(v) })
+	envInt(t, "PLANTED_SERIES", func(v int) { o.Series = v })
+	envInt(t, "PLANTED_COMMITS", func(v int) { o.Commits = v })
+	var b strings.Builder
+	fmt.Fprintf(&b, "planted-truth report (seed %d, %d series × %d commits, steps of %v noise widths, %s datasets)\n\n", o.Seed, o.Series, o.Commits, o.Ks, map[bool]string{true: "in-memory", false: "whole-site"}[mode == "memory"])
+	for _, shape := range []Shape{Values, Samples} {
+		o.Shape = shape
+		s := suiteFor(t, o)
+		fmt.Fprintf(&b, "## shape %s: %s\n\n", shape, describe(s))
+		var steps []analysis.Step
+		for _, model := range []string{"", analysis.ModelRustcPerf} {
+			start := time.Now()
+			var d *analysis.Dataset
+			cfg := parseConfig(t, model)
+			if mode == "memory" {
+				d = inMemory(s, cfg)
+			} else {
+				d, cfg = wholeSite(t, s, model)
+			}
+			h := ScoreHeadline(s, d, consecutive(d, cfg), Headline)
+			WriteHeadline(&b, fmt.Sprintf("headline, model %s", cfg.CompareOptions().Model), h)
+			if steps == nil {
+				steps = detectSteps(d)
+				WriteSteps(&b, "steps (/regressions/)", ScoreSteps(s, d, steps, DefaultTolerance))
+			}
+			fmt.Fprintf(&b, "  (%v)\n", time.Since(start).Round(time.Millisecond))
+		}
+		b.WriteString("\n")
+	}
+	t.Log("\n" + b.String())
+}
+
+// describe says what a suite holds.
+func describe(s *Suite) string {
+	srcs := map[string]int{}
+	events := map[Kind]int{}
+	for _, ps := range s.Series {
+		srcs[ps.Noise.Source]++
+		for _, e := range ps.Events {
+			events[e.Kind]++
+		}
+	}
+	return fmt.Sprintf("%d series (noise from %v), %d steps, %d spikes, %d drifts", len(s.Series), srcs, events[Step], events[Spike], events[Drift])
+}
+
+func envInt(t *testing.T, name string, set func(int)) {
+	if v := os.Getenv(name); v != "" {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err != nil {
+			t.Fatalf("%s=%q: %v", name, v, err)
+		}
+		set(n)
+	}
+}
