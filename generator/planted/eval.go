@@ -66,17 +66,20 @@ func Headline(c *analysis.Comparison, r *analysis.Row) Verdict {
 
 // HeadlineScore counts a suite's rows by class and verdict.
 type HeadlineScore struct {
-	Rows                            int // rows with a change (both values present)
-	Unchanged, UnchangedFlagged     int
-	Spikes, SpikesFlagged           int
-	Drifts, DriftsFlagged           int
-	Flagged                         int             // every flagged row
-	TrueFlags                       int             // flagged step rows in the planted direction
-	StepRows, StepFound             map[float64]int // by K: planted step rows, and those flagged in the planted direction
-	WrongWay                        int             // step rows flagged the other way
-	FalseByBasis                    map[string]int  // flagged unchanged rows by Verdict.Basis
-	Comparisons, DefinitelyRelevant int             // main-line comparisons, and those whose summary is definitely relevant
-	CommitsWithBigStep              int             // comparisons with a planted step of ≥ 4 widths
+	Rows                        int // rows with a change (both values present)
+	Unchanged, UnchangedFlagged int
+	Spikes, SpikesFlagged       int
+	Drifts, DriftsFlagged       int
+	Flagged                     int             // every flagged row
+	TrueFlags                   int             // flagged step rows in the planted direction
+	StepRows, StepFound         map[float64]int // by K: planted step rows, and those flagged in the planted direction
+	WrongWay                    int             // step rows flagged the other way
+	FalseByBasis                map[string]int  // flagged unchanged rows by Verdict.Basis
+	// BySource counts unchanged rows and flagged ones, and step rows of
+	// at least 4 widths and flagged ones, by noise source.
+	BySource                        map[string]*SourceCounts
+	Comparisons, DefinitelyRelevant int // main-line comparisons, and those whose summary is definitely relevant
+	CommitsWithBigStep              int // comparisons with a planted step of ≥ 4 widths
 }
 
 // Precision is the share of flagged rows that are planted steps flagged
@@ -127,7 +130,7 @@ func (t truth) of(d *analysis.Dataset, sr *analysis.Series) *Series {
 // for today's).
 func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, verdict func(*analysis.Comparison, *analysis.Row) Verdict) *HeadlineScore {
 	t := s.truth()
-	h := &HeadlineScore{StepRows: map[float64]int{}, StepFound: map[float64]int{}, FalseByBasis: map[string]int{}}
+	h := &HeadlineScore{StepRows: map[float64]int{}, StepFound: map[float64]int{}, FalseByBasis: map[string]int{}, BySource: map[string]*SourceCounts{}}
 	for _, c := range comps {
 		p, ok := t.pos[d.Artifacts[c.Head].ID]
 		if !ok {
@@ -150,10 +153,17 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 				h.Flagged++
 			}
 			class, e := ps.ClassAt(p)
+			src := h.BySource[ps.Noise.Source]
+			if src == nil {
+				src = &SourceCounts{}
+				h.BySource[ps.Noise.Source] = src
+			}
 			switch class {
 			case Unchanged:
 				h.Unchanged++
+				src.Unchanged++
 				if v.Flagged {
+					src.UnchangedFlagged++
 					h.UnchangedFlagged++
 					h.FalseByBasis[v.Basis]++
 				}
@@ -170,10 +180,16 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 			case StepRow:
 				h.StepRows[e.K]++
 				big = big || e.K >= 4
+				if e.K >= 4 {
+					src.Steps++
+				}
 				switch {
 				case v.Flagged && v.Up == e.Up:
 					h.StepFound[e.K]++
 					h.TrueFlags++
+					if e.K >= 4 {
+						src.StepsFound++
+					}
 				case v.Flagged:
 					h.WrongWay++
 				}
@@ -186,6 +202,35 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 	return h
 }
 
+// SourceCounts are a score's counts for the series of one noise source.
+type SourceCounts struct {
+	Unchanged, UnchangedFlagged int // headline: unchanged rows, flagged ones
+	Steps, StepsFound           int // planted steps of at least 4 widths, found ones
+	Detections, False           int // step detection: detections, false ones
+}
+
+func writeSources(w io.Writer, m map[string]*SourceCounts, headline bool) {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var parts []string
+	for _, n := range names {
+		c := m[n]
+		if headline {
+			parts = append(parts, fmt.Sprintf("%s %.0f‰ %.2f", n, 1000*ratio(c.UnchangedFlagged, c.Unchanged), ratio(c.StepsFound, c.Steps)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %d/%d %.2f", n, c.False, c.Detections, ratio(c.StepsFound, c.Steps)))
+		}
+	}
+	if headline {
+		fmt.Fprintf(w, "  by noise source (false alarms per 1,000 unchanged rows, recall ≥ 4 widths): %s\n", strings.Join(parts, ", "))
+	} else {
+		fmt.Fprintf(w, "  by noise source (false detections/detections, recall ≥ 4 widths): %s\n", strings.Join(parts, ", "))
+	}
+}
+
 // StepScore is step detection scored against the planted truth.
 type StepScore struct {
 	Tolerance           int
@@ -195,6 +240,7 @@ type StepScore struct {
 	AtSpike             int             // … of which next to a planted spike
 	Drifts, DriftsFound int
 	Exact               int // detections at exactly the planted commit
+	BySource            map[string]*SourceCounts
 }
 
 // Precision is the share of detections that found a planted step.
@@ -229,7 +275,7 @@ const DefaultTolerance = 2
 // neither right nor wrong; every other detection is false.
 func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *StepScore {
 	t := s.truth()
-	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}}
+	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}, BySource: map[string]*SourceCounts{}}
 	by := map[*Series][]int{}
 	for _, st := range steps {
 		ps := t.of(d, d.Series[st.Series])
@@ -245,11 +291,19 @@ func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *
 	for _, ps := range s.Series {
 		det := by[ps]
 		sort.Ints(det)
+		src := sc.BySource[ps.Noise.Source]
+		if src == nil {
+			src = &SourceCounts{}
+			sc.BySource[ps.Noise.Source] = src
+		}
 		used := make([]bool, len(det))
 		for _, e := range ps.Events {
 			switch e.Kind {
 			case Step:
 				sc.Planted[e.K]++
+				if e.K >= 4 {
+					src.Steps++
+				}
 				best := -1
 				for i, p := range det {
 					if !used[i] && abs(p-e.At) <= tol && (best < 0 || abs(p-e.At) < abs(det[best]-e.At)) {
@@ -259,6 +313,9 @@ func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *
 				if best >= 0 {
 					used[best] = true
 					sc.Found[e.K]++
+					if e.K >= 4 {
+						src.StepsFound++
+					}
 					if det[best] == e.At {
 						sc.Exact++
 					}
@@ -288,10 +345,12 @@ func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *
 				continue
 			}
 			sc.Detections++
+			src.Detections++
 			if used[i] {
 				continue
 			}
 			sc.False++
+			src.False++
 			for _, e := range ps.Events {
 				if e.Kind == Spike && p >= e.At-tol && p <= e.At+1+tol {
 					sc.AtSpike++
@@ -341,6 +400,7 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 		parts = append(parts, fmt.Sprintf("%s %d", cmpOr(b, "-"), h.FalseByBasis[b]))
 	}
 	fmt.Fprintf(w, "  false alarms by basis: %s\n", strings.Join(parts, ", "))
+	writeSources(w, h.BySource, true)
 }
 
 // WriteSteps writes one step score.
@@ -352,6 +412,7 @@ func WriteSteps(w io.Writer, title string, s *StepScore) {
 		parts = append(parts, fmt.Sprintf("k=%g %.2f (%d/%d)", k, s.Recall(k), s.Found[k], s.Planted[k]))
 	}
 	fmt.Fprintf(w, "  recall: %s\n", strings.Join(parts, ", "))
+	writeSources(w, s.BySource, false)
 }
 
 func cmpOr(a, b string) string {

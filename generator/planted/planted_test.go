@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/config"
 )
 
 func TestNoiseWidth(t *testing.T) {
@@ -146,6 +147,9 @@ func TestWholeSiteMatchesInMemory(t *testing.T) {
 	for _, shape := range []Shape{Values, Samples} {
 		s := suiteFor(t, Options{Seed: 5, Shape: shape, Series: 6, Commits: 60})
 		site, cfg := wholeSite(t, s, "")
+		if !reflect.DeepEqual(cfg.CompareOptions(), config.Default().CompareOptions()) || !reflect.DeepEqual(cfg.BuildOptions(), config.Default().BuildOptions()) {
+			t.Errorf("the planted site's options are not the defaults:\n%+v\n%+v", cfg.CompareOptions(), config.Default().CompareOptions())
+		}
 		mem := inMemory(s, cfg)
 		if len(site.MainLine) != len(s.Artifacts) || len(mem.MainLine) != len(s.Artifacts) {
 			t.Fatalf("%s: main lines of %d and %d commits, want %d", shape, len(site.MainLine), len(mem.MainLine), len(s.Artifacts))
