@@ -68,13 +68,16 @@ func Headline(c *analysis.Comparison, r *analysis.Row) Verdict {
 type HeadlineScore struct {
 	Rows                        int // rows with a change (both values present)
 	Unchanged, UnchangedFlagged int
-	Spikes, SpikesFlagged       int
-	Drifts, DriftsFlagged       int
-	Flagged                     int             // every flagged row
-	TrueFlags                   int             // flagged step rows in the planted direction
-	StepRows, StepFound         map[float64]int // by K: planted step rows, and those flagged in the planted direction
-	WrongWay                    int             // step rows flagged the other way
-	FalseByBasis                map[string]int  // flagged unchanged rows by Verdict.Basis
+	// … of which young: fewer values of history than the model's window
+	// (Options.History), where the threshold is a default one.
+	Young, YoungFlagged   int
+	Spikes, SpikesFlagged int
+	Drifts, DriftsFlagged int
+	Flagged               int             // every flagged row
+	TrueFlags             int             // flagged step rows in the planted direction
+	StepRows, StepFound   map[float64]int // by K: planted step rows, and those flagged in the planted direction
+	WrongWay              int             // step rows flagged the other way
+	FalseByBasis          map[string]int  // flagged unchanged rows by Verdict.Basis
 	// BySource counts unchanged rows and flagged ones, and step rows of
 	// at least 4 widths and flagged ones, by noise source.
 	BySource                        map[string]*SourceCounts
@@ -162,6 +165,13 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 			case Unchanged:
 				h.Unchanged++
 				src.Unchanged++
+				young := r.History < c.Options.History
+				if young {
+					h.Young++
+				}
+				if v.Flagged && young {
+					h.YoungFlagged++
+				}
 				if v.Flagged {
 					src.UnchangedFlagged++
 					h.UnchangedFlagged++
@@ -399,7 +409,9 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 	for _, b := range bases {
 		parts = append(parts, fmt.Sprintf("%s %d", cmpOr(b, "-"), h.FalseByBasis[b]))
 	}
-	fmt.Fprintf(w, "  false alarms by basis: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  false alarms by basis: %s; per 1,000 unchanged rows with a full history %.1f (%d of %d), with a young one %.1f (%d of %d)\n", strings.Join(parts, ", "),
+		1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young,
+		1000*ratio(h.YoungFlagged, h.Young), h.YoungFlagged, h.Young)
 	writeSources(w, h.BySource, true)
 }
 

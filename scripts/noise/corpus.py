@@ -172,7 +172,7 @@ def local():
         by.setdefault((r["tool"], r["bench"]), []).append(r)
     per_tool = {}
     for (tool, bench), rs in sorted(by.items()):
-        rs.sort(key=lambda r: r["iter"])
+        rs.sort(key=lambda r: r["time"])  # run order (iteration numbers restart with each producer)
         e = series_entry("%s/%s" % (tool, bench), rs[0]["unit"], "lower", [r["value"] for r in rs],
                          [r["samples"] for r in rs], removable=False)
         e["load"] = "".join({"idle": "i", "cpu1": "1", "cpu2": "2", "cpu2-50": "h", "gobuild": "b"}[r["load"]] for r in rs[-len(e["values"]):])

@@ -21,7 +21,7 @@ blob1 = os.path.join(out_dir, "blob1m")
 if not os.path.exists(blob1):
     with open(blob8, "rb") as f, open(blob1, "wb") as g:
         g.write(f.read(1 << 20))
-rng = random.Random(22)
+rng = random.Random(int(os.environ.get("NOISE_SEED", "22")))
 tmp = tempfile.mkdtemp(prefix="noise-")
 
 # Background load levels; a level holds for a geometric number of iterations.
@@ -32,7 +32,12 @@ LEVELS = {
     "cpu2-50": ["stress-ng", "--cpu", "2", "--cpu-load", "50", "--quiet"],
     "gobuild": ["bash", "-c", "while true; do GOCACHE=%s/gocache go build -a -o /dev/null net/http >/dev/null 2>&1; done" % tmp],
 }
-WEIGHTS = [("idle", 5), ("cpu1", 2), ("cpu2", 2), ("cpu2-50", 1), ("gobuild", 2)]
+# A shared runner is mostly quiet: idle is the most common level, the
+# heavy ones are rarer. (The first iterations of the corpus, before this
+# weighting, ran with idle 5, cpu1 2, cpu2 2, cpu2-50 1, gobuild 2 and
+# blocks of 25 on average; see /work/data/noise-local/produce.log.)
+WEIGHTS = [("idle", 8), ("cpu1", 3), ("cpu2", 1), ("cpu2-50", 2), ("gobuild", 1)]
+MEAN_BLOCK = 15
 
 
 def start(cmd):
@@ -111,7 +116,8 @@ def run_criterion():
     if not os.path.exists(exe):
         return []
     target = os.path.join(tmp, "crit")
-    cmd = [exe, "--bench", "--warm-up-time", "0.1", "--measurement-time", "0.3", "--sample-size", "10", "--noplot"]
+    # Criterion 0.3 takes whole seconds; 1000 resamples keep its analysis short
+    cmd = [exe, "--bench", "--warm-up-time", "1", "--measurement-time", "1", "--sample-size", "10", "--nresamples", "1000", "--noplot"]
     subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, CRITERION_HOME=target), cwd=tmp)
     res = []
     for name in sorted(os.listdir(target)) if os.path.isdir(target) else []:
@@ -129,6 +135,8 @@ def run_criterion():
 
 TOOLS = [("go", run_go), ("googlebench", run_gbench), ("pytest-benchmark", run_pytest), ("hyperfine", run_hyperfine), ("criterion", run_criterion)]
 
+# Stop cleanly on SIGTERM too: the finally below ends the background load.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 deadline = time.time() + minutes * 60
 level, hold, bg = "idle", 0, None
 out = open(os.path.join(out_dir, "raw.jsonl"), "a")
@@ -138,7 +146,7 @@ try:
     while time.time() < deadline and it - start_it < max_iter:
         if hold <= 0:
             new = pick_level()
-            hold = 1 + int(rng.expovariate(1 / 25.0))
+            hold = 1 + int(rng.expovariate(1 / MEAN_BLOCK))
             if new != level:
                 stop(bg)
                 level, bg = new, start(LEVELS[new])
