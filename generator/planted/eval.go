@@ -392,8 +392,8 @@ func ks(m map[float64]int) []float64 {
 // WriteHeadline writes one headline score as a Markdown table row group
 // under a title.
 func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
-	fmt.Fprintf(w, "%s: precision %.3f (%d of %d flagged rows are planted steps, %d flagged the wrong way); false alarms %.1f per 1,000 unchanged rows (%d of %d); spikes flagged %d of %d; drift rows flagged %d of %d; comparisons definitely relevant %d of %d (%d have a planted step ≥ 4 widths)\n",
-		title, h.Precision(), h.TrueFlags, h.Flagged, h.WrongWay, h.FalsePer1000(), h.UnchangedFlagged, h.Unchanged,
+	fmt.Fprintf(w, "%s: precision %.3f (%d of %d flagged rows are planted steps, %d flagged the wrong way; %.3f counting flagged drift rows as right); false alarms %.1f per 1,000 unchanged rows (%d of %d); spikes flagged %d of %d; drift rows flagged %d of %d; comparisons definitely relevant %d of %d (%d have a planted step ≥ 4 widths)\n",
+		title, h.Precision(), h.TrueFlags, h.Flagged, h.WrongWay, ratio(h.TrueFlags+h.DriftsFlagged, h.Flagged), h.FalsePer1000(), h.UnchangedFlagged, h.Unchanged,
 		h.SpikesFlagged, h.Spikes, h.DriftsFlagged, h.Drifts, h.DefinitelyRelevant, h.Comparisons, h.CommitsWithBigStep)
 	var parts []string
 	for _, k := range ks(h.StepRows) {
@@ -432,4 +432,56 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// Labeled is a score with the labels of its table row.
+type Labeled[S any] struct {
+	Shape, Model string
+	Score        S
+}
+
+// WriteHeadlineTable writes headline scores as one Markdown table.
+func WriteHeadlineTable(w io.Writer, rows []Labeled[*HeadlineScore], ks []float64) {
+	fmt.Fprint(w, "| shape | model | precision |")
+	for _, k := range ks {
+		fmt.Fprintf(w, " recall k=%g |", k)
+	}
+	fmt.Fprintln(w, " false alarms ‰ (full history / young) | spikes flagged | drift rows flagged | comparisons definitely relevant |")
+	fmt.Fprint(w, "|---|---|---|")
+	for range ks {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w, "---|---|---|---|")
+	for _, r := range rows {
+		h := r.Score
+		fmt.Fprintf(w, "| %s | %s | %.3f |", r.Shape, r.Model, h.Precision())
+		for _, k := range ks {
+			fmt.Fprintf(w, " %.2f |", h.Recall(k))
+		}
+		fmt.Fprintf(w, " %.0f (%.0f / %.0f) | %d/%d | %d/%d | %d/%d |\n", h.FalsePer1000(),
+			1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), 1000*ratio(h.YoungFlagged, h.Young),
+			h.SpikesFlagged, h.Spikes, h.DriftsFlagged, h.Drifts, h.DefinitelyRelevant, h.Comparisons)
+	}
+}
+
+// WriteStepsTable writes step scores as one Markdown table.
+func WriteStepsTable(w io.Writer, rows []Labeled[*StepScore], ks []float64) {
+	fmt.Fprint(w, "| shape | precision |")
+	for _, k := range ks {
+		fmt.Fprintf(w, " recall k=%g |", k)
+	}
+	fmt.Fprintln(w, " recall k≥4 | false / detections | at a spike | exact commit | drifts found |")
+	fmt.Fprint(w, "|---|---|")
+	for range ks {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w, "---|---|---|---|---|")
+	for _, r := range rows {
+		s := r.Score
+		fmt.Fprintf(w, "| %s | %.3f |", r.Shape, s.Precision())
+		for _, k := range ks {
+			fmt.Fprintf(w, " %.2f |", s.Recall(k))
+		}
+		fmt.Fprintf(w, " %.2f | %d/%d | %d | %d | %d/%d |\n", s.RecallAtLeast(4), s.False, s.Detections, s.AtSpike, s.Exact, s.DriftsFound, s.Drifts)
+	}
 }

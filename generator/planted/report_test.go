@@ -33,6 +33,8 @@ func TestPlantedReport(t *testing.T) {
 	envInt(t, "PLANTED_SERIES", func(v int) { o.Series = v })
 	envInt(t, "PLANTED_COMMITS", func(v int) { o.Commits = v })
 	var b strings.Builder
+	var heads []Labeled[*HeadlineScore]
+	var stepRows []Labeled[*StepScore]
 	fmt.Fprintf(&b, "planted-truth report (seed %d, %d series × %d commits, steps of %v noise widths, %s datasets)\n\n", o.Seed, o.Series, o.Commits, o.Ks, map[bool]string{true: "in-memory", false: "whole-site"}[mode == "memory"])
 	for _, shape := range []Shape{Values, Samples} {
 		o.Shape = shape
@@ -50,14 +52,21 @@ func TestPlantedReport(t *testing.T) {
 			}
 			h := ScoreHeadline(s, d, consecutive(d, cfg), Headline)
 			WriteHeadline(&b, fmt.Sprintf("headline, model %s", cfg.CompareOptions().Model), h)
+			heads = append(heads, Labeled[*HeadlineScore]{string(shape), cfg.CompareOptions().Model, h})
 			if steps == nil {
 				steps = detectSteps(d)
-				WriteSteps(&b, "steps (/regressions/)", ScoreSteps(s, d, steps, DefaultTolerance))
+				sc := ScoreSteps(s, d, steps, DefaultTolerance)
+				WriteSteps(&b, "steps (/regressions/)", sc)
+				stepRows = append(stepRows, Labeled[*StepScore]{string(shape), "", sc})
 			}
 			fmt.Fprintf(&b, "  (%v)\n", time.Since(start).Round(time.Millisecond))
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("## headline (every main-line commit's rows against its parent)\n\n")
+	WriteHeadlineTable(&b, heads, o.Ks)
+	b.WriteString("\n## step detection (/regressions/, tolerance ±2 commits)\n\n")
+	WriteStepsTable(&b, stepRows, o.Ks)
 	t.Log("\n" + b.String())
 }
 

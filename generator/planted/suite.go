@@ -97,7 +97,7 @@ type Options struct {
 }
 
 // DefaultOptions are the suite the report measures.
-var DefaultOptions = Options{Seed: 22, Shape: Values, Series: 120, Commits: 200, Ks: []float64{1, 2, 4, 8, 16},
+var DefaultOptions = Options{Seed: 22, Shape: Values, Series: 200, Commits: 200, Ks: []float64{1, 2, 4, 8, 16},
 	FirstMin: 8, FirstMax: 30, MinGap: 25, MaxGap: 45, Tail: 10,
 	SpikeShare: 0.2, DriftShare: 0.1, SpikeK: 8, DriftK: 8, DriftLen: 12, MinWidth: 0.002}
 
