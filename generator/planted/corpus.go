@@ -37,6 +37,16 @@ type Noise struct {
 	Width, SampleWidth float64
 	// RemovedSteps is how many real steps corpus.py took out.
 	RemovedSteps int
+	// Load is, for noise produced here, the background load of each run
+	// (one byte per run: i idle, 1 and 2 stress-ng on 1 or 2 CPUs, h 2 CPUs
+	// at 50 %, b a go build loop); "" for public histories.
+	Load string
+}
+
+// LoadSwitch reports whether the background load changed between runs
+// i−1 and i of the noise (false without load codes).
+func (n *Noise) LoadSwitch(i int) bool {
+	return i > 0 && i < len(n.Load) && n.Load[i] != n.Load[i-1]
 }
 
 // HasSamples reports whether every run has at least MinSamples samples.
@@ -84,6 +94,7 @@ type corpusFile struct {
 		Values       []float64   `json:"values"`
 		Samples      [][]float64 `json:"samples"`
 		RemovedSteps []any       `json:"removed_steps"`
+		Load         string      `json:"load"`
 	} `json:"series"`
 }
 
@@ -120,6 +131,9 @@ func readCorpus(fsys fs.FS, dir string) (*Corpus, error) {
 		for _, s := range f.Series {
 			n := &Noise{Source: src, Name: s.Name, Unit: s.Unit, Direction: s.Direction, Level: s.Level,
 				Values: s.Values, RemovedSteps: len(s.RemovedSteps)}
+			if len(s.Load) == len(s.Values) {
+				n.Load = s.Load
+			}
 			if len(s.Samples) == len(s.Values) {
 				n.Samples = s.Samples
 			}

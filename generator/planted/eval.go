@@ -248,6 +248,7 @@ type StepScore struct {
 	Detections          int             // detections, those inside a drift left out
 	False               int             // detections that match no planted step
 	AtSpike             int             // … of which next to a planted spike
+	AtLoadSwitch        int             // … of which next to a switch of the background load under the noise (local noise only)
 	Drifts, DriftsFound int
 	Exact               int // detections at exactly the planted commit
 	BySource            map[string]*SourceCounts
@@ -361,6 +362,12 @@ func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int) *
 			}
 			sc.False++
 			src.False++
+			for q := p - tol; q <= p+tol; q++ {
+				if q >= ps.Start && ps.Noise.LoadSwitch(ps.Offset+q-ps.Start) {
+					sc.AtLoadSwitch++
+					break
+				}
+			}
 			for _, e := range ps.Events {
 				if e.Kind == Spike && p >= e.At-tol && p <= e.At+1+tol {
 					sc.AtSpike++
@@ -470,18 +477,18 @@ func WriteStepsTable(w io.Writer, rows []Labeled[*StepScore], ks []float64) {
 	for _, k := range ks {
 		fmt.Fprintf(w, " recall k=%g |", k)
 	}
-	fmt.Fprintln(w, " recall k≥4 | false / detections | at a spike | exact commit | drifts found |")
+	fmt.Fprintln(w, " recall k≥4 | false / detections | … at a spike | … at a load switch | exact commit | drifts found |")
 	fmt.Fprint(w, "|---|---|")
 	for range ks {
 		fmt.Fprint(w, "---|")
 	}
-	fmt.Fprintln(w, "---|---|---|---|---|")
+	fmt.Fprintln(w, "---|---|---|---|---|---|")
 	for _, r := range rows {
 		s := r.Score
 		fmt.Fprintf(w, "| %s | %.3f |", r.Shape, s.Precision())
 		for _, k := range ks {
 			fmt.Fprintf(w, " %.2f |", s.Recall(k))
 		}
-		fmt.Fprintf(w, " %.2f | %d/%d | %d | %d | %d/%d |\n", s.RecallAtLeast(4), s.False, s.Detections, s.AtSpike, s.Exact, s.DriftsFound, s.Drifts)
+		fmt.Fprintf(w, " %.2f | %d/%d | %d | %d | %d | %d/%d |\n", s.RecallAtLeast(4), s.False, s.Detections, s.AtSpike, s.AtLoadSwitch, s.Exact, s.DriftsFound, s.Drifts)
 	}
 }

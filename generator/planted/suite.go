@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -88,8 +89,10 @@ type Options struct {
 	SpikeShare, DriftShare float64
 	SpikeK, DriftK         float64
 	DriftLen               int
-	// Sources restricts the noise to these corpus files (nil: all, drawn
-	// with equal weight per file so that no source dominates).
+	// Sources restricts the noise to these corpus files (nil: all). Series
+	// are drawn with equal weight per group: the local-* files (noise
+	// produced on one machine) are one group, each public history another,
+	// so that no source dominates.
 	Sources []string
 	// MinWidth leaves out corpus series with a smaller noise width (a
 	// quantized or constant series has no noise to lay steps over).
@@ -175,10 +178,11 @@ func Generate(c *Corpus, o Options) (*Suite, error) {
 		if !(w >= o.MinWidth) || len(n.Values) < o.FirstMax+o.Tail+2 {
 			continue
 		}
-		if len(pools[n.Source]) == 0 {
-			sources = append(sources, n.Source)
+		g := group(n.Source)
+		if len(pools[g]) == 0 {
+			sources = append(sources, g)
 		}
-		pools[n.Source] = append(pools[n.Source], n)
+		pools[g] = append(pools[g], n)
 	}
 	if len(sources) == 0 {
 		return nil, fmt.Errorf("planted: no corpus series fits shape %s", o.Shape)
@@ -191,6 +195,16 @@ func Generate(c *Corpus, o Options) (*Suite, error) {
 		s.Series = append(s.Series, plant(rng, o, i, n))
 	}
 	return s, nil
+}
+
+// group is the draw group of a corpus file: the noise produced here (one
+// file per tool, local-*) is one group, each public history its own, so
+// that the suite is not mostly the one loaded machine.
+func group(source string) string {
+	if strings.HasPrefix(source, "local-") {
+		return "local"
+	}
+	return source
 }
 
 // artifacts are the suite's main line: deterministic shas, one commit an
