@@ -202,7 +202,7 @@ func TestScoresOfAnOracle(t *testing.T) {
 			}
 		}
 	}
-	sc := ScoreSteps(s, d, steps, DefaultTolerance)
+	sc := ScoreSteps(s, d, steps, DefaultTolerance, nil)
 	if sc.Precision() != 1 || sc.RecallAtLeast(0) != 1 || sc.False != 0 {
 		t.Errorf("oracle steps: precision %g, recall %g, %d false", sc.Precision(), sc.RecallAtLeast(0), sc.False)
 	}

@@ -2,12 +2,16 @@ package planted
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/generator"
 )
 
 // TestPlantedReport prints the planted-truth report: for both shapes and
@@ -55,7 +59,7 @@ func TestPlantedReport(t *testing.T) {
 			heads = append(heads, Labeled[*HeadlineScore]{string(shape), cfg.CompareOptions().Model, h})
 			if steps == nil {
 				steps = detectSteps(d)
-				sc := ScoreSteps(s, d, steps, DefaultTolerance)
+				sc := ScoreSteps(s, d, steps, DefaultTolerance, noiseSteps(s, d))
 				WriteSteps(&b, "steps (/regressions/)", sc)
 				stepRows = append(stepRows, Labeled[*StepScore]{string(shape), "", sc})
 			}
@@ -63,11 +67,68 @@ func TestPlantedReport(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("## headline (every main-line commit's rows against its parent)\n\n")
+	b.WriteString("## steps the detector finds in the corpus noise alone (no plants)\n\n")
+	writeNoiseSteps(t, &b)
+	b.WriteString("\n## headline (every main-line commit's rows against its parent)\n\n")
 	WriteHeadlineTable(&b, heads, o.Ks)
 	b.WriteString("\n## step detection (/regressions/, tolerance ±2 commits)\n\n")
 	WriteStepsTable(&b, stepRows, o.Ks)
 	t.Log("\n" + b.String())
+}
+
+// writeNoiseSteps runs the site's step detection over every corpus series
+// as it is (values, then sample medians), nothing planted: what it finds
+// is steps the corpus still holds (real ones corpus.py kept, or level
+// shifts of two-level noise), each a false detection in a suite.
+func writeNoiseSteps(t *testing.T, w io.Writer) {
+	c, err := LoadCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type count struct{ series, runs, steps int }
+	by := map[string]*count{}
+	var names []string
+	for _, n := range c.Series {
+		devs := n.Values
+		if by[n.Source] == nil {
+			by[n.Source] = &count{}
+			names = append(names, n.Source)
+		}
+		vals := make([]float64, len(devs))
+		for i, x := range devs {
+			vals[i] = 1000 * (1 + x)
+		}
+		found, _ := changepoint.Detect(changepoint.Series{Values: vals, Seed: criterion.Seed(n.Source + "/" + n.Name)}, generator.StepOptions, nil)
+		ct := by[n.Source]
+		ct.series++
+		ct.runs += len(vals)
+		ct.steps += len(found)
+	}
+	fmt.Fprintln(w, "| corpus file | series | runs | steps found | per 1,000 runs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, name := range names {
+		ct := by[name]
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %.1f |\n", name, ct.series, ct.runs, ct.steps, 1000*ratio(ct.steps, ct.runs))
+	}
+}
+
+// noiseSteps are, by benchmark, the main-line positions of the steps the
+// site's detector finds in each series' values without the plants (with
+// the seed the site would use for the series).
+func noiseSteps(s *Suite, d *analysis.Dataset) map[string][]int {
+	t := s.truth()
+	out := map[string][]int{}
+	for _, sr := range d.Series {
+		ps := t.of(d, sr)
+		if ps == nil {
+			continue
+		}
+		found, _ := changepoint.Detect(changepoint.Series{Values: ps.Unplanted(), Seed: criterion.Seed(sr.Key.String())}, generator.StepOptions, nil)
+		for _, st := range found {
+			out[ps.Benchmark] = append(out[ps.Benchmark], st.Index)
+		}
+	}
+	return out
 }
 
 // describe says what a suite holds.

@@ -305,6 +305,26 @@ func plant(rng *rand.Rand, o Options, i int, n *Noise) *Series {
 	return s
 }
 
+// Unplanted returns the series' values without its events: the same noise
+// window at the unchanged level (NaN before Start), for telling the steps a
+// detector finds in the noise itself from those it finds in the plants.
+func (s *Series) Unplanted() []float64 {
+	out := make([]float64, len(s.Values))
+	for p := range out {
+		if p < s.Start {
+			out[p] = math.NaN()
+			continue
+		}
+		run := s.Offset + p - s.Start
+		dev := s.Noise.Values[run]
+		if s.Samples != nil {
+			dev = median(s.Noise.Samples[run][:min(len(s.Noise.Samples[run]), MaxSamples)])
+		}
+		out[p] = s.Level * (1 + dev)
+	}
+	return out
+}
+
 // Runs are the suite's archives as runs, one per commit, oldest first.
 func (s *Suite) Runs() []analysis.Run {
 	out := make([]analysis.Run, len(s.Artifacts))
