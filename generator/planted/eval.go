@@ -77,7 +77,11 @@ type HeadlineScore struct {
 	TrueFlags             int             // flagged step rows in the planted direction
 	StepRows, StepFound   map[float64]int // by K: planted step rows, and those flagged in the planted direction
 	WrongWay              int             // step rows flagged the other way
-	FalseByBasis          map[string]int  // flagged unchanged rows by Verdict.Basis
+	// Up and Down count step rows of at least 8 widths by direction, and
+	// those flagged in it: a relative change down is bounded by −100 %,
+	// a threshold is not.
+	Up, UpFound, Down, DownFound int
+	FalseByBasis                 map[string]int // flagged unchanged rows by Verdict.Basis
 	// BySource counts unchanged rows and flagged ones, and step rows of
 	// at least 4 widths and flagged ones, by noise source.
 	BySource                        map[string]*SourceCounts
@@ -193,8 +197,20 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 				if e.K >= 4 {
 					src.Steps++
 				}
+				found := v.Flagged && v.Up == e.Up
+				if e.K >= 8 && e.Up {
+					h.Up++
+					if found {
+						h.UpFound++
+					}
+				} else if e.K >= 8 {
+					h.Down++
+					if found {
+						h.DownFound++
+					}
+				}
 				switch {
-				case v.Flagged && v.Up == e.Up:
+				case found:
 					h.StepFound[e.K]++
 					h.TrueFlags++
 					if e.K >= 4 {
@@ -424,7 +440,8 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 	for _, k := range ks(h.StepRows) {
 		parts = append(parts, fmt.Sprintf("k=%g %.2f (%d/%d)", k, h.Recall(k), h.StepFound[k], h.StepRows[k]))
 	}
-	fmt.Fprintf(w, "  recall at the planted commit: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  recall at the planted commit: %s; of steps ≥ 8 widths up %.2f (%d/%d), down %.2f (%d/%d)\n", strings.Join(parts, ", "),
+		ratio(h.UpFound, h.Up), h.UpFound, h.Up, ratio(h.DownFound, h.Down), h.DownFound, h.Down)
 	var bases []string
 	for b := range h.FalseByBasis {
 		bases = append(bases, b)
