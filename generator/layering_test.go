@@ -23,7 +23,7 @@ import (
 //	model       analysis (model types, comparisons, options)   toolkit, statistics
 //	config      generator/config                               toolkit, statistics, model — no reader
 //	readers     generator/{archive,foreign,source,perfgate,    toolkit, statistics, model — not config
-//	            demo,store}
+//	            demo,planted,store}
 //	site        generator/internal/slug, generator/route,      toolkit, statistics, model — no reader,
 //	            generator/{report,sitemodel,site}              no config
 //	build       generator, cmd/perfpages, e2e, scripts/action  everything
@@ -39,7 +39,7 @@ var layerStages = []struct {
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},
-	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/perfgate", "generator/demo", "generator/store"}, []string{"toolkit", "statistics", "model"}},
+	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/perfgate", "generator/demo", "generator/planted", "generator/store"}, []string{"toolkit", "statistics", "model"}},
 	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "statistics", "model"}},
 	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site"}},
 }

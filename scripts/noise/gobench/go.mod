@@ -1,0 +1,3 @@
+module noisebench
+
+go 1.26
