@@ -4,11 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/criterion"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
@@ -75,6 +79,10 @@ type Row struct {
 	History int
 	// Basis says what decided Significant (see [SignificanceBasis]).
 	Basis SignificanceBasis
+	// Headline is the headline verdict under model perfpages (see
+	// headline.go): Significant and Relevant are its Relevant then, and
+	// Threshold the change at Options.Headline.Z widths of its noise.
+	Headline Verdict
 
 	// The other engines (SPEC §5.8–5.11), computed unless
 	// Options.SummaryOnly and only for rows with a result on the head.
@@ -173,13 +181,34 @@ func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
 	}
 	m.Direction = m.Primary.Direction().Join(m.Secondary.Direction())
 	m.DeservesAttention = DeservesAttention(m.Primary, m.Secondary)
-	if model == ModelRustcPerf2021 {
+	switch model {
+	case ModelRustcPerf2021:
 		m.Confidence = ConfidenceOf(sig)
-	} else {
+	case ModelPerfpages:
+		m.Confidence = headlineConfidence(rows)
+	default:
 		m.Confidence = m.Relevance.Confidence()
 	}
 	m.DefinitelyRelevant = m.Confidence == DefinitelyRelevant
 	return m
+}
+
+// headlineConfidence is a metric's confidence under model perfpages: its
+// headline verdicts already ask that a change stand out of its series'
+// noise and stay, so one counted change makes the comparison definitely
+// relevant; changes waiting for later values make it probably relevant.
+func headlineConfidence(rows []*Row) Confidence {
+	c := MaybeRelevant
+	for _, r := range rows {
+		switch {
+		case !r.OK:
+		case r.Relevant:
+			return DefinitelyRelevant
+		case r.Headline.State == StateUnconfirmed:
+			c = ProbablyRelevant
+		}
+	}
+	return c
 }
 
 // Comparison compares two artifacts test case by test case.
@@ -265,6 +294,10 @@ const (
 	BasisShortDodgy SignificanceBasis = "short-history-dodgy"   // fewer values, no samples, noisy metric: 1 %
 	BasisSummary    SignificanceBasis = "short-history+summary" // fewer values, summaries: 1 % (noisy) or 0.2 %, and Welch's test at alpha
 	Basis2021       SignificanceBasis = "rustc-perf-2021"       // 0.1 %, 1 % for a dodgy test case
+	// The bases of model perfpages' headline (headline.go).
+	BasisPersistence SignificanceBasis = "persistence"        // a main-line commit against its parent: out of the noise, and it stayed
+	BasisNoise       SignificanceBasis = "noise"              // any other pair: out of the base's noise
+	BasisYoung       SignificanceBasis = "not-enough-history" // too few values of history for a noise model
 )
 
 // ShortHistoryDodgyThreshold is model perfpages' threshold for a noisy
@@ -298,6 +331,9 @@ type Options struct {
 	// perfpages' short-history rule needs it). Triage reports and
 	// dashboard lists need no more.
 	SummaryOnly bool
+	// Headline tunes model perfpages' headline verdict (zero fields:
+	// DefaultHeadline's).
+	Headline HeadlineOptions
 }
 
 // DefaultOptions are model perfpages with rustc-perf's current settings
@@ -337,6 +373,7 @@ func (o Options) withDefaults() Options {
 	if o.ZMinCommits == 0 {
 		o.ZMinCommits = DefaultOptions.ZMinCommits
 	}
+	o.Headline = o.Headline.withDefaults()
 	return o
 }
 
@@ -432,7 +469,10 @@ func (o Options) historyWindow() int {
 // The cost is O(series × window × log points). To compare many pairs of
 // the same dataset, use a [Comparer].
 func Compare(d *Dataset, base, head int, opts Options) *Comparison {
-	return compareWith(d, base, head, opts, nil, newEngines(d, nil))
+	if opts.Model == "" || opts.Model == ModelPerfpages {
+		return NewComparer(d, opts).Compare(base, head) // the headline needs the series' steps
+	}
+	return compareWith(d, base, head, opts, nil, newEngines(d, nil), nil)
 }
 
 // Comparer compares many pairs of artifacts of one dataset, such as every
@@ -448,6 +488,12 @@ type Comparer struct {
 	opts  Options
 	lines [][]linePoint // per series of d.Series: its main-line points by position
 	eng   *engines
+	// heads are the headline verdicts of each series' consecutive rows
+	// under model perfpages, from the steps SetSteps gave (or, without,
+	// the steps of changepoint's defaults, found on first use).
+	heads     []headlines
+	headsOnce sync.Once
+	steps     []Step
 	// rank is each main-line position's rank in the z-score's order of
 	// commits, (Date, ID): the key of its rows in a sliding
 	// zscore.Window.
@@ -490,7 +536,59 @@ func NewComparerCache(d *Dataset, opts Options, cache *TestCache) *Comparer {
 
 // Compare is [Compare] with the comparer's dataset and options.
 func (c *Comparer) Compare(base, head int) *Comparison {
-	return compareWith(c.d, base, head, c.opts, c.lines, c.eng)
+	return compareWith(c.d, base, head, c.opts, c.lines, c.eng, c)
+}
+
+// SetSteps gives the comparer the dataset's steps (Dataset.Steps), which
+// model perfpages' headline confirms changes with. Call it before any
+// comparison; without it the comparer finds them itself with
+// changepoint's default options when it first needs them.
+func (c *Comparer) SetSteps(steps []Step) {
+	c.steps = steps
+	c.headsOnce.Do(c.computeHeads)
+}
+
+// headlinesOf returns series i's headline verdicts.
+func (c *Comparer) headlinesOf(i int) headlines {
+	c.headsOnce.Do(c.computeHeads)
+	return c.heads[i]
+}
+
+func (c *Comparer) computeHeads() {
+	d := c.d
+	if c.steps == nil {
+		c.steps = d.Steps(changepoint.DefaultOptions, nil)
+	}
+	bySeries := make([][]Step, len(d.Series))
+	for _, st := range c.steps {
+		bySeries[st.Series] = append(bySeries[st.Series], st)
+	}
+	opts, _ := c.opts.resolve()
+	c.heads = make([]headlines, len(d.Series))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(d.Series))) {
+		wg.Go(func() {
+			var buf []float64
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(d.Series) {
+					return
+				}
+				s := d.Series[i]
+				vals := d.MainLineValues(s)
+				se := make([]float64, len(vals))
+				for k := range s.Points {
+					p := &s.Points[k]
+					if pos := d.MainPos(p.Artifact); pos >= 0 {
+						se[pos] = standardError(p, &buf)
+					}
+				}
+				c.heads[i] = seriesHeadlines(vals, se, bySeries[i], s.Metric.Direction, opts.Headline)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // Summary is Compare with Options.SummaryOnly: the model's classification
@@ -499,7 +597,7 @@ func (c *Comparer) Compare(base, head int) *Comparison {
 func (c *Comparer) Summary(base, head int) *Comparison {
 	o := c.opts
 	o.SummaryOnly = true
-	return compareWith(c.d, base, head, o, c.lines, c.eng)
+	return compareWith(c.d, base, head, o, c.lines, c.eng, c)
 }
 
 // historyStart is the main-line position of the newest ancestor of base:
@@ -656,7 +754,7 @@ func newRow(s *Series, before, after *Point) (r Row, classify bool, warning erro
 	return r, false, nil
 }
 
-func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines) *Comparison {
+func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines, cmpr *Comparer) *Comparison {
 	opts, warning := opts.resolve()
 	c := newComparison(d, base, head, opts, warning)
 	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
@@ -667,6 +765,7 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 	window := opts.historyWindow()
 	hist := make([]float64, 0, window)
 	pbuf := make([]float64, 0, window)
+	var nbuf, sebuf, wbuf []float64
 
 	bpos, hpos := d.MainPos(base), d.MainPos(head)
 	for i, s := range d.Series {
@@ -708,6 +807,21 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 				}
 			}
 			classify(&r, h, opts, pbuf, eng)
+			if opts.Model == ModelPerfpages && cmpr != nil {
+				if bpos >= 0 && hpos == bpos+1 {
+					applyVerdict(&r, cmpr.headlinesOf(i).at(hpos, standardError(r.After, &sebuf)), BasisPersistence, opts)
+				} else {
+					nh := append(nbuf[:0], r.Before.Value)
+					if start >= 0 && lines != nil {
+						nh = lineHistory(nh, lines[i], end, start, opts.Headline.WidthHistory)
+					} else if start >= 0 {
+						nh = walkHistory(nh, d, s, start, opts.Headline.WidthHistory)
+					}
+					nbuf = nh
+					v := noiseVerdict(nh, r.After.Value, standardError(r.After, &sebuf), s.Metric.Direction, opts.Headline, &wbuf)
+					applyVerdict(&r, v, BasisNoise, opts)
+				}
+			}
 		}
 		c.Rows = append(c.Rows, r)
 	}
@@ -774,6 +888,27 @@ func classifyAt(r *Row, history int, threshold float64, opts Options, eng *engin
 	}
 	r.setSignificance(sig)
 	r.noChangeFromZero()
+}
+
+// applyVerdict makes v the row's significance under model perfpages:
+// Significant and Relevant are its headline, Threshold the change at Z
+// widths of its noise (magnitudes are rustc-perf's at that threshold).
+func applyVerdict(r *Row, v Verdict, basis SignificanceBasis, opts Options) {
+	r.Headline = v
+	r.History = v.History
+	if v.State == StateYoung {
+		r.Basis = BasisYoung
+		r.Threshold, r.Factor, r.Magnitude = 0, 0, MagnitudeOf(r.Change, math.Inf(1), r.Series.Metric.Noise.NoiseFactor())
+		r.Significant, r.Relevant = false, false
+		return
+	}
+	r.Basis = basis
+	sig := ClassifyChange(r.Change, math.Expm1(opts.Headline.Z*v.Width), r.Series.Metric.Noise.NoiseFactor())
+	r.Threshold, r.Factor, r.Magnitude = sig.Threshold, sig.Factor, sig.Magnitude
+	r.Significant, r.Relevant = v.Relevant, v.Relevant
+	if v.State == StateConfirmed {
+		r.Regression = v.Regression
+	}
 }
 
 // noChangeFromZero makes 0 → 0 what it is, no change, whatever the

@@ -140,6 +140,7 @@ type sweep struct {
 	pbuf     []float64
 	lw       lineWindow
 	thr      thresholdWindow
+	sebuf    []float64
 	warnings []rowWarning
 }
 
@@ -233,6 +234,9 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 					h = lineHistory(h, line, end, start, window)
 				}
 				classify(r, h, opts, sw.pbuf, c.eng)
+			}
+			if opts.Model == ModelPerfpages {
+				applyVerdict(r, c.headlinesOf(i).at(p, standardError(r.After, &sw.sebuf)), BasisPersistence, opts)
 			}
 		}
 	}

@@ -51,18 +51,52 @@ type Options struct {
 	// window's noise (a robust standard deviation, see noise):
 	// |after − before| ≥ NoiseMultiple·σ̂.
 	NoiseMultiple float64
+	// WidthMultiple is the smallest step reported in run-to-run widths
+	// of the window (see width: the robust spread of a value about its
+	// neighbours, in log space), for a step with MinSegment values after
+	// it and the rest of a full window before: |ln(after/before)| ≥
+	// WidthMultiple·w. It weighs the evidence: with nb values before and
+	// na after, the rule is WidthMultiple·w·√((1/nb + 1/na)/(1/MinSegment
+	// + 1/(Window−MinSegment))), so a step that 25 values on each side
+	// support is found at 0.42 of that (see evidence). 0 for no such rule;
+	// it applies to positive values only.
+	WidthMultiple float64
+	// Test is the significance test of a candidate step.
+	Test Test
+	// Hold is the fewest values a level must hold between two steps in
+	// opposite directions for both to stay: a shorter one is an
+	// excursion (see report). 0 means 3·MinSegment.
+	Hold int
 }
+
+// Test names a significance test of a candidate step.
+type Test string
+
+// The tests.
+const (
+	// Permutation is E-divisive's: the window shuffled Permutations
+	// times, p the share of shuffles whose largest Q̂ reaches the
+	// candidate's. Its smallest p-value is 1/(Permutations+1), which every
+	// clear step gets, and its decisions near Alpha depend on the seed.
+	Permutation Test = ""
+	// Rank is the Mann–Whitney U test of the candidate's two sides,
+	// Bonferroni-corrected for the splits of the window (see rankTest):
+	// deterministic, and its p-value says how clear the step is.
+	Rank Test = "rank"
+)
 
 // DefaultOptions are the options the site uses; see the package
 // documentation for how each value was chosen.
 var DefaultOptions = Options{
 	Method:        EDivisive,
+	Test:          Rank,
 	Window:        50,
 	MinSegment:    3,
-	Alpha:         0.001,
+	Alpha:         0.0001,
 	Permutations:  999,
 	MinChange:     0.002,
-	NoiseMultiple: 2,
+	NoiseMultiple: 1,
+	WidthMultiple: 4,
 }
 
 // normalized returns o with values out of range replaced: an empty Method
@@ -85,6 +119,12 @@ func (o Options) normalized() Options {
 	}
 	if !(o.NoiseMultiple > 0) {
 		o.NoiseMultiple = 0
+	}
+	if !(o.WidthMultiple > 0) {
+		o.WidthMultiple = 0
+	}
+	if o.Hold <= 0 {
+		o.Hold = 3 * o.MinSegment
 	}
 	return o
 }
@@ -125,6 +165,11 @@ type Step struct {
 	// Decided is the number of positions that had been seen when the step
 	// was confirmed (0 for Method Potts).
 	Decided int
+	// Gradual marks a drift: steps in one direction in a row, each level
+	// between them held for fewer than Hold values, reported as one change
+	// from the first (after Prev) to the last (at Index). Before is the
+	// level before the first, After the level after the last.
+	Gradual bool
 }
 
 // State is what Detect knows of a series after a call: enough to go on
@@ -200,9 +245,19 @@ type detector struct {
 	start     int // first value of the open segment (index into x)
 	decisions []Decision
 
-	prof profile
-	tmp  []float64
+	prof  profile
+	tmp   []float64
+	ranks []rankPair
+	// hist are the values the run-to-run width is measured on: up to
+	// widthHistory values up to the newest, across steps (see width).
+	hist []float64
 }
+
+// widthHistory is how many values, across steps, the run-to-run width of
+// WidthMultiple is measured on: a window's own few values give a width of
+// their own moment, which a quiet or a noisy stretch moves far from the
+// series' width.
+const widthHistory = 200
 
 func newDetector(s Series, o Options) *detector {
 	d := &detector{o: o, s: s, key: stateKey(o, s.Seed)}
@@ -251,6 +306,9 @@ func stateKey(o Options, seed uint64) [32]byte {
 	put(uint64(o.Permutations))
 	put(math.Float64bits(o.MinChange))
 	put(math.Float64bits(o.NoiseMultiple))
+	put(math.Float64bits(o.WidthMultiple))
+	put(uint64(len(o.Test)))
+	h.Write([]byte(o.Test))
 	var k [32]byte
 	h.Sum(k[:0])
 	return k
@@ -412,6 +470,7 @@ func (d *detector) scan() {
 			d.start = j
 		}
 		e := j + 1
+		d.hist = d.x[max(0, e-widthHistory):e]
 		for {
 			lo := max(d.start, e-W)
 			if e-lo < 2*m {
@@ -434,9 +493,17 @@ func (d *detector) scan() {
 			if tau < 0 || later || !d.largeEnough(w, tau) {
 				break
 			}
-			p, ok := d.prof.permTest(w, m, q, &d.o, d.s.Seed, d.idx[lo], d.idx[j])
-			if !ok {
-				break
+			var p float64
+			if d.o.Test == Rank {
+				p = rankTest(w, tau, len(w)-2*m+1, &d.ranks)
+				if p > d.o.Alpha {
+					break
+				}
+			} else {
+				var ok bool
+				if p, ok = d.prof.permTest(w, m, q, &d.o, d.s.Seed, d.idx[lo], d.idx[j]); !ok {
+					break
+				}
 			}
 			c := lo + tau
 			dec := Decision{Index: d.idx[c], P: p, At: d.idx[j] + 1}
@@ -471,7 +538,7 @@ func (d *detector) mayStep(w []float64) bool {
 // MinChange of the level before it and NoiseMultiple times the noise.
 func (d *detector) largeEnough(w []float64, t int) bool {
 	before, after := d.median(w[:t]), d.median(w[t:])
-	return d.exceeds(math.Abs(after-before), before, func() float64 { return noise(w, t, before, after, &d.tmp) })
+	return d.exceeds(w, t, before, after, func() float64 { return noise(w, t, before, after, &d.tmp) })
 }
 
 // gate reports whether the newest MinSegment values of w stand apart, by
@@ -488,16 +555,44 @@ func (d *detector) gate(w []float64) bool {
 		}
 		return sigma
 	}
-	return d.exceeds(math.Abs(newest-rest), rest, noiseOnce) || d.exceeds(math.Abs(newest-first), first, noiseOnce)
+	return d.exceeds(w, t, rest, newest, noiseOnce) || d.exceeds(w, len(w)-m, first, newest, noiseOnce)
 }
 
-// exceeds reports whether a change of delta from level is at least the
-// smallest step reported; it computes the noise only when it must.
-func (d *detector) exceeds(delta, level float64, noise func() float64) bool {
-	if delta == 0 || delta < d.o.MinChange*math.Abs(level) {
+// exceeds reports whether the change from level before to level after
+// in window w is at least the smallest step reported; it computes the
+// noise only when it must.
+func (d *detector) exceeds(w []float64, t int, before, after float64, noise func() float64) bool {
+	delta := math.Abs(after - before)
+	if delta == 0 || delta < d.o.MinChange*math.Abs(before) {
 		return false
 	}
-	return d.o.NoiseMultiple == 0 || delta >= d.o.NoiseMultiple*noise()
+	if d.o.NoiseMultiple > 0 && delta < d.o.NoiseMultiple*noise() {
+		return false
+	}
+	return widthExceeded(w, t, before, after, d.o, &d.tmp)
+}
+
+// widthExceeded reports whether the step from before to after is at least
+// WidthMultiple run-to-run widths of the values hist (always, without the
+// rule, or for values that are not all positive).
+func widthExceeded(hist []float64, t int, before, after float64, o Options, tmp *[]float64) bool {
+	if o.WidthMultiple == 0 || before <= 0 || after <= 0 {
+		return true
+	}
+	wd := width(hist, tmp)
+	return math.IsNaN(wd) || math.Abs(math.Log(after/before)) >= o.WidthMultiple*wd*evidence(o, t, len(hist)-t)
+}
+
+// evidence scales the width rule by the values either side of a step:
+// the standard error of the difference of the two sides' levels, relative
+// to that of a step confirmed on MinSegment values after it with a full
+// window before.
+func evidence(o Options, nb, na int) float64 {
+	if nb <= 0 || na <= 0 {
+		return 1
+	}
+	ref := 1/float64(o.MinSegment) + 1/float64(o.Window-o.MinSegment)
+	return math.Sqrt((1/float64(nb) + 1/float64(na)) / ref)
 }
 
 func (d *detector) median(xs []float64) float64 {

@@ -1,0 +1,416 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
+)
+
+// The headline verdict of model perfpages: what the dashboard, the commit
+// and PR pages, the triage report and the PR comment say first.
+//
+// Most projects benchmark on shared CI runners: one value per commit, or a
+// few samples from one run, noise of 5–50 %, runners that switch between
+// two levels, one-off spikes. One pair of values judged by within-run
+// samples (which cannot see run-to-run noise) or by a fixed 0.2 % or 1 %
+// flags nearly every commit there. What a maintainer needs is "did the
+// level move, and did it stay". So under model perfpages:
+//
+//  1. Each series has a noise model from its own history: its run-to-run
+//     width w, 1.4826·MAD of the differences of consecutive values' logs
+//     over √2 (changepoint's width: differences cancel the level, the MAD
+//     ignores spikes and a two-level runner's rare switch), over the
+//     WidthHistory values before the base. With fewer than MinHistory
+//     values the row has no verdict but "not enough history"; with few,
+//     the width is widened (smallSample). Within-run evidence — the
+//     spread of a run's samples, or the standard deviation a tool reports
+//     (SampleSummary) — adds to it as the single value's standard error,
+//     √(w² + se²); it never replaces it.
+//  2. A change of a main-line commit against its parent is measured from
+//     the level before it (the median of its segment's values since the
+//     last step, at most Window of them) in widths. Beyond Z widths it is
+//     a candidate; then the values after it decide:
+//     - confirmed: step detection (changepoint, which weighs a step by
+//     the values on both sides and wants it to hold) put a step at this
+//     commit: the headline counts it, a regression or an improvement;
+//     - spike: the next values came back to the level before: shown,
+//     not counted;
+//     - unconfirmed: too few values after it yet (fewer than Settle):
+//     shown as such and not counted, unless it is Large — LargeZ widths
+//     and LargeChange of the level, more than any later value could
+//     explain away — which counts at once;
+//     - gradual: inside a drift that step detection reports as one
+//     gradual change over a range: no single commit is its culprit;
+//     - otherwise (the values stayed, but not as a step of this commit)
+//     nothing.
+//  3. Any other pair — a pull request, a try run, two commits apart — has
+//     no later values: its change counts when it stands out of the base's
+//     noise, Z widths from the base's level (noiseVerdict).
+//
+// The rustc-perf models keep their own rules exactly; their rows carry no
+// headline verdict.
+
+// State is where a change stands in the headline.
+type State string
+
+// The states of a headline verdict.
+const (
+	StateNone        State = ""
+	StateConfirmed   State = "confirmed"
+	StateUnconfirmed State = "unconfirmed"
+	StateSpike       State = "spike"
+	StateGradual     State = "gradual"
+	StateYoung       State = "not-enough-history"
+)
+
+// Verdict is the headline verdict of a row under model perfpages.
+type Verdict struct {
+	State State
+	// Relevant: the headline counts the change — a confirmed step, a
+	// Large unconfirmed change, or (for a pair that is not consecutive on
+	// the main line) a change out of the base's noise.
+	Relevant bool
+	// Regression says the change goes the metric's bad way (a confirmed
+	// step's own direction, which the pair's may contradict when the
+	// base is a spike).
+	Regression bool
+	// Large: too large against the noise for any later value to explain
+	// away (LargeZ widths and LargeChange).
+	Large bool
+	// Width is the noise model at the base: the run-to-run width (of log
+	// values, about a relative standard deviation) with the within-run
+	// standard error added. Widths is the change in widths (for a
+	// confirmed step, the step's size).
+	Width, Widths float64
+	// Level is the level the change is measured from.
+	Level float64
+	// History is how many values the width was measured on.
+	History int
+	// ConfirmedAt is the main-line position of the value that confirmed a
+	// step (its Decided − 1), −1 otherwise.
+	ConfirmedAt int
+}
+
+// HeadlineOptions tune the headline verdict; zero fields take
+// DefaultHeadline's.
+type HeadlineOptions struct {
+	Z, LargeZ   float64
+	LargeChange float64
+	// MinHistory is the fewest values of history a verdict needs;
+	// WidthHistory how many the width is measured on; Window how many
+	// the level before a change is the median of; Settle how many values
+	// after a candidate decide it (a step is confirmed within them).
+	MinHistory, WidthHistory, Window, Settle int
+}
+
+// DefaultHeadline are the headline's settings, measured on the planted
+// suites of generator/planted (README there): Z 4 widths, the noise a
+// change must leave (about 1 in 16,000 for normal noise, and real noise
+// has heavier tails); LargeZ 12 widths and 20 %, beyond any spike the
+// planted suites' real noise shows in a row that did not come back; 5
+// values of history (4 differences); 50 for the width (as step
+// detection's window); Settle 12, what the rank test of step detection
+// needs to confirm a clear step.
+var DefaultHeadline = HeadlineOptions{Z: 4, LargeZ: 12, LargeChange: 0.2, MinHistory: 5, WidthHistory: 50, Window: 50, Settle: 12}
+
+func (o HeadlineOptions) withDefaults() HeadlineOptions {
+	d := DefaultHeadline
+	o.Z = cmp.Or(o.Z, d.Z)
+	o.LargeZ = cmp.Or(o.LargeZ, d.LargeZ)
+	o.LargeChange = cmp.Or(o.LargeChange, d.LargeChange)
+	o.MinHistory = cmp.Or(o.MinHistory, d.MinHistory)
+	o.WidthHistory = cmp.Or(o.WidthHistory, d.WidthHistory)
+	o.Window = cmp.Or(o.Window, d.Window)
+	o.Settle = cmp.Or(o.Settle, d.Settle)
+	return o
+}
+
+// posVerdict is a verdict at a main-line position (of the row comparing
+// it with its predecessor).
+type posVerdict struct {
+	pos int32
+	v   Verdict
+}
+
+// headlines are the verdicts of one series' consecutive main-line rows,
+// sparse (a row without one is inside the noise: StateNone), and its noise
+// along the main line: the width where it was measured (at every position
+// while the history is short, then once a block), so that every row can
+// show the threshold of its noise.
+type headlines struct {
+	verdicts []posVerdict
+	noise    []noisePoint
+}
+
+// noisePoint is the width measured at position pos on n values of
+// history, before smallSample and within-run evidence.
+type noisePoint struct {
+	pos int32
+	n   int32
+	w   float32
+}
+
+// at returns the verdict of the row at main-line position pos; a row
+// inside the noise gets StateNone with its noise (for se, the head's
+// standard error from within-run evidence).
+func (h headlines) at(pos int, se float64) Verdict {
+	i, ok := slices.BinarySearchFunc(h.verdicts, int32(pos), func(x posVerdict, p int32) int { return cmp.Compare(x.pos, p) })
+	if ok {
+		return h.verdicts[i].v
+	}
+	v := Verdict{ConfirmedAt: -1}
+	j, found := slices.BinarySearchFunc(h.noise, int32(pos), func(x noisePoint, p int32) int { return cmp.Compare(x.pos, p) })
+	if !found {
+		j--
+	}
+	if j >= 0 {
+		np := h.noise[j]
+		w := float64(np.w)
+		v.History, v.Width = int(np.n), math.Sqrt(w*w*smallSample(int(np.n))+se*se)
+	}
+	return v
+}
+
+// seriesHeadlines computes the verdicts of series s's consecutive
+// main-line rows from its values along the main line (vals, NaN where it
+// has none), the standard errors of those values from within-run evidence
+// (se, 0 where there is none) and its steps (of this series, by
+// position). Only rows beyond the noise, and young ones, are kept.
+func seriesHeadlines(vals, se []float64, steps []Step, dir Direction, o HeadlineOptions) headlines {
+	var out []posVerdict
+	var noise []noisePoint
+	stepAt := map[int]Step{}
+	for _, st := range steps {
+		if !st.Gradual {
+			stepAt[st.Index] = st
+		}
+	}
+	gradual := func(p int) bool {
+		for _, st := range steps {
+			if st.Gradual && p > st.Prev && p <= st.Index {
+				return true
+			}
+		}
+		return false
+	}
+	// segStart is the first position of the segment holding position p−1:
+	// after the last step whose Index ≤ p−1.
+	segStart := func(p int) (int, *Step) {
+		start := 0
+		var last *Step
+		for k := range steps {
+			if steps[k].Index <= p-1 && steps[k].Index >= start {
+				start, last = steps[k].Index, &steps[k]
+			}
+		}
+		return start, last
+	}
+	var buf, hist []float64
+	widths := widthCache{}
+	for p := 1; p < len(vals); p++ {
+		if !finite(vals[p]) || !finite(vals[p-1]) {
+			continue
+		}
+		// The noise: the width of the values before p.
+		hist = hist[:0]
+		for q := p - 1; q >= 0 && len(hist) < o.WidthHistory; q-- {
+			if finite(vals[q]) {
+				hist = append(hist, vals[q])
+			}
+		}
+		n := len(hist)
+		if n < o.MinHistory {
+			out = append(out, posVerdict{int32(p), Verdict{State: StateYoung, History: n, ConfirmedAt: -1}})
+			continue
+		}
+		w, fresh := widths.at(p, n, hist, o.WidthHistory, &buf)
+		if fresh {
+			noise = append(noise, noisePoint{int32(p), int32(n), float32(w)})
+		}
+		w = math.Sqrt(w*w*smallSample(n) + se[p]*se[p])
+		// The level before p.
+		start, last := segStart(p)
+		seg := buf[:0]
+		for q := p - 1; q >= start && len(seg) < o.Window; q-- {
+			if finite(vals[q]) {
+				seg = append(seg, vals[q])
+			}
+		}
+		buf = seg
+		level := quantile.SelectHalvesMedian(seg)
+		if len(seg) < 3 && last != nil {
+			level = last.After
+		}
+		dev := logRatio(level, vals[p])
+		v := Verdict{Width: w, Widths: math.Abs(dev) / w, Level: level, History: n, ConfirmedAt: -1}
+		v.Regression = IsRegression(vals[p]-level, dir)
+		if st, ok := stepAt[p]; ok {
+			v.State, v.Relevant = StateConfirmed, true
+			v.Widths = math.Abs(logRatio(st.Before, st.After)) / w
+			v.Regression = IsRegression(st.After-st.Before, dir)
+			v.ConfirmedAt = st.Decided - 1
+			out = append(out, posVerdict{int32(p), v})
+			continue
+		}
+		if !(v.Widths >= o.Z) {
+			continue
+		}
+		if gradual(p) {
+			v.State = StateGradual
+			out = append(out, posVerdict{int32(p), v})
+			continue
+		}
+		var after []float64
+		for q := p + 1; q < len(vals) && len(after) < o.Settle; q++ {
+			if finite(vals[q]) {
+				after = append(after, vals[q])
+			}
+		}
+		next := append(buf[:0], after[:min(3, len(after))]...)
+		buf = next
+		switch {
+		case len(next) > 0 && math.Abs(logRatio(level, quantile.SelectHalvesMedian(next))) < o.Z/2*w:
+			v.State = StateSpike
+		case len(after) < o.Settle:
+			v.State = StateUnconfirmed
+			rel, _ := RelativeChange(level, vals[p])
+			v.Large = v.Widths >= o.LargeZ && math.Abs(rel) >= o.LargeChange
+			v.Relevant = v.Large
+		default:
+			continue
+		}
+		out = append(out, posVerdict{int32(p), v})
+	}
+	return headlines{out, noise}
+}
+
+// noiseVerdict is the verdict of a pair that is not consecutive on the
+// main line (a pull request, a try run): the change of after from the
+// base's level, in the base's widths; h is the base's history, newest
+// first, base included; se the after value's standard error from
+// within-run evidence.
+func noiseVerdict(h []float64, after, se float64, dir Direction, o HeadlineOptions, buf *[]float64) Verdict {
+	v := Verdict{History: len(h), ConfirmedAt: -1}
+	if len(h) < o.MinHistory {
+		v.State = StateYoung
+		return v
+	}
+	hist := h[:min(len(h), o.WidthHistory)]
+	w := width(hist, buf)
+	if math.IsNaN(w) {
+		v.State = StateYoung
+		return v
+	}
+	w = math.Sqrt(w*w*smallSample(len(hist)) + se*se)
+	*buf = append((*buf)[:0], h[:min(len(h), o.Window)]...)
+	v.Level = quantile.SelectHalvesMedian(*buf)
+	v.Width, v.Widths = w, math.Abs(logRatio(v.Level, after))/w
+	v.Regression = IsRegression(after-v.Level, dir)
+	v.Relevant = v.Widths >= o.Z
+	return v
+}
+
+// widthCache computes the width of a series' history once per block of
+// widthBlock positions once the history is full (it changes slowly: one
+// value in WidthHistory), and at every position while it is not. fresh
+// says it was measured at p.
+type widthCache struct {
+	block int
+	w     float64
+}
+
+const widthBlock = 16
+
+func (c *widthCache) at(p, n int, hist []float64, full int, buf *[]float64) (w float64, fresh bool) {
+	if n < full {
+		c.block = 0
+		return widthOf(hist, buf), true
+	}
+	if b := p/widthBlock + 1; b != c.block {
+		c.block, c.w = b, widthOf(hist, buf)
+		return c.w, true
+	}
+	return c.w, false
+}
+
+// widthOf is width of hist (newest first), 0 when it has none.
+func widthOf(hist []float64, buf *[]float64) float64 {
+	w := width(hist, buf)
+	if math.IsNaN(w) {
+		return 0
+	}
+	return w
+}
+
+// width is the run-to-run width of xs (positive values, in any order of
+// time): 1.4826·MAD(ln x[i+1] − ln x[i])/√2. It is changepoint's width
+// (the step size rule measures in it), NaN with fewer than 3 values or a
+// value that is not positive.
+func width(xs []float64, buf *[]float64) float64 {
+	if len(xs) < 3 {
+		return math.NaN()
+	}
+	d := (*buf)[:0]
+	for i := 1; i < len(xs); i++ {
+		if !(xs[i] > 0) || !(xs[i-1] > 0) {
+			*buf = d
+			return math.NaN()
+		}
+		d = append(d, math.Log(xs[i])-math.Log(xs[i-1]))
+	}
+	*buf = d
+	m := quantile.SelectHalvesMedian(d)
+	for i := range d {
+		d[i] = math.Abs(d[i] - m)
+	}
+	return 1.4826 * quantile.SelectHalvesMedian(d) / math.Sqrt2
+}
+
+// smallSample widens the squared width of n values of history: the MAD
+// of a few differences is itself noisy, and a young series must not cry
+// wolf (1.9 at 5 values, 1.4 at 20, 1.16 at 50).
+func smallSample(n int) float64 { return 1 + 8/float64(n) }
+
+// logRatio is ln(b/a) for positive values, else the relative change.
+func logRatio(a, b float64) float64 {
+	if a > 0 && b > 0 {
+		return math.Log(b / a)
+	}
+	r, _ := RelativeChange(a, b)
+	return r
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// standardError is the standard error of point p's single value from
+// within-run evidence, relative (of its log): the robust spread of its
+// samples over √n (times 1.2533 for a median), or a tool's reported
+// standard deviation over √rounds; 0 without any.
+func standardError(p *Point, buf *[]float64) float64 {
+	if p == nil || !p.OK {
+		return 0
+	}
+	if len(p.Samples) >= 2 {
+		l := (*buf)[:0]
+		for _, x := range p.Samples {
+			if x > 0 {
+				l = append(l, math.Log(x))
+			}
+		}
+		*buf = l
+		if len(l) >= 2 {
+			n := float64(len(l))
+			m := quantile.SelectHalvesMedian(l)
+			for i := range l {
+				l[i] = math.Abs(l[i] - m)
+			}
+			return 1.2533 * 1.4826 * quantile.SelectHalvesMedian(l) / math.Sqrt(n)
+		}
+	}
+	if s := p.Summary; s != nil && s.N >= 2 && s.Mean > 0 && s.StdDev >= 0 {
+		return s.StdDev / s.Mean / math.Sqrt(float64(s.N))
+	}
+	return 0
+}
