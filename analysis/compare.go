@@ -126,8 +126,13 @@ type MetricSummary struct {
 	DeservesAttention bool
 	// DefinitelyRelevant is Confidence == DefinitelyRelevant: relevance
 	// high under model rustc-perf, more than 6 significant changes under
-	// model rustc-perf-2021.
+	// model rustc-perf-2021, a counted change under model perfpages.
 	DefinitelyRelevant bool
+	// ConfirmedAt is, under model perfpages, the main-line position of the
+	// newest value that confirmed one of the metric's counted changes (a
+	// weekly report can gain a change confirmed after its week), −1 for
+	// none.
+	ConfirmedAt int
 }
 
 // SummarizeMetric summarizes rows of one metric under a model: rows in
@@ -178,6 +183,12 @@ func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
 		Secondary:   Summarize(secondary),
 		Relevance:   RelevanceOf(all),
 		Significant: sig,
+		ConfirmedAt: -1,
+	}
+	for _, r := range rows {
+		if r.OK && r.Relevant && r.Headline.State == StateConfirmed {
+			m.ConfirmedAt = max(m.ConfirmedAt, r.Headline.ConfirmedAt)
+		}
 	}
 	m.Direction = m.Primary.Direction().Join(m.Secondary.Direction())
 	m.DeservesAttention = DeservesAttention(m.Primary, m.Secondary)
@@ -251,59 +262,30 @@ const (
 )
 
 // SignificanceBasis says what decided whether a row's change is
-// significant. Under models perfpages and rustc-perf a test case with
-// Options.History values of history (30) is judged by rustc-perf's
-// threshold, the upper IQR fence of its percent changes (BasisHistory).
-// With fewer, rustc-perf falls back to a fixed 0.2 %, which calls every
-// change of a young or sparse series that reaches 0.2 % significant, on
-// evidence it does not have; model perfpages asks the results instead:
+// significant.
 //
-//   - both results carry samples the test can judge: the change must
-//     reach 0.2 % and the samples' test (Criterion's where both carry
-//     iteration counts, benchstat's Mann–Whitney U otherwise) must find a
-//     difference at Options.Alpha, the same way (SampleTest.Shift: a
-//     single value other than the median can move against the samples)
-//     (BasisSamples). The test can judge at least 2 samples a side, and
-//     for Mann–Whitney enough of them for its smallest p-value to reach
-//     alpha (SampleTest.MinP: 4 a side at 0.05; with 3, benchstat can
-//     never find a difference);
-//   - otherwise, where both results carry summary statistics of at least
-//     2 samples ([SampleSummary]: pytest-benchmark's mean, stddev and
-//     rounds in data.js): the change must reach the threshold it would
-//     have without them (1 % for a noisy metric, 0.2 % for a reliable
-//     one) and Welch's t-test of the two summaries ([WelchSummaries],
-//     SampleTest.Method MethodWelch) must find a difference at
-//     Options.Alpha (p ≤ alpha) (BasisSummary). The test is two-sided and
-//     its sign is not compared with the change's: a summary's quantity
-//     may be the value's reciprocal (pytest's time per round against its
-//     ops/s). Samples the test can judge take precedence;
-//   - otherwise, for a noisy metric: the change must reach 1 %, seed
-//     000's threshold for dodgy test cases (BasisShortDodgy);
-//   - otherwise, for a reliable metric (counts such as instructions):
-//     0.2 %, as rustc-perf (BasisShort).
+// Model rustc-perf judges a test case with Options.History values of
+// history (30) by rustc-perf's threshold, the upper IQR fence of its
+// percent changes (BasisHistory), and one with fewer by a fixed 0.2 %
+// (BasisShort). Model rustc-perf-2021 has its own rule (Basis2021).
 //
-// Model rustc-perf uses 0.2 % everywhere the history is short
-// (BasisShort); model rustc-perf-2021 has its own rule (Basis2021).
+// Model perfpages (the default) judges by its headline verdict (see
+// headline.go): a main-line commit against its parent by its series'
+// noise and whether the change stayed (BasisPersistence), any other pair
+// by the base's noise (BasisNoise), and a series with too little history
+// for a noise model not at all (BasisYoung).
 type SignificanceBasis string
 
 // Significance bases.
 const (
-	BasisHistory    SignificanceBasis = "history"               // the IQR fence of Options.History values of history
-	BasisShort      SignificanceBasis = "short-history"         // fewer values: 0.2 %
-	BasisSamples    SignificanceBasis = "short-history+samples" // fewer values: 0.2 % and the samples' test at alpha
-	BasisShortDodgy SignificanceBasis = "short-history-dodgy"   // fewer values, no samples, noisy metric: 1 %
-	BasisSummary    SignificanceBasis = "short-history+summary" // fewer values, summaries: 1 % (noisy) or 0.2 %, and Welch's test at alpha
-	Basis2021       SignificanceBasis = "rustc-perf-2021"       // 0.1 %, 1 % for a dodgy test case
+	BasisHistory SignificanceBasis = "history"         // the IQR fence of Options.History values of history
+	BasisShort   SignificanceBasis = "short-history"   // fewer values: 0.2 %
+	Basis2021    SignificanceBasis = "rustc-perf-2021" // 0.1 %, 1 % for a dodgy test case
 	// The bases of model perfpages' headline (headline.go).
 	BasisPersistence SignificanceBasis = "persistence"        // a main-line commit against its parent: out of the noise, and it stayed
 	BasisNoise       SignificanceBasis = "noise"              // any other pair: out of the base's noise
 	BasisYoung       SignificanceBasis = "not-enough-history" // too few values of history for a noise model
 )
-
-// ShortHistoryDodgyThreshold is model perfpages' threshold for a noisy
-// metric without samples and without enough history: seed 000's
-// threshold for dodgy test cases.
-const ShortHistoryDodgyThreshold = DodgyThreshold2021
 
 // Options selects the significance model and its history windows. Zero
 // fields take their default.
@@ -806,8 +788,9 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 					h = walkHistory(h, d, s, start, window)
 				}
 			}
-			classify(&r, h, opts, pbuf, eng)
-			if opts.Model == ModelPerfpages && cmpr != nil {
+			if opts.Model != ModelPerfpages || cmpr == nil {
+				classify(&r, h, opts, pbuf, eng)
+			} else {
 				if bpos >= 0 && hpos == bpos+1 {
 					applyVerdict(&r, cmpr.headlinesOf(i).at(hpos, standardError(r.After, &sebuf)), BasisPersistence, opts)
 				} else {
@@ -841,52 +824,21 @@ func classify(r *Row, h []float64, opts Options, pbuf []float64, eng *engines) {
 		r.noChangeFromZero()
 		return
 	}
-	classifyAt(r, len(h), thresholdInto(pbuf, h, opts.History), opts, eng)
+	classifyAt(r, len(h), thresholdInto(pbuf, h, opts.History), opts)
 }
 
-// classifyAt is the significance rule of models perfpages and rustc-perf
-// (see [SignificanceBasis]), given the length of r's history and the
-// threshold rustc-perf computes from it (its default when the history is
-// shorter than Options.History). Compare, Consecutive and SeriesHistory
-// all decide here. eng runs the samples' test when the rule needs it and
-// r has none yet (Options.SummaryOnly).
-func classifyAt(r *Row, history int, threshold float64, opts Options, eng *engines) {
+// classifyAt is the significance rule of model rustc-perf (see
+// [SignificanceBasis]), given the length of r's history and the threshold
+// rustc-perf computes from it (its default when the history is shorter
+// than Options.History). Compare, Consecutive and SeriesHistory all
+// decide here.
+func classifyAt(r *Row, history int, threshold float64, opts Options) {
 	r.History = history
-	nf := r.Series.Metric.Noise.NoiseFactor()
-	switch {
-	case history >= opts.History:
-		r.Basis = BasisHistory
-	case opts.Model == ModelRustcPerf:
+	r.Basis = BasisHistory
+	if history < opts.History {
 		r.Basis = BasisShort
-	default:
-		if r.Test.Method == "" && r.Test.Reason == "" {
-			r.Test = eng.sampleTest(r, opts)
-		}
-		noisy := r.Series.Metric.Noise != Reliable
-		switch {
-		case r.Test.Method != MethodWelch && r.Test.OK && r.Test.MinP <= opts.Alpha:
-			r.Basis = BasisSamples
-		case r.Test.Method == MethodWelch || summaryTestable(r):
-			if r.Test.Method != MethodWelch {
-				r.Test = summaryTest(r, opts)
-			}
-			r.Basis = BasisSummary
-			if noisy {
-				threshold = ShortHistoryDodgyThreshold
-			}
-		case noisy:
-			r.Basis, threshold = BasisShortDodgy, ShortHistoryDodgyThreshold
-		default:
-			r.Basis = BasisShort
-		}
 	}
-	sig := ClassifyChange(r.Change, threshold, nf)
-	switch {
-	case r.Basis == BasisSamples && !(r.Test.Significant && r.Test.Shift == sign(r.Change)),
-		r.Basis == BasisSummary && !r.Test.Significant:
-		sig.Significant, sig.Relevant = false, false
-	}
-	r.setSignificance(sig)
+	r.setSignificance(ClassifyChange(r.Change, threshold, r.Series.Metric.Noise.NoiseFactor()))
 	r.noChangeFromZero()
 }
 
@@ -900,6 +852,7 @@ func applyVerdict(r *Row, v Verdict, basis SignificanceBasis, opts Options) {
 		r.Basis = BasisYoung
 		r.Threshold, r.Factor, r.Magnitude = 0, 0, MagnitudeOf(r.Change, math.Inf(1), r.Series.Metric.Noise.NoiseFactor())
 		r.Significant, r.Relevant = false, false
+		budgetWithinNoise(r, r.Test.Significant)
 		return
 	}
 	r.Basis = basis
@@ -909,6 +862,22 @@ func applyVerdict(r *Row, v Verdict, basis SignificanceBasis, opts Options) {
 	if v.State == StateConfirmed {
 		r.Regression = v.Regression
 	}
+	budgetWithinNoise(r, r.Relevant)
+}
+
+// budgetWithinNoise makes a budget failure of a change that cannot be told
+// from the noise a warning: a budget fails only on a change that is over
+// it and distinguishable (the headline counts it; for a series too young
+// for a noise model, the samples' test found it), unless the budget keeps
+// perfgate's rule (FailWithinNoise).
+func budgetWithinNoise(r *Row, distinguishable bool) {
+	b := r.Budget
+	if b == nil || b.Delta.Status != budget.Fail || distinguishable || b.Budget.FailWithinNoise {
+		return
+	}
+	b.WithinNoise = true
+	b.Delta.Status = budget.Warn
+	b.Reason = budget.Reason(r.Series.Key.Metric, budget.Warn)
 }
 
 // noChangeFromZero makes 0 → 0 what it is, no change, whatever the

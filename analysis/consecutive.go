@@ -164,7 +164,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 	if engines {
 		sw.lw.reset(line, from-1, opts.Lookback)
 	}
-	sliding := opts.Model != ModelRustcPerf2021
+	sliding := opts.Model == ModelRustcPerf
 	th := sort32(line, int32(from-1)) // entries line[:th] are in thr
 	if sliding {
 		sw.thr.reset(opts.History)
@@ -221,22 +221,23 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 			}
 			c.eng.fill(r, dist, opts)
 		}
-		if classifiable {
+		switch {
+		case !classifiable:
+		case opts.Model == ModelPerfpages:
+			applyVerdict(r, c.headlinesOf(i).at(p, standardError(r.After, &sw.sebuf)), BasisPersistence, opts)
+		default:
 			history, threshold, ok := 0, 0.0, false
 			if sliding {
 				history, threshold, ok = sw.thr.at(p - 2)
 			}
 			if ok {
-				classifyAt(r, history, threshold, opts, c.eng)
+				classifyAt(r, history, threshold, opts)
 			} else {
 				h := sw.hist[:0]
 				if start := p - 2; start >= 0 {
 					h = lineHistory(h, line, end, start, window)
 				}
 				classify(r, h, opts, sw.pbuf, c.eng)
-			}
-			if opts.Model == ModelPerfpages {
-				applyVerdict(r, c.headlinesOf(i).at(p, standardError(r.After, &sw.sebuf)), BasisPersistence, opts)
 			}
 		}
 	}

@@ -576,10 +576,10 @@ func (b *Builder) metric(name, unit string, dir Direction) Metric {
 	}
 	m := DefaultMetric(name, unit)
 	if dir == LowerIsBetter || dir == HigherIsBetter {
-		m.Direction = dir
+		m.Direction, m.Guessed = dir, false
 	}
 	if o.Direction != "" {
-		m.Direction = o.Direction
+		m.Direction, m.Guessed = o.Direction, false
 	}
 	if o.Noise != "" {
 		m.Noise = o.Noise
@@ -746,7 +746,27 @@ func (b *Builder) Dataset() *Dataset {
 		}
 	}
 	slices.SortFunc(d.Series, func(x, y *Series) int { return x.Key.Compare(y.Key) })
+	d.Warnings = append(d.Warnings, guessedDirections(d.Series)...)
 	return d
+}
+
+// guessedDirections warns once per metric and unit whose direction was
+// guessed (Metric.Guessed): a change of it is called a regression or an
+// improvement on a guess.
+func guessedDirections(series []*Series) []error {
+	seen := map[[2]string]bool{}
+	var out []error
+	for _, s := range series {
+		m := s.Metric
+		if !m.Guessed || seen[[2]string{m.Name, m.Unit}] {
+			continue
+		}
+		seen[[2]string{m.Name, m.Unit}] = true
+		out = append(out, fmt.Errorf("metric %q (unit %q): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set [metrics.%q] direction = \"higher\" (or \"lower\") in the config (first read from %s)",
+			m.Name, m.Unit, m.Name, s.Origin))
+	}
+	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return out
 }
 
 // finishSeries joins the points of sb into its series, mapped to the

@@ -61,8 +61,8 @@ const (
 	MethodCriterion   = "criterion"
 	MethodMannWhitney = "mann-whitney"
 	// MethodWelch is Welch's t-test of the results' summary statistics
-	// (SampleSummary), run only where model perfpages' short-history rule
-	// needs it (BasisSummary).
+	// (SampleSummary), for results that carry those and too few samples
+	// (pytest-benchmark's mean, stddev and rounds in a data.js).
 	MethodWelch = "welch"
 )
 
@@ -73,6 +73,10 @@ type BudgetCheck struct {
 	// Reason is perfgate's token ("wall-time_fail") for a status other
 	// than pass, or why the budget was skipped.
 	Reason string
+	// WithinNoise marks a regression over the threshold that the headline
+	// cannot tell from the series' noise (model perfpages): its status is
+	// warn, not fail, unless Budget.FailWithinNoise.
+	WithinNoise bool
 }
 
 // Engine defaults that are not rustc-perf's.
@@ -177,6 +181,8 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	switch {
 	case b == nil || a == nil || !b.OK || !a.OK:
 		return SampleTest{Reason: "needs results on both sides"}
+	case (len(b.Samples) < 2 || len(a.Samples) < 2) && summaryTestable(r):
+		return summaryTest(r, opts)
 	case len(b.Samples) < 2 || len(a.Samples) < 2:
 		return SampleTest{Reason: fmt.Sprintf("needs at least 2 samples per side (%d and %d): no test", len(b.Samples), len(a.Samples))}
 	}

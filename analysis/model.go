@@ -202,14 +202,20 @@ type Metric struct {
 	Unit      string
 	Direction Direction
 	Noise     Noise
+	// Guessed marks a Direction that nothing stated: not the result, not
+	// the configuration, and its unit and name do not say (a "%", asv's
+	// "speedup"). It is taken as lower is better, and the dataset warns
+	// once per metric (see Dataset.Warnings).
+	Guessed bool
 }
 
 // DefaultMetric fills in what the archive format leaves implicit (SPEC §2):
 // units ending in "/s" are higher-is-better, everything else lower; counts
 // of instructions are reliable, everything else noisy. Configuration
-// overrides both.
+// overrides both. A direction the unit and the name do not tell is
+// Guessed (see KnownDirection).
 func DefaultMetric(name, unit string) Metric {
-	m := Metric{Name: name, Unit: unit, Direction: LowerIsBetter, Noise: Noisy}
+	m := Metric{Name: name, Unit: unit, Direction: LowerIsBetter, Noise: Noisy, Guessed: !KnownDirection(name, unit)}
 	if strings.HasSuffix(unit, "/s") {
 		m.Direction = HigherIsBetter
 	}
@@ -217,6 +223,35 @@ func DefaultMetric(name, unit string) Metric {
 		m.Noise = Reliable
 	}
 	return m
+}
+
+// KnownDirection reports whether a metric's unit or name tells which way
+// is better: a rate ("/s", "/sec", "hz", "ops", a throughput) is higher
+// is better; a time, a size, a count of work or of allocations ("/op",
+// "/iter", "instructions", "cycles", "bytes", "ns"…) is lower. Anything
+// else — a percentage, a ratio, a speedup, a score — could be either.
+func KnownDirection(name, unit string) bool {
+	u, n := strings.ToLower(unit), strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(u, "/s"), strings.HasSuffix(u, "/sec"), strings.HasSuffix(u, "/second"),
+		u == "hz", u == "ops", u == "rps", u == "qps", strings.Contains(n, "throughput"):
+		return true
+	case IsTimeOrSize(u), strings.HasSuffix(u, "/op"), strings.HasSuffix(u, "/iter"),
+		strings.HasSuffix(u, "/run"), strings.HasSuffix(u, "/call"):
+		return true
+	}
+	switch u {
+	case "count", "instructions", "cycles", "allocs", "allocations", "instr", "kb", "pages", "faults",
+		"min", "minutes", "h", "hours", "day", "days", "kib", "mib", "gib", "tb", "tib", "bits":
+		return true
+	case "":
+		for _, p := range []string{"wall", "time", "duration", "latency", "instructions", "cycles", "rss", "size", "alloc", "memory", "faults", "cpu-clock", "task-clock", "branch-misses", "cache-misses"} {
+			if strings.Contains(n, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsTimeOrSize reports whether samples of this unit are durations or sizes,

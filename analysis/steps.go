@@ -67,6 +67,12 @@ func (d *Dataset) MainLineValues(s *Series) []float64 {
 // The result is the same with or without a cache (changepoint.Detect
 // guarantees it), and the cache is updated with the new states.
 func (d *Dataset) Steps(o changepoint.Options, cache *StepCache) []Step {
+	return d.StepsBy(func(*Series) changepoint.Options { return o }, cache)
+}
+
+// StepsBy is Steps with each series' options from o (a site tunes step
+// detection per metric).
+func (d *Dataset) StepsBy(o func(*Series) changepoint.Options, cache *StepCache) []Step {
 	breaks := d.breaks()
 	per := make([][]Step, len(d.Series))
 	var next atomic.Int64
@@ -78,7 +84,7 @@ func (d *Dataset) Steps(o changepoint.Options, cache *StepCache) []Step {
 				if i >= len(d.Series) {
 					return
 				}
-				per[i] = d.seriesSteps(i, breaks[i], o, cache)
+				per[i] = d.seriesSteps(i, breaks[i], o(d.Series[i]), cache)
 			}
 		})
 	}

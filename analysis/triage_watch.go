@@ -340,9 +340,15 @@ func (r *TriageReport) Look(d *Dataset, w Week, opts WatchOptions, metric string
 	r.NeedsLook = n
 }
 
+// Summarizer gives the summary-only comparison of two artifacts: a
+// Comparer, or the analysis stage's Results.
+type Summarizer interface {
+	Summary(base, head int) *Comparison
+}
+
 // TriageWatch is [TriageWith] comparing with c, plus the "Needs a look"
 // section under opts: each comparison of the week is made once, for both.
-func TriageWatch(d *Dataset, c *Comparer, w Week, filter TriageFilter, metric string, opts WatchOptions) *TriageReport {
+func TriageWatch(d *Dataset, c Summarizer, w Week, filter TriageFilter, metric string, opts WatchOptions) *TriageReport {
 	type pair struct{ base, head int }
 	watches := map[pair]*Watch{}
 	r := TriageWith(d, w, filter, metric, func(base, head int) *Comparison {

@@ -177,7 +177,7 @@ func BenchmarkPlan(b *testing.B) {
 			d := dataset(b, size)
 			var pages int
 			for b.Loop() {
-				plan := sitemodel.NewPlan(d, sitemodel.Options{Title: size, BasePath: "/", Compare: analysis.DefaultOptions, Tests: analysis.NewTestCache()})
+				plan := sitemodel.NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.DefaultOptions, Tests: analysis.NewTestCache()}), sitemodel.Options{Title: size, BasePath: "/"})
 				stats, err := plan.Run(context.Background(), func(sitemodel.Output) error { return nil })
 				if err != nil {
 					b.Fatal(err)

@@ -183,8 +183,8 @@ func TestDemoCountsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := sitemodel.Options{Compare: s.Config.CompareOptions(), TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter), Watch: s.Config.Triage.Watch()}
-	plan := sitemodel.NewPlan(d, opts)
+	opts := sitemodel.Options{TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter), Watch: s.Config.Triage.Watch()}
+	plan := sitemodel.NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: d.StepsBy(stepOptions{s.Config}.of, nil)}), opts)
 	var mu sync.Mutex
 	pages := map[string]sitemodel.Comparison{} // by path
 	var lists []sitemodel.Recent

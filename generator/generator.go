@@ -240,6 +240,22 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	return l, warnings, nil
 }
 
+// Analyze runs the analysis stage on d, as a build does (without the
+// build's saved states: for a one-off command): step detection with the
+// site's options, then analysis.Analyze.
+func (s *Site) Analyze(d *analysis.Dataset) *analysis.Results {
+	res, _ := s.analyze(d, nil, nil)
+	return res
+}
+
+// analyze is the analysis stage: steps (resumed from the states the store
+// kept; st may be nil) and the value the site model reads. It returns the
+// step cache to save.
+func (s *Site) analyze(d *analysis.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
+	steps, cache := detectSteps(st, d, stepOptions{s.Config})
+	return analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests}), cache
+}
+
 // gitRepos are the git repositories a build reads, each opened once.
 type gitRepos struct {
 	maxBytes int64
@@ -678,7 +694,18 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err := checkSize(d, s.Config); err != nil {
 		return rep, err
 	}
-	k, err := s.datasetKeys(l)
+	// The analysis stage: steps (resumed from the store's states), then
+	// the value the site model reads.
+	tests := s.Tests
+	if tests == nil || opts.Cold {
+		tests = analysis.NewTestCache()
+	}
+	if tests.Len() == 0 {
+		loadTests(st, tests)
+	}
+	res, stepCache := s.analyze(d, st, tests)
+	t.done("analysis")
+	k, err := s.datasetKeys(l, res)
 	if err != nil {
 		return rep, err
 	}
@@ -713,18 +740,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 		w.SetPrevious(records)
 	}
-	tests := s.Tests
-	if tests == nil || opts.Cold {
-		tests = analysis.NewTestCache()
-	}
-	if tests.Len() == 0 {
-		loadTests(st, tests)
-	}
 	mc := modelContent(cont)
 	br := loadBriefs(st)
 	t.done("setup")
-	steps, stepCache := detectSteps(st, d, StepOptions)
-	t.done("steps")
 	popts := sitemodel.Options{
 		Title:        s.Config.Site.Title,
 		BasePath:     s.Config.BasePath(),
@@ -733,18 +751,15 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		CommitURL:    s.Config.Site.CommitURL,
 		PRURL:        s.Config.Site.PRURL,
 		CompareURL:   s.Config.Site.CompareURL,
-		Compare:      s.Config.CompareOptions(),
-		Tests:        tests,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
 		Watch:        s.Config.Triage.Watch(),
 		Content:      mc,
 		Warnings:     rep.Warnings,
-		Steps:        steps,
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
 	}
-	plan := sitemodel.NewPlan(d, popts)
+	plan := sitemodel.NewPlan(res, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
 	r, err := site.NewRenderer(plan.Site(), s.Themes, w)
 	if err == nil {
@@ -874,7 +889,7 @@ func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, StepOptions), saveTests(st, tests), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, stepOptions{s.Config}), saveTests(st, tests), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

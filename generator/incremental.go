@@ -190,13 +190,18 @@ func hashParts(parts ...[]byte) string {
 // (the tool, the analysis and metric settings, the annotations and every
 // series' definition — a new series or a changed unit recomputes
 // everything), each artifact's key (its metadata and its inputs' keys in
-// the order the builder took them) and the chain.
-func (s *Site) datasetKeys(l *loaded) (keys, error) {
+// the order the builder took them) and the chain: each main-line
+// position's key is the previous one's, the artifact's and the headline
+// verdicts of its comparison (res.Digest), which later values may still
+// change (a change confirmed, a spike that came back): a position's key
+// changes when anything up to it does, and only then.
+func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 	d := l.d
 	cfgJSON, err := json.Marshal(struct {
 		Compare analysis.Options
 		Build   analysis.BuildOptions
-	}{s.Config.CompareOptions(), s.Config.BuildOptions()})
+		Steps   string
+	}{s.Config.CompareOptions(), s.Config.BuildOptions(), stepOptions{s.Config}.key()})
 	if err != nil {
 		return keys{}, err
 	}
@@ -218,7 +223,7 @@ func (s *Site) datasetKeys(l *loaded) (keys, error) {
 	k.chain = make([]string, len(d.MainLine))
 	prev := k.analysis
 	for pos, a := range d.MainLine {
-		prev = hashParts([]byte(prev), []byte(k.artifacts[a]))
+		prev = hashParts([]byte(prev), []byte(k.artifacts[a]), []byte(res.Digest(pos)))
 		k.chain[pos] = prev
 	}
 	return k, nil

@@ -266,17 +266,18 @@ func TestStepStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	var saved savedSteps
-	if !st.LoadValue(stepsValue, &saved) || saved.Key != stepsKey(StepOptions) || len(saved.Entries) != len(l.d.Series) {
-		t.Errorf("%d saved states (key %q, want %q) for %d series", len(saved.Entries), saved.Key, stepsKey(StepOptions), len(l.d.Series))
+	o := stepOptions{cfg}
+	if !st.LoadValue(stepsValue, &saved) || saved.Key != o.key() || len(saved.Entries) != len(l.d.Series) {
+		t.Errorf("%d saved states (key %q, want %q) for %d series", len(saved.Entries), saved.Key, o.key(), len(l.d.Series))
 	}
 	// loadSteps loads them only for the options they were made with.
-	other := StepOptions
-	other.Window = 40
-	if stepsKey(other) == saved.Key {
+	other := *cfg
+	other.Analysis.Steps.Window = 40
+	if (stepOptions{&other}).key() == saved.Key {
 		t.Errorf("the states of other options have the same key %q", saved.Key)
 	}
-	cold := l.d.Steps(StepOptions, nil)
-	steps, _ := detectSteps(st, l.d, StepOptions)
+	cold := l.d.StepsBy(o.of, nil)
+	steps, _ := detectSteps(st, l.d, o)
 	if fmt.Sprint(steps) != fmt.Sprint(cold) || len(steps) != 1 {
 		t.Errorf("steps from the saved states %v, cold %v", steps, cold)
 	}

@@ -2,34 +2,54 @@ package generator
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/store"
 )
 
 // Step detection in a build. Every build detects the step changes of
-// every series along the main line once (analysis.Dataset.Steps), before
-// the plan, which shows them on the regressions page and its feed, on the
-// benchmark pages' history charts and in the weekly triage reports.
+// every series along the main line once (analysis.Dataset.StepsBy), in
+// the analysis stage, before the plan: the regressions page and its feed,
+// the benchmark pages' history charts and the weekly triage reports show
+// them, and model perfpages' headline confirms changes with them.
 //
 // The detection state of each series is kept in the store ("steps", a gob
 // of savedSteps): a nightly build that adds one commit resumes every
 // series where the last build left it, one window test per series instead
-// of the whole history (about 43 ms instead of 2 s at M). The saved states
-// are only a cache: changepoint.Detect verifies each one against the
-// values and gives exactly a cold run's steps, so a state that does not
-// fit costs a recomputation, never a wrong step. Saved states of another
-// tool or other options are dropped as a whole; a corrupt file is a
-// warning of the store (which removes it) and everything is computed
-// again.
+// of the whole history. The saved states are only a cache:
+// changepoint.Detect verifies each one against the values and gives
+// exactly a cold run's steps, so a state that does not fit costs a
+// recomputation, never a wrong step. Saved states of another tool or
+// other options are dropped as a whole; a corrupt file is a warning of
+// the store (which removes it) and everything is computed again.
 
-// StepOptions are the step detection options of a build: changepoint's
-// defaults, which its package documentation justifies on the demo, the
-// benchmark datasets and real histories. They are not configurable (no
-// [changepoint] table): no site so far has needed other values, and every
-// option changes what the regressions page calls a step.
-var StepOptions = changepoint.DefaultOptions
+// stepOptions are a site's step detection options per series: package
+// changepoint's defaults, which its documentation justifies on the
+// planted suites and real histories, with the config's [analysis.steps]
+// and [metrics."name".steps].
+type stepOptions struct{ cfg *config.Config }
+
+func (o stepOptions) of(s *analysis.Series) changepoint.Options {
+	return o.cfg.StepOptions(s.Key.Metric)
+}
+
+// key identifies what saved states depend on besides the values.
+func (o stepOptions) key() string {
+	perMetric := map[string]config.Steps{}
+	for _, name := range slices.Sorted(maps.Keys(o.cfg.Metrics)) {
+		perMetric[name] = o.cfg.Metrics[name].Steps
+	}
+	b, _ := json.Marshal(struct {
+		Default  changepoint.Options
+		Site     config.Steps
+		ByMetric map[string]config.Steps
+	}{changepoint.DefaultOptions, o.cfg.Analysis.Steps, perMetric})
+	return hashParts([]byte(toolKey()), b)
+}
 
 // savedSteps is the store's "steps" value.
 type savedSteps struct {
@@ -40,27 +60,21 @@ type savedSteps struct {
 
 const stepsValue = "steps"
 
-// stepsKey identifies what saved states depend on besides the values.
-func stepsKey(o changepoint.Options) string {
-	opts, _ := json.Marshal(o)
-	return hashParts([]byte(toolKey()), opts)
-}
-
 // detectSteps detects the steps of d, resuming from the states the store
 // kept (st may be nil: everything is computed). It returns the steps and
 // the cache to save when the build succeeds.
-func detectSteps(st *store.Store, d *analysis.Dataset, o changepoint.Options) ([]analysis.Step, *analysis.StepCache) {
+func detectSteps(st *store.Store, d *analysis.Dataset, o stepOptions) ([]analysis.Step, *analysis.StepCache) {
 	cache := loadSteps(st, o)
-	return d.Steps(o, cache), cache
+	return d.StepsBy(o.of, cache), cache
 }
 
 // loadSteps returns the states the store kept for options o (none when
 // st is nil or they were made by another tool or with other options).
-func loadSteps(st *store.Store, o changepoint.Options) *analysis.StepCache {
+func loadSteps(st *store.Store, o stepOptions) *analysis.StepCache {
 	cache := analysis.NewStepCache()
 	if st != nil {
 		var saved savedSteps
-		if st.LoadValue(stepsValue, &saved) && saved.Key == stepsKey(o) {
+		if st.LoadValue(stepsValue, &saved) && saved.Key == o.key() {
 			cache.Load(saved.Entries)
 		}
 	}
@@ -68,6 +82,6 @@ func loadSteps(st *store.Store, o changepoint.Options) *analysis.StepCache {
 }
 
 // saveSteps keeps the states this build used for the next one.
-func saveSteps(st *store.Store, cache *analysis.StepCache, o changepoint.Options) error {
-	return st.SaveValue(stepsValue, savedSteps{Key: stepsKey(o), Entries: cache.Used()})
+func saveSteps(st *store.Store, cache *analysis.StepCache, o stepOptions) error {
+	return st.SaveValue(stepsValue, savedSteps{Key: o.key(), Entries: cache.Used()})
 }

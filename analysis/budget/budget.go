@@ -74,6 +74,11 @@ type Budget struct {
 	NoiseThreshold *float64
 	NoisePolicy    NoisePolicy // "" means ignore
 	Statistic      Statistic   // "" means median
+	// FailWithinNoise keeps perfgate's rule where the site judges changes
+	// against their history's noise (perfpages' default model): a
+	// regression over the threshold fails even when the change cannot be
+	// told from the noise. Without it such a regression is a warning.
+	FailWithinNoise bool
 }
 
 // New returns a budget with the fail threshold, the warn threshold

@@ -84,6 +84,16 @@ type SignificancePolicy struct {
 	// Require downgrades a warn or fail that is not significant (including
 	// an untestable one) to pass.
 	Require bool
+	// FailOnlyDistinguishable downgrades a fail whose test finds no
+	// difference (a testable one with p > Alpha) to warn: a budget fails
+	// only on a change over it that is distinguishable from the runs'
+	// noise. An untestable fail stands. perfpages' check does this by
+	// default; perfgate does not (check -fail-within-noise).
+	FailOnlyDistinguishable bool
+	// Quiet runs the test for FailOnlyDistinguishable only: the delta
+	// does not record it (perfgate's receipts have a significance block
+	// only when asked for one).
+	Quiet bool
 }
 
 // Result is a comparison of several metrics.
@@ -121,9 +131,15 @@ func Compare(inputs []Input, budgets map[string]Budget, sig *SignificancePolicy)
 		}
 		d = d.WithNoise(m.CurrentCV, b)
 		if sig != nil {
-			d.Significance = Welch(m.BaselineSamples, m.CurrentSamples, sig.Alpha, sig.MinSamples)
-			if sig.Require && (d.Status == Warn || d.Status == Fail) && (d.Significance == nil || !d.Significance.Significant) {
+			test := Welch(m.BaselineSamples, m.CurrentSamples, sig.Alpha, sig.MinSamples)
+			if !sig.Quiet {
+				d.Significance = test
+			}
+			if sig.Require && (d.Status == Warn || d.Status == Fail) && (test == nil || !test.Significant) {
 				d.Status = Pass
+			}
+			if sig.FailOnlyDistinguishable && d.Status == Fail && test != nil && !test.Significant {
+				d.Status = Warn
 			}
 		}
 		res.Deltas[m.Metric] = d

@@ -47,7 +47,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else {
 		return fmt.Errorf("compare: %s has no baseline with results; name one: perfpages compare BASE %s", fs.Arg(0), fs.Arg(0))
 	}
-	c := analysis.Compare(d, base, head, env.opts)
+	c := env.res.Compare(base, head)
 	if *metric != "" {
 		if _, ok := c.Metric(*metric); !ok {
 			var names []string
@@ -71,7 +71,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 type env struct {
 	site  *generator.Site
 	d     *analysis.Dataset
-	opts  analysis.Options
+	res   *analysis.Results // the analysis stage's value
 	links report.Links
 }
 
@@ -95,5 +95,5 @@ func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) 
 	if err != nil {
 		return nil, err
 	}
-	return &env{site: s, d: d, opts: s.Config.CompareOptions(), links: s.Links()}, nil
+	return &env{site: s, d: d, res: s.Analyze(d), links: s.Links()}, nil
 }

@@ -102,6 +102,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	alpha := fs.Float64("significance-alpha", 0, "run Welch's t-test on the samples at this level, e.g. 0.05 (0: off)")
 	minSamples := fs.Int("significance-min-samples", budget.DefaultMinSamples, "fewest samples per side for the t-test")
 	requireSig := fs.Bool("require-significance", false, "treat a warn or fail that is not significant as pass (alpha 0.05 unless -significance-alpha)")
+	withinNoise := fs.Bool("fail-within-noise", false, "fail on a regression over budget even when Welch's test of the samples cannot tell it from the runs' noise (perfgate's rule; by default such a regression warns)")
 	hostMismatch := fs.String("host-mismatch", perfgate.HostMismatchWarn, "when the two runs come from different machines: warn, error or ignore")
 	maxInput := fs.Int64("max-input-bytes", 0, "largest input file, in bytes (default: the config's site.max_input_bytes, 64 MiB)")
 	if err := parse(fs, args, 0); err != nil {
@@ -117,13 +118,23 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *minSamples < 2 {
 		return fmt.Errorf("check: -significance-min-samples %d: want at least 2", *minSamples)
 	}
+	// A fail stands only when the samples tell it from the runs' noise
+	// (Welch's test at alpha, 0.05 by default), unless -fail-within-noise
+	// keeps perfgate's rule; -significance-alpha and -require-significance
+	// are perfgate's own options.
 	var sig *budget.SignificancePolicy
-	if *alpha > 0 || *requireSig {
+	if *alpha > 0 || *requireSig || !*withinNoise {
 		a := *alpha
 		if a == 0 {
 			a = 0.05
 		}
-		sig = &budget.SignificancePolicy{Alpha: a, MinSamples: *minSamples, Require: *requireSig}
+		sig = &budget.SignificancePolicy{Alpha: a, MinSamples: *minSamples, Require: *requireSig, FailOnlyDistinguishable: !*withinNoise,
+			Quiet: *alpha == 0 && !*requireSig}
+		if sig.Quiet {
+			// Only the fail rule asks: 3 runs a side can show a change
+			// (perfgate's run repeats 5 times by default, under its 8).
+			sig.MinSamples = 3
+		}
 	}
 	// -out-dir receives three files of fixed names, rewritten on every
 	// check; it may be any folder (even inside a site, to publish them

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/perfpages/perfpages/analysis"
-	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/report"
 )
 
@@ -44,10 +43,9 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	w := analysis.WeekOf(env.d, monday)
-	r := analysis.TriageWatch(env.d, analysis.NewComparer(env.d, env.opts), w, f, *metric, env.site.Config.Triage.Watch())
-	// The week's steps, detected over the whole history as a build does
-	// (without the build's saved states: a one-off command).
-	steps := env.d.Steps(generator.StepOptions, nil)
+	r := analysis.TriageWatch(env.d, env.res, w, f, *metric, env.site.Config.Triage.Watch())
+	// The week's steps, detected over the whole history as a build does.
+	steps := env.res.Steps()
 	if *metric != "" {
 		steps = slices.DeleteFunc(steps, func(st analysis.Step) bool { return env.d.Series[st.Series].Key.Metric != *metric })
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/sourcespec"
 )
@@ -183,10 +184,10 @@ type Project struct {
 
 // Analysis is the [analysis] section.
 type Analysis struct {
-	// Model is the significance model: "perfpages" (default: rustc-perf's
-	// wherever a test case has `history` values of history, the samples'
-	// test or a 1 % threshold where it has fewer), "rustc-perf" (exactly
-	// rustc-perf's, 0.2 % with a short history) or "rustc-perf-2021".
+	// Model is the significance model: "perfpages" (default: a change
+	// counts when it is out of its series' run-to-run noise and stays, see
+	// analysis' headline), "rustc-perf" (exactly rustc-perf's, 0.2 % with
+	// a short history) or "rustc-perf-2021".
 	Model string `toml:"model"`
 	// Value is the single value of a result: auto (default: the median
 	// of noisy metrics, the best value of reliable ones), best, median or
@@ -215,6 +216,59 @@ type Analysis struct {
 	// Annotations is a YAML file of distribution changes for the z-score
 	// (default annotations.yaml next to the config, when it exists).
 	Annotations string `toml:"annotations"`
+	// Steps tunes step detection (the regressions page, and the steps
+	// that confirm the headline's changes); [metrics."name".steps]
+	// overrides it per metric.
+	Steps Steps `toml:"steps"`
+}
+
+// Steps is an [analysis.steps] or [metrics."name".steps] section: step
+// detection's options (package changepoint), unset fields taking the
+// defaults (changepoint.DefaultOptions) or, per metric, [analysis.steps].
+type Steps struct {
+	Window        int      `toml:"window"`         // values the test looks at (50)
+	MinSegment    int      `toml:"min_segment"`    // values a step needs on each side (3)
+	Alpha         *float64 `toml:"alpha"`          // level of the rank test (0.0001)
+	MinChange     *float64 `toml:"min_change"`     // smallest step, a fraction of the level (0.002)
+	NoiseMultiple *float64 `toml:"noise_multiple"` // smallest step in robust standard deviations of the window (1)
+	WidthMultiple *float64 `toml:"width_multiple"` // smallest step in run-to-run widths, weighed by the values either side (4)
+	Hold          int      `toml:"hold"`           // values a level must hold between opposite steps (3·min_segment)
+}
+
+// Apply returns o with the section's settings.
+func (s Steps) Apply(o changepoint.Options) changepoint.Options {
+	if s.Window > 0 {
+		o.Window = s.Window
+	}
+	if s.MinSegment > 0 {
+		o.MinSegment = s.MinSegment
+	}
+	if s.Alpha != nil {
+		o.Alpha = *s.Alpha
+	}
+	if s.MinChange != nil {
+		o.MinChange = *s.MinChange
+	}
+	if s.NoiseMultiple != nil {
+		o.NoiseMultiple = *s.NoiseMultiple
+	}
+	if s.WidthMultiple != nil {
+		o.WidthMultiple = *s.WidthMultiple
+	}
+	if s.Hold > 0 {
+		o.Hold = s.Hold
+	}
+	return o
+}
+
+// StepOptions returns the step detection options of metric (the site's
+// defaults, [analysis.steps], then [metrics."metric".steps]).
+func (c *Config) StepOptions(metric string) changepoint.Options {
+	o := c.Analysis.Steps.Apply(changepoint.DefaultOptions)
+	if m, ok := c.Metrics[metric]; ok {
+		o = m.Steps.Apply(o)
+	}
+	return o
 }
 
 // Budget is a [budgets."metric"] section: a perfgate budget (seed 002).
@@ -228,6 +282,10 @@ type Budget struct {
 	Statistic      string   `toml:"statistic"`       // median | p95
 	NoiseThreshold *float64 `toml:"noise_threshold"` // coefficient of variation above which noise_policy applies
 	NoisePolicy    string   `toml:"noise_policy"`    // warn | skip | ignore
+	// FailWithinNoise fails a regression over the threshold even when the
+	// change cannot be told from the series' noise (perfgate's own rule;
+	// by default such a regression only warns: see analysis' headline).
+	FailWithinNoise bool `toml:"fail_within_noise"`
 }
 
 // ThresholdOr returns the budget's threshold or the default
@@ -252,6 +310,8 @@ type MetricConfig struct {
 	Unit      string `toml:"unit"`
 	Direction string `toml:"direction"` // lower | higher
 	Noise     string `toml:"noise"`     // reliable | noisy
+	// Steps tunes step detection for this metric (see Steps).
+	Steps Steps `toml:"steps"`
 }
 
 // Triage is the [triage] section.
@@ -693,6 +753,7 @@ func (b Budget) Budget() budget.Budget {
 	out.Statistic = budget.Statistic(b.Statistic)
 	out.NoiseThreshold = b.NoiseThreshold
 	out.NoisePolicy = budget.NoisePolicy(b.NoisePolicy)
+	out.FailWithinNoise = b.FailWithinNoise
 	if out.NoisePolicy == "" {
 		out.NoisePolicy = budget.Default().NoisePolicy
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -84,5 +85,5 @@ func consecutive(d *analysis.Dataset, cfg *config.Config) []*analysis.Comparison
 
 // detectSteps are the steps a build shows on /regressions/.
 func detectSteps(d *analysis.Dataset) []analysis.Step {
-	return d.Steps(generator.StepOptions, nil)
+	return d.Steps(changepoint.DefaultOptions, nil)
 }

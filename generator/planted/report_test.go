@@ -11,7 +11,6 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/criterion"
-	"github.com/perfpages/perfpages/generator"
 )
 
 // TestPlantedReport prints the planted-truth report: for both shapes and
@@ -98,7 +97,7 @@ func writeNoiseSteps(t *testing.T, w io.Writer) {
 		for i, x := range devs {
 			vals[i] = 1000 * (1 + x)
 		}
-		found, _ := changepoint.Detect(changepoint.Series{Values: vals, Seed: criterion.Seed(n.Source + "/" + n.Name)}, generator.StepOptions, nil)
+		found, _ := changepoint.Detect(changepoint.Series{Values: vals, Seed: criterion.Seed(n.Source + "/" + n.Name)}, changepoint.DefaultOptions, nil)
 		ct := by[n.Source]
 		ct.series++
 		ct.runs += len(vals)
@@ -123,7 +122,7 @@ func noiseSteps(s *Suite, d *analysis.Dataset) map[string][]int {
 		if ps == nil {
 			continue
 		}
-		found, _ := changepoint.Detect(changepoint.Series{Values: ps.Unplanted(), Seed: criterion.Seed(sr.Key.String())}, generator.StepOptions, nil)
+		found, _ := changepoint.Detect(changepoint.Series{Values: ps.Unplanted(), Seed: criterion.Seed(sr.Key.String())}, changepoint.DefaultOptions, nil)
 		for _, st := range found {
 			out[ps.Benchmark] = append(out[ps.Benchmark], st.Index)
 		}

@@ -1,56 +1,99 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 )
 
-// basisNote is the footnote of a comparison whose relevant changes were,
-// some of them, judged by a short-history rule (analysis.SignificanceBasis):
-// "3 of the 5 relevant changes had fewer than 30 values of history: 2
-// short-history+samples (0.2 % and the samples' test at alpha 0.05), 1
-// short-history-dodgy (no samples: 1 % for a noisy metric)". A reader of
-// the text or the PR comment sees thresholds, not how much history stood
-// behind them; the rows' basis is in the JSON (significance_basis). It is
-// "" when every relevant change had its history.
+// basisNote is the footnote that says what a comparison's verdicts rest
+// on, which a reader of the text or the PR comment sees nowhere else:
+//
+//   - under model perfpages, the headline's rule (a change counts when it
+//     is out of its series' run-to-run noise and stays, or for a pull
+//     request when it is out of the base's noise), and the changes it did
+//     not count: unconfirmed, spikes, series with too little history;
+//   - under model rustc-perf, how many relevant changes had fewer than
+//     History values of history (0.2 % decided them, not the IQR fence).
+//
+// The rows' basis is in the JSON (significance_basis) and their state
+// (state). It is "" when there is nothing to say.
 func basisNote(rows []*analysis.Row, opts analysis.Options) string {
-	order := []analysis.SignificanceBasis{analysis.BasisSamples, analysis.BasisSummary, analysis.BasisShortDodgy, analysis.BasisShort}
-	counts := map[analysis.SignificanceBasis]int{}
-	relevant, short := 0, 0
+	var persistence, noise, young, unconfirmed, spikes, relevant, short int
+	var widths []float64
 	for _, r := range rows {
-		if !r.Relevant {
+		if !r.OK {
 			continue
 		}
-		relevant++
-		for _, b := range order {
-			if r.Basis == b {
-				counts[b]++
+		switch r.Basis {
+		case analysis.BasisPersistence:
+			persistence++
+		case analysis.BasisNoise:
+			noise++
+		case analysis.BasisYoung:
+			young++
+		}
+		switch r.Headline.State {
+		case analysis.StateUnconfirmed:
+			unconfirmed++
+		case analysis.StateSpike:
+			spikes++
+		}
+		if r.Relevant {
+			relevant++
+			if r.Basis == analysis.BasisShort {
 				short++
 			}
 		}
-	}
-	if short == 0 {
-		return ""
-	}
-	what := map[analysis.SignificanceBasis]string{
-		analysis.BasisSamples:    fmt.Sprintf("0.2 %% and the samples' test at alpha %g", opts.Alpha),
-		analysis.BasisSummary:    fmt.Sprintf("summary statistics: 1 %% for a noisy metric, else 0.2 %%, and Welch's test at alpha %g", opts.Alpha),
-		analysis.BasisShortDodgy: "no samples the test can judge: 1 % for a noisy metric",
-		analysis.BasisShort:      "0.2 %",
-	}
-	var parts []string
-	for _, b := range order {
-		if n := counts[b]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s (%s)", n, b, what[b]))
+		if r.Basis == analysis.BasisNoise && r.Headline.Width > 0 {
+			widths = append(widths, r.Headline.Width)
 		}
 	}
-	switch {
-	case relevant == 1:
-		return fmt.Sprintf("the relevant change had fewer than %d values of history: %s", opts.History, strings.Join(parts, ", "))
-	case short == relevant:
-		return fmt.Sprintf("all %d relevant changes had fewer than %d values of history: %s", relevant, opts.History, strings.Join(parts, ", "))
+	z := opts.Headline.Z
+	if z == 0 {
+		z = analysis.DefaultHeadline.Z
 	}
-	return fmt.Sprintf("%d of the %d relevant changes had fewer than %d values of history: %s", short, relevant, opts.History, strings.Join(parts, ", "))
+	var parts []string
+	switch {
+	case persistence > 0:
+		parts = append(parts, fmt.Sprintf("a change counts when it is out of its series' run-to-run noise (%g widths) and stays: step detection confirms it on later values", z))
+	case noise > 0:
+		s := fmt.Sprintf("judged against the base's run-to-run noise: a change counts at %g widths of it", z)
+		if len(widths) > 0 {
+			s += fmt.Sprintf(" (a median width of %s, so changes from about %s)", FormatPercent1(analysis.MedianOf(widths)), FormatPercent1(math.Expm1(z*analysis.MedianOf(widths))))
+		}
+		parts = append(parts, s)
+	}
+	if unconfirmed > 0 {
+		parts = append(parts, count(unconfirmed, "change is", "changes are")+" unconfirmed (too few later values yet)")
+	}
+	if spikes > 0 {
+		parts = append(parts, count(spikes, "was a spike", "were spikes")+" (the next values came back)")
+	}
+	if young > 0 {
+		parts = append(parts, count(young, "series has", "series have")+fmt.Sprintf(" too little history for a noise model (fewer than %d values)", cmp.Or(opts.Headline.MinHistory, analysis.DefaultHeadline.MinHistory)))
+	}
+	if short > 0 {
+		switch {
+		case relevant == 1:
+			parts = append(parts, fmt.Sprintf("the relevant change had fewer than %d values of history: 0.2 %% decided it", opts.History))
+		case short == relevant:
+			parts = append(parts, fmt.Sprintf("all %d relevant changes had fewer than %d values of history: 0.2 %% decided them", relevant, opts.History))
+		default:
+			parts = append(parts, fmt.Sprintf("%d of the %d relevant changes had fewer than %d values of history: 0.2 %% decided them", short, relevant, opts.History))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
+
+// count is "1 change is" or "3 changes are": n and the noun phrase.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+

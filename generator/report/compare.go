@@ -116,6 +116,29 @@ type ArtifactJSON struct {
 }
 
 // SeriesJSON names the series a result or a step is of; its fields come
+// evidenceJSON is what row r's headline verdict rests on, nil when it has
+// none (the rustc-perf models; too little history).
+func evidenceJSON(d *analysis.Dataset, r *analysis.Row) *EvidenceJSON {
+	v := r.Headline
+	if v.Width == 0 || v.State == analysis.StateYoung {
+		return nil
+	}
+	e := &EvidenceJSON{NoiseWidth: round4(v.Width), History: v.History, Level: round4(v.Level), Widths: round4(v.Widths), Large: v.Large}
+	if v.ConfirmedAt >= 0 && v.ConfirmedAt < len(d.MainLine) {
+		e.ConfirmedBy = d.Artifacts[d.MainLine[v.ConfirmedAt]].ID
+	}
+	return e
+}
+
+// round4 rounds to 4 significant figures, what the JSON needs of a noise.
+func round4(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return f
+}
+
 // first in both documents.
 type SeriesJSON struct {
 	Benchmark string            `json:"benchmark"`
@@ -156,18 +179,26 @@ type ResultJSON struct {
 	SignificanceThreshold *float64 `json:"significance_threshold"`
 	SignificanceFactor    *float64 `json:"significance_factor"`
 	Significant           bool     `json:"significant"`
-	// SignificanceBasis says what decided significant: "history" (the
-	// IQR fence of 30 values of history), "short-history" (0.2 %),
-	// "short-history+samples" (0.2 % and the samples' test at alpha),
-	// "short-history+summary" (1 % for a noisy metric, else 0.2 %, and
-	// Welch's test of the results' summary statistics at alpha),
-	// "short-history-dodgy" (no samples, noisy metric: 1 %) or
-	// "rustc-perf-2021" (analysis.SignificanceBasis); null without a
-	// change.
+	// SignificanceBasis says what decided significant
+	// (analysis.SignificanceBasis): under model perfpages "persistence" (a
+	// main-line commit against its parent: out of its series' noise, and
+	// it stayed), "noise" (any other pair: out of the base's noise) or
+	// "not-enough-history"; under model rustc-perf "history" (the IQR
+	// fence of 30 values of history) or "short-history" (0.2 %); under
+	// model rustc-perf-2021 "rustc-perf-2021". Null without a change.
 	SignificanceBasis *string `json:"significance_basis"`
-	Magnitude         *string `json:"magnitude"`
-	Relevant          bool    `json:"relevant"`
-	Error             string  `json:"error,omitempty"`
+	// State is the headline's state under model perfpages
+	// (analysis.State): "confirmed", "unconfirmed" (out of the noise, too
+	// few later values yet; relevant only when too large to wait),
+	// "spike" (the next values came back), "gradual" (part of a drift),
+	// "not-enough-history"; omitted for a change inside the noise and
+	// under the rustc-perf models. Relevant is the headline itself.
+	State string `json:"state,omitempty"`
+	// Evidence is what the headline rests on (model perfpages).
+	Evidence  *EvidenceJSON `json:"evidence,omitempty"`
+	Magnitude *string       `json:"magnitude"`
+	Relevant  bool          `json:"relevant"`
+	Error     string        `json:"error,omitempty"`
 
 	// The other engines (SPEC §7: "where computable"); a null value comes
 	// with a note saying why.
@@ -178,6 +209,21 @@ type ResultJSON struct {
 	PValueNote string        `json:"p_value_note,omitempty"` // why p_value is null
 	Test       *TestJSON     `json:"test,omitempty"`
 	Budget     *BudgetJSON   `json:"budget"` // null when the metric has no budget
+}
+
+// EvidenceJSON is what a headline verdict rests on: the series' noise at
+// the base (a run-to-run width of log values, about a relative standard
+// deviation, with within-run evidence added), how many values of history
+// it was measured on, the level the change is measured from, the change
+// in widths, whether it is too large to wait for later values, and for a
+// confirmed step the main-line commit whose value confirmed it.
+type EvidenceJSON struct {
+	NoiseWidth  float64 `json:"noise_width"`
+	History     int     `json:"history"`
+	Level       float64 `json:"level,omitempty"`
+	Widths      float64 `json:"widths,omitempty"`
+	Large       bool    `json:"large,omitempty"`
+	ConfirmedBy string  `json:"confirmed_by,omitempty"`
 }
 
 // LookbackJSON is the distribution behind a z-score, as Conbench's
@@ -343,6 +389,7 @@ func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) 
 			res.Significant, res.Relevant = r.Significant, r.Relevant
 			m := r.Magnitude.String()
 			res.Magnitude = &m
+			res.State, res.Evidence = string(r.Headline.State), evidenceJSON(d, r)
 		}
 		addEngines(&res, r)
 		doc.Results = append(doc.Results, res)

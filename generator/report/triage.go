@@ -72,7 +72,7 @@ func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageRep
 		fmt.Fprintf(w, "\n#### %s\n", g.title)
 		for _, e := range g.entries {
 			fmt.Fprintln(w)
-			writeEntry(w, d, e, links)
+			writeEntry(w, d, e, links, r.End)
 		}
 	}
 	writeNeedsLook(w, d, r, links)
@@ -95,7 +95,7 @@ func short8(id string) string {
 
 // writeEntry is rustc-perf's entry: "<title> [#N](PR) [(Comparison
 // Link)](…)", a blank line, then the tables.
-func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links Links) {
+func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links Links, end time.Time) {
 	head := d.Artifacts[e.Comparison.Head]
 	title := head.Title
 	if mdtext.Line(title) == "" {
@@ -105,13 +105,33 @@ func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links 
 	if head.PR > 0 {
 		pr = fmt.Sprintf(" [#%d](%s)", head.PR, mdtext.URL(links.PR(head.PR)))
 	}
-	fmt.Fprintf(w, "%s%s [(Comparison Link)](%s)\n\n", mdtext.Text(title), pr, mdtext.URL(links.Compare(d, e.Comparison.Base, e.Comparison.Head)))
+	fmt.Fprintf(w, "%s%s [(Comparison Link)](%s)", mdtext.Text(title), pr, mdtext.URL(links.Compare(d, e.Comparison.Base, e.Comparison.Head)))
+	if by, ok := confirmedAfter(d, e.Metrics, end); ok {
+		fmt.Fprintf(w, " — confirmed after the week, by %s (%s)", mdtext.Text(by.Label()), by.Date.Format("2006-01-02"))
+	}
+	fmt.Fprint(w, "\n\n")
 	for i, m := range e.Metrics {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprint(w, SummaryTable(m.Primary, m.Secondary, mdtext.Text(m.Metric)))
 	}
+}
+
+// confirmedAfter returns the main-line artifact whose value confirmed the
+// newest counted change of the metrics (model perfpages' headline), when
+// it landed at or after end: the report of a past week gained the change
+// in a later build.
+func confirmedAfter(d *analysis.Dataset, metrics []analysis.MetricSummary, end time.Time) (analysis.Artifact, bool) {
+	at := -1
+	for _, m := range metrics {
+		at = max(at, m.ConfirmedAt)
+	}
+	if at < 0 || at >= len(d.MainLine) {
+		return analysis.Artifact{}, false
+	}
+	a := d.Artifacts[d.MainLine[at]]
+	return a, !a.Date.Before(end)
 }
 
 // TriageJSON is `perfpages triage -format json`: the same content as the
@@ -145,6 +165,10 @@ type TriageEntryJSON struct {
 	Rollup    bool         `json:"rollup"`
 	Direction string       `json:"direction"`
 	Metrics   []MetricJSON `json:"metrics"`
+	// ConfirmedAfter is the commit whose value confirmed the entry's
+	// newest counted change, when it landed after the week (model
+	// perfpages): the report gained the entry in a later build.
+	ConfirmedAfter *ArtifactJSON `json:"confirmed_after,omitempty"`
 }
 
 // MetricJSON is one metric's summary.
@@ -180,6 +204,10 @@ func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) T
 			}
 			for _, m := range e.Metrics {
 				j.Metrics = append(j.Metrics, MetricJSON{m.Metric, summaryJSON(m)})
+			}
+			if by, ok := confirmedAfter(d, e.Metrics, r.End); ok {
+				a := artifactJSON(by)
+				j.ConfirmedAfter = &a
 			}
 			out = append(out, j)
 		}

@@ -174,7 +174,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 // history) and failing lists.
 func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 	d := p.d
-	c := p.cmp.Summary(prev, a)
+	c := p.res.Summary(prev, a)
 	mv.URL = p.routes.Commit(d.Artifacts[a].ID)
 	var rows []*analysis.Row
 	for i := range c.Rows {

@@ -278,9 +278,11 @@ var (
 	verdicts   = []string{"", "improved", "regressed", "no change", "within noise"}
 	budgets    = []string{"", "pass", "warn", "fail", "skip"}
 	// bases of rows with a change; the most common one is 0, so that it
-	// adds nothing to the codes. New bases go last (site.js's BASES has
-	// the same list), so that the codes of the others keep their value.
-	bases = []string{string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.BasisSamples), string(analysis.BasisShortDodgy), string(analysis.Basis2021), string(analysis.BasisSummary)}
+	// adds nothing to the codes (site.js's BASES has the same list).
+	bases = []string{string(analysis.BasisPersistence), string(analysis.BasisNoise), string(analysis.BasisYoung),
+		string(analysis.BasisHistory), string(analysis.BasisShort), string(analysis.Basis2021)}
+	// states of model perfpages' headline (site.js's STATES).
+	states = []string{"", string(analysis.StateConfirmed), string(analysis.StateUnconfirmed), string(analysis.StateSpike), string(analysis.StateGradual), string(analysis.StateYoung)}
 )
 
 const (
@@ -293,6 +295,7 @@ const (
 	kVerdict   = 12 // 3 bits: verdicts
 	kBudget    = 15 // 3 bits: budgets
 	kBasis     = 18 // 3 bits: bases (with kHasChange)
+	kState     = 21 // 3 bits: states
 )
 
 func indexOf(list []string, s string) int {
@@ -307,15 +310,15 @@ func indexOf(list []string, s string) int {
 // rowCodes packs the enumerated fields of a row, and reports false when a
 // value is not one the codes know (the caller then keeps it as text).
 func rowCodes(r *Row, verdict string) (int, bool) {
-	m, d, z, pc, v, b, bs := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
-		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget), 0
+	m, d, z, pc, v, b, bs, st := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
+		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget), 0, indexOf(states, r.State)
 	if r.HasChange {
 		bs = indexOf(bases, r.Basis)
 	}
-	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
+	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || st < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
 		return 0, false
 	}
-	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget | bs<<kBasis
+	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget | bs<<kBasis | st<<kState
 	if r.HasChange {
 		k |= kHasChange
 	}

@@ -158,7 +158,7 @@ func (p *planner) fromBrief(b Brief) (*brief, bool) {
 	if !ok1 || !ok2 || b.Watch == nil || b.Watch.Options != p.opts.Watch {
 		return nil, false
 	}
-	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.cmp.Options(), HistoryFrom: -1}
+	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.res.Options(), HistoryFrom: -1}
 	return &brief{comp: c, counts: b.Counts, watch: b.Watch}, true
 }
 
@@ -173,7 +173,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 		first = 1
 	}
 	if first < to {
-		copy(c.comps[first-from:], p.cmp.Consecutive(first, to))
+		copy(c.comps[first-from:], p.res.Consecutive(first, to))
 	}
 	err := par.Each(ctx, to-from, func(i int) error {
 		cm := c.comps[i]
@@ -372,7 +372,9 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		switch {
 		case r.After != nil && r.After.Error != "":
 			v.Failures = append(v.Failures, p.row(r))
-		case !r.Relevant:
+		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed:
+			// Not counted: shown on demand (the data files). Unconfirmed
+			// changes are shown with the relevant ones, under their badge.
 		case r.Series.Case.Category == analysis.Secondary:
 			mv.Secondary = append(mv.Secondary, p.row(r))
 		default:

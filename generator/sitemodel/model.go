@@ -100,6 +100,11 @@ type Counts struct {
 	// against a flat history's threshold of 0): with the relevant ones
 	// they make the metric summary's Significant.
 	TooSmall int `json:"too_small,omitempty"`
+	// Unconfirmed and Spikes count the rows of Other whose change is out
+	// of the noise but not (yet) counted: too few later values to say
+	// whether it stays, or the next values came back (analysis.State).
+	Unconfirmed int `json:"unconfirmed,omitempty"`
+	Spikes      int `json:"spikes,omitempty"`
 }
 
 // Relevant is the number of relevant changes.
@@ -125,6 +130,12 @@ func (c *Counts) add(r *analysis.Row) {
 		c.Other++
 		if r.OK && r.Significant {
 			c.TooSmall++
+		}
+		switch r.Headline.State {
+		case analysis.StateUnconfirmed:
+			c.Unconfirmed++
+		case analysis.StateSpike:
+			c.Spikes++
 		}
 	}
 	if r.OK {
@@ -270,11 +281,14 @@ type Row struct {
 	Ack         string `json:"ack,omitempty"` // notes of acknowledged changes at the head
 
 	// Basis is what decided whether the change is significant
-	// (analysis.SignificanceBasis, the JSON's significance_basis); the
-	// short-history rules show as a badge beside the threshold, with
-	// BasisText and BasisTitle (basisBadges; site.js's renderRow has the
-	// same table).
+	// (analysis.SignificanceBasis, the JSON's significance_basis), State
+	// the headline's state (analysis.State, model perfpages). A badge
+	// beside the threshold says what the threshold alone does not, with
+	// BasisText and BasisTitle (rowBadge: a headline state, too little
+	// history, rustc-perf's short-history default; site.js's renderRow
+	// has the same table).
 	Basis      string `json:"basis,omitempty"`
+	State      string `json:"state,omitempty"`
 	BasisText  string `json:"basis_text,omitempty"`
 	BasisTitle string `json:"basis_title,omitempty"`
 }

@@ -206,7 +206,7 @@ func (p *planner) comparisonPage(base, head int, page Output, wrap func(Comparis
 // fullComparison computes a comparison that is not between consecutive
 // main-line commits, emits its rows file and returns its view.
 func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, error) {
-	c := p.cmp.Compare(base, head)
+	c := p.res.Compare(base, head)
 	rows := make([]Row, len(c.Rows))
 	for k := range c.Rows {
 		rows[k] = p.dataRow(&c.Rows[k])
@@ -391,7 +391,7 @@ func (p *planner) weeks(ctx context.Context) error {
 	known := make([]bool, len(list))
 	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
-		steps[i] = analysis.WeekSteps(d, w, p.opts.Steps)
+		steps[i] = analysis.WeekSteps(d, w, p.res.Steps())
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
@@ -517,7 +517,7 @@ func (p *planner) summaryOrCompare(base, head int) *analysis.Comparison {
 			return b.comp
 		}
 	}
-	return p.cmp.Summary(base, head)
+	return p.res.Summary(base, head)
 }
 
 // Bench is a benchmark's page: the history of each of its series. The

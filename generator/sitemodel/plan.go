@@ -44,9 +44,6 @@ type Options struct {
 	Repository string // the project's web home
 	// URL patterns on the repository's site (see report.Links).
 	CommitURL, PRURL, CompareURL string
-	Compare                      analysis.Options
-	// Tests caches sample tests, perhaps with earlier builds' results.
-	Tests *analysis.TestCache
 	// TriageFilter decides which comparisons the weekly reports keep.
 	TriageFilter analysis.TriageFilter
 	Content      *Content
@@ -78,15 +75,6 @@ type Options struct {
 	// summaries) across builds, by chain key; nil: nothing is
 	// remembered.
 	Briefs Briefs
-	// Steps are the step changes found along the main line
-	// (analysis.Dataset.Steps), in its order: the regressions page and
-	// its feed list them, the benchmark pages' history charts mark them
-	// and each weekly triage report lists those that begin in its week.
-	// They are computed once per build, by the caller: the plan only
-	// shows them. Outputs that show steps have no key or one that
-	// includes them, since a new commit may confirm, move or withdraw a
-	// step behind it.
-	Steps []analysis.Step
 }
 
 // Briefs is a memory of main-line comparisons' summaries.
@@ -140,7 +128,7 @@ type Stats struct {
 type planner struct {
 	d      *analysis.Dataset
 	opts   Options
-	cmp    *analysis.Comparer
+	res    *analysis.Results
 	routes *route.Table
 	links  report.Links
 	site   Site
@@ -178,8 +166,15 @@ type planner struct {
 // site-wide view), [Plan.Run] computes and emits its outputs.
 type Plan struct{ p *planner }
 
-// NewPlan prepares the plan of the site of d.
-func NewPlan(d *analysis.Dataset, opts Options) *Plan {
+// NewPlan prepares the plan of the site of the analysis res (the
+// analysis stage's value: its dataset, comparisons, steps and headline
+// verdicts). The steps are the regressions page's and its feed's, the
+// benchmark pages' history charts mark them and each weekly triage report
+// lists those that begin in its week. Outputs that show steps or
+// headline verdicts have no key or one that includes them, since a new
+// commit may confirm, move or withdraw a step behind it.
+func NewPlan(res *analysis.Results, opts Options) *Plan {
+	d := res.Dataset()
 	if opts.BasePath == "" {
 		opts.BasePath = "/"
 	}
@@ -209,12 +204,12 @@ func NewPlan(d *analysis.Dataset, opts Options) *Plan {
 	p.routes = route.New(in)
 	p.links = report.Links{Site: cmpOr(opts.AbsURL, opts.BasePath), Repository: opts.Repository, Routes: p.routes,
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
-	p.cmp = analysis.NewComparerCache(d, opts.Compare, opts.Tests)
+	p.res = res
 	p.site = p.siteView()
 	p.summaries = make([]*brief, len(d.MainLine))
 	p.shown = contextShown(d.Series)
 	p.stepsOf = map[*analysis.Series][]analysis.Step{}
-	for _, st := range opts.Steps {
+	for _, st := range res.Steps() {
 		s := d.Series[st.Series]
 		p.stepsOf[s] = append(p.stepsOf[s], st)
 	}
@@ -303,7 +298,7 @@ func (p *planner) out(o Output, make func(*Output) error) error {
 
 func (p *planner) siteView() Site {
 	s := Site{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
-		Chunk: p.chunk, ZThreshold: p.opts.Compare.ZThreshold,
+		Chunk: p.chunk, ZThreshold: p.res.Options().ZThreshold,
 		Routes: route.Patterns()}
 	if s.ZThreshold == 0 {
 		s.ZThreshold = analysis.DefaultZThreshold

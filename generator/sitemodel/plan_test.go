@@ -73,7 +73,7 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 // planAll runs a plan and returns its outputs by path.
 func planAll(t testing.TB, d *analysis.Dataset, opts Options) (*Site, []Output) {
 	t.Helper()
-	plan := NewPlan(d, opts)
+	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{}), opts)
 	var mu sync.Mutex
 	var outs []Output
 	_, err := plan.Run(context.Background(), func(o Output) error {

@@ -151,7 +151,7 @@ type SeriesLink struct {
 func (p *planner) regressions(ctx context.Context) error {
 	d := p.d
 	var reg, imp, ack []analysis.Step
-	for _, st := range p.opts.Steps {
+	for _, st := range p.res.Steps() {
 		switch {
 		case len(st.Acknowledgements(d)) > 0:
 			ack = append(ack, st)
@@ -162,7 +162,7 @@ func (p *planner) regressions(ctx context.Context) error {
 		}
 	}
 	regGroups := p.groupSteps(reg)
-	v := Regressions{Detected: len(p.opts.Steps), Feed: route.RegressionsFeed,
+	v := Regressions{Detected: len(p.res.Steps()), Feed: route.RegressionsFeed,
 		Regressions: p.stepList("regression", regGroups, len(reg), true), Improvements: p.stepList("improvement", p.groupSteps(imp), len(imp), true),
 		Acknowledged: p.stepList("acknowledged", p.groupSteps(ack), len(ack), false)}
 	v.Accepted, v.AcceptedTotal = p.accepted()

@@ -76,7 +76,6 @@ func TestRegressionsGolden(t *testing.T) {
 		t.Fatalf("found %d steps, want the 3 planted ones: %+v", len(steps), steps)
 	}
 	opts := smallOptions()
-	opts.Steps = steps
 	_, outs := planAll(t, d, opts)
 	keep := map[string]bool{"regressions/": true, "regressions/feed.xml": true, "bench/parse/": true, "bench/alloc/": true,
 		"triage/2026-03-16.md": true, "triage/2026-03-09.md": true}
@@ -104,9 +103,7 @@ func TestRegressionsGolden(t *testing.T) {
 // they leave out.
 func TestRegressionsLists(t *testing.T) {
 	d := stepsDataset(t)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
 	opts := smallOptions()
-	opts.Steps = steps
 	v := regressionsOf(t, d, opts)
 	got := map[string][]string{}
 	for name, l := range map[string]StepList{"regressions": v.Regressions, "improvements": v.Improvements, "acknowledged": v.Acknowledged} {
@@ -135,7 +132,7 @@ func TestRegressionsLists(t *testing.T) {
 				Artifact: d.MainLine[pos], Last: d.MainLine[pos-1], Regression: true})
 		}
 	}
-	p := NewPlan(d, Options{Steps: many}).p
+	p := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Steps: many}), Options{}).p
 	l := p.stepList("regression", p.groupSteps(many), len(many), true)
 	if l.Shown > MaxStepRows || l.Shown%7 != 0 || l.Steps != len(many) || l.Hidden() != len(many)-l.Shown {
 		t.Errorf("capped list: shown %d of %d (hidden %d), want whole ranges of 7 up to %d", l.Shown, l.Steps, l.Hidden(), MaxStepRows)
@@ -171,7 +168,7 @@ func TestStepViewNonFinite(t *testing.T) {
 	if fromZero == nil {
 		t.Fatalf("no step from 0 among %+v", steps)
 	}
-	p := NewPlan(d, Options{Steps: steps}).p
+	p := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Steps: steps}), Options{}).p
 	v := p.stepView(*fromZero, d.MainLineValues(d.Series[fromZero.Series]), true)
 	if v.Change != "new" || v.P != "" || v.Before != "0 B" || strings.Contains(v.Sparkline.LevelBefore+v.Sparkline.LevelAfter, "N") {
 		t.Errorf("step from 0: change %q, p %q, before %q, levels %q %q", v.Change, v.P, v.Before, v.Sparkline.LevelBefore, v.Sparkline.LevelAfter)

@@ -37,17 +37,40 @@ func rowAnchor(k analysis.SeriesKey) string {
 	return "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " "))
 }
 
-// basisBadges are the badge and its title that a row's threshold cell
-// shows when the change was judged by a short-history rule (see
-// analysis.SignificanceBasis): the threshold alone does not say that the
-// samples' test, or the fixed 1 % or 0.2 %, decided. A threshold from the
-// history, and model rustc-perf-2021's rule (its dodgy badge), show none.
-// site.js's renderRow has the same table: change both together.
-var basisBadges = map[analysis.SignificanceBasis][2]string{
-	analysis.BasisSamples:    {"short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"},
-	analysis.BasisSummary:    {"short history: summary", "Too little history for the IQR threshold and no samples: significant only if the change reaches 1 % (0.2 % for a count) and Welch's t-test of the results' mean, stddev and count finds it (short-history+summary)"},
-	analysis.BasisShortDodgy: {"short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"},
-	analysis.BasisShort:      {"short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"},
+// rowBadges are the badge and its title a row's threshold cell shows when
+// the threshold alone does not say how its change was judged: a state of
+// model perfpages' headline other than nothing (analysis.State), a series
+// with too little history for a noise model, rustc-perf's short-history
+// default. site.js's renderRow has the same table: change both together.
+var rowBadges = map[string][2]string{
+	string(analysis.StateConfirmed):   {"confirmed", "Out of the series' noise, and it stayed: step detection confirmed a step at this commit"},
+	string(analysis.StateUnconfirmed): {"unconfirmed", "Out of the series' noise, but too few later values yet to say whether it stays: shown, not counted until a later build confirms it"},
+	string(analysis.StateSpike):       {"spike", "Out of the series' noise, and the next values came back: a one-off, not counted"},
+	string(analysis.StateGradual):     {"gradual", "Part of a gradual change over several commits (the regressions page lists it): no single commit is its culprit"},
+	string(analysis.BasisYoung):       {"not enough history", "Too few values of history for a noise model: no verdict yet"},
+	string(analysis.BasisShort):       {"short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"},
+}
+
+// rowBadge is the badge of row r (see rowBadges), with a title that gives
+// the evidence of a headline verdict.
+func rowBadge(r *analysis.Row) (text, title string) {
+	key := string(r.Headline.State)
+	if key == "" || r.Basis == analysis.BasisYoung {
+		key = string(r.Basis)
+	}
+	b, ok := rowBadges[key]
+	if !ok {
+		return "", ""
+	}
+	text, title = b[0], b[1]
+	if v := r.Headline; v.State != "" && v.State != analysis.StateYoung && v.Width > 0 {
+		title += fmt.Sprintf(". The change is %.1f widths of its noise (a run-to-run width of %s over %d values; %s counts as out of it)",
+			v.Widths, report.FormatPercent1(v.Width), v.History, report.FormatPercent1(math.Expm1(analysis.DefaultHeadline.Z*v.Width)))
+		if v.Large {
+			title += "; too large for any later value to explain away, so it counts already"
+		}
+	}
+	return text, title
 }
 
 // row formats one analysis row. Its cells are formatted here rather than
@@ -73,10 +96,8 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	if r.OK {
 		row.HasChange = true
 		row.Relevant, row.Dodgy = r.Relevant, r.Dodgy
-		row.Basis = string(r.Basis)
-		if b, ok := basisBadges[r.Basis]; ok {
-			row.BasisText, row.BasisTitle = b[0], b[1]
-		}
+		row.Basis, row.State = string(r.Basis), string(r.Headline.State)
+		row.BasisText, row.BasisTitle = rowBadge(r)
 		row.Magnitude = r.Magnitude.String()
 		if full {
 			row.ChangeText = report.FormatChange(r.Change)

@@ -231,7 +231,8 @@
   var P_CLASSES = ["", "regression", "improvement", "significant"];
   var VERDICTS = ["", "improved", "regressed", "no change", "within noise"];
   var BUDGETS = ["", "pass", "warn", "fail", "skip"];
-  var BASES = ["history", "short-history", "short-history+samples", "short-history-dodgy", "rustc-perf-2021", "short-history+summary"];
+  var BASES = ["persistence", "noise", "not-enough-history", "history", "short-history", "rustc-perf-2021"];
+  var STATES = ["", "confirmed", "unconfirmed", "spike", "gradual", "not-enough-history"];
 
   // eachSeries calls f(id, si, start, n) for the series of a data file:
   // its rows are entries [start, start+n) of every column.
@@ -273,6 +274,7 @@
     var verdict = VERDICTS[(code >> 12) & 7];
     row.budget = row.budget_text = BUDGETS[(code >> 15) & 7];
     if (row.has_change) { row.basis = BASES[(code >> 18) & 7]; }
+    row.state = STATES[(code >> 21) & 7];
     row.note = text("note");
     var z = col("z"), p = col("p");
     if (row.has_change) {
@@ -764,13 +766,16 @@
       th.appendChild(document.createTextNode(" "));
       th.appendChild(el("span", {"class": "badge", title: "noisy or highly variable history"}, "dodgy"));
     }
-    // The short-history rules' badges: sitemodel's basisBadges.
-    var basis = {
-      "short-history+samples": ["short history: samples", "Too little history for the IQR threshold: significant only if the change reaches 0.2 % and the samples' test finds it (short-history+samples)"],
-      "short-history+summary": ["short history: summary", "Too little history for the IQR threshold and no samples: significant only if the change reaches 1 % (0.2 % for a count) and Welch's t-test of the results' mean, stddev and count finds it (short-history+summary)"],
-      "short-history-dodgy": ["short history: 1 %", "Too little history for the IQR threshold and no samples the test can judge: a noisy metric needs 1 % (short-history-dodgy)"],
+    // The badges of the headline's states and of thresholds that do not
+    // say how they were judged: sitemodel's rowBadges.
+    var basis = r.basis_text ? [r.basis_text, r.basis_title] : {
+      "confirmed": ["confirmed", "Out of the series' noise, and it stayed: step detection confirmed a step at this commit"],
+      "unconfirmed": ["unconfirmed", "Out of the series' noise, but too few later values yet to say whether it stays: shown, not counted until a later build confirms it"],
+      "spike": ["spike", "Out of the series' noise, and the next values came back: a one-off, not counted"],
+      "gradual": ["gradual", "Part of a gradual change over several commits (the regressions page lists it): no single commit is its culprit"],
+      "not-enough-history": ["not enough history", "Too few values of history for a noise model: no verdict yet"],
       "short-history": ["short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"]
-    }[r.basis];
+    }[r.basis === "not-enough-history" ? r.basis : (r.state || r.basis)];
     if (basis) {
       th.appendChild(document.createTextNode(" "));
       th.appendChild(el("span", {"class": "badge basis", title: basis[1]}, basis[0]));
