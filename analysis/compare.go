@@ -322,7 +322,7 @@ type Options struct {
 // and the other engines' defaults.
 var DefaultOptions = Options{Model: ModelPerfpages, History: RustcPerfHistory, History2021: History2021, DodgyDelta: DefaultDodgyDelta,
 	ZThreshold: DefaultZThreshold, Lookback: DefaultLookback, Alpha: DefaultAlpha, NResamples: DefaultNResamples, NoiseThreshold: DefaultNoiseThreshold,
-	ZMinCommits: DefaultZMinCommits}
+	ZMinCommits: DefaultZMinCommits, Headline: DefaultHeadline}
 
 func (o Options) withDefaults() Options {
 	if o.Model == "" {
@@ -852,7 +852,10 @@ func applyVerdict(r *Row, v Verdict, basis SignificanceBasis, opts Options) {
 		r.Basis = BasisYoung
 		r.Threshold, r.Factor, r.Magnitude = 0, 0, MagnitudeOf(r.Change, math.Inf(1), r.Series.Metric.Noise.NoiseFactor())
 		r.Significant, r.Relevant = false, false
-		budgetWithinNoise(r, r.Test.Significant)
+		// Without a noise model only the samples' test can say a change
+		// is within the noise, and only if it could have found one.
+		canTell := r.Test.OK && r.Test.MinP <= opts.Alpha
+		budgetWithinNoise(r, r.Test.Significant || !canTell)
 		return
 	}
 	r.Basis = basis
@@ -868,7 +871,8 @@ func applyVerdict(r *Row, v Verdict, basis SignificanceBasis, opts Options) {
 // budgetWithinNoise makes a budget failure of a change that cannot be told
 // from the noise a warning: a budget fails only on a change that is over
 // it and distinguishable (the headline counts it; for a series too young
-// for a noise model, the samples' test found it), unless the budget keeps
+// for a noise model, the samples' test found it or has too few samples to
+// find anything), unless the budget keeps
 // perfgate's rule (FailWithinNoise).
 func budgetWithinNoise(r *Row, distinguishable bool) {
 	b := r.Budget

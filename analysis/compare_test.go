@@ -137,7 +137,7 @@ func TestCompareThresholds(t *testing.T) {
 		t.Fatalf("main line has %d commits, want %d", len(d.MainLine), lineN)
 	}
 	base, head := d.MainLine[lineN-2], d.MainLine[lineN-1]
-	c := Compare(d, base, head, DefaultOptions)
+	c := Compare(d, base, head, rustcPerfOptions)
 	if len(c.Warnings) > 0 {
 		t.Fatalf("warnings: %v", c.Warnings)
 	}
@@ -240,7 +240,7 @@ func TestCompareHistoryLookback(t *testing.T) {
 		{bench: "dense", metric: "instructions:u", unit: "count", value: every(2)},
 	})
 	base, head := d.MainLine[lineN-2], d.MainLine[lineN-1]
-	c := Compare(d, base, head, Options{History: 5})
+	c := Compare(d, base, head, Options{Model: ModelRustcPerf, History: 5})
 	if r := rpRow(t, c, "sparse", "instructions:u"); r.History != 4 || r.Threshold != DefaultSignificanceThreshold {
 		t.Errorf("sparse: history %d threshold %v; want 4, the default", r.History, r.Threshold)
 	}
@@ -297,7 +297,7 @@ func TestCompareBaseOffTheMainLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := Compare(d, tt.base, head, DefaultOptions)
+			c := Compare(d, tt.base, head, rustcPerfOptions)
 			wantFrom := -1
 			if tt.from >= 0 {
 				wantFrom = d.MainLine[tt.from]

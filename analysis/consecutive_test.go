@@ -337,8 +337,7 @@ func TestConsecutiveWorkers(t *testing.T) {
 }
 
 // Invalid options fall back to the defaults with a warning, and a summary
-// stays a summary: no engine runs but the samples' test where model
-// perfpages' short-history rule needs it.
+// stays a summary: no engine runs.
 func TestSummaryWithInvalidOptions(t *testing.T) {
 	d := synthDataset(synthPlan{commits: 5, series: 8, samples: 5, seed: 13})
 	c := NewComparer(d, Options{Model: "bogus"})
@@ -347,8 +346,7 @@ func TestSummaryWithInvalidOptions(t *testing.T) {
 			t.Errorf("options %+v, warnings %v", s.Options, s.Warnings)
 		}
 		for _, r := range s.Rows {
-			short := r.Basis == BasisSamples || r.Basis == BasisShort || r.Basis == BasisShortDodgy
-			if r.Z.Threshold != 0 || r.Budget != nil || !short && (r.Test.Method != "" || r.Test.Reason != "") {
+			if r.Z.Threshold != 0 || r.Budget != nil || r.Test.Method != "" || r.Test.Reason != "" {
 				t.Errorf("engines ran on a summary row: %+v %+v, basis %s", r.Z, r.Test, r.Basis)
 			}
 		}

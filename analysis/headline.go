@@ -45,6 +45,8 @@ import (
 //     gradual change over a range: no single commit is its culprit;
 //     - otherwise (the values stayed, but not as a step of this commit)
 //     nothing.
+//     A value at a level the history has visited at least twice before
+//     (visited) is no candidate: a two-level runner's other level.
 //  3. Any other pair — a pull request, a try run, two commits apart — has
 //     no later values: its change counts when it stands out of the base's
 //     noise, Z widths from the base's level (noiseVerdict).
@@ -254,7 +256,7 @@ func seriesHeadlines(vals, se []float64, steps []Step, dir Direction, o Headline
 			out = append(out, posVerdict{int32(p), v})
 			continue
 		}
-		if !(v.Widths >= o.Z) {
+		if !(v.Widths >= o.Z) || visited(hist, level, dev) {
 			continue
 		}
 		if gradual(p) {
@@ -308,8 +310,33 @@ func noiseVerdict(h []float64, after, se float64, dir Direction, o HeadlineOptio
 	v.Level = quantile.SelectHalvesMedian(*buf)
 	v.Width, v.Widths = w, math.Abs(logRatio(v.Level, after))/w
 	v.Regression = IsRegression(after-v.Level, dir)
-	v.Relevant = v.Widths >= o.Z
+	v.Relevant = v.Widths >= o.Z && !visited(hist, v.Level, logRatio(v.Level, after))
 	return v
+}
+
+// visited says the history h has been where a value dev (a log ratio) from
+// level is at least twice before: within 0.75–1.5 times that far on the
+// same side. Such a value is no news, however many widths out it lies —
+// a runner that switches between two levels, or a series with a recurring
+// slow mode, has a run-to-run width that sees only one level (the
+// differences of consecutive values rarely cross), and its other level
+// would otherwise stand out at every visit. For noise without such a mode
+// two values 3 widths out in 50 happen about once in 500 histories.
+func visited(h []float64, level, dev float64) bool {
+	if dev == 0 || math.IsNaN(dev) {
+		return false
+	}
+	lo, hi := 0.75*math.Abs(dev), 1.5*math.Abs(dev)
+	n := 0
+	for _, x := range h {
+		d := logRatio(level, x)
+		if d*dev > 0 && math.Abs(d) >= lo && math.Abs(d) <= hi {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // widthCache computes the width of a series' history once per block of

@@ -61,6 +61,7 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 	hist := make([]float64, 0, window)
 	pbuf := make([]float64, 0, window)
 	rows := make([]Row, 0, len(line))
+	var sebuf []float64
 	for k, lp := range line {
 		after := &s.Points[lp.idx]
 		var before *Point
@@ -68,7 +69,9 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 			before = &s.Points[line[k-1].idx]
 		}
 		r, classifiable, _ := newRow(s, before, after)
-		if classifiable {
+		if classifiable && opts.Model == ModelPerfpages {
+			applyVerdict(&r, c.headlinesOf(i).at(int(lp.pos), standardError(after, &sebuf)), BasisPersistence, opts)
+		} else if classifiable {
 			// The base is line[k-1] at position lp.pos−1; its history
 			// starts one position earlier, at the entries before k−1.
 			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf, c.eng)

@@ -37,12 +37,16 @@ func TestWeekStartAndParseWeek(t *testing.T) {
 // 2026-09-07) a rollup regresses every case by 3 %, at day 37 a PR improves
 // the "b" cases by 5 % and regresses nothing, at day 38 a PR changes one
 // case by 0.1 % (significant but very small: not relevant).
-func triageDataset(t *testing.T) *Dataset {
+func triageDataset(t *testing.T) *Dataset { return triageDatasetN(t, 40) }
+
+// triageDatasetN is triageDataset with n commits (n > 40 continues every
+// level).
+func triageDatasetN(t *testing.T, n int) *Dataset {
 	t.Helper()
 	b := NewBuilder(BuildOptions{})
 	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
 	prev := ""
-	for i := range 40 {
+	for i := range n {
 		id := fmt.Sprintf("%040x", i+1)
 		a := Artifact{ID: id, Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if prev != "" {
@@ -71,9 +75,11 @@ func triageDataset(t *testing.T) *Dataset {
 	return b.Dataset()
 }
 
+// TestTriage: the report's groups, rollups and ranges, under rustc-perf's
+// model (which decides a pair of commits at once).
 func TestTriage(t *testing.T) {
 	d := triageDataset(t)
-	c := NewComparer(d, DefaultOptions)
+	c := NewComparer(d, rustcPerfOptions)
 	monday := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 
 	r := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "", DefaultWatchOptions)
@@ -108,6 +114,52 @@ func TestTriage(t *testing.T) {
 	none := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "wall-time", DefaultWatchOptions)
 	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Overall.Metrics) != 0 {
 		t.Errorf("metric filter: %+v", none)
+	}
+}
+
+// TestTriagePerfpages: under model perfpages a week's changes count once
+// the values after them confirm them. Five days after the rollup nothing is
+// confirmed (3 % is far out of this noise, but not too large to wait);
+// twenty days after, the week's report has the rollup's regression and the
+// improvement, confirmed by commits of later weeks.
+func TestTriagePerfpages(t *testing.T) {
+	monday := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
+	d := triageDataset(t)
+	c := NewComparer(d, DefaultOptions)
+	r := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "", DefaultWatchOptions)
+	if n := len(r.Regressions) + len(r.Improvements) + len(r.Mixed); n != 0 {
+		t.Errorf("five days after: %d entries, want none (nothing confirmed yet)", n)
+	}
+	rows := c.Compare(d.MainLine[34], d.MainLine[35]).Rows
+	for _, row := range rows {
+		if row.Headline.State != StateUnconfirmed || row.Relevant {
+			t.Errorf("%s at the rollup: state %q relevant %v, want unconfirmed, not counted", row.Series.Key.Benchmark, row.Headline.State, row.Relevant)
+		}
+	}
+
+	d = triageDatasetN(t, 60)
+	c = NewComparer(d, DefaultOptions)
+	r = TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "", DefaultWatchOptions)
+	if r.Compared != 7 {
+		t.Errorf("Compared = %d, want 7", r.Compared)
+	}
+	if len(r.Regressions) != 1 || len(r.Improvements) != 1 || len(r.Mixed) != 0 {
+		t.Fatalf("groups = %d/%d/%d, want 1/1/0", len(r.Regressions), len(r.Improvements), len(r.Mixed))
+	}
+	reg, imp := r.Regressions[0].Comparison, r.Improvements[0].Comparison
+	if d.Artifacts[reg.Head].PR != 135 || d.Artifacts[imp.Head].PR != 137 {
+		t.Errorf("regression #%d improvement #%d, want #135 and #137", d.Artifacts[reg.Head].PR, d.Artifacts[imp.Head].PR)
+	}
+	for _, c := range []*Comparison{reg, imp} {
+		m, _ := c.Metric("instructions:u")
+		if m.ConfirmedAt <= 35 || m.ConfirmedAt > 37+DefaultHeadline.Settle {
+			t.Errorf("#%d confirmed at %d, want within %d commits after it", d.Artifacts[c.Head].PR, m.ConfirmedAt, DefaultHeadline.Settle)
+		}
+		for _, row := range c.Rows {
+			if row.Relevant && (row.Headline.State != StateConfirmed || row.Basis != BasisPersistence) {
+				t.Errorf("#%d %s: relevant as %q (%s), want confirmed persistence", d.Artifacts[c.Head].PR, row.Series.Key.Benchmark, row.Headline.State, row.Basis)
+			}
+		}
 	}
 }
 

@@ -210,7 +210,8 @@ func TestNeedsLook(t *testing.T) {
 // commit and is fixed on a later one, and a 35 % regression that the
 // filter does not keep: on a series this noisy (±4 %, a threshold of
 // about 12 %) it is only medium, and one medium change is relevance
-// medium, "probably relevant".
+// medium, "probably relevant". Model rustc-perf: model perfpages would
+// wait for the values after it.
 func TestTriageNeedsLook(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
 	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
@@ -237,7 +238,7 @@ func TestTriageNeedsLook(t *testing.T) {
 		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
-	c := NewComparer(d, DefaultOptions)
+	c := NewComparer(d, rustcPerfOptions)
 	w := WeekOf(d, time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC))
 	r := TriageWatch(d, c, w, DefinitelyRelevantFilter, "", DefaultWatchOptions)
 	head := func(e WatchEntry) int { return d.Artifacts[e.Head].PR }

@@ -44,8 +44,9 @@ func verdictOf(r Row) verdict {
 }
 
 // pytest-benchmark: test_sort's median fell 41 % while its minimum rose
-// 2.27 %. By default (median, short history with samples) it is a
-// significant improvement; best + rustc-perf showed a regression.
+// 2.27 %. The default value, the median, sees the fall (two commits are
+// too little history for the headline's verdict); best + rustc-perf
+// showed a regression.
 func TestVerdictMedianNotMinimum(t *testing.T) {
 	base := []float64{100, 170, 171, 172, 173, 174, 175, 176, 177, 178}
 	head := []float64{102.27, 101, 102, 103, 104, 105, 103, 104, 102.5, 103.5}
@@ -56,9 +57,9 @@ func TestVerdictMedianNotMinimum(t *testing.T) {
 		got[name+" rustc-perf"] = verdictOf(lastRow(t, d, rustcPerfOptions))
 	}
 	want := map[string]verdict{
-		"auto perfpages":  {"-40.63%", true, true, BasisSamples},
+		"auto perfpages":  {"-40.63%", false, false, BasisYoung},
 		"auto rustc-perf": {"-40.63%", true, true, BasisShort},
-		"best perfpages":  {"+1.00%", false, false, BasisSamples}, // the minimum 100 → 101; the samples moved the other way
+		"best perfpages":  {"+1.00%", false, false, BasisYoung}, // the minimum 100 → 101
 		"best rustc-perf": {"+1.00%", true, true, BasisShort},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -73,7 +74,7 @@ func TestVerdictBenchstatNoChange(t *testing.T) {
 	head := []float64{1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638}
 	d := valueLine(Auto, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
 	r := lastRow(t, d, DefaultOptions)
-	if r.Change != 0 || r.Significant || r.Test.Significant || r.Basis != BasisSamples {
+	if r.Change != 0 || r.Significant || r.Test.Significant || r.Basis != BasisYoung {
 		t.Errorf("auto: change %v significant %v (test %+v, basis %s); want no change", r.Change, r.Significant, r.Test, r.Basis)
 	}
 	// benchstat's own numbers for these samples.
@@ -92,7 +93,8 @@ func TestVerdictBenchstatNoChange(t *testing.T) {
 }
 
 // Criterion: "No change (p = 0.50)" for a change of the median above
-// 0.2 %: not significant where the history is short.
+// 0.2 %: not significant where the history is short (too short for the
+// headline; rustc-perf's 0.2 % calls it significant).
 func TestVerdictCriterionNoChange(t *testing.T) {
 	iters := make([]float64, 20)
 	for i := range iters {
@@ -111,8 +113,8 @@ func TestVerdictCriterionNoChange(t *testing.T) {
 	if r.Test.Method != MethodCriterion || r.Test.Significant || r.Test.P < 0.3 || math.Abs(r.Change) < DefaultSignificanceThreshold {
 		t.Fatalf("the fixture wants a change ≥ 0.2 %% Criterion calls no change: change %v, test %+v", r.Change, r.Test)
 	}
-	if r.Significant || r.Relevant || r.Basis != BasisSamples {
-		t.Errorf("significant %v relevant %v basis %s; want neither, decided by the samples", r.Significant, r.Relevant, r.Basis)
+	if r.Significant || r.Relevant || r.Basis != BasisYoung {
+		t.Errorf("significant %v relevant %v basis %s; want neither: not enough history", r.Significant, r.Relevant, r.Basis)
 	}
 	rp := opts
 	rp.Model = ModelRustcPerf
@@ -121,73 +123,41 @@ func TestVerdictCriterionNoChange(t *testing.T) {
 	}
 }
 
-// The short-history rule, case by case, and the long history, where the
-// samples' test has no say (rustc-perf's threshold decides).
+// Model rustc-perf's short-history rule: 0.2 % with fewer than 30 values
+// of history, whatever the samples say.
 func TestShortHistoryRule(t *testing.T) {
 	noisy := [][]float64{{100, 101, 99, 100, 102}, {100.5, 101.5, 99.5, 100.5, 102.5}} // +0.5 %, p = 0.548
-	shifted := [][]float64{{100, 101, 99, 100, 102}, {110, 111, 109, 110, 112}}        // +10 %, p = 0.008
-	tests := []struct {
-		name          string
-		metric, unit  string
-		values        [][]float64
-		model         string
-		want          verdict
-		wantThreshold float64
+	for _, tt := range []struct {
+		name   string
+		values [][]float64
+		want   verdict
 	}{
-		{"samples, p = 0.548: not significant", "wall-time", "ns", noisy, ModelPerfpages, verdict{"+0.50%", false, false, BasisSamples}, 0.002},
-		{"samples, p = 0.008: significant", "wall-time", "ns", shifted, ModelPerfpages, verdict{"+10.00%", true, true, BasisSamples}, 0.002},
-		{"rustc-perf, p = 0.548: significant on 0.2 %", "wall-time", "ns", noisy, ModelRustcPerf, verdict{"+0.50%", true, true, BasisShort}, 0.002},
-		{"3 samples a side, +10 %: Mann–Whitney cannot reach 0.05, so 1 %", "wall-time", "ns", [][]float64{{100, 101, 99}, {110, 111, 109}}, ModelPerfpages, verdict{"+10.00%", true, true, BasisShortDodgy}, 0.01},
-		{"3 samples a side, +0.5 %: below 1 %", "wall-time", "ns", [][]float64{{100, 101, 99}, {100.5, 101.5, 99.5}}, ModelPerfpages, verdict{"+0.50%", false, false, BasisShortDodgy}, 0.01},
-		{"one sample, noisy, +0.5 %: below 1 %", "wall-time", "ns", ones(1000, 1005), ModelPerfpages, verdict{"+0.50%", false, false, BasisShortDodgy}, 0.01},
-		{"one sample, noisy, +1.5 %: significant", "wall-time", "ns", ones(1000, 1015), ModelPerfpages, verdict{"+1.50%", true, true, BasisShortDodgy}, 0.01},
-		{"one sample, reliable, +0.5 %: 0.2 %", "instructions:u", "count", ones(1000, 1005), ModelPerfpages, verdict{"+0.50%", true, true, BasisShort}, 0.002},
-		{"one sample, rustc-perf, +0.5 %", "wall-time", "ns", ones(1000, 1005), ModelRustcPerf, verdict{"+0.50%", true, true, BasisShort}, 0.002},
-	}
-	for _, tt := range tests {
+		{"samples, p = 0.548: significant on 0.2 %", noisy, verdict{"+0.50%", true, true, BasisShort}},
+		{"one sample, +0.5 %", ones(1000, 1005), verdict{"+0.50%", true, true, BasisShort}},
+		{"one sample, +0.1 %", ones(1000, 1001), verdict{"+0.10%", false, false, BasisShort}},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d := valueLine(Auto, tt.metric, tt.unit, tt.values, nil)
-			r := lastRow(t, d, Options{Model: tt.model})
-			if got := verdictOf(r); got != tt.want || r.Threshold != tt.wantThreshold || r.History != 0 {
-				t.Errorf("%+v, threshold %v, history %d; want %+v, %v, 0", got, r.Threshold, r.History, tt.want, tt.wantThreshold)
+			r := lastRow(t, valueLine(Auto, "wall-time", "ns", tt.values, nil), Options{Model: ModelRustcPerf})
+			if got := verdictOf(r); got != tt.want || r.Threshold != 0.002 || r.History != 0 {
+				t.Errorf("%+v, threshold %v, history %d; want %+v, 0.002, 0", got, r.Threshold, r.History, tt.want)
 			}
 		})
-	}
-
-	// 32 commits: the last comparison has 30 values of history, an
-	// alternating one whose fence is about 0.1 %: +0.5 % is significant
-	// whatever the samples say (p = 0.548), under both models alike.
-	var values [][]float64
-	for i := range 30 {
-		values = append(values, []float64{1000 + float64(i%2), 999 + float64(i%2), 1001 + float64(i%2)})
-	}
-	values = append(values, []float64{1000, 1001, 999}, []float64{1004, 1005, 1006})
-	d := valueLine(Auto, "wall-time", "ns", values, nil)
-	def, rp := lastRow(t, d, DefaultOptions), lastRow(t, d, rustcPerfOptions)
-	if def.History != 30 || def.Basis != BasisHistory || !def.Significant || def.Test.Significant {
-		t.Errorf("long history: history %d basis %s significant %v test %+v; want 30, history, significant, a test that found nothing", def.History, def.Basis, def.Significant, def.Test)
-	}
-	def.Test, def.Z, rp.Test, rp.Z = SampleTest{}, zscore.Z{}, SampleTest{}, zscore.Z{}
-	if diff := cmp.Diff(rp, def, sameRowTargets); diff != "" {
-		t.Errorf("long history: perfpages differs from rustc-perf (-rustc-perf +perfpages):\n%s", diff)
 	}
 }
 
 // Model rustc-perf reproduces rustc-perf bit for bit: on a hostile
 // synthetic dataset every row's threshold, factor, significance, magnitude
 // and relevance are rustc-perf's functions of its history, as
-// walkHistory finds it; and model perfpages gives the same rows wherever
-// the history is long enough.
+// walkHistory finds it.
 func TestModelRustcPerfBitForBit(t *testing.T) {
 	d := synthDataset(synthPlan{commits: 80, series: 32, samples: 5, seed: 21, hostile: true})
 	rp := NewComparer(d, Options{Model: ModelRustcPerf, History: 30, NResamples: 300})
-	pp := NewComparer(d, Options{NResamples: 300})
 	long, short := 0, 0
 	for p := 1; p < len(d.MainLine); p++ {
 		base, head := d.MainLine[p-1], d.MainLine[p]
-		a, b := rp.Compare(base, head), pp.Compare(base, head)
+		a := rp.Compare(base, head)
 		for k := range a.Rows {
-			r, q := &a.Rows[k], &b.Rows[k]
+			r := &a.Rows[k]
 			if !r.OK {
 				continue
 			}
@@ -208,9 +178,6 @@ func TestModelRustcPerfBitForBit(t *testing.T) {
 				continue
 			}
 			long++
-			if r.Threshold != q.Threshold || r.Significant != q.Significant || r.Magnitude != q.Magnitude || r.Relevant != q.Relevant || q.Basis != BasisHistory {
-				t.Fatalf("position %d %s: perfpages %+v differs from rustc-perf %+v on a long history", p, r.Series.Key, q, r)
-			}
 		}
 	}
 	if long < 500 || short < 500 {
@@ -233,14 +200,14 @@ func TestChangeFromZero(t *testing.T) {
 		significant bool
 		basis       SignificanceBasis
 	}{
-		{"0 → 1 allocs/op, one sample", "allocs", "allocs/op", ones(0, 1), ModelPerfpages, math.Inf(1), true, true, BasisShortDodgy},
-		{"0 → 8192 B/op, p = 0.008", "alloc-bytes", "B/op", [][]float64{{0, 0, 0, 0, 0}, {8192, 8192, 8192, 8192, 8192}}, ModelPerfpages, math.Inf(1), true, true, BasisSamples},
-		{"median 0 → 8192, p = 0.31", "alloc-bytes", "B/op", [][]float64{{0, 0, 0, 8192, 8192}, {0, 8192, 8192, 8192, 8192}}, ModelPerfpages, math.Inf(1), true, false, BasisSamples},
-		{"0 → 5 throughput: an improvement", "throughput", "B/s", ones(0, 5), ModelPerfpages, math.Inf(1), false, true, BasisShortDodgy},
-		{"0 → 1, model rustc-perf", "allocs", "allocs/op", ones(0, 1), ModelRustcPerf, math.Inf(1), true, true, BasisShort},
-		{"0 → 0", "allocs", "allocs/op", ones(0, 0), ModelPerfpages, 0, false, false, BasisShortDodgy},
-		{"0 → 0 over a flat history (threshold 0)", "allocs", "allocs/op", ones(append(make([]float64, 31), 0)...), ModelPerfpages, 0, false, false, BasisHistory},
-		{"1 → 0: −100 %", "allocs", "allocs/op", ones(1, 0), ModelPerfpages, -1, false, true, BasisShortDodgy},
+		{"0 → 1 allocs/op, one sample", "allocs", "allocs/op", ones(0, 1), ModelRustcPerf, math.Inf(1), true, true, BasisShort},
+		{"0 → 8192 B/op", "alloc-bytes", "B/op", [][]float64{{0, 0, 0, 0, 0}, {8192, 8192, 8192, 8192, 8192}}, ModelRustcPerf, math.Inf(1), true, true, BasisShort},
+		{"0 → 5 throughput: an improvement", "throughput", "B/s", ones(0, 5), ModelRustcPerf, math.Inf(1), false, true, BasisShort},
+		{"0 → 1, too little history for the headline", "allocs", "allocs/op", ones(0, 1), ModelPerfpages, math.Inf(1), true, false, BasisYoung},
+		{"0 → 0", "allocs", "allocs/op", ones(0, 0), ModelRustcPerf, 0, false, false, BasisShort},
+		{"0 → 0 over a flat history (threshold 0)", "allocs", "allocs/op", ones(append(make([]float64, 31), 0)...), ModelRustcPerf, 0, false, false, BasisHistory},
+		{"0 → 0 over a flat history, headline", "allocs", "allocs/op", ones(append(make([]float64, 31), 0)...), ModelPerfpages, 0, false, false, BasisPersistence},
+		{"1 → 0: −100 %", "allocs", "allocs/op", ones(1, 0), ModelRustcPerf, -1, false, true, BasisShort},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

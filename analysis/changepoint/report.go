@@ -68,7 +68,9 @@ func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step
 			Before: before, After: after, Change: relChange(before, after), Gradual: last > first}
 		if !st.Gradual {
 			if from, to, ok := r.ramp(bs, k); ok {
-				st.Gradual, st.Prev, st.Index = true, idx[from-1], idx[to-1]
+				// The ramp's increments fall on values from … to: its
+				// last value is the first at the new level.
+				st.Gradual, st.Prev, st.Index = true, idx[from-1], idx[to]
 			}
 		}
 		for _, g := range bs[first:last] {
@@ -129,7 +131,8 @@ func (r *reporter) span(bs []boundary, k int) (lo, hi int) {
 // a step: a level that moved linearly over rampMin or more values fits
 // the step's neighbourhood better, by the sum of absolute deviations, than
 // a jump at the step does, by more than RampGain of the jump's cost. It
-// returns the ramp's first value and the first value after it.
+// returns the ramp's first value and the first value after it (the first
+// at the new level).
 func (r *reporter) ramp(bs []boundary, k int) (from, to int, ok bool) {
 	lo, hi := r.span(bs, k)
 	c := bs[k].pos

@@ -1,0 +1,198 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis/budget"
+)
+
+// noisy returns n values about level with relative noise sd (normal,
+// seeded), one per commit.
+func noisy(rng *rand.Rand, n int, level, sd float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = level * math.Exp(sd*rng.NormFloat64())
+	}
+	return out
+}
+
+// rowsAt compares every main-line commit of d with its predecessor under
+// the default model and returns, by position, the only row of each.
+func rowsAt(t *testing.T, d *Dataset) map[int]Row {
+	t.Helper()
+	out := map[int]Row{}
+	for k, c := range NewComparer(d, DefaultOptions).Consecutive(1, len(d.MainLine)) {
+		if len(c.Rows) == 1 && c.Rows[0].OK {
+			out[k+1] = c.Rows[0]
+		}
+	}
+	return out
+}
+
+// flagged lists the positions whose row the headline counts.
+func flagged(rows map[int]Row) []int {
+	var out []int
+	for p := range len(rows) + 2 {
+		if r, ok := rows[p]; ok && r.Relevant {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// The headline on known shapes of history: a step that stays is
+// confirmed at its commit and nothing else counts; a spike, a two-level
+// runner and a drift never count; the newest change waits, unless it is
+// too large to wait for; a young series has no verdict.
+func TestHeadline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 1))
+	line := func(vals ...[]float64) *Dataset {
+		var all []float64
+		for _, v := range vals {
+			all = append(all, v...)
+		}
+		return valueLine(Auto, "wall-time", "ns", ones(all...), nil)
+	}
+
+	t.Run("a step that stays", func(t *testing.T) {
+		rows := rowsAt(t, line(noisy(rng, 40, 100, 0.01), noisy(rng, 25, 110, 0.01)))
+		if got := flagged(rows); len(got) != 1 || got[0] != 40 {
+			t.Fatalf("flagged %v, want [40]", got)
+		}
+		r := rows[40]
+		v := r.Headline
+		if v.State != StateConfirmed || !r.Regression || r.Basis != BasisPersistence || v.ConfirmedAt <= 40 || v.ConfirmedAt > 40+DefaultHeadline.Settle || v.Widths < 4 {
+			t.Errorf("step row: %+v, regression %v, basis %s", v, r.Regression, r.Basis)
+		}
+		if math.Abs(v.Width-0.01) > 0.005 || v.History != DefaultHeadline.WidthHistory-10 && v.History != 40 {
+			t.Errorf("noise model: width %.4f over %d values; want about 0.01 over 40", v.Width, v.History)
+		}
+	})
+
+	t.Run("spikes", func(t *testing.T) {
+		vals := noisy(rng, 60, 100, 0.01)
+		vals[30], vals[45] = 300, 40
+		rows := rowsAt(t, line(vals))
+		if got := flagged(rows); len(got) != 0 {
+			t.Fatalf("flagged %v, want nothing", got)
+		}
+		for _, p := range []int{30, 45} {
+			if rows[p].Headline.State != StateSpike {
+				t.Errorf("position %d: state %q, want spike", p, rows[p].Headline.State)
+			}
+		}
+	})
+
+	t.Run("a two-level runner", func(t *testing.T) {
+		vals := noisy(rng, 120, 100, 0.01)
+		for i := range vals {
+			if rng.IntN(3) == 0 {
+				vals[i] *= 2
+			}
+		}
+		if got := flagged(rowsAt(t, line(vals))); len(got) != 0 {
+			t.Fatalf("flagged %v, want nothing", got)
+		}
+	})
+
+	t.Run("a drift", func(t *testing.T) {
+		vals := noisy(rng, 80, 100, 0.01)
+		for i := 30; i < len(vals); i++ {
+			vals[i] *= math.Exp(0.01 * float64(min(i-30, 12)))
+		}
+		if got := flagged(rowsAt(t, line(vals))); len(got) != 0 {
+			t.Fatalf("flagged %v, want nothing: a drift is no commit's doing", got)
+		}
+	})
+
+	t.Run("the newest change waits", func(t *testing.T) {
+		rows := rowsAt(t, line(noisy(rng, 40, 100, 0.01), []float64{120, 121, 119}))
+		v := rows[40].Headline
+		if v.State != StateUnconfirmed || rows[40].Relevant || v.Large {
+			t.Errorf("newest +20 %%: %+v, relevant %v; want unconfirmed, not counted", v, rows[40].Relevant)
+		}
+		rows = rowsAt(t, line(noisy(rng, 40, 100, 0.01), []float64{500}))
+		if v := rows[40].Headline; v.State != StateUnconfirmed || !v.Large || !rows[40].Relevant {
+			t.Errorf("newest ×5: %+v, relevant %v; want unconfirmed, large, counted", v, rows[40].Relevant)
+		}
+	})
+
+	t.Run("young", func(t *testing.T) {
+		rows := rowsAt(t, line([]float64{100, 101, 300}))
+		if r := rows[2]; r.Basis != BasisYoung || r.Headline.State != StateYoung || r.Relevant || r.Significant {
+			t.Errorf("young row: basis %s %+v, relevant %v", r.Basis, r.Headline, r.Relevant)
+		}
+	})
+
+	t.Run("within-run evidence adds to the noise", func(t *testing.T) {
+		base := noisy(rng, 30, 100, 0.01)
+		quiet, loud := make([][]float64, len(base)), make([][]float64, len(base))
+		for i, v := range base {
+			quiet[i] = []float64{v, v, v, v, v}
+			loud[i] = []float64{v * 0.8, v * 0.9, v, v * 1.1, v * 1.2}
+		}
+		wq := rowsAt(t, valueLine(Auto, "wall-time", "ns", quiet, nil))[29].Headline.Width
+		wl := rowsAt(t, valueLine(Auto, "wall-time", "ns", loud, nil))[29].Headline.Width
+		if !(wl > wq*2) {
+			t.Errorf("width with spread samples %.4f, with identical ones %.4f: the spread must add", wl, wq)
+		}
+	})
+}
+
+// A pair that is not consecutive on the main line (a try run against its
+// baseline) counts when it stands out of the base's noise.
+func TestHeadlinePullRequest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	vals := noisy(rng, 40, 100, 0.02)
+	try := func(v float64) Run {
+		return Run{Artifact: Artifact{ID: "tttttttttttttttttttttttttttttttttttttttt", Kind: KindTry, Date: lineEpoch.Add(100 * time.Hour), Baseline: rpCommitID(39)},
+			Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}}}
+	}
+	for _, tt := range []struct {
+		head     float64
+		relevant bool
+	}{{vals[39] * 1.03, false}, {vals[39] * 1.25, true}} {
+		d := valueLine(Auto, "wall-time", "ns", ones(vals...), nil, try(tt.head))
+		head, _ := d.Index("tttttttttttttttttttttttttttttttttttttttt")
+		base, _ := d.Index(rpCommitID(39))
+		r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head))
+		if r.Relevant != tt.relevant || r.Basis != BasisNoise || r.Headline.Width == 0 {
+			t.Errorf("head %.1f (change %+.1f%%): relevant %v basis %s %+v; want relevant %v", tt.head, 100*r.Change, r.Relevant, r.Basis, r.Headline, tt.relevant)
+		}
+	}
+}
+
+// A budget fails only on a change out of the noise; a budget that keeps
+// perfgate's rule fails on any regression over it.
+func TestBudgetWithinNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 1))
+	vals := noisy(rng, 40, 100, 0.05)
+	vals = append(vals, vals[39]*1.12) // over a 10 % budget, inside 4 widths of 5 % noise
+	for _, strict := range []bool{false, true} {
+		opts := DefaultOptions
+		opts.Budgets = map[string]budget.Budget{"wall-time": {Threshold: 0.10, WarnThreshold: 0.09, FailWithinNoise: strict}}
+		d := valueLine(Auto, "wall-time", "ns", ones(vals...), nil)
+		r := rowsAtWith(t, d, opts)[40]
+		want := "warn"
+		if strict {
+			want = "fail"
+		}
+		if r.Budget == nil || string(r.Budget.Delta.Status) != want || r.Relevant || r.Budget.WithinNoise == strict {
+			t.Errorf("fail_within_noise %v: budget %+v, relevant %v; want %s", strict, r.Budget, r.Relevant, want)
+		}
+	}
+}
+
+func rowsAtWith(t *testing.T, d *Dataset, opts Options) map[int]Row {
+	t.Helper()
+	out := map[int]Row{}
+	for k, c := range NewComparer(d, opts).Consecutive(1, len(d.MainLine)) {
+		if len(c.Rows) == 1 {
+			out[k+1] = c.Rows[0]
+		}
+	}
+	return out
+}
