@@ -545,6 +545,7 @@ func (c *Comparer) computeHeads() {
 	for _, st := range c.steps {
 		bySeries[st.Series] = append(bySeries[st.Series], st)
 	}
+	breaks := d.breaks()
 	opts, _ := c.opts.resolve()
 	c.heads = make([]headlines, len(d.Series))
 	var next atomic.Int64
@@ -566,7 +567,7 @@ func (c *Comparer) computeHeads() {
 						se[pos] = standardError(p, &buf)
 					}
 				}
-				c.heads[i] = seriesHeadlines(vals, se, bySeries[i], s.Metric.Direction, opts.Headline)
+				c.heads[i] = seriesHeadlines(vals, se, bySeries[i], breaks[i], s.Metric.Direction, opts.Headline)
 			}
 		})
 	}

@@ -180,7 +180,12 @@ func (h headlines) at(pos int, se float64) Verdict {
 // has none), the standard errors of those values from within-run evidence
 // (se, 0 where there is none) and its steps (of this series, by
 // position). Only rows beyond the noise, and young ones, are kept.
-func seriesHeadlines(vals, se []float64, steps []Step, dir Direction, o HeadlineOptions) headlines {
+//
+// breaks are the positions of the series' annotated distribution changes
+// (sorted): a level starts there as at a step, and the change at a break
+// counts as confirmed by the annotation when it is out of the noise and
+// the next values stayed (step detection finds no step at a break).
+func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir Direction, o HeadlineOptions) headlines {
 	var out []posVerdict
 	var noise []noisePoint
 	stepAt := map[int]Step{}
@@ -205,6 +210,11 @@ func seriesHeadlines(vals, se []float64, steps []Step, dir Direction, o Headline
 		for k := range steps {
 			if steps[k].Index <= p-1 && steps[k].Index >= start {
 				start, last = steps[k].Index, &steps[k]
+			}
+		}
+		for _, b := range breaks {
+			if b <= p-1 && b > start {
+				start, last = b, nil
 			}
 		}
 		return start, last
@@ -257,6 +267,24 @@ func seriesHeadlines(vals, se []float64, steps []Step, dir Direction, o Headline
 			continue
 		}
 		if !(v.Widths >= o.Z) || visited(hist, level, dev) {
+			continue
+		}
+		if _, ok := slices.BinarySearch(breaks, p); ok {
+			// An annotated distribution change: confirmed by the
+			// annotation if the next values stayed out there.
+			next := buf[:0]
+			for q := p; q < len(vals) && len(next) < 3; q++ {
+				if finite(vals[q]) {
+					next = append(next, vals[q])
+				}
+			}
+			buf = next
+			if d := logRatio(level, quantile.SelectHalvesMedian(next)); d*dev > 0 && math.Abs(d) >= o.Z*w {
+				v.State, v.Relevant, v.ConfirmedAt = StateConfirmed, true, p
+			} else {
+				v.State = StateSpike
+			}
+			out = append(out, posVerdict{int32(p), v})
 			continue
 		}
 		if gradual(p) {

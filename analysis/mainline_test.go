@@ -170,9 +170,8 @@ func TestMainLineFollowsParentsEngines(t *testing.T) {
 	checkConsecutive(t, d, DefaultOptions)
 	c := NewComparer(d, DefaultOptions)
 	step := c.Compare(d.MainLine[39], d.MainLine[40])
-	// Five values after it: not confirmed yet, but 50 % is too large to
-	// wait for.
-	if r := step.Rows[0]; !r.OK || r.History != 40 || !r.Significant || !r.Headline.Large || !r.Z.OK || r.Z.Z >= 0 {
-		t.Errorf("the step's row = %+v, want a significant (large) regression judged on its 40 ancestors with a negative z-score", r)
+	// Five values after it: step detection confirms it at the last.
+	if r := step.Rows[0]; !r.OK || r.History != 40 || !r.Significant || r.Headline.State != StateConfirmed || r.Headline.ConfirmedAt != 44 || !r.Z.OK || r.Z.Z >= 0 {
+		t.Errorf("the step's row = %+v, want a significant regression confirmed at 44, judged on its 40 ancestors, with a negative z-score", r)
 	}
 }

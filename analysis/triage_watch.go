@@ -27,7 +27,8 @@ import (
 //     the base is neither: nothing says it ever passed. Failures are listed
 //     from every comparison of the week, kept or not: a kept entry shows
 //     only its summary tables, where failures never appear;
-//   - large changes: significant by the model and at least
+//   - large changes: significant by the model (or, under model perfpages,
+//     out of the noise and not confirmed yet: "unconfirmed") and at least
 //     [WatchOptions.LargeChange] in size, on any machine and metric, from
 //     the metrics the filter did not keep for their comparison (a kept
 //     metric's summary table already shows its range), largest first.
@@ -97,6 +98,9 @@ type WatchRow struct {
 	Regression bool
 	Magnitude  Magnitude
 	Basis      SignificanceBasis
+	// State is the headline's (model perfpages): StateUnconfirmed for a
+	// change listed before later values confirm or withdraw it.
+	State State
 }
 
 // WatchList is at most Limit rows of one kind and how many there were.
@@ -154,10 +158,10 @@ func WatchComparison(c *Comparison, opts WatchOptions) *Watch {
 			find(r.Series.Key.Metric).m.Failures.add(WatchRow{Key: r.Series.Key, Error: r.After.Error}, opts.Limit)
 		case r.Before != nil && r.Before.Error != "" && r.After != nil && r.After.OK:
 			find(r.Series.Key.Metric).m.Fixed.add(WatchRow{Key: r.Series.Key, Error: r.Before.Error}, opts.Limit)
-		case opts.LargeChange > 0 && r.OK && r.Significant && math.Abs(r.Change) >= opts.LargeChange:
+		case opts.LargeChange > 0 && r.OK && (r.Significant || r.Headline.State == StateUnconfirmed) && math.Abs(r.Change) >= opts.LargeChange:
 			a := find(r.Series.Key.Metric)
 			a.large = append(a.large, WatchRow{Key: r.Series.Key, Change: r.Change, FromZero: r.FromZero,
-				Regression: r.Regression, Magnitude: r.Magnitude, Basis: r.Basis})
+				Regression: r.Regression, Magnitude: r.Magnitude, Basis: r.Basis, State: r.Headline.State})
 		}
 	}
 	for _, a := range accs {

@@ -18,12 +18,14 @@ import (
 )
 
 // TestDemoNeedsALook: what content/about.md plants in the week of
-// 2026-09-21 and the filter does not keep — #1347's ARM-only regression of
-// http-router routes=1000 (wall time, medium on that noisy series, its
-// comparison only "probably relevant") and the four results #1350 breaks
-// (tls-handshake cipher=rsa-2048, two metrics on two machines), fixed
-// again by #1358 — is in the week's report, in its Markdown, its HTML and
-// its JSON, and on the dashboard and the triage index.
+// 2026-09-21 — #1347's ARM-only regression of http-router routes=1000
+// (+7.58 % wall time on a noisy series, accepted as a distribution change
+// in annotations.yaml, which confirms it) and the four results #1350
+// breaks (tls-handshake cipher=rsa-2048, two metrics on two machines),
+// fixed again by #1358. The regression is a confirmed change: the report
+// keeps its comparison. The failures and the fix are in no summary, so
+// they are under Needs a look, in the report's Markdown, HTML and JSON,
+// and on the dashboard and the triage index.
 func TestDemoNeedsALook(t *testing.T) {
 	s, err := Demo()
 	if err != nil {
@@ -47,20 +49,23 @@ func TestDemoNeedsALook(t *testing.T) {
 	}
 	regression, broken, fixed := pr(1347), pr(1350), pr(1358)
 
-	// The filter keeps none of the three.
 	md := b.File("triage/2026-09-21.md")
 	kept, look, ok := strings.Cut(md, "#### Needs a look")
 	if !ok {
 		t.Fatalf("the week of 2026-09-21 has no Needs a look section:\n%s", md)
 	}
-	for _, id := range []string{regression, broken, fixed} {
+	regs, _, _ := strings.Cut(kept, "#### Improvements")
+	if !strings.Contains(regs, "Cache compiled route patterns in a sync.Map [#1347](/pr/1347/)") || !strings.Contains(regs, "| 7.6% | [7.6%, 7.6%] | 1     |") {
+		t.Errorf("#1347 is not among the kept regressions with its 7.6 %%:\n%s", regs)
+	}
+	for _, id := range []string{broken, fixed} {
 		if strings.Contains(kept, id) {
 			t.Errorf("%s is kept by the filter: this test's premise changed", id[:7])
 		}
 	}
 
-	// Markdown: the regression with its size, machine and a link to its
-	// row; each new failure on its line; the fix.
+	// Markdown: each new failure on its line; the fix; no large change
+	// left unkept.
 	for _, want := range []string{
 		"**New failures** (4):",
 		"[#1350](/pr/1350/) [(Comparison Link)](/commit/" + broken + "/): 4 started failing",
@@ -70,13 +75,13 @@ func TestDemoNeedsALook(t *testing.T) {
 		"  - `tls-handshake cipher=rsa-2048` wall-time on linux-x64-epyc: `exit status 2`\n",
 		"**Fixed** (4):",
 		"[#1358](/pr/1358/) [(Comparison Link)](/commit/" + fixed + "/): 4 pass again",
-		"**Large changes** (1):",
-		"| +7.58% | [`http-router routes=1000`](/commit/" + regression + "/#row-http-router-routes-1000-wall-time-linux-arm64-graviton-",
-		"| wall-time | linux-arm64-graviton | Cache compiled route patterns in a sync.Map [#1347](/pr/1347/)",
 	} {
 		if !strings.Contains(look, want) {
 			t.Errorf("the Markdown's Needs a look lacks %q:\n%s", want, look)
 		}
+	}
+	if strings.Contains(look, "**Large changes**") {
+		t.Errorf("the Markdown's Needs a look lists large changes the filter did not keep:\n%s", look)
 	}
 
 	// HTML: rendered from the Markdown, with the heading's anchor the
@@ -84,20 +89,24 @@ func TestDemoNeedsALook(t *testing.T) {
 	b.AssertFileContent("triage/2026-09-21/index.html",
 		`<h4 id="needs-a-look">Needs a look</h4>`,
 		`<a href="/pr/1350/">#1350</a>`, `<code>tls-handshake cipher=rsa-2048</code> wall-time on linux-x64-epyc: <code>exit status 2</code>`,
-		`>+7.58%</td>`, `<a href="/commit/`+regression+`/#row-http-router-routes-1000-wall-time-linux-arm64-graviton-`,
-		`<code>http-router routes=1000</code></a>`)
-	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-21/#needs-a-look">4 new failures, 4 fixed, 1 large change</a>`)
-	b.AssertFileContent("triage/index.xml", "Needs a look: 4 new failures, 4 fixed, 1 large change.")
+		`<a href="/pr/1347/">#1347</a>`)
+	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-21/#needs-a-look">4 new failures, 4 fixed</a>`)
+	b.AssertFileContent("triage/index.xml", "Needs a look: 4 new failures, 4 fixed.")
 
 	// JSON, as perfpages triage -format json prints it.
-	c := analysis.NewComparer(d, s.Config.CompareOptions())
+	res := s.Analyze(d)
 	monday := time.Date(2026, 9, 21, 0, 0, 0, 0, time.UTC)
-	r := analysis.TriageWatch(d, c, analysis.WeekOf(d, monday), analysis.TriageFilter(s.Config.Triage.Filter), "", s.Config.Triage.Watch())
+	r := analysis.TriageWatch(d, res, analysis.WeekOf(d, monday), analysis.TriageFilter(s.Config.Triage.Filter), "", s.Config.Triage.Watch())
 	var buf bytes.Buffer
 	if err := report.WriteJSON(&buf, report.NewTriageJSON(d, r, s.Links())); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
+		Regressions []struct {
+			Head struct {
+				ID string `json:"id"`
+			} `json:"head"`
+		} `json:"regressions"`
 		NeedsLook struct {
 			NewFailures []struct {
 				Head struct {
@@ -115,18 +124,14 @@ func TestDemoNeedsALook(t *testing.T) {
 				} `json:"head"`
 				Total int `json:"total"`
 			} `json:"fixed"`
-			LargeChanges []struct {
-				Benchmark, Metric, Machine, Direction, Magnitude string
-				Params                                           map[string]string
-				Change                                           float64
-				Head                                             struct {
-					ID string `json:"id"`
-				} `json:"head"`
-			} `json:"large_changes"`
+			LargeChanges []json.RawMessage `json:"large_changes"`
 		} `json:"needs_look"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
+	}
+	if len(doc.Regressions) != 1 || doc.Regressions[0].Head.ID != regression {
+		t.Errorf("JSON regressions = %+v, want #1347's", doc.Regressions)
 	}
 	n := doc.NeedsLook
 	if len(n.NewFailures) != 1 || n.NewFailures[0].Head.ID != broken || n.NewFailures[0].Total != 4 || len(n.NewFailures[0].Results) != 4 {
@@ -142,20 +147,14 @@ func TestDemoNeedsALook(t *testing.T) {
 	if len(n.Fixed) != 1 || n.Fixed[0].Head.ID != fixed || n.Fixed[0].Total != 4 {
 		t.Errorf("JSON fixed = %+v, want #1358's four", n.Fixed)
 	}
-	if len(n.LargeChanges) != 1 {
-		t.Fatalf("JSON large changes = %+v, want #1347's", n.LargeChanges)
-	}
-	if x := n.LargeChanges[0]; x.Head.ID != regression || x.Benchmark != "http-router" || x.Params["routes"] != "1000" || x.Metric != "wall-time" ||
-		x.Machine != "linux-arm64-graviton" || x.Direction != "regression" || fmt.Sprintf("%.4f", x.Change) != "0.0758" {
-		t.Errorf("JSON large change = %+v, want #1347's +7.58 %% wall-time regression on linux-arm64-graviton", x)
+	if len(n.LargeChanges) != 0 {
+		t.Errorf("JSON large changes = %s, want none", n.LargeChanges)
 	}
 
-	// The dashboard lists the three among the comparisons that need a
-	// look (the demo's last 200 commits are all of them).
+	// The dashboard lists the two among the comparisons that need a look.
 	home := b.File("index.html")
 	sec := regexp.MustCompile(`(?s)<h2>Needs a look</h2>.*?</section>`).FindString(home)
 	for _, want := range []string{
-		`/commit/` + regression + `/">1 large change</a>`,
 		`/commit/` + broken + `/">4 new failures</a>`,
 		`/commit/` + fixed + `/">4 fixed</a>`,
 	} {
@@ -235,15 +234,24 @@ func TestDemoCountsAgree(t *testing.T) {
 		for _, m := range v.Metrics {
 			checked++
 			where := path + " " + m.Name
+			// The tables also list changes not counted (unconfirmed ones,
+			// those of series too young to judge), each with its class.
 			listed := map[string]int{}
 			for _, r := range append(append([]sitemodel.Row{}, m.Primary...), m.Secondary...) {
 				listed[r.Class]++
 			}
+			primary := 0
+			for _, r := range m.Primary {
+				if r.Class == "regression" || r.Class == "improvement" {
+					primary++
+				}
+			}
+			delete(listed, "")
 			if listed["regression"] != m.Counts.Regressions || listed["improvement"] != m.Counts.Improvements || len(listed) > 2 {
 				t.Errorf("%s: tables list %v, counts say %d ▲ %d ▼", where, listed, m.Counts.Regressions, m.Counts.Improvements)
 			}
 			st := m.Summary.Rows
-			if len(st) != 5 || st[0].Count+st[1].Count != m.Counts.Regressions || st[2].Count+st[3].Count != m.Counts.Improvements || st[4].Count != len(m.Primary) {
+			if len(st) != 5 || st[0].Count+st[1].Count != m.Counts.Regressions || st[2].Count+st[3].Count != m.Counts.Improvements || st[4].Count != primary {
 				t.Errorf("%s: summary table %+v, counts %+v", where, st, m.Counts)
 			}
 			tables[m.Summary.Markdown] = true
@@ -276,6 +284,8 @@ func TestDemoCountsAgree(t *testing.T) {
 			sum.New += m.Counts.New
 			sum.Gone += m.Counts.Gone
 			sum.TooSmall += m.Counts.TooSmall
+			sum.Unconfirmed += m.Counts.Unconfirmed
+			sum.Spikes += m.Counts.Spikes
 		}
 		if sum != v.Counts {
 			t.Errorf("%s: the header counts %+v, its metrics %+v", path, v.Counts, sum)

@@ -7,10 +7,15 @@ import (
 // A regression from zero (0 → 1 allocs/op, 0 → 8192 B/op) builds a site:
 // the commit page shows "+∞%" and counts it in the summary, the data
 // files and the bar chart hold numbers (JSON has no infinity), and the
-// reverse change is the −100 % improvement it always was.
+// reverse change is the −100 % improvement it always was. (Model
+// rustc-perf, which judges a pair of two commits; model perfpages shows
+// the change without a verdict until the series has a noise model.)
 func TestSiteChangeFromZero(t *testing.T) {
 	b := siteTest(t, `
 -- perfpages.toml --
+[analysis]
+model = "rustc-perf"
+
 [[sources]]
 dir = "results"
 -- results/c1.json --

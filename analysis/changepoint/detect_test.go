@@ -76,10 +76,11 @@ func TestPlanted(t *testing.T) {
 		{"a −0.5 % step in an instruction count", gen{n: 200, sigma: 0.0001, seed: 2, steps: map[int]float64{150: -0.005}}, []int{150}},
 		{"a regression fixed 20 commits later", gen{n: 200, sigma: 0.005, seed: 3, steps: map[int]float64{80: 0.04, 100: -1 + 1/1.04}}, []int{80, 100}},
 		// The rank test over a window of 50 with its Bonferroni
-		// correction needs about ten values after a step (U at its most
-		// extreme is z ≈ 5 then).
-		{"a step at the tenth-newest value", gen{n: 100, sigma: 0.0001, seed: 5, steps: map[int]float64{90: 0.03}}, []int{90}},
-		{"a step at the fifth-newest value is not confirmed yet", gen{n: 100, sigma: 0.0001, seed: 5, steps: map[int]float64{95: 0.03}}, nil},
+		// correction needs five values after a step: all of them beyond
+		// the 45 before is p = 2/C(50,5) per split, 4e-5 over the
+		// window's 45 splits; with four it is 4e-4.
+		{"a step at the fifth-newest value", gen{n: 100, sigma: 0.0001, seed: 5, steps: map[int]float64{95: 0.03}}, []int{95}},
+		{"a step at the fourth-newest value is not confirmed yet", gen{n: 100, sigma: 0.0001, seed: 5, steps: map[int]float64{96: 0.03}}, nil},
 		{"a one-commit spike", gen{n: 200, sigma: 0.01, seed: 6, spikes: map[int]float64{100: 0.25}}, nil},
 		{"a five-commit excursion", gen{n: 200, sigma: 0.0001, seed: 16, steps: map[int]float64{100: 0.05, 105: 1/1.05 - 1}}, nil},
 		{"a step with outliers right after it", gen{n: 200, sigma: 0.002, seed: 17, steps: map[int]float64{100: 0.05},
@@ -252,9 +253,9 @@ func TestEdgeCases(t *testing.T) {
 		{"too short", []float64{1, 1, 1, 2, 2}, nil},
 		{"constant", slices.Repeat([]float64{7}, 100), nil},
 		{"all missing", slices.Repeat([]float64{math.NaN()}, 100), nil},
-		{"a step from zero", zeroThenFive, []Step{{Index: 20, Prev: 19, Before: 0, After: 5, Change: math.Inf(1), P: 4.907708381079896e-05, Decided: 23}}},
+		{"a step from zero", zeroThenFive, []Step{{Index: 20, Prev: 19, Before: 0, After: 5, Change: math.Inf(1), P: 4.954787563483215e-05, Decided: 27}}},
 		{"negative values", slices.Concat(slices.Repeat([]float64{-10}, 20), slices.Repeat([]float64{-12}, 20)),
-			[]Step{{Index: 20, Prev: 19, Before: -10, After: -12, Change: -0.2, P: 4.907708381079896e-05, Decided: 23}}},
+			[]Step{{Index: 20, Prev: 19, Before: -10, After: -12, Change: -0.2, P: 4.954787563483215e-05, Decided: 27}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 )
 
 // rankTest is the Mann–Whitney U test of the split of w at t, two-sided,
-// by the normal approximation with the tie correction, Bonferroni-corrected
+// by the normal approximation with the tie correction (exact when a side
+// is short and U far out), Bonferroni-corrected
 // for the splits a window offers: p = min(1, splits · p₁). It is the test
 // of Method EDivisive with Test Rank, and the p-value every step reports:
 // a number of the data (a clear step of 25 values a side has p near 1e-9,
@@ -59,9 +60,71 @@ func rankTest(w []float64, t, splits int, tmp *[]rankPair) float64 {
 	if sd == 0 {
 		return 1
 	}
-	z := math.Abs(u-mean) / sd
-	p := math.Erfc(z/math.Sqrt2) * float64(max(splits, 1))
-	return min(p, 1)
+	var p float64
+	if tail := math.Floor(min(u, f1*f2-u)); min(n1, n2) <= exactSide && tail <= exactTail {
+		// A side of a few values: the normal approximation is far too
+		// cautious in the tail that matters (all 5 values after a step
+		// above 50 before: exactly 2/C(55,5) ≈ 6e-7, approximately
+		// 3e-4), and a step would wait twice as many values to be
+		// confirmed.
+		p = 2 * exactLowerTail(min(n1, n2), max(n1, n2), int(tail))
+	} else {
+		p = math.Erfc(math.Abs(u-mean) / sd / math.Sqrt2)
+	}
+	return min(p*float64(max(splits, 1)), 1)
+}
+
+// The exact distribution of U is used when a side has at most exactSide
+// values and U is at most exactTail from its nearer end: there the
+// p-value decides, and the counting costs a × b × (tail+1) additions.
+const (
+	exactSide = 12
+	exactTail = 300
+)
+
+// exactLowerTail is P(U ≤ u) for the Mann–Whitney U of samples of a and b
+// values without ties under the null hypothesis: the number of
+// arrangements with U ≤ u over C(a+b, a), counted with the recurrence
+// f(k; a, b) = f(k−b; a−1, b) + f(k; a, b−1) (the largest value is in the
+// first sample, adding b to U, or in the second). With ties (U counts them
+// as ½) it is the tail at ⌊U⌋ of the distribution without ties, which is
+// wider than the one with them: cautious.
+func exactLowerTail(a, b, u int) float64 {
+	// prev[j][k] = f(k; i−1, j), cur[j][k] = f(k; i, j).
+	prev := make([][]float64, b+1)
+	cur := make([][]float64, b+1)
+	for j := range prev {
+		prev[j] = make([]float64, u+1)
+		cur[j] = make([]float64, u+1)
+		prev[j][0] = 1 // i = 0: U is 0
+	}
+	for i := 1; i <= a; i++ {
+		for j := 0; j <= b; j++ {
+			c := cur[j]
+			clear(c)
+			if j == 0 {
+				c[0] = 1
+				continue
+			}
+			for k := 0; k <= u; k++ {
+				c[k] = cur[j-1][k]
+				if k >= j {
+					c[k] += prev[j][k-j]
+				}
+			}
+		}
+		prev, cur = cur, prev
+	}
+	var n float64
+	for _, x := range prev[b] {
+		n += x
+	}
+	// C(a+b, a) as a float: exact enough for a ≤ 12.
+	total := 1.0
+	for i := 1; i <= a; i++ {
+		total = total * float64(b+i) / float64(i)
+	}
+	return n / total
 }
 
 // rankPair is a value of a window and its side.

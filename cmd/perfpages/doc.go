@@ -35,7 +35,7 @@
 //	perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] [-output-cap N] [-allow-nonzero] -- CMD...
 //	      measures a command as perfgate does (wall time, max RSS, CPU time,
 //	      throughput) and writes a perfgate.run.v1 receipt
-//	perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR] [-significance-alpha A] [-significance-min-samples N] [-require-significance] [-host-mismatch warn|error|ignore] [-max-input-bytes N]
+//	perfpages check -current F [-baseline F] [-config F] [-fail-on-warn] [-fail-within-noise] [-require-baseline] [-out-dir DIR] [-significance-alpha A] [-significance-min-samples N] [-require-significance] [-host-mismatch warn|error|ignore] [-max-input-bytes N]
 //	      compares two run receipts, or two perfpages archives, against the
 //	      budgets; writes compare.json, report.json and comment.md; exit 0
 //	      pass/warn, 2 fail, 3 warn with -fail-on-warn, 1 error

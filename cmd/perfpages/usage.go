@@ -67,7 +67,7 @@ func init() {
 			details: "CMD runs warm-up + repeat times (no shell). A measured sample that exits non-zero or times out\n" +
 				"is recorded; run then exits 1 after writing the receipt, unless -allow-nonzero."},
 		{name: "check", run: cmdCheck,
-			synopsis: "-current F [-baseline F] [-config F] [-fail-on-warn] [-require-baseline] [-out-dir DIR] [-significance-alpha A] [-significance-min-samples N] [-require-significance] [-host-mismatch warn|error|ignore] [-max-input-bytes N]",
+			synopsis: "-current F [-baseline F] [-config F] [-fail-on-warn] [-fail-within-noise] [-require-baseline] [-out-dir DIR] [-significance-alpha A] [-significance-min-samples N] [-require-significance] [-host-mismatch warn|error|ignore] [-max-input-bytes N]",
 			summary: "compares two run receipts, or two perfpages archives, against the budgets; writes `compare.json`, `report.json` and `comment.md`; " +
 				"exit 0 pass/warn, 2 fail, 3 warn with `-fail-on-warn`, 1 error",
 			details: "F is a perfgate run receipt or a perfpages archive (both sides the same kind)."},

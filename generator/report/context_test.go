@@ -76,7 +76,7 @@ func TestWriteContext(t *testing.T) {
 		}
 	}
 	d := b.Dataset()
-	c := analysis.Compare(d, 0, 1, analysis.DefaultOptions)
+	c := analysis.Compare(d, 0, 1, rustcPerf)
 	var buf bytes.Buffer
 	if err := WriteText(&buf, d, c, "", Links{}); err != nil {
 		t.Fatal(err)

@@ -119,7 +119,7 @@ func writeNeedsLook(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, 
 	fmt.Fprintf(w, "\n#### %s\n\n", NeedsLookTitle)
 	what := "benchmarks that started failing or were fixed in any comparison of the week"
 	if n.Options.LargeChange > 0 {
-		what += fmt.Sprintf(", and significant changes of %s or more on any machine (`triage.large_change`) in the metrics the filter did not keep", FormatPercent1(n.Options.LargeChange))
+		what += fmt.Sprintf(", and significant or unconfirmed changes of %s or more on any machine (`triage.large_change`) in the metrics the filter did not keep", FormatPercent1(n.Options.LargeChange))
 	}
 	fmt.Fprintf(w, "What the summaries above can hide: %s.\n", what)
 	if n.Empty() {
@@ -155,7 +155,11 @@ func writeNeedsLook(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, 
 	fmt.Fprint(w, "| change | test case | metric | machine | commit |\n|---:|:---|:---|:---|:---|\n")
 	for _, c := range n.Large {
 		page := headPage(d, c.Base, c.Head, links)
-		fmt.Fprintf(w, "| %s | [%s](%s) | %s | %s | %s |\n", FormatChange(c.Change), mdtext.CodeCell(watchedCase(d, c.Key)), mdtext.URL(page+"#"+RowAnchor(c.Key)),
+		change := FormatChange(c.Change)
+		if c.State == analysis.StateUnconfirmed {
+			change += " (unconfirmed)"
+		}
+		fmt.Fprintf(w, "| %s | [%s](%s) | %s | %s | %s |\n", change, mdtext.CodeCell(watchedCase(d, c.Key)), mdtext.URL(page+"#"+RowAnchor(c.Key)),
 			mdtext.Text(c.Key.Metric), mdtext.Text(c.Key.Machine), entryTitle(d, c.Base, c.Head, links))
 	}
 	if len(n.More) > 0 {
@@ -222,6 +226,7 @@ type WatchChangeJSON struct {
 	Direction         string       `json:"direction"` // regression | improvement
 	Magnitude         string       `json:"magnitude"`
 	SignificanceBasis string       `json:"significance_basis"`
+	State             string       `json:"state,omitempty"` // model perfpages: "unconfirmed" until later values decide
 }
 
 // WatchMoreJSON counts one comparison's large changes not listed.
@@ -273,7 +278,7 @@ func newNeedsLookJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links
 	for _, c := range n.Large {
 		j := WatchChangeJSON{WatchResultJSON: watchResultJSON(d, c.WatchRow), Base: artifactJSON(d.Artifacts[c.Base]), Head: artifactJSON(d.Artifacts[c.Head]),
 			URL: headPage(d, c.Base, c.Head, links) + "#" + RowAnchor(c.Key), Change: finite(c.Change), FromZero: c.FromZero,
-			Direction: "improvement", Magnitude: c.Magnitude.String(), SignificanceBasis: string(c.Basis)}
+			Direction: "improvement", Magnitude: c.Magnitude.String(), SignificanceBasis: string(c.Basis), State: string(c.State)}
 		if c.Regression {
 			j.Direction = "regression"
 		}

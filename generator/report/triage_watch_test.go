@@ -41,7 +41,7 @@ func TestNeedsLookCapped(t *testing.T) {
 		b.AddVersion("test", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
-	c := analysis.NewComparer(d, analysis.DefaultOptions)
+	c := analysis.NewComparer(d, rustcPerf) // a pair decides: no need of later values
 	w := analysis.WeekOf(d, time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC))
 	r := analysis.TriageWatch(d, c, w, analysis.DefinitelyRelevantFilter, "", analysis.WatchOptions{LargeChange: 0.05, Limit: 1})
 	if kept := len(r.Regressions) + len(r.Improvements) + len(r.Mixed); kept != 0 {

@@ -110,7 +110,11 @@ func triageHTML(t testing.TB, title, metric, baseID string) string {
 	}
 	d := b.Dataset()
 	i, _ := d.Index(head)
-	r := analysis.TriageWatch(d, analysis.NewComparer(d, analysis.DefaultOptions), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
+	// Model rustc-perf decides the pair at once: the report has an entry
+	// (model perfpages waits for values after it).
+	opts := analysis.DefaultOptions
+	opts.Model = analysis.ModelRustcPerf
+	r := analysis.TriageWatch(d, analysis.NewComparer(d, opts), analysis.WeekOf(d, analysis.WeekStart(d.Artifacts[i].Date)), analysis.DefinitelyRelevantFilter, "", analysis.DefaultWatchOptions)
 	var src bytes.Buffer
 	if err := report.WriteTriageMarkdown(&src, d, r, report.Links{Site: "/sub/"}, ""); err != nil {
 		t.Fatal(err)

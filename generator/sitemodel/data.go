@@ -66,7 +66,8 @@ const DefaultChunk = 32
 //	            plain number; null when there is none
 //	p           the p-value in units of 0.001; -1 for "<0.001"
 //	k           codes: magnitude, flags and classes (see rowCodes)
-//	note, zr, pt, bt, ack, ann, err, co   indices into the string table
+//	note, zr, pt, bt, ack, ann, err, co, ev   indices into the string table
+//	            (ev: the evidence a headline state's badge title ends with)
 //
 // Data files are stored gzip-compressed (.json.gz): a site of thousands
 // of commits and series must fit GitHub Pages' 1 GB, and the script
@@ -124,6 +125,7 @@ type Columns struct {
 	Ann     []int     `json:"ann,omitempty"`
 	Err     []int     `json:"err,omitempty"`
 	CO      []int     `json:"co,omitempty"`
+	EV      []int     `json:"ev,omitempty"`
 	// CV is the change where co holds its text (NaN elsewhere).
 	CV []Exact `json:"cv,omitempty"`
 }
@@ -454,6 +456,7 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	s.Ann = append(s.Ann, e.str.id(pt.ann))
 	s.Err = append(s.Err, e.str.id(pt.err))
 	s.CO = append(s.CO, e.str.id(co))
+	s.EV = append(s.EV, e.str.id(r.Evidence))
 }
 
 // grow makes room for n more rows in every column that add fills, so that
@@ -468,6 +471,7 @@ func (s *Columns) grow(n int, before bool) {
 	s.Mean, s.Std, s.CV = slices.Grow(s.Mean, n), slices.Grow(s.Std, n), slices.Grow(s.CV, n)
 	s.Note, s.ZR, s.PT, s.BT = slices.Grow(s.Note, n), slices.Grow(s.ZR, n), slices.Grow(s.PT, n), slices.Grow(s.BT, n)
 	s.Ack, s.Ann, s.Err, s.CO = slices.Grow(s.Ack, n), slices.Grow(s.Ann, n), slices.Grow(s.Err, n), slices.Grow(s.CO, n)
+	s.EV = slices.Grow(s.EV, n)
 }
 
 // trim drops the columns with nothing in them.
@@ -485,7 +489,7 @@ func (s *Columns) trim() {
 	}
 
 	s.Note, s.ZR, s.PT, s.BT = trimZero(s.Note), trimZero(s.ZR), trimZero(s.PT), trimZero(s.BT)
-	s.Ack, s.Ann, s.Err = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err)
+	s.Ack, s.Ann, s.Err, s.EV = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err), trimZero(s.EV)
 }
 
 func trimFixed(xs []Fixed) []Fixed {

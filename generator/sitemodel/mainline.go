@@ -372,9 +372,12 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		switch {
 		case r.After != nil && r.After.Error != "":
 			v.Failures = append(v.Failures, p.row(r))
-		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed:
+		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed && !youngChange(r):
 			// Not counted: shown on demand (the data files). Unconfirmed
-			// changes are shown with the relevant ones, under their badge.
+			// changes are shown with the relevant ones, under their badge,
+			// and so are the changes of a series too young to judge: a
+			// new site's first pages show what moved.
+			mv.Folded++
 		case r.Series.Case.Category == analysis.Secondary:
 			mv.Secondary = append(mv.Secondary, p.row(r))
 		default:
@@ -393,12 +396,19 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	return v
 }
 
-// changesChart is the bar chart of a metric's relevant changes, nil when
-// there are none.
+// youngChange says r is a change of at least rustc-perf's short-history
+// threshold (0.2 %) on a series with too little history for a noise
+// model: not judged, but shown.
+func youngChange(r *analysis.Row) bool {
+	return r.OK && r.Headline.State == analysis.StateYoung && (r.FromZero || math.Abs(r.Change) >= analysis.DefaultSignificanceThreshold)
+}
+
+// changesChart is the bar chart of a metric's relevant and unconfirmed
+// changes, nil when there are none.
 func changesChart(metric string, rows []Row) *Chart {
 	var bars []Bar
 	for _, r := range rows {
-		if !r.HasChange {
+		if !r.HasChange || r.State == string(analysis.StateYoung) {
 			continue
 		}
 		label := r.Benchmark

@@ -199,6 +199,10 @@ type Metric struct {
 	// Secondary are the relevant rows of secondary benchmarks.
 	Secondary []Row  `json:"secondary,omitempty"`
 	Counts    Counts `json:"counts"`
+	// Folded counts the rows the page does not list but loads on demand:
+	// those of Counts.Other that are not shown with the relevant ones
+	// (unconfirmed changes and changes of series too young to judge are).
+	Folded int `json:"folded,omitempty"`
 }
 
 // Summary is a metric's summary: rustc-perf's direction, relevance and
@@ -291,6 +295,9 @@ type Row struct {
 	State      string `json:"state,omitempty"`
 	BasisText  string `json:"basis_text,omitempty"`
 	BasisTitle string `json:"basis_title,omitempty"`
+	// Evidence is the end of BasisTitle that gives a headline verdict's
+	// evidence (badgeEvidence), for the data files.
+	Evidence string `json:"-"`
 }
 
 // Chart is a chart a page draws: its kind and what it needs, not its

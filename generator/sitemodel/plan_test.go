@@ -73,7 +73,16 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 // planAll runs a plan and returns its outputs by path.
 func planAll(t testing.TB, d *analysis.Dataset, opts Options) (*Site, []Output) {
 	t.Helper()
-	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{}), opts)
+	return planModel(t, d, opts, analysis.ModelPerfpages)
+}
+
+// planModel is planAll under a significance model: tests of how relevant
+// rows are shown on datasets of two or three commits use rustc-perf's,
+// which decides a pair at once (model perfpages has no noise model for
+// them yet).
+func planModel(t testing.TB, d *analysis.Dataset, opts Options, model string) (*Site, []Output) {
+	t.Helper()
+	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: model}}), opts)
 	var mu sync.Mutex
 	var outs []Output
 	_, err := plan.Run(context.Background(), func(o Output) error {
@@ -158,9 +167,19 @@ func TestPlanCounts(t *testing.T) {
 			sum.Improvements += m.Counts.Improvements
 			sum.Other += m.Counts.Other
 			sum.Failed += m.Counts.Failed
-			relevant += len(m.Primary) + len(m.Secondary)
-			if len(m.Primary)+len(m.Secondary) != m.Counts.Relevant() {
-				t.Errorf("%s %s: %d relevant rows listed, counts say %d", o.Path, m.Name, len(m.Primary)+len(m.Secondary), m.Counts.Relevant())
+			// Listed: the relevant rows, and those shown without being
+			// counted (each without a class); the rest are folded.
+			listed, shown := 0, 0
+			for _, r := range append(slices.Clone(m.Primary), m.Secondary...) {
+				if r.Class != "" {
+					listed++
+				} else {
+					shown++
+				}
+			}
+			relevant += listed
+			if listed != m.Counts.Relevant() || shown+m.Folded != m.Counts.Other {
+				t.Errorf("%s %s: %d relevant rows listed and %d shown, %d folded; counts say %d relevant, %d other", o.Path, m.Name, listed, shown, m.Folded, m.Counts.Relevant(), m.Counts.Other)
 			}
 		}
 		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed {

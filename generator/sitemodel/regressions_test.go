@@ -15,7 +15,7 @@ import (
 	"github.com/perfpages/perfpages/analysis/changepoint"
 )
 
-// stepsDataset is 30 main-line commits, one a day, on one machine, with
+// stepsDataset is 36 main-line commits, one a day, on one machine, with
 // planted steps (values carry a little exact noise):
 //   - parse wall-time rises 10 % at commit 15 (a regression);
 //   - render wall-time falls 10 % at commit 20 (an improvement), which
@@ -28,7 +28,7 @@ func stepsDataset(t testing.TB) *analysis.Dataset {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	start := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	noise := func(i, k int) float64 { return 1 + 0.001*float64((i*7+k*3)%5-2) }
-	for i := range 30 {
+	for i := range 36 { // the rank test confirms a step about ten values after it
 		a := analysis.Artifact{ID: stepsSHA(i), Kind: analysis.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if i > 0 {
 			a.Parents = []string{stepsSHA(i - 1)}

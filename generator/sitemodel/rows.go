@@ -51,8 +51,8 @@ var rowBadges = map[string][2]string{
 	string(analysis.BasisShort):       {"short history: 0.2 %", "Too little history for the IQR threshold: rustc-perf's default of 0.2 % (short-history)"},
 }
 
-// rowBadge is the badge of row r (see rowBadges), with a title that gives
-// the evidence of a headline verdict.
+// rowBadge is the badge of row r (see rowBadges) and its title, which
+// ends with the evidence of a headline verdict (badgeEvidence).
 func rowBadge(r *analysis.Row) (text, title string) {
 	key := string(r.Headline.State)
 	if key == "" || r.Basis == analysis.BasisYoung {
@@ -62,15 +62,24 @@ func rowBadge(r *analysis.Row) (text, title string) {
 	if !ok {
 		return "", ""
 	}
-	text, title = b[0], b[1]
-	if v := r.Headline; v.State != "" && v.State != analysis.StateYoung && v.Width > 0 {
-		title += fmt.Sprintf(". The change is %.1f widths of its noise (a run-to-run width of %s over %d values; %s counts as out of it)",
-			v.Widths, report.FormatPercent1(v.Width), v.History, report.FormatPercent1(math.Expm1(analysis.DefaultHeadline.Z*v.Width)))
-		if v.Large {
-			title += "; too large for any later value to explain away, so it counts already"
-		}
+	return b[0], b[1] + badgeEvidence(r)
+}
+
+// badgeEvidence is what a headline verdict rests on, for the end of its
+// badge's title: the change in widths of the series' noise. The data
+// files carry it as text (column ev), which site.js appends to its copy of
+// rowBadges' title.
+func badgeEvidence(r *analysis.Row) string {
+	v := r.Headline
+	if v.State == "" || v.State == analysis.StateYoung || !(v.Width > 0) {
+		return ""
 	}
-	return text, title
+	e := fmt.Sprintf(". The change is %.1f widths of its noise (a run-to-run width of %s over %d values; %s counts as out of it)",
+		v.Widths, report.FormatPercent1(v.Width), v.History, report.FormatPercent1(math.Expm1(analysis.DefaultHeadline.Z*v.Width)))
+	if v.Large {
+		e += "; too large for any later value to explain away, so it counts already"
+	}
+	return e
 }
 
 // row formats one analysis row. Its cells are formatted here rather than
@@ -98,6 +107,7 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 		row.Relevant, row.Dodgy = r.Relevant, r.Dodgy
 		row.Basis, row.State = string(r.Basis), string(r.Headline.State)
 		row.BasisText, row.BasisTitle = rowBadge(r)
+		row.Evidence = badgeEvidence(r)
 		row.Magnitude = r.Magnitude.String()
 		if full {
 			row.ChangeText = report.FormatChange(r.Change)

@@ -47,7 +47,7 @@ func contextDataset(t testing.TB) *analysis.Dataset {
 // them apart, in every view that lists series; a series alone in its test
 // case shows none.
 func TestContextShown(t *testing.T) {
-	_, outs := planAll(t, contextDataset(t), smallOptions())
+	_, outs := planModel(t, contextDataset(t), smallOptions(), analysis.ModelRustcPerf)
 	py := func(v string) analysis.Params { return analysis.Params{{Key: "python", Value: v}} }
 	got := map[string]analysis.Params{}
 	var bars []Bar

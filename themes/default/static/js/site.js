@@ -304,6 +304,7 @@
     }
     row.budget_title = text("bt");
     row.ack = text("ack");
+    row.evidence = text("ev");
     return row;
   }
 
@@ -778,7 +779,7 @@
     }[r.basis === "not-enough-history" ? r.basis : (r.state || r.basis)];
     if (basis) {
       th.appendChild(document.createTextNode(" "));
-      th.appendChild(el("span", {"class": "badge basis", title: basis[1]}, basis[0]));
+      th.appendChild(el("span", {"class": "badge basis", title: basis[1] + (r.basis_text ? "" : r.evidence || "")}, basis[0]));
     }
     td("num").textContent = r.factor_text || "";
     var mag = td();
@@ -853,7 +854,9 @@
     }
     details.setAttribute("aria-busy", "true");
     details.perfpagesRows = comparisonRows(src).then(function (rows) {
-      rows = rows.filter(function (r) { return r.metric === metric && !r.relevant && !(r.note || "").match(/^failed: /); });
+      // The rows the page lists already (relevant, unconfirmed, too young
+      // to judge) are not listed again.
+      rows = rows.filter(function (r) { return r.metric === metric && !r.relevant && !(r.note || "").match(/^failed: /) && !document.getElementById(r.anchor); });
       rows.sort(compareRows);
       rows.forEach(function (r) { tbody.appendChild(renderRow(r)); });
       Array.prototype.forEach.call(tbody.rows, expandable);
