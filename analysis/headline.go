@@ -113,8 +113,8 @@ type HeadlineOptions struct {
 // has heavier tails); LargeZ 12 widths and 20 %, beyond any spike the
 // planted suites' real noise shows in a row that did not come back; 5
 // values of history (4 differences); 50 for the width (as step
-// detection's window); Settle 12, what the rank test of step detection
-// needs to confirm a clear step.
+// detection's window); Settle 12: step detection's rank test confirms a
+// clear step five values after it, one near the noise ten or more after.
 var DefaultHeadline = HeadlineOptions{Z: 4, LargeZ: 12, LargeChange: 0.2, MinHistory: 5, WidthHistory: 50, Window: 50, Settle: 12}
 
 func (o HeadlineOptions) withDefaults() HeadlineOptions {
