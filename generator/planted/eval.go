@@ -71,6 +71,10 @@ type HeadlineScore struct {
 	// … of which young: fewer values of history than the model's window
 	// (Options.History), where the threshold is a default one.
 	Young, YoungFlagged   int
+	// NearStep counts the flagged unchanged rows within DefaultTolerance
+	// commits of a planted step of their series: a step counted at a
+	// neighbour of its commit.
+	NearStep              int
 	Spikes, SpikesFlagged int
 	Drifts, DriftsFlagged int
 	Flagged               int             // every flagged row
@@ -180,6 +184,12 @@ func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, 
 					src.UnchangedFlagged++
 					h.UnchangedFlagged++
 					h.FalseByBasis[v.Basis]++
+					for q := p - DefaultTolerance; q <= p+DefaultTolerance; q++ {
+						if cl, _ := ps.ClassAt(q); cl == StepRow {
+							h.NearStep++
+							break
+						}
+					}
 				}
 			case SpikeRow:
 				h.Spikes++
@@ -451,9 +461,9 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 	for _, b := range bases {
 		parts = append(parts, fmt.Sprintf("%s %d", cmpOr(b, "-"), h.FalseByBasis[b]))
 	}
-	fmt.Fprintf(w, "  false alarms by basis: %s; per 1,000 unchanged rows with a full history %.1f (%d of %d), with a young one %.1f (%d of %d)\n", strings.Join(parts, ", "),
+	fmt.Fprintf(w, "  false alarms by basis: %s; per 1,000 unchanged rows with a full history %.1f (%d of %d), with a young one %.1f (%d of %d); %d within %d commits of a planted step\n", strings.Join(parts, ", "),
 		1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young,
-		1000*ratio(h.YoungFlagged, h.Young), h.YoungFlagged, h.Young)
+		1000*ratio(h.YoungFlagged, h.Young), h.YoungFlagged, h.Young, h.NearStep, DefaultTolerance)
 	writeSources(w, h.BySource, true)
 }
 
