@@ -70,7 +70,7 @@ type HeadlineScore struct {
 	Unchanged, UnchangedFlagged int
 	// … of which young: fewer values of history than the model's window
 	// (Options.History), where the threshold is a default one.
-	Young, YoungFlagged   int
+	Young, YoungFlagged int
 	// NearStep counts the flagged unchanged rows within DefaultTolerance
 	// commits of a planted step of their series: a step counted at a
 	// neighbour of its commit.
