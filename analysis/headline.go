@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
@@ -399,29 +400,9 @@ func widthOf(hist []float64, buf *[]float64) float64 {
 	return w
 }
 
-// width is the run-to-run width of xs (positive values, in any order of
-// time): 1.4826·MAD(ln x[i+1] − ln x[i])/√2. It is changepoint's width
-// (the step size rule measures in it), NaN with fewer than 3 values or a
-// value that is not positive.
-func width(xs []float64, buf *[]float64) float64 {
-	if len(xs) < 3 {
-		return math.NaN()
-	}
-	d := (*buf)[:0]
-	for i := 1; i < len(xs); i++ {
-		if !(xs[i] > 0) || !(xs[i-1] > 0) {
-			*buf = d
-			return math.NaN()
-		}
-		d = append(d, math.Log(xs[i])-math.Log(xs[i-1]))
-	}
-	*buf = d
-	m := quantile.SelectHalvesMedian(d)
-	for i := range d {
-		d[i] = math.Abs(d[i] - m)
-	}
-	return 1.4826 * quantile.SelectHalvesMedian(d) / math.Sqrt2
-}
+// width is the run-to-run width of xs: changepoint.Width, the measure
+// step detection's size rule uses.
+func width(xs []float64, buf *[]float64) float64 { return changepoint.Width(xs, buf) }
 
 // smallSample widens the squared width of n values of history: the MAD
 // of a few differences is itself noisy, and a young series must not cry

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -42,4 +44,47 @@ dir = "results"
 	}
 	b.AssertFileContent("commit/"+sha2+"/index.html", "+∞%", "-100.00%", "1 from 0")
 	b.AssertNoFileContent("commit/"+sha2+"/index.html", ">n/a<")
+}
+
+// TestSiteUnconfirmed: a change at the newest commit, far out of a steady
+// series' noise but with no values after it yet, is shown as unconfirmed
+// — on its commit page with the badge, in the lists of commits and on the
+// dashboard — and counted nowhere; a spike that came back is labelled a
+// spike (issue 22, point 2).
+func TestSiteUnconfirmed(t *testing.T) {
+	var files strings.Builder
+	files.WriteString("-- perfpages.toml --\n[[sources]]\ndir = \"results\"\n")
+	const n = 20
+	id := func(i int) string { return fmt.Sprintf("%040x", i+1) }
+	for i := range n {
+		v := 1000 * (1 + 0.01*float64(i%3))
+		spike := 500 * (1 + 0.01*float64(i%2))
+		switch {
+		case i == n-1:
+			v *= 1.12
+		case i == 10:
+			spike *= 1.5
+		}
+		parents := ""
+		if i > 0 {
+			parents = fmt.Sprintf(`, "parents": ["%s"]`, id(i-1))
+		}
+		fmt.Fprintf(&files, `-- results/c%02d.json --
+{"schema": "perfpages.run.v1",
+ "artifact": {"id": "%s", "kind": "commit", "date": "2026-09-%02dT10:00:00Z", "branch": "main", "title": "Change %d"%s},
+ "machine": {"name": "m"},
+ "results": [
+  {"benchmark": "parse", "metric": "wall-time", "unit": "ns", "samples": [%g]},
+  {"benchmark": "render", "metric": "wall-time", "unit": "ns", "samples": [%g]}
+ ]}
+`, i, id(i), i+1, i, parents, v, spike)
+	}
+	b := siteTest(t, files.String())
+	last := "commit/" + id(n-1) + "/index.html"
+	b.AssertFileContent(last, `title="Out of the series&#39; noise, but too few later values yet to say whether it stays`, ">unconfirmed</span>", "1 unconfirmed", "&#43;13.12%")
+	b.AssertNoFileContent(last, `data-relevant>`)
+	b.AssertFileContent("index.html", "1 unconfirmed")
+	b.AssertFileContent("commits/index.html", "1 unconfirmed")
+	b.AssertFileContent("commit/"+id(10)+"/index.html", ">spike</span>", "1 spike", "&#43;48.51%")
+	b.AssertNoFileContent("commit/"+id(10)+"/index.html", "▲ worse")
 }

@@ -579,7 +579,7 @@ func widthExceeded(hist []float64, t int, before, after float64, o Options, tmp 
 	if o.WidthMultiple == 0 || before <= 0 || after <= 0 {
 		return true
 	}
-	wd := width(hist, tmp)
+	wd := Width(hist, tmp)
 	return math.IsNaN(wd) || math.Abs(math.Log(after/before)) >= o.WidthMultiple*wd*evidence(o, t, len(hist)-t)
 }
 

@@ -133,19 +133,26 @@ type rankPair struct {
 	after bool
 }
 
-// width is the robust run-to-run noise of values xs (all positive) in
-// log space: 1.4826 · MAD(ln x[i+1] − ln x[i]) / √2, about the relative
-// standard deviation of one value around its neighbours. Differences
-// cancel the level (a step costs one outlying difference), the MAD
-// ignores spikes and the rare switch of a two-level runner. NaN when
-// fewer than 3 values or any is not positive.
-func width(xs []float64, tmp *[]float64) float64 {
+// Width is the robust run-to-run noise of values xs (all positive, in any
+// order of time) in log space: 1.4826 · MAD(ln x[i+1] − ln x[i]) / √2,
+// about the relative standard deviation of one value around its
+// neighbours. Differences cancel the level (a step costs one outlying
+// difference), the MAD ignores spikes and the rare switch of a two-level
+// runner. When more than half the differences are the same (quantised
+// values: memory in pages, a timer's ticks, a series alternating between
+// two values) the MAD is 0 although the values move, and the mean
+// absolute deviation stands in (1.2533 · mean |d − median| / √2, the
+// same scale for normal noise). NaN when fewer than 3 values or any is
+// not positive. tmp is scratch space. It is the one definition of a
+// series' width: step detection's size rule and the headline verdict of
+// package analysis both measure in it.
+func Width(xs []float64, tmp *[]float64) float64 {
 	if len(xs) < 3 {
 		return math.NaN()
 	}
 	d := (*tmp)[:0]
 	for i := 1; i < len(xs); i++ {
-		if xs[i] <= 0 || xs[i-1] <= 0 {
+		if !(xs[i] > 0) || !(xs[i-1] > 0) {
 			*tmp = d
 			return math.NaN()
 		}
@@ -153,8 +160,13 @@ func width(xs []float64, tmp *[]float64) float64 {
 	}
 	*tmp = d
 	m := quantile.SelectHalvesMedian(d)
+	var sum float64
 	for i := range d {
 		d[i] = math.Abs(d[i] - m)
+		sum += d[i]
 	}
-	return 1.4826 * quantile.SelectHalvesMedian(d) / math.Sqrt2
+	if mad := quantile.SelectHalvesMedian(d); mad > 0 || sum == 0 {
+		return 1.4826 * mad / math.Sqrt2
+	}
+	return 1.2533 * sum / float64(len(d)) / math.Sqrt2
 }

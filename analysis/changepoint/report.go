@@ -263,7 +263,7 @@ func sizeRatio(w []float64, t int, before, after float64, hist []float64, o Opti
 		ratio = delta / need
 	}
 	if o.WidthMultiple > 0 && before > 0 && after > 0 {
-		if wd := width(hist, tmp); wd > 0 {
+		if wd := Width(hist, tmp); wd > 0 {
 			ratio = min(ratio, math.Abs(math.Log(after/before))/(o.WidthMultiple*wd*evidence(o, t, len(w)-t)))
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/perfpages/perfpages/analysis/changepoint"
 )
 
 //go:embed corpus/*.json
@@ -167,22 +169,18 @@ func (n *Noise) sampleMedians() []float64 {
 
 // NoiseWidth is the noise width of a series given as relative deviations
 // from a level (value/level − 1; the level cancels, so any positive scale
-// will do): 1.4826 · MAD of the consecutive differences of ln(1 + x),
-// divided by √2 (see the package documentation). It is 0 for fewer than
-// 3 values.
+// will do): changepoint.Width of 1 + x, the width the product measures
+// in (see the package documentation). It is 0 for fewer than 3 values.
 func NoiseWidth(devs []float64) float64 {
-	if len(devs) < 3 {
-		return 0
+	vals := make([]float64, len(devs))
+	for i, x := range devs {
+		vals[i] = 1 + x
 	}
-	d := make([]float64, len(devs)-1)
-	for i := range d {
-		d[i] = math.Log1p(devs[i+1]) - math.Log1p(devs[i])
+	var tmp []float64
+	if w := changepoint.Width(vals, &tmp); !math.IsNaN(w) {
+		return w
 	}
-	m := median(d)
-	for i := range d {
-		d[i] = math.Abs(d[i] - m)
-	}
-	return 1.4826 * median(d) / math.Sqrt2
+	return 0
 }
 
 // median is the median of xs (the mean of the two middle values for an

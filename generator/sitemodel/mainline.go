@@ -372,9 +372,10 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		switch {
 		case r.After != nil && r.After.Error != "":
 			v.Failures = append(v.Failures, p.row(r))
-		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed && !youngChange(r):
+		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed && r.Headline.State != analysis.StateSpike && !youngChange(r):
 			// Not counted: shown on demand (the data files). Unconfirmed
-			// changes are shown with the relevant ones, under their badge,
+			// changes and spikes are shown with the relevant ones, under
+			// their badge,
 			// and so are the changes of a series too young to judge: a
 			// new site's first pages show what moved.
 			mv.Folded++
