@@ -233,18 +233,44 @@ func (d *Dataset) PRBase(head int) (int, bool) {
 	return d.Previous(head)
 }
 
-// PRs returns the PR numbers that have an artifact, ascending.
+// PRs returns the PR numbers that have a head ([Dataset.PRHead]: a
+// main-line commit or a try run), ascending: the PRs that get a page. An
+// artifact that names a PR but is neither (a commit off the main line,
+// such as a merge into another branch) stands for no PR; Dataset notes
+// how many there are ([Dataset.Notes]).
 func (d *Dataset) PRs() []int {
 	seen := map[int]bool{}
 	var prs []int
-	for _, a := range d.Artifacts {
-		if a.PR > 0 && !seen[a.PR] {
+	for i, a := range d.Artifacts {
+		if a.PR > 0 && !seen[a.PR] && (a.Kind == KindTry || d.MainPos(i) >= 0) {
 			seen[a.PR] = true
 			prs = append(prs, a.PR)
 		}
 	}
 	slices.Sort(prs)
 	return prs
+}
+
+// headlessPRs is the note on artifacts that name a PR but stand for none
+// (see PRs); "" when there are none.
+func (d *Dataset) headlessPRs() string {
+	heads := map[int]bool{}
+	for _, pr := range d.PRs() {
+		heads[pr] = true
+	}
+	n, example := 0, ""
+	for _, a := range d.Artifacts {
+		if a.PR > 0 && !heads[a.PR] {
+			n++
+			if example == "" {
+				example = fmt.Sprintf("%s names #%d", a.Short(), a.PR)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("artifacts naming a PR that no main-line commit or try run names get no PR page (they are off the main line): %d (e.g. %s)", n, example)
 }
 
 // BuildOptions says how runs become a dataset.
@@ -704,6 +730,10 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	for p, a := range d.MainLine {
 		d.mainPos[a] = p
+	}
+	if note := d.headlessPRs(); note != "" {
+		d.Notes = append(d.Notes, note)
+		slices.Sort(d.Notes)
 	}
 
 	for _, m := range b.machines {

@@ -385,3 +385,34 @@ func TestBuilderSeriesSizes(t *testing.T) {
 		t.Fatalf("the test's dataset is not what it means to be: %d series, %d artifacts", len(want.Series), len(want.Artifacts))
 	}
 }
+
+// TestPRsHaveHeads: a PR number named only by a commit off the main line
+// (a merge commit off the first-parent chain) has no head, so it gets no
+// PR page: PRs lists only the PRs PRHead finds, and a note says why the
+// others are missing.
+func TestPRsHaveHeads(t *testing.T) {
+	day := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	c1, c2, off, try := strings.Repeat("1", 40), strings.Repeat("2", 40), strings.Repeat("3", 40), strings.Repeat("4", 40)
+	main := []Artifact{
+		{ID: c1, Kind: KindCommit, Date: day},
+		{ID: c2, Kind: KindCommit, Date: day.Add(time.Hour), Parents: []string{c1}, PR: 5},
+	}
+	other := []Artifact{{ID: off, Kind: KindCommit, Date: day.Add(2 * time.Hour), Parents: []string{c1, c2}, PR: 7, Title: "Merge pull request #7 from a/b"}}
+	b := NewBuilder(BuildOptions{History: main, Other: other})
+	for _, a := range []Artifact{main[0], main[1], other[0], {ID: try, Kind: KindTry, Date: day, PR: 9, Baseline: c1}} {
+		b.AddVersion("t", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}}}})
+	}
+	d := b.Dataset()
+	if diff := cmp.Diff([]int{5, 9}, d.PRs()); diff != "" {
+		t.Errorf("PRs (-want +got):\n%s", diff)
+	}
+	for _, pr := range d.PRs() {
+		if _, ok := d.PRHead(pr); !ok {
+			t.Errorf("PR %d is listed without a head", pr)
+		}
+	}
+	want := []string{"artifacts naming a PR that no main-line commit or try run names get no PR page (they are off the main line): 1 (e.g. 3333333 names #7)"}
+	if diff := cmp.Diff(want, d.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
