@@ -3,8 +3,8 @@ package par
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
