@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -233,11 +234,35 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], r.key)
 	}
 	l.d = b.Dataset()
+	if cfg.Project.Git == "" {
+		if note := untitled(l.d); note != "" {
+			l.d.Notes = append(l.d.Notes, note)
+			slices.Sort(l.d.Notes)
+		}
+	}
 	warnings = append(warnings, l.d.Warnings...)
 	data, name, err := s.annotations()
 	l.annotations = data
 	warnings = append(warnings, s.annotate(l.d, data, name, err)...)
 	return l, warnings, nil
+}
+
+// untitled is the note that points to [project] when at least half of
+// the main line's commits have no title: asv results, and archives that
+// carry only a sha, record no commit subject, and pages then name commits
+// by their sha alone. "" when the titles are there.
+func untitled(d *analysis.Dataset) string {
+	n := 0
+	for _, a := range d.MainLine {
+		if d.Artifacts[a].Title == "" {
+			n++
+		}
+	}
+	if n == 0 || 2*n < len(d.MainLine) {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d main-line commits have no title (the results do not record commit subjects): "+
+		"set [project] git to the benchmarked repository's clone (and branch, default main) for titles, PR numbers and the history's own order", n, len(d.MainLine))
 }
 
 // gitRepos are the git repositories a build reads, each opened once.

@@ -229,7 +229,7 @@ func TestSiteFromGitCorrections(t *testing.T) {
 	res := newGitRepo(t, filepath.Join(root, "results"))
 	shaA, shaB := strings.Repeat("a", 40), strings.Repeat("b", 40)
 	archive := func(sha, date string, results ...string) string {
-		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `", "date": "` + date + `", "branch": "main"},
+		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `", "date": "` + date + `", "branch": "main", "title": "a commit"},
  "machine": {"name": "ci"}, "results": [` + strings.Join(results, ", ") + `]}`
 	}
 	parse := func(v string) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -158,16 +159,17 @@ func TestPlanCounts(t *testing.T) {
 			sum.Improvements += m.Counts.Improvements
 			sum.Other += m.Counts.Other
 			sum.Failed += m.Counts.Failed
+			sum.StillFailing += m.Counts.StillFailing
 			relevant += len(m.Primary) + len(m.Secondary)
 			if len(m.Primary)+len(m.Secondary) != m.Counts.Relevant() {
 				t.Errorf("%s %s: %d relevant rows listed, counts say %d", o.Path, m.Name, len(m.Primary)+len(m.Secondary), m.Counts.Relevant())
 			}
 		}
-		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed {
+		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed || sum.StillFailing != c.Counts.StillFailing {
 			t.Errorf("%s: metric counts %+v do not add up to the page's %+v", o.Path, sum, c.Counts)
 		}
-		if len(c.Failures) != c.Counts.Failed {
-			t.Errorf("%s: %d failures listed, counts say %d", o.Path, len(c.Failures), c.Counts.Failed)
+		if len(c.Failures) != c.Counts.Failed+c.Counts.StillFailing {
+			t.Errorf("%s: %d failures listed, counts say %d", o.Path, len(c.Failures), c.Counts.Failed+c.Counts.StillFailing)
 		}
 	}
 }
@@ -254,5 +256,70 @@ func TestSeriesDataJSON(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no data file in the plan")
+	}
+}
+
+// TestFailingOnce: a benchmark that fails at every commit (asv records a
+// null result for it in every results file) is one failure: the dashboard
+// lists it once, failing since the first commit, and the comparisons after
+// that count it as still failing, not as failed.
+func TestFailingOnce(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+	prev := ""
+	var ids []string
+	for i := range 5 {
+		id := strings.Repeat(strconv.Itoa(i+1), 40)
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		if prev != "" {
+			a.Parents = []string{prev}
+		}
+		prev = id
+		ids = append(ids, id)
+		b.AddVersion(id, analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
+			{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "asv recorded no result"},
+			{Case: analysis.TestCase{Benchmark: "fine"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}},
+		}})
+	}
+	_, outs := planAll(t, b.Dataset(), smallOptions())
+	for _, o := range outs {
+		switch v := o.Data.(type) {
+		case Dashboard:
+			if len(v.Failing) != 1 || v.Failing[0].Since.ID != ids[0] || v.Failing[0].New {
+				t.Errorf("dashboard failing: %+v, want broken since %s", v.Failing, ids[0])
+			}
+			for _, r := range v.Recent {
+				if r.Counts.Failed != 0 || r.Counts.StillFailing != 1 {
+					t.Errorf("dashboard lists %s with %+v: want 0 failed, 1 still failing", r.Commit.ID, r.Counts)
+				}
+			}
+		case Comparison:
+			if v.Base == nil {
+				continue // the first commit: its failure is new
+			}
+			if v.Counts.Failed != 0 || v.Counts.StillFailing != 1 {
+				t.Errorf("%s: %+v, want 0 failed, 1 still failing", o.Path, v.Counts)
+			}
+		}
+	}
+}
+
+// TestHardware: a machine's hardware line shows what is known; a
+// github-action-benchmark machine, known by its name alone, shows nothing
+// (the page says "not recorded"), never "/".
+func TestHardware(t *testing.T) {
+	for _, tt := range []struct {
+		m    analysis.Machine
+		want string
+	}{
+		{analysis.Machine{Name: "default"}, ""},
+		{analysis.Machine{Name: "m", OS: "linux"}, "linux"},
+		{analysis.Machine{Name: "m", Arch: "arm64"}, "arm64"},
+		{analysis.Machine{Name: "m", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", Cores: 16, MemoryBytes: 64 << 30}, "linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"},
+		{analysis.Machine{Name: "m", CPU: "Apple M2"}, "Apple M2"},
+	} {
+		if got := hardware(tt.m); got != tt.want {
+			t.Errorf("hardware(%+v) = %q, want %q", tt.m, got, tt.want)
+		}
 	}
 }
