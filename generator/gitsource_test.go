@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -220,10 +221,11 @@ git = "project"
 }
 
 // TestSiteFromGitCorrections: a results branch where a nightly job
-// commits a file, overwrites it with a corrected value, then commits
-// another file. The corrected value is used, the older version's result
-// that the correction lacks is kept, and both are notes, so a strict
-// build succeeds.
+// commits a file, overwrites it with a corrected value (and without one of
+// its results), then commits another file. The newest version of a.json
+// is what was meant: the corrected value is used, the result it dropped
+// for the commit it still holds is removed (kept with keep_removed), and
+// each is one note naming what changed, so a strict build succeeds.
 func TestSiteFromGitCorrections(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "results"))
@@ -246,40 +248,48 @@ func TestSiteFromGitCorrections(t *testing.T) {
 	res.write("results/b.json", archive(shaB, "2026-09-02T00:00:00Z", parse("990"), lex))
 	res.git("add", ".")
 	res.git("commit", "-qm", "results for b")
-	second := res.git("rev-parse", "--short=7", "HEAD~1")
 
-	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[[sources]]\ngit = \"results\"\nref = \"perf-results\"\npath = \"results/\"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep_removed=%t", keep), func(t *testing.T) {
+			cfgText := "[[sources]]\ngit = \"results\"\nref = \"perf-results\"\npath = \"results/\"\n"
+			if keep {
+				cfgText += "keep_removed = true\n"
+			}
+			if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfgText), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(root, fmt.Sprintf("public-%t", keep))
+			rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Strict: true, Out: out})
+			src := "git history of perf-results:results/ in " + filepath.Join(root, "results")
+			removed := src + ": 1 result that later versions of 1 file no longer hold (e.g. lex instructions:u on ci at aaaaaaaaaaaa, last in perf-results@" + first + ":results/a.json) are left out: " +
+				"the newest version of a file is what its maintainer meant; set keep_removed = true on the source to keep them"
+			if keep {
+				removed = src + ": 1 result that later versions of 1 file no longer hold (e.g. lex instructions:u on ci at aaaaaaaaaaaa, last in perf-results@" + first + ":results/a.json) are kept (keep_removed = true)"
+			}
+			wantNotes := []string{
+				removed,
+				src + ": later versions of 1 file correct 1 result of older versions (e.g. parse instructions:u on ci at aaaaaaaaaaaa: [1000] → [900] (in perf-results@" + first + ":results/a.json)); the newest versions are used",
+			}
+			if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+			b := &builder{t: t, dir: root, out: out}
+			// 900 → 990, not 1000 → 990.
+			b.AssertFileContent("commit/"+shaB+"/index.html", "&#43;10.00%", "900", "990")
+			b.AssertNoFileContent("commit/"+shaB+"/index.html", "-1.00%")
+			// lex of a: removed, so b's lex is new; kept, it compares.
+			if keep {
+				b.AssertNoFileContent("commit/"+shaB+"/index.html", "New:")
+			}
+		})
 	}
-	cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := s.Build(context.Background(), BuildOptions{Strict: true})
-	if err != nil {
-		t.Fatalf("strict build: %v (warnings %v)", err, rep.Warnings)
-	}
-	wantNotes := []string{
-		"perf-results@" + second + ":results/a.json: 1 result only older versions of the file hold are kept (e.g. lex instructions:u on ci at aaaaaaaaaaaa, in perf-results@" + first + ":results/a.json)",
-		"perf-results@" + second + ":results/a.json: the newest version of the file corrects 1 result of older versions (e.g. parse instructions:u on ci at aaaaaaaaaaaa, was [1000] in perf-results@" + first + ":results/a.json); using the newest",
-	}
-	if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
-	// 900 → 990, not 1000 → 990.
-	b.AssertFileContent("commit/"+shaB+"/index.html", "&#43;10.00%", "900", "990")
-	b.AssertNoFileContent("commit/"+shaB+"/index.html", "-1.00%")
 }
 
 // TestSiteFromGitDataJS: a github-action-benchmark data.js on gh-pages
 // repeats all earlier entries in every version; read from git, the
 // repeated results are neither warnings nor notes. An entry the action
-// dropped from later versions (max-items-in-chart) is kept, with a note.
+// dropped from later versions (max-items-in-chart), older than every
+// entry they list, is history: kept, with a note.
 func TestSiteFromGitDataJS(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
@@ -304,7 +314,6 @@ func TestSiteFromGitDataJS(t *testing.T) {
 		res.git("add", ".")
 		res.git("commit", "-qm", "add entry "+strconv.Itoa(n))
 	}
-	last := res.git("rev-parse", "--short=7", "HEAD")
 	before := res.git("rev-parse", "--short=7", "HEAD~1") // the last version with entry 1
 	cfg := "[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"
 	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
@@ -325,7 +334,7 @@ func TestSiteFromGitDataJS(t *testing.T) {
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %v", warnings)
 	}
-	wantNotes := []string{"gh-pages@" + last + ":dev/bench/data.js: 1 result only older versions of the file hold are kept (e.g. parse wall-time on default at 111111111111, in gh-pages@" + before + ":dev/bench/data.js)"}
+	wantNotes := []string{"git history of gh-pages:dev/bench in " + filepath.Join(root, "pages") + ": 1 result of artifacts that later versions of 1 file no longer list, older than every artifact they list, are kept as history (e.g. parse wall-time on default at 111111111111, last in gh-pages@" + before + ":dev/bench/data.js)"}
 	if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
