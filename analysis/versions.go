@@ -38,7 +38,9 @@ import (
 //     held. Once history or removed, a result stays so until a version
 //     gives it again.
 //  4. Of an artifact's metadata, the newest version that sets a field
-//     wins; a field a newer version changed is counted (Fields).
+//     wins; a field a newer version changed is counted (Fields), but for
+//     the parents, which a file that orders its entries (data.js) gives
+//     anew when an entry before is removed.
 //
 // FileVersions folds the versions in order, oldest first, one at a time,
 // so that memory holds the newest version and what was dropped, never
@@ -367,7 +369,7 @@ func (h *FileVersions) fillArtifacts(runs []Run) {
 			case ok == "":
 			case k == "":
 				f.copy(a, o)
-			case k != ok && !changed[a.ID+"\x00"+f.name]:
+			case k != ok && f.name != "parents" && !changed[a.ID+"\x00"+f.name]:
 				changed[a.ID+"\x00"+f.name] = true
 				h.Fields++
 			}

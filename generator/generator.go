@@ -312,6 +312,15 @@ func (r *gitRepos) open(ctx context.Context, dir string) (*source.Git, error) {
 	return g, nil
 }
 
+// reads sums what the repositories read ([source.Git.Reads]).
+func (r *gitRepos) reads() (blobs, bytes int64) {
+	for _, g := range r.m {
+		b, n := g.Reads()
+		blobs, bytes = blobs+b, bytes+n
+	}
+	return blobs, bytes
+}
+
 func (r *gitRepos) close() {
 	for _, g := range r.m {
 		g.Close()
@@ -629,6 +638,13 @@ type stages struct {
 	last time.Time
 }
 
+// note reports what a stage did.
+func (t *stages) note(name, format string, args ...any) {
+	if t.w != nil {
+		fmt.Fprintf(t.w, "perfpages: %-10s %s\n", name, fmt.Sprintf(format, args...))
+	}
+}
+
 // done reports the stage that ends now.
 func (t *stages) done(name string) {
 	if t.w == nil {
@@ -730,6 +746,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("load")
+	if blobs, bytes := repos.reads(); blobs > 0 || len(repos.m) > 0 {
+		t.note("git", "%d blobs read (%s)", blobs, capped.FormatBytes(bytes))
+	}
 	d := l.d
 	rep.Notes, rep.Resumed = d.Notes, l.resumed
 	var cont *site.Content

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -418,4 +419,133 @@ branch = "main"
 	}
 	_, want = build("cold", true)
 	sameAsCold(t, got, want)
+}
+
+// TestSiteFromGitDataJSIncremental: a nightly build of a data.js history
+// reads the new version's blob alone (the store keeps the fold of the
+// versions before it) and builds what a cold build builds; so does a build
+// after a version that removes an entry, and one after the branch's last
+// commit was rewritten (a force push).
+func TestSiteFromGitDataJSIncremental(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	entry := func(i int) string {
+		return `{"commit": {"id": "` + fmt.Sprintf("%040x", i) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-08-` + fmt.Sprintf("%02d", i) + `T10:00:00Z"},
+ "date": 1, "tool": "cargo", "benches": [{"name": "parse", "value": ` + strconv.Itoa(1000+i%3) + `, "range": "± 12", "unit": "ns/iter"}, {"name": "lex", "value": ` + strconv.Itoa(500+i%2) + `, "range": "± 3", "unit": "ns/iter"}]}`
+	}
+	commit := func(msg string, entries ...int) {
+		var es []string
+		for _, i := range entries {
+			es = append(es, entry(i))
+		}
+		res.write("dev/bench/data.js", "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": ["+strings.Join(es, ",\n")+"]}}\n")
+		res.git("add", ".")
+		res.git("commit", "-qm", msg)
+	}
+	upTo := func(n int) []int {
+		var out []int
+		for i := 1; i <= n; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	for n := 1; n <= 12; n++ {
+		commit("add entry "+strconv.Itoa(n), upTo(n)...)
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"), 0o644)
+	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
+		t.Helper()
+		var timings strings.Builder
+		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Strict: true, Timings: &timings})
+		return rep, readTree(t, filepath.Join(root, out)), timings.String()
+	}
+	reads := func(timings string) string {
+		for line := range strings.Lines(timings) {
+			if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
+				return strings.TrimSpace(rest)
+			}
+		}
+		return "no git line in:\n" + timings
+	}
+	if _, _, tm := build("public", false); !strings.HasPrefix(reads(tm), "12 blobs read") {
+		t.Errorf("cold build: %s, want the 12 versions read", reads(tm))
+	}
+	check := func(what string, wantNotes []string) {
+		t.Helper()
+		rep, got, tm := build("public", false)
+		if r := reads(tm); !strings.HasPrefix(r, "1 blobs read") {
+			t.Errorf("%s: %s, want 1 blob read", what, r)
+		}
+		coldRep, want, _ := build("cold", true)
+		sameAsCold(t, got, want)
+		if diff := cmp.Diff(coldRep.Notes, rep.Notes); diff != "" {
+			t.Errorf("%s: notes differ from a cold build's (-cold +incremental):\n%s", what, diff)
+		}
+		if diff := cmp.Diff(wantNotes, rep.Notes, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", what, diff)
+		}
+	}
+	commit("add entry 13", upTo(13)...)
+	check("+1 version", nil)
+
+	// A maintainer deletes entry 5, a spike: removed, with a note.
+	commit("remove noisy benchmark spike", 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13)
+	src := "git history of gh-pages:dev/bench in " + filepath.Join(root, "pages")
+	removed := src + ": 2 results that later versions of 1 file no longer hold (e.g. lex wall-time on default at 000000000000, last in gh-pages@" +
+		res.git("rev-parse", "--short=7", "HEAD~1") + ":dev/bench/data.js) are left out: the newest version of a file is what its maintainer meant; set keep_removed = true on the source to keep them"
+	check("a version that removes an entry", []string{removed})
+	if _, tree, _ := build("public", false); strings.Contains(string(tree["commits/index.html"].data), "<td>commit 5</td>") {
+		t.Error("the removed entry's commit is still listed")
+	}
+
+	// The last commit rewritten (amended and force-pushed): the fold of
+	// the versions before it is still good.
+	res.write("dev/bench/data.js", strings.Replace(string(must(os.ReadFile(filepath.Join(root, "pages", "dev/bench/data.js")))), "\"lastUpdate\": 1", "\"lastUpdate\": 2", 1))
+	res.git("commit", "-q", "--amend", "-am", "remove noisy benchmark spike (amended)")
+	check("a rewritten last commit", []string{removed})
+}
+
+func must[T any](x T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
+// TestSiteFromGitWarnsOnce: a data.js whose every version lists a commit
+// under two PRs is one problem, warned once (for the newest version), not
+// once per version: a strict build of three versions reports one warning.
+func TestSiteFromGitWarnsOnce(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	data := string(must(os.ReadFile(filepath.Join("foreign", "testdata", "gab", "history.js"))))
+	for i := range 3 {
+		res.write("dev/bench/data.js", strings.Replace(data, "window.BENCHMARK_DATA = {", "window.BENCHMARK_DATA = {\"lastUpdate\": "+strconv.Itoa(i)+",", 1))
+		res.git("add", ".")
+		res.git("commit", "-qm", "version "+strconv.Itoa(i))
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"), 0o644)
+	cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Build(context.Background(), BuildOptions{Strict: true})
+	var listed []string
+	for _, w := range rep.Warnings {
+		if strings.Contains(w.Error(), "is listed under PR #53 and PR #54") {
+			listed = append(listed, w.Error())
+		}
+	}
+	if len(listed) != 1 || !strings.HasPrefix(listed[0], "gh-pages@"+res.git("rev-parse", "--short=7", "HEAD")+":") {
+		t.Errorf("the commit in two PRs is warned %d times, want once for the newest version: %q", len(listed), listed)
+	}
+	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%d problems", len(rep.Warnings))) {
+		t.Errorf("strict build: %v", err)
+	}
 }

@@ -157,6 +157,10 @@ func (g *Git) catBlobs(ctx context.Context, ids []string, fn func(i int, data []
 		if data, big, err = readObject(c.stdout, id, limit); err != nil {
 			break
 		}
+		if big == nil {
+			g.blobsRead.Add(1)
+			g.bytesRead.Add(int64(len(data)))
+		}
 		if fnErr = fn(i, data, big); fnErr != nil {
 			break
 		}
