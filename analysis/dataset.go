@@ -108,9 +108,10 @@ type Dataset struct {
 	// metadata, duplicate results, artifacts without a date.
 	Warnings []error
 	// Notes are things worth knowing that are not problems, so that a
-	// strict build does not fail on them: a newer version of a file on a
-	// results branch correcting results of an older one, results only an
-	// older version holds (see [Version]). Sorted.
+	// strict build does not fail on them: artifacts naming a PR that has
+	// no page; the caller adds its own (a newer version of a file on a
+	// results branch correcting results of an older one, see
+	// [FileVersions]). Sorted.
 	Notes []string
 	// Value is the single-value rule the dataset was built with; each
 	// series says what it resolved to ([Series.Value]).
@@ -306,7 +307,6 @@ type BuildOptions struct {
 type Builder struct {
 	opts     BuildOptions
 	runs     []runSource                // every run added, in order
-	files    map[string]*fileState      // Version.File → its versions
 	claims   map[string][]artifactClaim // artifact id → what runs say of it
 	origin   map[string]string          // artifact id → the first run's origin
 	machines map[string]Machine
@@ -321,7 +321,7 @@ type Builder struct {
 	order    []string       // pending number → artifact id
 	firstPos []int          // pending number → position of its first run
 	// pos is the position of the run being added, lastPos the largest
-	// position added so far (see AddVersionAt), maxPos the largest of a
+	// position added so far (see AddAt), maxPos the largest of a
 	// resumed builder's checkpoint.
 	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
@@ -462,7 +462,6 @@ func NewBuilder(opts BuildOptions) *Builder {
 	}
 	return &Builder{
 		opts:     opts,
-		files:    map[string]*fileState{},
 		claims:   map[string][]artifactClaim{},
 		origin:   map[string]string{},
 		machines: map[string]Machine{},
@@ -479,38 +478,31 @@ func (b *Builder) warnf(format string, args ...any) {
 	b.warnings = append(b.warnings, posWarning{b.pos, fmt.Errorf(format, args...)})
 }
 
-// AddVersion adds the run decoded from origin, version v of a file whose
-// other versions may be added too: for the same result, the newest
-// version's is used, in whatever order the versions are added. A run
-// from a file with no other versions has the zero Version. Runs must be
-// added in a deterministic order: on a conflict between files the first
-// one wins (see merge.go for the rules).
+// Add adds the run decoded from origin. Runs must be added in a
+// deterministic order: on a conflict between runs the first one wins
+// (see merge.go for the rules).
 //
 // On a resumed builder (ResumeBuilder), the run is placed after every run
 // of the checkpoint and every run added.
-func (b *Builder) AddVersion(origin string, v Version, r Run) {
-	b.AddVersionAt(max(b.lastPos, b.maxPos)+1, origin, v, r)
+func (b *Builder) Add(origin string, r Run) {
+	b.AddAt(max(b.lastPos, b.maxPos)+1, origin, r)
 }
 
-// AddVersionAt is AddVersion for the run at position pos of the order of
-// all runs: the order AddVersion would have been called in. Positions
-// must grow from call to call. A builder that was not resumed sees runs
-// in that order anyway (AddVersion numbers them 0, 1, 2, …); a resumed
-// one (ResumeBuilder) places new runs among the runs of its checkpoint
-// by their positions.
-func (b *Builder) AddVersionAt(pos int, origin string, v Version, r Run) {
+// AddAt is Add for the run at position pos of the order of all runs: the
+// order Add would have been called in. Positions must grow from call to
+// call. A builder that was not resumed sees runs in that order anyway
+// (Add numbers them 0, 1, 2, …); a resumed one (ResumeBuilder) places new
+// runs among the runs of its checkpoint by their positions.
+func (b *Builder) AddAt(pos int, origin string, r Run) {
 	if pos <= b.lastPos {
 		panic(fmt.Sprintf("analysis: run at position %d added after position %d", pos, b.lastPos))
 	}
 	b.pos, b.lastPos = pos, pos
-	if b.resumed != nil && !b.resumable(v, &r) {
+	if b.resumed != nil && !b.resumable(&r) {
 		return
 	}
 	ri := int32(len(b.runs))
-	b.runs = append(b.runs, runSource{origin: origin, v: v, pos: pos})
-	if v.File != "" {
-		b.file(v, ri)
-	}
+	b.runs = append(b.runs, runSource{origin: origin, pos: pos})
 	b.claimArtifact(ri, r.Artifact)
 	art := b.pending(r.Artifact.ID)
 	if m, ok := b.machines[r.Machine.Name]; !ok {
@@ -665,7 +657,7 @@ func (b *Builder) Dataset() *Dataset {
 	// Warnings in the order of the runs they came from, then those of the
 	// artifacts (resolveArtifact, above) in id order.
 	slices.SortStableFunc(b.warnings, func(x, y posWarning) int { return cmp.Compare(x.pos, y.pos) })
-	d := &Dataset{Value: b.opts.Value, Notes: b.notes(), byID: map[string]int{}}
+	d := &Dataset{Value: b.opts.Value, byID: map[string]int{}}
 	for _, w := range b.warnings {
 		d.Warnings = append(d.Warnings, w.err)
 	}

@@ -66,7 +66,7 @@ func triageDataset(t *testing.T) *Dataset {
 			}
 			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
 		}
-		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -204,7 +204,7 @@ func TestWeeksFollowTheMainLine(t *testing.T) {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		b.AddVersion("t", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{float64(100 + i)}}}})
+		b.Add("t", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{float64(100 + i)}}}})
 	}
 	d := b.Dataset()
 	pos := func(ids ...int) []int { // artifact indices of the main line's positions

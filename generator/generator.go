@@ -180,7 +180,6 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	cfg := s.Config
 	var warnings []error
 	files := append([]source.File(nil), s.Files...)
-	versions := make([]analysis.Version, len(files)) // of files, for the builder
 	var notes []string
 	opts := cfg.BuildOptions()
 	dateOptional := cfg.Project.Git != ""
@@ -201,7 +200,6 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			}
 			warnings = append(warnings, h.problems...)
 			files = append(files, h.files...)
-			versions = append(versions, make([]analysis.Version, len(h.files))...)
 			later = append(later, h.runs...)
 			notes = append(notes, h.notes...)
 			continue
@@ -218,7 +216,6 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			continue
 		}
 		files = append(files, fs...)
-		versions = append(versions, make([]analysis.Version, len(fs))...)
 	}
 	if cfg.Project.Git != "" {
 		g, err := openGit(cfg.Project.Git)
@@ -242,11 +239,11 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	a := addArchives(files, versions, opts, aopts, st)
+	a := addArchives(files, opts, aopts, st)
 	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed}
 	warnings = append(warnings, a.problems...)
 	for _, r := range later {
-		b.AddVersion(r.origin, analysis.Version{}, r.run) // after every archive's run
+		b.Add(r.origin, r.run) // after every archive's run
 		// An artifact's key is its own results', whichever input they
 		// came in: one data.js holds every commit, and a new version of
 		// it changes the keys of the commits it changed, not all.

@@ -138,7 +138,7 @@ func buildHistory(t *testing.T, seed uint64) error {
 	runs, opts := historyRuns(seed)
 	b := analysis.NewBuilder(opts)
 	for i, run := range runs {
-		b.AddVersion(fmt.Sprintf("run%d.json", i), analysis.Version{}, run)
+		b.Add(fmt.Sprintf("run%d.json", i), run)
 	}
 	d := b.Dataset()
 	steps, _ := detectSteps(nil, d, StepOptions)

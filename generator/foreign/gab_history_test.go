@@ -112,7 +112,7 @@ func TestGabHistoryDataset(t *testing.T) {
 	runs, _ := readGabHistory(t)
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	for _, r := range runs {
-		b.AddVersion("history.js", analysis.Version{}, r)
+		b.Add("history.js", r)
 	}
 	d := b.Dataset()
 	if len(d.Warnings) != 0 {

@@ -48,7 +48,7 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 		if parent != "" {
 			a.Parents = []string{parent}
 		}
-		b.AddVersion(id+".json", analysis.Version{}, analysis.Run{Artifact: a, Machine: m, Results: results})
+		b.Add(id+".json", analysis.Run{Artifact: a, Machine: m, Results: results})
 	}
 	stress := func(v float64) analysis.Result {
 		r := res("stress", "", "max-rss", "bytes", v)
@@ -65,7 +65,7 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 	failed.Error = "exit status 2"
 	add(sha3, sha2, day.AddDate(0, 0, 8), 13, "Break the small case (#13)",
 		res("json-decode", "large", "wall-time", "ns", 901, 903), failed)
-	b.AddVersion("try.json", analysis.Version{}, analysis.Run{
+	b.Add("try.json", analysis.Run{
 		Artifact: analysis.Artifact{ID: shaT, Kind: analysis.KindTry, Date: day.AddDate(0, 0, 9), PR: 14, Title: "Try a new allocator", Baseline: sha3, Branch: "feature/alloc"},
 		Machine:  m, Results: []analysis.Result{res("json-decode", "large", "wall-time", "ns", 850)}})
 	return b.Dataset()
@@ -276,7 +276,7 @@ func TestFailingOnce(t *testing.T) {
 		}
 		prev = id
 		ids = append(ids, id)
-		b.AddVersion(id, analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
+		b.Add(id, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
 			{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "asv recorded no result"},
 			{Case: analysis.TestCase{Benchmark: "fine"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}},
 		}})
