@@ -119,6 +119,7 @@ type stateMeta struct {
 	Iters     int
 	Errors    []stateError
 	Summaries []stateSummary
+	Ranges    []stateError // the points' ranges (Result.Range)
 }
 
 type stateRun struct {
@@ -226,6 +227,9 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 			}
 			if p.Summary != nil {
 				m.Summaries = append(m.Summaries, stateSummary{m.Points, *p.Summary})
+			}
+			if text, ok := sb.ranges[pt]; ok {
+				m.Ranges = append(m.Ranges, stateError{m.Points, text})
 			}
 			m.Points++
 			m.Samples += len(p.Samples)
@@ -403,6 +407,10 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 	for _, s := range m.Summaries {
 		sums[s.Point] = &s.S
 	}
+	ranges := map[int]string{}
+	for _, r := range m.Ranges {
+		ranges[r.Point] = r.Msg
+	}
 	at, so, io := 0, 0, 0
 	for _, ss := range m.Series {
 		if ss.N < 0 || at+ss.N > np {
@@ -433,6 +441,14 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		}
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
 			runs: runs[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
+		for j := range ss.N {
+			if text, ok := ranges[at+j]; ok {
+				if sb.ranges == nil {
+					sb.ranges = map[int32]string{}
+				}
+				sb.ranges[int32(j)] = text
+			}
+		}
 		b.series[ss.Key] = sb
 		at += ss.N
 	}

@@ -72,6 +72,9 @@ func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []str
 					res.Summary = &SampleSummary{Mean: float64(rng.IntN(100)), StdDev: 1, N: 5}
 					fallthrough
 				default:
+					if rng.IntN(6) == 0 {
+						res.Range = fmt.Sprintf("± %d", rng.IntN(9))
+					}
 					k := 1 + rng.IntN(4)
 					for range k {
 						res.Samples = append(res.Samples, float64(100+rng.IntN(3)))

@@ -82,6 +82,10 @@ type Series struct {
 	// Value is the single-value rule its points were reduced with: the
 	// dataset's, with Auto resolved for the metric ([ValueKind.For]).
 	Value ValueKind
+	// Ranges are the ranges the tool printed beside its values
+	// (Result.Range), by artifact index; nil for a series without any.
+	// They are shown, never computed with.
+	Ranges map[int]string
 }
 
 // At returns the point of artifact index a, or nil.
@@ -375,6 +379,9 @@ type seriesBuild struct {
 	runs      []int32 // runs[i] is the run of point i
 	maxArt    int     // the largest artifact among the points, -1 when none
 	index     map[int]int32
+	// ranges are the tools' ranges of the points that have one
+	// (Result.Range), by point: few series have any.
+	ranges map[int32]string
 }
 
 // pointChunk is the number of points in each chunk of seriesBuild.pts;
@@ -560,6 +567,12 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		// in; keep the id in a side table through the index field.
 		p := Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary}
 		sb.reduce(&p)
+		if res.Range != "" {
+			if sb.ranges == nil {
+				sb.ranges = map[int32]string{}
+			}
+			sb.ranges[sb.n] = res.Range
+		}
 		sb.add(ri, p)
 	}
 	b.shapes[shapeKey] = shape
@@ -778,6 +791,14 @@ func (b *Builder) Dataset() *Dataset {
 func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 	s := sb.s
 	s.Value = sb.value // Dataset.Value.For(s.Metric): the rule its points were reduced with
+	for pt, text := range sb.ranges {
+		if idx := remap[sb.point(pt).Artifact]; idx >= 0 {
+			if s.Ranges == nil {
+				s.Ranges = map[int]string{}
+			}
+			s.Ranges[idx] = text
+		}
+	}
 	var pts []Point
 	if sb.flat {
 		// In place: a point is written at or before where it was read.

@@ -355,7 +355,7 @@
               h.points.push({
                 pos: pos, artifact: artifacts[pos], value: file.v[g], lower: lower, upper: upper,
                 bandText: lower === null ? "" : formatValue(Math.min(lower, upper), shared.unit) + " – " + formatValue(Math.max(lower, upper), shared.unit),
-                samples: file.s[g], error: str("err", g), ann: str("ann", g), row: row
+                samples: file.s[g], error: str("err", g), ann: str("ann", g), range: str("rng", g), row: row
               });
             }
           });
@@ -401,6 +401,7 @@
     s += ' <span style="opacity:.7">' + encode(d.d) + "</span>";
     if (d.t) { s += "<br>" + encode(d.t); }
     s += "<br><b>" + (d.f ? encode(d.f) : "failed") + "</b>";
+    if (d.g) { s += ' <span style="opacity:.7" title="as the tool reported it">' + encode(d.g) + "</span>"; }
     if (d.m) { s += ' <span style="color:' + (d.m === "regression" ? layout.colors.regression : layout.colors.improvement) + '">' + encode(d.m) + "</span>"; }
     if (d.r) { s += '<br><span style="opacity:.7">expected ' + encode(d.r) + "</span>"; }
     return s;
@@ -446,6 +447,7 @@
         var y = p.value / axis.factor;
         it.value = [ms, y];
         it.f = p.row.after || "";
+        if (p.range) { it.g = p.range; }
         if (p.row["class"]) {
           it.m = p.row["class"];
           (it.m === "regression" ? reg : imp).push({name: a.label, value: [ms, y]});
