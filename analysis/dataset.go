@@ -659,16 +659,18 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	b.pos = math.MaxInt // the artifacts' warnings come after the runs'
 	artifacts := make(map[string]*Artifact, len(b.order))
+	found := map[string]*disagreement{}
 	for _, id := range slices.Sorted(maps.Keys(b.claims)) {
 		var hp *Artifact
 		if h, ok := known[id]; ok {
 			hp = &h
 		}
-		a := b.resolveArtifact(id, hp)
+		a := b.resolveArtifact(id, hp, found)
 		artifacts[id] = &a
 	}
+	b.disagreements(found)
 	// Warnings in the order of the runs they came from, then those of the
-	// artifacts (resolveArtifact, above) in id order.
+	// artifacts (resolveArtifact, above), by field.
 	slices.SortStableFunc(b.warnings, func(x, y posWarning) int { return cmp.Compare(x.pos, y.pos) })
 	d := &Dataset{Value: b.opts.Value, byID: map[string]int{}}
 	for _, w := range b.warnings {

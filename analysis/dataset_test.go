@@ -361,3 +361,24 @@ func TestPRsHaveHeads(t *testing.T) {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
 }
+
+// TestBuilderDisagreementsOnce: files that disagree on a field of many
+// artifacts for one reason (each github-action-benchmark data.js makes
+// the previous entry of its own list a commit's parent) are one warning
+// that says how many, not one per artifact.
+func TestBuilderDisagreementsOnce(t *testing.T) {
+	b := NewBuilder(BuildOptions{})
+	m := Machine{Name: "m"}
+	for f, file := range []string{"s3/data.js", "redis/data.js"} {
+		for a := 1; a <= 5; a++ {
+			id := fmt.Sprintf("%040d", a)
+			b.Add(file, Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour), Parents: []string{fmt.Sprintf("%039d%d", f, a)}}, Machine: m,
+				Context: Params{{Key: "suite", Value: file}}, Results: []Result{result("x", "wall-time", "ns", 1)}})
+		}
+	}
+	d := b.Dataset()
+	got := errorStrings(d.Warnings)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "archives disagree on the parents of 5 artifacts, each settled by its rule (e.g. artifact "+fmt.Sprintf("%040d", 1)+": archives disagree on its parents:") {
+		t.Errorf("warnings: %q", got)
+	}
+}

@@ -191,9 +191,17 @@ func sameArtifact(x, y *Artifact) bool {
 	return true
 }
 
+// disagreement counts the artifacts whose archives disagree on one field,
+// with the first of them: one cause, warned once (disagreements warns).
+type disagreement struct {
+	n       int
+	example string
+}
+
 // resolveArtifact merges the claims about artifact id (see the rules
-// above); h is what the project history knows of it, if anything.
-func (b *Builder) resolveArtifact(id string, h *Artifact) Artifact {
+// above); h is what the project history knows of it, if anything. A
+// disagreement is counted in found, by field.
+func (b *Builder) resolveArtifact(id string, h *Artifact, found map[string]*disagreement) Artifact {
 	claims := b.claims[id]
 	a := Artifact{ID: id}
 	for _, field := range artifactFields {
@@ -229,7 +237,30 @@ func (b *Builder) resolveArtifact(id string, h *Artifact) Artifact {
 		for _, v := range values {
 			list = append(list, field.show(&v.c.a)+" in "+v.origin)
 		}
-		b.warnf("artifact %s: archives disagree on its %s: %s; using %s, the %s", id, field.name, strings.Join(list, ", "), field.show(&a), field.rule)
+		d := found[field.name]
+		if d == nil {
+			d = &disagreement{example: fmt.Sprintf("artifact %s: archives disagree on its %s: %s; using %s, the %s", id, field.name, strings.Join(list, ", "), field.show(&a), field.rule)}
+			found[field.name] = d
+		}
+		d.n++
 	}
 	return a
+}
+
+// disagreements warns once per field the archives disagree on: the
+// artifact's own message when it is the only one, else how many and the
+// first (files that each make up a field — github-action-benchmark gives
+// each commit the previous entry of its own data.js as parent — disagree
+// on hundreds of commits for one reason).
+func (b *Builder) disagreements(found map[string]*disagreement) {
+	for _, field := range artifactFields {
+		d := found[field.name]
+		switch {
+		case d == nil:
+		case d.n == 1:
+			b.warnf("%s", d.example)
+		default:
+			b.warnf("archives disagree on the %s of %d artifacts, each settled by its rule (e.g. %s)", field.name, d.n, d.example)
+		}
+	}
 }

@@ -77,17 +77,30 @@ type FileVersions struct {
 	// Deleted is set when the file is gone from the ref's tip (Delete).
 	Deleted bool
 
-	idx  map[resultID]held // of Runs, once made
-	rank map[string]int    // of Seen, once made
+	rank map[string]int // of Seen, once made
+}
+
+// runKey identifies a run within a file's versions: its artifact,
+// machine and context.
+type runKey struct {
+	artifact, machine, context string
+}
+
+func keyOf(r *Run) runKey { return runKey{r.Artifact.ID, r.Machine.Name, r.Context.String()} }
+
+// caseKey identifies a result within its run.
+type caseKey struct {
+	benchmark, params, metric string
+}
+
+func caseOf(res *Result) caseKey {
+	return caseKey{res.Case.Benchmark, res.Case.Params.String(), res.Metric}
 }
 
 // resultID identifies a result within a file's versions.
 type resultID struct {
-	artifact, machine, context, benchmark, params, metric string
-}
-
-func idOf(r *Run, res *Result) resultID {
-	return resultID{r.Artifact.ID, r.Machine.Name, r.Context.String(), res.Case.Benchmark, res.Case.Params.String(), res.Metric}
+	runKey
+	caseKey
 }
 
 // held is a result of a version: its run and its place in the run.
@@ -96,22 +109,40 @@ type held struct {
 	res *Result
 }
 
-func index(runs []Run) map[resultID]held {
-	m := map[resultID]held{}
+// index is a version's runs by key, and each run's results by case once
+// asked for (a run whose results match the older version's one by one,
+// as nearly all do from one version to the next, is never indexed).
+type index struct {
+	runs  map[runKey]*Run
+	cases map[*Run]map[caseKey]*Result
+}
+
+func newIndex(runs []Run) *index {
+	x := &index{runs: make(map[runKey]*Run, len(runs)), cases: map[*Run]map[caseKey]*Result{}}
 	for i := range runs {
-		r := &runs[i]
-		for j := range r.Results {
-			m[idOf(r, &r.Results[j])] = held{r, &r.Results[j]}
-		}
+		x.runs[keyOf(&runs[i])] = &runs[i]
 	}
-	return m
+	return x
+}
+
+// result is the result of run r with case c, or nil.
+func (x *index) result(r *Run, c caseKey) *Result {
+	m := x.cases[r]
+	if m == nil {
+		m = make(map[caseKey]*Result, len(r.Results))
+		for j := range r.Results {
+			m[caseOf(&r.Results[j])] = &r.Results[j]
+		}
+		x.cases[r] = m
+	}
+	return m[c]
 }
 
 // Add folds in the next version, newer than every version before it,
 // from origin: its runs (a version that could not be read is not added:
 // the newest readable version stands).
 func (h *FileVersions) Add(origin string, runs []Run) {
-	cur := index(runs)
+	cur := newIndex(runs)
 	seen := len(h.Seen)
 	h.see(runs)
 	// Only a version that brings an artifact of its own lets history go
@@ -119,10 +150,10 @@ func (h *FileVersions) Add(origin string, runs []Run) {
 	// entry and dropping the oldest); one that brings none only removes.
 	brings := len(h.Seen) > seen
 	if h.Origin == "" && !h.Deleted && len(h.Runs) == 0 && len(h.Removed) == 0 && len(h.History) == 0 {
-		h.Origin, h.Runs, h.idx = origin, runs, cur
+		h.Origin, h.Runs = origin, runs
 		return
 	}
-	h.fillArtifacts(runs)
+	h.fillArtifacts(runs, cur)
 	// The artifacts the version holds, and the rank of its oldest.
 	holds := map[string]bool{}
 	oldest := len(h.Seen)
@@ -143,15 +174,25 @@ func (h *FileVersions) Add(origin string, runs []Run) {
 		}
 	}
 	// The older live results: kept, corrected or dropped.
-	old := h.idx
-	if old == nil {
-		old = index(h.Runs)
-	}
-	for id, o := range old {
-		if n, ok := cur[id]; ok {
-			h.compare(id, o.res, n.res, h.Origin)
-		} else {
-			drop(dropped{o, h.Origin})
+	for i := range h.Runs {
+		o := &h.Runs[i]
+		k := keyOf(o)
+		n := cur.runs[k]
+		if n != nil && sameRun(o, n) {
+			continue
+		}
+		for j := range o.Results {
+			res := &o.Results[j]
+			c := caseOf(res)
+			var nr *Result
+			if n != nil {
+				nr = cur.result(n, c)
+			}
+			if nr != nil {
+				h.compare(resultID{k, c}, res, nr, h.Origin)
+			} else {
+				drop(dropped{held{o, res}, h.Origin})
+			}
 		}
 	}
 	// Results dropped before: given again by this version, or still
@@ -159,12 +200,16 @@ func (h *FileVersions) Add(origin string, runs []Run) {
 	again := func(runs []Run, origins []string, into *[]dropped) {
 		for i := range runs {
 			r := &runs[i]
+			k := keyOf(r)
+			n := cur.runs[k]
 			for j := range r.Results {
 				res := &r.Results[j]
-				id := idOf(r, res)
-				if n, ok := cur[id]; ok {
-					h.compare(id, res, n.res, origins[i])
-					continue
+				c := caseOf(res)
+				if n != nil {
+					if nr := cur.result(n, c); nr != nil {
+						h.compare(resultID{k, c}, res, nr, origins[i])
+						continue
+					}
 				}
 				*into = append(*into, dropped{held{r, res}, origins[i]})
 			}
@@ -174,7 +219,21 @@ func (h *FileVersions) Add(origin string, runs []Run) {
 	again(h.Removed, h.RemovedIn, &removed)
 	h.History, h.HistoryIn = group(history)
 	h.Removed, h.RemovedIn = group(removed)
-	h.Origin, h.Runs, h.Deleted, h.idx = origin, runs, false, cur
+	h.Origin, h.Runs, h.Deleted = origin, runs, false
+}
+
+// sameRun reports whether n gives exactly o's results, in o's order.
+func sameRun(o, n *Run) bool {
+	if len(o.Results) != len(n.Results) {
+		return false
+	}
+	for j := range o.Results {
+		x, y := &o.Results[j], &n.Results[j]
+		if x.Case.Benchmark != y.Case.Benchmark || x.Metric != y.Metric || !slices.Equal(x.Case.Params, y.Case.Params) || !sameValues(x, y) {
+			return false
+		}
+	}
+	return true
 }
 
 // see ranks the artifacts of runs that appear for the first time.
@@ -220,7 +279,7 @@ func (h *FileVersions) Delete() {
 	add(h.History, func(i int) string { return h.HistoryIn[i] })
 	add(h.Runs, func(int) string { return h.Origin })
 	h.Removed, h.RemovedIn = group(removed)
-	h.History, h.HistoryIn, h.Runs, h.Deleted, h.idx = nil, nil, nil, true, nil
+	h.History, h.HistoryIn, h.Runs, h.Deleted = nil, nil, nil, true
 }
 
 // group makes runs of the results ds: grouped by artifact, machine,
@@ -348,12 +407,15 @@ func valuesText(r *Result) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// fillArtifacts gives the artifacts of the new version's runs the fields
-// it leaves empty from the older versions' (rule 3), and counts the
-// fields it changed.
-func (h *FileVersions) fillArtifacts(runs []Run) {
+// fillArtifacts gives the artifacts of the new version's runs (cur) the
+// fields it leaves empty from the older versions' (rule 4), and counts
+// the fields it changed.
+func (h *FileVersions) fillArtifacts(runs []Run, cur *index) {
 	older := map[string]*Artifact{}
 	for i := range h.Runs {
+		if n := cur.runs[keyOf(&h.Runs[i])]; n != nil && sameArtifact(&n.Artifact, &h.Runs[i].Artifact) {
+			continue // the same metadata: nothing to fill or count
+		}
 		older[h.Runs[i].Artifact.ID] = &h.Runs[i].Artifact
 	}
 	changed := map[string]bool{} // artifact id and field, counted once

@@ -349,17 +349,24 @@ func streamDecode(ctx context.Context, g *source.Git, ids []string, decode func(
 		close(jobs)
 		readErr <- err
 	}()
+	// The reader's end is awaited, never cancelled, once every blob is
+	// in: cancelling a read that is done would kill cat-file in its last
+	// steps and turn a good read into an error.
 	var err error
+	readDone := false
 	for i := range ids {
 		var r result
-		select {
-		case r = <-slots[i]:
-		case err = <-readErr:
-			if err == nil {
-				r = <-slots[i] // everything was read: the slot fills
-				break
+		if readDone {
+			r = <-slots[i]
+		} else {
+			select {
+			case r = <-slots[i]:
+			case err = <-readErr:
+				readDone = true
+				if err == nil {
+					r = <-slots[i] // everything was read: the slot fills
+				}
 			}
-			cancel()
 		}
 		if err != nil {
 			break
@@ -367,15 +374,11 @@ func streamDecode(ctx context.Context, g *source.Git, ids []string, decode func(
 		<-ahead
 		consume(i, r.runs, r.probs)
 	}
+	if err == nil && !readDone {
+		err = <-readErr
+	}
 	cancel()
 	wg.Wait()
-	if err != nil {
-		return err
-	}
-	select {
-	case err = <-readErr:
-	default:
-	}
 	return err
 }
 
