@@ -480,8 +480,7 @@
   // null for none) and band bounds (lower and upper, the same length):
   //
   //   - log, when every value is above 0 and the reader asked for it
-  //     (forced true) or, unless they asked for linear (forced false), the
-  //     values span spanLog or more;
+  //     (log) or the values span spanLog or more;
   //   - else linear over the values, which the band may widen by the
   //     values' range or a quarter of the largest value, whichever is more:
   //     a band inflated by a large step is cut at the chart's edge instead
@@ -491,13 +490,13 @@
   //
   // It returns the axis type, its bounds (null: ECharts' own) and what the
   // axis name adds ("" for a linear axis nobody asked about).
-  function valueAxis(values, lower, upper, forced) {
+  function valueAxis(values, lower, upper, log) {
     var vs = values.filter(function (v) { return v !== null && v !== undefined && isFinite(v); });
-    if (!vs.length) { return {type: "value", min: null, max: null, note: ""}; }
+    if (!vs.length) { return {type: "value", min: null, max: null, note: log ? " (linear: values ≤ 0)" : ""}; }
     var lo = Math.min.apply(null, vs), hi = Math.max.apply(null, vs);
     var positive = lo > 0;
-    if (positive && (forced === true || (forced !== false && hi / lo >= spanLog))) {
-      var note = forced === true ? " (log)" : " (log: values span " + Math.floor(Math.log10(hi / lo)) + " orders of magnitude)";
+    if (positive && (log || hi / lo >= spanLog)) {
+      var note = log ? " (log)" : " (log: values span " + Math.floor(Math.log10(hi / lo)) + " orders of magnitude)";
       return {type: "log", min: null, max: null, note: note};
     }
     var span = hi - lo || Math.abs(hi) || 1, amin = lo, amax = hi;
@@ -512,7 +511,7 @@
     amin -= pad;
     amax += pad;
     if (lo >= 0 && amin < 0) { amin = 0; }
-    return {type: "value", min: niceFloor(amin), max: niceCeilAxis(amax), note: forced === true ? " (linear: values ≤ 0)" : ""};
+    return {type: "value", min: niceFloor(amin), max: niceCeilAxis(amax), note: log ? " (linear: values ≤ 0)" : ""};
   }
 
   // niceFloor and niceCeilAxis round an axis bound outwards to two
@@ -583,13 +582,10 @@
   // linear (default) or logarithmic value axis. It lives in the page's URL
   // (?abs=1, ?log=1), so that a reload or a shared link draws what the
   // check boxes say.
-  //
-  // view.log is true (log=1: every chart that can be), false (log=0: every
-  // chart linear) or undefined: each chart picks its axis (valueAxis).
+  // Without log, each chart picks its own axis (valueAxis).
   var view = (function () {
     var q = new URLSearchParams(location.search);
-    var log = {"1": true, "0": false}[q.get("log")];
-    return {absolute: q.get("abs") === "1", log: log};
+    return {absolute: q.get("abs") === "1", log: q.get("log") === "1"};
   })();
 
   function drawOverview(c, spec, all) {
@@ -1257,12 +1253,11 @@
       absBox = checkbox("abs-values", "absolute values", view.absolute);
       absBox.title = "Overview charts: each test case's values as they are, instead of in percent of its median";
     }
-    var logBox = checkbox("log-scale", "log scale", view.log === true);
-    logBox.title = "Unchecked, a chart whose values span two orders of magnitude or more is drawn on a log scale; checked, every chart that can be; unchecked after that, none";
+    var logBox = checkbox("log-scale", "log scale", view.log);
+    logBox.title = "Every chart that can be on a log scale; unchecked, only those whose values span two orders of magnitude or more";
     var saveView = function () {
       var q = new URLSearchParams(location.search);
-      if (view.absolute) { q.set("abs", "1"); } else { q.delete("abs"); }
-      if (view.log === undefined) { q.delete("log"); } else { q.set("log", view.log ? "1" : "0"); }
+      [["abs", view.absolute], ["log", view.log]].forEach(function (kv) { if (kv[1]) { q.set(kv[0], "1"); } else { q.delete(kv[0]); } });
       var qs = q.toString();
       history.replaceState(history.state, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
     };
