@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -547,5 +548,65 @@ func TestSiteFromGitWarnsOnce(t *testing.T) {
 	}
 	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%d problems", len(rep.Warnings))) {
 		t.Errorf("strict build: %v", err)
+	}
+}
+
+// TestSiteFromGitASVRemoved: an asv results branch where a maintainer
+// deletes the results of one environment ("Remove 3.3 results"): they are
+// left out, with a note saying how many files, unless keep_removed.
+func TestSiteFromGitASVRemoved(t *testing.T) {
+	const (
+		c1 = "a1b2c3d4e5f60718293a4b5c6d7e8f9001122334"
+		c2 = "b2c3d4e5f60718293a4b5c6d7e8f900112233445"
+	)
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "bench"))
+	res.write("results/benchmarks.json", `{"bench.time_parse": {"name": "bench.time_parse", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"},
+ "bench.time_read": {"name": "bench.time_read", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"}, "version": 2}`)
+	res.write("results/cheetah/machine.json", `{"arch": "x86_64", "cpu": "AMD EPYC 7B13", "machine": "cheetah", "num_cpu": "2", "os": "Linux", "ram": "16318900", "version": 1}`)
+	for _, c := range []struct {
+		sha  string
+		date int64
+	}{{c1, 1763600000000}, {c2, 1763700000000}} {
+		res.write("results/cheetah/"+c.sha[:8]+"-virtualenv-py2.7.json", asvResult(c.sha, "2.7", c.date, 0.010, false))
+		res.write("results/cheetah/"+c.sha[:8]+"-virtualenv-py3.3.json", asvResult(c.sha, "3.3", c.date, 0.012, false))
+		res.git("add", ".")
+		res.git("commit", "-qm", "results for "+c.sha[:8])
+	}
+	res.git("rm", "-q", "results/cheetah/"+c1[:8]+"-virtualenv-py3.3.json", "results/cheetah/"+c2[:8]+"-virtualenv-py3.3.json")
+	res.git("commit", "-qm", "Remove 3.3 results")
+	for _, keep := range []bool{false, true} {
+		cfg := "[[sources]]\ngit = \"bench\"\nref = \"main\"\npath = \"results\"\nformat = \"asv\"\n"
+		if keep {
+			cfg += "keep_removed = true\n"
+		}
+		os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644)
+		c, err := config.Load(filepath.Join(root, "perfpages.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromConfig(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := s.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		py33 := 0
+		for _, sr := range d.Series {
+			if strings.Contains(sr.Key.Context, "python=3.3") {
+				py33++
+			}
+		}
+		if keep != (py33 > 0) {
+			t.Errorf("keep_removed=%t: %d series of python 3.3", keep, py33)
+		}
+		found := slices.ContainsFunc(d.Notes, func(n string) bool {
+			return strings.Contains(n, "2 files deleted since (e.g. main@") && strings.Contains(n, map[bool]string{false: "are left out", true: "are kept (keep_removed = true)"}[keep])
+		})
+		if !found {
+			t.Errorf("keep_removed=%t: notes %q", keep, d.Notes)
+		}
 	}
 }
