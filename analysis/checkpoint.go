@@ -20,7 +20,7 @@ import (
 // million results). A build can save its builder's state after the runs
 // it added (WriteState) and the next build resume from it
 // (ResumeBuilder), adding only the runs it does not hold
-// (AddVersionAt). The dataset is then the same as a builder given every
+// (AddAt). The dataset is then the same as a builder given every
 // run in order would build: the test is TestResumeEqualsFull, on random
 // histories with every kind of merge.
 //
@@ -37,8 +37,6 @@ import (
 //
 //   - a new run of an artifact the checkpoint has (its claims and
 //     duplicates would be settled against runs that came after it);
-//   - a new version of a file the checkpoint has (newest-version rules
-//     and their notes);
 //   - a new run whose machine description contradicts the merged one;
 //   - a new run placed before a series' first run whose result would
 //     give the series another unit, direction, category or context.
@@ -67,14 +65,10 @@ func (b *Builder) diverge(format string, args ...any) {
 	}
 }
 
-// resumable reports whether a resumed builder can take a new run with
-// version v and run r (see Checkpoints above).
-func (b *Builder) resumable(v Version, r *Run) bool {
+// resumable reports whether a resumed builder can take the new run r (see
+// Checkpoints above).
+func (b *Builder) resumable(r *Run) bool {
 	if b.resumed.diverged != nil {
-		return false
-	}
-	if f := b.files[v.File]; v.File != "" && f != nil && f.old {
-		b.diverge("a new version of %s", v.File)
 		return false
 	}
 	if i, ok := b.ids[r.Artifact.ID]; ok && i < b.resumed.oldIDs {
@@ -107,13 +101,12 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 // machine, which a file read whole is.
 
 // stateVersion changes with the layout or the meaning of the state.
-const stateVersion = 1
+const stateVersion = 2
 
 type stateMeta struct {
 	Version   int
 	Options   string // optionsKey of the builder
 	Runs      []stateRun
-	Files     []stateFile
 	Claims    []stateClaims
 	Order     []string // pending number → artifact id
 	Origins   []string // pending number → origin of its first run
@@ -126,21 +119,12 @@ type stateMeta struct {
 	Iters     int
 	Errors    []stateError
 	Summaries []stateSummary
+	Ranges    []stateError // the points' ranges (Result.Range)
 }
 
 type stateRun struct {
 	Origin string
-	File   string
-	Seq    int
 	Pos    int
-}
-
-type stateFile struct {
-	Name            string
-	Newest          int32
-	Several         bool
-	Changed, Fields int
-	ChangedEx       string
 }
 
 type stateClaims struct {
@@ -149,9 +133,8 @@ type stateClaims struct {
 }
 
 type stateClaim struct {
-	Run  int32
-	A    Artifact
-	From []int32
+	Run int32
+	A   Artifact
 }
 
 type stateWarning struct {
@@ -212,20 +195,12 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 	for i, r := range byPos {
 		ri[r] = int32(i)
 		src := b.runs[r]
-		m.Runs = append(m.Runs, stateRun{src.origin, src.v.File, src.v.Seq, src.pos})
-	}
-	for _, name := range slices.Sorted(maps.Keys(b.files)) {
-		f := b.files[name]
-		m.Files = append(m.Files, stateFile{Name: name, Newest: ri[f.newest], Several: f.several, Changed: f.changed, ChangedEx: f.changedEx, Fields: f.fields})
+		m.Runs = append(m.Runs, stateRun{src.origin, src.pos})
 	}
 	for _, id := range slices.Sorted(maps.Keys(b.claims)) {
 		c := stateClaims{ID: id}
 		for _, cl := range b.claims[id] {
-			from := make([]int32, len(cl.from))
-			for i, r := range cl.from {
-				from[i] = ri[r]
-			}
-			c.Claims = append(c.Claims, stateClaim{ri[cl.run], cl.a, from})
+			c.Claims = append(c.Claims, stateClaim{ri[cl.run], cl.a})
 		}
 		m.Claims = append(m.Claims, c)
 	}
@@ -252,6 +227,9 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 			}
 			if p.Summary != nil {
 				m.Summaries = append(m.Summaries, stateSummary{m.Points, *p.Summary})
+			}
+			if text, ok := sb.ranges[pt]; ok {
+				m.Ranges = append(m.Ranges, stateError{m.Points, text})
 			}
 			m.Points++
 			m.Samples += len(p.Samples)
@@ -328,14 +306,13 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 var errState = errors.New("analysis: builder state is corrupt")
 
 // ResumeBuilder makes a builder from a state WriteState wrote,
-// holding its runs at new positions: pos(i, origin, v) is the position of
-// the state's run i (from origin, version v) in this build's order of
-// runs, false when this build does not have it; positions must increase
-// with i. New runs are
-// then added with AddVersionAt; before Dataset, Diverged says whether
+// holding its runs at new positions: pos(i, origin) is the position of
+// the state's run i (from origin) in this build's order of runs, false
+// when this build does not have it; positions must increase with i. New
+// runs are then added with AddAt; before Dataset, Diverged says whether
 // the result can be used. The points' samples may share state's memory,
 // which must not change afterwards.
-func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin string, v Version) (int, bool)) (*Builder, error) {
+func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin string) (int, bool)) (*Builder, error) {
 	b := NewBuilder(opts)
 	if len(state) < 16 {
 		return nil, errState
@@ -362,8 +339,7 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 	remapPos := map[int]int{}
 	last := -1
 	for i, r := range m.Runs {
-		v := Version{File: r.File, Seq: r.Seq}
-		p, ok := pos(i, r.Origin, v)
+		p, ok := pos(i, r.Origin)
 		if !ok {
 			return nil, fmt.Errorf("analysis: the run from %s is gone", r.Origin)
 		}
@@ -372,7 +348,7 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		}
 		last, b.maxPos = p, p
 		remapPos[r.Pos] = p
-		b.runs = append(b.runs, runSource{origin: r.Origin, v: v, pos: p})
+		b.runs = append(b.runs, runSource{origin: r.Origin, pos: p})
 	}
 	newPos := func(p int) int {
 		if q, ok := remapPos[p]; ok {
@@ -381,26 +357,13 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		return -1
 	}
 	run := func(r int32) bool { return r >= 0 && int(r) < len(b.runs) }
-	for _, f := range m.Files {
-		if !run(f.Newest) {
-			return nil, errState
-		}
-		b.files[f.Name] = &fileState{old: true, newest: f.Newest, several: f.Several, changed: f.Changed, changedEx: f.ChangedEx, fields: f.Fields}
-	}
 	for _, c := range m.Claims {
 		var list []artifactClaim
 		for _, cl := range c.Claims {
-			ac := artifactClaim{run: cl.Run, a: cl.A}
-			if !run(cl.Run) || len(cl.From) != len(ac.from) {
+			if !run(cl.Run) {
 				return nil, errState
 			}
-			for i, r := range cl.From {
-				if !run(r) {
-					return nil, errState
-				}
-				ac.from[i] = r
-			}
-			list = append(list, ac)
+			list = append(list, artifactClaim{run: cl.Run, a: cl.A})
 		}
 		b.claims[c.ID] = list
 	}
@@ -444,6 +407,10 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 	for _, s := range m.Summaries {
 		sums[s.Point] = &s.S
 	}
+	ranges := map[int]string{}
+	for _, r := range m.Ranges {
+		ranges[r.Point] = r.Msg
+	}
 	at, so, io := 0, 0, 0
 	for _, ss := range m.Series {
 		if ss.N < 0 || at+ss.N > np {
@@ -474,6 +441,14 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		}
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
 			runs: runs[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
+		for j := range ss.N {
+			if text, ok := ranges[at+j]; ok {
+				if sb.ranges == nil {
+					sb.ranges = map[int32]string{}
+				}
+				sb.ranges[int32(j)] = text
+			}
+		}
 		b.series[ss.Key] = sb
 		at += ss.N
 	}

@@ -10,11 +10,11 @@ import (
 )
 
 // randomHistory makes n runs with every kind of merge the builder settles:
-// artifacts measured twice, conflicting metadata, versions of a file,
+// artifacts measured twice, conflicting metadata,
 // machines described differently, units that disagree, errors, summaries,
 // artifacts without a date. clean leaves out everything that makes a
 // resumed builder diverge when runs of new artifacts are added.
-func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []string, versions []Version) {
+func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []string) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	machines := []string{"m1", "m2"}
 	benches := []string{"a", "b", "c", "d"}
@@ -72,6 +72,9 @@ func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []str
 					res.Summary = &SampleSummary{Mean: float64(rng.IntN(100)), StdDev: 1, N: 5}
 					fallthrough
 				default:
+					if rng.IntN(6) == 0 {
+						res.Range = fmt.Sprintf("± %d", rng.IntN(9))
+					}
 					k := 1 + rng.IntN(4)
 					for range k {
 						res.Samples = append(res.Samples, float64(100+rng.IntN(3)))
@@ -87,14 +90,8 @@ func randomHistory(rng *rand.Rand, n int, clean bool) (runs []Run, origins []str
 		}
 		runs = append(runs, r)
 		origins = append(origins, fmt.Sprintf("results/%s/run%03d.json", mname, i))
-		var v Version
-		if !clean && rng.IntN(5) == 0 {
-			v = Version{File: fmt.Sprintf("f%d", rng.IntN(3)), Seq: i}
-			origins[i] = fmt.Sprintf("ref:%s@%d", v.File, i)
-		}
-		versions = append(versions, v)
 	}
-	return runs, origins, versions
+	return runs, origins
 }
 
 // sameDataset reports how two datasets differ, "" when they do not.
@@ -137,11 +134,11 @@ func TestResumeEqualsFull(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
 		clean := seed%2 == 0
 		n := 4 + rng.IntN(30)
-		runs, origins, versions := randomHistory(rng, n, clean)
+		runs, origins := randomHistory(rng, n, clean)
 
 		full := NewBuilder(opts)
 		for i := range runs {
-			full.AddVersion(origins[i], versions[i], runs[i])
+			full.Add(origins[i], runs[i])
 		}
 		want := full.Dataset()
 
@@ -158,9 +155,9 @@ func TestResumeEqualsFull(t *testing.T) {
 				b = NewBuilder(opts)
 			} else {
 				var err error
-				b, err = ResumeBuilder(opts, state, func(i int, origin string, v Version) (int, bool) {
+				b, err = ResumeBuilder(opts, state, func(i int, origin string) (int, bool) {
 					p := stateRuns[i]
-					return p, origins[p] == origin && versions[p] == v
+					return p, origins[p] == origin
 				})
 				if err != nil {
 					t.Fatalf("seed %d: resume: %v", seed, err)
@@ -175,7 +172,7 @@ func TestResumeEqualsFull(t *testing.T) {
 				}
 				if !have[i] && take {
 					have[i] = true
-					b.AddVersionAt(i, origins[i], versions[i], runs[i])
+					b.AddAt(i, origins[i], runs[i])
 					added = append(added, i)
 				}
 			}
@@ -212,7 +209,7 @@ func TestResumeEqualsFull(t *testing.T) {
 	}
 	t.Logf("%d resumed, %d diverged", resumed, diverged)
 	// Every history of new commits resumes (checked above); enough of the
-	// others do to cover conflicts, versions and warnings in the state.
+	// others do to cover conflicts and warnings in the state.
 	if resumed < 220 {
 		t.Errorf("only %d of 400 histories resumed", resumed)
 	}
@@ -232,24 +229,24 @@ func mergeSorted(x, y []int) []int {
 // panic or a wrong builder.
 func TestResumeCorrupt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	runs, origins, versions := randomHistory(rng, 10, true)
+	runs, origins := randomHistory(rng, 10, true)
 	b := NewBuilder(BuildOptions{})
 	for i := range runs {
-		b.AddVersion(origins[i], versions[i], runs[i])
+		b.Add(origins[i], runs[i])
 	}
 	var buf bytes.Buffer
 	if err := b.WriteState(&buf, 0); err != nil {
 		t.Fatal(err)
 	}
 	state := buf.Bytes()
-	pos := func(i int, _ string, _ Version) (int, bool) { return i, true }
+	pos := func(i int, _ string) (int, bool) { return i, true }
 	if _, err := ResumeBuilder(BuildOptions{}, state, pos); err != nil {
 		t.Fatalf("good state: %v", err)
 	}
 	if _, err := ResumeBuilder(BuildOptions{Value: Mean}, state, pos); err == nil {
 		t.Error("state of other options resumed")
 	}
-	gone := func(i int, _ string, _ Version) (int, bool) { return i, i != 3 }
+	gone := func(i int, _ string) (int, bool) { return i, i != 3 }
 	if _, err := ResumeBuilder(BuildOptions{}, state, gone); err == nil {
 		t.Error("state with a run gone resumed")
 	}

@@ -49,10 +49,10 @@ func lineDataset(n int, series []lineSeries, extra ...Run) *Dataset {
 			}
 			run.Results = append(run.Results, res)
 		}
-		b.AddVersion(fmt.Sprintf("results/%d.json", i), Version{}, run)
+		b.Add(fmt.Sprintf("results/%d.json", i), run)
 	}
 	for i, r := range extra {
-		b.AddVersion(fmt.Sprintf("extra/%d.json", i), Version{}, r)
+		b.Add(fmt.Sprintf("extra/%d.json", i), r)
 	}
 	return b.Dataset()
 }
@@ -584,7 +584,7 @@ func BenchmarkCompare(b *testing.B) {
 				Samples: []float64{level[k] * (1 + rng.NormFloat64()/200)},
 			})
 		}
-		bld.AddVersion(a.ID, Version{}, run)
+		bld.Add(a.ID, run)
 	}
 	d := bld.Dataset()
 	if len(d.Series) != nseries || len(d.MainLine) != commits {

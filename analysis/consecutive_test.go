@@ -127,12 +127,12 @@ func synthDataset(p synthPlan) *Dataset {
 			runs[k%2].Results = append(runs[k%2].Results, res)
 		}
 		for _, r := range runs {
-			b.AddVersion(fmt.Sprintf("%s/%s.json", a.ID, r.Machine.Name), Version{}, r)
+			b.Add(fmt.Sprintf("%s/%s.json", a.ID, r.Machine.Name), r)
 		}
 		if p.hostile && i%17 == 5 {
 			try := Run{Artifact: Artifact{ID: fmt.Sprintf("try-%d", i), Kind: KindTry, Date: a.Date.Add(time.Minute), Baseline: a.ID, PR: 9000 + i},
 				Machine: Machine{Name: "m0"}, Results: []Result{{Case: TestCase{Benchmark: "bench-000", Params: Params{{Key: "n", Value: "0"}}}, Metric: "instructions:u", Unit: "count", Samples: []float64{st[0].level}}}}
-			b.AddVersion("try.json", Version{}, try)
+			b.Add("try.json", try)
 		}
 	}
 	d := b.Dataset()
@@ -242,7 +242,7 @@ func TestConsecutiveOtherDatasets(t *testing.T) {
 	// Commits whose runs hold no results: comparisons without rows.
 	b := NewBuilder(BuildOptions{})
 	for i := range 3 {
-		b.AddVersion("r.json", Version{}, Run{Artifact: Artifact{ID: synthID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour)}, Machine: Machine{Name: "m"}})
+		b.Add("r.json", Run{Artifact: Artifact{ID: synthID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour)}, Machine: Machine{Name: "m"}})
 	}
 	checkConsecutive(t, b.Dataset(), DefaultOptions)
 }

@@ -82,6 +82,10 @@ type Series struct {
 	// Value is the single-value rule its points were reduced with: the
 	// dataset's, with Auto resolved for the metric ([ValueKind.For]).
 	Value ValueKind
+	// Ranges are the ranges the tool printed beside its values
+	// (Result.Range), by artifact index; nil for a series without any.
+	// They are shown, never computed with.
+	Ranges map[int]string
 }
 
 // At returns the point of artifact index a, or nil.
@@ -108,9 +112,10 @@ type Dataset struct {
 	// metadata, duplicate results, artifacts without a date.
 	Warnings []error
 	// Notes are things worth knowing that are not problems, so that a
-	// strict build does not fail on them: a newer version of a file on a
-	// results branch correcting results of an older one, results only an
-	// older version holds (see [Version]). Sorted.
+	// strict build does not fail on them: artifacts naming a PR that has
+	// no page; the caller adds its own (a newer version of a file on a
+	// results branch correcting results of an older one, see
+	// [FileVersions]). Sorted.
 	Notes []string
 	// Value is the single-value rule the dataset was built with; each
 	// series says what it resolved to ([Series.Value]).
@@ -233,18 +238,44 @@ func (d *Dataset) PRBase(head int) (int, bool) {
 	return d.Previous(head)
 }
 
-// PRs returns the PR numbers that have an artifact, ascending.
+// PRs returns the PR numbers that have a head ([Dataset.PRHead]: a
+// main-line commit or a try run), ascending: the PRs that get a page. An
+// artifact that names a PR but is neither (a commit off the main line,
+// such as a merge into another branch) stands for no PR; Dataset notes
+// how many there are ([Dataset.Notes]).
 func (d *Dataset) PRs() []int {
 	seen := map[int]bool{}
 	var prs []int
-	for _, a := range d.Artifacts {
-		if a.PR > 0 && !seen[a.PR] {
+	for i, a := range d.Artifacts {
+		if a.PR > 0 && !seen[a.PR] && (a.Kind == KindTry || d.MainPos(i) >= 0) {
 			seen[a.PR] = true
 			prs = append(prs, a.PR)
 		}
 	}
 	slices.Sort(prs)
 	return prs
+}
+
+// headlessPRs is the note on artifacts that name a PR but stand for none
+// (see PRs); "" when there are none.
+func (d *Dataset) headlessPRs() string {
+	heads := map[int]bool{}
+	for _, pr := range d.PRs() {
+		heads[pr] = true
+	}
+	n, example := 0, ""
+	for _, a := range d.Artifacts {
+		if a.PR > 0 && !heads[a.PR] {
+			n++
+			if example == "" {
+				example = fmt.Sprintf("%s names #%d", a.Short(), a.PR)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("artifacts naming a PR that no main-line commit or try run names get no PR page (they are off the main line): %d (e.g. %s)", n, example)
 }
 
 // BuildOptions says how runs become a dataset.
@@ -280,7 +311,6 @@ type BuildOptions struct {
 type Builder struct {
 	opts     BuildOptions
 	runs     []runSource                // every run added, in order
-	files    map[string]*fileState      // Version.File → its versions
 	claims   map[string][]artifactClaim // artifact id → what runs say of it
 	origin   map[string]string          // artifact id → the first run's origin
 	machines map[string]Machine
@@ -295,7 +325,7 @@ type Builder struct {
 	order    []string       // pending number → artifact id
 	firstPos []int          // pending number → position of its first run
 	// pos is the position of the run being added, lastPos the largest
-	// position added so far (see AddVersionAt), maxPos the largest of a
+	// position added so far (see AddAt), maxPos the largest of a
 	// resumed builder's checkpoint.
 	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
@@ -349,6 +379,9 @@ type seriesBuild struct {
 	runs      []int32 // runs[i] is the run of point i
 	maxArt    int     // the largest artifact among the points, -1 when none
 	index     map[int]int32
+	// ranges are the tools' ranges of the points that have one
+	// (Result.Range), by point: few series have any.
+	ranges map[int32]string
 }
 
 // pointChunk is the number of points in each chunk of seriesBuild.pts;
@@ -436,7 +469,6 @@ func NewBuilder(opts BuildOptions) *Builder {
 	}
 	return &Builder{
 		opts:     opts,
-		files:    map[string]*fileState{},
 		claims:   map[string][]artifactClaim{},
 		origin:   map[string]string{},
 		machines: map[string]Machine{},
@@ -453,38 +485,31 @@ func (b *Builder) warnf(format string, args ...any) {
 	b.warnings = append(b.warnings, posWarning{b.pos, fmt.Errorf(format, args...)})
 }
 
-// AddVersion adds the run decoded from origin, version v of a file whose
-// other versions may be added too: for the same result, the newest
-// version's is used, in whatever order the versions are added. A run
-// from a file with no other versions has the zero Version. Runs must be
-// added in a deterministic order: on a conflict between files the first
-// one wins (see merge.go for the rules).
+// Add adds the run decoded from origin. Runs must be added in a
+// deterministic order: on a conflict between runs the first one wins
+// (see merge.go for the rules).
 //
 // On a resumed builder (ResumeBuilder), the run is placed after every run
 // of the checkpoint and every run added.
-func (b *Builder) AddVersion(origin string, v Version, r Run) {
-	b.AddVersionAt(max(b.lastPos, b.maxPos)+1, origin, v, r)
+func (b *Builder) Add(origin string, r Run) {
+	b.AddAt(max(b.lastPos, b.maxPos)+1, origin, r)
 }
 
-// AddVersionAt is AddVersion for the run at position pos of the order of
-// all runs: the order AddVersion would have been called in. Positions
-// must grow from call to call. A builder that was not resumed sees runs
-// in that order anyway (AddVersion numbers them 0, 1, 2, …); a resumed
-// one (ResumeBuilder) places new runs among the runs of its checkpoint
-// by their positions.
-func (b *Builder) AddVersionAt(pos int, origin string, v Version, r Run) {
+// AddAt is Add for the run at position pos of the order of all runs: the
+// order Add would have been called in. Positions must grow from call to
+// call. A builder that was not resumed sees runs in that order anyway
+// (Add numbers them 0, 1, 2, …); a resumed one (ResumeBuilder) places new
+// runs among the runs of its checkpoint by their positions.
+func (b *Builder) AddAt(pos int, origin string, r Run) {
 	if pos <= b.lastPos {
 		panic(fmt.Sprintf("analysis: run at position %d added after position %d", pos, b.lastPos))
 	}
 	b.pos, b.lastPos = pos, pos
-	if b.resumed != nil && !b.resumable(v, &r) {
+	if b.resumed != nil && !b.resumable(&r) {
 		return
 	}
 	ri := int32(len(b.runs))
-	b.runs = append(b.runs, runSource{origin: origin, v: v, pos: pos})
-	if v.File != "" {
-		b.file(v, ri)
-	}
+	b.runs = append(b.runs, runSource{origin: origin, pos: pos})
 	b.claimArtifact(ri, r.Artifact)
 	art := b.pending(r.Artifact.ID)
 	if m, ok := b.machines[r.Machine.Name]; !ok {
@@ -542,6 +567,12 @@ func (b *Builder) AddVersionAt(pos int, origin string, v Version, r Run) {
 		// in; keep the id in a side table through the index field.
 		p := Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary}
 		sb.reduce(&p)
+		if res.Range != "" {
+			if sb.ranges == nil {
+				sb.ranges = map[int32]string{}
+			}
+			sb.ranges[sb.n] = res.Range
+		}
 		sb.add(ri, p)
 	}
 	b.shapes[shapeKey] = shape
@@ -628,18 +659,20 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	b.pos = math.MaxInt // the artifacts' warnings come after the runs'
 	artifacts := make(map[string]*Artifact, len(b.order))
+	found := map[string]*disagreement{}
 	for _, id := range slices.Sorted(maps.Keys(b.claims)) {
 		var hp *Artifact
 		if h, ok := known[id]; ok {
 			hp = &h
 		}
-		a := b.resolveArtifact(id, hp)
+		a := b.resolveArtifact(id, hp, found)
 		artifacts[id] = &a
 	}
+	b.disagreements(found)
 	// Warnings in the order of the runs they came from, then those of the
-	// artifacts (resolveArtifact, above) in id order.
+	// artifacts (resolveArtifact, above), by field.
 	slices.SortStableFunc(b.warnings, func(x, y posWarning) int { return cmp.Compare(x.pos, y.pos) })
-	d := &Dataset{Value: b.opts.Value, Notes: b.notes(), byID: map[string]int{}}
+	d := &Dataset{Value: b.opts.Value, byID: map[string]int{}}
 	for _, w := range b.warnings {
 		d.Warnings = append(d.Warnings, w.err)
 	}
@@ -704,6 +737,10 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	for p, a := range d.MainLine {
 		d.mainPos[a] = p
+	}
+	if note := d.headlessPRs(); note != "" {
+		d.Notes = append(d.Notes, note)
+		slices.Sort(d.Notes)
 	}
 
 	for _, m := range b.machines {
@@ -776,6 +813,14 @@ func guessedDirections(series []*Series) []error {
 func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 	s := sb.s
 	s.Value = sb.value // Dataset.Value.For(s.Metric): the rule its points were reduced with
+	for pt, text := range sb.ranges {
+		if idx := remap[sb.point(pt).Artifact]; idx >= 0 {
+			if s.Ranges == nil {
+				s.Ranges = map[int]string{}
+			}
+			s.Ranges[idx] = text
+		}
+	}
 	var pts []Point
 	if sb.flat {
 		// In place: a point is written at or before where it was read.

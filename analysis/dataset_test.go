@@ -21,12 +21,12 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
 	m := Machine{Name: "m"}
 	// Added out of order; a try run, a tag and a feature-branch commit.
-	b.AddVersion("c", Version{}, Run{Artifact: Artifact{ID: sha('c'), Kind: KindCommit, Date: day0.Add(2 * time.Hour), Branch: "main", Parents: []string{sha('b')}}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 3)}})
-	b.AddVersion("a", Version{}, Run{Artifact: Artifact{ID: sha('a'), Kind: KindCommit, Date: day0, Branch: "main"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 1)}})
-	b.AddVersion("b", Version{}, Run{Artifact: Artifact{ID: sha('b'), Kind: KindCommit, Date: day0.Add(time.Hour), Branch: "main", Parents: []string{sha('a')}, PR: 7}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 2, 1.5)}})
-	b.AddVersion("t", Version{}, Run{Artifact: Artifact{ID: sha('d'), Kind: KindTry, Date: day0.Add(3 * time.Hour), Baseline: sha('c'), PR: 9}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 4)}})
-	b.AddVersion("f", Version{}, Run{Artifact: Artifact{ID: sha('e'), Kind: KindCommit, Date: day0.Add(4 * time.Hour), Branch: "feature"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 5)}})
-	b.AddVersion("v", Version{}, Run{Artifact: Artifact{ID: "v1.0.0", Kind: KindTag, Date: day0.Add(5 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 6)}})
+	b.Add("c", Run{Artifact: Artifact{ID: sha('c'), Kind: KindCommit, Date: day0.Add(2 * time.Hour), Branch: "main", Parents: []string{sha('b')}}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 3)}})
+	b.Add("a", Run{Artifact: Artifact{ID: sha('a'), Kind: KindCommit, Date: day0, Branch: "main"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 1)}})
+	b.Add("b", Run{Artifact: Artifact{ID: sha('b'), Kind: KindCommit, Date: day0.Add(time.Hour), Branch: "main", Parents: []string{sha('a')}, PR: 7}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 2, 1.5)}})
+	b.Add("t", Run{Artifact: Artifact{ID: sha('d'), Kind: KindTry, Date: day0.Add(3 * time.Hour), Baseline: sha('c'), PR: 9}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 4)}})
+	b.Add("f", Run{Artifact: Artifact{ID: sha('e'), Kind: KindCommit, Date: day0.Add(4 * time.Hour), Branch: "feature"}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 5)}})
+	b.Add("v", Run{Artifact: Artifact{ID: "v1.0.0", Kind: KindTag, Date: day0.Add(5 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 6)}})
 	d := b.Dataset()
 
 	var ids []string
@@ -78,13 +78,13 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 
 func TestBuilderWarnings(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
-	b.AddVersion("one.json", Version{}, Run{Artifact: Artifact{ID: sha('a'), Date: day0, Title: "first"}, Machine: Machine{Name: "m", OS: "linux"}, Results: []Result{result("x", "wall-time", "ns", 1)}})
+	b.Add("one.json", Run{Artifact: Artifact{ID: sha('a'), Date: day0, Title: "first"}, Machine: Machine{Name: "m", OS: "linux"}, Results: []Result{result("x", "wall-time", "ns", 1)}})
 	// More detail for the machine is fine; a different date, title and
 	// OS conflict; the same result twice is a duplicate; a different unit
 	// for the same series is refused.
-	b.AddVersion("two.json", Version{}, Run{Artifact: Artifact{ID: sha('a'), Date: day0.Add(time.Hour), Title: "second"}, Machine: Machine{Name: "m", OS: "linux", Cores: 8}, Results: []Result{result("x", "wall-time", "ns", 2)}})
-	b.AddVersion("three.json", Version{}, Run{Artifact: Artifact{ID: sha('b'), Date: day0.Add(time.Hour)}, Machine: Machine{Name: "m", OS: "darwin"}, Results: []Result{result("x", "wall-time", "s", 2)}})
-	b.AddVersion("four.json", Version{}, Run{Artifact: Artifact{ID: sha('c')}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", 2)}})
+	b.Add("two.json", Run{Artifact: Artifact{ID: sha('a'), Date: day0.Add(time.Hour), Title: "second"}, Machine: Machine{Name: "m", OS: "linux", Cores: 8}, Results: []Result{result("x", "wall-time", "ns", 2)}})
+	b.Add("three.json", Run{Artifact: Artifact{ID: sha('b'), Date: day0.Add(time.Hour)}, Machine: Machine{Name: "m", OS: "darwin"}, Results: []Result{result("x", "wall-time", "s", 2)}})
+	b.Add("four.json", Run{Artifact: Artifact{ID: sha('c')}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", 2)}})
 	d := b.Dataset()
 	var got []string
 	for _, w := range d.Warnings {
@@ -115,7 +115,7 @@ func TestBuilderProjectHistory(t *testing.T) {
 	}
 	b := NewBuilder(BuildOptions{History: history, Metrics: map[string]Metric{"speed": {Direction: HigherIsBetter, Noise: Reliable}}})
 	for _, id := range []string{sha('b'), sha('a')} {
-		b.AddVersion(id, Version{}, Run{Artifact: Artifact{ID: id}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "speed", "ops", 1, 3)}})
+		b.Add(id, Run{Artifact: Artifact{ID: id}, Machine: Machine{Name: "m"}, Results: []Result{result("x", "speed", "ops", 1, 3)}})
 	}
 	d := b.Dataset()
 	if len(d.Warnings) != 0 {
@@ -181,31 +181,19 @@ func permutations(n int, fn func([]int)) {
 	rec(nil, make([]bool, n))
 }
 
-// versionedRun is one version of a file on a results branch.
-type versionedRun struct {
+// namedRun is a run and the file it came from.
+type namedRun struct {
 	origin string
-	v      Version
 	run    Run
 }
 
 // builtFrom adds the runs in the given order.
-func builtFrom(runs []versionedRun, order []int, opts BuildOptions) *Dataset {
+func builtFrom(runs []namedRun, order []int, opts BuildOptions) *Dataset {
 	b := NewBuilder(opts)
 	for _, i := range order {
-		b.AddVersion(runs[i].origin, runs[i].v, runs[i].run)
+		b.Add(runs[i].origin, runs[i].run)
 	}
 	return b.Dataset()
-}
-
-// points lists a dataset's points as "artifact benchmark=samples/error".
-func points(d *Dataset) []string {
-	var out []string
-	for _, s := range d.Series {
-		for _, p := range s.Points {
-			out = append(out, fmt.Sprintf("%s %s=%v%s", d.Artifacts[p.Artifact].ID[:1], s.Key.Benchmark, p.Samples, p.Error))
-		}
-	}
-	return out
 }
 
 func errorStrings(errs []error) []string {
@@ -216,94 +204,51 @@ func errorStrings(errs []error) []string {
 	return out
 }
 
-// TestBuilderVersions: a file a results branch overwrites. The newest
-// version's result is used whatever order the versions are added in, a
-// result only an older version holds is kept, identical results are
-// merged silently; all of that is a note, not a warning.
-func TestBuilderVersions(t *testing.T) {
-	m := Machine{Name: "m"}
-	at := Artifact{ID: sha('a'), Date: day0, Title: "A"}
-	file := "perf@results/a.json"
-	runs := []versionedRun{
-		{"perf@1111111:results/a.json", Version{file, 1}, Run{Artifact: at, Machine: m, Results: []Result{
-			result("x", "wall-time", "ns", 100), result("gone", "wall-time", "ns", 7), result("same", "wall-time", "ns", 5)}}},
-		{"perf@2222222:results/a.json", Version{file, 2}, Run{Artifact: at, Machine: m, Results: []Result{
-			result("x", "wall-time", "ns", 90), result("same", "wall-time", "ns", 5)}}},
-		// A third version that only repeats the second, and another file
-		// that repeats a result.
-		{"perf@3333333:results/a.json", Version{file, 3}, Run{Artifact: at, Machine: m, Results: []Result{
-			result("x", "wall-time", "ns", 90), result("same", "wall-time", "ns", 5)}}},
-		{"perf@3333333:results/copy.json", Version{"perf@results/copy.json", 3}, Run{Artifact: at, Machine: m, Results: []Result{
-			result("same", "wall-time", "ns", 5)}}},
-	}
-	wantPoints := []string{"a gone=[7]", "a same=[5]", "a x=[90]"}
-	wantNotes := []string{
-		"perf@3333333:results/a.json: 1 result only older versions of the file hold are kept (e.g. gone wall-time on m at aaaaaaaaaaaa, in perf@1111111:results/a.json)",
-		"perf@3333333:results/a.json: the newest version of the file corrects 1 result of older versions (e.g. x wall-time on m at aaaaaaaaaaaa, was [100] in perf@1111111:results/a.json); using the newest",
-	}
-	permutations(len(runs), func(order []int) {
-		d := builtFrom(runs, order, BuildOptions{})
-		if len(d.Warnings) != 0 {
-			t.Errorf("order %v: warnings %v", order, d.Warnings)
-		}
-		if diff := cmp.Diff(wantPoints, points(d)); diff != "" {
-			t.Errorf("order %v: points (-want +got):\n%s", order, diff)
-		}
-		if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
-			t.Errorf("order %v: notes (-want +got):\n%s", order, diff)
-		}
-	})
-}
-
-// TestBuilderIdenticalEverywhere: the same results in many versions of a
-// file (a github-action-benchmark data.js repeats its whole history in
-// every version) and in other files are neither a warning nor a note.
+// TestBuilderIdenticalEverywhere: the same results in many files are
+// neither a warning nor a note; different ones are one warning each.
 func TestBuilderIdenticalEverywhere(t *testing.T) {
 	b := NewBuilder(BuildOptions{})
 	m := Machine{Name: "m"}
-	for v := 1; v <= 50; v++ {
-		for a := 1; a <= v; a++ {
+	for v := 1; v <= 5; v++ {
+		for a := 1; a <= 20; a++ {
 			id := fmt.Sprintf("%040d", a)
-			b.AddVersion(fmt.Sprintf("gh-pages@%d:dev/bench/data.js", v), Version{"gh-pages@dev/bench/data.js", v},
+			b.Add(fmt.Sprintf("copy%d/%d.json", v, a),
 				Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour), Title: "commit " + id[38:]}, Machine: m,
 					Results: []Result{result("x", "wall-time", "ns", float64(a), 2*float64(a))}})
 		}
 	}
-	b.AddVersion("copy.json", Version{}, Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7), Date: day0.Add(7 * time.Hour)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
-	b.AddVersion("copy2.json", Version{}, Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 7, 14)}})
+	b.Add("other.json", Run{Artifact: Artifact{ID: fmt.Sprintf("%040d", 7)}, Machine: m, Results: []Result{result("x", "wall-time", "ns", 8)}})
 	d := b.Dataset()
-	if len(d.Warnings) != 0 || len(d.Notes) != 0 {
-		t.Errorf("warnings %v, notes %v", d.Warnings, d.Notes)
+	want := []string{"other.json: duplicate result for x wall-time on m at " + fmt.Sprintf("%040d", 7) + " (first in copy1/7.json); keeping the first"}
+	if diff := cmp.Diff(want, errorStrings(d.Warnings)); diff != "" || len(d.Notes) != 0 {
+		t.Errorf("warnings (-want +got):\n%s\nnotes %v", diff, d.Notes)
 	}
-	if len(d.Artifacts) != 50 || len(d.Series) != 1 || len(d.Series[0].Points) != 50 || d.Artifacts[6].Title != "commit 07" {
+	if len(d.Artifacts) != 20 || len(d.Series) != 1 || len(d.Series[0].Points) != 20 || d.Artifacts[6].Title != "commit 07" {
 		t.Errorf("dataset: %d artifacts, %+v", len(d.Artifacts), d.Series)
 	}
 }
 
 // TestBuilderMetadataDeterministic: archives that disagree on an
 // artifact's title or date give the same artifact and the same warnings
-// whatever order they are read in; a newer version of the same file
-// corrects metadata with a note; fields the project history supplies are
-// not warned about.
+// whatever order they are read in; fields the project history supplies
+// are not warned about.
 func TestBuilderMetadataDeterministic(t *testing.T) {
 	m := Machine{Name: "m"}
 	run := func(a Artifact, v float64) Run {
 		return Run{Artifact: a, Machine: m, Results: []Result{result("x", "wall-time", "ns", v)}}
 	}
 	a := sha('a')
-	runs := []versionedRun{
-		{"z.json", Version{}, run(Artifact{ID: a, Date: day0.Add(time.Hour), Title: "Zebra", PR: 12}, 1)},
-		{"b.json", Version{}, run(Artifact{ID: a, Date: day0, Title: "apple", Branch: "main"}, 1)},
-		{"m@1:r.json", Version{"m@r.json", 1}, run(Artifact{ID: a, Date: day0.Add(2 * time.Hour), Title: "Mango typo", PR: 9}, 1)},
-		{"m@2:r.json", Version{"m@r.json", 2}, run(Artifact{ID: a, Title: "Mango", PR: 10}, 1)},
+	runs := []namedRun{
+		{"z.json", run(Artifact{ID: a, Date: day0.Add(time.Hour), Title: "Zebra", PR: 12}, 1)},
+		{"b.json", run(Artifact{ID: a, Date: day0, Title: "apple", Branch: "main"}, 1)},
+		{"m.json", run(Artifact{ID: a, Date: day0.Add(2 * time.Hour), Title: "Mango", PR: 10}, 1)},
 	}
 	wantArtifact := Artifact{ID: a, Kind: KindCommit, Date: day0, Title: "Mango", PR: 10, Branch: "main"}
 	wantWarnings := []string{
-		"artifact " + a + ": archives disagree on its date: 2026-09-07T10:00:00Z in b.json, 2026-09-07T11:00:00Z in z.json, 2026-09-07T12:00:00Z in m@1:r.json; using 2026-09-07T10:00:00Z, the earliest",
-		"artifact " + a + ": archives disagree on its pr: 10 in m@2:r.json, 12 in z.json; using 10, the lowest",
-		"artifact " + a + `: archives disagree on its title: "Mango" in m@2:r.json, "Zebra" in z.json, "apple" in b.json; using "Mango", the first in byte order`,
+		"artifact " + a + ": archives disagree on its date: 2026-09-07T10:00:00Z in b.json, 2026-09-07T11:00:00Z in z.json, 2026-09-07T12:00:00Z in m.json; using 2026-09-07T10:00:00Z, the earliest",
+		"artifact " + a + ": archives disagree on its pr: 10 in m.json, 12 in z.json; using 10, the lowest",
+		"artifact " + a + `: archives disagree on its title: "Mango" in m.json, "Zebra" in z.json, "apple" in b.json; using "Mango", the first in byte order`,
 	}
-	wantNotes := []string{"m@2:r.json: versions of the file give different artifact metadata (2 fields); using the newest version's"}
 	permutations(len(runs), func(order []int) {
 		d := builtFrom(runs, order, BuildOptions{})
 		if diff := cmp.Diff([]Artifact{wantArtifact}, d.Artifacts); diff != "" {
@@ -312,15 +257,15 @@ func TestBuilderMetadataDeterministic(t *testing.T) {
 		if diff := cmp.Diff(wantWarnings, errorStrings(d.Warnings)); diff != "" {
 			t.Errorf("order %v: warnings (-want +got):\n%s", order, diff)
 		}
-		if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
-			t.Errorf("order %v: notes (-want +got):\n%s", order, diff)
+		if len(d.Notes) != 0 {
+			t.Errorf("order %v: notes %v", order, d.Notes)
 		}
 	})
 
 	// The project history knows the commit: its date, title and PR are
 	// used, and the archives' disagreement about them is moot.
 	h := []Artifact{{ID: a, Kind: KindCommit, Date: day0.Add(-time.Hour), Title: "Speed up (#12)", PR: 12}}
-	d := builtFrom(runs, []int{0, 1, 2, 3}, BuildOptions{History: h})
+	d := builtFrom(runs, []int{0, 1, 2}, BuildOptions{History: h})
 	if len(d.Warnings) != 0 {
 		t.Errorf("with history: warnings %v", d.Warnings)
 	}
@@ -331,27 +276,27 @@ func TestBuilderMetadataDeterministic(t *testing.T) {
 
 // TestBuilderSeriesSizes: series given their size from an earlier build
 // keep their points in one array, in place; the dataset is the same as
-// without sizes, whether a size is right, short or long, with versions
-// of files correcting results and points of dropped artifacts.
+// without sizes, whether a size is right, short or long, with duplicates
+// in other files and points of dropped artifacts.
 func TestBuilderSeriesSizes(t *testing.T) {
 	m := Machine{Name: "m"}
-	var runs []versionedRun
+	var runs []namedRun
 	for v := 1; v <= 3; v++ {
 		for a := 1; a <= 40; a++ {
 			id := fmt.Sprintf("%040d", a)
-			x := float64(a * v) // later versions correct every result
-			runs = append(runs, versionedRun{fmt.Sprintf("gh-pages@%d:data.js", v), Version{"gh-pages@data.js", v},
+			x := float64(a * v) // other files disagree with the first
+			runs = append(runs, namedRun{fmt.Sprintf("copy%d/data.json", v),
 				Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour)}, Machine: m,
 					Results: []Result{result("x", "wall-time", "ns", x, x+1, x+2), result("y", "wall-time", "ns", 5, 3, 4)}}})
 		}
 	}
 	// A result in a file of its own for an artifact with no date: the
 	// artifact and its points are left out of the dataset.
-	runs = append(runs, versionedRun{"undated.json", Version{}, Run{Artifact: Artifact{ID: sha('u')}, Machine: m,
+	runs = append(runs, namedRun{"undated.json", Run{Artifact: Artifact{ID: sha('u')}, Machine: m,
 		Results: []Result{result("x", "wall-time", "ns", 1)}}})
 	order := make([]int, len(runs))
 	for i := range order {
-		order[i] = len(runs) - 1 - i // newest versions first: corrections hit points already added
+		order[i] = len(runs) - 1 - i // artifacts newest first: points arrive out of order
 	}
 	want := builtFrom(runs, order, BuildOptions{})
 	exact := map[SeriesKey]int{}
@@ -383,5 +328,57 @@ func TestBuilderSeriesSizes(t *testing.T) {
 	}
 	if len(want.Series) != 2 || len(want.Series[0].Points) != 40 || len(want.Artifacts) != 40 {
 		t.Fatalf("the test's dataset is not what it means to be: %d series, %d artifacts", len(want.Series), len(want.Artifacts))
+	}
+}
+
+// TestPRsHaveHeads: a PR number named only by a commit off the main line
+// (a merge commit off the first-parent chain) has no head, so it gets no
+// PR page: PRs lists only the PRs PRHead finds, and a note says why the
+// others are missing.
+func TestPRsHaveHeads(t *testing.T) {
+	day := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	c1, c2, off, try := strings.Repeat("1", 40), strings.Repeat("2", 40), strings.Repeat("3", 40), strings.Repeat("4", 40)
+	main := []Artifact{
+		{ID: c1, Kind: KindCommit, Date: day},
+		{ID: c2, Kind: KindCommit, Date: day.Add(time.Hour), Parents: []string{c1}, PR: 5},
+	}
+	other := []Artifact{{ID: off, Kind: KindCommit, Date: day.Add(2 * time.Hour), Parents: []string{c1, c2}, PR: 7, Title: "Merge pull request #7 from a/b"}}
+	b := NewBuilder(BuildOptions{History: main, Other: other})
+	for _, a := range []Artifact{main[0], main[1], other[0], {ID: try, Kind: KindTry, Date: day, PR: 9, Baseline: c1}} {
+		b.Add("t", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}}}})
+	}
+	d := b.Dataset()
+	if diff := cmp.Diff([]int{5, 9}, d.PRs()); diff != "" {
+		t.Errorf("PRs (-want +got):\n%s", diff)
+	}
+	for _, pr := range d.PRs() {
+		if _, ok := d.PRHead(pr); !ok {
+			t.Errorf("PR %d is listed without a head", pr)
+		}
+	}
+	want := []string{"artifacts naming a PR that no main-line commit or try run names get no PR page (they are off the main line): 1 (e.g. 3333333 names #7)"}
+	if diff := cmp.Diff(want, d.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
+// TestBuilderDisagreementsOnce: files that disagree on a field of many
+// artifacts for one reason (each github-action-benchmark data.js makes
+// the previous entry of its own list a commit's parent) are one warning
+// that says how many, not one per artifact.
+func TestBuilderDisagreementsOnce(t *testing.T) {
+	b := NewBuilder(BuildOptions{})
+	m := Machine{Name: "m"}
+	for f, file := range []string{"s3/data.js", "redis/data.js"} {
+		for a := 1; a <= 5; a++ {
+			id := fmt.Sprintf("%040d", a)
+			b.Add(file, Run{Artifact: Artifact{ID: id, Date: day0.Add(time.Duration(a) * time.Hour), Parents: []string{fmt.Sprintf("%039d%d", f, a)}}, Machine: m,
+				Context: Params{{Key: "suite", Value: file}}, Results: []Result{result("x", "wall-time", "ns", 1)}})
+		}
+	}
+	d := b.Dataset()
+	got := errorStrings(d.Warnings)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "archives disagree on the parents of 5 artifacts, each settled by its rule (e.g. artifact "+fmt.Sprintf("%040d", 1)+": archives disagree on its parents:") {
+		t.Errorf("warnings: %q", got)
 	}
 }

@@ -5,10 +5,11 @@
 //	sources → archive model → analysis → site model → rendering → files
 //
 // and knows nothing about files, HTML or git: it takes values and returns
-// values. The generator packages decode archives into [Run] values, gather
-// them into a [Dataset] (artifacts in main-line order, one [Series] per
-// machine × context × test case × metric), and ask this package for
-// comparisons.
+// values. The generator packages decode archives into [Run] values, fold
+// the versions of a file a results branch rewrote into what its newest
+// version says ([FileVersions]), gather the runs into a [Dataset]
+// (artifacts in main-line order, one [Series] per machine × context ×
+// test case × metric, [Builder]), and ask this package for comparisons.
 //
 // A comparison's verdict rests on three decisions, each in one place:
 //   - the single value of a result ([ValueKind]; Auto by configuration:

@@ -32,10 +32,10 @@ func valueLine(v ValueKind, m, unit string, values [][]float64, iters []float64,
 		if iters != nil {
 			res.Iters = iters[:len(v)]
 		}
-		b.AddVersion(fmt.Sprintf("r/%d.json", i), Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
+		b.Add(fmt.Sprintf("r/%d.json", i), Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
 	}
 	for i, r := range extra {
-		b.AddVersion(fmt.Sprintf("extra/%d.json", i), Version{}, r)
+		b.Add(fmt.Sprintf("extra/%d.json", i), r)
 	}
 	return b.Dataset()
 }

@@ -68,7 +68,7 @@ func TestMainLineFollowsParents(t *testing.T) {
 				if a.parent != 0 {
 					art.Parents = []string{sha(a.parent)}
 				}
-				b.AddVersion(string(a.id), Version{}, Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", float64(a.hour+1))}})
+				b.Add(string(a.id), Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", float64(a.hour+1))}})
 			}
 			d := b.Dataset()
 			var got strings.Builder
@@ -106,7 +106,7 @@ func TestMainLineFollowsParentsComparisons(t *testing.T) {
 		if p, ok := parent[id]; ok {
 			art.Parents = []string{sha(p)}
 		}
-		b.AddVersion(string(id), Version{}, Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", vals[id])}})
+		b.Add(string(id), Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", vals[id])}})
 	}
 	d := b.Dataset()
 	ia, _ := d.Index(sha('a'))
@@ -159,7 +159,7 @@ func TestMainLineFollowsParentsEngines(t *testing.T) {
 		if k >= 40 {
 			v *= 1.5 // a step late in the chain
 		}
-		b.AddVersion(id, Version{}, Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", v, v+1, v+2, v+0.5, v+1.5)}})
+		b.Add(id, Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", v, v+1, v+2, v+0.5, v+1.5)}})
 	}
 	d := b.Dataset()
 	for p, a := range d.MainLine {

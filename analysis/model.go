@@ -282,6 +282,11 @@ type Result struct {
 	// samples (pytest-benchmark in data.js); nil for everything else, so
 	// that a result without one costs a pointer.
 	Summary *SampleSummary
+	// Range is the spread the tool printed beside its value, as it wrote
+	// it: cargo's "± 1,234" (max − min of its samples), benchmarkjs'
+	// "±1.23%" (a relative margin of error). Pages show it beside the
+	// value; no statistic uses it, since each tool means another thing.
+	Range string
 }
 
 // Run is the content of one archive: one artifact benchmarked on one

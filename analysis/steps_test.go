@@ -52,12 +52,12 @@ func stepDataset(t *testing.T, n int, annotate bool) *Dataset {
 		if i == 29 {
 			res[0] = Result{Case: TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"}
 		}
-		b.AddVersion("run", Version{}, Run{Artifact: a, Machine: Machine{Name: "m1"}, Results: res})
+		b.Add("run", Run{Artifact: a, Machine: Machine{Name: "m1"}, Results: res})
 	}
 	// A try run off the main line, far from the level: not part of any
 	// series' main-line values.
 	try := Artifact{ID: "try1", Kind: KindTry, Date: start.AddDate(0, 0, 10).Add(time.Hour), PR: 999, Baseline: fmt.Sprintf("%040x", 10)}
-	b.AddVersion("try", Version{}, Run{Artifact: try, Machine: Machine{Name: "m1"}, Results: []Result{
+	b.Add("try", Run{Artifact: try, Machine: Machine{Name: "m1"}, Results: []Result{
 		{Case: TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Samples: []float64{5000}},
 	}})
 	d := b.Dataset()

@@ -124,8 +124,8 @@ func ParseWeek(s string) (time.Time, error) {
 }
 
 // Week is a triage week: its Monday 00:00 UTC and, in main-line order, the
-// main-line artifacts dated in [Monday, Monday+7d) that have a predecessor
-// to be compared with.
+// main-line artifacts that landed in it (see [Weeks]) and have a
+// predecessor to be compared with.
 type Week struct {
 	Monday time.Time
 	Heads  []int
@@ -143,13 +143,27 @@ func (w Week) Range(d *Dataset) (first, last int, ok bool) {
 
 // Weeks lists the weeks in which a main-line artifact with a predecessor
 // landed, oldest first, in one pass over the main line.
+//
+// A main-line artifact lands in the week of its date, or in the week its
+// predecessor landed in when that is later: weeks follow the main line's
+// order and never go back. Dates along a main line do go backwards (an
+// author date of a rebased commit, a commit pushed days after it was
+// written, a clock gone wrong), and the week of a date alone would then
+// come twice along the line, two reports of one Monday. A commit dated
+// before its predecessor is reported with it, in the week the main line
+// reached it.
 func Weeks(d *Dataset) []Week {
 	var out []Week
+	var floor time.Time
 	for _, a := range d.MainLine {
+		m := WeekStart(d.Artifacts[a].Date)
+		if m.Before(floor) {
+			m = floor
+		}
+		floor = m
 		if _, ok := d.Previous(a); !ok {
 			continue
 		}
-		m := WeekStart(d.Artifacts[a].Date)
 		if len(out) == 0 || !out[len(out)-1].Monday.Equal(m) {
 			out = append(out, Week{Monday: m})
 		}
@@ -158,16 +172,13 @@ func Weeks(d *Dataset) []Week {
 	return out
 }
 
-// WeekOf returns the week starting at monday (empty when nothing landed).
+// WeekOf returns the week starting at monday (empty when nothing landed),
+// by the rule of [Weeks].
 func WeekOf(d *Dataset, monday time.Time) Week {
 	w := Week{Monday: monday.UTC()}
-	end := w.Monday.AddDate(0, 0, 7)
-	for _, a := range d.MainLine {
-		if t := d.Artifacts[a].Date; t.Before(w.Monday) || !t.Before(end) {
-			continue
-		}
-		if _, ok := d.Previous(a); ok {
-			w.Heads = append(w.Heads, a)
+	for _, x := range Weeks(d) {
+		if x.Monday.Equal(w.Monday) {
+			w.Heads = x.Heads
 		}
 	}
 	return w

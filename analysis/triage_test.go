@@ -70,7 +70,7 @@ func triageDatasetN(t *testing.T, n int) *Dataset {
 			}
 			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
 		}
-		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -231,5 +231,56 @@ func TestSeriesHistoryMatchesCompare(t *testing.T) {
 				t.Errorf("the first point has no predecessor but is OK")
 			}
 		}
+	}
+}
+
+// TestWeeksFollowTheMainLine: dates going backwards along the main line
+// (a commit dated 2024-08-20 pushed after one dated 2024-08-30) never put
+// a week twice on the line: a commit lands in its predecessor's week when
+// its own date's week is earlier, and WeekOf agrees with Weeks.
+func TestWeeksFollowTheMainLine(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Add(9 * time.Hour)
+	}
+	b := NewBuilder(BuildOptions{})
+	dates := []string{"2024-08-19", "2024-08-30", "2024-08-20", "2024-08-21", "2024-09-03", "2024-08-01", "2024-09-10"}
+	prev := ""
+	for i, s := range dates {
+		id := fmt.Sprintf("%040x", i+1)
+		a := Artifact{ID: id, Kind: KindCommit, Date: day(s), Branch: "main"}
+		if prev != "" {
+			a.Parents = []string{prev}
+		}
+		prev = id
+		b.Add("t", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{float64(100 + i)}}}})
+	}
+	d := b.Dataset()
+	pos := func(ids ...int) []int { // artifact indices of the main line's positions
+		var out []int
+		for _, p := range ids {
+			out = append(out, d.MainLine[p])
+		}
+		return out
+	}
+	want := []Week{
+		{Monday: day("2024-08-26").Truncate(24 * time.Hour), Heads: pos(1, 2, 3)},
+		{Monday: day("2024-09-02").Truncate(24 * time.Hour), Heads: pos(4, 5)},
+		{Monday: day("2024-09-09").Truncate(24 * time.Hour), Heads: pos(6)},
+	}
+	got := Weeks(d)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("weeks (-want +got):\n%s", diff)
+	}
+	for _, w := range want {
+		if diff := cmp.Diff(w, WeekOf(d, w.Monday)); diff != "" {
+			t.Errorf("WeekOf(%s) (-want +got):\n%s", w.Monday.Format("2006-01-02"), diff)
+		}
+	}
+	if w := WeekOf(d, day("2024-08-19").Truncate(24*time.Hour)); len(w.Heads) != 0 {
+		t.Errorf("the week of the first commit compares %v; nothing landed in it after the first commit", w.Heads)
 	}
 }

@@ -118,7 +118,7 @@ func lookDataset(t *testing.T) *Dataset {
 				results = append(results, Result{Case: TestCase{Benchmark: bench}, Metric: metric, Unit: "ns", Samples: []float64{100}})
 			}
 		}
-		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -235,7 +235,7 @@ func TestTriageNeedsLook(t *testing.T) {
 			}
 			results = append(results, r)
 		}
-		b.AddVersion("test", Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
 	c := NewComparer(d, rustcPerfOptions)

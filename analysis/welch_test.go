@@ -110,7 +110,7 @@ func summaryLine(values [][]float64, sums []*SampleSummary) *Dataset {
 			a.Parents = []string{rpCommitID(i - 1)}
 		}
 		res := Result{Case: TestCase{Benchmark: "b"}, Metric: "throughput", Unit: "iter/s", Direction: HigherIsBetter, Samples: v, Summary: sums[i]}
-		b.AddVersion(fmt.Sprintf("r/%d.json", i), Version{}, Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
+		b.Add(fmt.Sprintf("r/%d.json", i), Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
 	}
 	return b.Dataset()
 }

@@ -1115,3 +1115,69 @@ func TestBrowser(t *testing.T) {
 		t.Logf("%d distinct internal links checked", len(links))
 	})
 }
+
+// TestChartAxes checks the script's history charts on the series the
+// issue met: after a step from ~34 µs to ~100 ms the band (mean ± z·σ over
+// a window across the step) reaches below 0 and far above the values.
+// The band is clipped at 0, a linear axis follows the values, not the
+// band, and a series spanning orders of magnitude is drawn on a log axis.
+func TestChartAxes(t *testing.T) {
+	path, err := findChromium()
+	if err != nil {
+		t.Skipf("no Chromium: %v", err)
+	}
+	base := demoSite(t)
+	browserCtx := startBrowser(t, path)
+	tb := openTab(t, browserCtx, base)
+	tb.open(t, "/bench/json-encode/")
+	if !poll(t, tb, pollTimeout, `document.querySelector("div.chart[data-loaded]") !== null`) {
+		t.Fatal("no chart drawn on the bench page")
+	}
+	type axis struct {
+		Type string   `json:"type"`
+		Min  *float64 `json:"min"`
+		Max  *float64 `json:"max"`
+		Note string   `json:"note"`
+	}
+	type report struct {
+		Lowest     float64 `json:"lowest"` // of the band, in the axis' unit
+		Auto, Flat axis
+		Positive   axis `json:"positive"` // 34 µs values and a band reaching below 0
+	}
+	r := eval[report](t, tb, "drawing the axes", `(function () {
+		var p = window.perfpages, pts = [];
+		for (var i = 0; i < 40; i++) {
+			var v = i < 30 ? 34e3 + (i % 3) * 100 : 100e6 + (i % 3) * 1e5;
+			var std = i < 30 || i > 36 ? 300 : 4e7; // ns: the window across the step
+			pts.push({pos: i, artifact: {label: "c" + i, title: "", date: Date.UTC(2024, 0, 1 + i), dateText: "", url: "commit/" + i + "/"},
+				value: v, lower: v - 5 * std, upper: v + 5 * std, bandText: "", samples: null, error: "", ann: "", row: {}});
+		}
+		var d = p.historyData({points: pts}, "ns");
+		var lowest = Infinity;
+		d.lower.forEach(function (b) { if (b[1] !== null) { lowest = Math.min(lowest, b[1]); } });
+		var values = d.items.map(function (it) { return it.value[1]; });
+		var lower = d.lower.map(function (b) { return b[1]; });
+		var upper = d.lower.map(function (b, i) { return b[1] + d.width[i][1]; });
+		var quiet = pts.slice(0, 30).map(function (x) { return x.value / 1e3; }); // µs
+		var q = p.historyData({points: pts.slice(0, 30).map(function (x) {
+			return Object.assign({}, x, {lower: x.value - 5 * 4e7, upper: x.value + 5 * 4e7});
+		})}, "ns");
+		return {lowest: lowest, auto: p.valueAxis(values, lower, upper, false),
+			flat: p.valueAxis(quiet, quiet.map(function () { return -100e3; }), quiet.map(function () { return 200e3; }), false),
+			positive: p.valueAxis(q.items.map(function (it) { return it.value[1]; }), q.lower.map(function (b) { return b[1]; }),
+				q.lower.map(function (b, i) { return b[1] + q.width[i][1]; }), false)};
+	})()`)
+	if r.Lowest < 0 {
+		t.Errorf("the band of a series of times reaches %v, below 0", r.Lowest)
+	}
+	if r.Auto.Type != "log" || !strings.Contains(r.Auto.Note, "orders of magnitude") {
+		t.Errorf("values from 34 µs to 100 ms: axis %+v, want log, saying why", r.Auto)
+	}
+	if r.Positive.Type != "value" || r.Positive.Min == nil || *r.Positive.Min < 0 {
+		t.Errorf("34 µs values whose band reaches below 0: axis %+v, want linear from 0 or above", r.Positive)
+	}
+	if r.Flat.Type != "value" || r.Flat.Min == nil || r.Flat.Max == nil || *r.Flat.Min < 20 || *r.Flat.Max > 50 {
+		t.Errorf("34 µs values with a band of -100 to 200 ms: axis %+v, want it to follow the values", r.Flat)
+	}
+	tb.check(t)
+}

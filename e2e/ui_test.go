@@ -841,8 +841,9 @@ type overviewState struct {
 		Name string
 		Data [][2]float64
 	}
-	History string // the value axis type of the page's first history chart
-	Error   string
+	History       string    // the value axis type of the page's first history chart
+	HistoryValues []float64 // and its values
+	Error         string
 }
 
 const overviewStateScript = `(function () {
@@ -854,8 +855,9 @@ const overviewStateScript = `(function () {
 	var abs = document.querySelector("label.abs-values input"), log = document.querySelector("label.log-scale input");
 	if (!c || !abs || !log) { return {Error: "chart " + !!c + ", absolute box " + !!abs + ", log box " + !!log}; }
 	var o = c.getOption();
+	var hv = hc ? (hc.getOption().series[0] || {data: []}).data.map(function (it) { return it.value[1]; }).filter(function (v) { return v !== null; }) : [];
 	return {URL: location.pathname + location.search, Abs: abs.checked, Log: log.checked, Disabled: log.disabled,
-		Type: o.yAxis[0].type, Name: o.yAxis[0].name, History: hc ? hc.getOption().yAxis[0].type : "",
+		Type: o.yAxis[0].type, Name: o.yAxis[0].name, History: hc ? hc.getOption().yAxis[0].type : "", HistoryValues: hv,
 		Series: o.series.map(function (s) { return {Name: s.name, Data: s.data.map(function (it) { return it.value; })}; })};
 })()`
 
@@ -928,9 +930,26 @@ func checkOverviewViews(t *testing.T, browserCtx context.Context, base string, d
 		if s.Abs != abs || s.Log != log {
 			t.Errorf("%s: boxes absolute %v, log %v; want %v, %v", what, s.Abs, s.Log, abs, log)
 		}
-		wantType := map[bool]string{true: "log", false: "value"}[log]
-		if s.Type != wantType || s.History != wantType {
-			t.Errorf("%s: value axes %q (overview), %q (history), want %q", what, s.Type, s.History, wantType)
+		// Log when asked for, or when the values span two orders of
+		// magnitude (site.js's valueAxis), if every value is above 0.
+		axisOf := func(values []float64) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range values {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			if len(values) > 0 && lo > 0 && (log || hi/lo >= 100) {
+				return "log"
+			}
+			return "value"
+		}
+		var ov []float64
+		for _, ds := range s.Series {
+			for _, p := range ds.Data {
+				ov = append(ov, p[1])
+			}
+		}
+		if want, wantH := axisOf(ov), axisOf(s.HistoryValues); s.Type != want || s.History != wantH {
+			t.Errorf("%s: value axes %q (overview), %q (history), want %q, %q", what, s.Type, s.History, want, wantH)
 		}
 		q := []string{}
 		if abs {
@@ -981,8 +1000,8 @@ func checkOverviewViews(t *testing.T, browserCtx context.Context, base string, d
 		var c = echarts.getInstanceByDom(document.querySelector("section.overview [id^='c_']"));
 		var h = document.querySelector("section.series:not(.overview) [id^='c_']");
 		var hc = h && echarts.getInstanceByDom(h);
-		var want = document.querySelector("label.log-scale input").checked ? "log" : "value";
-		return !!c && c.getOption().series.length > 0 && !!hc && hc.getOption().yAxis[0].type === want;
+		var log = document.querySelector("label.log-scale input").checked;
+		return !!c && c.getOption().series.length > 0 && !!hc && (!log || hc.getOption().yAxis[0].type === "log");
 	})()`
 
 	poll(t, tb, pollTimeout, ready) // check says what is wrong if it never is

@@ -137,7 +137,7 @@ func compareRealPair(t *testing.T, cfg *config.Config, format, base, head string
 			// Some files record an artifact of their own (pytest-benchmark
 			// the repository's commit): the pair's artifacts win.
 			r.Artifact = side.art
-			b.AddVersion(side.path, analysis.Version{}, r)
+			b.Add(side.path, r)
 		}
 	}
 	d := b.Dataset()

@@ -47,7 +47,7 @@ func datasetWith(b *testing.B, size string, samples int, iters []string) *analys
 	}
 	plan.Iters = iters
 	builder := analysis.NewBuilder(analysis.BuildOptions{})
-	if err := plan.Generate(func(r analysis.Run) error { builder.AddVersion(size, analysis.Version{}, r); return nil }); err != nil {
+	if err := plan.Generate(func(r analysis.Run) error { builder.Add(size, r); return nil }); err != nil {
 		b.Fatal(err)
 	}
 	d := builder.Dataset()

@@ -154,7 +154,7 @@ func planDataset(t testing.TB, size string) (*analysis.Dataset, []demo.Event) {
 		t.Fatal(err)
 	}
 	b := analysis.NewBuilder(analysis.BuildOptions{})
-	if err := plan.Generate(func(r analysis.Run) error { b.AddVersion(size, analysis.Version{}, r); return nil }); err != nil {
+	if err := plan.Generate(func(r analysis.Run) error { b.Add(size, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return b.Dataset(), plan.Events()
@@ -240,9 +240,9 @@ func datasetsPlusOne(b *testing.B, size string) (before, after *analysis.Dataset
 	bb, ba := analysis.NewBuilder(analysis.BuildOptions{}), analysis.NewBuilder(analysis.BuildOptions{})
 	for _, r := range runs {
 		if r.Artifact.ID != newest {
-			bb.AddVersion(size, analysis.Version{}, r)
+			bb.Add(size, r)
 		}
-		ba.AddVersion(size, analysis.Version{}, r)
+		ba.Add(size, r)
 	}
 	return bb.Dataset(), ba.Dataset()
 }

@@ -29,7 +29,7 @@ import (
 //     holds are in another order;
 //   - the tool, the archive options or the builder's options changed;
 //   - the resumed builder diverges (analysis.Builder.Diverged: a new run
-//     of an old artifact, a new version of an old file, …);
+//     of an old artifact, …);
 //   - the checkpoint is broken (a warning; it is written again).
 //
 // Runs of other tools' formats are added after the archives' on every
@@ -41,7 +41,7 @@ import (
 
 const (
 	checkpointName  = "builder.ckpt"
-	checkpointMagic = "perfpages checkpoint v1\n"
+	checkpointMagic = "perfpages checkpoint v2\n"
 )
 
 // checkpointSlack is how many files a build may add to a checkpoint
@@ -52,7 +52,6 @@ func checkpointSlack(held int) int { return max(16, held/16) }
 type checkpointInput struct {
 	Key      [32]byte
 	Origin   string
-	Version  analysis.Version
 	Problems []store.Problem
 	Artifact string // of its run; "" when it has none
 }
@@ -80,8 +79,8 @@ type archives struct {
 
 // fileInput is the checkpoint's record of file f (version v, store key
 // key): its problems probs and the artifact of its run r (nil for none).
-func fileInput(f source.File, v analysis.Version, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
-	in := checkpointInput{Key: key, Origin: f.Origin, Version: v, Problems: problemsTo(probs, f.Origin)}
+func fileInput(f source.File, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
+	in := checkpointInput{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
 	if r != nil {
 		in.Artifact = r.Artifact.ID
 	}
@@ -102,9 +101,9 @@ func (a *archives) hold(in checkpointInput, probs []archive.Problem) {
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
 // i's run is at position i.
-func addArchives(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
+func addArchives(files []source.File, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
 	if st == nil {
-		return addAll(files, versions, opts, aopts, nil, nil)
+		return addAll(files, opts, aopts, nil, nil)
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
@@ -113,21 +112,21 @@ func addArchives(files []source.File, versions []analysis.Version, opts analysis
 		keys[i] = archiveKey(files[i], o)
 		return nil
 	})
-	if a, ok := resumeArchives(files, versions, keys, opts, aopts, st); ok {
+	if a, ok := resumeArchives(files, keys, opts, aopts, st); ok {
 		return a
 	}
-	return addAll(files, versions, opts, aopts, keys, st)
+	return addAll(files, opts, aopts, keys, st)
 }
 
 // addAll adds the runs of every file to a new builder.
-func addAll(files []source.File, versions []analysis.Version, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+func addAll(files []source.File, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
 	b := analysis.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
 	decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
 		if r != nil {
-			b.AddVersionAt(i, files[i].Origin, versions[i], *r)
+			b.AddAt(i, files[i].Origin, *r)
 		}
-		a.hold(fileInput(files[i], versions[i], key, r, probs), probs)
+		a.hold(fileInput(files[i], key, r, probs), probs)
 	})
 	if st != nil {
 		writeCheckpoint(st, b, checkpointMeta{Key: checkpointKey(aopts), Inputs: a.held}) // a failure is the store's warning
@@ -157,7 +156,7 @@ func writeCheckpoint(st *store.Store, b *analysis.Builder, meta checkpointMeta) 
 
 // resumeArchives resumes from the store's checkpoint and adds the files it
 // does not hold; false when it cannot (see The checkpoint above).
-func resumeArchives(files []source.File, versions []analysis.Version, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
+func resumeArchives(files []source.File, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
 	payload, ok := st.ReadBlob(checkpointName, checkpointMagic)
 	if !ok {
 		return archives{}, false
@@ -177,20 +176,19 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 	}
 	// Match the checkpoint's files, in order, to this build's.
 	type ident struct {
-		key     [32]byte
-		origin  string
-		version analysis.Version
+		key    [32]byte
+		origin string
 	}
 	at := make(map[ident]int, len(meta.Inputs))
 	for j, in := range meta.Inputs {
-		at[ident{in.Key, in.Origin, in.Version}] = j
+		at[ident{in.Key, in.Origin}] = j
 	}
 	held := make([]int, len(files)) // file → its input in the checkpoint, or -1
 	next := 0
 	var runPos []int // the checkpoint's runs → file positions
 	for i, f := range files {
 		held[i] = -1
-		j, ok := at[ident{keys[i], f.Origin, versions[i]}]
+		j, ok := at[ident{keys[i], f.Origin}]
 		if !ok {
 			continue
 		}
@@ -205,8 +203,8 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 	if next != len(meta.Inputs) {
 		return archives{}, false
 	}
-	b, err := analysis.ResumeBuilder(opts, state, func(run int, origin string, v analysis.Version) (int, bool) {
-		if run >= len(runPos) || files[runPos[run]].Origin != origin || versions[runPos[run]] != v {
+	b, err := analysis.ResumeBuilder(opts, state, func(run int, origin string) (int, bool) {
+		if run >= len(runPos) || files[runPos[run]].Origin != origin {
 			return 0, false
 		}
 		return runPos[run], true
@@ -234,7 +232,7 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 	decodeAll(fresh, freshKeys, aopts, st, func(k int, r *analysis.Run, _ [32]byte, probs []archive.Problem) {
 		i := freshAt[k]
 		if r != nil {
-			b.AddVersionAt(i, files[i].Origin, versions[i], *r)
+			b.AddAt(i, files[i].Origin, *r)
 		}
 		got[k] = decoded{r, probs}
 	})
@@ -253,7 +251,7 @@ func resumeArchives(files []source.File, versions []analysis.Version, keys [][32
 		}
 		d := got[k]
 		k++
-		a.hold(fileInput(f, versions[i], keys[i], d.run, d.probs), d.probs)
+		a.hold(fileInput(f, keys[i], d.run, d.probs), d.probs)
 	}
 	if len(fresh) > checkpointSlack(len(meta.Inputs)) {
 		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: a.held}) // a failure is the store's warning

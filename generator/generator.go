@@ -19,9 +19,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -178,29 +180,42 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	cfg := s.Config
 	var warnings []error
 	files := append([]source.File(nil), s.Files...)
-	versions := make([]analysis.Version, len(files)) // of files, for the builder
+	var notes []string
 	opts := cfg.BuildOptions()
 	dateOptional := cfg.Project.Git != ""
 
 	openGit := func(dir string) (*source.Git, error) { return repos.open(ctx, dir) }
 
-	var foreignRuns []foreignRun
+	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
+	var later []laterRun // added after the archives' runs (see addArchives)
 	for _, src := range cfg.Sources {
+		if src.Kind() == "git" {
+			g, err := openGit(src.Git)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			h, err := readHistory(ctx, src, g, st, aopts)
+			if err != nil {
+				return nil, warnings, fmt.Errorf("source %s: %w", src, err)
+			}
+			warnings = append(warnings, h.problems...)
+			files = append(files, h.files...)
+			later = append(later, h.runs...)
+			notes = append(notes, h.notes...)
+			continue
+		}
 		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
 		warnings = append(warnings, problems...)
 		if src.Format != "" && src.Format != "perfpages" {
-			runs, problems := readForeign(src, fs, cfg.Site.MaxInputBytes, st)
-			foreignRuns = append(foreignRuns, runs...)
+			runs, problems := readForeign(ctx, src, fs, cfg.Site.MaxInputBytes, st, nil)
+			later = append(later, runs...)
 			warnings = append(warnings, problems...)
 			continue
 		}
 		files = append(files, fs...)
-		for _, f := range fs {
-			versions = append(versions, fileVersion(src, f))
-		}
 	}
 	if cfg.Project.Git != "" {
 		g, err := openGit(cfg.Project.Git)
@@ -224,15 +239,27 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
-	a := addArchives(files, versions, opts, aopts, st)
+	a := addArchives(files, opts, aopts, st)
 	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed}
 	warnings = append(warnings, a.problems...)
-	for _, r := range foreignRuns {
-		b.AddVersion(r.origin, r.version, r.run) // after every archive's run
-		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], r.key)
+	for _, r := range later {
+		b.Add(r.origin, r.run) // after every archive's run
+		// An artifact's key is its own results', whichever input they
+		// came in: one data.js holds every commit, and a new version of
+		// it changes the keys of the commits it changed, not all.
+		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], store.RunDigest(r.run))
 	}
 	l.d = b.Dataset()
+	if len(notes) > 0 {
+		l.d.Notes = append(l.d.Notes, notes...)
+		slices.Sort(l.d.Notes)
+	}
+	if cfg.Project.Git == "" {
+		if note := untitled(l.d); note != "" {
+			l.d.Notes = append(l.d.Notes, note)
+			slices.Sort(l.d.Notes)
+		}
+	}
 	warnings = append(warnings, l.d.Warnings...)
 	data, name, err := s.annotations()
 	l.annotations = data
@@ -254,6 +281,24 @@ func (s *Site) Analyze(d *analysis.Dataset) *analysis.Results {
 func (s *Site) analyze(d *analysis.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
 	steps, cache := detectSteps(st, d, stepOptions{s.Config})
 	return analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests}), cache
+}
+
+// untitled is the note that points to [project] when at least half of
+// the main line's commits have no title: asv results, and archives that
+// carry only a sha, record no commit subject, and pages then name commits
+// by their sha alone. "" when the titles are there.
+func untitled(d *analysis.Dataset) string {
+	n := 0
+	for _, a := range d.MainLine {
+		if d.Artifacts[a].Title == "" {
+			n++
+		}
+	}
+	if n == 0 || 2*n < len(d.MainLine) {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d main-line commits have no title (the results do not record commit subjects): "+
+		"set [project] git to the benchmarked repository's clone (and branch, default main) for titles, PR numbers and the history's own order", n, len(d.MainLine))
 }
 
 // gitRepos are the git repositories a build reads, each opened once.
@@ -278,6 +323,15 @@ func (r *gitRepos) open(ctx context.Context, dir string) (*source.Git, error) {
 	g.MaxFileBytes = r.maxBytes
 	r.m[dir] = g
 	return g, nil
+}
+
+// reads sums what the repositories read ([source.Git.Reads]).
+func (r *gitRepos) reads() (blobs, bytes int64) {
+	for _, g := range r.m {
+		b, n := g.Reads()
+		blobs, bytes = blobs+b, bytes+n
+	}
+	return blobs, bytes
 }
 
 func (r *gitRepos) close() {
@@ -319,9 +373,10 @@ func (s *Site) annotations() (data []byte, name string, err error) {
 	return data, name, nil
 }
 
-// readSource returns the archive files of one source, and the problems
-// with single files that do not stop the build: files over maxBytes are
-// among them, not among the files.
+// readSource returns the archive files of a directory or git notes
+// source (git history sources are readHistory's), and the problems with
+// single files that do not stop the build: files over maxBytes are among
+// them, not among the files.
 func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
 	want := sourceWants(src)
 	if src.Kind() == "dir" {
@@ -331,12 +386,7 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 	if err != nil {
 		return nil, nil, err
 	}
-	var fs []source.File
-	if src.Kind() == "notes" {
-		fs, err = g.Notes(ctx, src.Notes)
-	} else {
-		fs, err = g.History(ctx, src.Ref, src.Path, want)
-	}
+	fs, err := g.Notes(ctx, src.Notes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -367,71 +417,86 @@ func sourceWants(src config.Source) func(string) bool {
 	return func(string) bool { return true }
 }
 
-// fileVersion tells the builder which file of which source f is a version
-// of, so that the newest version of a file a results branch overwrites
-// wins (see analysis.Version).
-func fileVersion(src config.Source, f source.File) analysis.Version {
-	if f.Version == 0 {
-		return analysis.Version{}
-	}
-	return analysis.Version{File: src.String() + ": " + f.Name, Seq: f.Version}
+// laterRun is a run added to the builder after the archives' (it is not
+// in the checkpoint, see addArchives): another tool's, or the newest
+// version of a file a git ref rewrote.
+type laterRun struct {
+	origin string
+	run    analysis.Run
 }
 
-// foreignRun is a run read from another tool's file.
-type foreignRun struct {
-	origin  string
-	version analysis.Version
-	run     analysis.Run
-	key     [32]byte // of its input in the store
+// foreignPattern is the artifact pattern of a source of another tool's
+// format (nil for none), and whether the format reads folders.
+func foreignPattern(src config.Source) (pat *foreign.Pattern, dirFormat bool, err error) {
+	if src.Artifact != "" {
+		if pat, err = foreign.ParsePattern(src.Artifact); err != nil {
+			return nil, false, fmt.Errorf("source %s: %w", src, err)
+		}
+	}
+	f, known := foreign.Lookup(src.Format)
+	dirFormat = known && f.Dir
+	if dirFormat && pat != nil && !pat.Dir() {
+		return nil, false, fmt.Errorf("source %s: format %s reads folders: set artifact to a folder pattern ending in /, such as \"{sha}/\", or leave it out to read the source as one folder", src, src.Format)
+	}
+	return pat, dirFormat, nil
+}
+
+// foreignDefaults is what the path of file (name relative to the
+// source's folder) says of its results, by the source's pattern (nil:
+// nothing), and the folder prefix it belongs to; ok is false for a file
+// the pattern does not match (a README, a log), which is no input.
+func foreignDefaults(pat *foreign.Pattern, name, artifact string) (def foreign.Defaults, prefix string, ok bool) {
+	def = foreign.Defaults{Artifact: analysis.Artifact{ID: artifact}}
+	if pat == nil {
+		return def, "", true
+	}
+	d, p, ok := pat.Match(name)
+	if !ok {
+		return def, "", false
+	}
+	if d.Artifact.ID == "" {
+		d.Artifact.ID = artifact
+	}
+	return d, p, true
+}
+
+// sourceRel is the name of file (a path in a git repository) relative to
+// a git source's folder, which patterns are relative to, as for dir.
+func sourceRel(src config.Source, name string) string {
+	if src.Git != "" && src.Path != "" {
+		return strings.TrimPrefix(name, strings.Trim(src.Path, "/")+"/")
+	}
+	return name
 }
 
 // readForeign reads a source's files in another tool's format: each file
 // (or, for directory formats, each folder the artifact pattern names) with
 // the artifact and machine its path gives. Files the pattern does not match
-// are not results (READMEs, logs) and are skipped quietly.
-func readForeign(src config.Source, files []source.File, maxBytes int64, st *store.Store) ([]foreignRun, []error) {
-	var pat *foreign.Pattern
-	if src.Artifact != "" {
-		var err error
-		if pat, err = foreign.ParsePattern(src.Artifact); err != nil {
-			return nil, []error{fmt.Errorf("source %s: %w", src, err)}
-		}
-	}
-	f, known := foreign.Lookup(src.Format)
-	dirFormat := known && f.Dir
-	if dirFormat && pat != nil && !pat.Dir() {
-		return nil, []error{fmt.Errorf("source %s: format %s reads folders: set artifact to a folder pattern ending in /, such as \"{sha}/\", or leave it out to read the source as one folder", src, src.Format)}
+// are not results (READMEs, logs) and are skipped quietly. A file of a git
+// source (Blob set, Data nil) is read from g only when the store does not
+// have its folder's runs: a folder's key is its files' names and blob ids.
+func readForeign(ctx context.Context, src config.Source, files []source.File, maxBytes int64, st *store.Store, g *source.Git) ([]laterRun, []error) {
+	pat, dirFormat, err := foreignPattern(src)
+	if err != nil {
+		return nil, []error{err}
 	}
 	type input struct {
 		in  foreign.Input
 		def foreign.Defaults
-		// version of the input's file; a folder of a directory format
-		// gathers files, so it has none.
-		version analysis.Version
+		// blobs are the git blobs of the folder's files (by name in
+		// Files), not read yet.
+		blobs map[string]string
 	}
 	var inputs []input
-	groups := map[string]int{}   // folder prefix → index in inputs
-	versions := map[string]int{} // folder prefix and file → version read
+	groups := map[string]int{} // folder prefix → index in inputs
 	for _, file := range files {
-		def := foreign.Defaults{Artifact: analysis.Artifact{ID: file.Artifact}}
-		prefix := ""
-		name := file.Name
-		if src.Git != "" && src.Path != "" {
-			// Patterns are relative to the source's folder, as for dir.
-			name = strings.TrimPrefix(name, strings.Trim(src.Path, "/")+"/")
-		}
-		if pat != nil {
-			d, p, ok := pat.Match(name)
-			if !ok {
-				continue
-			}
-			def, prefix = d, p
-			if def.Artifact.ID == "" {
-				def.Artifact.ID = file.Artifact
-			}
+		name := sourceRel(src, file.Name)
+		def, prefix, ok := foreignDefaults(pat, name, file.Artifact)
+		if !ok {
+			continue
 		}
 		if !dirFormat {
-			inputs = append(inputs, input{foreign.Input{Name: file.Origin, Data: file.Data, MaxBytes: maxBytes}, def, fileVersion(src, file)})
+			inputs = append(inputs, input{in: foreign.Input{Name: file.Origin, Data: file.Data, MaxBytes: maxBytes}, def: def})
 			continue
 		}
 		i, ok := groups[prefix]
@@ -443,32 +508,48 @@ func readForeign(src config.Source, files []source.File, maxBytes int64, st *sto
 				// The whole source is the tool's folder (asv's results/).
 				folder = strings.TrimRight(folder, `/\`)
 			}
-			inputs = append(inputs, input{foreign.Input{Name: folder, Files: map[string][]byte{}, MaxBytes: maxBytes}, def, analysis.Version{}})
+			inputs = append(inputs, input{in: foreign.Input{Name: folder, Files: map[string][]byte{}, MaxBytes: maxBytes}, def: def})
 		}
-		// Of the versions of a file along a git ref, the newest is read.
 		rel := strings.TrimPrefix(name, prefix)
-		if v, seen := versions[prefix+"\x00"+rel]; seen && v > file.Version {
-			continue
-		}
-		versions[prefix+"\x00"+rel] = file.Version
 		inputs[i].in.Files[rel] = file.Data
+		if file.Blob != "" && file.Data == nil {
+			if inputs[i].blobs == nil {
+				inputs[i].blobs = map[string]string{}
+			}
+			inputs[i].blobs[rel] = file.Blob
+		}
 	}
-	var out []foreignRun
+	var out []laterRun
 	var problems []error
 	for _, in := range inputs {
-		key, runs, probs := readCached(st, src.Format, in.in, in.def)
-		for _, p := range probs {
-			if p.Fatal {
-				problems = append(problems, fmt.Errorf("%w; file skipped", p))
-			} else {
-				problems = append(problems, p)
-			}
+		var load func() error
+		if len(in.blobs) > 0 {
+			load = func() error { return readFiles(ctx, g, in.in.Files, in.blobs) }
 		}
+		runs, probs, err := readCached(st, src.Format, in.in, in.def, in.blobs, load)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w; folder skipped", in.in.Name, err))
+			continue
+		}
+		problems = problemErrors(problems, probs)
 		for _, r := range runs {
-			out = append(out, foreignRun{in.in.Name, in.version, r, key})
+			out = append(out, laterRun{in.in.Name, r})
 		}
 	}
 	return out, problems
+}
+
+// readFiles reads the git blobs of a folder's files into files.
+func readFiles(ctx context.Context, g *source.Git, files map[string][]byte, blobs map[string]string) error {
+	names := slices.Sorted(maps.Keys(blobs))
+	ids := make([]string, len(names))
+	for i, n := range names {
+		ids[i] = blobs[n]
+	}
+	return g.ReadBlobs(ctx, ids, func(i int, data []byte) error {
+		files[names[i]] = data
+		return nil
+	})
 }
 
 func isArchive(name string) bool {
@@ -568,6 +649,13 @@ type BuildOptions struct {
 type stages struct {
 	w    io.Writer
 	last time.Time
+}
+
+// note reports what a stage did.
+func (t *stages) note(name, format string, args ...any) {
+	if t.w != nil {
+		fmt.Fprintf(t.w, "perfpages: %-10s %s\n", name, fmt.Sprintf(format, args...))
+	}
 }
 
 // done reports the stage that ends now.
@@ -671,6 +759,9 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("load")
+	if blobs, bytes := repos.reads(); blobs > 0 || len(repos.m) > 0 {
+		t.note("git", "%d blobs read (%s)", blobs, capped.FormatBytes(bytes))
+	}
 	d := l.d
 	rep.Notes, rep.Resumed = d.Notes, l.resumed
 	var cont *site.Content

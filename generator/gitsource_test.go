@@ -2,14 +2,17 @@ package generator
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -220,16 +223,17 @@ git = "project"
 }
 
 // TestSiteFromGitCorrections: a results branch where a nightly job
-// commits a file, overwrites it with a corrected value, then commits
-// another file. The corrected value is used, the older version's result
-// that the correction lacks is kept, and both are notes, so a strict
-// build succeeds.
+// commits a file, overwrites it with a corrected value (and without one of
+// its results), then commits another file. The newest version of a.json
+// is what was meant: the corrected value is used, the result it dropped
+// for the commit it still holds is removed (kept with keep_removed), and
+// each is one note naming what changed, so a strict build succeeds.
 func TestSiteFromGitCorrections(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "results"))
 	shaA, shaB := strings.Repeat("a", 40), strings.Repeat("b", 40)
 	archive := func(sha, date string, results ...string) string {
-		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `", "date": "` + date + `", "branch": "main"},
+		return `{"schema": "perfpages.run.v1", "artifact": {"id": "` + sha + `", "date": "` + date + `", "branch": "main", "title": "a commit"},
  "machine": {"name": "ci"}, "results": [` + strings.Join(results, ", ") + `]}`
 	}
 	parse := func(v string) string {
@@ -246,40 +250,48 @@ func TestSiteFromGitCorrections(t *testing.T) {
 	res.write("results/b.json", archive(shaB, "2026-09-02T00:00:00Z", parse("990"), lex))
 	res.git("add", ".")
 	res.git("commit", "-qm", "results for b")
-	second := res.git("rev-parse", "--short=7", "HEAD~1")
 
-	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[[sources]]\ngit = \"results\"\nref = \"perf-results\"\npath = \"results/\"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep_removed=%t", keep), func(t *testing.T) {
+			cfgText := "[[sources]]\ngit = \"results\"\nref = \"perf-results\"\npath = \"results/\"\n"
+			if keep {
+				cfgText += "keep_removed = true\n"
+			}
+			if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfgText), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(root, fmt.Sprintf("public-%t", keep))
+			rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Strict: true, Out: out})
+			src := "git history of perf-results:results/ in " + filepath.Join(root, "results")
+			removed := src + ": 1 result that later versions of 1 file no longer hold (e.g. lex instructions:u on ci at aaaaaaaaaaaa, last in perf-results@" + first + ":results/a.json) are left out: " +
+				"the newest version of a file is what its maintainer meant; set keep_removed = true on the source to keep them"
+			if keep {
+				removed = src + ": 1 result that later versions of 1 file no longer hold (e.g. lex instructions:u on ci at aaaaaaaaaaaa, last in perf-results@" + first + ":results/a.json) are kept (keep_removed = true)"
+			}
+			wantNotes := []string{
+				removed,
+				src + ": later versions of 1 file correct 1 result of older versions (e.g. parse instructions:u on ci at aaaaaaaaaaaa: [1000] → [900] (in perf-results@" + first + ":results/a.json)); the newest versions are used",
+			}
+			if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+			b := &builder{t: t, dir: root, out: out}
+			// 900 → 990, not 1000 → 990.
+			b.AssertFileContent("commit/"+shaB+"/index.html", "&#43;10.00%", "900", "990")
+			b.AssertNoFileContent("commit/"+shaB+"/index.html", "-1.00%")
+			// lex of a: removed, so b's lex is new; kept, it compares.
+			if keep {
+				b.AssertNoFileContent("commit/"+shaB+"/index.html", "New:")
+			}
+		})
 	}
-	cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := s.Build(context.Background(), BuildOptions{Strict: true})
-	if err != nil {
-		t.Fatalf("strict build: %v (warnings %v)", err, rep.Warnings)
-	}
-	wantNotes := []string{
-		"perf-results@" + second + ":results/a.json: 1 result only older versions of the file hold are kept (e.g. lex instructions:u on ci at aaaaaaaaaaaa, in perf-results@" + first + ":results/a.json)",
-		"perf-results@" + second + ":results/a.json: the newest version of the file corrects 1 result of older versions (e.g. parse instructions:u on ci at aaaaaaaaaaaa, was [1000] in perf-results@" + first + ":results/a.json); using the newest",
-	}
-	if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
-	// 900 → 990, not 1000 → 990.
-	b.AssertFileContent("commit/"+shaB+"/index.html", "&#43;10.00%", "900", "990")
-	b.AssertNoFileContent("commit/"+shaB+"/index.html", "-1.00%")
 }
 
 // TestSiteFromGitDataJS: a github-action-benchmark data.js on gh-pages
 // repeats all earlier entries in every version; read from git, the
 // repeated results are neither warnings nor notes. An entry the action
-// dropped from later versions (max-items-in-chart) is kept, with a note.
+// dropped from later versions (max-items-in-chart), older than every
+// entry they list, is history: kept, with a note.
 func TestSiteFromGitDataJS(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
@@ -304,7 +316,6 @@ func TestSiteFromGitDataJS(t *testing.T) {
 		res.git("add", ".")
 		res.git("commit", "-qm", "add entry "+strconv.Itoa(n))
 	}
-	last := res.git("rev-parse", "--short=7", "HEAD")
 	before := res.git("rev-parse", "--short=7", "HEAD~1") // the last version with entry 1
 	cfg := "[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"
 	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
@@ -325,7 +336,7 @@ func TestSiteFromGitDataJS(t *testing.T) {
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %v", warnings)
 	}
-	wantNotes := []string{"gh-pages@" + last + ":dev/bench/data.js: 1 result only older versions of the file hold are kept (e.g. parse wall-time on default at 111111111111, in gh-pages@" + before + ":dev/bench/data.js)"}
+	wantNotes := []string{"git history of gh-pages:dev/bench in " + filepath.Join(root, "pages") + ": 1 result of artifacts that later versions of 1 file no longer list, older than every artifact they list, are kept as history (e.g. parse wall-time on default at 111111111111, last in gh-pages@" + before + ":dev/bench/data.js)"}
 	if diff := cmp.Diff(wantNotes, d.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
@@ -409,4 +420,193 @@ branch = "main"
 	}
 	_, want = build("cold", true)
 	sameAsCold(t, got, want)
+}
+
+// TestSiteFromGitDataJSIncremental: a nightly build of a data.js history
+// reads the new version's blob alone (the store keeps the fold of the
+// versions before it) and builds what a cold build builds; so does a build
+// after a version that removes an entry, and one after the branch's last
+// commit was rewritten (a force push).
+func TestSiteFromGitDataJSIncremental(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	entry := func(i int) string {
+		return `{"commit": {"id": "` + fmt.Sprintf("%040x", i) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-08-` + fmt.Sprintf("%02d", i) + `T10:00:00Z"},
+ "date": 1, "tool": "cargo", "benches": [{"name": "parse", "value": ` + strconv.Itoa(1000+i%3) + `, "range": "± 12", "unit": "ns/iter"}, {"name": "lex", "value": ` + strconv.Itoa(500+i%2) + `, "range": "± 3", "unit": "ns/iter"}]}`
+	}
+	commit := func(msg string, entries ...int) {
+		var es []string
+		for _, i := range entries {
+			es = append(es, entry(i))
+		}
+		res.write("dev/bench/data.js", "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": ["+strings.Join(es, ",\n")+"]}}\n")
+		res.git("add", ".")
+		res.git("commit", "-qm", msg)
+	}
+	upTo := func(n int) []int {
+		var out []int
+		for i := 1; i <= n; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	for n := 1; n <= 12; n++ {
+		commit("add entry "+strconv.Itoa(n), upTo(n)...)
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"), 0o644)
+	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
+		t.Helper()
+		var timings strings.Builder
+		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Strict: true, Timings: &timings})
+		return rep, readTree(t, filepath.Join(root, out)), timings.String()
+	}
+	reads := func(timings string) string {
+		for line := range strings.Lines(timings) {
+			if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
+				return strings.TrimSpace(rest)
+			}
+		}
+		return "no git line in:\n" + timings
+	}
+	if _, _, tm := build("public", false); !strings.HasPrefix(reads(tm), "12 blobs read") {
+		t.Errorf("cold build: %s, want the 12 versions read", reads(tm))
+	}
+	check := func(what string, wantNotes []string) {
+		t.Helper()
+		rep, got, tm := build("public", false)
+		if r := reads(tm); !strings.HasPrefix(r, "1 blobs read") {
+			t.Errorf("%s: %s, want 1 blob read", what, r)
+		}
+		coldRep, want, _ := build("cold", true)
+		sameAsCold(t, got, want)
+		if diff := cmp.Diff(coldRep.Notes, rep.Notes); diff != "" {
+			t.Errorf("%s: notes differ from a cold build's (-cold +incremental):\n%s", what, diff)
+		}
+		if diff := cmp.Diff(wantNotes, rep.Notes, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", what, diff)
+		}
+	}
+	commit("add entry 13", upTo(13)...)
+	check("+1 version", nil)
+
+	// A maintainer deletes entry 5, a spike: removed, with a note.
+	commit("remove noisy benchmark spike", 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13)
+	src := "git history of gh-pages:dev/bench in " + filepath.Join(root, "pages")
+	removed := src + ": 2 results that later versions of 1 file no longer hold (e.g. lex wall-time on default at 000000000000, last in gh-pages@" +
+		res.git("rev-parse", "--short=7", "HEAD~1") + ":dev/bench/data.js) are left out: the newest version of a file is what its maintainer meant; set keep_removed = true on the source to keep them"
+	check("a version that removes an entry", []string{removed})
+	if _, tree, _ := build("public", false); strings.Contains(string(tree["commits/index.html"].data), "<td>commit 5</td>") {
+		t.Error("the removed entry's commit is still listed")
+	}
+
+	// The last commit rewritten (amended and force-pushed): the fold of
+	// the versions before it is still good.
+	res.write("dev/bench/data.js", strings.Replace(string(must(os.ReadFile(filepath.Join(root, "pages", "dev/bench/data.js")))), "\"lastUpdate\": 1", "\"lastUpdate\": 2", 1))
+	res.git("commit", "-q", "--amend", "-am", "remove noisy benchmark spike (amended)")
+	check("a rewritten last commit", []string{removed})
+}
+
+func must[T any](x T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
+// TestSiteFromGitWarnsOnce: a data.js whose every version lists a commit
+// under two PRs is one problem, warned once (for the newest version), not
+// once per version: a strict build of three versions reports one warning.
+func TestSiteFromGitWarnsOnce(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	data := string(must(os.ReadFile(filepath.Join("foreign", "testdata", "gab", "history.js"))))
+	for i := range 3 {
+		res.write("dev/bench/data.js", strings.Replace(data, "window.BENCHMARK_DATA = {", "window.BENCHMARK_DATA = {\"lastUpdate\": "+strconv.Itoa(i)+",", 1))
+		res.git("add", ".")
+		res.git("commit", "-qm", "version "+strconv.Itoa(i))
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"), 0o644)
+	cfg, err := config.Load(filepath.Join(root, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Build(context.Background(), BuildOptions{Strict: true})
+	var listed []string
+	for _, w := range rep.Warnings {
+		if strings.Contains(w.Error(), "is listed under PR #53 and PR #54") {
+			listed = append(listed, w.Error())
+		}
+	}
+	if len(listed) != 1 || !strings.HasPrefix(listed[0], "gh-pages@"+res.git("rev-parse", "--short=7", "HEAD")+":") {
+		t.Errorf("the commit in two PRs is warned %d times, want once for the newest version: %q", len(listed), listed)
+	}
+	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%d problems", len(rep.Warnings))) {
+		t.Errorf("strict build: %v", err)
+	}
+}
+
+// TestSiteFromGitASVRemoved: an asv results branch where a maintainer
+// deletes the results of one environment ("Remove 3.3 results"): they are
+// left out, with a note saying how many files, unless keep_removed.
+func TestSiteFromGitASVRemoved(t *testing.T) {
+	const (
+		c1 = "a1b2c3d4e5f60718293a4b5c6d7e8f9001122334"
+		c2 = "b2c3d4e5f60718293a4b5c6d7e8f900112233445"
+	)
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "bench"))
+	res.write("results/benchmarks.json", `{"bench.time_parse": {"name": "bench.time_parse", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"},
+ "bench.time_read": {"name": "bench.time_read", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"}, "version": 2}`)
+	res.write("results/cheetah/machine.json", `{"arch": "x86_64", "cpu": "AMD EPYC 7B13", "machine": "cheetah", "num_cpu": "2", "os": "Linux", "ram": "16318900", "version": 1}`)
+	for _, c := range []struct {
+		sha  string
+		date int64
+	}{{c1, 1763600000000}, {c2, 1763700000000}} {
+		res.write("results/cheetah/"+c.sha[:8]+"-virtualenv-py2.7.json", asvResult(c.sha, "2.7", c.date, 0.010, false))
+		res.write("results/cheetah/"+c.sha[:8]+"-virtualenv-py3.3.json", asvResult(c.sha, "3.3", c.date, 0.012, false))
+		res.git("add", ".")
+		res.git("commit", "-qm", "results for "+c.sha[:8])
+	}
+	res.git("rm", "-q", "results/cheetah/"+c1[:8]+"-virtualenv-py3.3.json", "results/cheetah/"+c2[:8]+"-virtualenv-py3.3.json")
+	res.git("commit", "-qm", "Remove 3.3 results")
+	for _, keep := range []bool{false, true} {
+		cfg := "[[sources]]\ngit = \"bench\"\nref = \"main\"\npath = \"results\"\nformat = \"asv\"\n"
+		if keep {
+			cfg += "keep_removed = true\n"
+		}
+		os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644)
+		c, err := config.Load(filepath.Join(root, "perfpages.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromConfig(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := s.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		py33 := 0
+		for _, sr := range d.Series {
+			if strings.Contains(sr.Key.Context, "python=3.3") {
+				py33++
+			}
+		}
+		if keep != (py33 > 0) {
+			t.Errorf("keep_removed=%t: %d series of python 3.3", keep, py33)
+		}
+		found := slices.ContainsFunc(d.Notes, func(n string) bool {
+			return strings.Contains(n, "2 files deleted since (e.g. main@") && strings.Contains(n, map[bool]string{false: "are left out", true: "are kept (keep_removed = true)"}[keep])
+		})
+		if !found {
+			t.Errorf("keep_removed=%t: notes %q", keep, d.Notes)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,6 +141,12 @@ Not read: a source without a pattern reads asv's .json files.
 `)
 	if len(b.report.Warnings) != 0 {
 		t.Errorf("warnings: %v", b.report.Warnings)
+	}
+	// asv records no commit subjects: a note points to [project].
+	if !slices.ContainsFunc(b.report.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "2 of 2 main-line commits have no title") && strings.Contains(n, "set [project] git")
+	}) {
+		t.Errorf("no note pointing to [project]: %q", b.report.Notes)
 	}
 	page := b.File("commit/" + c2 + "/index.html")
 	// The changed time_parse row and the time_read failure (both in

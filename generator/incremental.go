@@ -65,23 +65,51 @@ func toolKey() string {
 	return toolSum
 }
 
-// archiveKey is the store key of archive file f read with options o.
+// archiveKey is the store key of archive file f read with options o: of
+// its bytes, or of its git blob id when it is a file of a git ref not
+// read yet (a blob id names its bytes), so that a build whose store has
+// it need not read it.
 func archiveKey(f source.File, o archive.Options) [32]byte {
+	data := f.Data
+	if f.Blob != "" {
+		data = []byte("git blob " + f.Blob)
+	}
 	return store.RunKey("perfpages archive "+toolKey(),
-		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), f.Data)
+		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), data)
+}
+
+// fileLimit bounds the size of the store's entry of file f (see
+// entryLimit), whose bytes may not have been read.
+func fileLimit(maxBytes int64, f source.File) int64 {
+	if f.Data == nil && f.Blob != "" {
+		n := f.Size
+		if strings.HasSuffix(f.Name, ".gz") {
+			n = capped.Or(maxBytes)
+		}
+		return 8*n + 1<<20
+	}
+	return entryLimit(maxBytes, f.Data)
 }
 
 // decodeCached decodes one archive, or takes its content from the store;
-// key is archiveKey(f, o).
+// key is archiveKey(f, o). A file not read yet (f.Load) is read only when
+// the store does not have it.
 func decodeCached(st *store.Store, f source.File, o archive.Options, key [32]byte) (*analysis.Run, [32]byte, []archive.Problem) {
 	if st != nil {
-		if e, ok := st.Entry(key, entryLimit(o.MaxBytes, f.Data)); ok && len(e.Runs) <= 1 {
+		if e, ok := st.Entry(key, fileLimit(o.MaxBytes, f)); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)
 			if len(e.Runs) == 0 || fatal(probs) {
 				return nil, key, probs
 			}
 			return &e.Runs[0], key, probs
 		}
+	}
+	if f.Data == nil && f.Load != nil {
+		data, err := f.Load()
+		if err != nil {
+			return nil, key, []archive.Problem{{File: f.Origin, Msg: err.Error(), Fatal: true}}
+		}
+		f.Data = data
 	}
 	run, problems := archive.Decode(f.Origin, f.Data, o)
 	var e store.Entry
@@ -116,21 +144,41 @@ func entryLimit(maxBytes int64, files ...[]byte) int64 {
 	return 8*n + 1<<20
 }
 
-// readCached reads one foreign input, or takes its content from the store.
-func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults) ([32]byte, []analysis.Run, []archive.Problem) {
+// readCached reads one foreign input, or takes its content from the
+// store. The files of a folder input named in blobs are git blobs not
+// read yet: their ids stand for their bytes in the key, and load reads
+// them when the store does not have the input. err is load's.
+func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults, blobs map[string]string, load func() error) ([]analysis.Run, []archive.Problem, error) {
 	parts := [][]byte{[]byte(in.Name), in.Data}
 	names := make([]string, 0, len(in.Files))
 	for n := range in.Files {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	var size int64
 	for _, n := range names {
-		parts = append(parts, []byte(n), in.Files[n])
+		if id, ok := blobs[n]; ok {
+			parts = append(parts, []byte(n), []byte("git blob "+id))
+		} else {
+			parts = append(parts, []byte(n), in.Files[n])
+			size += int64(len(in.Files[n]))
+		}
 	}
 	key := store.RunKey("foreign "+format+" "+toolKey(), fmt.Sprintf("%+v max-bytes=%d", def, in.MaxBytes), parts...)
 	if st != nil {
-		if e, ok := st.Entry(key, entryLimit(in.MaxBytes, parts...)); ok {
-			return key, e.Runs, problemsFrom(e.Problems, in.Name)
+		limit := entryLimit(in.MaxBytes, parts...)
+		if len(blobs) > 0 {
+			// The blobs' sizes are not known here: as many bytes as the
+			// reader would accept of each.
+			limit += 8 * int64(len(blobs)) * capped.Or(in.MaxBytes)
+		}
+		if e, ok := st.Entry(key, limit); ok {
+			return e.Runs, problemsFrom(e.Problems, in.Name), nil
+		}
+	}
+	if load != nil {
+		if err := load(); err != nil {
+			return nil, nil, err
 		}
 	}
 	_, runs, problems := foreign.Read(format, in, def)
@@ -139,7 +187,7 @@ func readCached(st *store.Store, format string, in foreign.Input, def foreign.De
 			problems = append(problems, archive.Problem{File: in.Name, Msg: err.Error()})
 		}
 	}
-	return key, runs, problems
+	return runs, problems, nil
 }
 
 // problemsTo keeps problems without the name of the input they are about

@@ -99,6 +99,18 @@ func validRun() analysis.Run {
 				Case:   analysis.TestCase{Benchmark: "tls-handshake", Category: analysis.Primary},
 				Metric: "wall-time", Error: "exit status 2",
 			},
+			{
+				// pytest-benchmark in data.js: ops/s, and the summary of
+				// the time per round it kept instead of the rounds.
+				Case:   analysis.TestCase{Benchmark: "test_pack_read", Category: analysis.Primary},
+				Metric: "throughput", Unit: "iter/s", Samples: []float64{147.83},
+				Summary: &analysis.SampleSummary{Mean: 0.006764403985612581, StdDev: 0.0020886163795779695, N: 139},
+			},
+			{
+				// cargo bench in data.js: the tool's "± range" beside its value.
+				Case:   analysis.TestCase{Benchmark: "http1_consecutive_x1_empty", Category: analysis.Primary},
+				Metric: "wall-time", Unit: "ns", Samples: []float64{34012}, Range: "± 1,234",
+			},
 		},
 	}
 }

@@ -33,4 +33,25 @@
 // of Options.MaxBytes of memory: the [Limits] that follow from it (size
 // after gunzip, values, separators, depth, string length) refuse a file
 // before it costs more.
+//
+// The fields of a result (SPEC §3), every one optional but benchmark,
+// metric and samples (or error):
+//
+//	benchmark  the test case's name
+//	category   primary (default) or secondary
+//	params     the test case's parameters: an object of scalars
+//	metric     what is measured (wall-time, instructions:u, …)
+//	unit       the samples' unit; a time or size is never negative
+//	direction  lower or higher is better (default: from the unit)
+//	samples    the measured values, finite numbers
+//	iters      per-sample iteration counts (Criterion's linear sampling)
+//	error      a failed benchmark: shown, excluded from statistics
+//	summary    {mean, stddev, n}: the summary statistics a tool kept
+//	           instead of its samples (analysis.SampleSummary; all three
+//	           required, stddev ≥ 0 with Bessel's correction, n ≥ 1)
+//	range      the spread a tool printed beside its value, as text
+//	           (cargo's "± 1,234"): shown, never computed with
+//
+// summary and range were added to perfpages.run.v1 compatibly: an
+// archive without them reads as before, and the schema id did not change.
 package archive

@@ -128,6 +128,10 @@ func check(run analysis.Run) error {
 		text(label+" metric", r.Metric)
 		text(label+" unit", r.Unit)
 		text(label+" error", r.Error)
+		text(label+" range", r.Range)
+		if r.Summary != nil {
+			in(summaryRule(*r.Summary))
+		}
 		pairs(label+" params", r.Case.Params)
 		for j, x := range r.Samples {
 			in(sampleRule(j, x, r.Unit))
@@ -160,6 +164,8 @@ type (
 	object   []kv     // an object written on several lines
 	dateText string   // an RFC 3339 date-time in UTC
 	rows     []object // results: one object per line (JSON) or entry
+	// summary is a result's summary: {mean, stddev, n} on one line.
+	summary analysis.SampleSummary
 )
 
 func layout(run analysis.Run) object {
@@ -224,6 +230,10 @@ func layout(run analysis.Run) object {
 		if len(r.Iters) > 0 {
 			o = append(o, kv{"iters", r.Iters})
 		}
+		if r.Summary != nil {
+			o = append(o, kv{"summary", summary(*r.Summary)})
+		}
+		o = appendText(o, "range", r.Range)
 		o = appendText(o, "error", r.Error)
 		res[i] = o
 	}
@@ -320,6 +330,8 @@ func jsonValue(b *bytes.Buffer, v any) {
 			b.WriteString(": ")
 			jsonValue(b, v[i].val)
 		})
+	case summary:
+		fmt.Fprintf(b, `{"mean": %s, "stddev": %s, "n": %d}`, formatFloat(v.Mean), formatFloat(v.StdDev), v.N)
 	}
 }
 
@@ -428,6 +440,10 @@ func yamlNode(v any, block bool) *yaml.Node {
 			n.Content = append(n.Content, yamlStr(f.key), yamlNode(f.val, block))
 		}
 		return n
+	case summary:
+		return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{
+			yamlStr("mean"), yamlNumber(formatFloat(v.Mean)), yamlStr("stddev"), yamlNumber(formatFloat(v.StdDev)),
+			yamlStr("n"), yamlNumber(strconv.Itoa(v.N))}}
 	case rows:
 		n := &yaml.Node{Kind: yaml.SequenceNode}
 		if len(v) == 0 {
@@ -501,13 +517,9 @@ func tomlValue(b *bytes.Buffer, v any) {
 	case []string:
 		inlineList(b, '[', ']', len(v), func(i int) { tomlString(b, v[i]) })
 	case []float64:
-		inlineList(b, '[', ']', len(v), func(i int) {
-			s := formatFloat(v[i])
-			if _, err := strconv.ParseInt(s, 10, 64); err != nil && !strings.ContainsAny(s, ".e") {
-				s += ".0" // 1e20 prints as digits, too many for a TOML integer
-			}
-			b.WriteString(s)
-		})
+		inlineList(b, '[', ']', len(v), func(i int) { b.WriteString(tomlFloat(v[i])) })
+	case summary:
+		fmt.Fprintf(b, "{mean = %s, stddev = %s, n = %d}", tomlFloat(v.Mean), tomlFloat(v.StdDev), v.N)
 	case analysis.Params:
 		inlineList(b, '{', '}', len(v), func(i int) {
 			b.WriteString(tomlKeyText(v[i].Key))
@@ -517,6 +529,16 @@ func tomlValue(b *bytes.Buffer, v any) {
 	case rows:
 		b.WriteString("[]")
 	}
+}
+
+// tomlFloat writes a number as TOML reads it back: digits too many for a
+// TOML integer (1e20 prints as digits) get ".0".
+func tomlFloat(x float64) string {
+	s := formatFloat(x)
+	if _, err := strconv.ParseInt(s, 10, 64); err != nil && !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // tomlKeyText writes a key bare when TOML allows it, quoted otherwise.

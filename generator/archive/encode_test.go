@@ -80,6 +80,10 @@ func trickyRun() analysis.Run {
 			r.Case.Category = analysis.Secondary
 			r.Iters = []float64{floats[i%len(floats)] + 1, 1e300}
 		}
+		if i%3 == 0 {
+			r.Summary = &analysis.SampleSummary{Mean: floats[i%len(floats)], StdDev: math.Abs(floats[(i+1)%len(floats)]), N: 1 + i}
+			r.Range = s
+		}
 		switch i % 3 {
 		case 1:
 			r.Direction = analysis.HigherIsBetter
@@ -219,6 +223,12 @@ func TestEncodeErrors(t *testing.T) {
 			`encoding archive: results[3] (tls-handshake wall-time): unknown direction "up" (want lower or higher)`},
 		{"no benchmark or metric", func(r *analysis.Run) { r.Results[3].Case.Benchmark, r.Results[3].Metric = "", "" }, "json",
 			"encoding archive: results[3]: missing benchmark\nresults[3]: missing metric"},
+		{"summary", func(r *analysis.Run) { r.Results[4].Summary = &analysis.SampleSummary{Mean: 1, StdDev: -1, N: 3} }, "json",
+			"encoding archive: results[4] (test_pack_read throughput): summary.stddev is not a finite number of at least 0 (-1)"},
+		{"summary count", func(r *analysis.Run) { r.Results[4].Summary = &analysis.SampleSummary{Mean: 1} }, "toml",
+			"encoding archive: results[4] (test_pack_read throughput): summary.n is not a count of at least 1 (0)"},
+		{"range", func(r *analysis.Run) { r.Results[5].Range = "\xff" }, "yaml",
+			`encoding archive: results[5] (http1_consecutive_x1_empty wall-time) range: invalid UTF-8 "\xff"`},
 		{"duplicate", func(r *analysis.Run) { r.Results[1].Metric = "wall-time" }, "json",
 			"encoding archive: results[1] (json-decode n=1000 ratio=0.5 size=large wall-time): duplicate of results[0]"},
 	}

@@ -108,6 +108,21 @@ func countRule(iters, samples int) string {
 	return ""
 }
 
+// summaryRule: a summary's mean is a finite number, its standard
+// deviation a finite number not below 0, its count at least 1 (a tool
+// that kept no samples kept at least the one its mean is of).
+func summaryRule(s analysis.SampleSummary) string {
+	switch {
+	case math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0):
+		return fmt.Sprintf("summary.mean is not a finite number (%s)", strconv.FormatFloat(s.Mean, 'g', -1, 64))
+	case !(s.StdDev >= 0) || math.IsInf(s.StdDev, 0):
+		return fmt.Sprintf("summary.stddev is not a finite number of at least 0 (%s)", strconv.FormatFloat(s.StdDev, 'g', -1, 64))
+	case s.N < 1:
+		return fmt.Sprintf("summary.n is not a count of at least 1 (%d)", s.N)
+	}
+	return ""
+}
+
 // duplicateRule: two results of a run never share benchmark, parameters
 // and metric. first is the index of the earlier one.
 func duplicateRule(first int) string { return fmt.Sprintf("duplicate of results[%d]", first) }

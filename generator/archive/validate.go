@@ -393,7 +393,7 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 		d.warn(n.Line, "results[%d]: want an object, got %s; result dropped", i, n.Describe())
 		return analysis.Result{}, false
 	}
-	var bench, cat, params, metric, unit, dir, samples, iters, errText *readkit.Node
+	var bench, cat, params, metric, unit, dir, samples, iters, errText, summary, spread *readkit.Node
 	for _, f := range n.Fields {
 		switch f.Key {
 		case "benchmark":
@@ -414,6 +414,10 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 			iters = f.Val
 		case "error":
 			errText = f.Val
+		case "summary":
+			summary = f.Val
+		case "range":
+			spread = f.Val
 		default:
 			d.warn(f.Line, "unknown field %q", "results["+strconv.Itoa(i)+"]."+f.Key)
 		}
@@ -461,6 +465,10 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 		}
 	}
 	r.Error = str(errText, "error")
+	r.Range = str(spread, "range")
+	if !absent(summary) {
+		r.Summary = d.summary(i, summary, bad)
+	}
 
 	samplesOK := true
 	if !absent(samples) {
@@ -497,6 +505,55 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 		r.Iters = nil
 	}
 	return r, true
+}
+
+// summary reads a result's summary statistics: an object of mean,
+// stddev and n (see analysis.SampleSummary), all three required.
+func (d *decoder) summary(i int, n *readkit.Node, bad func(int, string, ...any)) *analysis.SampleSummary {
+	if n.Kind != readkit.Map {
+		bad(n.Line, "summary: want an object of mean, stddev and n, got %s", n.Describe())
+		return nil
+	}
+	var s analysis.SampleSummary
+	var seen [3]bool
+	for _, f := range n.Fields {
+		num := func() (float64, bool) {
+			if f.Val.Kind != readkit.Int && f.Val.Kind != readkit.Float {
+				bad(f.Val.Line, "summary.%s: want a number, got %s", f.Key, f.Val.Describe())
+				return 0, false
+			}
+			return f.Val.Float, true
+		}
+		switch f.Key {
+		case "mean":
+			s.Mean, seen[0] = num()
+		case "stddev":
+			s.StdDev, seen[1] = num()
+		case "n":
+			if f.Val.Kind != readkit.Int {
+				bad(f.Val.Line, "summary.n: want a whole number, got %s", f.Val.Describe())
+				return nil
+			}
+			if f.Val.Int > math.MaxInt32 {
+				bad(f.Val.Line, "summary.n: %d is out of range", f.Val.Int)
+				return nil
+			}
+			s.N, seen[2] = int(f.Val.Int), true
+		default:
+			d.warn(f.Line, "unknown field %q", "results["+strconv.Itoa(i)+"].summary."+f.Key)
+		}
+	}
+	for k, name := range [...]string{"mean", "stddev", "n"} {
+		if !seen[k] {
+			bad(n.Line, "summary: missing %s", name)
+			return nil
+		}
+	}
+	if msg := summaryRule(s); msg != "" {
+		bad(n.Line, "%s", msg)
+		return nil
+	}
+	return &s
 }
 
 // params reads a result's parameters: an object of scalars.

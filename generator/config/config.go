@@ -146,6 +146,12 @@ type Source struct {
 	// Files that do not match are ignored. Optional for formats that
 	// record the commit themselves and for git notes.
 	Artifact string `toml:"artifact"`
+	// KeepRemoved, for a git history source, keeps the results that later
+	// versions of a file removed (an outlier a maintainer deleted, the
+	// entries github-action-benchmark's max-items-in-chart dropped, a
+	// file deleted since). By default the newest version of each file is
+	// what its maintainer meant, and a note says how many were left out.
+	KeepRemoved bool `toml:"keep_removed"`
 }
 
 // Kind is "dir", "git" or "notes".
@@ -519,6 +525,8 @@ func (c *Config) validate() []error {
 			bad("%s: ref, path and notes go with git, not dir", where)
 		case s.Notes != "" && (s.Ref != "" || s.Path != ""):
 			bad("%s: notes reads git notes; ref and path read files from history: use separate sources", where)
+		case s.KeepRemoved && s.Kind() != "git":
+			bad("%s: keep_removed keeps what later versions of a file along a git ref removed: it goes with git (and ref, path), not dir or notes", where)
 		}
 		if s.Format != "" && s.Format != "perfpages" && s.Format != "auto" {
 			if !sourcespec.IsFormat(s.Format) {

@@ -92,7 +92,7 @@ func collect(t *testing.T, p Plan) (*analysis.Dataset, []analysis.Run) {
 		prev = r
 		checkRun(t, p, r)
 		runs = append(runs, r)
-		b.AddVersion(fmt.Sprintf("%s/%s", r.Artifact.ID, r.Machine.Name), analysis.Version{}, r)
+		b.Add(fmt.Sprintf("%s/%s", r.Artifact.ID, r.Machine.Name), r)
 		return nil
 	})
 	if err != nil {

@@ -51,7 +51,8 @@ import (
 // the action writes range "stddev: <seconds>" and extra "mean: <x>
 // <nsec|usec|msec|sec>\nrounds: <n>". Every other tool's range is not a
 // standard deviation (cargo's "± N" is max − min, benchmarkjs's a
-// relative margin of error) and is ignored, as before.
+// relative margin of error): it is kept as the tool wrote it
+// (analysis.Result.Range), for pages to show beside the value.
 //
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
@@ -147,6 +148,7 @@ type gabValue struct {
 	lit     string // value as written, for exact decimal rescaling
 	line    int
 	summary *analysis.SampleSummary // pytest's statistics, or nil
+	rng     string                  // the tool's range, as written (none with a summary, which holds it)
 }
 
 func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
@@ -690,7 +692,11 @@ func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, c
 			if q, ok := unitMetric(unit); ok && metric == unit {
 				metric = q
 			}
-			vals = []gabValue{{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line, summary: g.summary(rec)}}
+			v := gabValue{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line, summary: g.summary(rec)}
+			if v.summary == nil {
+				v.rng = strings.TrimSpace(rec.rng)
+			}
+			vals = []gabValue{v}
 		}
 		for _, v := range vals {
 			g.add(g.run(suite, v.pkg, art, def, ctx), suite, tool, v)
@@ -902,6 +908,9 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 			g.units[series] = v.unit
 		} else if first != v.unit {
 			v.value = gabScale(v.value, v.lit, gabTimeExp[v.unit]-gabTimeExp[first])
+			if v.rng != "" {
+				v.rng += " " + v.unit // the range stays in the unit it was written in
+			}
 			v.unit = first
 		}
 	}
@@ -917,6 +926,10 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 	if i, ok := r.index[key]; ok {
 		res := &r.run.Results[i]
 		res.Samples = append(res.Samples, v.value)
+		// Each repetition's range, as the tool wrote it.
+		if v.rng != "" && v.rng != res.Range && !strings.HasSuffix(res.Range, ", "+v.rng) {
+			res.Range = strings.TrimPrefix(res.Range+", "+v.rng, ", ")
+		}
 		// A repetition (a re-run of the commit) adds its rounds to the
 		// summary; a summary is kept only while every repetition has one.
 		if res.Summary != nil && v.summary != nil {
@@ -935,6 +948,7 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 		Samples:   []float64{v.value},
 		Direction: dir,
 		Summary:   v.summary,
+		Range:     v.rng,
 	})
 }
 

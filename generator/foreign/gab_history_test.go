@@ -89,8 +89,8 @@ func TestGabHistory(t *testing.T) {
 		switch {
 		case suite == "Rust Benchmark" && r.Artifact.ID == gabC3:
 			if diff := cmp.Diff([]analysis.Result{
-				gabRes("insert", nil, "wall-time", "ns", analysis.LowerIsBetter, 6380, 6350),
-				gabRes("lookup", nil, "wall-time", "ns", analysis.LowerIsBetter, 600, 601),
+				withRange(gabRes("insert", nil, "wall-time", "ns", analysis.LowerIsBetter, 6380, 6350), "± 127"),
+				withRange(gabRes("lookup", nil, "wall-time", "ns", analysis.LowerIsBetter, 600, 601), "± 12"),
 			}, r.Results); diff != "" {
 				t.Errorf("c3 re-run (-want +got):\n%s", diff)
 			}
@@ -112,7 +112,7 @@ func TestGabHistoryDataset(t *testing.T) {
 	runs, _ := readGabHistory(t)
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	for _, r := range runs {
-		b.AddVersion("history.js", analysis.Version{}, r)
+		b.Add("history.js", r)
 	}
 	d := b.Dataset()
 	if len(d.Warnings) != 0 {

@@ -16,6 +16,12 @@ func gabRes(bench string, params analysis.Params, metric, unit string, dir analy
 	return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: params}, Metric: metric, Unit: unit, Direction: dir, Samples: samples}
 }
 
+// withRange gives r the range the tool printed beside its value.
+func withRange(r analysis.Result, rng string) analysis.Result {
+	r.Range = rng
+	return r
+}
+
 // withSummary gives r pytest's summary statistics (seconds).
 func withSummary(r analysis.Result, mean, stddev float64, n int) analysis.Result {
 	r.Summary = &analysis.SampleSummary{Mean: mean, StdDev: stddev, N: n}
@@ -69,14 +75,14 @@ func TestGabFixtures(t *testing.T) {
 		{
 			name: "custom bigger is better", file: "custom-bigger.json", better: "higher",
 			want: custom(
-				gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5),
+				withRange(gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5), "± 1.8%"),
 				gabRes("Cache hit ratio", nil, "percent", "Percent", hi, 93.1),
 			),
 		},
 		{
 			name: "custom without a direction", file: "custom-bigger.json",
 			want: []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: []analysis.Result{
-				gabRes("GET requests", nil, "throughput", "req/s", "", 48210.5),
+				withRange(gabRes("GET requests", nil, "throughput", "req/s", "", 48210.5), "± 1.8%"),
 				gabRes("Cache hit ratio", nil, "percent", "Percent", "", 93.1),
 			}}},
 			probs: []string{`testdata/gab/custom-bigger.json:8: unit "Percent" does not say which way is better: lower is assumed (pass context better=higher for customBiggerIsBetter)`},
@@ -84,7 +90,7 @@ func TestGabFixtures(t *testing.T) {
 		{
 			name: "custom smaller is better, tool name as direction", file: "custom-smaller.json", better: "customSmallerIsBetter",
 			want: custom(
-				gabRes("Cold start", nil, "wall-time", "ms", lo, 412.7, 405.2),
+				withRange(gabRes("Cold start", nil, "wall-time", "ms", lo, 412.7, 405.2), "9.3, 7.9"),
 				gabRes("Peak memory", nil, "size", "MB", lo, 187.5),
 			),
 		},
@@ -110,8 +116,8 @@ func TestGabFixtures(t *testing.T) {
 					gabRes("Scan", procs, "throughput", "B/s", "", 157610000),
 				}},
 				{Artifact: a1, Machine: bmfDefaults.Machine, Context: srvCtx, Results: []analysis.Result{
-					gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5),
-					gabRes("PUT requests", nil, "throughput", "req/s", hi, 20517),
+					withRange(gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5), "± 1.8%"),
+					withRange(gabRes("PUT requests", nil, "throughput", "req/s", hi, 20517), "± 2.4%"),
 					gabRes("Cache hit ratio", nil, "percent", "Percent", hi, 93.1),
 				}},
 			},

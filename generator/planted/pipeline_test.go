@@ -34,7 +34,7 @@ func siteConfig(model string) string {
 func inMemory(s *Suite, cfg *config.Config) *analysis.Dataset {
 	b := analysis.NewBuilder(cfg.BuildOptions())
 	for _, r := range s.Runs() {
-		b.AddVersion("planted", analysis.Version{}, r)
+		b.Add("planted", r)
 	}
 	return b.Dataset()
 }

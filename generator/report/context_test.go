@@ -71,7 +71,7 @@ func TestWriteContext(t *testing.T) {
 			if i == 1 && py == "3.4" {
 				res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "s", Error: "asv recorded no result"}
 			}
-			b.AddVersion("t", analysis.Version{}, analysis.Run{Artifact: art, Machine: analysis.Machine{Name: "cheetah"},
+			b.Add("t", analysis.Run{Artifact: art, Machine: analysis.Machine{Name: "cheetah"},
 				Context: analysis.Params{{Key: "python", Value: py}, {Key: "suite", Value: "asv"}}, Results: res})
 		}
 	}

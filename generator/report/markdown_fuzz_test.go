@@ -42,7 +42,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 		tc.Params = analysis.Params{{Key: h.ParamKey, Value: h.ParamValue}}
 	}
 	steady := analysis.TestCase{Benchmark: "steady"}
-	b.AddVersion("base", analysis.Version{}, analysis.Run{
+	b.Add("base", analysis.Run{
 		Artifact: analysis.Artifact{ID: h.BaseID, Kind: analysis.KindCommit, Date: day, Branch: "main", Title: "base"},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{
@@ -50,7 +50,7 @@ func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
 			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100}},
 		},
 	})
-	b.AddVersion("head", analysis.Version{}, analysis.Run{
+	b.Add("head", analysis.Run{
 		Artifact: analysis.Artifact{ID: headID, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{h.BaseID}, PR: 7, Title: h.Title},
 		Machine:  analysis.Machine{Name: h.Machine},
 		Results: []analysis.Result{

@@ -35,7 +35,7 @@ func TestLinks(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, id := range []string{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "v1.2.0"} {
-		b.AddVersion("t", analysis.Version{}, analysis.Run{Artifact: analysis.Artifact{ID: id, Kind: analysis.KindTag, Date: day.AddDate(0, 0, i)}, Machine: analysis.Machine{Name: "m"},
+		b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: id, Kind: analysis.KindTag, Date: day.AddDate(0, 0, i)}, Machine: analysis.Machine{Name: "m"},
 			Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}})
 	}
 	d := b.Dataset()
@@ -61,7 +61,7 @@ func TestCompareJSONFields(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{100, 110} {
-		b.AddVersion("t", analysis.Version{}, analysis.Run{
+		b.Add("t", analysis.Run{
 			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), PR: 10 + i, Title: "t"},
 			Machine:  analysis.Machine{Name: "m"},
 			Results: []analysis.Result{
@@ -147,7 +147,7 @@ func TestWriteTextHugeAndHostile(t *testing.T) {
 		if i == 1 {
 			res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "ns", Error: "line one\nline two\x07"}
 		}
-		b.AddVersion("t", analysis.Version{}, analysis.Run{
+		b.Add("t", analysis.Run{
 			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t\x1b]0;pwned\x07"},
 			Machine:  analysis.Machine{Name: "m\r\nfake: line"}, Results: res})
 	}
@@ -187,7 +187,7 @@ func TestChangeFromZeroDocuments(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{Value: analysis.Auto})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{0, 8192} {
-		b.AddVersion("t", analysis.Version{}, analysis.Run{
+		b.Add("t", analysis.Run{
 			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
 			Machine:  analysis.Machine{Name: "m"},
 			Results:  []analysis.Result{{Case: analysis.TestCase{Benchmark: "sort"}, Metric: "alloc-bytes", Unit: "B/op", Samples: []float64{v, v, v, v, v}}},

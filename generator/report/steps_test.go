@@ -41,7 +41,7 @@ func stepLinksDataset(t *testing.T) *analysis.Dataset {
 		if i == 2 {
 			r = analysis.Result{Case: analysis.TestCase{Benchmark: "alloc"}, Metric: "alloc", Unit: "B/op", Error: "exit status 2"}
 		}
-		b.AddVersion(id, analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{r}})
+		b.Add(id, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{r}})
 	}
 	return b.Dataset()
 }

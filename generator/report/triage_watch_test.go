@@ -38,7 +38,7 @@ func TestNeedsLookCapped(t *testing.T) {
 			}
 			results = append(results, r)
 		}
-		b.AddVersion("test", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: results})
+		b.Add("test", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
 	c := analysis.NewComparer(d, rustcPerf) // a pair decides: no need of later values

@@ -104,7 +104,7 @@ func triageHTML(t testing.TB, title, metric, baseID string) string {
 		if i == 1 {
 			a = analysis.Artifact{ID: head, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{baseID}, PR: 7, Title: title}
 		}
-		b.AddVersion("t", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
+		b.Add("t", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
 			{Case: analysis.TestCase{Benchmark: "x"}, Metric: metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{v}},
 		}})
 	}

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/internal/par"
+	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
@@ -39,9 +41,13 @@ type Dashboard struct {
 // MachineView is a machine with its latest main-line result.
 type MachineView struct {
 	analysis.Machine
-	Latest  *Artifact `json:"latest,omitempty"`
-	Results int       `json:"results"` // results of the latest artifact on this machine
-	Failed  int       `json:"failed"`
+	// Hardware describes the machine in one line from what its archives
+	// say ("linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"); "" when they
+	// say nothing (a github-action-benchmark machine).
+	Hardware string    `json:"hardware,omitempty"`
+	Latest   *Artifact `json:"latest,omitempty"`
+	Results  int       `json:"results"` // results of the latest artifact on this machine
+	Failed   int       `json:"failed"`
 	// Changes counts the latest artifact's relevant changes on this
 	// machine against its main-line predecessor; URL is that comparison.
 	Changes   Counts `json:"changes"`
@@ -101,7 +107,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 		}
 	}
 	for _, m := range d.Machines {
-		mv := MachineView{Machine: m, Direction: analysis.DirectionNone.String()}
+		mv := MachineView{Machine: m, Hardware: hardware(m), Direction: analysis.DirectionNone.String()}
 		if a, ok := latest[m.Name]; ok {
 			av := p.artifact(a)
 			mv.Latest = &av
@@ -165,6 +171,25 @@ func (p *planner) dashboard(ctx context.Context) error {
 		o.Data = v
 		return nil
 	})
+}
+
+// hardware is MachineView.Hardware: the parts of m that are known, so
+// that a machine known by its name alone shows nothing, not "/".
+func hardware(m analysis.Machine) string {
+	var parts []string
+	if osArch := strings.Trim(m.OS+"/"+m.Arch, "/"); osArch != "" {
+		parts = append(parts, osArch)
+	}
+	if m.CPU != "" {
+		parts = append(parts, m.CPU)
+	}
+	if m.Cores > 0 {
+		parts = append(parts, strconv.Itoa(m.Cores)+" cores")
+	}
+	if m.MemoryBytes > 0 {
+		parts = append(parts, report.FormatValue(float64(m.MemoryBytes), "bytes")+" RAM")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // latestOnMachine fills a machine's row of the dashboard from the

@@ -124,8 +124,11 @@ type Columns struct {
 	Ack     []int     `json:"ack,omitempty"`
 	Ann     []int     `json:"ann,omitempty"`
 	Err     []int     `json:"err,omitempty"`
-	CO      []int     `json:"co,omitempty"`
-	EV      []int     `json:"ev,omitempty"`
+	// Rng is the range the tool printed beside the value (cargo's
+	// "± 1,234"), as text.
+	Rng []int `json:"rng,omitempty"`
+	CO  []int `json:"co,omitempty"`
+	EV  []int `json:"ev,omitempty"`
 	// CV is the change where co holds its text (NaN elsewhere).
 	CV []Exact `json:"cv,omitempty"`
 }
@@ -344,6 +347,7 @@ type seriesPoint struct {
 	mean, std float64 // NaN: no distribution
 	samples   int
 	err, ann  string
+	rng       string // the tool's range (analysis.Series.Ranges)
 }
 
 // point turns an analysis row at main-line position pos into a data point.
@@ -355,6 +359,7 @@ func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
 		}
 		pt.samples = len(a.Samples)
 		pt.err = a.Error
+		pt.rng = r.Series.Ranges[a.Artifact]
 		var notes []string
 		for _, an := range p.d.Annotations.For(r.Series, a.Artifact) {
 			notes = append(notes, cmp.Or(an.Note, string(an.Kind)))
@@ -455,6 +460,7 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	s.Ack = append(s.Ack, e.str.id(r.Ack))
 	s.Ann = append(s.Ann, e.str.id(pt.ann))
 	s.Err = append(s.Err, e.str.id(pt.err))
+	s.Rng = append(s.Rng, e.str.id(pt.rng))
 	s.CO = append(s.CO, e.str.id(co))
 	s.EV = append(s.EV, e.str.id(r.Evidence))
 }
@@ -471,7 +477,7 @@ func (s *Columns) grow(n int, before bool) {
 	s.Mean, s.Std, s.CV = slices.Grow(s.Mean, n), slices.Grow(s.Std, n), slices.Grow(s.CV, n)
 	s.Note, s.ZR, s.PT, s.BT = slices.Grow(s.Note, n), slices.Grow(s.ZR, n), slices.Grow(s.PT, n), slices.Grow(s.BT, n)
 	s.Ack, s.Ann, s.Err, s.CO = slices.Grow(s.Ack, n), slices.Grow(s.Ann, n), slices.Grow(s.Err, n), slices.Grow(s.CO, n)
-	s.EV = slices.Grow(s.EV, n)
+	s.Rng, s.EV = slices.Grow(s.Rng, n), slices.Grow(s.EV, n)
 }
 
 // trim drops the columns with nothing in them.
@@ -489,7 +495,8 @@ func (s *Columns) trim() {
 	}
 
 	s.Note, s.ZR, s.PT, s.BT = trimZero(s.Note), trimZero(s.ZR), trimZero(s.PT), trimZero(s.BT)
-	s.Ack, s.Ann, s.Err, s.EV = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err), trimZero(s.EV)
+	s.Ack, s.Ann, s.Err, s.Rng = trimZero(s.Ack), trimZero(s.Ann), trimZero(s.Err), trimZero(s.Rng)
+	s.EV = trimZero(s.EV)
 }
 
 func trimFixed(xs []Fixed) []Fixed {

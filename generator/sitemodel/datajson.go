@@ -36,7 +36,7 @@ func (d SeriesData) MarshalJSON() ([]byte, error) {
 	for _, col := range []struct {
 		name string
 		xs   []int
-	}{{"note", c.Note}, {"zr", c.ZR}, {"pt", c.PT}, {"bt", c.BT}, {"ack", c.Ack}, {"ann", c.Ann}, {"err", c.Err}, {"co", c.CO}, {"ev", c.EV}} {
+	}{{"note", c.Note}, {"zr", c.ZR}, {"pt", c.PT}, {"bt", c.BT}, {"ack", c.Ack}, {"ann", c.Ann}, {"err", c.Err}, {"rng", c.Rng}, {"co", c.CO}, {"ev", c.EV}} {
 		b = appendInts(b, col.name, col.xs, true)
 	}
 	b = appendExacts(b, "cv", c.CV)

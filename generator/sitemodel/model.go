@@ -90,10 +90,15 @@ type Counts struct {
 	Compared     int `json:"compared"`     // rows with a change
 	Regressions  int `json:"regressions"`  // relevant regressions
 	Improvements int `json:"improvements"` // relevant improvements
-	Failed       int `json:"failed"`       // failed in head
-	New          int `json:"new"`          // no result in base
-	Gone         int `json:"gone"`         // no result in head
-	Other        int `json:"other"`        // rows without a relevant change (shown on demand)
+	Failed       int `json:"failed"`       // failed in head, not in base: a new failure
+	// StillFailing counts the rows that failed in base and head alike: a
+	// benchmark failing for months is one failure, listed with the commit
+	// it started at on the dashboard ("failing since"), not a failure
+	// again in every comparison after it.
+	StillFailing int `json:"still_failing,omitempty"`
+	New          int `json:"new"`   // no result in base
+	Gone         int `json:"gone"`  // no result in head
+	Other        int `json:"other"` // rows without a relevant change (shown on demand)
 
 	// TooSmall counts the rows of Other whose change is significant but
 	// too small to be relevant (magnitude very small, or a change of 0
@@ -113,6 +118,9 @@ func (c Counts) Relevant() int { return c.Regressions + c.Improvements }
 // add counts one row.
 func (c *Counts) add(r *analysis.Row) {
 	switch {
+	case r.After != nil && r.After.Error != "" && r.Before != nil && r.Before.Error != "":
+		c.StillFailing++
+		return
 	case r.After != nil && r.After.Error != "":
 		c.Failed++
 		return

@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 )
@@ -235,8 +236,10 @@ func (pl *Plan) Site() *Site { return &pl.p.site }
 // sharing a path, each naming the input.
 func (pl *Plan) Warnings() []error { return pl.p.routes.Warnings }
 
-// Run computes the outputs and sends each to emit.
-func (pl *Plan) Run(ctx context.Context, emit Emit) (Stats, error) {
+// Run computes the outputs and sends each to emit. A panic while planning
+// (a bug) is returned as a *par.PanicError, which fails the build.
+func (pl *Plan) Run(ctx context.Context, emit Emit) (_ Stats, err error) {
+	defer par.Recover(&err)
 	p := pl.p
 	p.emit = emit
 	if err := p.mainLine(ctx); err != nil {

@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +49,7 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 		if parent != "" {
 			a.Parents = []string{parent}
 		}
-		b.AddVersion(id+".json", analysis.Version{}, analysis.Run{Artifact: a, Machine: m, Results: results})
+		b.Add(id+".json", analysis.Run{Artifact: a, Machine: m, Results: results})
 	}
 	stress := func(v float64) analysis.Result {
 		r := res("stress", "", "max-rss", "bytes", v)
@@ -64,7 +66,7 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 	failed.Error = "exit status 2"
 	add(sha3, sha2, day.AddDate(0, 0, 8), 13, "Break the small case (#13)",
 		res("json-decode", "large", "wall-time", "ns", 901, 903), failed)
-	b.AddVersion("try.json", analysis.Version{}, analysis.Run{
+	b.Add("try.json", analysis.Run{
 		Artifact: analysis.Artifact{ID: shaT, Kind: analysis.KindTry, Date: day.AddDate(0, 0, 9), PR: 14, Title: "Try a new allocator", Baseline: sha3, Branch: "feature/alloc"},
 		Machine:  m, Results: []analysis.Result{res("json-decode", "large", "wall-time", "ns", 850)}})
 	return b.Dataset()
@@ -167,6 +169,7 @@ func TestPlanCounts(t *testing.T) {
 			sum.Improvements += m.Counts.Improvements
 			sum.Other += m.Counts.Other
 			sum.Failed += m.Counts.Failed
+			sum.StillFailing += m.Counts.StillFailing
 			// Listed: the relevant rows, and those shown without being
 			// counted (each without a class); the rest are folded.
 			listed, shown := 0, 0
@@ -182,11 +185,11 @@ func TestPlanCounts(t *testing.T) {
 				t.Errorf("%s %s: %d relevant rows listed and %d shown, %d folded; counts say %d relevant, %d other", o.Path, m.Name, listed, shown, m.Folded, m.Counts.Relevant(), m.Counts.Other)
 			}
 		}
-		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed {
+		if sum.Regressions != c.Counts.Regressions || sum.Improvements != c.Counts.Improvements || sum.Other != c.Counts.Other || sum.Failed != c.Counts.Failed || sum.StillFailing != c.Counts.StillFailing {
 			t.Errorf("%s: metric counts %+v do not add up to the page's %+v", o.Path, sum, c.Counts)
 		}
-		if len(c.Failures) != c.Counts.Failed {
-			t.Errorf("%s: %d failures listed, counts say %d", o.Path, len(c.Failures), c.Counts.Failed)
+		if len(c.Failures) != c.Counts.Failed+c.Counts.StillFailing {
+			t.Errorf("%s: %d failures listed, counts say %d", o.Path, len(c.Failures), c.Counts.Failed+c.Counts.StillFailing)
 		}
 	}
 }
@@ -273,5 +276,84 @@ func TestSeriesDataJSON(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no data file in the plan")
+	}
+	// Every column of indices, set: a column the encoder forgets (or
+	// writes out of the struct's order) fails here whatever the plan has.
+	var d SeriesData
+	cols := reflect.ValueOf(&d.Columns).Elem()
+	for i := range cols.NumField() {
+		if f := cols.Field(i); f.Type() == reflect.TypeFor[[]int]() {
+			f.Set(reflect.ValueOf([]int{i + 1}))
+		}
+	}
+	type plain SeriesData
+	want, _ := json.Marshal(plain(d))
+	if got, _ := json.Marshal(d); !bytes.Equal(got, want) {
+		t.Errorf("every column set:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestFailingOnce: a benchmark that fails at every commit (asv records a
+// null result for it in every results file) is one failure: the dashboard
+// lists it once, failing since the first commit, and the comparisons after
+// that count it as still failing, not as failed.
+func TestFailingOnce(t *testing.T) {
+	b := analysis.NewBuilder(analysis.BuildOptions{})
+	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+	prev := ""
+	var ids []string
+	for i := range 5 {
+		id := strings.Repeat(strconv.Itoa(i+1), 40)
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		if prev != "" {
+			a.Parents = []string{prev}
+		}
+		prev = id
+		ids = append(ids, id)
+		b.Add(id, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
+			{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "asv recorded no result"},
+			{Case: analysis.TestCase{Benchmark: "fine"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}},
+		}})
+	}
+	_, outs := planAll(t, b.Dataset(), smallOptions())
+	for _, o := range outs {
+		switch v := o.Data.(type) {
+		case Dashboard:
+			if len(v.Failing) != 1 || v.Failing[0].Since.ID != ids[0] || v.Failing[0].New {
+				t.Errorf("dashboard failing: %+v, want broken since %s", v.Failing, ids[0])
+			}
+			for _, r := range v.Recent {
+				if r.Counts.Failed != 0 || r.Counts.StillFailing != 1 {
+					t.Errorf("dashboard lists %s with %+v: want 0 failed, 1 still failing", r.Commit.ID, r.Counts)
+				}
+			}
+		case Comparison:
+			if v.Base == nil {
+				continue // the first commit: its failure is new
+			}
+			if v.Counts.Failed != 0 || v.Counts.StillFailing != 1 {
+				t.Errorf("%s: %+v, want 0 failed, 1 still failing", o.Path, v.Counts)
+			}
+		}
+	}
+}
+
+// TestHardware: a machine's hardware line shows what is known; a
+// github-action-benchmark machine, known by its name alone, shows nothing
+// (the page says "not recorded"), never "/".
+func TestHardware(t *testing.T) {
+	for _, tt := range []struct {
+		m    analysis.Machine
+		want string
+	}{
+		{analysis.Machine{Name: "default"}, ""},
+		{analysis.Machine{Name: "m", OS: "linux"}, "linux"},
+		{analysis.Machine{Name: "m", Arch: "arm64"}, "arm64"},
+		{analysis.Machine{Name: "m", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", Cores: 16, MemoryBytes: 64 << 30}, "linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"},
+		{analysis.Machine{Name: "m", CPU: "Apple M2"}, "Apple M2"},
+	} {
+		if got := hardware(tt.m); got != tt.want {
+			t.Errorf("hardware(%+v) = %q, want %q", tt.m, got, tt.want)
+		}
 	}
 }

@@ -46,7 +46,7 @@ func stepsDataset(t testing.TB) *analysis.Dataset {
 		res := func(bench, metric, unit string, v float64) analysis.Result {
 			return analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: []float64{v}}
 		}
-		b.AddVersion("run", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m1"}, Results: []analysis.Result{
+		b.Add("run", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m1"}, Results: []analysis.Result{
 			res("parse", "wall-time", "ns", parse), res("render", "wall-time", "ns", render),
 			res("alloc", "alloc", "B/op", alloc), res("steady", "wall-time", "ns", 300*noise(i, 3)),
 		}})

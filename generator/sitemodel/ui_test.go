@@ -37,7 +37,7 @@ func contextDataset(t testing.TB) *analysis.Dataset {
 			if py == "3.4" {
 				run.Results = append(run.Results, res("alone", "wall-time", "ns", 100*float64(1+i)), res("parse", "allocs", "count", 5*float64(i)))
 			}
-			b.AddVersion(id+"-"+py+".json", analysis.Version{}, run)
+			b.Add(id+"-"+py+".json", run)
 		}
 	}
 	return b.Dataset()
@@ -123,7 +123,7 @@ func TestSeriesIndexChunks(t *testing.T) {
 		if i == 0 {
 			rs = append(rs, analysis.Result{Case: analysis.TestCase{Benchmark: "early"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}})
 		}
-		b.AddVersion(id+".json", analysis.Version{}, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: rs})
+		b.Add(id+".json", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: rs})
 	}
 	d := b.Dataset()
 	opts := smallOptions()

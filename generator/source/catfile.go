@@ -2,6 +2,7 @@ package source
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,31 +69,71 @@ func (c *catFile) kill() string {
 }
 
 // readBlobs returns the content of the blobs ids, in order, from the
-// repository's cat-file process (started on first use). Requests are
-// written while answers are read, so reading thousands of small blobs costs
-// no round trip each. A blob over g.MaxFileBytes is not read: its content
-// is nil and tooLarge[i] says why (tooLarge is nil when no blob was).
+// repository's cat-file process (see catBlobs). A blob over g.MaxFileBytes
+// is not read: its content is nil and tooLarge[i] says why (tooLarge is
+// nil when no blob was).
 func (g *Git) readBlobs(ctx context.Context, ids []string) (blobs [][]byte, tooLarge []error, err error) {
-	if err := ctx.Err(); err != nil {
+	if len(ids) == 0 {
+		return nil, nil, ctx.Err()
+	}
+	blobs = make([][]byte, len(ids))
+	err = g.catBlobs(ctx, ids, func(i int, data []byte, big error) error {
+		blobs[i] = data
+		if big != nil {
+			if tooLarge == nil {
+				tooLarge = make([]error, len(ids))
+			}
+			tooLarge[i] = big
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
+	return blobs, tooLarge, nil
+}
+
+// ReadBlobs reads the blobs ids in order and hands each to fn as it comes
+// (i is its index in ids), so that only one is in memory at a time unless
+// fn keeps it: a history of a thousand versions of a 2 MB file is read
+// in 2 MB. An error of fn stops the reading and is returned. A blob over
+// g.MaxFileBytes is an error ([Git.Versions] says which are, by size, so
+// that they are never asked for).
+func (g *Git) ReadBlobs(ctx context.Context, ids []string, fn func(i int, data []byte) error) error {
+	return g.catBlobs(ctx, ids, func(i int, data []byte, big error) error {
+		if big != nil {
+			return fmt.Errorf("blob %s: %w", ids[i], big)
+		}
+		return fn(i, data)
+	})
+}
+
+// catBlobs reads the blobs ids from the repository's cat-file process
+// (started on first use) and calls fn with each in order: its content, or
+// nil and why when it is over g.MaxFileBytes (then it is skipped unread,
+// its size known from the header). Requests are written while answers are
+// read, so reading thousands of small blobs costs no round trip each.
+func (g *Git) catBlobs(ctx context.Context, ids []string, fn func(i int, data []byte, tooLarge error) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if len(ids) == 0 {
-		return nil, nil, nil
+		return nil
 	}
 	for _, id := range ids {
 		if !isObjectID(id) {
-			return nil, nil, fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
+			return fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
 		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return nil, nil, fmt.Errorf("git repository %s: read after Close", g.dir)
+		return fmt.Errorf("git repository %s: read after Close", g.dir)
 	}
 	if g.cat == nil {
 		c, err := g.startCatFile()
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		g.cat = c
 	}
@@ -108,38 +149,84 @@ func (g *Git) readBlobs(ctx context.Context, ids []string) (blobs [][]byte, tooL
 		}
 		written <- w.Flush()
 	}()
-	blobs = make([][]byte, len(ids))
 	limit := capped.Or(g.MaxFileBytes)
+	var err, fnErr error
 	for i, id := range ids {
+		var data []byte
 		var big error
-		if blobs[i], big, err = readObject(c.stdout, id, limit); err != nil {
+		if data, big, err = readObject(c.stdout, id, limit); err != nil {
 			break
 		}
-		if big != nil {
-			if tooLarge == nil {
-				tooLarge = make([]error, len(ids))
-			}
-			tooLarge[i] = big
+		if big == nil {
+			g.blobsRead.Add(1)
+			g.bytesRead.Add(int64(len(data)))
+		}
+		if fnErr = fn(i, data, big); fnErr != nil {
+			break
 		}
 	}
 	cancelled := !stop()
-	if err == nil && !cancelled {
+	if err == nil && fnErr == nil && !cancelled {
 		if err = <-written; err == nil {
-			return blobs, tooLarge, nil
+			return nil
 		}
 	}
 	// Killing the process also frees the writer if it is stuck on a full
-	// pipe.
+	// pipe, and drops the answers left unread after an error of fn.
 	msg := c.kill()
 	<-written
 	g.cat = nil
-	if cancelled || ctx.Err() != nil {
-		return nil, nil, fmt.Errorf("git cat-file in %s: %w", g.dir, ctx.Err())
+	switch {
+	case cancelled || ctx.Err() != nil:
+		return fmt.Errorf("git cat-file in %s: %w", g.dir, ctx.Err())
+	case fnErr != nil:
+		return fnErr
+	case msg != "":
+		return fmt.Errorf("git cat-file in %s: %w (git said: %s)", g.dir, err, msg)
 	}
-	if msg != "" {
-		return nil, nil, fmt.Errorf("git cat-file in %s: %w (git said: %s)", g.dir, err, msg)
+	return fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+}
+
+// sizes returns the size of each blob of ids, from one
+// "git cat-file --batch-check": its header only, nothing of its content.
+func (g *Git) sizes(ctx context.Context, ids []string) ([]int64, error) {
+	var in strings.Builder
+	for _, id := range ids {
+		if !isObjectID(id) {
+			return nil, fmt.Errorf("git cat-file in %s: invalid object id %q", g.dir, id)
+		}
+		in.WriteString(id)
+		in.WriteByte('\n')
 	}
-	return nil, nil, fmt.Errorf("git cat-file in %s: %w", g.dir, err)
+	args := []string{"cat-file", "--batch-check"}
+	cmd := g.command(ctx, args...)
+	cmd.Stdin = strings.NewReader(in.String())
+	var stdout bytes.Buffer
+	var stderr tailWriter
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, g.commandError(ctx, args, stderr.String(), err)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != len(ids) {
+		return nil, fmt.Errorf("git cat-file --batch-check in %s: %d answers for %d objects", g.dir, len(lines), len(ids))
+	}
+	sizes := make([]int64, len(ids))
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == ids[i] && f[1] == "missing" {
+			return nil, fmt.Errorf("git repository %s: blob %s: %w", g.dir, ids[i], errMissing)
+		}
+		if len(f) != 3 || f[0] != ids[i] || f[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file --batch-check in %s: unexpected answer %q for %s", g.dir, truncate(line), ids[i])
+		}
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("git cat-file --batch-check in %s: bad size %q", g.dir, f[2])
+		}
+		sizes[i] = n
+	}
+	return sizes, nil
 }
 
 // errMissing is returned for an object the repository does not have.

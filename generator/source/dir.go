@@ -30,6 +30,18 @@ type File struct {
 	// ([Git.History]): a larger Version is newer. 0 for a file with no
 	// other versions ([Dir], [Git.Notes]).
 	Version int
+	// Blob is the git object id of a file in git history ([Git.Versions]),
+	// Size its size in bytes; "" and 0 otherwise. A blob id names its
+	// content: a caller that has seen it need not read it again.
+	Blob string
+	Size int64
+	// Load, when set, reads Data for a file listed unread (a git blob):
+	// a caller that finds the file's content elsewhere (a store keyed by
+	// Blob) never calls it.
+	Load func() ([]byte, error)
+	// Tip is set on the version of a file that the ref's tip has
+	// ([Git.Versions]): a path none of whose versions has it was deleted.
+	Tip bool
 	// Err is set, and Data nil, for a git blob that was not read because
 	// it is over the size limit ([Git.MaxFileBytes]): the caller reports
 	// it, naming Origin, and skips the file. ([Dir] reports such files in

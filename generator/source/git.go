@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,7 +36,13 @@ type Git struct {
 
 	shallowMu sync.Mutex
 	shallow   map[string]bool // the clone's shallow commits; nil until known
+
+	blobsRead, bytesRead atomic.Int64 // by cat-file (Reads)
 }
+
+// Reads says how many blobs, and how many bytes of them, g has read: what
+// an incremental build did not find in its store.
+func (g *Git) Reads() (blobs, bytes int64) { return g.blobsRead.Load(), g.bytesRead.Load() }
 
 // ShallowError reports that a ref's history is cut short by a shallow
 // clone, so results or commits would silently be missing.

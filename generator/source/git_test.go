@@ -87,8 +87,8 @@ func TestShallowClone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(files) != 6 {
-			t.Errorf("History returned %d files, want 6", len(files))
+		if len(files) != 7 {
+			t.Errorf("History returned %d files, want 7", len(files))
 		}
 	})
 }
@@ -264,8 +264,8 @@ func TestConcurrentUse(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			files, err := g.History(context.Background(), "perf-results", "results", isJSON)
-			if err != nil || len(files) != 6 {
-				t.Errorf("History = %d files, %v; want 6 files", len(files), err)
+			if err != nil || len(files) != 7 {
+				t.Errorf("History = %d files, %v; want 7 files", len(files), err)
 			}
 		})
 	}

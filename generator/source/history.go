@@ -8,15 +8,18 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
-// History returns every version of every archive file under dir (a folder
-// relative to the repository root, "" for all) along ref's history ("" for
-// HEAD): each distinct blob once, in commit order oldest first and by path
-// within a commit. Files that a nightly job overwrote in later commits, and
-// files deleted since, therefore still count; a blob committed again or
-// under a second path is returned once, with its first path. A nil
-// isArchive accepts every path.
+// Versions returns every version of every archive file under dir (a
+// folder relative to the repository root, "" for all) along ref's history
+// ("" for HEAD), unread: each distinct blob of a path once, in commit order
+// oldest first and by path within a commit, with its Blob and Size, so
+// that a caller reads only the blobs it has not seen ([Git.ReadBlobs]).
+// Files that a nightly job overwrote in later commits, and files deleted
+// since, therefore still count; a blob committed again at its path is
+// returned once. A nil isArchive accepts every path.
 //
 // File.Version orders the versions of one path: it is the position along
 // the log (1 for the oldest commit) of the last commit that wrote the blob
@@ -24,15 +27,18 @@ import (
 // latest commit before the file's deletion) has is the newest, even when
 // a commit brought back an older blob. A merge counts as writing what it
 // takes from one side (-m diffs it against each parent), so the version a
-// merge keeps is newer than both sides'.
+// merge keeps is newer than both sides'. File.Tip marks the version the
+// ref's tip has at the path: a path none of whose versions is the tip's
+// was deleted since.
 //
 // Every commit reachable from ref is searched, merged branches and merge
 // commits included; a parent comes before its children, and commits are
 // otherwise in commit-date order. Symbolic links and submodules are
 // skipped. Origin is "<ref>@<short commit>:<path>", Artifact is empty (the
 // commit belongs to the results branch, not to the benchmarked project).
-// A file over g.MaxFileBytes comes back unread, with Err set.
-func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(string) bool) ([]File, error) {
+// A blob over g.MaxFileBytes has Err set: the caller reports it and does
+// not read it.
+func (g *Git) Versions(ctx context.Context, ref, dir string, isArchive func(string) bool) ([]File, error) {
 	pathspec, err := historyPathspec(dir)
 	if err != nil {
 		return nil, fmt.Errorf("git repository %s: %w", g.dir, err)
@@ -54,22 +60,28 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 		args = append(args, "--", pathspec)
 	}
 	var versions []rawEntry
-	seen := map[string]int{} // blob → index in versions
+	type version struct{ path, blob string }
+	seen := map[version]int{} // → index in versions
 	err = g.stream(ctx, args, func(r *bufio.Reader) error {
 		return parseRawLog(r, func(e rawEntry) {
-			if i, ok := seen[e.blob]; ok {
-				if versions[i].path == e.path {
-					versions[i].seq = e.seq
-				}
+			if i, ok := seen[version{e.path, e.blob}]; ok {
+				versions[i].seq = e.seq
 				return
 			}
 			if isArchive != nil && !isArchive(e.path) {
 				return
 			}
-			seen[e.blob] = len(versions)
+			seen[version{e.path, e.blob}] = len(versions)
 			versions = append(versions, e)
 		})
 	})
+	if err != nil {
+		return nil, err
+	}
+	if len(versions) == 0 {
+		return nil, nil
+	}
+	tip, err := g.tree(ctx, sha, pathspec)
 	if err != nil {
 		return nil, err
 	}
@@ -77,26 +89,54 @@ func (g *Git) History(ctx context.Context, ref, dir string, isArchive func(strin
 	for i, v := range versions {
 		ids[i] = v.blob
 	}
-	blobs, tooLarge, err := g.readBlobs(ctx, ids)
+	sizes, err := g.sizes(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	var files []File
-	if len(versions) > 0 {
-		files = make([]File, len(versions))
-	}
+	limit := capped.Or(g.MaxFileBytes)
+	files := make([]File, len(versions))
 	for i, v := range versions {
 		files[i] = File{
 			Name:    v.path,
 			Origin:  ref + "@" + short(v.commit) + ":" + v.path,
-			Data:    blobs[i],
 			Version: v.seq,
+			Blob:    v.blob,
+			Size:    sizes[i],
+			Tip:     tip[v.path] == v.blob,
 		}
-		if tooLarge != nil {
-			files[i].Err = tooLarge[i]
+		if sizes[i] > limit {
+			files[i].Err = &capped.TooLargeError{Limit: limit, Size: sizes[i]}
 		}
 	}
 	return files, nil
+}
+
+// tree returns the blob of every regular file under pathspec ("" for
+// all) in commit sha's tree, by path.
+func (g *Git) tree(ctx context.Context, sha, pathspec string) (map[string]string, error) {
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", sha}
+	if pathspec != "" {
+		args = append(args, "--", pathspec)
+	}
+	out, err := g.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	blobs := map[string]string{}
+	for _, line := range strings.Split(string(out), "\x00") {
+		if line == "" {
+			continue
+		}
+		meta, path, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || !isObjectID(f[2]) {
+			return nil, fmt.Errorf("git ls-tree in %s: unexpected line %q", g.dir, truncate(line))
+		}
+		if f[1] == "blob" {
+			blobs[path] = f[2]
+		}
+	}
+	return blobs, nil
 }
 
 // historyPathspec turns History's folder into a git pathspec: relative to

@@ -2,6 +2,9 @@ package source
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func isJSON(name string) bool { return strings.HasSuffix(name, ".json") }
@@ -46,12 +50,15 @@ func TestHistory(t *testing.T) {
 	// file is a version that commit brought in; its Version is the
 	// commit's position in the (path-filtered) log, unless at says which
 	// later commit wrote it last.
+	// tip marks the versions the branch's tip has.
+	tip := map[string]bool{"results/latest.json L1": true, "results/linux/b.json b1": true, "results/copy.json b1": true,
+		"results/linux/c.json c1": true, "other/x.json o2": true, "results/notes.txt not an archive": true}
 	file := func(commit int, path, data string, at ...int) File {
 		v := commit + 1
 		if len(at) > 0 {
 			v = at[0]
 		}
-		return File{Name: path, Origin: "perf-results@" + c[commit][:7] + ":" + path, Data: []byte(data), Version: v}
+		return File{Name: path, Origin: "perf-results@" + c[commit][:7] + ":" + path, Data: []byte(data), Version: v, Tip: tip[path+" "+data]}
 	}
 	tests := []struct {
 		name      string
@@ -68,6 +75,7 @@ func TestHistory(t *testing.T) {
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
+				file(2, "results/copy.json", "b1"), // the same blob at another path is another file's version
 				file(2, "results/latest.json", "L3"),
 				file(3, "results/linux/c.json", "c1"),
 			},
@@ -81,6 +89,7 @@ func TestHistory(t *testing.T) {
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
+				file(2, "results/copy.json", "b1"),
 				file(2, "results/latest.json", "L3"),
 				file(3, "results/linux/c.json", "c1"),
 			},
@@ -114,6 +123,7 @@ func TestHistory(t *testing.T) {
 				file(0, "results/linux/a.json", "a1"),
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
+				file(2, "results/copy.json", "b1"),
 				file(2, "results/latest.json", "L3"),
 				file(3, "other/x.json", "o2"),
 				file(3, "results/linux/c.json", "c1"),
@@ -128,6 +138,7 @@ func TestHistory(t *testing.T) {
 				file(1, "results/latest.json", "L2"),
 				file(1, "results/linux/b.json", "b1"),
 				file(1, "results/notes.txt", "not an archive"),
+				file(2, "results/copy.json", "b1"),
 				file(2, "results/latest.json", "L3"),
 				file(3, "results/linux/c.json", "c1"),
 			},
@@ -151,15 +162,30 @@ func TestHistory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got, cmp.Comparer(bytesEqual)); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.Comparer(bytesEqual), ignoreBlob); diff != "" {
 				t.Errorf("History(%q) mismatch (-want +got):\n%s", tt.path, diff)
 			}
+			checkBlobs(t, got)
 		})
 	}
 }
 
 // bytesEqual compares file contents, treating nil and empty as equal.
 func bytesEqual(a, b []byte) bool { return string(a) == string(b) }
+
+// ignoreBlob leaves a file's blob id and size to checkBlobs.
+var ignoreBlob = cmpopts.IgnoreFields(File{}, "Blob", "Size")
+
+// checkBlobs checks that each file's Blob and Size are its content's.
+func checkBlobs(t *testing.T, files []File) {
+	t.Helper()
+	for _, f := range files {
+		sum := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(f.Data), f.Data)))
+		if f.Blob != hex.EncodeToString(sum[:]) || f.Size != int64(len(f.Data)) {
+			t.Errorf("%s: blob %s of %d bytes, want %x of %d", f.Origin, f.Blob, f.Size, sum, len(f.Data))
+		}
+	}
+}
 
 func TestHistoryRefs(t *testing.T) {
 	r, c := nightlyRepo(t)
@@ -219,12 +245,13 @@ func TestHistoryMerges(t *testing.T) {
 	// The merge (4th in the log) brings each side's file to the other
 	// side: that is their last write.
 	want := []File{
-		{Name: "results/base.json", Origin: "main@" + base[:7] + ":results/base.json", Data: []byte("base"), Version: 1},
-		{Name: "results/side.json", Origin: "main@" + side[:7] + ":results/side.json", Data: []byte("side"), Version: 4},
-		{Name: "results/main.json", Origin: "main@" + main[:7] + ":results/main.json", Data: []byte("main"), Version: 4},
-		{Name: "results/merged.json", Origin: "main@" + merge[:7] + ":results/merged.json", Data: []byte("made in the merge"), Version: 4},
+		{Name: "results/base.json", Origin: "main@" + base[:7] + ":results/base.json", Data: []byte("base"), Version: 1, Tip: true},
+		{Name: "results/side.json", Origin: "main@" + side[:7] + ":results/side.json", Data: []byte("side"), Version: 4, Tip: true},
+		{Name: "results/main.json", Origin: "main@" + main[:7] + ":results/main.json", Data: []byte("main"), Version: 4, Tip: true},
+		{Name: "results/merged.json", Origin: "main@" + merge[:7] + ":results/merged.json", Data: []byte("made in the merge"), Version: 4, Tip: true},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	checkBlobs(t, got)
+	if diff := cmp.Diff(want, got, ignoreBlob); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -280,8 +307,8 @@ func TestHistorySkipsLinksAndSubmodules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []File{{Name: "results/real.json", Origin: "main@" + c[:7] + ":results/real.json", Data: []byte("real"), Version: 1}}
-	if diff := cmp.Diff(want, got); diff != "" {
+	want := []File{{Name: "results/real.json", Origin: "main@" + c[:7] + ":results/real.json", Data: []byte("real"), Version: 1, Tip: true}}
+	if diff := cmp.Diff(want, got, ignoreBlob); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -297,10 +324,10 @@ func TestHistoryBareRepository(t *testing.T) {
 	}
 	want := []File{
 		{Name: "results/linux/a.json", Origin: "perf-results@" + c[0][:7] + ":results/linux/a.json", Data: []byte("a1"), Version: 1},
-		{Name: "results/linux/b.json", Origin: "perf-results@" + c[1][:7] + ":results/linux/b.json", Data: []byte("b1"), Version: 2},
-		{Name: "results/linux/c.json", Origin: "perf-results@" + c[3][:7] + ":results/linux/c.json", Data: []byte("c1"), Version: 3},
+		{Name: "results/linux/b.json", Origin: "perf-results@" + c[1][:7] + ":results/linux/b.json", Data: []byte("b1"), Version: 2, Tip: true},
+		{Name: "results/linux/c.json", Origin: "perf-results@" + c[3][:7] + ":results/linux/c.json", Data: []byte("c1"), Version: 3, Tip: true},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, ignoreBlob); diff != "" {
 		t.Errorf("History mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -20,9 +20,13 @@ import (
 // Entry is the decoded content of one input: its runs and the problems
 // found reading it. A problem's message does not name the input (the
 // input may be read under another name next time); the caller adds it.
+// The entry of a file's versions along a git ref holds their fold
+// instead (Versions), keyed by the versions folded, so that the next
+// build folds in only the versions it has not seen.
 type Entry struct {
 	Runs     []analysis.Run
 	Problems []Problem
+	Versions *analysis.FileVersions
 }
 
 // Problem is a problem found reading an input, without the input's name.
@@ -112,12 +116,12 @@ func (s *Store) Prune() error {
 	})
 }
 
-// The .run format (after the magic line "perfpages run v3\n" and the 32
-// bytes of the entry's key, before the CRC-32C). Integers are varints (signed) or uvarints (counts, lengths);
-// strings are a uvarint length and UTF-8 bytes; float64s are 8 bytes
-// little-endian IEEE 754. Strings of results go through a table, written
-// before them, so that a benchmark or metric name is stored once per
-// entry:
+// The .run format (after the magic line "perfpages run v4\n" and the 32
+// bytes of the entry's key, before the CRC-32C). Integers are varints
+// (signed) or uvarints (counts, lengths); strings are a uvarint length and
+// UTF-8 bytes; float64s are 8 bytes little-endian IEEE 754. Strings of
+// results go through a table, written before them, so that a benchmark or
+// metric name is stored once per entry:
 //
 //	problems: count, then per problem: line, fatal (0/1), message
 //	runs: count, then per run:
@@ -128,16 +132,20 @@ func (s *Store) Prune() error {
 //	  table: count, strings
 //	  floats: the number of samples and iteration counts of all results
 //	  results: count, then per result: benchmark, category, params (count,
-//	    key, value), metric, unit, direction, error as table indices;
-//	    samples (count, float64s); iters (count, float64s); summary: 0
-//	    for none, else 1, mean, stddev (float64s), n (uvarint)
+//	    key, value), metric, unit, direction, error, range as table
+//	    indices; samples (count, float64s); iters (count, float64s);
+//	    summary: 0 for none, else 1, mean, stddev (float64s), n (uvarint)
+//	versions: 0 for none, else 1 and the fold of a file's versions
+//	  (analysis.FileVersions): origin, runs, history runs (as runs
+//	  above), the origin of each, removed runs, the origin of each, seen
+//	  (count, artifact ids), corrected, correction, fields, deleted (0/1)
 //	params outside results are a count and key, value strings.
 //
 // v2 added the summary (analysis.SampleSummary); a v1 entry would decode
 // without it, so the store's Version changed with it and old stores are
 // rebuilt. v3 added the key: an entry copied over another's file is not
-// taken for it.
-const runMagic = "perfpages run v3\n"
+// taken for it. v4 added the versions and the results' range.
+const runMagic = "perfpages run v4\n"
 
 type enc struct{ b []byte }
 
@@ -182,9 +190,42 @@ func encodeEntry(prefix string, en Entry) []byte {
 		}
 		e.str(p.Msg)
 	}
-	e.uint(uint64(len(en.Runs)))
-	for i := range en.Runs {
-		r := &en.Runs[i]
+	e.runs(en.Runs)
+	if v := en.Versions; v == nil {
+		e.uint(0)
+	} else {
+		e.uint(1)
+		e.str(v.Origin)
+		e.runs(v.Runs)
+		e.runs(v.History)
+		for _, o := range v.HistoryIn {
+			e.str(o)
+		}
+		e.runs(v.Removed)
+		for _, o := range v.RemovedIn {
+			e.str(o)
+		}
+		e.uint(uint64(len(v.Seen)))
+		for _, id := range v.Seen {
+			e.str(id)
+		}
+		e.uint(uint64(v.Corrected))
+		e.str(v.Correction)
+		e.uint(uint64(v.Fields))
+		if v.Deleted {
+			e.uint(1)
+		} else {
+			e.uint(0)
+		}
+	}
+	return e.b
+}
+
+// runs encodes a list of runs.
+func (e *enc) runs(runs []analysis.Run) {
+	e.uint(uint64(len(runs)))
+	for i := range runs {
+		r := &runs[i]
 		a := r.Artifact
 		e.str(a.ID)
 		e.str(string(a.Kind))
@@ -232,6 +273,7 @@ func encodeEntry(prefix string, en Entry) []byte {
 			id(res.Unit)
 			id(string(res.Direction))
 			id(res.Error)
+			id(res.Range)
 		}
 		e.uint(uint64(len(table)))
 		for _, s := range table {
@@ -259,12 +301,12 @@ func encodeEntry(prefix string, en Entry) []byte {
 			e.uint(idx[res.Unit])
 			e.uint(idx[string(res.Direction)])
 			e.uint(idx[res.Error])
+			e.uint(idx[res.Range])
 			e.floats(res.Samples)
 			e.floats(res.Iters)
 			e.summary(res.Summary)
 		}
 	}
-	return e.b
 }
 
 type dec struct {
@@ -370,6 +412,18 @@ func (d *dec) summary() *analysis.SampleSummary {
 	return s
 }
 
+// strs reads n strings (nil for none).
+func (d *dec) strs(n int) []string {
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
 func (d *dec) params() analysis.Params {
 	n := d.count(2)
 	if n == 0 {
@@ -382,20 +436,14 @@ func (d *dec) params() analysis.Params {
 	return p
 }
 
-func decodeEntry(b []byte) (Entry, error) {
-	d := &dec{b: b}
-	var en Entry
-	if n := d.count(3); n > 0 {
-		en.Problems = make([]Problem, n)
-		for i := range en.Problems {
-			en.Problems[i] = Problem{Line: int(d.int()), Fatal: d.uint() == 1, Msg: d.str()}
-		}
-	}
+// runs decodes a list of runs.
+func (d *dec) runs() []analysis.Run {
+	var runs []analysis.Run
 	if n := d.count(20); n > 0 {
-		en.Runs = make([]analysis.Run, n)
+		runs = make([]analysis.Run, n)
 	}
-	for i := range en.Runs {
-		r := &en.Runs[i]
+	for i := range runs {
+		r := &runs[i]
 		a := &r.Artifact
 		a.ID = d.str()
 		a.Kind = analysis.ArtifactKind(d.str())
@@ -458,6 +506,7 @@ func decodeEntry(b []byte) (Entry, error) {
 			res.Unit = at()
 			res.Direction = analysis.Direction(at())
 			res.Error = at()
+			res.Range = at()
 			res.Samples = d.floats(&arena)
 			res.Iters = d.floats(&arena)
 			res.Summary = d.summary()
@@ -466,8 +515,49 @@ func decodeEntry(b []byte) (Entry, error) {
 			break
 		}
 	}
+	return runs
+}
+
+func decodeEntry(b []byte) (Entry, error) {
+	d := &dec{b: b}
+	var en Entry
+	if n := d.count(3); n > 0 {
+		en.Problems = make([]Problem, n)
+		for i := range en.Problems {
+			en.Problems[i] = Problem{Line: int(d.int()), Fatal: d.uint() == 1, Msg: d.str()}
+		}
+	}
+	en.Runs = d.runs()
+	switch d.uint() {
+	case 0:
+	case 1:
+		v := &analysis.FileVersions{Origin: d.str()}
+		v.Runs = d.runs()
+		v.History = d.runs()
+		v.HistoryIn = d.strs(len(v.History))
+		v.Removed = d.runs()
+		v.RemovedIn = d.strs(len(v.Removed))
+		v.Seen = d.strs(d.count(1))
+		v.Corrected = int(d.uint())
+		v.Correction = d.str()
+		v.Fields = int(d.uint())
+		v.Deleted = d.uint() == 1
+		en.Versions = v
+	default:
+		if d.err == nil {
+			d.err = errors.New("bad versions flag")
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = fmt.Errorf("%d bytes after the entry", len(d.b))
 	}
 	return en, d.err
+}
+
+// RunDigest is a SHA-256 of everything run holds, in the entries'
+// encoding: equal for equal runs, whatever input they came from.
+func RunDigest(r analysis.Run) [32]byte {
+	e := &enc{}
+	e.runs([]analysis.Run{r})
+	return Hash(e.b)
 }

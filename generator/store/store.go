@@ -12,7 +12,11 @@
 //	runs/<aa>/<key>.run   the decoded content of one input file (an archive,
 //	                      or a foreign tool's file or folder): its runs and
 //	                      the problems found, keyed by a SHA-256 of the
-//	                      input's bytes and of how it was read (see RunKey)
+//	                      input's bytes (or of its git blob id, which names
+//	                      them) and of how it was read (see RunKey); or
+//	                      the fold of a file's versions along a git ref
+//	                      (analysis.FileVersions), keyed by the versions
+//	                      folded in order
 //	index.gob             the size of every other file the store wrote
 //	briefs.gob            per main-line comparison, what the triage reports,
 //	                      the dashboard and PR pages show of it (metric
@@ -88,7 +92,7 @@ import (
 
 // Version names the store's format; a store of another version is
 // emptied with a warning and filled again.
-const Version = "store-v3"
+const Version = "store-v4"
 
 // Marker is the file that makes a folder a store: its content is
 // markerContent. Nothing is removed from a folder without it.

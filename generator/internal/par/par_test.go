@@ -3,6 +3,7 @@ package par
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -43,5 +44,23 @@ func TestEach(t *testing.T) {
 	cancel()
 	if err := Each(ctx, 10, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
+	}
+}
+
+// A panic in f is an error that carries it, not a crash of the process.
+func TestEachPanic(t *testing.T) {
+	err := Each(context.Background(), 8, func(i int) error {
+		if i == 5 {
+			var s []int
+			_ = s[i]
+		}
+		return nil
+	})
+	var pe *PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a *PanicError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "index out of range [5]") || !strings.Contains(msg, "please report it") || !strings.Contains(msg, "par_test.go") {
+		t.Errorf("error does not name the panic, ask for a report and show where:\n%s", msg)
 	}
 }

@@ -358,7 +358,7 @@
               h.points.push({
                 pos: pos, artifact: artifacts[pos], value: file.v[g], lower: lower, upper: upper,
                 bandText: lower === null ? "" : formatValue(Math.min(lower, upper), shared.unit) + " – " + formatValue(Math.max(lower, upper), shared.unit),
-                samples: file.s[g], error: str("err", g), ann: str("ann", g), row: row
+                samples: file.s[g], error: str("err", g), ann: str("ann", g), range: str("rng", g), row: row
               });
             }
           });
@@ -404,6 +404,7 @@
     s += ' <span style="opacity:.7">' + encode(d.d) + "</span>";
     if (d.t) { s += "<br>" + encode(d.t); }
     s += "<br><b>" + (d.f ? encode(d.f) : "failed") + "</b>";
+    if (d.g) { s += ' <span style="opacity:.7" title="as the tool reported it">' + encode(d.g) + "</span>"; }
     if (d.m) { s += ' <span style="color:' + (d.m === "regression" ? layout.colors.regression : layout.colors.improvement) + '">' + encode(d.m) + "</span>"; }
     if (d.r) { s += '<br><span style="opacity:.7">expected ' + encode(d.r) + "</span>"; }
     return s;
@@ -424,9 +425,19 @@
     });
   }
 
+  // historyData is what a history chart draws of series h: its points in
+  // the axis' unit and the band. A series without a negative value is a
+  // quantity that cannot go below zero (a time, a size, a count, a rate):
+  // its band is clipped at 0 rather than drawn down to a negative time
+  // after a large step inflates the deviation.
   function historyData(h, unit) {
-    var maxAbs = 0;
-    h.points.forEach(function (p) { if (p.value !== null) { maxAbs = Math.max(maxAbs, Math.abs(p.value)); } });
+    var maxAbs = 0, nonNegative = true;
+    h.points.forEach(function (p) {
+      if (p.value !== null && !p.error) {
+        maxAbs = Math.max(maxAbs, Math.abs(p.value));
+        if (p.value < 0) { nonNegative = false; }
+      }
+    });
     var axis = axisFor(unit, maxAbs);
     var items = [], lower = [], width = [], reg = [], imp = [], ann = [], fails = [], hasBand = false;
     h.points.forEach(function (p) {
@@ -439,6 +450,7 @@
         var y = p.value / axis.factor;
         it.value = [ms, y];
         it.f = p.row.after || "";
+        if (p.range) { it.g = p.range; }
         if (p.row["class"]) {
           it.m = p.row["class"];
           (it.m === "regression" ? reg : imp).push({name: a.label, value: [ms, y]});
@@ -447,10 +459,11 @@
       }
       if (p.lower !== null && p.upper !== null) {
         var lo = Math.min(p.lower, p.upper), hi = Math.max(p.lower, p.upper);
+        if (nonNegative) { lo = Math.max(0, lo); hi = Math.max(0, hi); }
         hasBand = true;
         lower.push([ms, lo / axis.factor]);
         width.push([ms, (hi - lo) / axis.factor]);
-        it.r = p.bandText;
+        it.r = lo === Math.min(p.lower, p.upper) ? p.bandText : formatValue(lo, unit) + " – " + formatValue(hi, unit);
       } else {
         lower.push([ms, null]);
         width.push([ms, null]);
@@ -459,6 +472,74 @@
     });
     items.sort(function (x, y) { return x.value[0] - y.value[0]; });
     return {axis: axis, items: items, lower: lower, width: width, reg: reg, imp: imp, ann: ann, fails: fails, hasBand: hasBand};
+  }
+
+  // spanLog is the smallest ratio of the largest to the smallest value at
+  // which a chart picks a logarithmic axis by itself: two orders of
+  // magnitude, where a linear axis flattens the smaller values onto zero.
+  var spanLog = 100;
+
+  // valueAxis picks the value axis of a chart of values (any order;
+  // null for none) and band bounds (lower and upper, the same length):
+  //
+  //   - log, when every value is above 0 and the reader asked for it
+  //     (log) or the values span spanLog or more;
+  //   - else linear over the values, which the band may widen by the
+  //     values' range or a quarter of the largest value, whichever is more:
+  //     a band inflated by a large step is cut at the chart's edge instead
+  //     of stretching the axis until the values are a flat line (−100 to
+  //     200 ms for a series of 34 µs), while the band of a quiet series is
+  //     drawn whole.
+  //
+  // It returns the axis type, its bounds (null: ECharts' own) and what the
+  // axis name adds ("" for a linear axis nobody asked about).
+  function valueAxis(values, lower, upper, log) {
+    var vs = values.filter(function (v) { return v !== null && v !== undefined && isFinite(v); });
+    if (!vs.length) { return {type: "value", min: null, max: null, note: log ? " (linear: values ≤ 0)" : ""}; }
+    var lo = Math.min.apply(null, vs), hi = Math.max.apply(null, vs);
+    var positive = lo > 0;
+    if (positive && (log || hi / lo >= spanLog)) {
+      var note = log ? " (log)" : " (log: values span " + Math.floor(Math.log10(hi / lo)) + " orders of magnitude)";
+      return {type: "log", min: null, max: null, note: note};
+    }
+    var span = hi - lo || Math.abs(hi) || 1, amin = lo, amax = hi;
+    var room = Math.max(hi - lo, Math.max(Math.abs(lo), Math.abs(hi)) / 4);
+    (lower || []).forEach(function (b, i) {
+      var u = upper[i];
+      if (b === null || u === null || b === undefined || u === undefined) { return; }
+      amin = Math.min(amin, Math.max(b, lo - room));
+      amax = Math.max(amax, Math.min(u, hi + room));
+    });
+    var pad = (amax - amin) * 0.05 || span * 0.05;
+    amin -= pad;
+    amax += pad;
+    if (lo >= 0 && amin < 0) { amin = 0; }
+    return {type: "value", min: niceFloor(amin), max: niceCeilAxis(amax), note: log ? " (linear: values ≤ 0)" : ""};
+  }
+
+  // niceFloor and niceCeilAxis round an axis bound outwards to two
+  // significant digits, so that ECharts' ticks stay readable.
+  function niceFloor(x) {
+    if (x === 0) { return 0; }
+    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
+    return Math.floor(x / p) * p;
+  }
+  function niceCeilAxis(x) {
+    if (x === 0) { return 0; }
+    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
+    return Math.ceil(x / p) * p;
+  }
+
+  // historyAxis is valueAxis for historyData's d in the view's scale.
+  function historyAxis(d) {
+    var values = d.items.map(function (it) { return it.value[1]; });
+    var lower = [], upper = [];
+    d.lower.forEach(function (b, i) {
+      var w = d.width[i][1];
+      lower.push(b[1]);
+      upper.push(b[1] === null || w === null ? null : b[1] + w);
+    });
+    return valueAxis(values, lower, upper, view.log);
   }
 
   function drawHistory(c, spec, h) {
@@ -481,10 +562,12 @@
       marks.push({name: st.text, xAxis: p.artifact.date, lineStyle: {color: color, type: "solid", width: 1.5},
         label: {show: true, formatter: st.text, position: "insideEndTop", color: color}});
     });
+    var ax = historyAxis(d);
+    c.perfpagesHistory = {data: d, name: d.axis.name};
     c.setOption({
       legend: {show: legend.length > 0, data: legend},
       grid: {top: legend.length ? 40 : 24},
-      yAxis: {name: d.axis.name},
+      yAxis: {name: d.axis.name + ax.note, type: ax.type, min: ax.min, max: ax.max},
       series: [
         {data: d.items, markLine: marks.length ? {data: marks} : undefined},
         {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
@@ -502,6 +585,7 @@
   // linear (default) or logarithmic value axis. It lives in the page's URL
   // (?abs=1, ?log=1), so that a reload or a shared link draws what the
   // check boxes say.
+  // Without log, each chart picks its own axis (valueAxis).
   var view = (function () {
     var q = new URLSearchParams(location.search);
     return {absolute: q.get("abs") === "1", log: q.get("log") === "1"};
@@ -566,10 +650,11 @@
       first = false;
     });
     o.canLog = positive && series.length > 0;
-    var log = view.log && o.canLog;
+    var values = [];
+    series.forEach(function (x) { x.data.forEach(function (it) { values.push(it.value[1]); }); });
+    var ax = valueAxis(values, [], [], view.log);
     var name = absolute ? axis.name + (view.absolute ? "" : " (absolute: no positive median)") : "% of median";
-    if (log) { name += " (log)"; } else if (view.log) { name += " (linear: values ≤ 0)"; }
-    c.setOption({yAxis: {type: log ? "log" : "value", name: name, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
+    c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: name + ax.note, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
       {replaceMerge: ["series"]});
     var div = c.getDom(), note = div.nextElementSibling;
     if (!note || !note.classList.contains("overview-note")) {
@@ -1177,6 +1262,7 @@
       absBox.title = "Overview charts: each test case's values as they are, instead of in percent of its median";
     }
     var logBox = checkbox("log-scale", "log scale", view.log);
+    logBox.title = "Every chart that can be on a log scale; unchecked, only those whose values span two orders of magnitude or more";
     var saveView = function () {
       var q = new URLSearchParams(location.search);
       [["abs", view.absolute], ["log", view.log]].forEach(function (kv) { if (kv[1]) { q.set(kv[0], "1"); } else { q.delete(kv[0]); } });
@@ -1195,13 +1281,12 @@
           any = any || c.perfpagesOverview.canLog;
           return;
         }
-        var data = (c.getOption().series[0] || {}).data || [];
-        var values = data.map(function (it) { return it.value ? it.value[1] : null; }).filter(function (v) { return v !== null && v !== undefined; });
-        var ok = values.length > 0 && values.every(function (v) { return v > 0; });
-        if (c.perfpagesAxisName === undefined) { c.perfpagesAxisName = (c.getOption().yAxis[0] || {}).name || ""; }
-        var name = c.perfpagesAxisName + (view.log ? (ok ? " (log)" : " (linear: values ≤ 0)") : "");
-        c.setOption({yAxis: {type: view.log && ok ? "log" : "value", name: name}});
-        any = any || ok;
+        var hd = c.perfpagesHistory;
+        if (!hd) { return; }
+        var ax = historyAxis(hd.data);
+        c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: hd.name + ax.note}});
+        var values = hd.data.items.map(function (it) { return it.value[1]; }).filter(function (v) { return v !== null; });
+        any = any || (values.length > 0 && values.every(function (v) { return v > 0; }));
       });
       logBox.disabled = shown.length > 0 && !any;
       logBox.title = logBox.disabled ? "No chart shown here can be drawn on a log scale: each has values at or below 0" : "";
@@ -1591,7 +1676,8 @@
   // For tests and the curious (devtools): the functions that turn the data
   // files into rows and text.
   window.perfpages = {formatValue: formatValue, formatChange: formatChange, formatThreshold: formatThreshold,
-    formatFactor: formatFactor, formatFixed: formatFixed, comparisonRows: comparisonRows, renderRow: renderRow};
+    formatFactor: formatFactor, formatFixed: formatFixed, comparisonRows: comparisonRows, renderRow: renderRow,
+    historyData: historyData, valueAxis: valueAxis};
 
   // --- Copy as Markdown, copy a snippet ------------------------------------------
   // A button before a details element copies its <pre>: the PR comment of a
