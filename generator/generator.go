@@ -264,6 +264,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	data, name, err := s.annotations()
 	l.annotations = data
 	warnings = append(warnings, s.annotate(l.d, data, name, err)...)
+	warnings = append(warnings, configNameWarnings(cfg, l.d)...)
 	return l, warnings, nil
 }
 
@@ -354,7 +355,7 @@ func (s *Site) annotate(d *analysis.Dataset, data []byte, name string, err error
 	if err != nil {
 		return []error{fmt.Errorf("%w; annotations ignored", err)}
 	}
-	return d.Annotate(list)
+	return append(d.Annotate(list), annotationNameWarnings(d, list)...)
 }
 
 // annotations reads the site's annotations.yaml: the demo's, or the file
