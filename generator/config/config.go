@@ -231,13 +231,13 @@ type Analysis struct {
 // detection's options (package changepoint), unset fields taking the
 // defaults (changepoint.DefaultOptions) or, per metric, [analysis.steps].
 type Steps struct {
-	Window        int      `toml:"window"`         // values the test looks at (50)
-	MinSegment    int      `toml:"min_segment"`    // values a step needs on each side (3)
-	Alpha         *Fraction `toml:"alpha"`         // level of the rank test (0.0001)
-	MinChange     *Fraction `toml:"min_change"`    // smallest step, a fraction of the level (0.002)
-	NoiseMultiple *float64 `toml:"noise_multiple"` // smallest step in robust standard deviations of the window (1)
-	WidthMultiple *float64 `toml:"width_multiple"` // smallest step in run-to-run widths, weighed by the values either side (4)
-	Hold          int      `toml:"hold"`           // values a level must hold between opposite steps (3·min_segment)
+	Window        int       `toml:"window"`         // values the test looks at (50)
+	MinSegment    int       `toml:"min_segment"`    // values a step needs on each side (3)
+	Alpha         *Fraction `toml:"alpha"`          // level of the rank test (0.0001)
+	MinChange     *Fraction `toml:"min_change"`     // smallest step, a fraction of the level (0.002)
+	NoiseMultiple *float64  `toml:"noise_multiple"` // smallest step in robust standard deviations of the window (1)
+	WidthMultiple *float64  `toml:"width_multiple"` // smallest step in run-to-run widths, weighed by the values either side (4)
+	Hold          int       `toml:"hold"`           // values a level must hold between opposite steps (3·min_segment)
 }
 
 // Apply returns o with the section's settings.
