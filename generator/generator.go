@@ -689,6 +689,10 @@ type Report struct {
 	// Notes are not problems and do not fail a strict build (see
 	// analysis.Dataset.Notes).
 	Notes []string
+	// Git says which ref and commit each git source (and the project's
+	// history) read, and why that ref: a local build never reads a stale
+	// remote-tracking branch without saying so.
+	Git []GitRead
 }
 
 // ErrStrict is returned (wrapped) when a strict build fails on warnings.
@@ -741,7 +745,8 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	repos := s.gitRepos()
 	defer repos.close()
-	fp, stable := s.fingerprint(ctx, absOut, repos)
+	fp, stable, reads := s.fingerprint(ctx, absOut, repos)
+	rep.Git = reads
 	t.done("fingerprint")
 	if st != nil {
 		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {

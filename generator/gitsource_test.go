@@ -131,6 +131,21 @@ branch = "main"
 	if err != nil {
 		t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
 	}
+	// The build says which ref and commit each git source read.
+	type read struct{ Source, Ref, Commit, Note string }
+	var reads []read
+	for _, r := range rep.Git {
+		reads = append(reads, read{strings.ReplaceAll(r.Source, root+string(filepath.Separator), ""), r.Ref, r.Commit, r.Note})
+	}
+	notesTip := proj.git("rev-parse", "refs/notes/perf")
+	want := []read{
+		{"source results/ in project", "refs/heads/perf-results", proj.git("rev-parse", "perf-results"), ""},
+		{"notes source in project", "refs/notes/perf", notesTip, ""},
+		{"project in project", "refs/heads/main", c3, ""},
+	}
+	if d := cmp.Diff(want, reads); d != "" {
+		t.Errorf("Report.Git (-want +got):\n%s", d)
+	}
 	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
 	// The overwritten file's two versions both count: c1 → c2 is a page.
 	b.AssertFileContent("commit/"+c2+"/index.html", "Speed up the parser", "#21", "-10.00%", "1 k", "900")
