@@ -146,6 +146,33 @@ branch = "main"
 	if d := cmp.Diff(want, reads); d != "" {
 		t.Errorf("Report.Git (-want +got):\n%s", d)
 	}
+
+	// compare's names: an artifact's id or prefix, else any revision git
+	// resolves in [project] git to a commit with results (issue 24: a git
+	// tag such as v0.1 failed).
+	proj.git("tag", "v0.1", c1)
+	proj.git("tag", "-a", "v0.2", "-m", "annotated", c2)
+	d, _, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ ref, want string }{
+		{c2[:7], c2}, {"v0.1", c1}, {"v0.2", c2}, {"main", c3}, {"main~1", c2}, {"HEAD", c3},
+	} {
+		if i, err := s.Resolve(context.Background(), d, tt.ref); err != nil || d.Artifacts[i].ID != tt.want {
+			t.Errorf("Resolve(%q) = %d, %v; want %s", tt.ref, i, err, tt.want)
+		}
+	}
+	for ref, want := range map[string]string{
+		"v9":           `git in ` + filepath.Join(root, "project") + ` does not know it either`,
+		"feature":      "which has no results",
+		"pr/99":        "no results for PR #99",
+		"notacommit00": `unknown artifact "notacommit00"`,
+	} {
+		if _, err := s.Resolve(context.Background(), d, ref); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%q) = %v, want an error saying %q", ref, err, want)
+		}
+	}
 	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
 	// The overwritten file's two versions both count: c1 → c2 is a page.
 	b.AssertFileContent("commit/"+c2+"/index.html", "Speed up the parser", "#21", "-10.00%", "1 k", "900")
