@@ -46,7 +46,8 @@
 //	      baseline and the timestamps to 1970
 //	perfpages version
 //	      prints the version (also perfpages -version): the release, or the commit
-//	      it was built from and whether it had local changes
+//	      it was built from and whether it had local changes, or for a build
+//	      without version control the SHA-256 of the binary
 //
 // Flags may come before or after the arguments; "--" ends them (run's CMD
 // follows it). Run 'perfpages <command> -h' for a command's flags.
