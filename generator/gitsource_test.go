@@ -393,6 +393,9 @@ func TestSiteFromGitDataJS(t *testing.T) {
 // version of its file) makes the build add every file again, with the
 // same result as a cold build.
 func TestSiteFromGitResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a git history site many times")
+	}
 	root := t.TempDir()
 	proj := newGitRepo(t, filepath.Join(root, "project"))
 	archive := func(sha string, v int) string {
@@ -470,6 +473,9 @@ branch = "main"
 // after a version that removes an entry, and one after the branch's last
 // commit was rewritten (a force push).
 func TestSiteFromGitDataJSIncremental(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a git history site many times")
+	}
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
 	res.git("checkout", "-qb", "gh-pages")

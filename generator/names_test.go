@@ -2,6 +2,8 @@ package generator
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,6 +63,10 @@ acknowledged:
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
 	b.AssertFileContent("index.html", "no metric walltime; did you mean wall-time?")
+	// The README quotes this warning.
+	if readme, err := os.ReadFile(filepath.Join("..", "README.md")); err != nil || !strings.Contains(string(readme), "`"+want[3]+"`") {
+		t.Errorf("the README does not quote the warning %q (%v)", want[3], err)
+	}
 
 	// -strict fails on them, and the up-to-date path says them again.
 	b.build(true)

@@ -18,6 +18,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // (deterministic: generator/demo). Refresh with go test ./cmd/perfpages -update
 // and review the diff.
 func TestGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -80,6 +83,9 @@ var testdataDir = func() string {
 }()
 
 func TestCompareErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	t.Chdir(t.TempDir())
 	for _, tt := range []struct {
 		args []string

@@ -182,6 +182,10 @@ func TestBuildSaysWhichRef(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
+	readme, err := os.ReadFile(readmePath) // before runCLI changes the folder
+	if err != nil {
+		t.Fatal(err)
+	}
 	root := t.TempDir()
 	git := func(dir string, args ...string) string {
 		t.Helper()
@@ -222,6 +226,11 @@ func TestBuildSaysWhichRef(t *testing.T) {
 		"to read them, fast-forward it (git fetch origin perf-results:perf-results, or git pull where it is checked out)\n"
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr = %q\nwant a line %q", stderr, want)
+	}
+	// The README shows this line, with another folder and commits.
+	shown := strings.NewReplacer(clone, "/src/proj", first[:7], "1a2b3c4", tip[:7], "5d6e7f8").Replace(want)
+	if !strings.Contains(string(readme), "\n"+shown) {
+		t.Errorf("the README does not show the line\n%s", shown)
 	}
 	// Up to date with origin: the line names the ref and commit, no more.
 	git(clone, "reset", "-q", "--hard", tip)

@@ -49,7 +49,8 @@ func init() {
 			summary:  "builds, serves, and rebuilds when the config, archives, content, theme or `annotations.yaml` change"},
 		{name: "compare", run: cmdCompare,
 			synopsis: "[-config F] [-format text|json|markdown] [-metric M] [-model M] [-base-url URL] [BASE] HEAD",
-			summary: "one comparison to stdout; BASE and HEAD are a full sha, a unique prefix, a tag or `pr/<n>`; " +
+			summary: "one comparison to stdout; BASE and HEAD are an artifact's id (a full sha, or the name of an artifact of kind tag), a unique prefix or `pr/<n>`, " +
+				"or with `[project] git` any revision git knows there that has results (a git tag such as `v0.1`, a branch, `HEAD~3`); " +
 				"without BASE, HEAD is compared with its baseline (a try run's baseline, else its main-line predecessor)",
 			details: "A prefix needs at least 4 characters. Flags may also follow BASE and HEAD."},
 		{name: "triage", run: cmdTriage,

@@ -203,6 +203,9 @@ func TestVersionLine(t *testing.T) {
 // TestFlagsAfterArguments: flags may follow the arguments; "--" ends the
 // flags.
 func TestFlagsAfterArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	t.Chdir(t.TempDir()) // the demo data
 	want, _, err := runCLI(t, "", "compare", "-format", "markdown", "f6ce027", "pr/1384")
 	if err != nil {

@@ -56,6 +56,9 @@ func TestOpenGitWithoutGit(t *testing.T) {
 }
 
 func TestShallowClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: clones repositories")
+	}
 	r, _ := nightlyRepo(t)
 	r.git("checkout", "-q", "--orphan", "main")
 	r.git("rm", "-rqf", ".")
