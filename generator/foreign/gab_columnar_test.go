@@ -59,8 +59,8 @@ func TestGabColumnar(t *testing.T) {
 		dir  analysis.Direction
 		v    float64
 	}{
-		"_NewError wall-time":                {"ns", analysis.LowerIsBetter, 63.42},
-		"_NewError B/op":                     {"B/op", analysis.LowerIsBetter, 24},
+		"_NewError wall-time": {"ns", analysis.LowerIsBetter, 63.42},
+		"_NewError B/op":      {"B/op", analysis.LowerIsBetter, 24},
 		// A rate under tool go is left to its unit (the action's
 		// "smaller is better" for MB/s is a known bug): no direction here.
 		"AppendMsgredirectionMsg throughput": {"B/s", "", 1905.53e6},
