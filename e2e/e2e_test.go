@@ -74,6 +74,9 @@ func TestMain(m *testing.M) {
 // the output folder over HTTP and returns the server's URL.
 func demoSite(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: browser and whole-site tests run without -short")
+	}
 	demo.once.Do(func() {
 		start := time.Now()
 		demo.dir, demo.err = os.MkdirTemp("", "perfpages-e2e-")
@@ -235,6 +238,9 @@ func findChromium() (string, error) {
 // The browser stops when the test ends.
 func startBrowser(t *testing.T, path string) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: browser and whole-site tests run without -short")
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.Headless,

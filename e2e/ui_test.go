@@ -159,6 +159,9 @@ func uiSiteFiles(t *testing.T, dir string) {
 // rest of the test and returns its URL and output folder.
 func uiSite(t *testing.T) (string, string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: browser and whole-site tests run without -short")
+	}
 	dir := t.TempDir()
 	uiSiteFiles(t, dir)
 	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
@@ -534,6 +537,9 @@ func checkBarLabels(t *testing.T, tb *tab, metric string) barLabels {
 // demoDataset loads the demo site's dataset, as the build reads it.
 func demoDataset(t *testing.T) *analysis.Dataset {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: browser and whole-site tests run without -short")
+	}
 	s, err := generator.Demo()
 	if err != nil {
 		t.Fatal(err)

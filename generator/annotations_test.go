@@ -62,6 +62,9 @@ func TestParseAnnotationsErrors(t *testing.T) {
 // The demo's annotations resolve against the demo's data and select the
 // series they name.
 func TestDemoAnnotations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site")
+	}
 	s, err := Demo()
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +112,9 @@ func TestAnnotateUnknownArtifact(t *testing.T) {
 // rebuilt, a cold build does not read them, and results of another
 // perfpages are not used.
 func TestAnalysisCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site several times")
+	}
 	dir := t.TempDir()
 	s, err := Demo()
 	if err != nil {

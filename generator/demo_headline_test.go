@@ -16,6 +16,9 @@ import (
 // not counted. (Issue 22: "every planted change that content/about.md
 // lists is still found".)
 func TestDemoHeadlineFindsPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: analyses the demo data")
+	}
 	s, err := Demo()
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,9 @@ import (
 // they are under Needs a look, in the report's Markdown, HTML and JSON,
 // and on the dashboard and the triage index.
 func TestDemoNeedsALook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site")
+	}
 	s, err := Demo()
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +177,9 @@ func TestDemoNeedsALook(t *testing.T) {
 // page's summary, and the JSON of the comparison (perfpages compare
 // -format json, /data/compare/) says the same per metric.
 func TestDemoCountsAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site")
+	}
 	s, err := Demo()
 	if err != nil {
 		t.Fatal(err)

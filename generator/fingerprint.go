@@ -56,13 +56,22 @@ import (
 func (s *Site) Fingerprint(ctx context.Context) [32]byte {
 	repos := s.gitRepos()
 	defer repos.close()
-	fp, _ := s.fingerprint(ctx, "", repos)
+	fp, _, _ := s.fingerprint(ctx, "", repos)
 	return fp
 }
 
-// fingerprint returns the fingerprint of the build into out, and whether
-// it is stable (no input is racy).
-func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp [32]byte, stable bool) {
+// GitRead is what one git source of a build read: which ref, at which
+// commit, and why that ref (see source.RefRead).
+type GitRead struct {
+	Source string // "source perf-results:results/ in /repo", "project main in /repo"
+	source.RefRead
+}
+
+func (r GitRead) String() string { return r.Source + ": " + r.RefRead.String() }
+
+// fingerprint returns the fingerprint of the build into out, whether it
+// is stable (no input is racy), and what each git source resolved to.
+func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp [32]byte, stable bool, reads []GitRead) {
 	cfg := s.Config
 	f := &fingerprinter{now: time.Now(), max: capped.Or(cfg.Site.MaxInputBytes), stable: true}
 	b := &f.b
@@ -73,27 +82,30 @@ func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp
 	}
 	data, name, err := s.annotations()
 	fmt.Fprintf(b, "annotations %q %x %v\n", name, sha256.Sum256(data), err)
-	tip := func(what, dir, ref string, resolve func(*source.Git) (string, error)) {
-		sha, err := "", error(nil)
+	tip := func(what, dir, ref, name string, resolve func(*source.Git) (source.RefRead, error)) {
+		var r source.RefRead
 		g, err := repos.open(ctx, dir)
 		if err == nil {
-			sha, err = resolve(g)
+			r, err = resolve(g)
 		}
-		fmt.Fprintf(b, "%s %s %q %s %v\n", what, dir, ref, sha, err)
+		fmt.Fprintf(b, "%s %s %q %s %v\n", what, dir, ref, r.Commit, err)
+		if err == nil {
+			reads = append(reads, GitRead{Source: name + " in " + dir, RefRead: r})
+		}
 	}
 	for _, src := range cfg.Sources {
 		switch src.Kind() {
 		case "dir":
 			f.dir(src.Dir, sourceWants(src))
 		case "notes":
-			tip("notes", src.Git, src.Notes, func(g *source.Git) (string, error) { return g.NotesTip(ctx, src.Notes) })
+			tip("notes", src.Git, src.Notes, "notes source", func(g *source.Git) (source.RefRead, error) { return g.ResolveNotes(ctx, src.Notes) })
 		default:
-			tip("history", src.Git, src.Ref, func(g *source.Git) (string, error) { return g.Tip(ctx, src.Ref) })
+			tip("history", src.Git, src.Ref, "source "+cmp.Or(src.Path, "/"), func(g *source.Git) (source.RefRead, error) { return g.Resolve(ctx, src.Ref) })
 		}
 	}
 	if cfg.Project.Git != "" {
 		branch := cmp.Or(cfg.Project.Branch, "main")
-		tip("project", cfg.Project.Git, branch, func(g *source.Git) (string, error) { return g.Tip(ctx, branch) })
+		tip("project", cfg.Project.Git, branch, "project", func(g *source.Git) (source.RefRead, error) { return g.Resolve(ctx, branch) })
 	}
 	if s.Content != nil {
 		f.fs("content", s.Content)
@@ -101,7 +113,7 @@ func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp
 	for _, t := range s.Themes {
 		f.fs("theme", t)
 	}
-	return sha256.Sum256([]byte(b.String())), f.stable
+	return sha256.Sum256([]byte(b.String())), f.stable, reads
 }
 
 // fingerprinter writes the lines of a fingerprint.

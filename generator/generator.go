@@ -264,6 +264,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	data, name, err := s.annotations()
 	l.annotations = data
 	warnings = append(warnings, s.annotate(l.d, data, name, err)...)
+	warnings = append(warnings, configNameWarnings(cfg, l.d)...)
 	return l, warnings, nil
 }
 
@@ -354,7 +355,7 @@ func (s *Site) annotate(d *analysis.Dataset, data []byte, name string, err error
 	if err != nil {
 		return []error{fmt.Errorf("%w; annotations ignored", err)}
 	}
-	return d.Annotate(list)
+	return append(d.Annotate(list), annotationNameWarnings(d, list)...)
 }
 
 // annotations reads the site's annotations.yaml: the demo's, or the file
@@ -688,6 +689,10 @@ type Report struct {
 	// Notes are not problems and do not fail a strict build (see
 	// analysis.Dataset.Notes).
 	Notes []string
+	// Git says which ref and commit each git source (and the project's
+	// history) read, and why that ref: a local build never reads a stale
+	// remote-tracking branch without saying so.
+	Git []GitRead
 }
 
 // ErrStrict is returned (wrapped) when a strict build fails on warnings.
@@ -740,7 +745,8 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	repos := s.gitRepos()
 	defer repos.close()
-	fp, stable := s.fingerprint(ctx, absOut, repos)
+	fp, stable, reads := s.fingerprint(ctx, absOut, repos)
+	rep.Git = reads
 	t.done("fingerprint")
 	if st != nil {
 		if done, err := s.upToDate(st, fp, absOut, opts, rep); done {

@@ -131,6 +131,48 @@ branch = "main"
 	if err != nil {
 		t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
 	}
+	// The build says which ref and commit each git source read.
+	type read struct{ Source, Ref, Commit, Note string }
+	var reads []read
+	for _, r := range rep.Git {
+		reads = append(reads, read{strings.ReplaceAll(r.Source, root+string(filepath.Separator), ""), r.Ref, r.Commit, r.Note})
+	}
+	notesTip := proj.git("rev-parse", "refs/notes/perf")
+	want := []read{
+		{"source results/ in project", "refs/heads/perf-results", proj.git("rev-parse", "perf-results"), ""},
+		{"notes source in project", "refs/notes/perf", notesTip, ""},
+		{"project in project", "refs/heads/main", c3, ""},
+	}
+	if d := cmp.Diff(want, reads); d != "" {
+		t.Errorf("Report.Git (-want +got):\n%s", d)
+	}
+
+	// compare's names: an artifact's id or prefix, else any revision git
+	// resolves in [project] git to a commit with results (issue 24: a git
+	// tag such as v0.1 failed).
+	proj.git("tag", "v0.1", c1)
+	proj.git("tag", "-a", "v0.2", "-m", "annotated", c2)
+	d, _, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ ref, want string }{
+		{c2[:7], c2}, {"v0.1", c1}, {"v0.2", c2}, {"main", c3}, {"main~1", c2}, {"HEAD", c3},
+	} {
+		if i, err := s.Resolve(context.Background(), d, tt.ref); err != nil || d.Artifacts[i].ID != tt.want {
+			t.Errorf("Resolve(%q) = %d, %v; want %s", tt.ref, i, err, tt.want)
+		}
+	}
+	for ref, want := range map[string]string{
+		"v9":           `git in ` + filepath.Join(root, "project") + ` does not know it either`,
+		"feature":      "which has no results",
+		"pr/99":        "no results for PR #99",
+		"notacommit00": `unknown artifact "notacommit00"`,
+	} {
+		if _, err := s.Resolve(context.Background(), d, ref); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%q) = %v, want an error saying %q", ref, err, want)
+		}
+	}
 	b := &builder{t: t, dir: root, out: filepath.Join(root, "public")}
 	// The overwritten file's two versions both count: c1 → c2 is a page.
 	b.AssertFileContent("commit/"+c2+"/index.html", "Speed up the parser", "#21", "-10.00%", "1 k", "900")
@@ -351,6 +393,9 @@ func TestSiteFromGitDataJS(t *testing.T) {
 // version of its file) makes the build add every file again, with the
 // same result as a cold build.
 func TestSiteFromGitResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a git history site many times")
+	}
 	root := t.TempDir()
 	proj := newGitRepo(t, filepath.Join(root, "project"))
 	archive := func(sha string, v int) string {
@@ -428,6 +473,9 @@ branch = "main"
 // after a version that removes an entry, and one after the branch's last
 // commit was rewritten (a force push).
 func TestSiteFromGitDataJSIncremental(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a git history site many times")
+	}
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
 	res.git("checkout", "-qb", "gh-pages")

@@ -45,7 +45,7 @@ func scaleSite(t testing.TB, dir string, files map[string][]byte, skip string) {
 func scaleFiles(t *testing.T) (map[string][]byte, []string) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the S data set several times")
+		t.Skip("-short: builds the S data set several times")
 	}
 	gen, err := DemoFiles("S")
 	if err != nil {

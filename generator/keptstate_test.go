@@ -587,7 +587,7 @@ func TestFingerprintIgnoresGitDir(t *testing.T) {
 		defer os.Unsetenv("GIT_DIR")
 		repos := s.gitRepos()
 		defer repos.close()
-		fp, _ := s.fingerprint(t.Context(), "/out", repos)
+		fp, _, _ := s.fingerprint(t.Context(), "/out", repos)
 		return fp
 	}
 	before := fp()

@@ -499,6 +499,9 @@ extra
 }
 
 func TestDemoBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site")
+	}
 	s, err := Demo()
 	if err != nil {
 		t.Fatal(err)

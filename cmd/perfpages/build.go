@@ -85,6 +85,11 @@ func build(ctx context.Context, s *generator.Site, opts generator.BuildOptions, 
 	if strict {
 		prefix = "perfpages: "
 	}
+	// Which ref and commit each git source read, whether or not the
+	// build went on: a stale remote-tracking branch shows here.
+	for _, r := range rep.Git {
+		say(stderr, "perfpages: git: ", r)
+	}
 	var notes []error
 	for _, n := range rep.Notes {
 		notes = append(notes, errors.New(n))

@@ -36,6 +36,9 @@ const rssChild = "PERFPAGES_TEST_RSS_CONFIG"
 //     makes that a per-file figure: a build decodes GOMAXPROCS files at
 //     once.
 func TestMemoryPerBadFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds sites under memory limits")
+	}
 	if cfg := os.Getenv(rssChild); cfg != "" {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), []string{"build", "-config", cfg, "-out", filepath.Join(filepath.Dir(cfg), "public")}, &stdout, &stderr)

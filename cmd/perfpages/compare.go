@@ -33,13 +33,13 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	d := env.d
-	head, err := d.Resolve(fs.Arg(fs.NArg() - 1))
+	head, err := env.site.Resolve(ctx, d, fs.Arg(fs.NArg()-1))
 	if err != nil {
 		return fmt.Errorf("compare: head: %w", err)
 	}
 	var base int
 	if fs.NArg() == 2 {
-		if base, err = d.Resolve(fs.Arg(0)); err != nil {
+		if base, err = env.site.Resolve(ctx, d, fs.Arg(0)); err != nil {
 			return fmt.Errorf("compare: base: %w", err)
 		}
 	} else if b, ok := d.PRBase(head); ok {

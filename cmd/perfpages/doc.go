@@ -15,9 +15,11 @@
 //	      builds, serves, and rebuilds when the config, archives, content, theme
 //	      or annotations.yaml change
 //	perfpages compare [-config F] [-format text|json|markdown] [-metric M] [-model M] [-base-url URL] [BASE] HEAD
-//	      one comparison to stdout; BASE and HEAD are a full sha, a unique prefix,
-//	      a tag or pr/<n>; without BASE, HEAD is compared with its baseline (a try
-//	      run's baseline, else its main-line predecessor)
+//	      one comparison to stdout; BASE and HEAD are an artifact's id (a full
+//	      sha, or the name of an artifact of kind tag), a unique prefix or pr/<n>,
+//	      or with [project] git any revision git knows there that has results (a
+//	      git tag such as v0.1, a branch, HEAD~3); without BASE, HEAD is compared
+//	      with its baseline (a try run's baseline, else its main-line predecessor)
 //	perfpages triage [-config F] -week YYYY-MM-DD [-format markdown|json] [-filter F] [-metric M] [-model M] [-base-url URL]
 //	      the weekly triage report of the week starting that Monday; -filter is
 //	      definitely-relevant (default: triage.filter), probably-relevant or
@@ -46,7 +48,8 @@
 //	      baseline and the timestamps to 1970
 //	perfpages version
 //	      prints the version (also perfpages -version): the release, or the commit
-//	      it was built from and whether it had local changes
+//	      it was built from and whether it had local changes, or for a build
+//	      without version control the SHA-256 of the binary
 //
 // Flags may come before or after the arguments; "--" ends them (run's CMD
 // follows it). Run 'perfpages <command> -h' for a command's flags.

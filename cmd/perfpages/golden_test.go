@@ -18,6 +18,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // (deterministic: generator/demo). Refresh with go test ./cmd/perfpages -update
 // and review the diff.
 func TestGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -80,6 +83,9 @@ var testdataDir = func() string {
 }()
 
 func TestCompareErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	t.Chdir(t.TempDir())
 	for _, tt := range []struct {
 		args []string
@@ -87,6 +93,9 @@ func TestCompareErrors(t *testing.T) {
 	}{
 		{[]string{"compare", "zzzz", "pr/1384"}, `perfpages: compare: base: unknown artifact "zzzz"`},
 		{[]string{"compare", "pr/99999"}, "perfpages: compare: head: no results for PR #99999"},
+		// The demo has no [project] git: a git tag cannot be looked up, and
+		// the error says what a tag is here and how to name git's.
+		{[]string{"compare", "v0.1", "pr/1384"}, `perfpages: compare: base: unknown artifact "v0.1" (a tag is an artifact of kind tag with that id; set [project] git to the benchmarked repository to name its git tags and branches)`},
 		{[]string{"compare", "-metric", "bogus", "f6ce027", "pr/1384"}, `no results for metric "bogus"`},
 		{[]string{"compare", "-format", "yaml", "a", "b"}, `-format "yaml"`},
 		{[]string{"compare", "-model", "asv", "a", "b"}, `-model "asv"`},

@@ -59,6 +59,9 @@ func siteFiles(t *testing.T, root string) map[string][]byte {
 // imported with -date, -artifact and -machine; files that record their
 // commits are read as they are.
 func TestImportEqualsDirect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a site per format twice")
+	}
 	for _, tt := range []struct {
 		format, fixture string
 		ownCommits      bool

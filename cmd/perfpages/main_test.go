@@ -20,6 +20,9 @@ func runCLI(t *testing.T, dir string, args ...string) (stdout, stderr string, er
 }
 
 func TestBuildDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the demo site")
+	}
 	dir := t.TempDir()
 	stdout, stderr, err := runCLI(t, dir, "build", "-strict")
 	if err != nil {
@@ -102,6 +105,9 @@ func TestConfigUnknownKey(t *testing.T) {
 }
 
 func TestDemoSizeS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the S data set")
+	}
 	dir := t.TempDir()
 	stdout, stderr, err := runCLI(t, dir, "demo", "-size", "S", "-out", "data", "-format", "json", "-gzip")
 	if err != nil {

@@ -30,7 +30,7 @@ func TestRunLeavesNoProcess(t *testing.T) {
 		}
 	}
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "perfpages")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

@@ -201,7 +201,7 @@ func TestBuildContentStaysInside(t *testing.T) {
 // spare site, which every build keeps).
 func TestKilledBuildsLeaveNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a site nine times")
+		t.Skip("-short: builds a site nine times")
 	}
 	proj := scratchProject(t, 80)
 	if _, stderr, err := runCLI(t, proj, "build"); err != nil {
@@ -377,6 +377,9 @@ func TestCheckOutDir(t *testing.T) {
 // TestDemoOut: demo writes into a new or empty folder or over an earlier
 // demo, never into a folder with other files.
 func TestDemoOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: writes and builds the demo data")
+	}
 	proj := scratchProject(t, 1)
 	before := listing(t, proj)
 	for _, out := range []string{".", "results", "somefile"} {

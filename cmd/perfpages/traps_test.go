@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +171,71 @@ func TestCacheFlag(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".perfpages-cache")); err == nil {
 		t.Error("-cache off wrote .perfpages-cache")
+	}
+}
+
+// TestBuildSaysWhichRef: build prints the ref and commit each git source
+// read, and says so when the local branch it reads is behind origin's
+// (issue 24: a local build silently read a stale
+// refs/remotes/origin/perf-results, and nothing said which).
+func TestBuildSaysWhichRef(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	readme, err := os.ReadFile(readmePath) // before runCLI changes the folder
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+root,
+			"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.org", "GIT_AUTHOR_DATE=2026-11-20T03:00:00Z",
+			"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.org", "GIT_COMMITTER_DATE=2026-11-20T03:00:00Z")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	// Upstream: a perf-results branch with two nights of results.
+	up := filepath.Join(root, "upstream")
+	os.MkdirAll(filepath.Join(up, "results"), 0o755)
+	git(up, "-c", "init.defaultBranch=perf-results", "init", "-q")
+	a, b := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	for _, c := range []struct{ sha, parent, date string }{{a, "", "2026-03-02T00:00:00Z"}, {b, a, "2026-03-03T00:00:00Z"}} {
+		os.WriteFile(filepath.Join(up, "results", c.sha[:1]+".json"), []byte(criterionArchive(c.sha, c.parent, c.date, 1)), 0o644)
+		git(up, "add", ".")
+		git(up, "commit", "-qm", "results "+c.sha[:1])
+	}
+	first, tip := git(up, "rev-parse", "HEAD~1"), git(up, "rev-parse", "HEAD")
+	// A clone whose local perf-results is one night behind origin's.
+	clone := filepath.Join(root, "clone")
+	git(root, "clone", "-q", up, clone)
+	git(clone, "reset", "-q", "--hard", first)
+	os.WriteFile(filepath.Join(clone, "perfpages.toml"), []byte("[analysis]\nnresamples = 200\n[[sources]]\ngit = \".\"\nref = \"perf-results\"\npath = \"results/\"\n"), 0o644)
+
+	_, stderr, err := runCLI(t, clone, "build", "-out", filepath.Join(root, "public"))
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr)
+	}
+	want := "perfpages: git: source results/ in " + clone + ": perf-results → refs/heads/perf-results at " + first[:7] + " (2026-11-20): " +
+		"the local branch perf-results is read, as git reads it; origin/perf-results (at " + tip[:7] + ") is 1 commit ahead of it: " +
+		"to read them, fast-forward it (git fetch origin perf-results:perf-results, or git pull where it is checked out)\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr = %q\nwant a line %q", stderr, want)
+	}
+	// The README shows this line, with another folder and commits.
+	shown := strings.NewReplacer(clone, "/src/proj", first[:7], "1a2b3c4", tip[:7], "5d6e7f8").Replace(want)
+	if !strings.Contains(string(readme), "\n"+shown) {
+		t.Errorf("the README does not show the line\n%s", shown)
+	}
+	// Up to date with origin: the line names the ref and commit, no more.
+	git(clone, "reset", "-q", "--hard", tip)
+	_, stderr, err = runCLI(t, clone, "build", "-out", filepath.Join(root, "public"))
+	if want := "perfpages: git: source results/ in " + clone + ": perf-results → refs/heads/perf-results at " + tip[:7] + " (2026-11-20)\n"; err != nil || !strings.Contains(stderr, want) {
+		t.Errorf("build: %v; stderr = %q\nwant a line %q", err, stderr, want)
 	}
 }

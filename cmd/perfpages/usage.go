@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -46,7 +49,8 @@ func init() {
 			summary:  "builds, serves, and rebuilds when the config, archives, content, theme or `annotations.yaml` change"},
 		{name: "compare", run: cmdCompare,
 			synopsis: "[-config F] [-format text|json|markdown] [-metric M] [-model M] [-base-url URL] [BASE] HEAD",
-			summary: "one comparison to stdout; BASE and HEAD are a full sha, a unique prefix, a tag or `pr/<n>`; " +
+			summary: "one comparison to stdout; BASE and HEAD are an artifact's id (a full sha, or the name of an artifact of kind tag), a unique prefix or `pr/<n>`, " +
+				"or with `[project] git` any revision git knows there that has results (a git tag such as `v0.1`, a branch, `HEAD~3`); " +
 				"without BASE, HEAD is compared with its baseline (a try run's baseline, else its main-line predecessor)",
 			details: "A prefix needs at least 4 characters. Flags may also follow BASE and HEAD."},
 		{name: "triage", run: cmdTriage,
@@ -80,7 +84,7 @@ func init() {
 			summary:  "copies a run receipt to a baseline; `-normalize` sets the run id to `baseline` and the timestamps to 1970"},
 		{name: "version", run: cmdVersion,
 			synopsis: "",
-			summary:  "prints the version (also `perfpages -version`): the release, or the commit it was built from and whether it had local changes"},
+			summary:  "prints the version (also `perfpages -version`): the release, or the commit it was built from and whether it had local changes, or for a build without version control the SHA-256 of the binary"},
 	}
 }
 
@@ -227,9 +231,16 @@ func isFlagValue(fs *flag.FlagSet, before []string) bool {
 // the version comes from the module's build information.
 var buildVersion string
 
+// develVersion is the version of a binary that carries none: built by go
+// build or go run inside the module, whose version Go records as
+// "(devel)". It is Go's base for the pseudo-versions of a module without
+// a release tag (v0.0.0-<time>-<commit>), so that it sorts before every
+// release; the commit (or, without version-control stamping, the
+// binary's hash) says which build it is.
+const develVersion = "v0.0.0-devel"
+
 // version is the version recorded in receipts: buildVersion, else the
-// module version go install or go build put in the binary, else
-// "(devel)".
+// module version go install put in the binary, else develVersion.
 func version() string {
 	bi, _ := debug.ReadBuildInfo()
 	return versionOf(bi)
@@ -239,20 +250,41 @@ func versionOf(bi *debug.BuildInfo) string {
 	if buildVersion != "" {
 		return buildVersion
 	}
-	if bi != nil && bi.Main.Version != "" {
+	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "(devel)"
+	return develVersion
 }
 
-// versionLine is what 'perfpages version' prints: the version, and when
-// the binary was built from a git checkout, the commit, its time and
-// whether the work tree had changes; then the Go version and platform.
+// binaryID is the first 12 hex digits of the SHA-256 of the running
+// binary, "" when it cannot be read: what tells two unstamped builds
+// apart.
+var binaryID = func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// versionLine is what 'perfpages version' prints: the version; when the
+// binary was built from a git checkout, the commit, its time and whether
+// the work tree had changes, else (go run, -buildvcs=false, a source tree
+// without .git) the binary's SHA-256; then the Go version and platform.
 func versionLine(bi *debug.BuildInfo) string {
 	var extra []string
+	var rev, at string
+	modified := false
 	if bi != nil {
-		var rev, at string
-		modified := false
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
@@ -263,17 +295,22 @@ func versionLine(bi *debug.BuildInfo) string {
 				modified = s.Value == "true"
 			}
 		}
-		if rev != "" {
-			if len(rev) > 12 {
-				rev = rev[:12]
-			}
-			if modified {
-				rev += "-dirty"
-			}
-			extra = append(extra, "commit "+rev)
+	}
+	switch {
+	case rev != "":
+		if len(rev) > 12 {
+			rev = rev[:12]
 		}
+		if modified {
+			rev += "-dirty"
+		}
+		extra = append(extra, "commit "+rev)
 		if at != "" {
 			extra = append(extra, at)
+		}
+	case buildVersion == "" && (bi == nil || bi.Main.Version == "" || bi.Main.Version == "(devel)"):
+		if id := binaryID(); id != "" {
+			extra = append(extra, "no commit recorded, binary sha256 "+id)
 		}
 	}
 	extra = append(extra, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)

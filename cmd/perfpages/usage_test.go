@@ -147,7 +147,9 @@ func TestHelp(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	want := "perfpages (devel) ("
+	// A test binary, like go run's, records neither a module version nor
+	// a commit: the version is develVersion, never "(devel)".
+	want := "perfpages v0.0.0-devel (no commit recorded, binary sha256 "
 	for _, args := range [][]string{{"version"}, {"-version"}, {"--version"}} {
 		stdout, _, err := runCLI(t, "", args...)
 		if err != nil || !strings.HasPrefix(stdout, want) || !strings.HasSuffix(stdout, runtime.GOOS+"/"+runtime.GOARCH+")\n") {
@@ -171,6 +173,8 @@ func TestVersion(t *testing.T) {
 // as a module version, says.
 func TestVersionLine(t *testing.T) {
 	tail := runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")"
+	defer func(f func() string) { binaryID = f }(binaryID)
+	binaryID = func() string { return "0123456789ab" }
 	vcs := func(modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "5c56279abcdef0123456789abcdef0123456789a"},
 			{Key: "vcs.time", Value: "2026-11-20T03:00:00Z"}, {Key: "vcs.modified", Value: modified}}
@@ -179,12 +183,15 @@ func TestVersionLine(t *testing.T) {
 		bi   *debug.BuildInfo
 		want string
 	}{
-		{nil, "perfpages (devel) (" + tail},
+		// No build information, or none of version control (go run,
+		// -buildvcs=false, a tree without .git): the binary's hash.
+		{nil, "perfpages v0.0.0-devel (no commit recorded, binary sha256 0123456789ab, " + tail},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "perfpages v0.0.0-devel (no commit recorded, binary sha256 0123456789ab, " + tail},
 		{&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, "perfpages v0.3.0 (" + tail},
 		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261120030000-5c56279abcde+dirty"}, Settings: vcs("true")},
 			"perfpages v0.0.0-20261120030000-5c56279abcde+dirty (commit 5c56279abcde-dirty, 2026-11-20T03:00:00Z, " + tail},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("false")},
-			"perfpages (devel) (commit 5c56279abcde, 2026-11-20T03:00:00Z, " + tail},
+			"perfpages v0.0.0-devel (commit 5c56279abcde, 2026-11-20T03:00:00Z, " + tail},
 	}
 	for _, tt := range tests {
 		if got := versionLine(tt.bi); got != tt.want {
@@ -196,6 +203,9 @@ func TestVersionLine(t *testing.T) {
 // TestFlagsAfterArguments: flags may follow the arguments; "--" ends the
 // flags.
 func TestFlagsAfterArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: loads the demo data for each command")
+	}
 	t.Chdir(t.TempDir()) // the demo data
 	want, _, err := runCLI(t, "", "compare", "-format", "markdown", "f6ce027", "pr/1384")
 	if err != nil {

@@ -194,7 +194,7 @@ func allocPerByte(n int, f func()) float64 {
 // archive costs 6 (JSON) to 43 (YAML) bytes per byte.
 func TestDecodeAllocsPerByte(t *testing.T) {
 	if testing.Short() {
-		t.Skip("decodes a few MB")
+		t.Skip("-short: decodes a few MB")
 	}
 	const n = 1 << 18
 	jsonRun := func(samples string) string {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -214,11 +213,11 @@ type Analysis struct {
 	NResamples int `toml:"nresamples"`
 	// Alpha is the significance level of the Mann–Whitney U test and of
 	// Criterion's p-value (default 0.05).
-	Alpha float64 `toml:"alpha"`
+	Alpha Fraction `toml:"alpha"`
 	// NoiseThreshold is Criterion's noise threshold: a significant change
 	// whose confidence interval reaches inside ±NoiseThreshold is "within
 	// noise" (default 0.01).
-	NoiseThreshold float64 `toml:"noise_threshold"`
+	NoiseThreshold Fraction `toml:"noise_threshold"`
 	// Annotations is a YAML file of distribution changes for the z-score
 	// (default annotations.yaml next to the config, when it exists).
 	Annotations string `toml:"annotations"`
@@ -232,13 +231,13 @@ type Analysis struct {
 // detection's options (package changepoint), unset fields taking the
 // defaults (changepoint.DefaultOptions) or, per metric, [analysis.steps].
 type Steps struct {
-	Window        int      `toml:"window"`         // values the test looks at (50)
-	MinSegment    int      `toml:"min_segment"`    // values a step needs on each side (3)
-	Alpha         *float64 `toml:"alpha"`          // level of the rank test (0.0001)
-	MinChange     *float64 `toml:"min_change"`     // smallest step, a fraction of the level (0.002)
-	NoiseMultiple *float64 `toml:"noise_multiple"` // smallest step in robust standard deviations of the window (1)
-	WidthMultiple *float64 `toml:"width_multiple"` // smallest step in run-to-run widths, weighed by the values either side (4)
-	Hold          int      `toml:"hold"`           // values a level must hold between opposite steps (3·min_segment)
+	Window        int       `toml:"window"`         // values the test looks at (50)
+	MinSegment    int       `toml:"min_segment"`    // values a step needs on each side (3)
+	Alpha         *Fraction `toml:"alpha"`          // level of the rank test (0.0001)
+	MinChange     *Fraction `toml:"min_change"`     // smallest step, a fraction of the level (0.002)
+	NoiseMultiple *float64  `toml:"noise_multiple"` // smallest step in robust standard deviations of the window (1)
+	WidthMultiple *float64  `toml:"width_multiple"` // smallest step in run-to-run widths, weighed by the values either side (4)
+	Hold          int       `toml:"hold"`           // values a level must hold between opposite steps (3·min_segment)
 }
 
 // Apply returns o with the section's settings.
@@ -250,10 +249,10 @@ func (s Steps) Apply(o changepoint.Options) changepoint.Options {
 		o.MinSegment = s.MinSegment
 	}
 	if s.Alpha != nil {
-		o.Alpha = *s.Alpha
+		o.Alpha = float64(*s.Alpha)
 	}
 	if s.MinChange != nil {
-		o.MinChange = *s.MinChange
+		o.MinChange = float64(*s.MinChange)
 	}
 	if s.NoiseMultiple != nil {
 		o.NoiseMultiple = *s.NoiseMultiple
@@ -265,6 +264,20 @@ func (s Steps) Apply(o changepoint.Options) changepoint.Options {
 		o.Hold = s.Hold
 	}
 	return o
+}
+
+// check returns the errors of the section's fractions.
+func (s Steps) check(where string) []error {
+	var errs []error
+	for _, f := range []struct {
+		key string
+		val *Fraction
+	}{{"alpha", s.Alpha}, {"min_change", s.MinChange}} {
+		if err := checkFraction(where, f.key, f.val); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // StepOptions returns the step detection options of metric (the site's
@@ -282,12 +295,12 @@ func (c *Config) StepOptions(metric string) changepoint.Options {
 // 0.90, the metric's own direction, statistic median, no noise threshold
 // and noise policy warn.
 type Budget struct {
-	Threshold      *float64 `toml:"threshold"`
-	WarnFactor     *float64 `toml:"warn_factor"`
-	Direction      string   `toml:"direction"`       // lower | higher
-	Statistic      string   `toml:"statistic"`       // median | p95
-	NoiseThreshold *float64 `toml:"noise_threshold"` // coefficient of variation above which noise_policy applies
-	NoisePolicy    string   `toml:"noise_policy"`    // warn | skip | ignore
+	Threshold      *Fraction `toml:"threshold"`
+	WarnFactor     *Fraction `toml:"warn_factor"`
+	Direction      string    `toml:"direction"`       // lower | higher
+	Statistic      string    `toml:"statistic"`       // median | p95
+	NoiseThreshold *Fraction `toml:"noise_threshold"` // coefficient of variation above which noise_policy applies
+	NoisePolicy    string    `toml:"noise_policy"`    // warn | skip | ignore
 	// FailWithinNoise fails a regression over the threshold even when the
 	// change cannot be told from the series' noise (perfgate's own rule;
 	// by default such a regression only warns: see analysis' headline).
@@ -300,7 +313,7 @@ func (b Budget) ThresholdOr() float64 {
 	if b.Threshold == nil {
 		return budget.DefaultThreshold
 	}
-	return *b.Threshold
+	return float64(*b.Threshold)
 }
 
 // WarnFactorOr returns the budget's warn factor or the default.
@@ -308,7 +321,7 @@ func (b Budget) WarnFactorOr() float64 {
 	if b.WarnFactor == nil {
 		return budget.DefaultWarnFactor
 	}
-	return *b.WarnFactor
+	return float64(*b.WarnFactor)
 }
 
 // MetricConfig is a [metrics."name"] section.
@@ -329,15 +342,15 @@ type Triage struct {
 	// change on any machine is listed in a week's "Needs a look" section
 	// even when the filter does not keep its comparison; 0 lists none.
 	// Unset: analysis.DefaultLargeChange (0.05). At most 1: the key is a
-	// fraction, and 5 would mean 500 %, not 5 %.
-	LargeChange *float64 `toml:"large_change"`
+	// fraction, and 5 would mean 500 %, not 5 % ("5%" is 0.05).
+	LargeChange *Fraction `toml:"large_change"`
 }
 
 // Watch is the "Needs a look" options of the weekly reports.
 func (t Triage) Watch() analysis.WatchOptions {
 	o := analysis.DefaultWatchOptions
 	if t.LargeChange != nil {
-		o.LargeChange = *t.LargeChange
+		o.LargeChange = float64(*t.LargeChange)
 	}
 	return o
 }
@@ -384,7 +397,7 @@ func (c *Config) fill() {
 		c.Triage.Filter = triageFilters[0]
 	}
 	if c.Triage.LargeChange == nil {
-		x := analysis.DefaultLargeChange
+		x := Fraction(analysis.DefaultLargeChange)
 		c.Triage.LargeChange = &x
 	}
 	for i := range c.Sources {
@@ -423,10 +436,10 @@ func (c *Config) fillAnalysis() {
 		a.NResamples = def.NResamples
 	}
 	if a.Alpha == 0 {
-		a.Alpha = def.Alpha
+		a.Alpha = Fraction(def.Alpha)
 	}
 	if a.NoiseThreshold == 0 {
-		a.NoiseThreshold = def.NoiseThreshold
+		a.NoiseThreshold = Fraction(def.NoiseThreshold)
 	}
 }
 
@@ -456,6 +469,9 @@ func Parse(name string, data []byte, dir string) (*Config, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			if pe.LastKey != "" && !strings.Contains(pe.Message, pe.LastKey) {
+				return nil, fmt.Errorf("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
+			}
 			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		return nil, fmt.Errorf("%s: %v", name, err)
@@ -546,33 +562,48 @@ func (c *Config) validate() []error {
 	// that could accept what analysis refuses (issue 11: nresamples =
 	// 20000000 passed here, was refused there and silently replaced by the
 	// defaults).
+	// Fractions first: a percentage written as a number (alpha = 5) gets
+	// the error that says how to write it, not analysis's general one.
+	fractionBad := map[string]bool{}
+	for _, f := range []struct {
+		key string
+		val Fraction
+	}{{"alpha", c.Analysis.Alpha}, {"noise_threshold", c.Analysis.NoiseThreshold}} {
+		if err := checkFraction("[analysis]", f.key, &f.val); err != nil {
+			errs = append(errs, err)
+			fractionBad[f.key] = true
+		}
+	}
 	opts := c.CompareOptions()
 	opts.Budgets = nil // checked below, key by key
 	if err := opts.Validate(); err != nil {
 		for _, e := range unjoin(err) {
+			if oe, ok := e.(*analysis.OptionError); ok && fractionBad[oe.Key] {
+				continue
+			}
 			bad("[analysis] %v", e)
 		}
 	}
+	errs = append(errs, c.Analysis.Steps.check("[analysis.steps]")...)
 	if !analysis.ValueKind(c.Analysis.Value).Valid() {
 		bad("[analysis] value = %q: want auto, best, median or mean", c.Analysis.Value)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Budgets)) {
 		b := c.Budgets[name]
 		where := fmt.Sprintf("[budgets.%q]", name)
-		if t := b.ThresholdOr(); !(t >= 0) || math.IsInf(t, 0) {
-			bad("%s threshold = %v: want a fraction such as 0.20", where, t)
-		}
-		if w := b.WarnFactorOr(); !(w >= 0 && w <= 1) {
-			bad("%s warn_factor = %v: want a factor between 0 and 1", where, w)
+		for _, f := range []struct {
+			key string
+			val *Fraction
+		}{{"threshold", b.Threshold}, {"warn_factor", b.WarnFactor}, {"noise_threshold", b.NoiseThreshold}} {
+			if err := checkFraction(where, f.key, f.val); err != nil {
+				errs = append(errs, err)
+			}
 		}
 		if b.Direction != "" && !budget.Direction(b.Direction).Valid() {
 			bad("%s direction = %q: want lower or higher", where, b.Direction)
 		}
 		if b.Statistic != "" && b.Statistic != string(budget.Median) && b.Statistic != string(budget.P95) {
 			bad("%s statistic = %q: want median or p95", where, b.Statistic)
-		}
-		if b.NoiseThreshold != nil && !(*b.NoiseThreshold >= 0) {
-			bad("%s noise_threshold = %v: want a non-negative coefficient of variation", where, *b.NoiseThreshold)
 		}
 		if b.NoisePolicy != "" && !budget.NoisePolicy(b.NoisePolicy).Valid() {
 			bad("%s noise_policy = %q: want warn, skip or ignore", where, b.NoisePolicy)
@@ -591,12 +622,13 @@ func (c *Config) validate() []error {
 		if m.Noise != "" && m.Noise != "reliable" && m.Noise != "noisy" {
 			bad("metrics.%q.noise %q: want reliable or noisy", name, m.Noise)
 		}
+		errs = append(errs, m.Steps.check(fmt.Sprintf("[metrics.%q.steps]", name))...)
 	}
 	if !slices.Contains(triageFilters, c.Triage.Filter) {
 		bad("triage.filter %q: want one of %s", c.Triage.Filter, strings.Join(triageFilters, ", "))
 	}
-	if x := c.Triage.LargeChange; x != nil && !(*x >= 0 && *x <= 1) {
-		bad("triage.large_change %v: want a fraction between 0 and 1, such as 0.05 for 5 %% (0 lists no large changes)", *x)
+	if err := checkFraction("[triage]", "large_change", c.Triage.LargeChange); err != nil {
+		errs = append(errs, err)
 	}
 	return errs
 }
@@ -742,9 +774,9 @@ func (c *Config) CompareOptions() analysis.Options {
 	o.ZThreshold = c.Analysis.ZThreshold
 	o.Lookback = c.Analysis.Lookback
 	o.ZMinCommits = c.Analysis.ZMinCommits
-	o.Alpha = c.Analysis.Alpha
+	o.Alpha = float64(c.Analysis.Alpha)
 	o.NResamples = c.Analysis.NResamples
-	o.NoiseThreshold = c.Analysis.NoiseThreshold
+	o.NoiseThreshold = float64(c.Analysis.NoiseThreshold)
 	if len(c.Budgets) > 0 {
 		o.Budgets = map[string]budget.Budget{}
 		for name, b := range c.Budgets {
@@ -759,7 +791,7 @@ func (c *Config) CompareOptions() analysis.Options {
 func (b Budget) Budget() budget.Budget {
 	out := budget.New(b.ThresholdOr(), b.WarnFactorOr(), budget.Direction(b.Direction))
 	out.Statistic = budget.Statistic(b.Statistic)
-	out.NoiseThreshold = b.NoiseThreshold
+	out.NoiseThreshold = b.NoiseThreshold.ptrFloat()
 	out.NoisePolicy = budget.NoisePolicy(b.NoisePolicy)
 	out.FailWithinNoise = b.FailWithinNoise
 	if out.NoisePolicy == "" {

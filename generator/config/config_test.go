@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestParseDefaults(t *testing.T) {
 			MaxSiteFiles: DefaultMaxSiteFiles, MaxSiteBytes: DefaultMaxSiteBytes},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
 		Analysis: Analysis{Model: "perfpages", Value: "auto", History: 30, ZThreshold: 5, Lookback: 100, ZMinCommits: 10, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
-		Triage:   Triage{Filter: "definitely-relevant", LargeChange: ptr(0.05)},
+		Triage:   Triage{Filter: "definitely-relevant", LargeChange: ptr[Fraction](0.05)},
 	}
 	if d := cmp.Diff(want, c); d != "" {
 		t.Errorf("config (-want +got):\n%s", d)
@@ -184,30 +185,42 @@ func TestParseErrors(t *testing.T) {
 		{"bad direction", "[metrics.x]\ndirection = \"up\"\n", []string{`metrics."x".direction "up"`}},
 		{"bad noise", "[metrics.x]\nnoise = \"loud\"\n", []string{`metrics."x".noise "loud"`}},
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
-		{"large change in percent", "[triage]\nlarge_change = 5\n", []string{`triage.large_change 5: want a fraction between 0 and 1, such as 0.05 for 5 %`}},
-		{"negative large change", "[triage]\nlarge_change = -0.05\n", []string{`triage.large_change -0.05`}},
-		{"large change nan", "[triage]\nlarge_change = nan\n", []string{`triage.large_change NaN`}},
-		{"large change as text", "[triage]\nlarge_change = \"5%\"\n", []string{`perfpages.toml`, `large_change`}},
+		{"large change in percent", "[triage]\nlarge_change = 5\n", []string{`perfpages.toml: [triage] large_change = 5 reads as 500 %; write 0.05 or "5%"`}},
+		{"negative large change", "[triage]\nlarge_change = -0.05\n", []string{`[triage] large_change = -0.05: want a fraction between 0 and 1, such as 0.10 or "10%"`}},
+		{"large change nan", "[triage]\nlarge_change = nan\n", []string{`[triage] large_change = NaN`}},
+		{"large change as words", "[triage]\nlarge_change = \"five\"\n", []string{`perfpages.toml:2: triage.large_change: "five": want a fraction such as 0.10 or a percentage such as "10%"`}},
+		{"large change over 100 %", "[triage]\nlarge_change = \"500%\"\n", []string{`perfpages.toml:2: triage.large_change: "500%": want a percentage of at most 100 %`}},
+		{"large change as a date", "[triage]\nlarge_change = 2026-01-01\n", []string{`perfpages.toml:2: triage.large_change:`, `want a fraction such as 0.10`}},
 		{"bad repository", "[site]\nrepository = \"github.com/x\"\n", []string{`site.repository`}},
 		{"theme escapes", "[site]\ntheme = \"../x\"\n", []string{`site.theme "../x"`}},
 		{"negative max input", "[site]\nmax_input_bytes = -1\n", []string{`site.max_input_bytes -1: want a size in bytes of at least 1024`}},
 		{"tiny max input", "[site]\nmax_input_bytes = 100\n", []string{`site.max_input_bytes 100`}},
 		{"max input as text", "[site]\nmax_input_bytes = \"64MiB\"\n", []string{`perfpages.toml`}},
 		{"bad z threshold", "[analysis]\nz_threshold = -1\n", []string{`perfpages.toml: [analysis] z_threshold = -1: want a positive number`}},
-		{"bad alpha", "[analysis]\nalpha = 1.5\n", []string{`perfpages.toml: [analysis] alpha = 1.5: want a significance level between 0 and 1`}},
+		{"bad alpha", "[analysis]\nalpha = 5\n", []string{`perfpages.toml: [analysis] alpha = 5 reads as 500 %; write 0.05 or "5%"`}},
+		{"alpha of 1.5", "[analysis]\nalpha = 1.5\n", []string{`perfpages.toml: [analysis] alpha = 1.5 reads as 150 %; write 0.015 or "1.5%"`}},
+		{"negative alpha", "[analysis]\nalpha = -0.05\n", []string{`perfpages.toml: [analysis] alpha = -0.05: want a fraction between 0 and 1`}},
 		{"bad nresamples", "[analysis]\nnresamples = -5\n", []string{`perfpages.toml: [analysis] nresamples = -5: want a positive number of bootstrap resamples`}},
 		{"bad lookback", "[analysis]\nlookback = 1\n", []string{`perfpages.toml: [analysis] lookback = 1: too short (want at least 2 commits)`}},
 		{"bad z minimum", "[analysis]\nz_min_commits = 1\n", []string{`perfpages.toml: [analysis] z_min_commits = 1: want at least 2 commits`}},
-		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
-			[]string{`perfpages.toml: [budgets."wall-time"] warn_factor = 2: want a factor between 0 and 1`, `perfpages.toml: [budgets."wall-time"] statistic = "p99"`, `perfpages.toml: [budgets."wall-time"] noise_policy = "loud"`, `perfpages.toml: [budgets."wall-time"] direction = "up"`}},
-		{"negative budget threshold", "[budgets.x]\nthreshold = -0.1\n", []string{`perfpages.toml: [budgets."x"] threshold = -0.1: want a fraction such as 0.20`}},
+		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2.5\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
+			[]string{`perfpages.toml: [budgets."wall-time"] warn_factor = 2.5 reads as 250 %; write 0.025 or "2.5%"`, `perfpages.toml: [budgets."wall-time"] statistic = "p99"`, `perfpages.toml: [budgets."wall-time"] noise_policy = "loud"`, `perfpages.toml: [budgets."wall-time"] direction = "up"`}},
+		{"negative budget threshold", "[budgets.x]\nthreshold = -0.1\n", []string{`perfpages.toml: [budgets."x"] threshold = -0.1: want a fraction between 0 and 1`}},
+		// Issue 24: meant 10 %, read as 1000 %.
+		{"budget threshold in percent", "[budgets.wall-time]\nthreshold = 10\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 10 reads as 1000 %; write 0.10 or "10%"`}},
+		{"budget threshold of 2 %", "[budgets.wall-time]\nthreshold = 2\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 2 reads as 200 %; write 0.02 or "2%"`}},
+		{"budget threshold far too large", "[budgets.wall-time]\nthreshold = 1000\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 1000: want a fraction between 0 and 1, such as 0.10 or "10%"`}},
+		{"budget threshold infinite", "[budgets.wall-time]\nthreshold = inf\n", []string{`[budgets."wall-time"] threshold = +Inf: want a fraction between 0 and 1`}},
+		{"budget noise threshold in percent", "[budgets.x]\nnoise_threshold = 30\n", []string{`[budgets."x"] noise_threshold = 30 reads as 3000 %; write 0.30 or "30%"`}},
+		{"step alpha in percent", "[analysis.steps]\nalpha = 1\nmin_change = 2\n", []string{`perfpages.toml: [analysis.steps] min_change = 2 reads as 200 %; write 0.02 or "2%"`}},
+		{"metric step change in percent", "[metrics.x]\nsteps = {min_change = 5}\n", []string{`perfpages.toml: [metrics."x".steps] min_change = 5 reads as 500 %; write 0.05 or "5%"`}},
 		{"negative budget noise threshold", "[budgets.x]\nnoise_threshold = -1\n", []string{`perfpages.toml: [budgets."x"] noise_threshold = -1`}},
 		// Issue 11: config accepted this, analysis refused it and every
 		// comparison silently used the default model and budgets.
 		{"too many resamples", "[analysis]\nnresamples = 20000000\n", []string{`perfpages.toml: [analysis] nresamples = 20000000: must be ≤ 10000000`}},
 		{"bad history", "[analysis]\nhistory = 1\n", []string{`perfpages.toml: [analysis] history = 1: too short (want at least 2 values)`}},
 		{"negative history", "[analysis]\nhistory = -4\n", []string{`perfpages.toml: [analysis] history = -4`}},
-		{"bad noise threshold", "[analysis]\nnoise_threshold = -0.5\n", []string{`perfpages.toml: [analysis] noise_threshold = -0.5: want a positive fraction`}},
+		{"bad noise threshold", "[analysis]\nnoise_threshold = -0.5\n", []string{`perfpages.toml: [analysis] noise_threshold = -0.5: want a fraction between 0 and 1`}},
 		{"nan z threshold", "[analysis]\nz_threshold = nan\n", []string{`perfpages.toml: [analysis] z_threshold = NaN`}},
 		{"alpha of zero is the default, alpha of 1 is not", "[analysis]\nalpha = 1\n", []string{`perfpages.toml: [analysis] alpha = 1:`}},
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
@@ -332,5 +345,75 @@ func TestDefaultsAreAnalysis(t *testing.T) {
 	want.NoisePolicy = budget.NoiseWarn
 	if d := cmp.Diff(want, Budget{}.Budget()); d != "" {
 		t.Errorf("Budget{}.Budget() (-want +got):\n%s", d)
+	}
+}
+
+// TestFractions: every fraction key takes a number or a percentage in a
+// string (issue 24: "threshold = 10" meant 10 %).
+func TestFractions(t *testing.T) {
+	c, err := Parse("perfpages.toml", []byte(`
+[[sources]]
+dir = "r"
+[analysis]
+alpha = "5%"
+noise_threshold = "1 %"
+[analysis.steps]
+min_change = "0.2%"
+[budgets.wall-time]
+threshold = "10%"
+warn_factor = "90%"
+noise_threshold = 0.3
+[budgets.max-rss]
+threshold = 0.25
+[triage]
+large_change = "2.5%"
+`), "/site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.CompareOptions()
+	for _, tt := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"analysis.alpha", o.Alpha, 0.05},
+		{"analysis.noise_threshold", o.NoiseThreshold, 0.01},
+		{"analysis.steps.min_change", c.StepOptions("wall-time").MinChange, 0.002},
+		{"budgets.wall-time.threshold", o.Budgets["wall-time"].Threshold, 0.10},
+		{"budgets.wall-time.warn_threshold", o.Budgets["wall-time"].WarnThreshold, 0.09},
+		{"budgets.wall-time.noise_threshold", *o.Budgets["wall-time"].NoiseThreshold, 0.3},
+		{"budgets.max-rss.threshold", o.Budgets["max-rss"].Threshold, 0.25},
+		{"triage.large_change", c.Triage.Watch().LargeChange, 0.025},
+	} {
+		if math.Abs(tt.got-tt.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestParseFraction(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		err  string
+	}{
+		{"10%", 0.10, ""},
+		{" 2.5 % ", 0.025, ""},
+		{"100%", 1, ""},
+		{"0%", 0, ""},
+		{"0.1", 0.1, ""},
+		{"101%", 0, `"101%": want a percentage of at most 100 %`},
+		{"ten", 0, `"ten": want a fraction such as 0.10 or a percentage such as "10%"`},
+		{"%", 0, `want a fraction`},
+		{"NaN%", 0, `want a fraction`},
+		{"", 0, `want a fraction`},
+	} {
+		got, err := ParseFraction(tt.in)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("ParseFraction(%q) = %v, %v; want error %q", tt.in, got, err, tt.err)
+		case tt.err == "" && (err != nil || math.Abs(got-tt.want) > 1e-12):
+			t.Errorf("ParseFraction(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
 	}
 }

@@ -36,3 +36,23 @@ func TestREADMEConfiguration(t *testing.T) {
 		t.Errorf("instructions:u step options %+v, want width_multiple 6 over [analysis.steps]", o)
 	}
 }
+
+// TestREADMEFractionError: the README quotes the error of a threshold
+// written as a percentage number as Load gives it.
+func TestREADMEFractionError(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "perfpages.toml")
+	os.WriteFile(path, []byte("[budgets.wall-time]\nthreshold = 10\n[[sources]]\ndir = \"results\"\n"), 0o644)
+	_, err = Load(path)
+	if err == nil {
+		t.Fatal("threshold = 10: no error")
+	}
+	msg := "perfpages.toml: " + strings.TrimPrefix(strings.TrimPrefix(err.Error(), path+": "), "perfpages.toml: ")
+	if !strings.Contains(string(readme), "`"+msg+"`") {
+		t.Errorf("the README does not quote the error %q", msg)
+	}
+}

@@ -369,7 +369,7 @@ func TestScaleS(t *testing.T) {
 // TestScaleM counts on the fly: M is too large to keep around in a test.
 func TestScaleM(t *testing.T) {
 	if testing.Short() {
-		t.Skip("M takes a few seconds")
+		t.Skip("-short: M takes a few seconds")
 	}
 	p, _ := PlanFor("M")
 	type key struct{ machine, bench, params, metric string }

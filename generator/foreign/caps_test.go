@@ -192,7 +192,7 @@ func FuzzSplitJSON(f *testing.F) {
 // multiple of max_input_bytes.
 func TestReadAllocsPerByte(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads a few hundred inputs")
+		t.Skip("-short: reads a few hundred inputs")
 	}
 	// 256 bytes per byte for every reader; the worst today are hyperfine
 	// (~210 on a list of numbers), perfgate and asv (~175): encoding/json's

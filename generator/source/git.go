@@ -3,6 +3,7 @@ package source
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -248,45 +249,170 @@ func subcommand(args []string) string {
 // the branch; several are an error that names them. A local branch of
 // the name always wins, as in git.
 func (g *Git) resolve(ctx context.Context, ref string) (string, error) {
+	sha, _, err := g.resolveRef(ctx, ref)
+	return sha, err
+}
+
+// resolveRef is resolve, also returning the remote-tracking ref it fell
+// back to ("" when ref named a commit by itself).
+func (g *Git) resolveRef(ctx context.Context, ref string) (sha, remote string, err error) {
 	if ref == "" {
 		ref = "HEAD"
 	}
 	if strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n") {
-		return "", fmt.Errorf("git repository %s: invalid ref %q", g.dir, ref)
+		return "", "", fmt.Errorf("git repository %s: invalid ref %q", g.dir, ref)
 	}
-	out, err := g.output(ctx, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	sha, ok, err := g.commitOf(ctx, ref)
+	switch {
+	case err != nil:
+		return "", "", err
+	case ok:
+		return sha, "", nil
+	case ref == "HEAD":
+		return "", "", fmt.Errorf("git repository %s has no commits: HEAD does not name a commit", g.dir)
+	}
+	remote, err = g.remoteBranch(ctx, ref)
+	if err != nil {
+		return "", "", err
+	}
+	if remote == "" {
+		return "", "", &RefError{Repo: g.dir, Ref: ref, Fix: fetchFix(ref)}
+	}
+	sha, ok, err = g.commitOf(ctx, remote)
+	switch {
+	case err != nil:
+		return "", "", err
+	case !ok:
+		return "", "", &RefError{Repo: g.dir, Ref: remote, Fix: fetchFix(remote)}
+	}
+	return sha, remote, nil
+}
+
+// commitOf returns the full sha of the commit rev names, and false when
+// it names none.
+func (g *Git) commitOf(ctx context.Context, rev string) (string, bool, error) {
+	out, err := g.output(ctx, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
 		var exit *exec.ExitError
 		if ctx.Err() == nil && errors.As(err, &exit) && exit.ExitCode() == 1 {
-			if ref == "HEAD" {
-				return "", fmt.Errorf("git repository %s has no commits: HEAD does not name a commit", g.dir)
-			}
-			remote, err := g.remoteBranch(ctx, ref)
-			if err != nil {
-				return "", err
-			}
-			if remote != "" {
-				return g.resolve(ctx, remote)
-			}
-			return "", &RefError{Repo: g.dir, Ref: ref, Fix: fetchFix(ref)}
+			return "", false, nil
 		}
-		return "", err
+		return "", false, err
 	}
 	sha := strings.TrimSpace(string(out))
 	if !isObjectID(sha) {
-		return "", fmt.Errorf("git rev-parse in %s: unexpected output %q for %s", g.dir, sha, ref)
+		return "", false, fmt.Errorf("git rev-parse in %s: unexpected output %q for %s", g.dir, sha, rev)
 	}
-	return sha, nil
+	return sha, true, nil
 }
 
-// Tip returns the commit that [Git.History] or [Git.ProjectHistory] would
-// read for ref now: what a build's fingerprint records of a git source, so
-// that it changes exactly when what the source reads does.
-func (g *Git) Tip(ctx context.Context, ref string) (string, error) { return g.resolve(ctx, ref) }
+// RefRead says which ref and commit a git source reads for the ref it was
+// given, and why when another could have been meant: a build prints it,
+// so that a local build never reads a stale remote-tracking branch
+// without a word.
+type RefRead struct {
+	Asked  string // the ref as given ("" is HEAD)
+	Ref    string // the ref read: "refs/heads/perf-results", "refs/remotes/origin/perf-results", or Asked when it names no ref (a sha, HEAD~2)
+	Commit string // its commit's full sha
+	Date   string // the commit's committer date, YYYY-MM-DD (UTC)
+	// Note says why Ref was read when the name could mean another ref:
+	// only the remote-tracking branch exists (as of the last fetch), or
+	// the local branch read differs from origin's.
+	Note string
+}
 
-// NotesTip is [Git.Tip] for the notes ref [Git.Notes] reads.
-func (g *Git) NotesTip(ctx context.Context, notesRef string) (string, error) {
-	return g.resolve(ctx, expandNotesRef(notesRef))
+// String is the read in one line: "perf-results → refs/remotes/origin/
+// perf-results at 1a2b3c4 (2026-11-20): <note>".
+func (r RefRead) String() string {
+	asked := r.Asked
+	if asked == "" {
+		asked = "HEAD"
+	}
+	s := asked
+	if r.Ref != asked {
+		s += " → " + r.Ref
+	}
+	s += " at " + short(r.Commit)
+	if r.Date != "" {
+		s += " (" + r.Date + ")"
+	}
+	if r.Note != "" {
+		s += ": " + r.Note
+	}
+	return s
+}
+
+// Resolve returns what [Git.History], [Git.Versions] and
+// [Git.ProjectHistory] read for ref now ("" for HEAD), and why. A branch
+// name that only the remote has is read as origin's remote-tracking
+// branch, as of the last fetch; a local branch wins over origin's, as in
+// git, and when the two differ the note says by how many commits.
+func (g *Git) Resolve(ctx context.Context, ref string) (RefRead, error) {
+	sha, remote, err := g.resolveRef(ctx, ref)
+	if err != nil {
+		return RefRead{}, err
+	}
+	r := RefRead{Asked: ref, Ref: cmp.Or(ref, "HEAD"), Commit: sha}
+	if out, err := g.output(ctx, "show", "-s", "--format=%cI", sha); err == nil {
+		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(out))); err == nil {
+			r.Date = t.UTC().Format(time.DateOnly)
+		}
+	}
+	if remote != "" {
+		r.Ref = remote
+		name := strings.TrimPrefix(remote, "refs/remotes/")
+		remoteName, _, _ := strings.Cut(name, "/")
+		r.Note = fmt.Sprintf("there is no local branch %s, so the remote-tracking branch %s is read, as of the last fetch (git fetch %s %s for the newest)", ref, name, remoteName, ref)
+		return r, nil
+	}
+	// The full name of what was read: a branch (HEAD's too), a tag, a
+	// notes ref; a sha or HEAD~2 has none.
+	if out, err := g.output(ctx, "rev-parse", "--symbolic-full-name", r.Ref); err == nil {
+		if full := strings.TrimSpace(string(out)); strings.HasPrefix(full, "refs/") && !strings.Contains(full, "\n") {
+			r.Ref = full
+		}
+	}
+	branch, ok := strings.CutPrefix(r.Ref, "refs/heads/")
+	if !ok {
+		return r, nil
+	}
+	osha, ok, err := g.commitOf(ctx, "refs/remotes/origin/"+branch)
+	if err != nil || !ok || osha == sha {
+		return r, nil
+	}
+	out, err := g.output(ctx, "rev-list", "--left-right", "--count", sha+"..."+osha)
+	if err != nil {
+		return r, nil
+	}
+	var here, there int
+	if _, err := fmt.Sscan(string(out), &here, &there); err != nil {
+		return r, nil
+	}
+	read := "the local branch " + branch + " is read, as git reads it"
+	switch {
+	case here == 0:
+		r.Note = fmt.Sprintf("%s; origin/%s (at %s) is %s ahead of it: to read them, fast-forward it (git fetch origin %s:%s, or git pull where it is checked out)", read, branch, short(osha), commits(there), branch, branch)
+	case there == 0:
+		r.Note = fmt.Sprintf("%s; it is %s ahead of origin/%s (at %s), not pushed yet", read, commits(here), branch, short(osha))
+	default:
+		r.Note = fmt.Sprintf("%s; it and origin/%s (at %s) have diverged: %s only here, %s only there", read, branch, short(osha), commits(here), commits(there))
+	}
+	return r, nil
+}
+
+// commits is "1 commit" or "n commits".
+func commits(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
+}
+
+// ResolveNotes is [Git.Resolve] for the notes ref [Git.Notes] reads.
+func (g *Git) ResolveNotes(ctx context.Context, notesRef string) (RefRead, error) {
+	r, err := g.Resolve(ctx, expandNotesRef(notesRef))
+	r.Asked = notesRef
+	return r, err
 }
 
 // remoteBranch returns the remote-tracking ref ("refs/remotes/origin/x")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestOpenGitErrors(t *testing.T) {
@@ -54,6 +56,9 @@ func TestOpenGitWithoutGit(t *testing.T) {
 }
 
 func TestShallowClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: clones repositories")
+	}
 	r, _ := nightlyRepo(t)
 	r.git("checkout", "-q", "--orphan", "main")
 	r.git("rm", "-rqf", ".")
@@ -370,5 +375,83 @@ func TestRemoteBranchFallback(t *testing.T) {
 	r.runIn(clone, "update-ref", "refs/remotes/upstream/perf-results", c[2])
 	if got, err := g.resolve(ctx, "perf-results"); err != nil || got != c[3] {
 		t.Errorf("perf-results with two remotes = %q, %v; want origin's %s", got, err, c[3])
+	}
+}
+
+// TestResolveSaysWhichRef: Resolve names the ref and commit a source
+// reads, and says why when the name could mean another: only origin's
+// remote-tracking branch exists (as of the last fetch), or a local branch
+// that differs from origin's is read (issue 24: a local build silently
+// read a stale refs/remotes/origin/perf-results).
+func TestResolveSaysWhichRef(t *testing.T) {
+	r, c := nightlyRepo(t) // perf-results: c[0] … c[3], dated 2026-03-01
+	r.git("tag", "v0.1", c[1])
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.runIn("", "clone", "-q", "--no-checkout", r.dir, clone)
+	g := openGit(t, clone)
+	ctx := context.Background()
+	resolve := func(ref string) RefRead {
+		t.Helper()
+		got, err := g.Resolve(ctx, ref)
+		if err != nil {
+			t.Fatalf("Resolve(%q): %v", ref, err)
+		}
+		return got
+	}
+	const date = "2026-03-01"
+
+	// The clone checked out perf-results; remove the local branch, as a
+	// clone of another branch or actions/checkout leaves it.
+	r.runIn(clone, "update-ref", "--no-deref", "HEAD", c[0])
+	r.runIn(clone, "update-ref", "-d", "refs/heads/perf-results")
+	want := RefRead{Asked: "perf-results", Ref: "refs/remotes/origin/perf-results", Commit: c[3], Date: date,
+		Note: "there is no local branch perf-results, so the remote-tracking branch origin/perf-results is read, as of the last fetch (git fetch origin perf-results for the newest)"}
+	if d := cmp.Diff(want, resolve("perf-results")); d != "" {
+		t.Errorf("only origin's (-want +got):\n%s", d)
+	}
+	if got := resolve("perf-results").String(); got != "perf-results → refs/remotes/origin/perf-results at "+c[3][:7]+" ("+date+"): "+want.Note {
+		t.Errorf("String() = %q", got)
+	}
+
+	for _, tt := range []struct {
+		name, local string
+		want        string // the note
+	}{
+		{"the same as origin's", c[3], ""},
+		{"behind origin's", c[1], "the local branch perf-results is read, as git reads it; origin/perf-results (at " + c[3][:7] + ") is 2 commits ahead of it: to read them, fast-forward it (git fetch origin perf-results:perf-results, or git pull where it is checked out)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r.runIn(clone, "update-ref", "refs/heads/perf-results", tt.local)
+			want := RefRead{Asked: "perf-results", Ref: "refs/heads/perf-results", Commit: tt.local, Date: date, Note: tt.want}
+			if d := cmp.Diff(want, resolve("perf-results")); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+	// A local commit origin does not have yet, then origin moving on too.
+	r.runIn(clone, "update-ref", "refs/heads/perf-results", c[3])
+	tree := r.runIn(clone, "rev-parse", c[3]+"^{tree}")
+	mine := r.runIn(clone, "commit-tree", "-p", c[3], "-m", "local run", tree)
+	r.runIn(clone, "update-ref", "refs/heads/perf-results", mine)
+	if got := resolve("perf-results"); got.Commit != mine || got.Note != "the local branch perf-results is read, as git reads it; it is 1 commit ahead of origin/perf-results (at "+c[3][:7]+"), not pushed yet" {
+		t.Errorf("ahead: %+v", got)
+	}
+	theirs := r.runIn(clone, "commit-tree", "-p", c[3], "-m", "CI run", tree)
+	r.runIn(clone, "update-ref", "refs/remotes/origin/perf-results", theirs)
+	if got := resolve("perf-results"); got.Note != "the local branch perf-results is read, as git reads it; it and origin/perf-results (at "+theirs[:7]+") have diverged: 1 commit only here, 1 commit only there" {
+		t.Errorf("diverged: %+v", got)
+	}
+
+	// Names that are not branches are read as written, with their full
+	// name when they have one.
+	for _, tt := range []struct{ ref, full, commit string }{
+		{"v0.1", "refs/tags/v0.1", c[1]},
+		{c[2], c[2], c[2]},
+		{"refs/remotes/origin/perf-results", "refs/remotes/origin/perf-results", theirs},
+		{"HEAD", "HEAD", c[0]}, // detached
+	} {
+		if got := resolve(tt.ref); got.Ref != tt.full || got.Commit != tt.commit || got.Note != "" {
+			t.Errorf("Resolve(%q) = %+v, want %s at %s", tt.ref, got, tt.full, tt.commit)
+		}
 	}
 }

@@ -97,6 +97,9 @@ func perfpages(t *testing.T) string {
 // version, puts its folder on GITHUB_PATH, and a second run uses the
 // cached binary; the cache key is stable.
 func TestInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds perfpages with go build")
+	}
 	bin := perfpages(t)
 	if !strings.HasPrefix(binOut, "perfpages v0.0.0-test (") {
 		t.Errorf("install.sh build printed %q, want the version", binOut)
@@ -283,6 +286,9 @@ func (s *scratch) branchFiles() []string {
 // Neither loses its results, and neither checkout's work tree, index or
 // HEAD changes.
 func TestRecordConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the action's scripts end to end")
+	}
 	s := newScratch(t)
 	barrier := filepath.Join(s.dir, "barrier")
 	os.Mkdir(barrier, 0o755)
@@ -413,6 +419,9 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // origin/perf-results, builds the site; the PR gets one comment, updated
 // on the next run, and the job fails on the budget.
 func TestRecordBuildComment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the action's scripts end to end")
+	}
 	needTools(t, "curl", "jq")
 	s := newScratch(t)
 	for _, c := range []string{"c1", "c2"} {
@@ -548,6 +557,9 @@ func TestRecordNoPush(t *testing.T) {
 // TestRecordNotes: results as git notes on the benchmarked commits, two
 // jobs at once (each note on its own commit), and the limits of notes.
 func TestRecordNotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the action's scripts end to end")
+	}
 	s := newScratch(t)
 	a, b := s.clone("job-a"), s.clone("job-b")
 	s.git(b, "fetch", "-q", "origin", "feature")

@@ -28,6 +28,9 @@ func arenaDoc(results int) []byte {
 // reused after Reset (by a bigger and then a smaller document), is the
 // tree built without one.
 func TestArenaSameTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: parses large documents")
+	}
 	var a Arena
 	for _, n := range []int{3, 2000, 10, 2000} {
 		doc := arenaDoc(n)
