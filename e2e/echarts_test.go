@@ -17,7 +17,7 @@ import (
 )
 
 // chartPage is a page of the demo site that draws charts, chosen for what
-// it draws.
+// it draws (name).
 type chartPage struct {
 	name string
 	path string // URL path, with a query when the view needs one
@@ -90,16 +90,25 @@ func chartPages(t *testing.T) []chartPage {
 		}
 	}
 	var pages []chartPage
+	add := func(p chartPage) {
+		// One visit per page: the kinds it was chosen for share it.
+		if i := slices.IndexFunc(pages, func(q chartPage) bool { return q.path == p.path }); i >= 0 {
+			pages[i].name += ", " + p.name
+			pages[i].rows = pages[i].rows || p.rows
+			return
+		}
+		pages = append(pages, p)
+	}
 	for _, k := range keys {
 		c, ok := best[k]
 		if !ok {
 			t.Errorf("the demo site has no page with %s charts", k)
 			continue
 		}
-		pages = append(pages, c.page)
+		add(c.page)
 		if k == "bench history" {
 			// The same page once more on a log axis.
-			pages = append(pages, chartPage{name: k + ", log scale", path: c.page.path + "?log=1"})
+			add(chartPage{name: k + " on a log axis", path: c.page.path + "?log=1"})
 		}
 	}
 	return pages
@@ -216,13 +225,18 @@ func buildModules(t *testing.T) []string {
 	return strings.FieldsFunc(list, func(r rune) bool { return strings.ContainsRune(",;*\n ", r) })
 }
 
-// TestEChartsModules opens every kind of page that draws charts, draws
-// every chart (a table row's history too, and a history on a log axis) and
-// requires that the theme's ECharts build has every series type,
-// component and renderer the charts ask for, without a console error; and
-// that every module of the build is asked for by some chart (the build
-// ships only the chart code the site uses, issue 26).
-func TestEChartsModules(t *testing.T) {
+// TestChartPages opens every kind of page that draws charts (the smallest
+// of each, see chartPages), draws every chart (a table row's history too,
+// and a history on a log axis) and requires
+//
+//   - that the theme's ECharts build has every series type, component and
+//     renderer the charts ask for, without a console error, and that every
+//     module of the build is asked for by some chart: the build ships only
+//     the chart code the site uses (issue 26);
+//   - that the page costs at most 250 KB gzip to open (checkWeight).
+//
+// One visit per page: the browser tests share the e2e package's time.
+func TestChartPages(t *testing.T) {
 	browserPath, err := findChromium()
 	if err != nil {
 		t.Skipf("no Chromium: %v", err)
@@ -243,6 +257,9 @@ func TestEChartsModules(t *testing.T) {
 			}
 			tb.open(t, p.path)
 			checkCharts(t, tb)
+			if !strings.Contains(p.path, "?") {
+				checkWeight(t, tb)
+			}
 			if p.rows {
 				const expand = `document.querySelector("table.rows tbody tr[data-series] button.expand")`
 				if !poll(t, tb, pollTimeout, expand+" !== null") {

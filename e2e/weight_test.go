@@ -20,69 +20,49 @@ import (
 // 336 KB, its custom build is 186 KB).
 const maxChartPageGzip = 250_000
 
-// TestChartPageWeight opens the smallest page of every kind that draws
-// charts (a benchmark's history, a commit, a comparison, a PR; see
-// chartPages) with an empty cache, waits for its charts, and adds up the
-// gzip size of every file the page asked for (a .gz data file counts as it
-// is: the script decompresses it). It is a check of bytes, not of time.
-// The smallest page is what every chart page costs at least: a benchmark
-// with more series fetches more data files on top.
-func TestChartPageWeight(t *testing.T) {
-	browserPath, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
-	base := demoSite(t)
-	var pages []chartPage
-	for _, p := range chartPages(t) {
-		if !p.rows && !strings.Contains(p.path, "?") && !slices.ContainsFunc(pages, func(q chartPage) bool { return q.path == p.path }) {
-			pages = append(pages, p)
-		}
-	}
-	browserCtx := startBrowser(t, browserPath)
+// checkWeight adds up the gzip size of every file the tab asked for so far
+// (a .gz data file counts as it is: the script decompresses it) and
+// requires at most maxChartPageGzip: a check of bytes, not of time.
+// TestChartPages calls it on the smallest page of every kind that draws
+// charts, with an empty cache, once its charts are drawn: what every chart
+// page costs at least (a benchmark with more series fetches more data
+// files on top).
+func checkWeight(t *testing.T, tb *tab) {
+	t.Helper()
 	public := filepath.Join(demo.dir, "public")
-	for _, p := range pages {
-		t.Run(p.name, func(t *testing.T) {
-			tb := openTab(t, browserCtx, base)
-			tb.open(t, p.path)
-			checkCharts(t, tb)
-			tb.check(t)
-			tb.mu.Lock()
-			requests := slices.Clone(tb.requests)
-			tb.mu.Unlock()
-
-			seen := map[string]bool{}
-			total, echarts := 0, 0
-			var lines []string
-			for _, u := range requests {
-				file, err := servedFile(public, strings.TrimPrefix(u, base))
-				if err != nil {
-					t.Error(err)
-					continue
-				}
-				if file == "" || seen[file] {
-					continue
-				}
-				seen[file] = true
-				n, err := gzipSize(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				total += n
-				if filepath.Base(file) == "echarts.min.js" {
-					echarts = n
-				}
-				rel, _ := filepath.Rel(public, file)
-				lines = append(lines, fmt.Sprintf("%8d  %s", n, filepath.ToSlash(rel)))
-			}
-			t.Logf("%s: %d files, %d bytes gzip (ECharts %d):\n%s", p.path, len(seen), total, echarts, strings.Join(lines, "\n"))
-			if echarts == 0 {
-				t.Error("the page did not load echarts.min.js")
-			}
-			if total > maxChartPageGzip {
-				t.Errorf("%s costs %d bytes gzip to open, over %d", p.path, total, maxChartPageGzip)
-			}
-		})
+	tb.mu.Lock()
+	requests := slices.Clone(tb.requests)
+	tb.mu.Unlock()
+	seen := map[string]bool{}
+	total, echarts := 0, 0
+	var lines []string
+	for _, u := range requests {
+		file, err := servedFile(public, strings.TrimPrefix(u, tb.base))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if file == "" || seen[file] {
+			continue
+		}
+		seen[file] = true
+		n, err := gzipSize(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += n
+		if filepath.Base(file) == "echarts.min.js" {
+			echarts = n
+		}
+		rel, _ := filepath.Rel(public, file)
+		lines = append(lines, fmt.Sprintf("%8d  %s", n, filepath.ToSlash(rel)))
+	}
+	t.Logf("%d files, %d bytes gzip (ECharts %d):\n%s", len(seen), total, echarts, strings.Join(lines, "\n"))
+	if echarts == 0 {
+		t.Error("the page did not load echarts.min.js")
+	}
+	if total > maxChartPageGzip {
+		t.Errorf("the page costs %d bytes gzip to open, over %d", total, maxChartPageGzip)
 	}
 }
 
