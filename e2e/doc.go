@@ -10,7 +10,11 @@
 // PR page, a benchmark page, a triage week, a content page and 404.html.
 // They require that charts draw, the row filter works, the console stays
 // free of errors, no request leaves the site, every internal link resolves
-// and the comparison tables are readable without JavaScript.
+// and the comparison tables are readable without JavaScript. On the
+// smallest page of every kind that draws charts they also require that the
+// theme's custom ECharts build (scripts/echarts) registers every series
+// type, component and renderer the charts ask for and nothing more, and
+// that the page costs at most 250 KB gzip to open.
 //
 // The package has no code of its own; everything is in its tests. The
 // browser tests skip themselves when Chromium is not installed (.ci/run

@@ -98,6 +98,11 @@ type chartVisitor struct {
 }
 
 func (v *chartVisitor) Visit(option map[string]any) {
+	// go-echarts writes an empty title and toolbox into every option. No
+	// chart has either (the page's headings name the charts), and the
+	// theme's ECharts build (scripts/echarts) registers neither component.
+	delete(option, "title")
+	delete(option, "toolbox")
 	for k, val := range v.extra {
 		option[k] = val
 	}
