@@ -98,7 +98,7 @@ func TestDemoNeedsALook(t *testing.T) {
 	monday := time.Date(2026, 9, 21, 0, 0, 0, 0, time.UTC)
 	r := analysis.TriageWatch(d, res, analysis.WeekOf(d, monday), analysis.TriageFilter(s.Config.Triage.Filter), "", s.Config.Triage.Watch())
 	var buf bytes.Buffer
-	if err := report.WriteJSON(&buf, report.NewTriageJSON(d, r, s.Links())); err != nil {
+	if err := report.WriteJSON(&buf, report.NewTriageJSON(d, r, s.Links(d))); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
