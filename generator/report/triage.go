@@ -189,14 +189,17 @@ func confirmedAfter(d *analysis.Dataset, metrics []analysis.MetricSummary, end t
 // TriageJSON is `perfpages triage -format json`: the same content as the
 // Markdown, as data.
 type TriageJSON struct {
-	Week        string        `json:"week"` // the Monday, yyyy-mm-dd
-	Start       time.Time     `json:"start"`
-	End         time.Time     `json:"end"`
-	Filter      string        `json:"filter"`
-	First       *ArtifactJSON `json:"first"` // revision range; null when nothing was compared
-	Last        *ArtifactJSON `json:"last"`
-	Comparisons int           `json:"comparisons"`
-	Rollups     int           `json:"rollups"`
+	Week   string        `json:"week"` // the Monday, yyyy-mm-dd
+	Start  time.Time     `json:"start"`
+	End    time.Time     `json:"end"`
+	Filter string        `json:"filter"`
+	First  *ArtifactJSON `json:"first"` // revision range; null when nothing was compared
+	Last   *ArtifactJSON `json:"last"`
+	// URL is where the site shows the revision range (First against
+	// Last); "" when nothing was compared.
+	URL         string `json:"url,omitempty"`
+	Comparisons int    `json:"comparisons"`
+	Rollups     int    `json:"rollups"`
 	// Summary is the week's summary: the kept entries' counted changes
 	// together, per metric (analysis.TriageReport.Summary); empty when
 	// nothing was kept.
@@ -273,6 +276,7 @@ func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) T
 	if r.First >= 0 {
 		f, l := artifactJSON(d.Artifacts[r.First]), artifactJSON(d.Artifacts[r.Last])
 		doc.First, doc.Last = &f, &l
+		doc.URL = links.Compare(d, r.First, r.Last)
 	}
 	for _, m := range r.Summary() {
 		doc.Summary = append(doc.Summary, WeekMetricJSON{Metric: m.Metric, Entries: m.Entries, Direction: m.Direction.String(),
