@@ -777,7 +777,7 @@ func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
 			continue
 		}
 		c, _ := analysis.RelativeChange(bv, hv)
-		want := compareRow{r.Metric, r.Bench, r.Params, r.Machine, report.FormatValue(bv, s.Metric.Unit), report.FormatValue(hv, s.Metric.Unit), report.FormatChange(c), math.Abs(c)}
+		want := compareRow{r.Metric, r.Bench, r.Params, r.Machine, analysis.FormatValue(bv, s.Metric.Unit), analysis.FormatValue(hv, s.Metric.Unit), report.FormatChange(c), math.Abs(c)}
 		if r != want {
 			t.Errorf("row\n  %+v\nwant\n  %+v", r, want)
 		}

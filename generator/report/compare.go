@@ -524,6 +524,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 		}
 	}
 	sum := Summary(c, metric)
+	zCapped := false
 	fmt.Fprintf(w, "model %s: %d test cases compared; %s, relevance %s, %s", c.Options.Model, compared, sum.Direction, sum.Relevance, sum.Confidence)
 	if sum.DeservesAttention {
 		fmt.Fprint(w, ", deserves attention")
@@ -562,6 +563,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 				z, p, bud := "-", "-", "-"
 				if r.Z.OK {
 					z = FormatZ(r.Z.Z)
+					zCapped = zCapped || ZIsCapped(r.Z.Z)
 				}
 				if r.Test.OK {
 					p = analysis.FormatFixed(r.Test.P, 3)
@@ -584,6 +586,9 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	}
 	if note := basisNote(rows, c.Options); note != "" {
 		fmt.Fprintf(w, "\nnote: %s.\n", note)
+	}
+	if zCapped {
+		fmt.Fprintf(w, "\nz: %s.\n", ZCapped)
 	}
 	var failed []string
 	for _, r := range rows {
@@ -663,9 +668,11 @@ func changeRank(r *analysis.Row) int {
 }
 
 // ChangedRows returns the changed rows (Changed) of c for metric ("" for
-// all) by importance: counted changes first, then unconfirmed ones,
-// spikes and changes not judged; within each, the largest |change| first
-// (a change from 0 first of all), then in c's order.
+// all) by importance: counted regressions first (what a PR's author must
+// look at: a comment that lists the first MaxCommentRows never hides a
+// regression behind improvements), then counted improvements, unconfirmed
+// changes, spikes and changes not judged; within each, the largest
+// |change| first (a change from 0 first of all), then in c's order.
 func ChangedRows(c *analysis.Comparison, metric string) []*analysis.Row {
 	var rows []*analysis.Row
 	for _, r := range Rows(c, metric) {
@@ -676,6 +683,12 @@ func ChangedRows(c *analysis.Comparison, metric string) []*analysis.Row {
 	slices.SortStableFunc(rows, func(a, b *analysis.Row) int {
 		if ra, rb := changeRank(a), changeRank(b); ra != rb {
 			return ra - rb
+		}
+		if a.Relevant && a.Regression != b.Regression {
+			if a.Regression {
+				return -1
+			}
+			return 1
 		}
 		return cmpFloat(math.Abs(b.Change), math.Abs(a.Change))
 	})
@@ -707,8 +720,9 @@ var badgeLegend = [4]string{1: "*unconfirmed*: out of its series' noise, too few
 
 // WriteMarkdown writes what a bot posts on a PR: the overall result line
 // (rustc-perf's wording), the failures, then the changed results first —
-// one table row each, the counted changes before the ones shown but not
-// counted, the largest first, at most MaxCommentRows, "and N more"
+// one table row each in ChangedRows' order (regressions, improvements,
+// then the changes shown but not counted, the largest first), at most
+// MaxCommentRows, "and N more"
 // linking the comparison — and last the summary table of each metric
 // (rustc-perf's summarize_run), folded. When nothing changed and nothing
 // failed it is one line with the link.
@@ -854,15 +868,15 @@ func writeChanged(w io.Writer, rows []*analysis.Row, compared int, multi bool, c
 	fmt.Fprintln(w)
 }
 
-// mdValue is FormatValue for Markdown: the number as it is (digits, a
-// point, a sign, an exponent: nothing Markdown reads), the prefix and the
-// unit, which come from the data, through mdtext.Text.
+// mdValue is analysis.FormatValue for Markdown: the number as it is
+// (digits, a point, commas, a sign, an exponent: nothing Markdown reads),
+// the prefix and the unit, which come from the data, through mdtext.Text.
 func mdValue(v float64, unit string) string {
-	num, rest, ok := strings.Cut(FormatValue(v, unit), " ")
-	if !ok {
+	num, u := analysis.ValueParts(v, unit)
+	if u == "" {
 		return num
 	}
-	return num + " " + mdtext.Text(rest)
+	return num + " " + mdtext.Text(u)
 }
 
 // writeMetricSummaries writes rustc-perf's summary table of each metric

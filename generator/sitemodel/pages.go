@@ -713,25 +713,24 @@ func annotationSnippet(sr *analysis.Series) string {
 }
 
 // axisUnits are the prefixes a value axis can be drawn in, by unit (lower
-// case), largest first: the chart picks the first whose factor its largest
-// value reaches (else the last), the way report.FormatValue picks one per
-// value, so the axis reads "ms" instead of "1,500,000 ns". A unit not
-// listed is drawn as is.
+// case), largest first: analysis.Scales, from which analysis.FormatValue
+// picks one per value. The chart picks the first whose factor its largest
+// value reaches (else the last), so the axis reads "ms" instead of
+// "1,500,000 ns". The entry "*" holds the SI prefixes of every other
+// unit, which the script puts before the unit's name ("k cpu-ns/op").
 var axisUnits = func() map[string][]Axis {
 	m := map[string][]Axis{}
-	put := func(units []string, axes []Axis) {
-		for _, u := range units {
-			m[u] = axes
+	axes := func(unit string) []Axis {
+		var out []Axis
+		for _, s := range analysis.Scales(unit) {
+			out = append(out, Axis{s.Factor, s.Name})
 		}
+		return out
 	}
-	put([]string{"ns", "ns/op"}, []Axis{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}})
-	put([]string{"s", "sec", "seconds", "sec/op"}, []Axis{{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}})
-	put([]string{"ms"}, []Axis{{1e3, "s"}, {1, "ms"}, {1e-3, "µs"}})
-	put([]string{"b", "byte", "bytes", "b/op"}, []Axis{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "B"}})
-	put([]string{"count", ""}, []Axis{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}})
-	for _, u := range []string{"instructions", "cycles"} {
-		m[u] = []Axis{{1e9, "G " + u}, {1e6, "M " + u}, {1e3, "k " + u}, {1, u}}
+	for _, u := range append(analysis.ScaledUnits(), "count", "", "instructions", "cycles") {
+		m[u] = axes(u)
 	}
+	m["*"] = axes("")
 	return m
 }()
 
