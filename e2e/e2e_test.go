@@ -925,7 +925,7 @@ func checkRowsAgree(t *testing.T, tb *tab) {
 }
 
 // TestFormatValueAgrees checks the script's formatValue against
-// report.FormatValue on values around every rounding boundary: exact
+// analysis.FormatValue on values around every rounding boundary: exact
 // ties, powers of ten and two, tiny and huge values, every unit family.
 func TestFormatValueAgrees(t *testing.T) {
 	path, err := findChromium()

@@ -747,7 +747,7 @@ type compareRow struct {
 }
 
 // checkCompareRows compares the form's rows with analysis: the values the
-// site stores (report.FormatValue) and analysis.RelativeChange between
+// site stores (analysis.FormatValue) and analysis.RelativeChange between
 // them (report.FormatChange), sorted by the size of the change.
 func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
 	t.Helper()

@@ -79,7 +79,7 @@
 
   // --- Formatting: the generator's, exactly -----------------------------------
   // The data files store values as the exact float64 the generator
-  // formats; formatValue is report.FormatValue (generator/report/format.go)
+  // formats; formatValue is analysis.FormatValue (analysis/value.go)
   // to the digit: the same IEEE divisions pick the unit, and the decimals
   // are rounded from the value's exact binary expansion, ties to even, as
   // Go's strconv does. A browser test checks both agree.
