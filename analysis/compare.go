@@ -133,6 +133,65 @@ type MetricSummary struct {
 	// weekly report can gain a change confirmed after its week), −1 for
 	// none.
 	ConfirmedAt int
+	// Top are the metric's largest counted changes (its Relevant rows,
+	// the changes Primary and Secondary summarize), largest |change|
+	// first (changes from 0 first of all, ties in series order), at most
+	// TopChanges: what a report names under a comparison's summary table,
+	// kept with the summary so that a site build that remembers only
+	// summaries still has them. Primary.All.Count + Secondary.All.Count
+	// counts them all.
+	Top []SeriesChange
+}
+
+// TopChanges is how many of a metric's counted changes a summary names
+// ([MetricSummary.Top]).
+const TopChanges = 5
+
+// SeriesChange is one change of a comparison as a summary names it: its
+// series by key (not by pointer, so that it can be remembered across
+// builds, as [WatchRow]), the values either side and the change.
+type SeriesChange struct {
+	Key           SeriesKey
+	Before, After float64
+	// Change is ±Inf for a change from 0 (FromZero).
+	Change     float64
+	FromZero   bool
+	Regression bool
+	Magnitude  Magnitude
+}
+
+// topChanges returns the TopChanges largest changes of the relevant rows
+// of rows, as MetricSummary.Top orders them. A comparison can have
+// thousands of relevant rows: they are not sorted, each is placed into
+// the short list.
+func topChanges(rows []*Row) []SeriesChange {
+	var top []SeriesChange
+	for _, r := range rows {
+		if !r.OK || !r.Relevant {
+			continue
+		}
+		a := math.Abs(r.Change)
+		if len(top) == TopChanges && a <= math.Abs(top[len(top)-1].Change) {
+			continue
+		}
+		c := SeriesChange{Key: r.Series.Key, Change: r.Change, FromZero: r.FromZero, Regression: r.Regression, Magnitude: r.Magnitude}
+		if r.Before != nil {
+			c.Before = r.Before.Value
+		}
+		if r.After != nil {
+			c.After = r.After.Value
+		}
+		i := len(top)
+		for i > 0 && a > math.Abs(top[i-1].Change) {
+			i--
+		}
+		if len(top) < TopChanges {
+			top = append(top, SeriesChange{})
+		}
+		copy(top[i+1:], top[i:])
+		top[i] = c
+	}
+	return top
 }
 
 // SummarizeMetric summarizes rows of one metric under a model: rows in
@@ -190,6 +249,7 @@ func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
 			m.ConfirmedAt = max(m.ConfirmedAt, r.Headline.ConfirmedAt)
 		}
 	}
+	m.Top = topChanges(rows)
 	m.Direction = m.Primary.Direction().Join(m.Secondary.Direction())
 	m.DeservesAttention = DeservesAttention(m.Primary, m.Secondary)
 	switch model {

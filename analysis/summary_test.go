@@ -320,3 +320,41 @@ func ExampleCategorySummary_Direction() {
 	// 4 mixed
 	// 3 regression
 }
+
+// TestSummaryTop: a metric's summary names its largest counted changes,
+// a change from 0 first, equal sizes in series order, at most
+// TopChanges; rows that do not count are not named.
+func TestSummaryTop(t *testing.T) {
+	var rows []*Row
+	add := func(name string, before, change float64, relevant bool) {
+		s := &Series{Key: SeriesKey{Benchmark: name, Metric: "m"}}
+		r := &Row{Series: s, Before: &Point{Value: before, OK: true}, After: &Point{Value: before * (1 + change), OK: true},
+			Change: change, OK: true, Relevant: relevant, Significant: relevant, Regression: change > 0, Magnitude: Large}
+		if before == 0 {
+			r.After.Value, r.Change, r.FromZero = 8, math.Inf(1), true
+		}
+		rows = append(rows, r)
+	}
+	add("small", 100, 0.01, true)
+	add("tie-a", 100, -0.05, true)
+	add("huge-not-counted", 100, 0.9, false)
+	add("tie-b", 100, 0.05, true)
+	add("big", 100, 0.2, true)
+	add("from-zero", 0, 0, true)
+	add("medium", 100, 0.03, true)
+	add("smaller", 100, 0.02, true)
+	m := SummarizeMetric("m", rows, ModelRustcPerf)
+	var got []string
+	for _, c := range m.Top {
+		got = append(got, c.Key.Benchmark)
+	}
+	if want := []string{"from-zero", "big", "tie-a", "tie-b", "medium"}; !slices.Equal(got, want) {
+		t.Errorf("Top = %v, want %v", got, want)
+	}
+	if c := m.Top[1]; c.Before != 100 || c.After != 120 || !c.Regression || c.Change != 0.2 {
+		t.Errorf("Top[1] = %+v", c)
+	}
+	if n := m.Primary.All.Count; n != 7 {
+		t.Errorf("counted %d changes, want 7", n)
+	}
+}

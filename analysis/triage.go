@@ -76,9 +76,8 @@ type TriageReport struct {
 	Regressions, Improvements, Mixed []TriageEntry
 	// First and Last bound the revision range: the base of the week's
 	// first comparison and the head of its last (-1 when nothing was
-	// compared). Overall compares them.
+	// compared).
 	First, Last int
-	Overall     *Comparison
 	// Steps are the step changes whose culprit artifact landed in the
 	// week (WeekSteps), set by the caller that detected them: listed
 	// whether or not a comparison passed the filter.
@@ -185,9 +184,8 @@ func WeekOf(d *Dataset, monday time.Time) Week {
 }
 
 // TriageWith builds the report of week w: it compares every head with its
-// main-line predecessor, keeps the comparisons the filter passes and
-// compares the week's first base with its last head for the overall
-// summary. The comparisons come from compare, which returns the summary
+// main-line predecessor and keeps the comparisons the filter passes. The
+// comparisons come from compare, which returns the summary
 // comparison (rows optional) of two artifacts: a site build passes the
 // summaries it has already computed for its commit pages instead of
 // comparing every pair again ([TriageWatch] compares them itself).
@@ -224,13 +222,61 @@ func TriageWith(d *Dataset, w Week, filter TriageFilter, metric string, compare 
 			r.Mixed = append(r.Mixed, e)
 		}
 	}
-	var ok bool
-	if r.First, r.Last, ok = w.Range(d); ok {
-		o := *compare(r.First, r.Last)
-		if metric != "" {
-			o.Metrics = slices.DeleteFunc(slices.Clone(o.Metrics), func(m MetricSummary) bool { return m.Metric != metric })
-		}
-		r.Overall = &o
-	}
+	r.First, r.Last, _ = w.Range(d)
 	return r
+}
+
+// WeekMetric is one metric of a week's summary ([TriageReport.Summary]).
+type WeekMetric struct {
+	Metric string
+	// Entries is how many kept entries show the metric.
+	Entries int
+	// Primary and Secondary summarize the counted changes of those
+	// entries' summaries of the metric, together.
+	Primary, Secondary CategorySummary
+	Direction          SummaryDirection
+}
+
+// Summary is the week at a glance, per metric (by name): the counted
+// changes of every entry the report keeps, summarized together as one
+// comparison's are (count, mean and range of the regressions, the
+// improvements and all of them), so that it says what the entries below
+// it say. Each change counts where it happened: a series that regressed
+// on Tuesday and recovered on Thursday is among the regressions and the
+// improvements. It is not the change from the week's first commit to its
+// last, which the revision range compares: over a week that nets out the
+// changes, hides the ones the filter kept among those it did not, and
+// could read "improvements −33.7 %" in a week whose one relevant change
+// was a 17 % regression. A week without kept entries has none.
+func (r *TriageReport) Summary() []WeekMetric {
+	type acc struct {
+		entries            int
+		primary, secondary []SummaryItem
+	}
+	byName := map[string]*acc{}
+	var names []string
+	for _, g := range [][]TriageEntry{r.Regressions, r.Improvements, r.Mixed} {
+		for _, e := range g {
+			for _, m := range e.Metrics {
+				a := byName[m.Metric]
+				if a == nil {
+					a = &acc{}
+					byName[m.Metric] = a
+					names = append(names, m.Metric)
+				}
+				a.entries++
+				a.primary = append(a.primary, m.Primary.Changes...)
+				a.secondary = append(a.secondary, m.Secondary.Changes...)
+			}
+		}
+	}
+	slices.Sort(names)
+	out := make([]WeekMetric, 0, len(names))
+	for _, n := range names {
+		a := byName[n]
+		w := WeekMetric{Metric: n, Entries: a.entries, Primary: Summarize(a.primary), Secondary: Summarize(a.secondary)}
+		w.Direction = w.Primary.Direction().Join(w.Secondary.Direction())
+		out = append(out, w)
+	}
+	return out
 }

@@ -2,10 +2,12 @@ package analysis
 
 import (
 	"fmt"
-
-	"github.com/google/go-cmp/cmp"
+	"math"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestWeekStartAndParseWeek(t *testing.T) {
@@ -101,18 +103,35 @@ func TestTriage(t *testing.T) {
 	if d.Artifacts[r.First].PR != 134 || d.Artifacts[r.Last].PR != 139 {
 		t.Errorf("revision range = #%d..#%d, want #134..#139", d.Artifacts[r.First].PR, d.Artifacts[r.Last].PR)
 	}
-	if m, ok := r.Overall.Metric("instructions:u"); !ok || m.Direction != DirectionMixed {
-		t.Errorf("overall = %+v, want mixed (3 %% up everywhere, then 5 %% down on b)", m)
+	// The summary is the kept entries' changes together: five series 3 %
+	// up (#135), three 5 % down (#137).
+	sum := r.Summary()
+	if len(sum) != 1 || sum[0].Metric != "instructions:u" || sum[0].Entries != 2 || sum[0].Direction != DirectionMixed {
+		t.Fatalf("summary = %+v, want instructions:u, mixed, of 2 entries", sum)
+	}
+	if reg, imp := sum[0].Primary.Regressions, sum[0].Primary.Improvements; reg.Count != 5 || math.Abs(reg.Mean-0.03) > 1e-3 || imp.Count != 3 || math.Abs(imp.Mean+0.05) > 1e-3 {
+		t.Errorf("summary regressions %+v, improvements %+v; want 5 of 3 %%, 3 of -5 %%", reg, imp)
+	}
+	// Each entry names its largest changes.
+	var named []string
+	for _, c := range r.Improvements[0].Metrics[0].Top {
+		named = append(named, c.Key.Benchmark)
+		if !(c.Change < -0.04) || c.Regression || c.Before == 0 || c.After == 0 {
+			t.Errorf("improvement's top change %+v", c)
+		}
+	}
+	if want := []string{"b1", "b2", "b3"}; !slices.Equal(named, want) {
+		t.Errorf("the improvement names %v, want %v", named, want)
 	}
 
 	// A week without commits compares nothing.
 	empty := TriageWatch(d, c, WeekOf(d, monday.AddDate(0, 0, 7)), DefinitelyRelevantFilter, "", DefaultWatchOptions)
-	if empty.Compared != 0 || empty.First != -1 || empty.Overall != nil {
+	if empty.Compared != 0 || empty.First != -1 || len(empty.Summary()) != 0 {
 		t.Errorf("empty week: %+v", empty)
 	}
 	// Restricting to a metric that does not exist keeps nothing.
 	none := TriageWatch(d, c, WeekOf(d, monday), DefinitelyRelevantFilter, "wall-time", DefaultWatchOptions)
-	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Overall.Metrics) != 0 {
+	if len(none.Regressions)+len(none.Improvements)+len(none.Mixed) != 0 || len(none.Summary()) != 0 {
 		t.Errorf("metric filter: %+v", none)
 	}
 }

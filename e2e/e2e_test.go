@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -930,7 +931,7 @@ func checkRowsAgree(t *testing.T, tb *tab) {
 }
 
 // TestFormatValueAgrees checks the script's formatValue against
-// report.FormatValue on values around every rounding boundary: exact
+// analysis.FormatValue on values around every rounding boundary: exact
 // ties, powers of ten and two, tiny and huge values, every unit family.
 func TestFormatValueAgrees(t *testing.T) {
 	path, err := findChromium()
@@ -947,9 +948,10 @@ func TestFormatValueAgrees(t *testing.T) {
 		Want string  `json:"want"`
 	}
 	var cases []tc
-	units := []string{"ns", "ns/op", "s", "sec/op", "ms", "bytes", "B/op", "count", "", "instructions", "cycles", "MB/s", "%", "ops"}
+	units := []string{"ns", "ns/op", "s", "sec/op", "ms", "bytes", "B/op", "count", "", "instructions", "cycles", "MB/s", "B/s", "%", "ops", "cpu-ns/op"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	vals := []float64{0, 1, -1, 0.125, 2.5, 10.625, 1203.5, 999.95, 9999.5, 1e4, 1e-3, 0.00099995, 1024, 1 << 20, 1 << 30, 1e9, 1e6, 1e3, 12345.678, 4096000, 1e300, 1e-300, 5e-324, 1.7976931348623157e308}
+	vals := []float64{0, 1, -1, 0.125, 2.5, 10.625, 1203.5, 999.95, 9999.5, 1e4, 1e-3, 0.00099995, 1024, 1 << 20, 1 << 30, 1e9, 1e6, 1e3, 12345.678, 4096000, 1e300, 1e-300, 5e-324, 1.7976931348623157e308,
+		12345.5, 12346.5, 999999999999999.5, 1e15, 1e-6, 9.99995e-7, 1e18, 1 << 50}
 	for i := 0; i < 3000; i++ {
 		exp := rng.IntN(30) - 12
 		v := float64(rng.IntN(100000)) * math.Pow(10, float64(exp)) / 8
@@ -963,7 +965,7 @@ func TestFormatValueAgrees(t *testing.T) {
 	}
 	for _, v := range vals {
 		for _, u := range units {
-			cases = append(cases, tc{v, u, report.FormatValue(v, u)})
+			cases = append(cases, tc{v, u, analysis.FormatValue(v, u)})
 		}
 	}
 	// The percent and fixed formats, on the same values read as changes,
@@ -974,18 +976,21 @@ func TestFormatValueAgrees(t *testing.T) {
 				tc{math.Abs(x), "factor", report.FormatFactor(math.Abs(x))})
 		}
 	}
-	in, _ := json.Marshal(cases)
-	bad := eval[[]string](t, tb, "formatting in the page", `(function () {
-		var cases = `+string(in)+`, bad = [], p = window.perfpages;
-		var fns = {change: p.formatChange, threshold: p.formatThreshold, factor: p.formatFactor};
-		cases.forEach(function (c) {
-			var got = fns[c.unit] ? fns[c.unit](c.v) : p.formatValue(c.v, c.unit);
-			if (got !== c.want && bad.length < 20) { bad.push(c.v + " " + c.unit + ": script " + JSON.stringify(got) + ", generator " + JSON.stringify(c.want)); }
-		});
-		return bad;
-	})()`)
-	for _, b := range bad {
-		t.Error(b)
+	// In chunks, each within a step's time on a busy machine.
+	for chunk := range slices.Chunk(cases, 10000) {
+		in, _ := json.Marshal(chunk)
+		bad := eval[[]string](t, tb, "formatting in the page", `(function () {
+			var cases = `+string(in)+`, bad = [], p = window.perfpages;
+			var fns = {change: p.formatChange, threshold: p.formatThreshold, factor: p.formatFactor};
+			cases.forEach(function (c) {
+				var got = fns[c.unit] ? fns[c.unit](c.v) : p.formatValue(c.v, c.unit);
+				if (got !== c.want && bad.length < 20) { bad.push(c.v + " " + c.unit + ": script " + JSON.stringify(got) + ", generator " + JSON.stringify(c.want)); }
+			});
+			return bad;
+		})()`)
+		for _, b := range bad {
+			t.Error(b)
+		}
 	}
 	t.Logf("%d values formatted alike", len(cases))
 	tb.check(t)

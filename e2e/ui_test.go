@@ -753,7 +753,7 @@ type compareRow struct {
 }
 
 // checkCompareRows compares the form's rows with analysis: the values the
-// site stores (report.FormatValue) and analysis.RelativeChange between
+// site stores (analysis.FormatValue) and analysis.RelativeChange between
 // them (report.FormatChange), sorted by the size of the change.
 func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
 	t.Helper()
@@ -783,7 +783,7 @@ func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
 			continue
 		}
 		c, _ := analysis.RelativeChange(bv, hv)
-		want := compareRow{r.Metric, r.Bench, r.Params, r.Machine, report.FormatValue(bv, s.Metric.Unit), report.FormatValue(hv, s.Metric.Unit), report.FormatChange(c), math.Abs(c)}
+		want := compareRow{r.Metric, r.Bench, r.Params, r.Machine, analysis.FormatValue(bv, s.Metric.Unit), analysis.FormatValue(hv, s.Metric.Unit), report.FormatChange(c), math.Abs(c)}
 		if r != want {
 			t.Errorf("row\n  %+v\nwant\n  %+v", r, want)
 		}

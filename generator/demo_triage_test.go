@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -101,7 +102,7 @@ func TestDemoNeedsALook(t *testing.T) {
 	monday := time.Date(2026, 9, 21, 0, 0, 0, 0, time.UTC)
 	r := analysis.TriageWatch(d, res, analysis.WeekOf(d, monday), analysis.TriageFilter(s.Config.Triage.Filter), "", s.Config.Triage.Watch())
 	var buf bytes.Buffer
-	if err := report.WriteJSON(&buf, report.NewTriageJSON(d, r, s.Links())); err != nil {
+	if err := report.WriteJSON(&buf, report.NewTriageJSON(d, r, s.Links(d))); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -341,4 +342,58 @@ func TestDemoCountsAgree(t *testing.T) {
 		t.Error("no triage entry's table found")
 	}
 	t.Logf("%d comparison pages, %d metric tabs, %d list entries, %d triage entry tables checked", len(pages), checked, len(lists), found)
+}
+
+// TestDemoWeekSummaries (issue 24): a week's summary says what its
+// entries say. For every week of the demo and every metric, the summary
+// counts the regressions and improvements the kept entries count, no
+// more; a week whose entries are all regressions is summarized as one
+// (the first-to-last comparison it replaced read "Improvements −33.7 %"
+// over a week whose one kept change was a 17 % regression).
+func TestDemoWeekSummaries(t *testing.T) {
+	s, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Analyze(d)
+	weeks, kept, onlyRegressions := 0, 0, 0
+	for _, w := range analysis.Weeks(d) {
+		r := analysis.TriageWatch(d, res, w, analysis.TriageFilter(s.Config.Triage.Filter), "", s.Config.Triage.Watch())
+		weeks++
+		type counts struct{ reg, imp int }
+		want := map[string]counts{}
+		all := slices.Concat(r.Regressions, r.Improvements, r.Mixed)
+		kept += len(all)
+		for _, e := range all {
+			for _, m := range e.Metrics {
+				c := want[m.Metric]
+				c.reg += m.Primary.Regressions.Count + m.Secondary.Regressions.Count
+				c.imp += m.Primary.Improvements.Count + m.Secondary.Improvements.Count
+				want[m.Metric] = c
+			}
+		}
+		sum := r.Summary()
+		if len(r.Regressions) > 0 && len(r.Improvements)+len(r.Mixed) == 0 {
+			onlyRegressions++
+		}
+		if len(sum) != len(want) {
+			t.Errorf("week of %s: summary of %d metrics, the entries show %d", w.Monday.Format("2006-01-02"), len(sum), len(want))
+		}
+		for _, m := range sum {
+			got := counts{m.Primary.Regressions.Count + m.Secondary.Regressions.Count, m.Primary.Improvements.Count + m.Secondary.Improvements.Count}
+			if got != want[m.Metric] {
+				t.Errorf("week of %s, %s: the summary counts %+v, the entries %+v", w.Monday.Format("2006-01-02"), m.Metric, got, want[m.Metric])
+			}
+			if len(r.Improvements)+len(r.Mixed) == 0 && m.Direction != analysis.DirectionRegression {
+				t.Errorf("week of %s, %s: only regressions kept, the summary says %s", w.Monday.Format("2006-01-02"), m.Metric, m.Direction)
+			}
+		}
+	}
+	if weeks < 5 || kept == 0 || onlyRegressions == 0 {
+		t.Fatalf("%d weeks, %d entries, %d weeks of regressions only: the demo has no triage to check", weeks, kept, onlyRegressions)
+	}
 }

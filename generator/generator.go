@@ -37,6 +37,7 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/confined"
 	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/generator/route"
 	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
@@ -1042,14 +1043,18 @@ func (s *Site) protected() []outdir.Protected {
 	return keep
 }
 
-// Links are the URLs documents use to point into the site: absolute when
-// site.base_url is, else under the base path.
-func (s *Site) Links() report.Links {
+// Links are the URLs documents about d use to point into the site d
+// builds: absolute when site.base_url is, else under the base path, with
+// the site's URL table and the comparisons it pre-renders, so that every
+// link goes to a page the site has (a pair it does not pre-render to the
+// compare form).
+func (s *Site) Links(d *analysis.Dataset) report.Links {
 	site := s.Config.AbsURL()
 	if site == "" {
 		site = s.Config.BasePath()
 	}
-	return report.Links{Site: site, Repository: s.Config.Site.Repository,
+	routes := route.New(route.ForDataset(d))
+	return report.Links{Site: site, Repository: s.Config.Site.Repository, Routes: routes, Shown: routes.Shown(d),
 		CommitPattern: s.Config.Site.CommitURL, PRPattern: s.Config.Site.PRURL, ComparePattern: s.Config.Site.CompareURL}
 }
 

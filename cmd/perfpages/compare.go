@@ -95,5 +95,5 @@ func load(ctx context.Context, site *siteFlags, model string, stderr io.Writer) 
 	if err != nil {
 		return nil, err
 	}
-	return &env{site: s, d: d, res: s.Analyze(d), links: s.Links()}, nil
+	return &env{site: s, d: d, res: s.Analyze(d), links: s.Links(d)}, nil
 }

@@ -146,7 +146,7 @@ func TestBaseURLOverride(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
-			if !strings.Contains(md, "]("+tt.want+"compare/") {
+			if !strings.Contains(md, "]("+tt.want+"commit/") {
 				t.Errorf("compare's links do not start with %s:\n%s", tt.want, md)
 			}
 		})

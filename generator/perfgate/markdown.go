@@ -32,7 +32,6 @@ func Markdown(c *CompareReceipt, units map[string]string) string {
 	b.WriteString("|---|---:|---:|---:|---:|---|\n")
 	for _, key := range slices.Sorted(maps.Keys(c.Deltas)) {
 		d := c.Deltas[key]
-		unit := unitOf(key, units)
 		budgetCol, dirCol := "", ""
 		if bud, ok := c.Budgets[key]; ok {
 			budgetCol, dirCol = analysis.FormatPercent(bud.Threshold, 1), mdtext.Text(string(bud.Direction))
@@ -46,7 +45,7 @@ func Markdown(c *CompareReceipt, units map[string]string) string {
 			name += " (" + string(d.Statistic) + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s (%s) | %s |\n",
-			mdtext.CodeCell(name), withUnit(FormatValue(key, d.Baseline), unit), withUnit(FormatValue(key, d.Current), unit),
+			mdtext.CodeCell(name), withUnit(value(key, d.Baseline, units)), withUnit(value(key, d.Current, units)),
 			FormatPct(d.Pct), budgetCol, dirCol, status)
 	}
 	if len(c.Verdict.Reasons) > 0 {
@@ -110,49 +109,27 @@ func reasonLine(c *CompareReceipt, token string) string {
 	return "- " + mdtext.Text(token) + "\n"
 }
 
-// FormatValue formats a compared value: perfgate's metrics as perfgate
-// does (whole numbers; throughput with 3 decimals), archive results with
-// as many digits as they need, up to 6 significant ones. From 1e15 on —
-// beyond any real count of milliseconds or bytes — values are in exponent
-// form with 6 significant digits ("1e+308", not 309 digits); NaN and ±Inf
-// are "n/a".
-func FormatValue(metric string, v float64) string {
-	if m, ok := MetricByName(metric); ok && math.Abs(v) < 1e15 {
-		if m.Name == "throughput_per_s" {
-			return strconv.FormatFloat(v, 'f', 3, 64)
-		}
-		return strconv.FormatFloat(v, 'f', 0, 64)
+// value is a compared value and its unit as perfgate's tables show them:
+// perfgate's own metrics as perfgate prints them (reference/stats.md C.7:
+// whole numbers, throughput with 3 decimals; from 1e15 on — beyond any
+// real count of milliseconds or bytes — in exponent form with 6
+// significant digits, "1e+308", not 309 digits) in their unit; archive
+// results (their units in units, by key) as perfpages prints every value,
+// with a prefix: analysis.ValueParts, "16.3 k cpu-ns/op", never 16300 or
+// 1.63e+04. NaN and ±Inf are "n/a".
+func value(key string, v float64, units map[string]string) (number, unit string) {
+	m, ok := MetricByName(key)
+	switch {
+	case !ok:
+		return analysis.ValueParts(v, units[key])
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "n/a", m.Unit
+	case math.Abs(v) >= 1e15:
+		return strconv.FormatFloat(v, 'g', 6, 64), m.Unit
+	case m.Name == "throughput_per_s":
+		return strconv.FormatFloat(v, 'f', 3, 64), m.Unit
 	}
-	return formatMeasurement(v)
-}
-
-// formatMeasurement prints a sample value readably: integers in full,
-// other values rounded to 6 significant digits without exponent for the
-// usual magnitudes.
-func formatMeasurement(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "n/a"
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	a := math.Abs(v)
-	if a >= 1e-4 && a < 1e15 {
-		digits := max(0, 5-int(math.Floor(math.Log10(a))))
-		s := strconv.FormatFloat(v, 'f', digits, 64)
-		if strings.Contains(s, ".") {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
-
-func unitOf(key string, units map[string]string) string {
-	if m, ok := MetricByName(key); ok {
-		return m.Unit
-	}
-	return units[key]
+	return strconv.FormatFloat(v, 'f', 0, 64), m.Unit
 }
 
 // withUnit is a formatted value and its unit (from the data, escaped)
@@ -176,8 +153,8 @@ func RunValues(r *RunReceipt) []ValueRow {
 	var rows []ValueRow
 	for _, name := range []string{"wall_ms", "cpu_ms", "page_faults", "ctx_switches", "max_rss_kb", "binary_bytes", "throughput_per_s"} {
 		if v, ok := r.Stats.Median(name); ok {
-			m, _ := MetricByName(name)
-			rows = append(rows, ValueRow{Metric: name, Value: FormatValue(name, v), Unit: m.Unit})
+			num, unit := value(name, v, nil)
+			rows = append(rows, ValueRow{Metric: name, Value: num, Unit: unit})
 		}
 	}
 	return rows
@@ -190,7 +167,8 @@ func ArchiveValues(run *analysis.Run) []ValueRow {
 	var rows []ValueRow
 	for _, k := range slices.Sorted(maps.Keys(res)) {
 		r := res[k]
-		rows = append(rows, ValueRow{Metric: k, Value: formatMeasurement(budget.MedianF64(r.samples)), Unit: r.unit})
+		num, unit := analysis.ValueParts(budget.MedianF64(r.samples), r.unit)
+		rows = append(rows, ValueRow{Metric: k, Value: num, Unit: unit})
 	}
 	return rows
 }

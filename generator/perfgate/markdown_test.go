@@ -119,9 +119,9 @@ func TestMarkdownArchives(t *testing.T) {
 
 | metric | baseline (median) | current (median) | delta | budget | status |
 |---|---:|---:|---:|---:|---|
-| ` + "`json-decode/wall-time`" + ` | 1203.5 ns | 1403.25 ns | +16.60% | 20.0% (lower) | ✅ |
+| ` + "`json-decode/wall-time`" + ` | 1.204 µs | 1.403 µs | +16.60% | 20.0% (lower) | ✅ |
 | ` + "`parse_big/wall-time`" + ` | 100 ns | 150 ns | +50.00% | 20.0% (lower) | ❌ |
-| ` + "`regex/throughput`" + ` | 1500000000 B/s | 1520000000 B/s | +1.33% | 20.0% (higher) | ✅ |
+| ` + "`regex/throughput`" + ` | 1.5 GB/s | 1.52 GB/s | +1.33% | 20.0% (higher) | ✅ |
 
 **Notes:**
 - parse_big/wall-time_fail: +50.00% (fail > 20.00%)
@@ -131,33 +131,36 @@ func TestMarkdownArchives(t *testing.T) {
 	}
 }
 
-func TestFormatValue(t *testing.T) {
+// TestValue: perfgate's metrics print as perfgate prints them, archive
+// results as perfpages prints every value (analysis.ValueParts).
+func TestValue(t *testing.T) {
+	units := map[string]string{"p/wall-time": "ns", "p/cpu": "cpu-ns/op", "p/rate": "B/s"}
 	tests := []struct {
-		metric string
-		v      float64
-		want   string
+		key       string
+		v         float64
+		num, unit string
 	}{
-		{"wall_ms", 119, "119"},
-		{"wall_ms", 1023.5, "1024"},
-		{"max_rss_kb", 1024.4, "1024"},
-		{"throughput_per_s", 9807.692307692309, "9807.692"},
-		{"wall-time", 1203.5, "1203.5"},
-		{"wall-time", 0.000123456789, "0.000123457"},
-		{"wall-time", 3.14159265, "3.14159"},
-		{"wall-time", 123456.789, "123457"},
-		{"wall-time", 2e-9, "2e-09"},
-		{"wall-time", -0.5, "-0.5"},
+		{"wall_ms", 119, "119", "ms"},
+		{"wall_ms", 1023.5, "1024", "ms"},
+		{"max_rss_kb", 1024.4, "1024", "KB"},
+		{"throughput_per_s", 9807.692307692309, "9807.692", "/s"},
+		{"p/wall-time", 1203.5, "1.204", "µs"},
+		{"p/wall-time", 2e-4, "0.0002", "ns"},
+		{"p/wall-time", 2e-9, "2e-09", "ns"},
+		{"p/cpu", 16300, "16.3", "k cpu-ns/op"},
+		{"p/rate", 8.234e8, "823.4", "MB/s"},
+		{"p/none", 123456.789, "123.5", "k"},
 		// Huge and non-finite values: exponent form, "n/a".
-		{"wall_ms", 1e308, "1e+308"},
-		{"throughput_per_s", 2.5e20, "2.5e+20"},
-		{"wall_ms", 999999999999999, "999999999999999"},
-		{"wall-time", 1e300, "1e+300"},
-		{"wall_ms", math.Inf(1), "n/a"},
-		{"wall-time", math.NaN(), "n/a"},
+		{"wall_ms", 1e308, "1e+308", "ms"},
+		{"throughput_per_s", 2.5e20, "2.5e+20", "/s"},
+		{"wall_ms", 999999999999999, "999999999999999", "ms"},
+		{"p/wall-time", 1e300, "1e+291", "s"},
+		{"wall_ms", math.Inf(1), "n/a", "ms"},
+		{"p/wall-time", math.NaN(), "n/a", ""},
 	}
 	for _, tt := range tests {
-		if got := FormatValue(tt.metric, tt.v); got != tt.want {
-			t.Errorf("FormatValue(%s, %v) = %q, want %q", tt.metric, tt.v, got, tt.want)
+		if num, unit := value(tt.key, tt.v, units); num != tt.num || unit != tt.unit {
+			t.Errorf("value(%s, %v) = %q %q, want %q %q", tt.key, tt.v, num, unit, tt.num, tt.unit)
 		}
 	}
 }

@@ -42,6 +42,11 @@ type Links struct {
 	// Routes is the site's URL table; nil: the paths of names as they
 	// are, without the table's disambiguation.
 	Routes *route.Table
+	// Shown are the comparisons the site pre-renders and the PRs that
+	// have a page (Routes.Shown of the dataset). nil: only the
+	// comparisons of consecutive main-line commits are known to have a
+	// page (their commit's), and no PR is.
+	Shown *route.Shown
 }
 
 func (l Links) routes() *route.Table {
@@ -85,12 +90,28 @@ func (l Links) site() string {
 	return strings.TrimSuffix(l.Site, "/") + "/"
 }
 
-// PRPath is the site-relative path of a PR's page.
-func PRPath(n int) string { return "pr/" + strconv.Itoa(n) + "/" }
-
-// Compare is the comparison page of two artifacts.
+// Compare is where the site shows base against head: the page that
+// shows the pair when the site pre-renders it (a main-line commit's page,
+// a PR's, a week's range; see route.Shown), else the compare form with
+// the pair filled in, which computes a pair of main-line commits in the
+// browser and names the command for any other. A link never points to a
+// /compare/<a>...<b>/ page the site does not have.
 func (l Links) Compare(d *analysis.Dataset, base, head int) string {
-	return l.site() + l.routes().Compare(d.Artifacts[base].ID, d.Artifacts[head].ID)
+	u, _ := l.ComparePage(d, base, head)
+	return u
+}
+
+// ComparePage is Compare, and whether it is the pair's pre-rendered page
+// (which has the comparison's anchors: its metrics' tabs and rows).
+func (l Links) ComparePage(d *analysis.Dataset, base, head int) (string, bool) {
+	if l.Shown != nil {
+		if p, ok := l.Shown.Page(base, head); ok {
+			return l.site() + p, true
+		}
+	} else if prev, ok := d.Previous(head); ok && prev == base {
+		return l.Commit(d, head), true
+	}
+	return l.site() + route.CompareForm(d.Artifacts[base].ID, d.Artifacts[head].ID), false
 }
 
 // Commit is a main-line commit's page.
@@ -99,12 +120,25 @@ func (l Links) Commit(d *analysis.Dataset, a int) string {
 }
 
 // PR is a PR on the repository when one is configured, else its page on
-// the site.
+// the site, "" when it has none (Shown says which have one; without
+// Shown, none is known to).
 func (l Links) PR(n int) string {
 	if u := l.RepoPR(n); u != "" {
 		return u
 	}
-	return l.site() + PRPath(n)
+	if l.Shown == nil || !l.Shown.HasPR(n) {
+		return ""
+	}
+	return l.site() + route.PR(n)
+}
+
+// prRef is PR n as a document names it: "[#n](link)", or "#n" when it
+// has no link (GitHub links a bare #n to the repository's PR).
+func (l Links) prRef(n int) string {
+	if u := l.PR(n); u != "" {
+		return fmt.Sprintf("[#%d](%s)", n, mdtext.URL(u))
+	}
+	return fmt.Sprintf("#%d", n)
 }
 
 // ArtifactJSON is an artifact in the JSON documents.
@@ -490,6 +524,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 		}
 	}
 	sum := Summary(c, metric)
+	zCapped := false
 	fmt.Fprintf(w, "model %s: %d test cases compared; %s, relevance %s, %s", c.Options.Model, compared, sum.Direction, sum.Relevance, sum.Confidence)
 	if sum.DeservesAttention {
 		fmt.Fprint(w, ", deserves attention")
@@ -528,6 +563,7 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 				z, p, bud := "-", "-", "-"
 				if r.Z.OK {
 					z = FormatZ(r.Z.Z)
+					zCapped = zCapped || ZIsCapped(r.Z.Z)
 				}
 				if r.Test.OK {
 					p = analysis.FormatFixed(r.Test.P, 3)
@@ -550,6 +586,9 @@ func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric 
 	}
 	if note := basisNote(rows, c.Options); note != "" {
 		fmt.Fprintf(w, "\nnote: %s.\n", note)
+	}
+	if zCapped {
+		fmt.Fprintf(w, "\nz: %s.\n", ZCapped)
 	}
 	var failed []string
 	for _, r := range rows {
@@ -589,43 +628,142 @@ func overallLine(dir analysis.SummaryDirection) string {
 	return "no relevant changes"
 }
 
-// headline is the metric whose section a bot comment opens: instructions:u
-// when measured (rustc-perf's "most reliable metric"), else the first.
-func headline(names []string) string {
-	if slices.Contains(names, "instructions:u") {
-		return "instructions:u"
+// MaxCommentRows is how many changed results the PR comment lists; it
+// counts the others and links the comparison.
+const MaxCommentRows = 10
+
+// Changed reports whether row r is a change the documents list: a
+// counted change (relevant), one out of its series' noise that the
+// headline does not count yet (unconfirmed) or at all (a spike), or a
+// change of at least rustc-perf's short-history threshold (0.2 %) on a
+// series too young for a noise model (not judged). Comparison pages
+// pre-render these rows; every other row is within its noise.
+func Changed(r *analysis.Row) bool {
+	if !r.OK {
+		return false
 	}
-	if len(names) > 0 {
-		return names[0]
+	switch {
+	case r.Relevant:
+		return true
+	case r.Headline.State == analysis.StateUnconfirmed, r.Headline.State == analysis.StateSpike:
+		return true
+	case r.Headline.State == analysis.StateYoung:
+		return r.FromZero || math.Abs(r.Change) >= analysis.DefaultSignificanceThreshold
 	}
-	return ""
+	return false
 }
 
-// WriteMarkdown writes what a bot posts on a PR (rustc-perf's
-// summarize_run): the overall result line, then per metric its summary
-// table — the headline metric shown, the others folded — and failures,
-// each with its context where it tells failures apart (ContextKeys).
+// changeRank orders changed rows by what they mean for a reader: counted
+// changes, then unconfirmed ones, spikes, and changes not judged.
+func changeRank(r *analysis.Row) int {
+	switch {
+	case r.Relevant:
+		return 0
+	case r.Headline.State == analysis.StateUnconfirmed:
+		return 1
+	case r.Headline.State == analysis.StateSpike:
+		return 2
+	}
+	return 3
+}
+
+// ChangedRows returns the changed rows (Changed) of c for metric ("" for
+// all) by importance: counted regressions first (what a PR's author must
+// look at: a comment that lists the first MaxCommentRows never hides a
+// regression behind improvements), then counted improvements, unconfirmed
+// changes, spikes and changes not judged; within each, the largest
+// |change| first (a change from 0 first of all), then in c's order.
+func ChangedRows(c *analysis.Comparison, metric string) []*analysis.Row {
+	var rows []*analysis.Row
+	for _, r := range Rows(c, metric) {
+		if Changed(r) {
+			rows = append(rows, r)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b *analysis.Row) int {
+		if ra, rb := changeRank(a), changeRank(b); ra != rb {
+			return ra - rb
+		}
+		if a.Relevant && a.Regression != b.Regression {
+			if a.Regression {
+				return -1
+			}
+			return 1
+		}
+		return cmpFloat(math.Abs(b.Change), math.Abs(a.Change))
+	})
+	return rows
+}
+
+// verdictCell is what the PR comment's table says of a changed row: the
+// counted direction with rustc-perf's marks, else the badge the site's
+// pages give the row.
+func verdictCell(r *analysis.Row) string {
+	switch changeRank(r) {
+	case 0:
+		if r.Regression {
+			return "❌ regression"
+		}
+		return "✅ improvement"
+	case 1:
+		return "unconfirmed"
+	case 2:
+		return "spike"
+	}
+	return "not enough history"
+}
+
+// badgeLegend explains the verdicts of rows the comment shows but does not
+// count, by rank.
+var badgeLegend = [4]string{1: "*unconfirmed*: out of its series' noise, too few later values yet to say whether it stays",
+	2: "*spike*: out of its noise, and the next values came back", 3: "*not enough history*: too few values for a noise model, no verdict yet"}
+
+// WriteMarkdown writes what a bot posts on a PR: the overall result line
+// (rustc-perf's wording), the failures, then the changed results first —
+// one table row each in ChangedRows' order (regressions, improvements,
+// then the changes shown but not counted, the largest first), at most
+// MaxCommentRows, "and N more"
+// linking the comparison — and last the summary table of each metric
+// (rustc-perf's summarize_run), folded. When nothing changed and nothing
+// failed it is one line with the link.
+//
+// The comparison link goes to the page that shows the pair, or to the
+// compare form when the site does not pre-render it (Links.Compare);
+// metric headings link their tab only on a pre-rendered page.
 //
 // Everything from the data (artifact ids, metric, benchmark, parameter and
-// machine names, error strings) goes through mdtext, and every link
-// destination through mdtext.URL: no heading, link, image, mention or
-// HTML can come from the data (FuzzMarkdownWriters).
+// machine names, units, error strings) goes through mdtext, and every
+// link destination through mdtext.URL: no heading, link, image, mention
+// or HTML can come from the data (FuzzMarkdownWriters).
 func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
 	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
-	url := mdtext.URL(links.Compare(d, c.Base, c.Head))
+	page, rendered := links.ComparePage(d, c.Base, c.Head)
+	url := mdtext.URL(page)
 	who := mdtext.Text(head.Short())
 	if head.PR > 0 {
-		who = fmt.Sprintf("[#%d](%s) (%s)", head.PR, mdtext.URL(links.PR(head.PR)), who)
+		who = links.prRef(head.PR) + " (" + who + ")"
 	}
-	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, mdtext.Text(base.Short()), url)
-	sum := Summary(c, metric)
+	rows := Rows(c, metric)
+	ctxKeys := ContextKeys(rows)
+	compared := 0
+	machines := map[string]bool{}
 	var failed []*analysis.Row
-	ctxKeys := ContextKeys(Rows(c, metric))
-	for _, r := range Rows(c, metric) {
+	for _, r := range rows {
+		if r.OK {
+			compared++
+		}
+		machines[r.Series.Key.Machine] = true
 		if r.After != nil && r.After.Error != "" && (r.Before == nil || r.Before.Error == "") {
 			failed = append(failed, r)
 		}
 	}
+	changed := ChangedRows(c, metric)
+	if len(changed) == 0 && len(failed) == 0 {
+		fmt.Fprintf(w, "Finished benchmarking %s against %s: no relevant changes in %s compared. [Comparison](%s)\n", who, mdtext.Text(base.Short()), plural(compared, "result"), url)
+		return nil
+	}
+	fmt.Fprintf(w, "Finished benchmarking %s against %s: [comparison URL](%s).\n\n", who, mdtext.Text(base.Short()), url)
+	sum := Summary(c, metric)
 	suffix := " - no action needed"
 	switch {
 	case len(failed) > 0:
@@ -645,41 +783,124 @@ func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, met
 		}
 		fmt.Fprintln(w)
 	}
-	names := metricNames(c, metric)
-	first := headline(names)
-	order := append([]string{first}, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == first })...)
-	for _, name := range order {
-		if name == "" {
-			continue
-		}
-		m, _ := c.Metric(name)
-		fmt.Fprintf(w, "### [%s](%s#%s)\n", mdtext.Text(name), url, slug.Metric(name))
-		relevant := m.Primary.All.Count+m.Secondary.All.Count > 0
-		if name == first {
-			if !relevant {
-				fmt.Fprint(w, "This perf run didn't have relevant results for this metric.\n\n")
-				continue
-			}
-			fmt.Fprint(w, "\n"+SummaryTable(m.Primary, m.Secondary, "")+"\n")
-			continue
-		}
-		if !relevant {
-			fmt.Fprint(w, "This perf run didn't have relevant results for this metric.\n\n")
-			continue
-		}
-		var parts []string
-		if m.Primary.All.Count > 0 {
-			parts = append(parts, "primary "+analysis.FormatPercent(m.Primary.All.Mean, 1))
-		}
-		if m.Secondary.All.Count > 0 {
-			parts = append(parts, "secondary "+analysis.FormatPercent(m.Secondary.All.Mean, 1))
-		}
-		fmt.Fprintf(w, "<details>\n<summary>Results (%s)</summary>\n\n", strings.Join(parts, ", "))
-		fmt.Fprint(w, SummaryTable(m.Primary, m.Secondary, "")+"\n</details>\n\n")
+	if len(changed) > 0 {
+		writeChanged(w, changed, compared, len(machines) > 1, ctxKeys, url)
 	}
-	if note := basisNote(Rows(c, metric), c.Options); note != "" {
+	writeMetricSummaries(w, c, metric, url, rendered)
+	if note := basisNote(rows, c.Options); note != "" {
 		// A footnote: how much history stood behind the thresholds.
 		fmt.Fprintf(w, "<sub>Note: %s. Each result's `significance_basis` in the JSON says which rule decided.</sub>\n", note)
 	}
 	return nil
+}
+
+// writeChanged writes the PR comment's table of changed results (rows, by
+// importance), its count line and what its verdicts mean.
+func writeChanged(w io.Writer, rows []*analysis.Row, compared int, multi bool, ctxKeys []string, url string) {
+	var ranks [4]int
+	regressions := 0
+	for _, r := range rows {
+		ranks[changeRank(r)]++
+		if changeRank(r) == 0 && r.Regression {
+			regressions++
+		}
+	}
+	var counted []string
+	if regressions > 0 {
+		counted = append(counted, plural(regressions, "regression"))
+	}
+	if n := ranks[0] - regressions; n > 0 {
+		counted = append(counted, plural(n, "improvement"))
+	}
+	var shown []string
+	if n := ranks[1]; n > 0 {
+		shown = append(shown, fmt.Sprintf("%d unconfirmed", n))
+	}
+	if n := ranks[2]; n > 0 {
+		shown = append(shown, plural(n, "spike"))
+	}
+	if n := ranks[3]; n > 0 {
+		shown = append(shown, fmt.Sprintf("%d not judged (too little history)", n))
+	}
+	line := fmt.Sprintf("**%s** in %s compared", plural(len(rows), "change"), plural(compared, "result"))
+	switch {
+	case len(counted) > 0 && len(shown) > 0:
+		line += ": " + strings.Join(counted, " and ") + " counted; " + strings.Join(shown, ", ") + " shown, not counted"
+	case len(counted) > 0:
+		line += ": " + strings.Join(counted, " and ") + " counted"
+	default:
+		line += ", none counted: " + strings.Join(shown, ", ")
+	}
+	fmt.Fprintf(w, "%s.\n\n", line)
+	machine, align := "", ""
+	if multi {
+		machine, align = " Machine |", ":--|"
+	}
+	fmt.Fprintf(w, "| Benchmark | Metric |%s Before → After | Change | Verdict |\n|:--|:--|%s--:|--:|:--|\n", machine, align)
+	for _, r := range rows[:min(len(rows), MaxCommentRows)] {
+		unit := r.Series.Metric.Unit
+		before, after := "", ""
+		if r.Before != nil && r.Before.OK {
+			before = mdValue(r.Before.Value, unit)
+		}
+		if r.After != nil && r.After.OK {
+			after = mdValue(r.After.Value, unit)
+		}
+		cell := ""
+		if multi {
+			cell = " " + mdtext.Text(r.Series.Key.Machine) + " |"
+		}
+		fmt.Fprintf(w, "| %s | %s |%s %s → %s | %s | %s |\n", mdtext.CodeCell(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Text(r.Series.Metric.Name), cell,
+			before, after, FormatChange(r.Change), verdictCell(r))
+	}
+	if more := len(rows) - MaxCommentRows; more > 0 {
+		fmt.Fprintf(w, "\n…and %d more on [the comparison page](%s).\n", more, url)
+	}
+	var legend []string
+	for k := 1; k < 4; k++ {
+		if ranks[k] > 0 {
+			legend = append(legend, badgeLegend[k])
+		}
+	}
+	if len(legend) > 0 {
+		fmt.Fprintf(w, "\n<sub>%s.</sub>\n", strings.Join(legend, "; "))
+	}
+	fmt.Fprintln(w)
+}
+
+// mdValue is analysis.FormatValue for Markdown: the number as it is
+// (digits, a point, commas, a sign, an exponent: nothing Markdown reads),
+// the prefix and the unit, which come from the data, through mdtext.Text.
+func mdValue(v float64, unit string) string {
+	num, u := analysis.ValueParts(v, unit)
+	if u == "" {
+		return num
+	}
+	return num + " " + mdtext.Text(u)
+}
+
+// writeMetricSummaries writes rustc-perf's summary table of each metric
+// with counted changes, folded, and names the metrics without any. A
+// metric's name links its tab when the comparison's page is pre-rendered.
+func writeMetricSummaries(w io.Writer, c *analysis.Comparison, metric, url string, rendered bool) {
+	var quiet []string
+	var tables strings.Builder
+	for _, name := range metricNames(c, metric) {
+		m, _ := c.Metric(name)
+		label := mdtext.Text(name)
+		if rendered {
+			label = fmt.Sprintf("[%s](%s#%s)", label, url, slug.Metric(name))
+		}
+		if m.Primary.All.Count+m.Secondary.All.Count == 0 {
+			quiet = append(quiet, label)
+			continue
+		}
+		fmt.Fprintf(&tables, "**%s**\n\n%s\n", label, SummaryTable(m.Primary, m.Secondary, ""))
+	}
+	if tables.Len() > 0 {
+		fmt.Fprintf(w, "<details>\n<summary>Summary tables by metric</summary>\n\n%s</details>\n\n", tables.String())
+	}
+	if len(quiet) > 0 {
+		fmt.Fprintf(w, "No relevant changes in %s.\n\n", strings.Join(quiet, ", "))
+	}
 }

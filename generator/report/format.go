@@ -3,87 +3,10 @@ package report
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
-
-// FormatValue shows a measured value with its unit, scaled to a readable
-// prefix: nanoseconds become µs/ms/s, bytes KiB/MiB/GiB, counts k/M/G.
-// Four significant digits are enough to see a 0.1 % change on a table and
-// keep columns narrow; the exact value is in the data files.
-//
-// Huge values keep four significant digits in exponent form ("1e+299 s");
-// NaN and ±Inf are "n/a" (analysis.FormatFixed's rule).
-func FormatValue(v float64, unit string) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "n/a"
-	}
-	switch strings.ToLower(unit) {
-	case "ns", "ns/op":
-		return scaled(v, []scale{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}})
-	case "s", "sec", "seconds", "sec/op":
-		return scaled(v, []scale{{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}})
-	case "ms":
-		return scaled(v, []scale{{1e3, "s"}, {1, "ms"}, {1e-3, "µs"}})
-	case "b", "byte", "bytes", "b/op":
-		return scaled(v, []scale{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "B"}})
-	case "count", "", "instructions", "cycles":
-		s := scaled(v, []scale{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}})
-		if unit != "" && unit != "count" {
-			s += " " + unit
-		}
-		return strings.TrimSpace(s)
-	default:
-		return sig4(v) + " " + unit
-	}
-}
-
-type scale struct {
-	factor float64
-	suffix string
-}
-
-func scaled(v float64, scales []scale) string {
-	a := math.Abs(v)
-	for _, s := range scales {
-		if a >= s.factor {
-			return strings.TrimSpace(sig4(v/s.factor) + " " + s.suffix)
-		}
-	}
-	last := scales[len(scales)-1]
-	return strings.TrimSpace(sig4(v/last.factor) + " " + last.suffix)
-}
-
-// sig4 prints four significant digits without exponent for the usual
-// range and without trailing zeros. The number of decimals follows from
-// the value's decimal exponent, read exactly from its shortest decimal
-// form (math.Log10 can be off by one just above a power of ten), so that
-// the site's script, which formats the data files' values the same way
-// (site.js, formatValue), always agrees.
-func sig4(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	a := math.Abs(v)
-	if a >= 1e4 || a < 1e-3 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	digits := max(3-decimalExponent(a), 0)
-	s := strconv.FormatFloat(v, 'f', digits, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// decimalExponent is ⌊log₁₀ a⌋ for a finite a > 0, exactly.
-func decimalExponent(a float64) int {
-	s := strconv.FormatFloat(a, 'e', -1, 64)
-	e, _ := strconv.Atoi(s[strings.IndexByte(s, 'e')+1:])
-	return e
-}
 
 // FormatChange shows a relative change (a fraction) as a signed percent
 // with two decimals, as rustc-perf's compare page does; from 1 000 000 %
@@ -131,18 +54,36 @@ func FormatP(p float64) string {
 // rustc-perf's summary tables do ("1.5%").
 func FormatPercent1(x float64) string { return analysis.FormatPercent(x, 1) }
 
+// ZShown is the largest |z| FormatZ prints as a number: twice Conbench's
+// threshold of 5. Beyond it a z-score says only that the change is far
+// outside the series' run-to-run noise, and the number grows with how
+// small that noise is, not with the change: a metric with next to no
+// noise (an instruction count, a "reliable" metric) turns a 0.5 % change
+// into z = −791.9, which reads as an alarm next to a wall time's −6 for a
+// 7 % change. So it is shown as "> +10" or "< -10", with ZCapped as its
+// explanation (the cell's title, the text format's note); the exact value
+// stays in the JSON (z_score). Hiding the z-score of reliable metrics
+// altogether was the other choice; the cap keeps what it tells (beyond the
+// threshold, and which way) for every metric.
+const ZShown = 10
+
+// ZCapped explains a z-score shown capped (FormatZ); site.js says the
+// same in the title of the rows it builds.
+const ZCapped = "beyond ±10 a z-score only says that the change is far outside the series' run-to-run noise, which a metric with tiny noise (an instruction count) makes of any change: the % change says how large it is"
+
 // FormatZ shows a z-score with a sign and Conbench's four significant
-// figures, but no more than two decimals: "+4.95", "-12.02", "-123.5",
-// "-38890" (a huge z from a tiny spread is not made to look precise by
-// ".00"), in exponent form from 1 000 000 on (analysis.FormatFixed).
+// figures, but no more than two decimals: "+4.95", "-2.19", "+10.00";
+// beyond ±ZShown capped: "> +10", "< -10" (see ZShown); "n/a" for NaN.
 func FormatZ(z float64) string {
 	r := zscore.Round4(z)
-	decimals := 2
-	switch a := math.Abs(r); {
-	case a >= 1000:
-		decimals = 0
-	case a >= 100:
-		decimals = 1
+	switch {
+	case r > ZShown:
+		return "> +" + strconv.Itoa(ZShown)
+	case r < -ZShown:
+		return "< -" + strconv.Itoa(ZShown)
 	}
-	return analysis.FormatSigned(r, decimals)
+	return analysis.FormatSigned(r, 2)
 }
+
+// ZIsCapped says FormatZ shows z capped.
+func ZIsCapped(z float64) bool { return math.Abs(zscore.Round4(z)) > ZShown }

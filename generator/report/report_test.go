@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/route"
 )
 
 func TestCountLine(t *testing.T) {
@@ -31,26 +32,74 @@ func TestCountLine(t *testing.T) {
 	}
 }
 
+// TestLinks: a comparison links the page that shows it when the site
+// pre-renders the pair (route.Shown), else the compare form; a PR links
+// the repository's page, else its page on the site when it has one.
 func TestLinks(t *testing.T) {
 	b := analysis.NewBuilder(analysis.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
-	for i, id := range []string{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "v1.2.0"} {
-		b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: id, Kind: analysis.KindTag, Date: day.AddDate(0, 0, i)}, Machine: analysis.Machine{Name: "m"},
-			Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}})
+	res := []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}
+	prev := ""
+	for i := range 4 {
+		id := strings.Repeat(string(rune('a'+i)), 40)
+		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, 3*i), Branch: "main", PR: 10 + i}
+		if prev != "" {
+			a.Parents = []string{prev}
+		}
+		prev = id
+		b.Add("t", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: res})
 	}
+	b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: "v1.2.0", Kind: analysis.KindTag, Date: day.AddDate(0, 0, 12)}, Machine: analysis.Machine{Name: "m"}, Results: res})
+	b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: strings.Repeat("f", 40), Kind: analysis.KindTry, Date: day.AddDate(0, 0, 13), PR: 20, Baseline: strings.Repeat("b", 40)},
+		Machine: analysis.Machine{Name: "m"}, Results: res})
 	d := b.Dataset()
-	abs := Links{Site: "https://x.github.io/bench/", Repository: "https://github.com/o/p/"}
-	if got := abs.Compare(d, 0, 1); got != "https://x.github.io/bench/compare/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...v1.2.0/" {
-		t.Errorf("Compare = %q", got)
+	idx := func(id string) int {
+		i, ok := d.Index(id)
+		if !ok {
+			t.Fatalf("no artifact %s", id)
+		}
+		return i
 	}
-	if got := abs.PR(7); got != "https://github.com/o/p/pull/7" {
+	// a, b, c in the week of 2026-09-07 (its range a...c), dd in the next.
+	a, bb, c, dd, tag, try := idx(strings.Repeat("a", 40)), idx(strings.Repeat("b", 40)), idx(strings.Repeat("c", 40)), idx(strings.Repeat("d", 40)), idx("v1.2.0"), idx(strings.Repeat("f", 40))
+	routes := route.New(route.ForDataset(d))
+	site := Links{Site: "https://x.github.io/bench/", Routes: routes, Shown: routes.Shown(d)}
+	form := "https://x.github.io/bench/compare/?base=" + strings.Repeat("a", 40) + "&head="
+	for _, tt := range []struct {
+		name       string
+		links      Links
+		base, head int
+		want       string
+		rendered   bool
+	}{
+		{"consecutive commits: the commit's page", site, a, bb, "https://x.github.io/bench/commit/" + strings.Repeat("b", 40) + "/", true},
+		{"a try run and its baseline: the PR's page", site, bb, try, "https://x.github.io/bench/pr/20/", true},
+		{"a week's range: its own page", site, a, c, "https://x.github.io/bench/compare/" + strings.Repeat("a", 40) + "..." + strings.Repeat("c", 40) + "/", true},
+		{"non-adjacent commits: the form", site, a, dd, form + strings.Repeat("d", 40), false},
+		{"a tag: the form", site, a, tag, form + "v1.2.0", false},
+		{"without Shown, consecutive commits", Links{Site: "/"}, bb, c, "/commit/" + strings.Repeat("c", 40) + "/", true},
+		{"without Shown, a try run: the form", Links{Site: "/"}, bb, try, "/compare/?base=" + strings.Repeat("b", 40) + "&head=" + strings.Repeat("f", 40), false},
+	} {
+		got, rendered := tt.links.ComparePage(d, tt.base, tt.head)
+		if got != tt.want || rendered != tt.rendered {
+			t.Errorf("%s: ComparePage = %q, %v; want %q, %v", tt.name, got, rendered, tt.want, tt.rendered)
+		}
+		if got := tt.links.Compare(d, tt.base, tt.head); got != tt.want {
+			t.Errorf("%s: Compare = %q", tt.name, got)
+		}
+	}
+	if got := (Links{Site: "https://x.github.io/bench/", Repository: "https://github.com/o/p/"}).PR(7); got != "https://github.com/o/p/pull/7" {
 		t.Errorf("PR = %q", got)
 	}
-	rel := Links{Site: "/bench/"}
-	if got := rel.PR(7); got != "/bench/pr/7/" {
-		t.Errorf("PR without repository = %q", got)
+	for pr, want := range map[int]string{11: "https://x.github.io/bench/pr/11/", 20: "https://x.github.io/bench/pr/20/", 7: ""} {
+		if got := site.PR(pr); got != want {
+			t.Errorf("PR(%d) without repository = %q, want %q", pr, got, want)
+		}
 	}
-	if got := (Links{}).Commit(d, 0); got != "/commit/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/" {
+	if got := (Links{Site: "/bench/"}).PR(11); got != "" {
+		t.Errorf("PR without repository or Shown = %q, want none", got)
+	}
+	if got := (Links{}).Commit(d, a); got != "/commit/"+strings.Repeat("a", 40)+"/" {
 		t.Errorf("Commit = %q", got)
 	}
 }
@@ -124,7 +173,6 @@ func TestLinksPatterns(t *testing.T) {
 		{gl.PR(7), "https://gitlab.com/o/p/-/merge_requests/7"},
 		{gl.RepoCompare("a", "b"), "https://gitlab.com/o/p/-/compare/a...b"},
 		{Links{}.RepoCommit("abc"), ""},
-		{Links{Site: "/s/"}.PR(7), "/s/pr/7/"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)

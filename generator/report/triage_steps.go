@@ -19,14 +19,14 @@ const MaxTriageSteps = 50
 // (analysis.WeekSteps), each with its size, series, the first commit after
 // it and a link comparing the two sides, whether or not a comparison of
 // the week passed the filter. A slow drift over several small commits, or
-// a change within one comparison's noise, shows here. The section is
-// always written, so that every report has the same headings.
+// a change within one comparison's noise, shows here. Without steps the
+// section is one line, without a heading.
 func WriteTriageSteps(w io.Writer, d *analysis.Dataset, steps []analysis.Step, links Links) {
-	fmt.Fprint(w, "\n#### Steps\n\n")
 	if len(steps) == 0 {
-		fmt.Fprint(w, "No step changes begin in this week.\n")
+		fmt.Fprint(w, "\nNo step changes begin in this week.\n")
 		return
 	}
+	fmt.Fprint(w, "\n#### Steps\n\n")
 	acked := 0
 	for _, st := range steps {
 		if len(st.Acknowledgements(d)) > 0 {

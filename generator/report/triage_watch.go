@@ -84,7 +84,7 @@ func entryTitle(d *analysis.Dataset, base, head int, links Links) string {
 	}
 	pr := ""
 	if h.PR > 0 {
-		pr = fmt.Sprintf(" [#%d](%s)", h.PR, mdtext.URL(links.PR(h.PR)))
+		pr = " " + links.prRef(h.PR)
 	}
 	return fmt.Sprintf("%s%s [(Comparison Link)](%s)", mdtext.Text(title), pr, mdtext.URL(headPage(d, base, head, links)))
 }
@@ -116,16 +116,21 @@ func writeNeedsLook(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, 
 	if n == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n#### %s\n\n", NeedsLookTitle)
 	what := "benchmarks that started failing or were fixed in any comparison of the week"
 	if n.Options.LargeChange > 0 {
 		what += fmt.Sprintf(", and significant or unconfirmed changes of %s or more on any machine (`triage.large_change`) in the metrics the filter did not keep", FormatPercent1(n.Options.LargeChange))
 	}
-	fmt.Fprintf(w, "What the summaries above can hide: %s.\n", what)
 	if n.Empty() {
-		fmt.Fprint(w, "\nNothing this week.\n")
+		// An empty section has no heading; one line says it was looked at.
+		none := "no benchmark started failing or was fixed"
+		if n.Options.LargeChange > 0 {
+			none += fmt.Sprintf(", and the filter left out no change of %s or more", FormatPercent1(n.Options.LargeChange))
+		}
+		fmt.Fprintf(w, "\nNothing needs a look this week: %s.\n", none)
 		return
 	}
+	fmt.Fprintf(w, "\n#### %s\n\n", NeedsLookTitle)
+	fmt.Fprintf(w, "What the summaries above can hide: %s.\n", what)
 	for _, g := range []struct {
 		title, verb, error string
 		entries            []analysis.WatchEntry

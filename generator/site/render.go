@@ -27,6 +27,7 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/inert"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -232,7 +233,7 @@ func (r *Renderer) funcs() template.FuncMap {
 		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"threshold": report.FormatThreshold,
 		// bytes formats a size in bytes as the pages show values (64 GiB).
-		"bytes": func(n int64) string { return report.FormatValue(float64(n), "bytes") },
+		"bytes": func(n int64) string { return analysis.FormatValue(float64(n), "bytes") },
 		// markdown renders Markdown (content pages, triage reports) to HTML.
 		"markdown": func(s string) (template.HTML, error) { return renderMarkdown(r.md, []byte(s)) },
 		"triage":   func(s string) (template.HTML, error) { return renderTriage(r.md, []byte(s)) },

@@ -10,7 +10,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/internal/par"
-	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
@@ -187,7 +186,7 @@ func hardware(m analysis.Machine) string {
 		parts = append(parts, strconv.Itoa(m.Cores)+" cores")
 	}
 	if m.MemoryBytes > 0 {
-		parts = append(parts, report.FormatValue(float64(m.MemoryBytes), "bytes")+" RAM")
+		parts = append(parts, analysis.FormatValue(float64(m.MemoryBytes), "bytes")+" RAM")
 	}
 	return strings.Join(parts, ", ")
 }

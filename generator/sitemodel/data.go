@@ -50,7 +50,7 @@ const DefaultChunk = 32
 // as the generator writes it (site.js, rowAt):
 //
 //	v, b, prev  values: the exact float64 (shortest form that reads back
-//	            the same), formatted like report.FormatValue. The change
+//	            the same), formatted like analysis.FormatValue. The change
 //	            is computed from them as analysis.RelativeChange computes it,
 //	            (v − b) / b, the same IEEE operations, and formatted like
 //	            report.FormatChange; where that would not give the

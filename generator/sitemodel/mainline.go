@@ -372,12 +372,12 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		switch {
 		case r.After != nil && r.After.Error != "":
 			v.Failures = append(v.Failures, p.row(r))
-		case !r.Relevant && r.Headline.State != analysis.StateUnconfirmed && r.Headline.State != analysis.StateSpike && !youngChange(r):
-			// Not counted: shown on demand (the data files). Unconfirmed
-			// changes and spikes are shown with the relevant ones, under
-			// their badge,
-			// and so are the changes of a series too young to judge: a
-			// new site's first pages show what moved.
+		case !report.Changed(r):
+			// Within its noise: shown on demand (the data files).
+			// Unconfirmed changes and spikes are shown with the relevant
+			// ones, under their badge, and so are the changes of a series
+			// too young to judge: a new site's first pages show what
+			// moved (report.Changed, the rows the PR comment lists).
 			mv.Folded++
 		case r.Series.Case.Category == analysis.Secondary:
 			mv.Secondary = append(mv.Secondary, p.row(r))
@@ -395,13 +395,6 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		v.Metrics = append(v.Metrics, *mv)
 	}
 	return v
-}
-
-// youngChange says r is a change of at least rustc-perf's short-history
-// threshold (0.2 %) on a series with too little history for a noise
-// model: not judged, but shown.
-func youngChange(r *analysis.Row) bool {
-	return r.OK && r.Headline.State == analysis.StateYoung && (r.FromZero || math.Abs(r.Change) >= analysis.DefaultSignificanceThreshold)
 }
 
 // changesChart is the bar chart of a metric's relevant and unconfirmed

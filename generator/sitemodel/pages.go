@@ -59,34 +59,11 @@ type Redirect struct {
 	To string `json:"to"` // site-relative
 }
 
-// pair is a comparison the site shows.
-type pair struct{ base, head int }
-
-// prs plans the PR pages and every /compare/ page: a pair another page
-// shows redirects there; the others (older try runs, week ranges) get a
-// page of their own.
+// prs plans the PR pages and every /compare/ page (route.Shown): a pair
+// another page shows redirects there; the others (older try runs, week
+// ranges) get a page of their own.
 func (p *planner) prs(ctx context.Context) error {
 	d := p.d
-	canonical := map[pair]string{}
-	var order []pair
-	addPair := func(pr pair, url string) {
-		if _, ok := canonical[pr]; !ok {
-			order = append(order, pr)
-			canonical[pr] = url
-		} else if canonical[pr] == "" {
-			canonical[pr] = url
-		}
-	}
-	for _, a := range d.MainLine {
-		if prev, ok := d.Previous(a); ok {
-			addPair(pair{prev, a}, p.routes.Commit(d.Artifacts[a].ID))
-		}
-	}
-	for _, w := range analysis.Weeks(d) {
-		if first, last, ok := w.Range(d); ok {
-			addPair(pair{first, last}, "")
-		}
-	}
 	type prJob struct {
 		number, head int
 		base         int // -1: none
@@ -98,25 +75,17 @@ func (p *planner) prs(ctx context.Context) error {
 			continue
 		}
 		j := prJob{number: pr, head: head, base: -1}
-		for i, a := range d.Artifacts {
-			if a.PR == pr && a.Kind == analysis.KindTry {
-				if b, ok := d.PRBase(i); ok {
-					addPair(pair{b, i}, "")
-				}
-			}
-		}
 		if b, ok := d.PRBase(head); ok {
 			j.base = b
-			addPair(pair{b, head}, route.PR(pr))
 		}
 		jobs = append(jobs, j)
 	}
-	for _, pr := range order {
-		if pos := d.MainPos(pr.head); pos > 0 && d.MainLine[pos-1] == pr.base {
+	pairs := p.pairs.Pairs
+	for _, pr := range pairs {
+		if pos := d.MainPos(pr.Head); pos > 0 && d.MainLine[pos-1] == pr.Base {
 			continue
 		}
-		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
-		p.formPages = append(p.formPages, FormPage{Base: bid, Head: hid, URL: cmpOr(canonical[pr], p.routes.Compare(bid, hid))})
+		p.formPages = append(p.formPages, FormPage{Base: d.Artifacts[pr.Base].ID, Head: d.Artifacts[pr.Head].ID, URL: pr.Page})
 	}
 	err := par.Each(ctx, len(jobs), func(i int) error {
 		j := jobs[i]
@@ -125,18 +94,18 @@ func (p *planner) prs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return par.Each(ctx, len(order), func(i int) error {
-		pr := order[i]
-		bid, hid := d.Artifacts[pr.base].ID, d.Artifacts[pr.head].ID
-		title := "Compare " + d.Artifacts[pr.base].Label() + " … " + d.Artifacts[pr.head].Label()
-		if to := canonical[pr]; to != "" {
-			return p.out(Output{Path: p.routes.Compare(bid, hid), Layout: "redirect", Title: title, Key: to}, func(o *Output) error {
-				o.Data = Redirect{To: to}
+	return par.Each(ctx, len(pairs), func(i int) error {
+		pr := pairs[i]
+		bid, hid := d.Artifacts[pr.Base].ID, d.Artifacts[pr.Head].ID
+		title := "Compare " + d.Artifacts[pr.Base].Label() + " … " + d.Artifacts[pr.Head].Label()
+		if !pr.Own {
+			return p.out(Output{Path: p.routes.Compare(bid, hid), Layout: "redirect", Title: title, Key: pr.Page}, func(o *Output) error {
+				o.Data = Redirect{To: pr.Page}
 				return nil
 			})
 		}
-		page := Output{Path: p.routes.Compare(bid, hid), Layout: "compare", Title: title, Sitemap: true, Charts: true}
-		return p.comparisonPage(pr.base, pr.head, page, func(c Comparison) any { return c })
+		page := Output{Path: pr.Page, Layout: "compare", Title: title, Sitemap: true, Charts: true}
+		return p.comparisonPage(pr.Base, pr.Head, page, func(c Comparison) any { return c })
 	})
 }
 
@@ -422,19 +391,9 @@ func (p *planner) weeks(ctx context.Context) error {
 				wk.Updated = t
 			}
 		}
-		compare := p.summaryOrCompare
-		if known[i] {
-			// The week's page is kept: its count line is all that is
-			// needed, which the comparisons of consecutive commits give;
-			// the overall comparison is not computed.
-			compare = func(base, head int) *analysis.Comparison {
-				if pos := d.MainPos(head); pos > 0 && d.MainLine[pos-1] == base {
-					return p.summaryOrCompare(base, head)
-				}
-				return &analysis.Comparison{Base: base, Head: head, HistoryFrom: -1}
-			}
-		}
-		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", compare)
+		// The comparisons of consecutive commits, computed for the commit
+		// pages: all a report needs (its summary is its entries').
+		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", p.summaryOrCompare)
 		r.Look(d, w, p.opts.Watch, "", p.watchOf)
 		r.Steps = steps[i]
 		wk.Counts = report.CountLine(r)
@@ -754,25 +713,24 @@ func annotationSnippet(sr *analysis.Series) string {
 }
 
 // axisUnits are the prefixes a value axis can be drawn in, by unit (lower
-// case), largest first: the chart picks the first whose factor its largest
-// value reaches (else the last), the way report.FormatValue picks one per
-// value, so the axis reads "ms" instead of "1,500,000 ns". A unit not
-// listed is drawn as is.
+// case), largest first: analysis.Scales, from which analysis.FormatValue
+// picks one per value. The chart picks the first whose factor its largest
+// value reaches (else the last), so the axis reads "ms" instead of
+// "1,500,000 ns". The entry "*" holds the SI prefixes of every other
+// unit, which the script puts before the unit's name ("k cpu-ns/op").
 var axisUnits = func() map[string][]Axis {
 	m := map[string][]Axis{}
-	put := func(units []string, axes []Axis) {
-		for _, u := range units {
-			m[u] = axes
+	axes := func(unit string) []Axis {
+		var out []Axis
+		for _, s := range analysis.Scales(unit) {
+			out = append(out, Axis{s.Factor, s.Name})
 		}
+		return out
 	}
-	put([]string{"ns", "ns/op"}, []Axis{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}})
-	put([]string{"s", "sec", "seconds", "sec/op"}, []Axis{{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}})
-	put([]string{"ms"}, []Axis{{1e3, "s"}, {1, "ms"}, {1e-3, "µs"}})
-	put([]string{"b", "byte", "bytes", "b/op"}, []Axis{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "B"}})
-	put([]string{"count", ""}, []Axis{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}})
-	for _, u := range []string{"instructions", "cycles"} {
-		m[u] = []Axis{{1e9, "G " + u}, {1e6, "M " + u}, {1e3, "k " + u}, {1, u}}
+	for _, u := range append(analysis.ScaledUnits(), "count", "", "instructions", "cycles") {
+		m[u] = axes(u)
 	}
+	m["*"] = axes("")
 	return m
 }()
 

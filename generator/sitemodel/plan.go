@@ -131,10 +131,12 @@ type planner struct {
 	opts   Options
 	res    *analysis.Results
 	routes *route.Table
-	links  report.Links
-	site   Site
-	chunk  int
-	emit   Emit
+	// pairs are the comparisons the site pre-renders and their pages.
+	pairs *route.Shown
+	links report.Links
+	site  Site
+	chunk int
+	emit  Emit
 
 	mu    sync.Mutex
 	stats Stats
@@ -203,7 +205,8 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 		in.Pages = append(in.Pages, route.Named{Name: cp.Slug, Origin: cp.Source})
 	}
 	p.routes = route.New(in)
-	p.links = report.Links{Site: cmpOr(opts.AbsURL, opts.BasePath), Repository: opts.Repository, Routes: p.routes,
+	p.pairs = p.routes.Shown(d)
+	p.links = report.Links{Site: cmpOr(opts.AbsURL, opts.BasePath), Repository: opts.Repository, Routes: p.routes, Shown: p.pairs,
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
 	p.res = res
 	p.site = p.siteView()

@@ -275,7 +275,7 @@ func (p *planner) stepView(st analysis.Step, vals []float64, open bool) StepView
 	v := StepView{
 		Benchmark: s.Case.Benchmark, BenchURL: p.seriesURL(s), Params: s.Case.Params, Context: s.Context,
 		Category: string(s.Case.Category), Metric: s.Metric.Name, Machine: s.Key.Machine,
-		Change: report.FormatStepChange(st.Change), Before: report.FormatValue(st.Before, unit), After: report.FormatValue(st.After, unit),
+		Change: report.FormatStepChange(st.Change), Before: analysis.FormatValue(st.Before, unit), After: analysis.FormatValue(st.After, unit),
 		Class: "improvement", Detected: report.StepDetected(d, st),
 	}
 	if st.Regression {

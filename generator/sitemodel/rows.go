@@ -97,10 +97,10 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	row.Note = r.Note
 	unit := s.Metric.Unit
 	if full && r.Before != nil && r.Before.OK {
-		row.Before = report.FormatValue(r.Before.Value, unit)
+		row.Before = analysis.FormatValue(r.Before.Value, unit)
 	}
 	if full && r.After != nil && r.After.OK {
-		row.After = report.FormatValue(r.After.Value, unit)
+		row.After = analysis.FormatValue(r.After.Value, unit)
 	}
 	if r.OK {
 		row.HasChange = true
@@ -191,7 +191,10 @@ func engineCells(row *Row, r *analysis.Row, full bool) {
 		// From the distribution as the data files store it, so that the
 		// rows the page's script builds say the same.
 		if full {
-			row.ZTitle = "mean " + report.FormatValue(RoundMean(z.Mean), unit) + " ± " + report.FormatValue(RoundStd(z.Std), unit)
+			row.ZTitle = "mean " + analysis.FormatValue(RoundMean(z.Mean), unit) + " ± " + analysis.FormatValue(RoundStd(z.Std), unit)
+			if report.ZIsCapped(z.Z) {
+				row.ZTitle += "; " + report.ZCapped
+			}
 		}
 		switch {
 		case z.Regression:

@@ -491,7 +491,9 @@ func TestRecordBuildComment(t *testing.T) {
 	body := gh.comments[1].Body
 	for _, want := range []string{
 		"<!-- perfpages -->\n",
-		"(https://example.github.io/proj/compare/" + s.sha["c2"] + "..." + s.sha["c3"] + "/)",
+		// The PR's page shows the pair (c2 is its base).
+		"[comparison URL](https://example.github.io/proj/pr/7/)",
+		"| `Encode procs=8` | wall-time | 1.002 µs → 1.302 µs | +29.94% | not enough history |",
 		"### Budgets: 2 failed, 0 warned",
 		"| ❌ fail | Encode procs=8 | wall-time | ci-linux | 29.9% | 10.0% |",
 		"| ❌ fail | Parse procs=8 | wall-time | ci-linux | 29.9% | 10.0% |",

@@ -79,7 +79,7 @@
 
   // --- Formatting: the generator's, exactly -----------------------------------
   // The data files store values as the exact float64 the generator
-  // formats; formatValue is report.FormatValue (generator/report/format.go)
+  // formats; formatValue is analysis.FormatValue (analysis/value.go)
   // to the digit: the same IEEE divisions pick the unit, and the decimals
   // are rounded from the value's exact binary expansion, ties to even, as
   // Go's strconv does. A browser test checks both agree.
@@ -88,10 +88,12 @@
     put(["ns", "ns/op"], [[1e9, "s"], [1e6, "ms"], [1e3, "µs"], [1, "ns"]]);
     put(["s", "sec", "seconds", "sec/op"], [[1, "s"], [1e-3, "ms"], [1e-6, "µs"], [1e-9, "ns"]]);
     put(["ms"], [[1e3, "s"], [1, "ms"], [1e-3, "µs"]]);
-    put(["b", "byte", "bytes", "b/op"], [[1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]]);
+    put(["b", "byte", "bytes", "b/op"], [[1125899906842624, "PiB"], [1099511627776, "TiB"], [1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]]);
+    put(["b/s", "byte/s", "bytes/s"], [[1e12, "TB/s"], [1e9, "GB/s"], [1e6, "MB/s"], [1e3, "kB/s"], [1, "B/s"]]);
+    put(["mb/s"], [[1e6, "TB/s"], [1e3, "GB/s"], [1, "MB/s"], [1e-3, "kB/s"], [1e-6, "B/s"]]);
     return t;
   })();
-  var COUNT_SCALES = [[1e9, "G"], [1e6, "M"], [1e3, "k"], [1, ""]];
+  var SI_SCALES = [[1e18, "E"], [1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"], [1, ""]];
 
   // exact returns x (finite, not 0) as |x| = num / den with BigInts.
   function exact(x) {
@@ -155,29 +157,28 @@
   function sig4(v) {
     if (v === 0) { return "0"; }
     var a = Math.abs(v);
-    if (a >= 1e4 || a < 1e-3) { return formatG4(v); }
+    if (a >= 1e15 || a < 1e-6) { return formatG4(v); }
+    if (a >= 1e4) { return (v < 0 ? "-" : "") + fixedDigits(v, 0).replace(/\B(?=(\d{3})+$)/g, ","); }
     var s = (v < 0 ? "-" : "") + fixedDigits(v, Math.max(3 - decimalExponent(a), 0));
     if (s.indexOf(".") >= 0) { s = s.replace(/0+$/, "").replace(/\.$/, ""); }
     return s;
   }
-  function scaled(v, scales) {
-    var a = Math.abs(v);
+  // scaled is v in the first scale it reaches, its name before unit
+  // (analysis.ValueParts).
+  function scaled(v, scales, unit) {
+    var a = Math.abs(v), s = scales[scales.length - 1];
     for (var i = 0; i < scales.length; i++) {
-      if (a >= scales[i][0]) { return (sig4(v / scales[i][0]) + " " + scales[i][1]).trim(); }
+      if (a >= scales[i][0]) { s = scales[i]; break; }
     }
-    var last = scales[scales.length - 1];
-    return (sig4(v / last[0]) + " " + last[1]).trim();
+    return (sig4(v / s[0]) + " " + (s[1] + " " + unit).trim()).trim();
   }
   function formatValue(v, unit) {
+    if (!isFinite(v)) { return "n/a"; }
     unit = unit || "";
     var u = unit.toLowerCase();
-    if (UNIT_SCALES[u]) { return scaled(v, UNIT_SCALES[u]); }
-    if (u === "count" || u === "" || u === "instructions" || u === "cycles") {
-      var s = scaled(v, COUNT_SCALES);
-      if (unit !== "" && unit !== "count") { s += " " + unit; }
-      return s.trim();
-    }
-    return sig4(v) + " " + unit;
+    if (UNIT_SCALES[u]) { return scaled(v, UNIT_SCALES[u], ""); }
+    if (unit === "%") { return sig4(v) + " %"; }
+    return scaled(v, SI_SCALES, unit === "count" ? "" : unit);
   }
   // The fixed-decimal formats of analysis.FormatFixed and its family:
   // strconv's 'f' below FIXED_LIMIT, its 'e' with the same decimals from
@@ -203,6 +204,8 @@
     var e = parseInt(s.slice(i + 1), 10) + 2, ae = Math.abs(e);
     return s.slice(0, i) + "e" + (e < 0 ? "-" : "+") + (ae < 10 ? "0" + ae : String(ae)) + "%";
   }
+  // report.ZCapped: the title of a z-score shown capped ("> +10").
+  var Z_CAPPED = "beyond ±10 a z-score only says that the change is far outside the series' run-to-run noise, which a metric with tiny noise (an instruction count) makes of any change: the % change says how large it is";
   // report.FormatChange, FormatThreshold and FormatFactor.
   function formatChange(c) {
     if (c === Infinity) { return "+∞%"; }
@@ -289,7 +292,10 @@
     if (z !== null) {
       row.z = fixedText(z, 2, "", true);
       var mean = col("mean"), std = col("std");
-      if (mean !== null && std !== null) { row.z_title = "mean " + formatValue(mean, unit) + " ± " + formatValue(std, unit); }
+      if (mean !== null && std !== null) {
+        row.z_title = "mean " + formatValue(mean, unit) + " ± " + formatValue(std, unit);
+        if (/^[<>] /.test(row.z)) { row.z_title += "; " + Z_CAPPED; }
+      }
     } else if (text("zr")) {
       row.z = "–";
       row.z_title = text("zr");
@@ -385,7 +391,11 @@
   // largest value reaches (the table is the generator's).
   function axisFor(unit, maxAbs) {
     var units = (site.units || {})[String(unit || "").toLowerCase()];
-    if (!units) { return {factor: 1, name: unit || ""}; }
+    if (!units && unit === "%") { return {factor: 1, name: unit}; }
+    if (!units) {
+      // Any other unit: the SI prefixes before its name (analysis.Scales).
+      units = ((site.units || {})["*"] || [{factor: 1, name: ""}]).map(function (p) { return {factor: p.factor, name: (p.name + " " + unit).trim()}; });
+    }
     for (var i = 0; i < units.length; i++) {
       if (maxAbs >= units[i].factor) { return units[i]; }
     }
