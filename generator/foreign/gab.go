@@ -2,7 +2,9 @@ package foreign
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path"
 	"regexp"
@@ -40,6 +42,9 @@ import (
 //     without a commit id is skipped: a sha is never invented. The order
 //     of the entries gives the commits their parents and the PR runs their
 //     baselines and dates (see gabReader.history).
+//  3. The compact "version 2" history some forks of the action write
+//     (runs, names, units, values: see gabReader.columnar), read into the
+//     same runs as the classic layout would give.
 //
 // Each bench record's value is one sample: it is whatever the tool printed
 // (a mean for cargo, benchmarkjs and catch2, ops = 1/mean for pytest, …),
@@ -259,24 +264,32 @@ func (g *gabReader) custom(root *readkit.Node, def Defaults, ctx map[string]stri
 	case analysis.LowerIsBetter:
 		tool = "customSmallerIsBetter"
 	}
-	g.benches("", def.Artifact, def, ctx, tool, root.Items)
+	g.benches("", def.Artifact, def, ctx, tool, g.records(root.Items))
 }
 
 // gabEntry is one usable entry of a data file: a run of the action.
 type gabEntry struct {
-	suite   string
-	ctx     map[string]string
-	art     analysis.Artifact
-	ran     time.Time // the entry's date: when the action ran
-	tool    string
-	benches []*readkit.Node
-	line    int
+	suite string
+	ctx   map[string]string
+	art   analysis.Artifact
+	ran   time.Time // the entry's date: when the action ran
+	tool  string
+	recs  []gabRecord
+	line  int
 }
 
 // dataFile reads data.js's object: one run per suite and commit. It reads
 // in three steps: every entry's commit, then the history they make (see
 // history), then the benchmark records.
 func (g *gabReader) dataFile(root *readkit.Node, def Defaults, ctx map[string]string) {
+	if v := root.Get("version"); v != nil {
+		if !v.IsNumber() || v.Float != 2 {
+			g.problems = append(g.problems, fatal(g.file, v.Line, "data file version %s: this reader knows the classic layout (no version) and version 2", cmp.Or(v.Text, v.Describe())))
+			return
+		}
+		g.columnar(root, def, ctx)
+		return
+	}
 	var entries *readkit.Node
 	for _, m := range root.Fields {
 		switch m.Key {
@@ -330,7 +343,112 @@ func (g *gabReader) dataFile(root *readkit.Node, def Defaults, ctx map[string]st
 		}
 	}
 	for _, e := range g.history(list, def) {
-		g.benches(e.suite, e.art, def, e.ctx, e.tool, e.benches)
+		g.benches(e.suite, e.art, def, e.ctx, e.tool, e.recs)
+	}
+}
+
+// columnar reads the compact layout some github-action-benchmark forks
+// write ("version": 2; gofiber's reusable benchmark workflow keeps months
+// of history in a few MB with it): {version, lastUpdate, repoUrl, runs:
+// [{id, timestamp, url, message, author?, branch?, date?}], names: [...],
+// units: [...], values: [[...]]} — values[j][i] is series names[j]
+// (unit units[j]) in run i, null where that run did not measure it. The
+// layout names no tool and no suite: a file whose every name is a go
+// record ("Benchmark… - unit", as the go tool's newer records are) is
+// read as tool go, anything else by its units (with one warning). A run
+// is a commit object as in the classic layout and goes through the same
+// history rules (order, PRs, re-runs).
+func (g *gabReader) columnar(root *readkit.Node, def Defaults, ctx map[string]string) {
+	var runs, names, units, values *readkit.Node
+	for _, m := range root.Fields {
+		switch m.Key {
+		case "runs":
+			runs = m.Val
+		case "names":
+			names = m.Val
+		case "units":
+			units = m.Val
+		case "values":
+			values = m.Val
+		case "version", "lastUpdate", "repoUrl":
+		default:
+			g.warnOnce("top:"+m.Key, m.Line, "unknown field %q ignored", m.Key)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		n    *readkit.Node
+	}{{"runs", runs}, {"names", names}, {"units", units}, {"values", values}} {
+		if f.n == nil || f.n.Kind != readkit.List {
+			found := "nothing"
+			if f.n != nil {
+				found = f.n.Describe()
+			}
+			g.problems = append(g.problems, fatal(g.file, root.Line, "version 2 data file: want an array %q, found %s", f.name, found))
+			return
+		}
+	}
+	if len(names.Items) != len(values.Items) || len(units.Items) != len(names.Items) {
+		g.problems = append(g.problems, fatal(g.file, values.Line, "version 2 data file: %d names, %d units and %d value rows; they must match", len(names.Items), len(units.Items), len(values.Items)))
+		return
+	}
+	tool := "go"
+	for j, n := range names.Items {
+		if _, ok := gabCutUnit(strings.TrimSpace(n.Str()), strings.TrimSpace(units.Items[j].Str())); !ok || !strings.HasPrefix(n.Str(), "Benchmark") {
+			tool = ""
+			g.warn(n.Line, "version 2 data file: %q is not a go benchmark record and the layout names no tool; directions follow the units", n.Str())
+			break
+		}
+	}
+	recs := make([][]gabRecord, len(runs.Items))
+	for j, row := range values.Items {
+		name, unit := strings.TrimSpace(names.Items[j].Str()), strings.TrimSpace(units.Items[j].Str())
+		if name == "" {
+			g.warn(names.Items[j].Line, "version 2 data file: series %d has no name; skipped", j)
+			continue
+		}
+		if row.Kind != readkit.List {
+			g.warn(row.Line, "series %q: want an array of values, found %s; skipped", name, row.Describe())
+			continue
+		}
+		if len(row.Items) != len(runs.Items) {
+			g.warn(row.Line, "series %q: %d values for %d runs; the values past the runs are ignored, the runs past the values have none", name, len(row.Items), len(runs.Items))
+		}
+		for i, v := range row.Items[:min(len(row.Items), len(runs.Items))] {
+			if v.Kind == readkit.Null {
+				continue
+			}
+			x, msg := finite(v)
+			if msg == "" && math.IsNaN(x) {
+				msg = "is not a number"
+			}
+			if msg != "" {
+				g.warn(v.Line, "series %q, run %d: value %s; skipped", name, i+1, msg)
+				continue
+			}
+			recs[i] = append(recs[i], gabRecord{name: name, unit: unit, value: x, lit: strings.TrimSpace(v.Text), line: v.Line})
+		}
+	}
+	var list []*gabEntry
+	for i, r := range runs.Items {
+		if r.Kind != readkit.Map {
+			g.warn(r.Line, "run %d: want an object, found %s; skipped", i+1, r.Describe())
+			continue
+		}
+		if strings.TrimSpace(r.Get("id").Str()) == "" {
+			g.warn(r.Line, "run %d without a commit id; skipped", i+1)
+			continue
+		}
+		if len(recs[i]) == 0 {
+			continue
+		}
+		art, ran, ok := g.commit("", r, r.Get("date"), def)
+		if ok {
+			list = append(list, &gabEntry{ctx: ctx, art: art, ran: ran, tool: tool, recs: recs[i], line: r.Line})
+		}
+	}
+	for _, e := range g.history(list, def) {
+		g.benches(e.suite, e.art, def, e.ctx, e.tool, e.recs)
 	}
 }
 
@@ -368,7 +486,7 @@ func (g *gabReader) entry(suite string, e *readkit.Node, def Defaults) *gabEntry
 		g.warn(benches.Line, "suite %q, commit %s: empty benchmark list", suite, art.ID)
 		return nil
 	}
-	return &gabEntry{suite: suite, art: art, ran: ran, tool: tool, benches: benches.Items, line: e.Line}
+	return &gabEntry{suite: suite, art: art, ran: ran, tool: tool, recs: g.records(benches.Items), line: e.Line}
 }
 
 // history settles the artifacts of a data file's entries, which the
@@ -441,8 +559,8 @@ func (g *gabReader) history(list []*gabEntry, def Defaults) []*gabEntry {
 		if e.art.Kind == analysis.KindTry && len(c.prs) > 1 && e.art.PR != c.prs[0] {
 			if key := e.art.ID + "\x00" + strconv.Itoa(e.art.PR); !warned[key] {
 				warned[key] = true
-				g.warn(e.line, "suite %q: commit %s is listed under PR #%d and PR #%d; its runs under #%d are skipped (the lowest PR number keeps the commit)",
-					e.suite, e.art.ID, c.prs[0], e.art.PR, e.art.PR)
+				g.warn(e.line, "%scommit %s is listed under PR #%d and PR #%d; its runs under #%d are skipped (the lowest PR number keeps the commit)",
+					suitePrefix(e.suite), e.art.ID, c.prs[0], e.art.PR, e.art.PR)
 			}
 			continue
 		}
@@ -610,6 +728,13 @@ func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analy
 		g.warn(e.Line, "suite %q: entry without a commit object; skipped", suite)
 		return analysis.Artifact{}, time.Time{}, false
 	}
+	return g.commit(suite, c, e.Get("date"), def)
+}
+
+// commit reads a commit object ({id, message, url, author, timestamp,
+// branch}) and the date its run has (date, milliseconds since 1970, or
+// nil).
+func (g *gabReader) commit(suite string, c, d *readkit.Node, def Defaults) (analysis.Artifact, time.Time, bool) {
 	id := strings.TrimSpace(c.Get("id").Str())
 	if id == "" {
 		g.warn(c.Line, "suite %q: entry without a commit id; skipped", suite)
@@ -638,7 +763,7 @@ func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analy
 		}
 	}
 	var ran time.Time
-	if d := e.Get("date"); d != nil && d.IsNumber() && !math.IsInf(d.Float, 0) && d.Float > 0 && d.Float < gabMaxMillis {
+	if d != nil && d.IsNumber() && !math.IsInf(d.Float, 0) && d.Float > 0 && d.Float < gabMaxMillis {
 		ran = time.UnixMilli(int64(d.Float)).UTC()
 	}
 	if a.Date.IsZero() {
@@ -648,6 +773,15 @@ func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analy
 		a.Branch = def.Artifact.Branch
 	}
 	return a, ran, true
+}
+
+// suitePrefix starts a message about a suite's entries ("" for the
+// columnar layout, which has no suites).
+func suitePrefix(suite string) string {
+	if suite == "" {
+		return ""
+	}
+	return fmt.Sprintf("suite %q: ", suite)
 }
 
 // gabMaxMillis bounds an entry's date (milliseconds since 1970): the year
@@ -664,14 +798,19 @@ type gabRecord struct {
 	line              int
 }
 
-// benches adds an array of bench records to the runs of art.
-func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, elems []*readkit.Node) {
+// records checks the elements of a benches array.
+func (g *gabReader) records(elems []*readkit.Node) []gabRecord {
 	var recs []gabRecord
 	for _, n := range elems {
 		if rec, ok := g.record(n); ok {
 			recs = append(recs, rec)
 		}
 	}
+	return recs
+}
+
+// benches adds one run's bench records to the runs of art.
+func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, recs []gabRecord) {
 	goTool := tool == "go"
 	// Newer versions of the go tool write "Name - unit" records next to
 	// the combined one; the combined one is then a duplicate.
@@ -1044,7 +1183,7 @@ func sniffGab(in Input) bool {
 	}
 	switch tok {
 	case json.Delim('{'):
-		for range 3 {
+		for range 4 {
 			key, ok := tokenKey(dec)
 			if !ok {
 				return false
@@ -1064,6 +1203,12 @@ func sniffGab(in Input) bool {
 				}
 			case "entries":
 				return v == json.Delim('{')
+			case "version":
+				if v != 2.0 {
+					return false
+				}
+			case "runs":
+				return v == json.Delim('[') // the columnar layout
 			default:
 				return false
 			}

@@ -1,6 +1,7 @@
 package planted
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -459,7 +460,7 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 	slices.Sort(bases)
 	parts = parts[:0]
 	for _, b := range bases {
-		parts = append(parts, fmt.Sprintf("%s %d", cmpOr(b, "-"), h.FalseByBasis[b]))
+		parts = append(parts, fmt.Sprintf("%s %d", cmp.Or(b, "-"), h.FalseByBasis[b]))
 	}
 	fmt.Fprintf(w, "  false alarms by basis: %s; per 1,000 unchanged rows with a full history %.1f (%d of %d), with a young one %.1f (%d of %d); %d within %d commits of a planted step\n", strings.Join(parts, ", "),
 		1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young,
@@ -477,13 +478,6 @@ func WriteSteps(w io.Writer, title string, s *StepScore) {
 	}
 	fmt.Fprintf(w, "  recall: %s\n", strings.Join(parts, ", "))
 	writeSources(w, s.BySource, false)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Labeled is a score with the labels of its table row.
