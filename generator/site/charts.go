@@ -121,6 +121,14 @@ func timeAxis() opts.XAxis {
 	return opts.XAxis{Type: "time", AxisLabel: &opts.AxisLabel{HideOverlap: opts.Bool(true)}}
 }
 
+// valueAxis is the value axis of history and overview charts. The
+// script sets its bounds to two significant digits around the values,
+// which ECharts labels besides its ticks: a bound next to a tick ("9.4"
+// over "9.39") is left out.
+func valueAxis() opts.YAxis {
+	return opts.YAxis{Type: "value", Scale: opts.Bool(true), AxisLabel: &opts.AxisLabel{HideOverlap: opts.Bool(true)}}
+}
+
 func timeZoom() []dataZoom {
 	return []dataZoom{
 		{Type: "inside", XAxisIndex: ptr(0), FilterMode: "none", ZoomOnMouseWheel: "ctrl", MoveOnMouseWheel: ptr(false)},
@@ -145,7 +153,7 @@ func historyOption() map[string]any {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: gridTopLegend, Bottom: "44px", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(timeAxis()),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(valueAxis()),
 	)
 	line.AddSeries(seriesValue, nil,
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle", SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
@@ -203,7 +211,7 @@ func overviewOption() map[string]any {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: gridTopLegend, Bottom: "44px", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(timeAxis()),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(valueAxis()),
 	)
 	line.Validate()
 	return line.JSON()

@@ -491,16 +491,17 @@
   //     200 ms for a series of 34 µs), while the band of a quiet series is
   //     drawn whole.
   //
-  // It returns the axis type, its bounds (null: ECharts' own) and what the
-  // axis name adds ("" for a linear axis nobody asked about).
+  // It returns the axis type, its bounds and the interval of its ticks
+  // (null: ECharts' own) and what the axis name adds ("" for a linear axis
+  // nobody asked about).
   function valueAxis(values, lower, upper, log) {
     var vs = values.filter(function (v) { return v !== null && v !== undefined && isFinite(v); });
-    if (!vs.length) { return {type: "value", min: null, max: null, note: log ? " (linear: values ≤ 0)" : ""}; }
+    if (!vs.length) { return {type: "value", min: null, max: null, interval: null, note: log ? " (linear: values ≤ 0)" : ""}; }
     var lo = Math.min.apply(null, vs), hi = Math.max.apply(null, vs);
     var positive = lo > 0;
     if (positive && (log || hi / lo >= spanLog)) {
       var note = log ? " (log)" : " (log: values span " + Math.floor(Math.log10(hi / lo)) + " orders of magnitude)";
-      return {type: "log", min: null, max: null, note: note};
+      return {type: "log", min: null, max: null, interval: null, note: note};
     }
     var span = hi - lo || Math.abs(hi) || 1, amin = lo, amax = hi;
     var room = Math.max(hi - lo, Math.max(Math.abs(lo), Math.abs(hi)) / 4);
@@ -514,21 +515,24 @@
     amin -= pad;
     amax += pad;
     if (lo >= 0 && amin < 0) { amin = 0; }
-    return {type: "value", min: niceFloor(amin), max: niceCeilAxis(amax), note: log ? " (linear: values ≤ 0)" : ""};
+    // The bounds are ticks: ECharts labels a bound that is not one besides
+    // its ticks, and on a phone "89" stood on "90", "9.4" on "9.39".
+    var step = niceStep((amax - amin) / 5);
+    return {type: "value", min: tick(Math.floor(amin / step), step), max: tick(Math.ceil(amax / step), step), interval: step,
+      note: log ? " (linear: values ≤ 0)" : ""};
   }
 
-  // niceFloor and niceCeilAxis round an axis bound outwards to two
-  // significant digits, so that ECharts' ticks stay readable.
-  function niceFloor(x) {
-    if (x === 0) { return 0; }
-    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
-    return Math.floor(x / p) * p;
+  // niceStep is the tick interval of 1, 2, 2.5 or 5 times a power of ten
+  // nearest above x (as ECharts picks its own).
+  function niceStep(x) {
+    var p = Math.pow(10, Math.floor(Math.log10(x)));
+    var f = x / p;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p;
   }
-  function niceCeilAxis(x) {
-    if (x === 0) { return 0; }
-    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
-    return Math.ceil(x / p) * p;
-  }
+
+  // tick is k steps without the product's rounding noise (92 × 0.1 is
+  // 9.200000000000001, which the axis printed as its lowest label).
+  function tick(k, step) { return Number((k * step).toPrecision(12)); }
 
   // historyAxis is valueAxis for historyData's d in the view's scale.
   function historyAxis(d) {
@@ -567,7 +571,7 @@
     c.setOption({
       legend: {show: legend.length > 0, data: legend},
       grid: {top: legend.length ? layout.gridTopLegend : layout.gridTop},
-      yAxis: {name: d.axis.name + ax.note, type: ax.type, min: ax.min, max: ax.max},
+      yAxis: {name: d.axis.name + ax.note, type: ax.type, min: ax.min, max: ax.max, interval: ax.interval},
       series: [
         {data: d.items, markLine: marks.length ? {data: marks} : undefined},
         {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
@@ -654,7 +658,7 @@
     series.forEach(function (x) { x.data.forEach(function (it) { values.push(it.value[1]); }); });
     var ax = valueAxis(values, [], [], view.log);
     var name = absolute ? axis.name + (view.absolute ? "" : " (absolute: no positive median)") : "% of median";
-    c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: name + ax.note, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
+    c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, interval: ax.interval, name: name + ax.note, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
       {replaceMerge: ["series"]});
     var div = c.getDom(), note = div.nextElementSibling;
     if (!note || !note.classList.contains("overview-note")) {
@@ -1139,7 +1143,10 @@
           otherBox.checked = others.some(function (x) { return x.open; });
           if (d.open) { loadOtherRows(d); }
         });
+        // A first commit's rows are all folded ones, open from the start.
+        if (d.open) { loadOtherRows(d); }
       });
+      otherBox.checked = others.some(function (x) { return x.open; });
     }
     var count = el("span", {"class": "filter-count", "aria-live": "polite"});
     box.appendChild(count);
@@ -1336,7 +1343,7 @@
         var hd = c.perfpagesHistory;
         if (!hd) { return; }
         var ax = historyAxis(hd.data);
-        c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: hd.name + ax.note}});
+        c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, interval: ax.interval, name: hd.name + ax.note}});
         var values = hd.data.items.map(function (it) { return it.value[1]; }).filter(function (v) { return v !== null; });
         any = any || (values.length > 0 && values.every(function (v) { return v > 0; }));
       });
