@@ -383,6 +383,9 @@ func TestUISite(t *testing.T) {
 		if r.Bars != 2+uiLongCount {
 			t.Errorf("%d bars, want %d", r.Bars, 2+uiLongCount)
 		}
+		// Bars whose names are too long for a phone still read apart, and
+		// no table or chart text of the page leaves the screen.
+		checkPhoneLayout(t, tb, head, true)
 		screenshot(t, tb, "changes-chart-390", "section.metric[data-metric='wall-time'] div.chart")
 		// The change from 0 reaches the end of the axis, labelled "new".
 		eval[chromedp.Void](t, tb, "choosing the allocs tab", `document.getElementById("tab-" + document.querySelector("section.metric[data-metric='allocs']").id).click()`)

@@ -853,6 +853,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		Watch:        s.Config.Triage.Watch(),
 		Content:      mc,
 		Warnings:     rep.Warnings,
+		StepOptions:  s.Config.StepOptions,
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br

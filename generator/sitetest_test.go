@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/inert"
 )
@@ -679,5 +680,77 @@ dir = "results"
 	b.AssertFileContent("404.html", "Page not found")
 	if strings.Contains(b.File("bench/index.html"), `href="/bench/index.html/"`) {
 		t.Error("a benchmark named index.html took /bench/index.html/")
+	}
+}
+
+// firstRunSite is a first run: one archive, one commit.
+var firstRunSite = `
+-- perfpages.toml --
+[site]
+title = "First run"
+
+[[sources]]
+dir = "results"
+-- results/run.json --
+{"schema": "perfpages.run.v1",
+ "artifact": {"id": "` + sha1 + `", "kind": "commit", "date": "2026-10-05T03:00:00Z", "branch": "main", "title": "First commit"},
+ "machine": {"name": "linux-x64", "os": "linux", "arch": "amd64"},
+ "results": [
+  {"benchmark": "parse", "params": {"size": "small"}, "metric": "wall-time", "unit": "ns", "samples": [1000, 1010, 990]},
+  {"benchmark": "parse", "params": {"size": "large"}, "metric": "wall-time", "unit": "ns", "samples": [3000, 3010, 2990]},
+  {"benchmark": "decode", "metric": "allocs", "unit": "count", "samples": [5]}
+ ]}
+`
+
+var (
+	// emptyBody is a table body without rows; templates (filled by the
+	// script) are left out before looking.
+	emptyBody = regexp.MustCompile(`<tbody>\s*</tbody>`)
+	templates = regexp.MustCompile(`(?s)<template.*?</template>`)
+	// historyTable is a benchmark page's history table, which the script
+	// fills from the data files (its noscript note says so).
+	historyTable = regexp.MustCompile(`(?s)<table class="history[^"]*">.*?</table>`)
+)
+
+// A first run with one archive reads sensibly on every page: no table
+// with headers and no rows, no promise of rows that are not there; the
+// regressions page says why it is empty, with the number of results a
+// step needs on each side from the step detection options.
+func TestSiteFirstRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		need         int
+	}{
+		{"defaults", "", changepoint.DefaultOptions.MinSegment},
+		{"min_segment set", "\n[analysis.steps]\nmin_segment = 5\n", 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := siteTest(t, strings.Replace(firstRunSite, "dir = \"results\"\n", "dir = \"results\"\n"+tc.config, 1))
+			pages := 0
+			for name, data := range b.Files() {
+				if !strings.HasSuffix(name, ".html") {
+					continue
+				}
+				pages++
+				page := historyTable.ReplaceAllString(templates.ReplaceAllString(string(data), ""), "")
+				if emptyBody.MatchString(page) {
+					t.Errorf("%s has a table without rows", name)
+				}
+				for _, promise := range []string{"in the tables below", "0 steps found", "relevance <strong></strong>"} {
+					if strings.Contains(page, promise) {
+						t.Errorf("%s says %q", name, promise)
+					}
+				}
+			}
+			if pages < 8 {
+				t.Errorf("%d pages built", pages)
+			}
+			b.AssertFileContent("regressions/index.html", fmt.Sprintf("a step needs at least %d main-line results on each side", tc.need), "the main line has 1 benchmarked commit so far")
+			b.AssertNoFileContent("regressions/index.html", "Open regressions")
+			b.AssertFileContent("index.html", "Latest commits", "first commit: nothing to compare with yet", "1 main-line commit,")
+			b.AssertFileContent("commit/"+sha1+"/index.html", "Its results are listed below", `<details class="other-rows" open`)
+			b.AssertFileContent("prs/index.html", "No pull request has results yet")
+			b.AssertFileContent("triage/index.html", "No report yet")
+		})
 	}
 }

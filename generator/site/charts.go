@@ -36,6 +36,7 @@ import (
 const (
 	chartHeight      = 320 // px
 	barRowHeight     = 24  // px per bar of a changes chart
+	barLineHeight    = 14  // px per line of a bar's name (a row of two lines is this much taller)
 	barMaxVisible    = 28  // bars shown at once before the chart scrolls
 	colorRegression  = "#e5534b"
 	colorImprovement = "#2da44e"
@@ -108,6 +109,31 @@ func (v *chartVisitor) Visit(option map[string]any) {
 	}
 }
 
+// The plot of a history or overview chart starts gridTopLegend below the
+// chart's top when it has a legend, gridTop when not: room for the legend
+// (one line: it scrolls rather than wrap) and, below it, the value axis'
+// name, which sits above the plot. A legend that wrapped onto a second
+// line on a phone covered the name.
+const (
+	gridTopLegend = "56px"
+	gridTop       = "32px"
+)
+
+// timeAxis is the date axis of history and overview charts. Labels that
+// would overlap are left out (on a phone the first of a month, in bold,
+// met the day before it).
+func timeAxis() opts.XAxis {
+	return opts.XAxis{Type: "time", AxisLabel: &opts.AxisLabel{HideOverlap: opts.Bool(true)}}
+}
+
+// valueAxis is the value axis of history and overview charts. The
+// script sets its bounds to two significant digits around the values,
+// which ECharts labels besides its ticks: a bound next to a tick ("9.4"
+// over "9.39") is left out.
+func valueAxis() opts.YAxis {
+	return opts.YAxis{Type: "value", Scale: opts.Bool(true), AxisLabel: &opts.AxisLabel{HideOverlap: opts.Bool(true)}}
+}
+
 func timeZoom() []dataZoom {
 	return []dataZoom{
 		{Type: "inside", XAxisIndex: ptr(0), FilterMode: "none", ZoomOnMouseWheel: "ctrl", MoveOnMouseWheel: ptr(false)},
@@ -129,10 +155,10 @@ func historyOption() map[string]any {
 	}})
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px"}),
-		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: "40px", Bottom: "44px", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
+		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: gridTopLegend, Bottom: "44px", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(timeAxis()),
+		charts.WithYAxisOpts(valueAxis()),
 	)
 	line.AddSeries(seriesValue, nil,
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle", SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
@@ -188,9 +214,9 @@ func overviewOption() map[string]any {
 	line.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
-		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: "40px", Bottom: "44px", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "time"}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: gridTopLegend, Bottom: "44px", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(timeAxis()),
+		charts.WithYAxisOpts(valueAxis()),
 	)
 	line.Validate()
 	return line.JSON()
@@ -239,7 +265,8 @@ func chartOptions() (string, error) {
 		"overview": overviewOption(),
 		"changes":  changesOption(),
 		"layout": map[string]any{
-			"height": chartHeight, "barRow": barRowHeight, "barMaxVisible": barMaxVisible,
+			"gridTop": gridTop, "gridTopLegend": gridTopLegend,
+			"height": chartHeight, "barRow": barRowHeight, "barLine": barLineHeight, "barMaxVisible": barMaxVisible,
 			"colors": map[string]string{"regression": colorRegression, "improvement": colorImprovement, "failed": colorFailed,
 				"annotation": colorAnnotation, "band": colorBand, "bandLegend": colorBandLegend, "line": colorLine},
 			"symbols": map[string]string{"regression": symbolUp, "improvement": symbolDown, "annotation": symbolPin},

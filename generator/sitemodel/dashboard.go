@@ -157,8 +157,12 @@ func (p *planner) dashboard(ctx context.Context) error {
 			}
 		}
 	}
-	for pos := len(d.MainLine) - 1; pos >= 1 && len(v.Recent) < 5; pos-- {
-		if b := p.brief(pos); b != nil {
+	// The latest commits, down to the first one (nothing to compare it
+	// with: a first run's dashboard lists it).
+	for pos := len(d.MainLine) - 1; pos >= 0 && len(v.Recent) < 5; pos-- {
+		if pos == 0 {
+			v.Recent = append(v.Recent, p.recentAt(0))
+		} else if b := p.brief(pos); b != nil {
 			v.Recent = append(v.Recent, p.recent(b))
 		}
 	}

@@ -406,13 +406,18 @@ func changesChart(metric string, rows []Row) *Chart {
 			continue
 		}
 		label := r.Benchmark
+		parts := []BarPart{{Value: r.Benchmark}}
 		for _, kv := range r.Params {
 			label += " " + kv.Key + "=" + kv.Value
+			parts = append(parts, BarPart{Key: kv.Key, Value: kv.Value})
 		}
 		if len(r.ContextShown) > 0 {
 			label += " [" + r.ContextShown.String() + "]"
+			for _, kv := range r.ContextShown {
+				parts = append(parts, BarPart{Key: kv.Key, Value: kv.Value, Context: true})
+			}
 		}
-		b := Bar{Label: label + " · " + r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"}
+		b := Bar{Label: label + " · " + r.Machine, Parts: parts, Machine: r.Machine, Percent: r.Change * 100, Text: r.ChangeText, Regression: r.Dir == "regression"}
 		if math.Abs(r.Change) >= math.MaxFloat64/100 {
 			// A change from 0 (formatRow stores it as the largest change
 			// whose percent is finite): no length describes it, so the
@@ -424,7 +429,87 @@ func changesChart(metric string, rows []Row) *Chart {
 	if len(bars) == 0 {
 		return nil
 	}
-	return &Chart{ID: ChartID("changes " + metric), Kind: ChartChanges, Bars: bars}
+	c := &Chart{ID: ChartID("changes " + metric), Kind: ChartChanges, Bars: bars}
+	c.Shared = shortenBars(c.Bars)
+	return c
+}
+
+// shortenBars leaves in each bar's Parts and Machine only what tells it
+// from the other bars: the parts every bar has (the same benchmark, a
+// parameter of the same value, one machine) are taken out and returned,
+// written once for the whole chart. On a phone a name is some 20
+// characters wide, and "compile profile=debug project=web-server
+// scenario=full · linux-x64-epyc" cut in the middle to fit could no
+// longer be told from its neighbours. A chart of one bar keeps its name
+// whole.
+func shortenBars(bars []Bar) string {
+	if len(bars) < 2 {
+		return ""
+	}
+	count := map[BarPart]int{}
+	keys := map[string]int{}
+	for _, b := range bars {
+		seen := map[string]bool{}
+		for _, p := range b.Parts {
+			count[p]++
+			if p.Key != "" && !seen[p.Key] {
+				seen[p.Key] = true
+				keys[p.Key]++
+			}
+		}
+	}
+	n := len(bars)
+	var shared []string
+	for _, p := range bars[0].Parts {
+		if count[p] == n {
+			shared = append(shared, p.text())
+		}
+	}
+	machine0, sharedMachine := bars[0].Machine, true
+	for _, b := range bars {
+		sharedMachine = sharedMachine && b.Machine == machine0
+	}
+	for i := range bars {
+		b := &bars[i]
+		var own []BarPart
+		for _, p := range b.Parts {
+			if count[p] == n {
+				continue
+			}
+			p.Common = p.Key != "" && keys[p.Key] == n
+			own = append(own, p)
+		}
+		machine := b.Machine
+		if sharedMachine {
+			machine = ""
+		}
+		if len(own) == 0 && machine == "" {
+			// Nothing in the name tells this bar from the others (they
+			// differ by what no label shows): it keeps its name whole.
+			continue
+		}
+		b.Parts, b.Machine = own, machine
+	}
+	out := strings.Join(shared, " ")
+	switch {
+	case sharedMachine && out != "":
+		out += " · " + machine0
+	case sharedMachine:
+		out = machine0
+	}
+	return out
+}
+
+// text is the part as a bar's label writes it.
+func (p BarPart) text() string {
+	s := p.Value
+	if p.Key != "" {
+		s = p.Key + "=" + p.Value
+	}
+	if p.Context {
+		s = "[" + s + "]"
+	}
+	return s
 }
 
 func summarize(m *analysis.MetricSummary) Summary {

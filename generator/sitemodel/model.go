@@ -320,8 +320,12 @@ type Chart struct {
 	// Series are the ids of the series drawn, with their names in the
 	// legend (overview charts).
 	Series []ChartSeries `json:"series,omitempty"`
-	// Bars are the bars of a changes chart.
-	Bars []Bar `json:"bars,omitempty"`
+	// Bars are the bars of a changes chart, and Shared what every one of
+	// them has in its name (see Bar.Parts), "" when nothing is or the
+	// chart has one bar: "compile scenario=full · linux-x64", shown once
+	// above the chart instead of on every bar.
+	Bars   []Bar  `json:"bars,omitempty"`
+	Shared string `json:"shared,omitempty"`
 	// Steps are the step changes a history chart marks (benchmark pages).
 	Steps []ChartStep `json:"steps,omitempty"`
 }
@@ -363,12 +367,35 @@ type ChartSeries struct {
 
 // Bar is one bar of a changes chart: a relevant change in percent.
 type Bar struct {
-	Label      string  `json:"label"`
-	Percent    float64 `json:"percent"`
-	Text       string  `json:"text"`
-	Regression bool    `json:"regression,omitempty"`
+	// Label names the bar's test case whole (benchmark, parameters,
+	// [context] · machine): its tooltip.
+	Label string `json:"label"`
+	// Parts and Machine are what tells the bar from the others of its
+	// chart, which is what the chart writes beside it: the benchmark,
+	// parameters and context values of Label that not every bar has
+	// (Chart.Shared names those), and the machine, "" when every bar ran
+	// on the same one. Where the names are too long for the chart's
+	// width, the script puts the machine on a line of its own, then
+	// writes a parameter whose key every bar has by its value alone
+	// (BarPart.Common), before it cuts anything.
+	Parts      []BarPart `json:"parts,omitempty"`
+	Machine    string    `json:"machine,omitempty"`
+	Percent    float64   `json:"percent"`
+	Text       string    `json:"text"`
+	Regression bool      `json:"regression,omitempty"`
 	// New marks a change from 0 ("+∞%"): Percent is only its sign (±1),
 	// and the chart draws the bar to the end of its axis, labelled "new",
 	// instead of stretching the scale.
 	New bool `json:"new,omitempty"`
+}
+
+// BarPart is a part of a bar's name: the benchmark (no Key), a parameter
+// or a context value (Context).
+type BarPart struct {
+	Key     string `json:"k,omitempty"`
+	Value   string `json:"v"`
+	Context bool   `json:"ctx,omitempty"`
+	// Common: every bar of the chart has a part of this key (with
+	// different values), so its value alone tells the bars apart.
+	Common bool `json:"common,omitempty"`
 }

@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -54,6 +55,10 @@ type Options struct {
 	Watch analysis.WatchOptions
 	// Warnings are the problems found reading the inputs.
 	Warnings []error
+	// StepOptions are the step detection options of a metric's series
+	// (config.Config.StepOptions); nil: changepoint.DefaultOptions. The
+	// regressions page says from them how many results a step needs.
+	StepOptions func(metric string) changepoint.Options
 	// Chunk is the number of main-line positions per series data file
 	// (DefaultChunk when 0).
 	Chunk int

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -69,6 +71,30 @@ type Regressions struct {
 	Accepted      []Accepted `json:"accepted,omitempty"`
 	AcceptedTotal int        `json:"accepted_total"`
 	Feed          string     `json:"feed"` // site-relative
+	// MinSegment is the fewest results a step needs on each side
+	// (changepoint.Options.MinSegment of [analysis.steps]), and
+	// MinSegmentBy the metrics whose [metrics."name".steps] ask another
+	// number: a page without steps says why. MainLine is the number of
+	// main-line commits.
+	MinSegment   int           `json:"min_segment"`
+	MinSegmentBy []MetricCount `json:"min_segment_by,omitempty"`
+	MainLine     int           `json:"main_line"`
+}
+
+// MetricCount is a number that applies to one metric.
+type MetricCount struct {
+	Metric string `json:"metric"`
+	N      int    `json:"n"`
+}
+
+// TooShort is whether the main line is too short for any step: it needs
+// MinSegment results on each side, of every metric.
+func (r Regressions) TooShort() bool {
+	least := r.MinSegment
+	for _, m := range r.MinSegmentBy {
+		least = min(least, m.N)
+	}
+	return r.MainLine < 2*least
 }
 
 // StepList is one list of steps, grouped by culprit range.
@@ -166,6 +192,8 @@ func (p *planner) regressions(ctx context.Context) error {
 		Regressions: p.stepList("regression", regGroups, len(reg), true), Improvements: p.stepList("improvement", p.groupSteps(imp), len(imp), true),
 		Acknowledged: p.stepList("acknowledged", p.groupSteps(ack), len(ack), false)}
 	v.Accepted, v.AcceptedTotal = p.accepted()
+	v.MainLine = len(d.MainLine)
+	v.MinSegment, v.MinSegmentBy = p.minSegments()
 	if err := p.out(Output{Path: route.Regressions, Layout: "regressions", Title: "Regressions", Sitemap: true}, func(o *Output) error {
 		o.Data = v
 		return nil
@@ -180,6 +208,27 @@ func (p *planner) regressions(ctx context.Context) error {
 		o.Data = p.regressionsFeed(regGroups, shown)
 		return nil
 	})
+}
+
+// minSegments is the fewest results a step needs on each side, the
+// site's and, in metric order, each metric's that differs from it.
+func (p *planner) minSegments() (int, []MetricCount) {
+	of := p.opts.StepOptions
+	if of == nil {
+		of = func(string) changepoint.Options { return changepoint.DefaultOptions }
+	}
+	site := of("").MinSegment
+	metrics := map[string]bool{}
+	for _, s := range p.d.Series {
+		metrics[s.Metric.Name] = true
+	}
+	var by []MetricCount
+	for _, m := range slices.Sorted(maps.Keys(metrics)) {
+		if n := of(m).MinSegment; n != site {
+			by = append(by, MetricCount{Metric: m, N: n})
+		}
+	}
+	return site, by
 }
 
 // stepGroup is the steps of one culprit range, before formatting.

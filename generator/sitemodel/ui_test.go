@@ -221,3 +221,80 @@ func (b *memBriefs) PutBrief(key string, x Brief) {
 	defer b.mu.Unlock()
 	b.m[key] = x
 }
+
+// A changes chart writes beside each bar only what tells it from the
+// others, and once above the chart what every bar has.
+func TestShortenBars(t *testing.T) {
+	bench := func(v string) BarPart { return BarPart{Value: v} }
+	param := func(k, v string) BarPart { return BarPart{Key: k, Value: v} }
+	common := func(k, v string) BarPart { return BarPart{Key: k, Value: v, Common: true} }
+	ctx := func(k, v string) BarPart { return BarPart{Key: k, Value: v, Context: true} }
+	bar := func(machine string, parts ...BarPart) Bar { return Bar{Parts: parts, Machine: machine} }
+	for _, tc := range []struct {
+		name       string
+		bars, want []Bar
+		shared     string
+	}{{
+		name:   "one bar keeps its name",
+		bars:   []Bar{bar("m1", bench("compile"), param("profile", "opt"))},
+		want:   []Bar{bar("m1", bench("compile"), param("profile", "opt"))},
+		shared: "",
+	}, {
+		name: "shared benchmark, parameter and machine",
+		bars: []Bar{
+			bar("m1", bench("compile"), param("profile", "opt"), param("scenario", "full")),
+			bar("m1", bench("compile"), param("profile", "debug"), param("scenario", "full")),
+		},
+		want: []Bar{
+			bar("", common("profile", "opt")),
+			bar("", common("profile", "debug")),
+		},
+		shared: "compile scenario=full · m1",
+	}, {
+		name: "machines differ, a key only some have",
+		bars: []Bar{
+			bar("graviton", bench("deep-nesting"), param("depth", "100")),
+			bar("epyc", bench("deep-nesting"), param("depth", "100")),
+			bar("epyc", bench("regex"), param("pattern", "literal")),
+		},
+		want: []Bar{
+			bar("graviton", bench("deep-nesting"), param("depth", "100")),
+			bar("epyc", bench("deep-nesting"), param("depth", "100")),
+			bar("epyc", bench("regex"), param("pattern", "literal")),
+		},
+		shared: "",
+	}, {
+		name: "only the context differs",
+		bars: []Bar{
+			bar("m1", bench("parse"), param("size", "small"), ctx("python", "2.7")),
+			bar("m1", bench("parse"), param("size", "small"), ctx("python", "3.4")),
+		},
+		want: []Bar{
+			bar("", BarPart{Key: "python", Value: "2.7", Context: true, Common: true}),
+			bar("", BarPart{Key: "python", Value: "3.4", Context: true, Common: true}),
+		},
+		shared: "parse size=small · m1",
+	}, {
+		name: "nothing written tells them apart",
+		bars: []Bar{
+			bar("m1", bench("parse"), param("size", "small")),
+			bar("m1", bench("parse"), param("size", "small")),
+		},
+		want: []Bar{
+			bar("m1", bench("parse"), param("size", "small")),
+			bar("m1", bench("parse"), param("size", "small")),
+		},
+		shared: "parse size=small · m1",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			bars := slices.Clone(tc.bars)
+			shared := shortenBars(bars)
+			if shared != tc.shared {
+				t.Errorf("shared %q, want %q", shared, tc.shared)
+			}
+			if d := cmp.Diff(tc.want, bars); d != "" {
+				t.Errorf("bars (-want +got):\n%s", d)
+			}
+		})
+	}
+}

@@ -501,16 +501,17 @@
   //     200 ms for a series of 34 µs), while the band of a quiet series is
   //     drawn whole.
   //
-  // It returns the axis type, its bounds (null: ECharts' own) and what the
-  // axis name adds ("" for a linear axis nobody asked about).
+  // It returns the axis type, its bounds and the interval of its ticks
+  // (null: ECharts' own) and what the axis name adds ("" for a linear axis
+  // nobody asked about).
   function valueAxis(values, lower, upper, log) {
     var vs = values.filter(function (v) { return v !== null && v !== undefined && isFinite(v); });
-    if (!vs.length) { return {type: "value", min: null, max: null, note: log ? " (linear: values ≤ 0)" : ""}; }
+    if (!vs.length) { return {type: "value", min: null, max: null, interval: null, note: log ? " (linear: values ≤ 0)" : ""}; }
     var lo = Math.min.apply(null, vs), hi = Math.max.apply(null, vs);
     var positive = lo > 0;
     if (positive && (log || hi / lo >= spanLog)) {
       var note = log ? " (log)" : " (log: values span " + Math.floor(Math.log10(hi / lo)) + " orders of magnitude)";
-      return {type: "log", min: null, max: null, note: note};
+      return {type: "log", min: null, max: null, interval: null, note: note};
     }
     var span = hi - lo || Math.abs(hi) || 1, amin = lo, amax = hi;
     var room = Math.max(hi - lo, Math.max(Math.abs(lo), Math.abs(hi)) / 4);
@@ -524,21 +525,24 @@
     amin -= pad;
     amax += pad;
     if (lo >= 0 && amin < 0) { amin = 0; }
-    return {type: "value", min: niceFloor(amin), max: niceCeilAxis(amax), note: log ? " (linear: values ≤ 0)" : ""};
+    // The bounds are ticks: ECharts labels a bound that is not one besides
+    // its ticks, and on a phone "89" stood on "90", "9.4" on "9.39".
+    var step = niceStep((amax - amin) / 5);
+    return {type: "value", min: tick(Math.floor(amin / step), step), max: tick(Math.ceil(amax / step), step), interval: step,
+      note: log ? " (linear: values ≤ 0)" : ""};
   }
 
-  // niceFloor and niceCeilAxis round an axis bound outwards to two
-  // significant digits, so that ECharts' ticks stay readable.
-  function niceFloor(x) {
-    if (x === 0) { return 0; }
-    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
-    return Math.floor(x / p) * p;
+  // niceStep is the tick interval of 1, 2, 2.5 or 5 times a power of ten
+  // nearest above x (as ECharts picks its own).
+  function niceStep(x) {
+    var p = Math.pow(10, Math.floor(Math.log10(x)));
+    var f = x / p;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p;
   }
-  function niceCeilAxis(x) {
-    if (x === 0) { return 0; }
-    var p = Math.pow(10, Math.floor(Math.log10(Math.abs(x))) - 1);
-    return Math.ceil(x / p) * p;
-  }
+
+  // tick is k steps without the product's rounding noise (92 × 0.1 is
+  // 9.200000000000001, which the axis printed as its lowest label).
+  function tick(k, step) { return Number((k * step).toPrecision(12)); }
 
   // historyAxis is valueAxis for historyData's d in the view's scale.
   function historyAxis(d) {
@@ -576,8 +580,8 @@
     c.perfpagesHistory = {data: d, name: d.axis.name};
     c.setOption({
       legend: {show: legend.length > 0, data: legend},
-      grid: {top: legend.length ? 40 : 24},
-      yAxis: {name: d.axis.name + ax.note, type: ax.type, min: ax.min, max: ax.max},
+      grid: {top: legend.length ? layout.gridTopLegend : layout.gridTop},
+      yAxis: {name: d.axis.name + ax.note, type: ax.type, min: ax.min, max: ax.max, interval: ax.interval},
       series: [
         {data: d.items, markLine: marks.length ? {data: marks} : undefined},
         {data: d.hasBand ? d.lower : []}, {data: d.hasBand ? d.width : []},
@@ -664,7 +668,7 @@
     series.forEach(function (x) { x.data.forEach(function (it) { values.push(it.value[1]); }); });
     var ax = valueAxis(values, [], [], view.log);
     var name = absolute ? axis.name + (view.absolute ? "" : " (absolute: no positive median)") : "% of median";
-    c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: name + ax.note, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
+    c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, interval: ax.interval, name: name + ax.note, nameTextStyle: {align: "left"}}, legend: {data: series.map(function (x) { return x.name; })}, series: series},
       {replaceMerge: ["series"]});
     var div = c.getDom(), note = div.nextElementSibling;
     if (!note || !note.classList.contains("overview-note")) {
@@ -685,30 +689,75 @@
     return 10 * p;
   }
 
-  // fitText shortens text to at most width px in the chart's label font by
-  // cutting its middle: names that share a long start (a suite's prefix)
-  // still differ by their end.
+  // textWidth is the width of text in px in the chart's label font, and
+  // fitText shortens text to at most width px by cutting its middle:
+  // names that share a long start (a suite's prefix) still differ by
+  // their end.
   var measure = null;
-  function fitText(text, width) {
+  function textWidth(text) {
     if (!measure) {
       measure = document.createElement("canvas").getContext("2d");
       measure.font = "12px sans-serif";
     }
-    var w = function (s) { return measure.measureText(s).width; };
-    if (w(text) <= width) { return text; }
+    return measure.measureText(text).width;
+  }
+  function fitText(text, width) {
+    if (textWidth(text) <= width) { return text; }
     var lo = 0, hi = text.length;
     while (lo < hi) {
       var k = Math.ceil((lo + hi) / 2);
-      if (w(text.slice(0, Math.ceil(k / 2)) + "…" + text.slice(text.length - Math.floor(k / 2))) <= width) { lo = k; } else { hi = k - 1; }
+      if (textWidth(text.slice(0, Math.ceil(k / 2)) + "…" + text.slice(text.length - Math.floor(k / 2))) <= width) { lo = k; } else { hi = k - 1; }
     }
     return text.slice(0, Math.ceil(lo / 2)) + "…" + text.slice(text.length - Math.floor(lo / 2));
   }
 
+  // splitText breaks text in two lines where the first is the longest
+  // that fits width px, after a space or a - _ / . (a name without
+  // either stays whole).
+  function splitText(text, width) {
+    if (textWidth(text) <= width) { return [text]; }
+    var best = -1;
+    for (var i = 1; i < text.length; i++) {
+      if (/[\s\-_\/.]/.test(text.charAt(i - 1)) && textWidth(text.slice(0, i).trim()) <= width) { best = i; }
+    }
+    return best < 0 ? [text] : [text.slice(0, best).trim(), text.slice(best).trim()];
+  }
+
+  // barLines writes the names of a changes chart's bars in width px: what
+  // tells each bar from the others (its parts and machine: sitemodel's
+  // shortenBars) on one line; else the machine on a line of its own; else
+  // also each parameter whose key every bar has by its value alone; else
+  // the name in two lines; and only then each line cut in its middle.
+  // Every bar is written the same way. It returns each bar's lines.
+  function barLines(bars, width) {
+    var name = function (b, bare) {
+      if (!b.parts && !b.machine) { return b.label; }
+      return (b.parts || []).map(function (p) {
+        var s = p.k ? (bare && p.common ? p.v : p.k + "=" + p.v) : p.v;
+        return p.ctx ? "[" + s + "]" : s;
+      }).join(" ");
+    };
+    var schemes = [
+      function (b) { return [[name(b, false), b.machine].filter(Boolean).join(" · ")]; },
+      function (b) { return [name(b, false), b.machine].filter(Boolean); },
+      function (b) { return [name(b, true), b.machine].filter(Boolean); },
+      function (b) { return b.machine ? [name(b, true), b.machine] : splitText(name(b, true), width); }
+    ];
+    var lines = null;
+    for (var i = 0; i < schemes.length; i++) {
+      lines = bars.map(schemes[i]);
+      var fits = lines.every(function (ls) { return ls.every(function (l) { return textWidth(l) <= width; }); });
+      if (fits) { return lines; }
+    }
+    return lines.map(function (ls) { return ls.map(function (l) { return fitText(l, width); }); });
+  }
+
   // drawChanges draws a comparison's bar chart: one row per change, its
-  // name on the left (shortened to a share of the chart's width; the
-  // tooltip has it whole), its change on the right, so that no label can
-  // cover a bar or another label at any width. A change from 0 (bar.new)
-  // has no length: its bar reaches the end of the axis, labelled "new".
+  // name on the left (what tells it from the other bars, in at most two
+  // lines of a share of the chart's width; the tooltip has it whole),
+  // its change on the right, so that no label can cover a bar or
+  // another label at any width. A change from 0 (bar.new) has no length:
+  // its bar reaches the end of the axis, labelled "new".
   function drawChanges(c, spec) {
     var layout = chartOptions.layout, n = spec.bars.length, visible = Math.min(n, layout.barMaxVisible);
     var finite = 0;
@@ -726,20 +775,27 @@
       }
       return it;
     });
-    var width = c.getDom().clientWidth || 600, labelWidth = Math.max(64, Math.min(260, Math.round(width * 0.38)));
+    var div = c.getDom(), width = div.clientWidth || 600;
+    var labelWidth = Math.max(64, Math.min(260, Math.round(width * (width < 480 ? 0.45 : 0.38))));
     var names = spec.bars.map(function (b) { return b.label; });
-    // When every bar ran on one machine, its name (" · machine") is left to
-    // the tooltip.
-    var machine = / · [^·]*$/.exec(names[0] || "");
-    var shown = names.map(function (l) { return machine && names.every(function (x) { return x.slice(-machine[0].length) === machine[0]; }) ? l.slice(0, -machine[0].length) : l; });
-    shown = shown.map(function (l) { return fitText(l, labelWidth - 10); });
+    var lines = barLines(spec.bars, labelWidth - 10);
+    var shown = lines.map(function (ls) { return ls.join("\n"); });
+    // A bar of two lines takes a taller row: the chart grows (its height
+    // is the generator's for rows of one line).
+    var tall = lines.some(function (ls) { return ls.length > 1; });
+    var rowHeight = layout.barRow + (tall ? layout.barLine : 0);
+    var height = Math.max(layout.height, visible * rowHeight + 72) + "px";
+    if (div.style.height !== height) {
+      div.style.height = height;
+      c.resize();
+    }
     var texts = spec.bars.map(function (b) { return b.new ? "new" : b.text; });
     // Only changes from 0: no scale to read, no grid to suggest one.
     if (finite === 0) { xAxis.axisLabel = {show: false}; xAxis.splitLine = {show: false}; }
     var opt = {
       xAxis: xAxis,
       yAxis: [
-        {data: names, axisLabel: {width: labelWidth, formatter: function (v, i) { return shown[i]; }}},
+        {data: names, axisLabel: {width: labelWidth, lineHeight: layout.barLine, formatter: function (v, i) { return shown[i]; }}},
         {data: names, axisLabel: {
           formatter: function (v, i) { return texts[i]; },
           color: function (v, i) { return spec.bars[i] && spec.bars[i].regression ? layout.colors.regression : layout.colors.improvement; }
@@ -1097,7 +1153,10 @@
           otherBox.checked = others.some(function (x) { return x.open; });
           if (d.open) { loadOtherRows(d); }
         });
+        // A first commit's rows are all folded ones, open from the start.
+        if (d.open) { loadOtherRows(d); }
       });
+      otherBox.checked = others.some(function (x) { return x.open; });
     }
     var count = el("span", {"class": "filter-count", "aria-live": "polite"});
     box.appendChild(count);
@@ -1294,7 +1353,7 @@
         var hd = c.perfpagesHistory;
         if (!hd) { return; }
         var ax = historyAxis(hd.data);
-        c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, name: hd.name + ax.note}});
+        c.setOption({yAxis: {type: ax.type, min: ax.min, max: ax.max, interval: ax.interval, name: hd.name + ax.note}});
         var values = hd.data.items.map(function (it) { return it.value[1]; }).filter(function (v) { return v !== null; });
         any = any || (values.length > 0 && values.every(function (v) { return v > 0; }));
       });
