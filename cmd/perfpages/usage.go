@@ -54,7 +54,7 @@ func init() {
 			summary: "the weekly triage report of the week starting that Monday; `-filter` is `definitely-relevant` (default: `triage.filter`), " +
 				"`probably-relevant` or `deserves-attention`"},
 		{name: "demo", run: cmdDemo,
-			synopsis: "-size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip] [-samples N] [-iters SEL]",
+			synopsis: "-size demo|S|M|L -out DIR [-format json|yaml|toml|asv] [-gzip] [-samples N] [-iters SEL]",
 			summary: "writes generated archives (the demo, or the benchmark sizes S = 100 artifacts × 200 series, M = 1,000 × 2,000, L = 5,000 × 10,000) " +
 				"and a `perfpages.toml` that builds them; `-samples` sets the samples per result, `-iters` gives chosen benchmarks Criterion's iteration counts"},
 		{name: "import", run: cmdImport,
