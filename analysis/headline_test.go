@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // noisy returns n values about level with relative noise sd (normal,
@@ -195,4 +196,37 @@ func rowsAtWith(t *testing.T, d *Dataset, opts Options) map[int]Row {
 		}
 	}
 	return out
+}
+
+// TestLevelWindow: the sliding window's median is the selection's, bit for
+// bit, through gaps, segment starts and windows of every size.
+func TestLevelWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	vals := make([]float64, 400)
+	for i := range vals {
+		vals[i] = math.Round(100*(1+0.05*rng.NormFloat64())) / 7
+		if rng.IntN(20) == 0 {
+			vals[i] = math.NaN()
+		}
+	}
+	for _, w := range []int{1, 2, 3, 50} {
+		var lw levelWindow
+		start := 0
+		for p := 1; p < len(vals); p++ {
+			if rng.IntN(40) == 0 {
+				start = p - 1 - rng.IntN(min(p, 3))
+			}
+			lw.advance(vals, start, p, w)
+			var seg []float64
+			for q := p - 1; q >= start && len(seg) < w; q-- {
+				if finite(vals[q]) {
+					seg = append(seg, vals[q])
+				}
+			}
+			want := quantile.SelectHalvesMedian(seg)
+			if got := lw.median(); got != want && !(math.IsNaN(got) && math.IsNaN(want)) || lw.len() != len(seg) {
+				t.Fatalf("w %d p %d start %d: median %v of %d, want %v of %d", w, p, start, got, lw.len(), want, len(seg))
+			}
+		}
+	}
 }

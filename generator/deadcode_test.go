@@ -16,14 +16,20 @@ import (
 // cmd/perfpages must be listed in testdata/deadcode-allow.txt (API that a
 // package documents as such), and every listed function must still be
 // unreachable, so the list stays exact. The test runs an installed deadcode
-// (PATH or GOPATH/bin) and skips without one: fetching it would need the
-// network. It takes half a minute, so -short skips it too.
+// (PATH or GOPATH/bin) and skips without one (fetching it would need the
+// network), except in CI (PERFPAGES_CI, set by .ci/run), where it fails.
+// It takes half a minute, so -short skips it too.
 func TestDeadcodeAllowlist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: deadcode loads the whole program")
 	}
 	bin := deadcodeBinary()
 	if bin == "" {
+		// .ci/run installs it and sets PERFPAGES_CI: there a missing
+		// deadcode is a broken CI, not a reason to pass.
+		if os.Getenv("PERFPAGES_CI") != "" {
+			t.Fatal("deadcode is not installed, and PERFPAGES_CI is set (.ci/run installs it)")
+		}
 		t.Skip("deadcode is not installed (go install golang.org/x/tools/cmd/deadcode@latest)")
 	}
 	cmd := exec.Command(bin, "-f", `{{range .Funcs}}{{$.Path}} {{.Name}}{{"\n"}}{{end}}`, "./cmd/perfpages")

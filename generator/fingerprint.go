@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/source"
 )
 
@@ -47,26 +48,8 @@ import (
 // build is done as usual, but its fingerprint is not saved, so the next
 // build cannot take itself for up to date on the strength of it. (Hashing
 // such files instead would change the fingerprint's form once they age.)
-// The tick is racyWindow where times are kept in whole seconds (FAT, ext3,
-// HFS+: both times of the file are whole seconds), fineWindow elsewhere
-// (Linux keeps file times from a clock that ticks every 1–10 ms).
-// Reading every input's bytes on every build would cost what the load
-// costs; this costs a stat per file.
-
-const (
-	racyWindow = 3 * time.Second
-	fineWindow = 100 * time.Millisecond
-)
-
-// racy reports whether a file last modified at mod and changed at changed
-// is racy at now.
-func racy(now, mod, changed time.Time) bool {
-	window := fineWindow
-	if mod.Nanosecond() == 0 && changed.Nanosecond() == 0 {
-		window = racyWindow
-	}
-	return now.Sub(changed) < window || now.Sub(mod) < window
-}
+// (The tick: fileid.Racy.) Reading every input's bytes on every build
+// would cost what the load costs; this costs a stat per file.
 
 // Fingerprint identifies the site's inputs as a build reads them, for
 // a command that watches them (serve): it changes whenever a build would.
@@ -171,10 +154,10 @@ func (fp *fingerprinter) fs(what string, fsys fs.FS) {
 // reads (a file over it is refused by its size, which the line has).
 func (fp *fingerprinter) file(name string, info fs.FileInfo, open func() (fs.File, error)) {
 	fmt.Fprintf(&fp.b, "  %q %d %v", name, info.Size(), info.Mode())
-	id, changed, ok := identity(info)
+	id, changed, ok := fileid.Identity(info)
 	if ok {
 		fmt.Fprintf(&fp.b, " %d %s", info.ModTime().UnixNano(), id)
-		if racy(fp.now, info.ModTime(), changed) {
+		if fileid.Racy(fp.now, info.ModTime(), changed) {
 			fp.stable = false
 		}
 	} else if info.Size() <= fp.max {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
 )
 
 // scaleSite writes the S data set's archives into dir/results, except
@@ -147,7 +148,7 @@ func TestIncrementalEqualsCold(t *testing.T) {
 	before := readTree(t, filepath.Join(inc, "public"))
 	time.Sleep(20 * time.Millisecond) // let modification times tell writes apart
 	scaleSite(t, inc, files, "")
-	time.Sleep(2 * fineWindow) // inputs older than a tick: the build's fingerprint is saved
+	time.Sleep(2 * fileid.FineWindow) // inputs older than a tick: the build's fingerprint is saved
 	rep := buildDir(t, inc)
 	got := readTree(t, filepath.Join(inc, "public"))
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/outdir"
 )
 
@@ -470,7 +471,7 @@ func TestTwoOutputsOwnStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	outs := []string{filepath.Join(b.dir, "public"), filepath.Join(b.dir, "public2")}
-	time.Sleep(2 * fineWindow) // inputs older than a tick: the builds' fingerprints are saved
+	time.Sleep(2 * fileid.FineWindow) // inputs older than a tick: the builds' fingerprints are saved
 	errs := make(chan error, 2)
 	reps := make([]*Report, 2)
 	for i, out := range outs {

@@ -35,7 +35,7 @@ var layerStages = []struct {
 	pkgs []string // module-relative import paths; a trailing "/..." covers a tree
 	may  []string // earlier stages it may import
 }{
-	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/mdtext/...", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
+	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "generator/internal/mdtext/...", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package generator
+package fileid
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// identity is what the kernel keeps of a file besides its size, mode and
+// Identity is what the kernel keeps of a file besides its size, mode and
 // modification time: its inode, device and status-change time (which no
 // tool can set), and that time; ok is false when info has none of it.
-func identity(info fs.FileInfo) (id string, changed time.Time, ok bool) {
+func Identity(info fs.FileInfo) (id string, changed time.Time, ok bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return "", time.Time{}, false
