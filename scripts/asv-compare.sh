@@ -21,9 +21,11 @@
 # CPU time much less: compare the CPU columns when other jobs run.
 #
 # asv is run from its source with Debian's python3 (asv is not packaged
-# there): ASV_SRC and ASV_RUNNER_SRC are checkouts of
-# github.com/airspeed-velocity/asv and asv_runner (default: cloned into
-# DIR/src at ASV_REF, default v0.6.6, and asv_runner's v0.2.5). They need
+# there, and PyPI is not needed): ASV_SRC and ASV_RUNNER_SRC are
+# checkouts of github.com/airspeed-velocity/asv and asv_runner (default:
+# cloned into DIR/src from ASV_GIT and ASV_RUNNER_GIT, default GitHub, at
+# ASV_REF, default v0.6.6, and ASV_RUNNER_REF, default v0.2.5; a local
+# clone or bare repository does as well). They need
 # python3-json5, python3-tabulate, python3-importlib-metadata,
 # python3-packaging and python3-yaml (apt-get install), and g++ and
 # python3-dev for asv's C++ step detection (_rangemedian), which asv
@@ -67,18 +69,19 @@ setup_asv() {
   [ -f "$py/asv/_rangemedian.done" ] && return
   if [ -z "${ASV_SRC:-}" ]; then
     ASV_SRC=$src/asv
-    [ -d "$ASV_SRC" ] || git clone -q --depth 1 --branch "${ASV_REF:-v0.6.6}" https://github.com/airspeed-velocity/asv "$ASV_SRC"
+    [ -d "$ASV_SRC" ] || git clone -q --depth 1 --branch "${ASV_REF:-v0.6.6}" "${ASV_GIT:-https://github.com/airspeed-velocity/asv}" "$ASV_SRC"
   fi
   if [ -z "${ASV_RUNNER_SRC:-}" ]; then
     ASV_RUNNER_SRC=$src/asv_runner
-    [ -d "$ASV_RUNNER_SRC" ] || git clone -q --depth 1 --branch "${ASV_RUNNER_REF:-v0.2.5}" https://github.com/airspeed-velocity/asv_runner "$ASV_RUNNER_SRC"
+    [ -d "$ASV_RUNNER_SRC" ] || git clone -q --depth 1 --branch "${ASV_RUNNER_REF:-v0.2.5}" "${ASV_RUNNER_GIT:-https://github.com/airspeed-velocity/asv_runner}" "$ASV_RUNNER_SRC"
   fi
   rm -rf "$py"
   mkdir -p "$py"
   cp -r "$ASV_SRC/asv" "$py/asv"
   cp -r "$ASV_RUNNER_SRC/asv_runner" "$py/asv_runner"
   # importlib.metadata asks for the installed distributions' versions.
-  ver=$(git -C "$ASV_SRC" describe --tags 2>/dev/null | sed 's/^v//; s/-.*//')
+  ver=$(git -C "$ASV_SRC" describe --tags 2>/dev/null | sed 's/^v//; s/-.*//' || true)
+  [ -n "$ver" ] || ver=$(echo "${ASV_REF:-v0.6.6}" | sed 's/^v//')
   mkdir -p "$py/asv-${ver:-0}.dist-info" "$py/asv_runner-0.dist-info"
   printf 'Metadata-Version: 2.1\nName: asv\nVersion: %s\n' "${ver:-0}" >"$py/asv-${ver:-0}.dist-info/METADATA"
   printf 'Metadata-Version: 2.1\nName: asv_runner\nVersion: 0\n' >"$py/asv_runner-0.dist-info/METADATA"

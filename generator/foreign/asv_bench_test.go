@@ -4,7 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
+
+// reportCPU reports MB of input per CPU-second of the process (every
+// goroutine's, the garbage collector's included) since start.
+func reportCPU(b *testing.B, start time.Duration, bytes int64) {
+	if cpu := cpuTime() - start; cpu > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+	}
+}
 
 // asvBenchFolder is an asv results folder shaped like `perfpages demo
 // -format asv`'s: files result files of n benchmarks each, a quarter of
@@ -60,7 +69,9 @@ func asvBenchFolder(files, n int) Input {
 }
 
 // BenchmarkReadASV reads asv results at the speed of reading: MB/s of
-// result files, a whole folder on every core and one file on one (the folder opened once).
+// result files (and MB per CPU-second, which does not depend on the
+// machine's other load), a whole folder on every core and one file on one
+// (the folder opened once).
 func BenchmarkReadASV(b *testing.B) {
 	in := asvBenchFolder(32, 2000)
 	size := 0
@@ -70,11 +81,13 @@ func BenchmarkReadASV(b *testing.B) {
 	b.Run("folder", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			if _, runs, _ := Read("asv", in, Defaults{}); len(runs) != 32 {
 				b.Fatalf("%d runs", len(runs))
 			}
 		}
+		reportCPU(b, start, int64(size))
 	})
 	b.Run("file", func(b *testing.B) {
 		rel := "m/00000001-virtualenv-py3.12.json"
@@ -84,10 +97,12 @@ func BenchmarkReadASV(b *testing.B) {
 		}
 		b.SetBytes(int64(len(in.Files[rel])))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			if runs, problems := f.ReadFile(rel, in.Files[rel]); len(runs) != 1 {
 				b.Fatalf("%d runs: %v", len(runs), problems)
 			}
 		}
+		reportCPU(b, start, int64(len(in.Files[rel])))
 	})
 }

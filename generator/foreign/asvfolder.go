@@ -31,9 +31,8 @@ import (
 // file's decoding, not the folder's (see generator's folder inputs).
 //
 // A result file is decoded in one pass: readkit.ParseJSON builds its tree
-// with the line of every value (after readkit.Lenient turned Python's
-// bare NaN and Infinity into strings, when there are any), and the reader
-// walks the tree. Nothing is parsed twice: no json.Unmarshal of a part of
+// with the line of every value (Python's bare NaN and Infinity read as
+// strings, JSONOptions.NonFinite), and the reader walks the tree. Nothing is parsed twice: no json.Unmarshal of a part of
 // what was parsed before. Only a file that is not valid JSON is parsed
 // again, by encoding/json, for its message.
 
@@ -272,8 +271,7 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 		arena.Reset()
 		r.arenas.Put(arena)
 	}()
-	doc := readkit.Lenient(data)
-	f, ok := r.decodeFile(rel, doc, arena)
+	f, ok := r.decodeFile(rel, data, arena)
 	if !ok {
 		return analysis.Run{}, false
 	}
@@ -337,12 +335,14 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 // not the file.
 const asvMaxDepth = 10000
 
-// decodeFile parses a result file (after readkit.Lenient) and reads its
-// fields; ok is false when the file is unusable (the problem is reported).
-func (r *asvFileReader) decodeFile(rel string, doc []byte, arena *readkit.Arena) (*asvFile, bool) {
-	root, _, perr := readkit.ParseJSON(r.file(rel), doc, readkit.JSONOptions{Duplicates: true, MaxDepth: asvMaxDepth, Arena: arena, Intern: r.internBytes})
+// decodeFile parses a result file (Python's bare NaN and Infinity read
+// as strings) and reads its fields; ok is false when the file is unusable
+// (the problem is reported).
+func (r *asvFileReader) decodeFile(rel string, data []byte, arena *readkit.Arena) (*asvFile, bool) {
+	root, _, perr := readkit.ParseJSON(r.file(rel), data, readkit.JSONOptions{Duplicates: true, NonFinite: true, MaxDepth: asvMaxDepth, Arena: arena, Intern: r.internBytes})
 	if perr != nil {
 		// encoding/json's words, as before the reader parsed with readkit.
+		doc := readkit.Lenient(data)
 		err := asvSyntax(readkit.NewLines(doc), 0, doc, '{')
 		r.warn(rel, err.line, "%s; skipped", err.msg)
 		return nil, false
@@ -762,8 +762,8 @@ func asvParamValue(n *readkit.Node) string {
 	return s
 }
 
-// asvNumber reads a value after readkit.Lenient, which turned the bare
-// NaN, Infinity and -Infinity tokens into strings.
+// asvNumber reads a value; the bare NaN, Infinity and -Infinity tokens
+// were parsed as strings (JSONOptions.NonFinite).
 func asvNumber(n *readkit.Node) asvValue {
 	switch n.Kind {
 	case readkit.Null:
