@@ -32,7 +32,9 @@ import (
 //   - the checkpoint is broken (a warning; it is written again).
 //
 // Runs of other tools' formats are added after the archives' on every
-// build (they are not in the checkpoint).
+// build (they are not in the checkpoint), except the result files of a
+// folder read file by file (asv's, see folderInput): those are inputs
+// like the archives, held by the checkpoint at their places.
 //
 // A checkpoint is rewritten when it was not used, or when the files it
 // does not hold are more than checkpointSlack allows: a nightly build of
