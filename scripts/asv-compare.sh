@@ -69,11 +69,11 @@ setup_asv() {
   [ -f "$py/asv/_rangemedian.done" ] && return
   if [ -z "${ASV_SRC:-}" ]; then
     ASV_SRC=$src/asv
-    [ -d "$ASV_SRC" ] || git clone -q --depth 1 --branch "${ASV_REF:-v0.6.6}" "${ASV_GIT:-https://github.com/airspeed-velocity/asv}" "$ASV_SRC"
+    [ -d "$ASV_SRC" ] || git -c advice.detachedHead=false clone -q --depth 1 --branch "${ASV_REF:-v0.6.6}" "${ASV_GIT:-https://github.com/airspeed-velocity/asv}" "$ASV_SRC"
   fi
   if [ -z "${ASV_RUNNER_SRC:-}" ]; then
     ASV_RUNNER_SRC=$src/asv_runner
-    [ -d "$ASV_RUNNER_SRC" ] || git clone -q --depth 1 --branch "${ASV_RUNNER_REF:-v0.2.5}" "${ASV_RUNNER_GIT:-https://github.com/airspeed-velocity/asv_runner}" "$ASV_RUNNER_SRC"
+    [ -d "$ASV_RUNNER_SRC" ] || git -c advice.detachedHead=false clone -q --depth 1 --branch "${ASV_RUNNER_REF:-v0.2.5}" "${ASV_RUNNER_GIT:-https://github.com/airspeed-velocity/asv_runner}" "$ASV_RUNNER_SRC"
   fi
   rm -rf "$py"
   mkdir -p "$py"
