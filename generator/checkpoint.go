@@ -12,7 +12,6 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/par"
-	"github.com/perfpages/perfpages/generator/source"
 	"github.com/perfpages/perfpages/generator/store"
 )
 
@@ -33,7 +32,9 @@ import (
 //   - the checkpoint is broken (a warning; it is written again).
 //
 // Runs of other tools' formats are added after the archives' on every
-// build (they are not in the checkpoint).
+// build (they are not in the checkpoint), except the result files of a
+// folder read file by file (asv's, see folderInput): those are inputs
+// like the archives, held by the checkpoint at their places.
 //
 // A checkpoint is rewritten when it was not used, or when the files it
 // does not hold are more than checkpointSlack allows: a nightly build of
@@ -75,11 +76,12 @@ type archives struct {
 	problems []error
 	resumed  bool              // from the store's checkpoint
 	held     []checkpointInput // what a checkpoint of b holds
+	decoded  int               // files decoded, not taken from the store
 }
 
 // fileInput is the checkpoint's record of file f (version v, store key
 // key): its problems probs and the artifact of its run r (nil for none).
-func fileInput(f source.File, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
+func fileInput(f input, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
 	in := checkpointInput{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
 	if r != nil {
 		in.Artifact = r.Artifact.ID
@@ -101,7 +103,7 @@ func (a *archives) hold(in checkpointInput, probs []archive.Problem) {
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
 // i's run is at position i.
-func addArchives(files []source.File, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
+func addArchives(files []input, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
 	if st == nil {
 		return addAll(files, opts, aopts, nil, nil)
 	}
@@ -119,10 +121,10 @@ func addArchives(files []source.File, opts analysis.BuildOptions, aopts archive.
 }
 
 // addAll adds the runs of every file to a new builder.
-func addAll(files []source.File, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+func addAll(files []input, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
 	b := analysis.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
-	decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)
 		}
@@ -156,7 +158,7 @@ func writeCheckpoint(st *store.Store, b *analysis.Builder, meta checkpointMeta) 
 
 // resumeArchives resumes from the store's checkpoint and adds the files it
 // does not hold; false when it cannot (see The checkpoint above).
-func resumeArchives(files []source.File, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
+func resumeArchives(files []input, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
 	payload, ok := st.ReadBlob(checkpointName, checkpointMagic)
 	if !ok {
 		return archives{}, false
@@ -213,7 +215,7 @@ func resumeArchives(files []source.File, keys [][32]byte, opts analysis.BuildOpt
 		return archives{}, false
 	}
 	// The new files, decoded and added at their positions.
-	var fresh []source.File
+	var fresh []input
 	var freshKeys [][32]byte
 	var freshAt []int
 	for i, f := range files {
@@ -229,7 +231,7 @@ func resumeArchives(files []source.File, keys [][32]byte, opts analysis.BuildOpt
 		probs []archive.Problem
 	}
 	got := make([]decoded, len(fresh))
-	decodeAll(fresh, freshKeys, aopts, st, func(k int, r *analysis.Run, _ [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(fresh, freshKeys, aopts, st, func(k int, r *analysis.Run, _ [32]byte, probs []archive.Problem) {
 		i := freshAt[k]
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)

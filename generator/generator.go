@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -171,6 +172,9 @@ type loaded struct {
 	// resumed: the archives' runs came from the store's checkpoint and
 	// the files it did not hold (see addArchives).
 	resumed bool
+	// files are the archives and per-file result files (see
+	// folderInput); decoded those decoded, not taken from the store.
+	files, decoded int
 	// annotations are the bytes of the annotations file read.
 	annotations []byte
 }
@@ -180,7 +184,8 @@ type loaded struct {
 func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loaded, []error, error) {
 	cfg := s.Config
 	var warnings []error
-	files := append([]source.File(nil), s.Files...)
+	files := archiveInputs(s.Files)
+	var folders []*folderInput // read file by file, their files among files
 	var notes []string
 	opts := cfg.BuildOptions()
 	dateOptional := cfg.Project.Git != ""
@@ -201,6 +206,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			}
 			warnings = append(warnings, h.problems...)
 			files = append(files, h.files...)
+			folders = append(folders, h.folders...)
 			later = append(later, h.runs...)
 			notes = append(notes, h.notes...)
 			continue
@@ -211,12 +217,14 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 		}
 		warnings = append(warnings, problems...)
 		if src.Format != "" && src.Format != "perfpages" {
-			runs, problems := readForeign(ctx, src, fs, cfg.Site.MaxInputBytes, st, nil)
-			later = append(later, runs...)
+			r, problems := readForeign(ctx, src, fs, cfg.Site.MaxInputBytes, st, nil)
+			later = append(later, r.runs...)
+			files = append(files, r.files...)
+			folders = append(folders, r.folders...)
 			warnings = append(warnings, problems...)
 			continue
 		}
-		files = append(files, fs...)
+		files = append(files, archiveInputs(fs)...)
 	}
 	if cfg.Project.Git != "" {
 		g, err := openGit(cfg.Project.Git)
@@ -241,8 +249,11 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
 	a := addArchives(files, opts, aopts, st)
-	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed}
+	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded}
 	warnings = append(warnings, a.problems...)
+	for _, fi := range folders {
+		warnings = problemErrors(warnings, fi.finish(files, a.held))
+	}
 	for _, r := range later {
 		b.Add(r.origin, r.run) // after every archive's run
 		// An artifact's key is its own results', whichever input they
@@ -477,17 +488,26 @@ func sourceRel(src config.Source, name string) string {
 // are not results (READMEs, logs) and are skipped quietly. A file of a git
 // source (Blob set, Data nil) is read from g only when the store does not
 // have its folder's runs: a folder's key is its files' names and blob ids.
-func readForeign(ctx context.Context, src config.Source, files []source.File, maxBytes int64, st *store.Store, g *source.Git) ([]laterRun, []error) {
+//
+// A folder of a format read file by file (foreign.Format.Open, asv's) is
+// not one input: its result files are returned as inputs of their own,
+// for the archives' checkpoint, with the open folders (see folderInput).
+func readForeign(ctx context.Context, src config.Source, files []source.File, maxBytes int64, st *store.Store, g *source.Git) (foreignRead, []error) {
+	var out foreignRead
 	pat, dirFormat, err := foreignPattern(src)
 	if err != nil {
-		return nil, []error{err}
+		return out, []error{err}
 	}
+	format, _ := foreign.Lookup(src.Format)
+	perFile := dirFormat && format.Open != nil
 	type input struct {
 		in  foreign.Input
 		def foreign.Defaults
 		// blobs are the git blobs of the folder's files (by name in
 		// Files), not read yet.
 		blobs map[string]string
+		// files are the folder's files, when it is read file by file.
+		files map[string]source.File
 	}
 	var inputs []input
 	groups := map[string]int{} // folder prefix → index in inputs
@@ -513,6 +533,13 @@ func readForeign(ctx context.Context, src config.Source, files []source.File, ma
 			inputs = append(inputs, input{in: foreign.Input{Name: folder, Files: map[string][]byte{}, MaxBytes: maxBytes}, def: def})
 		}
 		rel := strings.TrimPrefix(name, prefix)
+		if perFile {
+			if inputs[i].files == nil {
+				inputs[i].files = map[string]source.File{}
+			}
+			inputs[i].files[rel] = file
+			continue
+		}
 		inputs[i].in.Files[rel] = file.Data
 		if file.Blob != "" && file.Data == nil {
 			if inputs[i].blobs == nil {
@@ -521,9 +548,24 @@ func readForeign(ctx context.Context, src config.Source, files []source.File, ma
 			inputs[i].blobs[rel] = file.Blob
 		}
 	}
-	var out []laterRun
 	var problems []error
 	for _, in := range inputs {
+		if perFile {
+			fi, files, err := openFolder(ctx, format, in.in.Name, in.files, in.def, maxBytes, g)
+			if err != nil {
+				problems = append(problems, fmt.Errorf("%s: %w; folder skipped", in.in.Name, err))
+				continue
+			}
+			for i := range files {
+				if f := &files[i]; f.Data == nil && f.Blob != "" {
+					blob := f.Blob
+					f.Load = func() ([]byte, error) { return readBlob(ctx, g, blob) }
+				}
+			}
+			out.folders = append(out.folders, fi)
+			out.files = append(out.files, files...)
+			continue
+		}
 		var load func() error
 		if len(in.blobs) > 0 {
 			load = func() error { return readFiles(ctx, g, in.in.Files, in.blobs) }
@@ -535,10 +577,19 @@ func readForeign(ctx context.Context, src config.Source, files []source.File, ma
 		}
 		problems = problemErrors(problems, probs)
 		for _, r := range runs {
-			out = append(out, laterRun{in.in.Name, r})
+			out.runs = append(out.runs, laterRun{in.in.Name, r})
 		}
 	}
 	return out, problems
+}
+
+// foreignRead is what readForeign read of a source.
+type foreignRead struct {
+	runs []laterRun // added after the archives'
+	// files are result files of folders read file by file, inputs like
+	// the archives; folders those folders.
+	files   []input
+	folders []*folderInput
 }
 
 // readFiles reads the git blobs of a folder's files into files.
@@ -564,8 +615,10 @@ func isArchive(name string) bool {
 // order (so the dataset does not depend on scheduling), as soon as it and
 // the ones before it are decoded: only a few decoded files are in memory
 // at a time. key is the file's store key (keys[i] when keys is not nil,
-// else computed), probs its problems.
-func decodeAll(files []source.File, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem)) {
+// else computed), probs its problems. It returns how many files it
+// decoded (the others' runs came from the store).
+func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem)) int {
+	var decoded atomic.Int64
 	type result struct {
 		run   *analysis.Run
 		key   [32]byte
@@ -594,7 +647,10 @@ func decodeAll(files []source.File, keys [][32]byte, opts archive.Options, st *s
 				} else {
 					key = archiveKey(f, o)
 				}
-				run, key, probs := decodeCached(st, f, o, key)
+				run, key, probs, stored := decodeCached(st, f, o, key)
+				if !stored {
+					decoded.Add(1)
+				}
 				slots[i] <- result{run, key, probs}
 			}
 		}()
@@ -612,6 +668,7 @@ func decodeAll(files []source.File, keys [][32]byte, opts archive.Options, st *s
 		add(i, r.run, r.key, r.probs)
 	}
 	wg.Wait()
+	return int(decoded.Load())
 }
 
 // problemErrors are the build's warnings of a file's problems.
@@ -766,6 +823,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("load")
+	t.note("files", "%d of %d decoded (the others' runs from the store)", l.decoded, l.files)
 	if blobs, bytes := repos.reads(); blobs > 0 || len(repos.m) > 0 {
 		t.note("git", "%d blobs read (%s)", blobs, capped.FormatBytes(bytes))
 	}

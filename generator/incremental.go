@@ -69,7 +69,10 @@ func toolKey() string {
 // its bytes, or of its git blob id when it is a file of a git ref not
 // read yet (a blob id names its bytes), so that a build whose store has
 // it need not read it.
-func archiveKey(f source.File, o archive.Options) [32]byte {
+func archiveKey(f input, o archive.Options) [32]byte {
+	if f.folder != nil {
+		return f.folder.key(f)
+	}
 	data := f.Data
 	if f.Blob != "" {
 		data = []byte("git blob " + f.Blob)
@@ -91,40 +94,48 @@ func fileLimit(maxBytes int64, f source.File) int64 {
 	return entryLimit(maxBytes, f.Data)
 }
 
-// decodeCached decodes one archive, or takes its content from the store;
-// key is archiveKey(f, o). A file not read yet (f.Load) is read only when
-// the store does not have it.
-func decodeCached(st *store.Store, f source.File, o archive.Options, key [32]byte) (*analysis.Run, [32]byte, []archive.Problem) {
+// decodeCached decodes one archive, or takes its content from the store
+// (stored is true); key is archiveKey(f, o). A file not read yet (f.Load)
+// is read only when the store does not have it.
+func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ *analysis.Run, _ [32]byte, _ []archive.Problem, stored bool) {
 	if st != nil {
-		if e, ok := st.Entry(key, fileLimit(o.MaxBytes, f)); ok && len(e.Runs) <= 1 {
+		if e, ok := st.Entry(key, fileLimit(o.MaxBytes, f.File)); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)
 			if len(e.Runs) == 0 || fatal(probs) {
-				return nil, key, probs
+				return nil, key, probs, true
 			}
-			return &e.Runs[0], key, probs
+			return &e.Runs[0], key, probs, true
 		}
 	}
 	if f.Data == nil && f.Load != nil {
 		data, err := f.Load()
 		if err != nil {
-			return nil, key, []archive.Problem{{File: f.Origin, Msg: err.Error(), Fatal: true}}
+			return nil, key, []archive.Problem{{File: f.Origin, Msg: err.Error(), Fatal: true}}, false
 		}
 		f.Data = data
 	}
-	run, problems := archive.Decode(f.Origin, f.Data, o)
+	var runs []analysis.Run
+	var problems []archive.Problem
+	if f.folder != nil {
+		runs, problems = f.folder.read(f, f.Data)
+	} else {
+		var run analysis.Run
+		run, problems = archive.Decode(f.Origin, f.Data, o)
+		runs = []analysis.Run{run}
+	}
 	var e store.Entry
 	e.Problems = problemsTo(problems, f.Origin)
 	var out *analysis.Run
-	if !fatal(problems) {
-		out = &run
-		e.Runs = []analysis.Run{run}
+	if !fatal(problems) && len(runs) == 1 {
+		out = &runs[0]
+		e.Runs = runs
 	}
 	if st != nil {
 		if err := st.Put(key, e); err != nil {
 			problems = append(problems, archive.Problem{File: f.Origin, Msg: err.Error()})
 		}
 	}
-	return out, key, problems
+	return out, key, problems, false
 }
 
 // entryLimit bounds the size of the store's entry of an input made of

@@ -54,7 +54,10 @@ type history struct {
 	// files are the archives of paths with one version, at the ref's
 	// tip: inputs like a directory's files, read only when the store does
 	// not have them (Load).
-	files []source.File
+	files []input
+	// folders are the folders read file by file whose result files
+	// are among files.
+	folders []*folderInput
 	// runs are the other paths' runs (folded versions, other tools'
 	// formats), added after the archives'.
 	runs     []laterRun
@@ -92,7 +95,7 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 					continue
 				}
 				f.Load = func() ([]byte, error) { return readBlob(ctx, g, f.Blob) }
-				h.files = append(h.files, f)
+				h.files = append(h.files, input{File: f})
 				continue
 			}
 			err := fold(p, "perfpages archive", string(o), func(origin string, data []byte) ([]analysis.Run, []archive.Problem) {
@@ -127,8 +130,9 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 			}
 			newest = append(newest, f)
 		}
-		runs, problems := readForeign(ctx, src, newest, maxBytes, st, g)
-		h.runs, h.problems = append(h.runs, runs...), append(h.problems, problems...)
+		r, problems := readForeign(ctx, src, newest, maxBytes, st, g)
+		h.runs, h.problems = append(h.runs, r.runs...), append(h.problems, problems...)
+		h.files, h.folders = append(h.files, r.files...), append(h.folders, r.folders...)
 	default:
 		for _, p := range paths {
 			def, _, ok := foreignDefaults(pat, sourceRel(src, p.name), "")

@@ -28,7 +28,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("demo", stderr)
 	size := fs.String("size", "demo", "data set: demo (the embedded demo), S (100 artifacts × 200 series), M (1,000 × 2,000) or L (5,000 × 10,000)")
 	out := fs.String("out", "", "folder to write results/ and perfpages.toml into (required)")
-	format := fs.String("format", "", "archive format: json, yaml or toml (default: a mix, as the demo)")
+	format := fs.String("format", "", "archive format: json, yaml or toml (default: a mix, as the demo), or asv for asv's results layout (one machine, one result file per commit; see scripts/asv-compare.sh)")
 	gz := fs.Bool("gzip", false, "gzip the archives (with -format)")
 	samples := fs.Int("samples", 0, "samples per result (default: the data set's, 5)")
 	iters := fs.String("iters", "", "comma-separated benchmarks whose wall-time results get Criterion-style iteration counts, * for all (default: the data set's)")
@@ -43,8 +43,12 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	switch *format {
 	case "", "json", "yaml", "toml":
+	case "asv":
+		if *gz || *iters != "" {
+			return fmt.Errorf("demo: -format asv: asv's results are plain JSON without iteration counts (no -gzip or -iters)")
+		}
 	default:
-		return fmt.Errorf("demo: -format %q: want json, yaml or toml", *format)
+		return fmt.Errorf("demo: -format %q: want json, yaml, toml or asv", *format)
 	}
 	plan, err := demo.PlanFor(*size)
 	if err != nil {
@@ -55,6 +59,14 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *iters != "" {
 		plan.Iters = strings.Split(*iters, ",")
+	}
+	if *format == "asv" {
+		n, err := generator.WriteASV(*out, generator.ASVPlan(plan))
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %d asv result files, project.fi (the commits, for git fast-import), asv.conf.json and perfpages.toml into %s; build with: perfpages build -config %s/perfpages.toml\n", n, *out, *out)
+		return nil
 	}
 	n, err := generator.WritePlan(*out, plan, *format, *gz)
 	if err != nil {

@@ -24,16 +24,18 @@
 //	      the weekly triage report of the week starting that Monday; -filter is
 //	      definitely-relevant (default: triage.filter), probably-relevant or
 //	      deserves-attention
-//	perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml] [-gzip] [-samples N] [-iters SEL]
+//	perfpages demo -size demo|S|M|L -out DIR [-format json|yaml|toml|asv] [-gzip] [-samples N] [-iters SEL]
 //	      writes generated archives (the demo, or the benchmark sizes S = 100
 //	      artifacts × 200 series, M = 1,000 × 2,000, L = 5,000 × 10,000) and a
 //	      perfpages.toml that builds them; -samples sets the samples per result,
 //	      -iters gives chosen benchmarks Criterion's iteration counts
-//	perfpages import [-format auto|F] [-artifact ID] [-date T] [-machine M] [-branch B] [-pr N] [-title T] [-kind commit|try|tag|local] [-baseline ID] [-better higher|lower] [-force] -out DIR FILE...
+//	perfpages import [-format auto|F] [-artifact ID] [-date T] [-machine M] [-branch B] [-pr N] [-title T] [-kind commit|try|tag|local] [-baseline ID] [-better higher|lower] [-results DIR] [-force] -out DIR FILE...
 //	      other tools' result files → archives (see "Other tools' results");
 //	      -artifact, -date, -machine, -branch, -pr and -title say what the files
 //	      do not record; a PR's run is -kind try -pr N -baseline BASE_SHA; -force
-//	      overwrites an archive with other results
+//	      overwrites an archive with other results; an asv results folder, or one
+//	      new result file of it, read with the folder's benchmarks.json and
+//	      machine.json (found beside it, or in -results DIR)
 //	perfpages run -name N [-repeat 5] [-warmup 0] [-work-units N] [-timeout D] [-out F] [-cwd DIR] [-output-cap N] [-allow-nonzero] -- CMD...
 //	      measures a command as perfgate does (wall time, max RSS, CPU time,
 //	      throughput) and writes a perfgate.run.v1 receipt

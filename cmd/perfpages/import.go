@@ -47,6 +47,8 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	better := fs.String("better", "", "for github-action-benchmark custom JSON: higher (customBiggerIsBetter) or lower (customSmallerIsBetter)")
 	out := fs.String("out", "", "folder to write archives into (required)")
 	force := fs.Bool("force", false, "overwrite an archive that exists with other results for the same machine, artifact and context")
+	results := fs.String("results", "", "with -format asv and a result file: the results folder it belongs to, whose benchmarks.json and machine.json it is read with "+
+		"(default: the file's folder's parent when it holds benchmarks.json, else the file's folder)")
 	if err := parse(fs, args, 1<<20); err != nil {
 		return err
 	}
@@ -58,6 +60,9 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if fs.NArg() == 0 {
 		return errors.New("import: no files given")
+	}
+	if ff, ok := foreign.Lookup(*format); *results != "" && (!ok || ff.Open == nil) {
+		return fmt.Errorf("import: -results is for a result file of a format that reads its folder file by file (asv), not -format %s", *format)
 	}
 	def := foreign.Defaults{Artifact: analysis.Artifact{ID: *artifact, Branch: *branch, PR: *pr, Title: *title,
 		Kind: analysis.ArtifactKind(*kind), Baseline: *baseline}, Machine: analysis.Machine{Name: *machine}}
@@ -89,7 +94,7 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 			inputs++
-			if _, err := importOne(path, *format, def, *out, *force, stdout, stderr); err != nil {
+			if _, err := importOne(path, *format, *results, def, *out, *force, stdout, stderr); err != nil {
 				say(stderr, "perfpages: ", err)
 				failed++
 			}
@@ -164,12 +169,28 @@ func parseDate(s string) (time.Time, error) {
 // written (or found unchanged). A run whose archive would overwrite other
 // results (without force) is reported and skipped; the others are still
 // written and the error counts the skipped ones.
-func importOne(path, format string, def foreign.Defaults, out string, force bool, stdout, stderr io.Writer) (int, error) {
-	in, err := foreign.ReadPath(path)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+//
+// A file of a format that reads its folders file by file (asv's result
+// file) is read with the files its folder shares (benchmarks.json,
+// machine.json), found in results or beside it (foreign.ReadFolderFile):
+// a nightly job imports the one file it just wrote.
+func importOne(path, format, results string, def foreign.Defaults, out string, force bool, stdout, stderr io.Writer) (int, error) {
+	var f foreign.Format
+	var runs []analysis.Run
+	var problems []pparchive.Problem
+	if ff, ok := foreign.Lookup(format); ok && ff.Open != nil && !isDir(path) {
+		var err error
+		f = ff
+		if runs, problems, err = foreign.ReadFolderFile(format, path, results, def); err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+	} else {
+		in, err := foreign.ReadPath(path)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+		f, runs, problems = foreign.Read(format, in, def)
 	}
-	f, runs, problems := foreign.Read(format, in, def)
 	fatal := false
 	for _, p := range problems {
 		if p.Fatal {
@@ -291,4 +312,11 @@ func safeName(s string) string {
 		return "_"
 	}
 	return out
+}
+
+// isDir reports whether path is a folder (false when it cannot be told:
+// reading it says why).
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

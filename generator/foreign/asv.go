@@ -8,14 +8,11 @@ import (
 	"io"
 	"math"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/perfpages/perfpages/analysis"
-	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
@@ -67,7 +64,8 @@ import (
 // version 2 (rows aligned with result_columns) and the older version 1
 // (a dict per benchmark, benchmark_version beside it) are read.
 func init() {
-	register(Format{Name: "asv", Dir: true, Read: readASV, Sniff: sniffASV, Files: func(name string) bool { return path.Ext(name) == ".json" }})
+	register(Format{Name: "asv", Dir: true, Read: readASV, Sniff: sniffASV, Files: func(name string) bool { return path.Ext(name) == ".json" },
+		Shared: asvIsShared, Open: OpenASV})
 }
 
 // asvSniffLimit bounds how much of a file Sniff looks at: asv writes
@@ -107,65 +105,14 @@ type asvBenchmark struct {
 // asvSuite is a decoded benchmarks.json; nil when there is none.
 type asvSuite map[string]asvBenchmark
 
-// asvReader reads one results folder.
-type asvReader struct {
-	in       Input
-	def      Defaults
-	problems []archive.Problem
-	dropped  int                          // warnings past maxProblems
-	suites   map[string]asvSuite          // by folder, nil when the folder has no benchmarks.json
-	machines map[string]*analysis.Machine // by folder, nil when the folder has no (usable) machine.json
-	noSuite  bool                         // some result file had no benchmarks.json to go by
-}
-
-func (r *asvReader) file(rel string) string {
-	return filepath.Join(r.in.Name, filepath.FromSlash(rel))
-}
-
-func (r *asvReader) warn(rel string, line int, format string, args ...any) {
-	if !full(r.problems, &r.dropped) {
-		r.problems = append(r.problems, problem(r.file(rel), line, format, args...))
-	}
-}
-
-func readASV(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
-	r := &asvReader{in: in, def: def, suites: map[string]asvSuite{}, machines: map[string]*analysis.Machine{}}
-	defer func() { problems = withDropped(problems, in.Name, r.dropped) }()
-	var rels []string
-	for rel := range in.Files {
-		base := path.Base(rel)
-		if strings.HasSuffix(base, ".json") && base != "machine.json" && base != "benchmarks.json" {
-			rels = append(rels, rel)
-		}
-	}
-	slices.Sort(rels)
-	var runs []analysis.Run
-	for _, rel := range rels {
-		if run, ok := r.readResults(rel); ok {
-			runs = append(runs, run)
-		}
-	}
-	if r.noSuite {
-		r.problems = append(r.problems, problem(in.Name, 0, "no benchmarks.json: benchmark types come from the names' prefixes (time_, mem_, peakmem_, track_), units are asv's defaults and parameters are named param1, param2, …"))
-	}
-	if len(runs) == 0 {
-		msg := "no asv results: the folder has no <machine>/<commit>-<env>.json result files"
-		if len(rels) > 0 {
-			msg = fmt.Sprintf("no usable asv results in %d result files", len(rels))
-		}
-		r.problems = append(r.problems, fatal(in.Name, 0, "%s", msg))
-	}
-	return runs, r.problems
-}
-
 // suite returns the benchmarks.json that applies to a file in dir: the
 // nearest one in dir or above it.
-func (r *asvReader) suite(dir string) asvSuite {
+func (r *asvOpener) suite(dir string) asvSuite {
 	for {
 		s, seen := r.suites[dir]
 		if !seen {
 			rel := path.Join(dir, "benchmarks.json")
-			if data, ok := r.in.Files[rel]; ok {
+			if data, ok := r.shared[rel]; ok {
 				s = r.readSuite(rel, data)
 			}
 			r.suites[dir] = s
@@ -178,7 +125,7 @@ func (r *asvReader) suite(dir string) asvSuite {
 	}
 }
 
-func (r *asvReader) readSuite(rel string, data []byte) asvSuite {
+func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
 	doc := readkit.Lenient(data)
 	entries, err := asvObject(readkit.NewLines(doc), 0, doc, true)
 	if err != nil {
@@ -220,13 +167,13 @@ func (r *asvReader) readSuite(rel string, data []byte) asvSuite {
 }
 
 // machine returns the machine described by dir/machine.json, or nil.
-func (r *asvReader) machine(dir string) *analysis.Machine {
+func (r *asvOpener) machine(dir string) *analysis.Machine {
 	if m, seen := r.machines[dir]; seen {
 		return m
 	}
 	r.machines[dir] = nil
 	rel := path.Join(dir, "machine.json")
-	data, ok := r.in.Files[rel]
+	data, ok := r.shared[rel]
 	if !ok {
 		return nil
 	}
@@ -242,14 +189,14 @@ func (r *asvReader) machine(dir string) *analysis.Machine {
 			info[e.Key] = asvString(e.Raw)
 		}
 	}
-	m := r.machineFrom(rel, info)
+	m := machineFrom(&r.asvLog, rel, info)
 	r.machines[dir] = &m
 	return &m
 }
 
 // machineFrom reads asv's machine fields (machine.json, or the params of a
 // result file, which repeat them).
-func (r *asvReader) machineFrom(rel string, info map[string]string) analysis.Machine {
+func machineFrom(r *asvLog, rel string, info map[string]string) analysis.Machine {
 	m := analysis.Machine{Name: info["machine"], OS: info["os"], Arch: info["arch"], CPU: info["cpu"]}
 	if s := info["num_cpu"]; s != "" {
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n > 0 {
@@ -296,77 +243,6 @@ func asvRAM(s, os string) (int64, bool) {
 	return int64(x * mult), true
 }
 
-// asvFile is the part of a result file the reader uses.
-type asvFile struct {
-	commit, env, python string
-	hasEnv              bool
-	date                time.Time
-	machine             map[string]string // the file's params: machine fields and dependency versions
-	version             int
-	columns             []string
-	results             []asvEntry
-	benchVersions       map[string]string // version 1: benchmark_version
-}
-
-// readResults reads one result file into a run; ok is false when nothing
-// of it can be used (the problem is reported).
-func (r *asvReader) readResults(rel string) (analysis.Run, bool) {
-	doc := readkit.Lenient(r.in.Files[rel])
-	f, ok := r.decodeFile(rel, doc)
-	if !ok {
-		return analysis.Run{}, false
-	}
-	dir := path.Dir(rel)
-	run := analysis.Run{
-		Artifact: r.artifact(rel, f),
-		Machine:  r.runMachine(rel, dir, f),
-		Context:  r.context(rel, f),
-	}
-	suite := r.suite(dir)
-	if suite == nil {
-		r.noSuite = true
-	}
-	var guessed, changed []string
-	for _, e := range f.results {
-		if e.Dup {
-			r.warn(rel, e.Line, "benchmark %q appears twice; keeping the first", e.Key)
-			continue
-		}
-		rec, ok := r.record(rel, f, e)
-		if !ok {
-			continue
-		}
-		bm, known := suite[e.Key]
-		if !known {
-			bm = asvBenchmark{Type: asvTypeOf(e.Key)}
-			if suite != nil {
-				guessed = append(guessed, e.Key)
-			}
-		}
-		if known && bm.HasVersion && rec.hasVersion && rec.version != bm.Version {
-			changed = append(changed, e.Key)
-			continue
-		}
-		run.Results = append(run.Results, r.results(rel, e, bm, rec)...)
-	}
-	if len(guessed) > 0 {
-		r.warn(rel, 0, "%s not in benchmarks.json: type and unit guessed from the name", asvList(guessed))
-	}
-	if len(changed) > 0 {
-		r.warn(rel, 0, "%s: benchmark version differs from benchmarks.json (the benchmark's code changed since); skipped, as asv publish does", asvList(changed))
-	}
-	if len(run.Results) == 0 {
-		if len(f.results) == 0 {
-			r.warn(rel, 0, "no benchmark results; skipped")
-		} else {
-			r.warn(rel, 0, "no usable benchmark results; skipped")
-		}
-		return analysis.Run{}, false
-	}
-	slices.SortStableFunc(run.Results, func(a, b analysis.Result) int { return strings.Compare(a.Case.Benchmark, b.Case.Benchmark) })
-	return run, true
-}
-
 // asvList names up to three benchmarks: "x", "x, y and 4 more benchmarks".
 func asvList(names []string) string {
 	if len(names) == 1 {
@@ -385,107 +261,7 @@ func asvList(names []string) string {
 	return fmt.Sprintf("%d benchmarks (%s)", len(names), b.String())
 }
 
-func (r *asvReader) decodeFile(rel string, doc []byte) (*asvFile, bool) {
-	lx := readkit.NewLines(doc)
-	entries, err := asvObject(lx, 0, doc, true)
-	if err != nil {
-		r.warn(rel, err.line, "%s; skipped", err.msg)
-		return nil, false
-	}
-	f := &asvFile{}
-	var hasResults, hasColumns, hasVersion bool
-	for _, e := range entries {
-		if e.Dup {
-			r.warn(rel, e.Line, "field %q appears twice; keeping the first", e.Key)
-			continue
-		}
-		var err error
-		switch e.Key {
-		case "commit_hash":
-			err = json.Unmarshal(e.Raw, &f.commit)
-		case "env_name":
-			f.hasEnv = !asvIsNull(e.Raw)
-			err = json.Unmarshal(e.Raw, &f.env)
-		case "python":
-			if !asvIsNull(e.Raw) {
-				f.python = asvString(e.Raw)
-			}
-		case "date":
-			f.date, err = asvDate(e.Raw)
-		case "params":
-			f.machine, err = asvStrings(e.Raw)
-		case "version":
-			hasVersion = true
-			err = json.Unmarshal(e.Raw, &f.version)
-		case "result_columns":
-			hasColumns = true
-			err = json.Unmarshal(e.Raw, &f.columns)
-		case "benchmark_version":
-			f.benchVersions, err = asvStrings(e.Raw)
-		case "results":
-			hasResults = true
-			var oerr *asvSyntaxError
-			f.results, oerr = asvObject(lx, e.Off, e.Raw, false)
-			if oerr != nil {
-				r.warn(rel, oerr.line, "results: %s; skipped", oerr.msg)
-				return nil, false
-			}
-		}
-		if err != nil {
-			r.warn(rel, e.Line, "%s: %s", e.Key, asvTypeError(err))
-			if e.Key == "commit_hash" || e.Key == "result_columns" || e.Key == "results" {
-				r.warn(rel, e.Line, "not a usable asv result file; skipped")
-				return nil, false
-			}
-		}
-	}
-	switch {
-	case f.commit == "" && !hasResults:
-		r.warn(rel, 0, "not an asv result file (no commit_hash and results); skipped")
-		return nil, false
-	case f.commit == "":
-		r.warn(rel, 0, "no commit_hash: the results cannot be placed in history; skipped")
-		return nil, false
-	case !hasResults:
-		r.warn(rel, 0, "no results; skipped")
-		return nil, false
-	}
-	switch {
-	case f.version == 2 && !hasColumns:
-		r.warn(rel, 0, "format version 2 without result_columns; skipped")
-		return nil, false
-	case f.version == 1 || f.version == 2:
-	case hasVersion:
-		if hasColumns {
-			f.version = 2
-		} else {
-			f.version = 1
-		}
-		r.warn(rel, 0, "unknown asv result format version; read as version %d by its shape", f.version)
-	case hasColumns:
-		f.version = 2
-	default:
-		f.version = 1
-	}
-	return f, true
-}
-
-// asvDate reads a JavaScript timestamp (milliseconds since the epoch).
-func asvDate(raw json.RawMessage) (time.Time, error) {
-	if asvIsNull(raw) {
-		return time.Time{}, nil
-	}
-	var ms float64
-	if err := json.Unmarshal(raw, &ms); err != nil {
-		return time.Time{}, err
-	}
-	if math.IsNaN(ms) || ms <= 0 || ms > 1e15 {
-		return time.Time{}, fmt.Errorf("%s is not a time in milliseconds since 1970", bytes.TrimSpace(raw))
-	}
-	return time.UnixMilli(int64(ms)).UTC(), nil
-}
-
-func (r *asvReader) artifact(rel string, f *asvFile) analysis.Artifact {
+func (r *asvFileReader) artifact(rel string, f *asvFile) analysis.Artifact {
 	d := r.def.Artifact
 	a := analysis.Artifact{ID: f.commit, Kind: analysis.KindCommit, Date: f.date}
 	switch {
@@ -512,12 +288,12 @@ func (r *asvReader) artifact(rel string, f *asvFile) analysis.Artifact {
 
 // runMachine is the file folder's machine.json, completed from the file's
 // params, the folder's name and the caller's machine.
-func (r *asvReader) runMachine(rel, dir string, f *asvFile) analysis.Machine {
+func (r *asvFileReader) runMachine(rel, dir string, f *asvFile) analysis.Machine {
 	var m analysis.Machine
-	if mj := r.machine(dir); mj != nil {
+	if mj := r.machines[dir]; mj != nil {
 		m = *mj
 	}
-	fromFile := r.machineFrom(rel, f.machine)
+	fromFile := machineFrom(&r.asvLog, rel, f.machine)
 	if m.Name != "" && fromFile.Name != "" && fromFile.Name != m.Name {
 		r.warn(rel, 0, "params say machine %q but machine.json says %q; using machine.json", fromFile.Name, m.Name)
 	}
@@ -558,7 +334,7 @@ func cmp0[T comparable](a, b T) T {
 
 // context is env (the environment's name) and python, then the caller's
 // context on top.
-func (r *asvReader) context(rel string, f *asvFile) analysis.Params {
+func (r *asvFileReader) context(rel string, f *asvFile) analysis.Params {
 	m := map[string]string{}
 	env := f.env
 	if !f.hasEnv {
@@ -595,130 +371,9 @@ type asvRecord struct {
 	hasVersion bool
 }
 
-// record decodes a benchmark's entry (a version 2 row or a version 1
-// value); problems are reported, and ok is false when nothing is usable.
-func (r *asvReader) record(rel string, f *asvFile, e asvEntry) (asvRecord, bool) {
-	var rec asvRecord
-	var result, params, samples, version json.RawMessage
-	if f.version == 2 {
-		var row []json.RawMessage
-		if err := json.Unmarshal(e.Raw, &row); err != nil {
-			r.warn(rel, e.Line, "benchmark %q: %s (a row of result_columns); skipped", e.Key, asvTypeError(err))
-			return rec, false
-		}
-		for i, col := range f.columns {
-			if i >= len(row) {
-				break
-			}
-			switch col {
-			case "result":
-				result = row[i]
-			case "params":
-				params = row[i]
-			case "samples":
-				samples = row[i]
-			case "version":
-				version = row[i]
-			}
-		}
-		if len(row) > len(f.columns) {
-			r.warn(rel, e.Line, "benchmark %q: %d values for %d result_columns; the extra ones are ignored", e.Key, len(row), len(f.columns))
-		}
-	} else {
-		trimmed := bytes.TrimSpace(e.Raw)
-		if len(trimmed) > 0 && trimmed[0] == '{' {
-			var v map[string]json.RawMessage
-			if err := json.Unmarshal(e.Raw, &v); err != nil {
-				r.warn(rel, e.Line, "benchmark %q: %s; skipped", e.Key, asvTypeError(err))
-				return rec, false
-			}
-			result, params, samples = v["result"], v["params"], v["samples"]
-		} else {
-			result = e.Raw
-		}
-		if v, ok := f.benchVersions[e.Key]; ok {
-			rec.version, rec.hasVersion = v, true
-		}
-	}
-	if len(version) > 0 && !asvIsNull(version) {
-		rec.version, rec.hasVersion = asvString(version), true
-	}
-
-	if len(params) > 0 && !asvIsNull(params) {
-		var lists [][]json.RawMessage
-		if err := json.Unmarshal(params, &lists); err != nil {
-			r.warn(rel, e.Line, "benchmark %q: params: %s of lists of values; skipped", e.Key, asvTypeError(err))
-			return rec, false
-		}
-		for _, l := range lists {
-			vals := make([]string, len(l))
-			for i, v := range l {
-				vals[i] = asvParamValue(v)
-			}
-			rec.params = append(rec.params, vals)
-		}
-	}
-	n := 1
-	for _, l := range rec.params {
-		n *= len(l)
-		if n > asvMaxCombinations {
-			r.warn(rel, e.Line, "benchmark %q: more than %d parameter combinations; skipped", e.Key, asvMaxCombinations)
-			return rec, false
-		}
-	}
-
-	switch trimmed := bytes.TrimSpace(result); {
-	case len(trimmed) == 0 || asvIsNull(trimmed):
-		// Every combination failed (asv compresses a list of nulls).
-	case trimmed[0] == '[':
-		var vals []json.RawMessage
-		if err := json.Unmarshal(trimmed, &vals); err != nil {
-			r.warn(rel, e.Line, "benchmark %q: result: %s; skipped", e.Key, asvTypeError(err))
-			return rec, false
-		}
-		for _, v := range vals {
-			rec.values = append(rec.values, asvNumber(v))
-		}
-	default:
-		rec.values = []asvValue{asvNumber(trimmed)}
-	}
-	if rec.values != nil && len(rec.values) != n {
-		r.warn(rel, e.Line, "benchmark %q: %d results for %d parameter combinations; skipped", e.Key, len(rec.values), n)
-		return rec, false
-	}
-
-	if len(samples) > 0 && !asvIsNull(samples) {
-		var per []json.RawMessage
-		if err := json.Unmarshal(samples, &per); err != nil || len(per) != n {
-			r.warn(rel, e.Line, "benchmark %q: samples are not one list per parameter combination; using the results alone", e.Key)
-		} else {
-			rec.samples = make([][]float64, n)
-			for j, raw := range per {
-				if asvIsNull(raw) {
-					continue
-				}
-				var xs []json.RawMessage
-				if err := json.Unmarshal(raw, &xs); err != nil {
-					r.warn(rel, e.Line, "benchmark %q: samples of combination %d: %s; using its result alone", e.Key, j+1, asvTypeError(err))
-					continue
-				}
-				for _, x := range xs {
-					v := asvNumber(x)
-					if v.kind != asvOK {
-						r.warn(rel, e.Line, "benchmark %q: sample %s of combination %d is not a number; dropped", e.Key, asvShort(x), j+1)
-						continue
-					}
-					rec.samples[j] = append(rec.samples[j], v.v)
-				}
-			}
-		}
-	}
-	return rec, true
-}
-
-// results turns one benchmark's record into results, one per parameter
-// combination.
-func (r *asvReader) results(rel string, e asvEntry, bm asvBenchmark, rec asvRecord) []analysis.Result {
+// results appends one benchmark's record to out as results, one per
+// parameter combination.
+func (r *asvFileReader) results(out []analysis.Result, rel string, e asvMember, bm asvBenchmark, rec asvRecord) []analysis.Result {
 	metric, unit, ok := asvMetric(bm)
 	switch {
 	case !ok && bm.Type == "":
@@ -741,14 +396,17 @@ func (r *asvReader) results(rel string, e asvEntry, bm asvBenchmark, rec asvReco
 		}
 	}
 	combos := asvProduct(rec.params)
-	var out []analysis.Result
 	for j, combo := range combos {
-		p := map[string]string{}
-		for i, v := range combo {
-			p[names[i]] = v
+		var params analysis.Params
+		if len(combo) > 0 {
+			p := make(map[string]string, len(combo))
+			for i, v := range combo {
+				p[names[i]] = v
+			}
+			params = analysis.NewParams(p)
 		}
 		res := analysis.Result{
-			Case:   analysis.TestCase{Benchmark: e.Key, Params: analysis.NewParams(p), Category: analysis.Primary},
+			Case:   analysis.TestCase{Benchmark: e.Key, Params: params, Category: analysis.Primary},
 			Metric: metric,
 			Unit:   unit,
 		}
@@ -768,31 +426,40 @@ func (r *asvReader) results(rel string, e asvEntry, bm asvBenchmark, rec asvReco
 			r.warn(rel, e.Line, "benchmark %q%s: result %s is not a number; skipped", e.Key, asvWhich(res.Case.Params), v.raw)
 			continue
 		}
-		var xs []float64
+		var xs []float64 // the record's own: kept as they are when all are valid
 		if rec.samples != nil {
 			xs = rec.samples[j]
 		}
 		if len(xs) == 0 {
 			xs = []float64{v.v}
 		}
-		kept := xs[:0:0]
-		for _, x := range xs {
-			switch {
-			case math.IsNaN(x) || math.IsInf(x, 0):
-				r.warn(rel, e.Line, "benchmark %q%s: value %v is not finite; dropped", e.Key, asvWhich(res.Case.Params), x)
-			case x < 0 && analysis.IsTimeOrSize(unit):
-				r.warn(rel, e.Line, "benchmark %q%s: negative %s %v; dropped", e.Key, asvWhich(res.Case.Params), metric, x)
-			default:
-				kept = append(kept, x)
+		if slices.ContainsFunc(xs, func(x float64) bool { return asvInvalid(x, unit) }) {
+			kept := xs[:0:0]
+			for _, x := range xs {
+				switch {
+				case math.IsNaN(x) || math.IsInf(x, 0):
+					r.warn(rel, e.Line, "benchmark %q%s: value %v is not finite; dropped", e.Key, asvWhich(res.Case.Params), x)
+				case x < 0 && analysis.IsTimeOrSize(unit):
+					r.warn(rel, e.Line, "benchmark %q%s: negative %s %v; dropped", e.Key, asvWhich(res.Case.Params), metric, x)
+				default:
+					kept = append(kept, x)
+				}
 			}
+			xs = kept
 		}
-		if len(kept) == 0 {
+		if len(xs) == 0 {
 			continue
 		}
-		res.Samples = kept
+		res.Samples = xs
 		out = append(out, res)
 	}
 	return out
+}
+
+// asvInvalid reports whether x is no sample of a metric in unit: not
+// finite, or a negative time or size.
+func asvInvalid(x float64, unit string) bool {
+	return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 && analysis.IsTimeOrSize(unit)
 }
 
 func asvWhich(p analysis.Params) string {
@@ -867,17 +534,6 @@ func asvMetric(bm asvBenchmark) (metric, unit string, ok bool) {
 	return bm.Type, unit, false
 }
 
-// asvParamValue turns a parameter value, which asv stores as its Python
-// repr, into the value a reader expects: 'a' → a; numbers and other reprs
-// stay as they are.
-func asvParamValue(raw json.RawMessage) string {
-	s := asvString(raw)
-	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] && !strings.ContainsAny(s[1:len(s)-1], `\'"`) {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
 // asvString is a JSON value as text: a string's content, else the value's
 // JSON text (numbers, booleans; null is "None" as Python prints it).
 func asvString(raw json.RawMessage) string {
@@ -890,21 +546,6 @@ func asvString(raw json.RawMessage) string {
 		return "None"
 	}
 	return string(raw)
-}
-
-// asvStrings decodes an object of scalars as strings, leaving out nulls.
-func asvStrings(raw json.RawMessage) (map[string]string, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for k, v := range m {
-		if !asvIsNull(v) {
-			out[k] = asvString(v)
-		}
-	}
-	return out, nil
 }
 
 func asvIsNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
@@ -933,25 +574,6 @@ const (
 	asvSkipped
 	asvBad
 )
-
-// asvNumber reads a value after readkit.Lenient, which turned the bare
-// NaN, Infinity and -Infinity tokens into strings.
-func asvNumber(raw json.RawMessage) asvValue {
-	if asvIsNull(raw) {
-		return asvValue{kind: asvFailed}
-	}
-	if x, ok := readkit.NonFinite(raw); ok {
-		if math.IsNaN(x) {
-			return asvValue{kind: asvSkipped}
-		}
-		return asvValue{v: x}
-	}
-	var x float64
-	if err := json.Unmarshal(raw, &x); err != nil {
-		return asvValue{kind: asvBad, raw: asvShort(raw)}
-	}
-	return asvValue{v: x}
-}
 
 // asvEntry is one member of a JSON object, in file order.
 type asvEntry struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
@@ -588,5 +589,19 @@ func FuzzASV(f *testing.F) {
 			}
 		}
 		_ = fmt.Sprint(runs)
+
+		// File by file, as a build reads the folder: the same runs as
+		// the folder read whole.
+		_, whole, _ := Read("asv", in, Defaults{})
+		rels := []string{"m/abc-py3.json", "m/deep/x/abc-py.json"}
+		folder, _ := OpenASV("r", map[string][]byte{"benchmarks.json": suite, "m/machine.json": machine}, rels, 0, Defaults{})
+		var byFile []analysis.Run
+		for _, rel := range rels {
+			rs, _ := folder.ReadFile(rel, result)
+			byFile = append(byFile, rs...)
+		}
+		if d := cmp.Diff(whole, byFile, cmpopts.EquateEmpty(), cmpopts.EquateNaNs()); d != "" {
+			t.Errorf("file by file differs from the folder read whole (-whole +by file):\n%s", d)
+		}
 	})
 }

@@ -22,45 +22,53 @@ const maxProblems = 100
 func checkInput(in Input) (Input, []archive.Problem, bool) {
 	limits := archive.LimitsFor(in.MaxBytes)
 	var problems []archive.Problem
-	check := func(name string, data []byte) ([]byte, bool) {
-		if n := int64(len(data)); n > limits.Bytes {
-			problems = append(problems, fatal(name, 0, "%v", &capped.TooLargeError{Limit: limits.Bytes, Size: n}))
-			return nil, false
-		}
-		if p := readkit.NotResults(name, data); p != nil {
-			problems = append(problems, *p)
-			return nil, false
-		}
-		if n := archive.Separators(data); n > limits.Tokens {
-			problems = append(problems, fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed()))
-			return nil, false
-		}
-		data, p := readkit.ValidUTF8(name, data)
-		if p != nil {
-			problems = append(problems, *p)
-		}
-		return data, true
-	}
 	if in.Files == nil {
-		data, ok := check(in.Name, in.Data)
+		data, p, ok := checkFile(in.Name, in.Data, limits)
 		in.Data = data
-		return in, problems, ok
+		return in, p, ok
 	}
 	files := make(map[string][]byte, len(in.Files))
 	for _, rel := range slices.Sorted(maps.Keys(in.Files)) {
-		if data, ok := check(in.Name+"/"+rel, in.Files[rel]); ok {
+		data, p, ok := checkFile(in.Name+"/"+rel, in.Files[rel], limits)
+		problems = append(problems, skipped(p)...)
+		if ok {
 			files[rel] = data
-		}
-	}
-	for i := range problems {
-		// A folder loses one file, not everything.
-		if problems[i].Fatal {
-			problems[i].Fatal = false
-			problems[i].Msg += "; file skipped"
 		}
 	}
 	in.Files = files
 	return in, problems, true
+}
+
+// checkFile applies the caps every reader shares to one file, name: ok is
+// false when it is over the size or separator cap, a Git LFS pointer or
+// UTF-16 (the problem is fatal); invalid UTF-8 is replaced.
+func checkFile(name string, data []byte, limits archive.Limits) ([]byte, []archive.Problem, bool) {
+	if n := int64(len(data)); n > limits.Bytes {
+		return nil, []archive.Problem{fatal(name, 0, "%v", &capped.TooLargeError{Limit: limits.Bytes, Size: n})}, false
+	}
+	if p := readkit.NotResults(name, data); p != nil {
+		return nil, []archive.Problem{*p}, false
+	}
+	if n := archive.Separators(data); n > limits.Tokens {
+		return nil, []archive.Problem{fatal(name, 0, "%d separators (`,[{:` and newlines), more than the %d %s", n, limits.Tokens, limits.Allowed())}, false
+	}
+	data, p := readkit.ValidUTF8(name, data)
+	if p != nil {
+		return data, []archive.Problem{*p}, true
+	}
+	return data, nil, true
+}
+
+// skipped words the problems of one file of a folder: the folder loses
+// the file, not everything.
+func skipped(ps []archive.Problem) []archive.Problem {
+	for i := range ps {
+		if ps[i].Fatal {
+			ps[i].Fatal = false
+			ps[i].Msg += "; file skipped"
+		}
+	}
+	return ps
 }
 
 // Readers cap their own lists of problems where a file can produce one per

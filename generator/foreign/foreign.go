@@ -67,6 +67,15 @@ type Format struct {
 	// beside its data (github-action-benchmark's index.html) is not read
 	// as data; nil reads every file.
 	Files func(name string) bool
+	// Shared and Open are set for a folder format whose files are read
+	// one at a time, against a few files they share (asv's
+	// benchmarks.json and machine.json): Shared picks those (by
+	// slash-separated path in the folder), and Open decodes them for
+	// reading the folder's other files, files, one by one (Folder). A
+	// build then keeps each file's runs apart, and reads only the files
+	// that are new.
+	Shared func(rel string) bool
+	Open   func(name string, shared map[string][]byte, files []string, maxBytes int64, def Defaults) (Folder, []archive.Problem)
 }
 
 // Wants reports whether a source of format f without an artifact pattern

@@ -198,3 +198,85 @@ func (p *Pattern) Match(path string) (Defaults, string, bool) {
 	def.Machine.Name = f.Machine
 	return def, prefix, true
 }
+
+// ReadFolderFile reads one file at path of a folder of the format called
+// name that reads its folders file by file (Format.Open: asv's result
+// files), with the files it shares with the rest of its folder, as a
+// build reading the whole folder reads it: a nightly job imports the one
+// result file it just wrote. results is the folder (asv's results/);
+// "" finds it: the file's folder's parent when that holds a shared file
+// (asv's benchmarks.json beside the machine folders), else the file's
+// folder. The shared files read are those (Format.Shared) in results and
+// in each folder from it down to the file's. The error is for a call that
+// cannot be made (a format that reads files whole, a path outside
+// results, an unreadable file); problems are the reader's, as Read's.
+func ReadFolderFile(name, path, results string, def Defaults) ([]analysis.Run, []archive.Problem, error) {
+	const maxBytes = archive.DefaultMaxBytes
+	f, ok := Lookup(name)
+	if !ok || f.Open == nil {
+		return nil, nil, fmt.Errorf("format %s does not read a folder's files one by one", name)
+	}
+	dir := filepath.Dir(path)
+	if results == "" {
+		results = dir
+		if parent := filepath.Dir(dir); parent != dir && hasShared(f, parent) {
+			results = parent
+		}
+	}
+	rel, err := filepath.Rel(results, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, nil, fmt.Errorf("%s is not inside the results folder %s", path, results)
+	}
+	rel = filepath.ToSlash(rel)
+	if f.Shared(rel) {
+		return nil, nil, fmt.Errorf("%s is a file the results share, not a result file: give a result file, or the folder", path)
+	}
+	data, err := capped.ReadFile(path, maxBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	shared := map[string][]byte{}
+	for d := path; ; {
+		d = filepath.Dir(d)
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			r, _ := filepath.Rel(results, p)
+			if !e.Type().IsRegular() || !f.Shared(filepath.ToSlash(r)) {
+				continue
+			}
+			if shared[filepath.ToSlash(r)], err = capped.ReadFile(p, maxBytes); err != nil {
+				return nil, nil, err
+			}
+		}
+		if r, _ := filepath.Rel(results, d); r == "." {
+			break
+		}
+	}
+	folder, problems := f.Open(results, shared, []string{rel}, maxBytes, def)
+	runs, more := folder.ReadFile(rel, data)
+	problems = append(problems, more...)
+	var used []string
+	if len(runs) > 0 {
+		used = []string{rel}
+	}
+	return runs, trimProblems(append(problems, folder.Finish(used)...)), nil
+}
+
+// hasShared reports whether the folder dir holds a file that format f's
+// files share.
+func hasShared(f Format, dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && f.Shared(e.Name()) {
+			return true
+		}
+	}
+	return false
+}

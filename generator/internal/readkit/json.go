@@ -33,6 +33,11 @@ type JSONOptions struct {
 	// builds a node for each, no compact lists), for readers that scale
 	// decimals exactly or show numbers as written.
 	NumberText bool
+	// NonFinite reads the bare NaN, Infinity and -Infinity tokens of
+	// Python's json module (asv) as the strings "NaN", "Infinity" and
+	// "-Infinity", the tree [Lenient] gives, without its pass over the
+	// document and its copy.
+	NonFinite bool
 	// MaxValues caps the values (objects, lists, strings, numbers…);
 	// MaxString the bytes of one string; MaxDepth the nesting (0: 1000,
 	// a bound on the parser's stack). 0 means no cap.
@@ -272,6 +277,8 @@ func (p *jsonParser) value() *Node {
 		n := p.newNode(String)
 		n.Text = s
 		return n
+	case p.nonFiniteAhead(c):
+		return p.nonFinite()
 	case c == '-' || '0' <= c && c <= '9':
 		n := p.newNode(Float)
 		if !p.number(n) {
@@ -284,6 +291,26 @@ func (p *jsonParser) value() *Node {
 		return p.literal("false", Bool, false)
 	case c == 'n':
 		return p.literal("null", Null, false)
+	}
+	p.syntax("invalid character looking for beginning of value")
+	return nil
+}
+
+// nonFiniteAhead reports whether the value starting with c is a bare
+// NaN, Infinity or -Infinity that o.NonFinite reads.
+func (p *jsonParser) nonFiniteAhead(c byte) bool {
+	return p.o.NonFinite && (c == 'N' || c == 'I' || c == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == 'I')
+}
+
+// nonFinite reads a bare NaN, Infinity or -Infinity as a string.
+func (p *jsonParser) nonFinite() *Node {
+	for _, word := range []string{"NaN", "Infinity", "-Infinity"} {
+		if bytes.HasPrefix(p.s[p.i:], []byte(word)) {
+			p.i += len(word)
+			n := p.newNode(String)
+			n.Text = word
+			return n
+		}
 	}
 	p.syntax("invalid character looking for beginning of value")
 	return nil
@@ -629,7 +656,7 @@ func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 		if !p.o.Duplicates {
 			p.path = p.path[:base].Index(idx)
 		}
-		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') {
+		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') && !p.nonFiniteAhead(c) {
 			x := Node{Line: p.line}
 			if !p.count() || !p.number(&x) {
 				return nil

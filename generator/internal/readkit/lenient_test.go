@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestLenient(t *testing.T) {
@@ -58,5 +60,34 @@ func TestNonFinite(t *testing.T) {
 		if ok != tt.ok || ok && !(got == tt.want || math.IsNaN(got) && math.IsNaN(tt.want)) {
 			t.Errorf("NonFinite(%s) = %v, %v; want %v, %v", tt.raw, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestParseJSONNonFinite: JSONOptions.NonFinite parses a document into the
+// tree that Lenient's document parses into, and rejects what it rejects.
+func TestParseJSONNonFinite(t *testing.T) {
+	for _, in := range []string{
+		`[1, 2]`,
+		`[NaN, Infinity, -Infinity]`,
+		`{"NaN": NaN, "s": "a \"NaN\" Infinity"}`,
+		`{"a\\": NaN}`,
+		"[\nNaN,\nnull]",
+		`[-1, -Infinity, 2.5]`,
+		`{"x": [[0.1, NaN], [Infinity]], "y": -Infinity}`,
+		`[NaNx]`,
+		`[Nan]`,
+		`[-Inf]`,
+		`-`,
+	} {
+		t.Run(in, func(t *testing.T) {
+			want, _, wantErr := ParseJSON("f.json", Lenient([]byte(in)), JSONOptions{})
+			got, _, err := ParseJSON("f.json", []byte(in), JSONOptions{NonFinite: true})
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("error %v, Lenient's document %v", err, wantErr)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("tree differs from Lenient's document's (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -1,0 +1,144 @@
+package generator
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/generator/demo"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
+)
+
+// TestASVFolderPerFile: an asv results folder is read file by file. A
+// nightly build of one new result file resumes from the checkpoint (a
+// folder read as one input did not: every file was decoded again, every
+// comparison computed) and writes what a cold build writes; a build with nothing new is up to date.
+func TestASVFolderPerFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an asv data set three times")
+	}
+	plan, err := demo.PlanFor("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Commits, plan.SeriesPerMachine = 80, 8
+	data := t.TempDir()
+	n, err := WriteASV(data, ASVPlan(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(data, "results")
+	machines, _ := filepath.Glob(filepath.Join(results, "*", "machine.json"))
+	if len(machines) != 1 {
+		t.Fatalf("machine folders: %q", machines)
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(machines[0]), "*-"+ASVEnv+".json"))
+	if len(files) != n || n < 20 {
+		t.Fatalf("%d result files, WriteASV says %d", len(files), n)
+	}
+	// The newest commit's file: the latest date inside.
+	newest, newestDate := "", ""
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		_, rest, _ := strings.Cut(string(b), `"date": `)
+		date, _, _ := strings.Cut(rest, ",")
+		if date > newestDate {
+			newest, newestDate = f, date
+		}
+	}
+	held := filepath.Join(t.TempDir(), filepath.Base(newest))
+	if err := os.Rename(newest, held); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(data, "perfpages.toml")
+	first := buildConfig(t, config, BuildOptions{Out: filepath.Join(data, "public")})
+	if first.Resumed {
+		t.Error("the first build resumed from a checkpoint")
+	}
+	if err := os.Rename(held, newest); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * fileid.FineWindow)
+	var timings strings.Builder
+	rep := buildConfig(t, config, BuildOptions{Out: filepath.Join(data, "public"), Timings: &timings})
+	if want := fmt.Sprintf("perfpages: files      1 of %d decoded", n); !strings.Contains(timings.String(), want) {
+		t.Errorf("+1 result file: want %q in the timings:\n%s", want, timings.String())
+	}
+	if !rep.Resumed {
+		t.Error("+1 result file: the build did not resume from the checkpoint (the folder was read as one input)")
+	}
+	// The comparisons whose chain key changed: the new commit's, and
+	// those whose headline verdicts its values changed (many, in a short
+	// history; 9 of 1,000 at the asv-layout M).
+	if rep.Comparisons == 0 || rep.Comparisons >= plan.Commits {
+		t.Errorf("+1 result file: %d comparisons computed of %d commits", rep.Comparisons, plan.Commits)
+	}
+	got := readTree(t, filepath.Join(data, "public"))
+	buildConfig(t, config, BuildOptions{Out: filepath.Join(data, "cold"), Cold: true})
+	sameAsCold(t, got, readTree(t, filepath.Join(data, "cold")))
+
+	again := buildConfig(t, config, BuildOptions{Out: filepath.Join(data, "public")})
+	if !again.UpToDate {
+		t.Error("a build with the same input was not up to date")
+	}
+	for p, g := range readTree(t, filepath.Join(data, "public")) {
+		if !g.mod.Equal(got[p].mod) {
+			t.Errorf("%s: written by a build with nothing to do", p)
+		}
+	}
+}
+
+// TestSiteFromGitASVIncremental: asv results kept in a git history. A
+// nightly commit of one result file reads that file's blob and the two
+// shared files' (benchmarks.json, machine.json), not every result file,
+// and builds what a cold build builds.
+func TestSiteFromGitASVIncremental(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "bench"))
+	res.write("results/benchmarks.json", `{"bench.time_parse": {"name": "bench.time_parse", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"},
+ "bench.time_read": {"name": "bench.time_read", "param_names": [], "params": [], "type": "time", "unit": "seconds", "version": "1"}, "version": 2}`)
+	res.write("results/cheetah/machine.json", `{"arch": "x86_64", "cpu": "AMD EPYC 7B13", "machine": "cheetah", "num_cpu": "2", "os": "Linux", "ram": "16318900", "version": 1}`)
+	commit := func(i int) {
+		sha := fmt.Sprintf("%08x%032x", i, i)
+		res.write("results/cheetah/"+sha[:8]+"-virtualenv-py3.12.json", asvResult(sha, "3.12", 1763600000000+int64(i)*86400000, 0.010+float64(i%3)/1000, false))
+		res.git("add", ".")
+		res.git("commit", "-qm", "results for "+sha[:8])
+	}
+	for i := 1; i <= 6; i++ {
+		commit(i)
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"bench\"\nref = \"main\"\npath = \"results\"\nformat = \"asv\"\n"), 0o644)
+	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
+		t.Helper()
+		var timings strings.Builder
+		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Timings: &timings})
+		return rep, readTree(t, filepath.Join(root, out)), timings.String()
+	}
+	reads := func(timings string) string {
+		for line := range strings.Lines(timings) {
+			if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
+				return strings.TrimSpace(rest)
+			}
+		}
+		return "no git line in:\n" + timings
+	}
+	if _, _, tm := build("public", false); !strings.HasPrefix(reads(tm), "8 blobs read") {
+		t.Errorf("cold build: %s, want the 6 result files and the 2 shared files read", reads(tm))
+	}
+	commit(7)
+	rep, got, tm := build("public", false)
+	if !strings.Contains(tm, "perfpages: files      1 of 7 decoded") {
+		t.Errorf("+1 result file: want 1 of 7 files decoded in the timings:\n%s", tm)
+	}
+	if r := reads(tm); !strings.HasPrefix(r, "3 blobs read") {
+		t.Errorf("+1 result file: %s, want the new file and the 2 shared files read", r)
+	}
+	if !rep.Resumed {
+		t.Error("+1 result file: the build did not resume from the checkpoint")
+	}
+	_, want, _ := build("cold", true)
+	sameAsCold(t, got, want)
+}
