@@ -209,7 +209,12 @@ pids=$scratch/run-pids
 sleep 0.5
 started=$(wc -l <"$pids")
 alive=0
-for pid in $(cat "$pids"); do kill -0 "$pid" 2>/dev/null && alive=$((alive + 1)); done
+# A zombie is dead: killed, waiting for whichever process it was handed
+# to (an init that reaps late, in containers) to reap it.
+for pid in $(cat "$pids"); do
+  state=$(ps -o stat= -p "$pid" 2>/dev/null || true)
+  [ -n "$state" ] && [ "${state#Z}" = "$state" ] && alive=$((alive + 1))
+done
 alive=$((alive + $(pgrep -f "$tag" | wc -l)))
 timed_out=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["samples"][0]["timed_out"])' "$scratch/run2.json" 2>/dev/null)
 if [ "$started" -ne 3 ]; then
