@@ -103,7 +103,7 @@ if [ "$size" = git ]; then
     bytes=$(du -sb --apparent-size "$out" | cut -f1)
     files=$(find "$out" -type f | wc -l)
     written=$(find "$out" -type f -newer "$stamp" | wc -l)
-    reads=$(sed -n 's/^perfpages: git *//p' "$root/$name.log")
+    reads=$(sed -n 's/^perfpages: git *\([0-9]\)/\1/p' "$root/$name.log")
     printf '%-10s %8.2fs %8.2fs %7dMB %11d %7d %8d  %s\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$bytes" "$files" "$written" "${reads:-none}"
   }
   git -C "$clone" update-ref "refs/heads/$ref" "$prev"
