@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/archive"
@@ -131,4 +133,52 @@ func (fi *folderInput) finish(files []input, held []checkpointInput) []archive.P
 		}
 	}
 	return append(slices.Clip(fi.problems), fi.folder.Finish(used)...)
+}
+
+// foldFolders folds the problems of each folder's files that share a
+// cause (foreign.Folder.Fold) in errs, the build's warnings from its
+// inputs in the order of the files: a folder of a thousand result files
+// that all name a benchmark its benchmarks.json lacks is one warning, in
+// a cold build and a nightly one alike (held files' problems come from
+// the checkpoint in the same order).
+func foldFolders(errs []error, folders []*folderInput) []error {
+	if len(folders) == 0 {
+		return errs
+	}
+	owner := func(e error) *folderInput {
+		p, ok := e.(archive.Problem)
+		if !ok {
+			return nil
+		}
+		for _, fi := range folders {
+			if strings.HasPrefix(p.File, fi.name+string(filepath.Separator)) || strings.HasPrefix(p.File, fi.name+"/") {
+				return fi
+			}
+		}
+		return nil
+	}
+	byFolder := map[*folderInput][]archive.Problem{}
+	for _, e := range errs {
+		if fi := owner(e); fi != nil {
+			byFolder[fi] = append(byFolder[fi], e.(archive.Problem))
+		}
+	}
+	folded := map[*folderInput][]archive.Problem{}
+	for fi, ps := range byFolder {
+		folded[fi] = fi.folder.Fold(ps)
+	}
+	out := make([]error, 0, len(errs))
+	for _, e := range errs {
+		fi := owner(e)
+		if fi == nil {
+			out = append(out, e)
+			continue
+		}
+		// Each folder's folded problems take the places of its first ones.
+		if ps := folded[fi]; len(ps) > 0 {
+			out = append(out, ps[0])
+			folded[fi] = ps[1:]
+		}
+	}
+	return out
 }

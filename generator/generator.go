@@ -250,7 +250,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	}
 	a := addArchives(files, opts, aopts, st)
 	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded}
-	warnings = append(warnings, a.problems...)
+	warnings = append(warnings, foldFolders(a.problems, folders)...)
 	for _, fi := range folders {
 		warnings = problemErrors(warnings, fi.finish(files, a.held))
 	}

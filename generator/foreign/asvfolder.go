@@ -47,6 +47,65 @@ type Folder interface {
 	// Finish returns the folder's own problems once its files are read:
 	// used lists the files that gave runs (an empty folder is fatal).
 	Finish(used []string) []archive.Problem
+	// Fold makes the problems of the folder's files that have one cause
+	// one problem: the first, saying in how many more files it recurs.
+	// ps are problems of its files in the order of the files; the order
+	// of what is kept is theirs.
+	Fold(ps []archive.Problem) []archive.Problem
+}
+
+// The warnings of a result file that every file of a folder repeats when
+// the folder's benchmarks.json does not match its results: one cause,
+// told once per folder (Fold).
+const (
+	asvGuessedMsg = " not in benchmarks.json: type and unit guessed from the name"
+	asvChangedMsg = ": benchmark version differs from benchmarks.json (the benchmark's code changed since); skipped, as asv publish does"
+)
+
+// Fold implements Folder: a benchmark missing from benchmarks.json, and
+// a benchmark version that differs from it, are one cause each.
+func (f *asvFolder) Fold(ps []archive.Problem) []archive.Problem {
+	return foldASV(ps)
+}
+
+func foldASV(ps []archive.Problem) []archive.Problem {
+	first := map[string]int{} // cause → index in out
+	more := map[string]int{}
+	out := make([]archive.Problem, 0, len(ps))
+	for _, p := range ps {
+		cause := ""
+		switch {
+		case p.Fatal:
+		case strings.HasSuffix(p.Msg, asvGuessedMsg):
+			cause = asvGuessedMsg
+		case strings.HasSuffix(p.Msg, asvChangedMsg):
+			cause = asvChangedMsg
+		}
+		if cause == "" {
+			out = append(out, p)
+			continue
+		}
+		if _, ok := first[cause]; ok {
+			more[cause]++
+			continue
+		}
+		first[cause] = len(out)
+		out = append(out, p)
+	}
+	for cause, n := range more {
+		p := &out[first[cause]]
+		files := fmt.Sprintf("%d more result files of the folder", n)
+		if n == 1 {
+			files = "1 more result file of the folder"
+		}
+		switch cause {
+		case asvGuessedMsg:
+			p.Msg += fmt.Sprintf(" (and %s name benchmarks benchmarks.json lacks)", files)
+		case asvChangedMsg:
+			p.Msg += fmt.Sprintf(" (and %s have results of a benchmark version benchmarks.json no longer has)", files)
+		}
+	}
+	return out
 }
 
 // asvIsShared reports whether rel is a file asv's result files share.
@@ -223,13 +282,15 @@ func readASV(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	})
 	var runs []analysis.Run
 	var used []string
+	var fileProblems []archive.Problem
 	for i, x := range files {
-		problems = append(problems, x.problems...)
+		fileProblems = append(fileProblems, x.problems...)
 		if x.ok {
 			runs = append(runs, x.run)
 			used = append(used, rels[i])
 		}
 	}
+	problems = append(problems, f.Fold(fileProblems)...)
 	return runs, append(problems, f.Finish(used)...)
 }
 
@@ -313,10 +374,10 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 		run.Results = r.results(run.Results, rel, e, bm, rec)
 	}
 	if len(guessed) > 0 {
-		r.warn(rel, 0, "%s not in benchmarks.json: type and unit guessed from the name", asvList(guessed))
+		r.warn(rel, 0, "%s"+asvGuessedMsg, asvList(guessed))
 	}
 	if len(changed) > 0 {
-		r.warn(rel, 0, "%s: benchmark version differs from benchmarks.json (the benchmark's code changed since); skipped, as asv publish does", asvList(changed))
+		r.warn(rel, 0, "%s"+asvChangedMsg, asvList(changed))
 	}
 	if len(run.Results) == 0 {
 		if len(f.results) == 0 {
