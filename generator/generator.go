@@ -1108,10 +1108,7 @@ func (s *Site) protected() []outdir.Protected {
 // link goes to a page the site has (a pair it does not pre-render to the
 // compare form).
 func (s *Site) Links(d *analysis.Dataset) report.Links {
-	site := s.Config.AbsURL()
-	if site == "" {
-		site = s.Config.BasePath()
-	}
+	site := sitemodel.Options{AbsURL: s.Config.AbsURL(), BasePath: s.Config.BasePath()}.Root()
 	routes := route.New(route.ForDataset(d))
 	return report.Links{Site: site, Repository: s.Config.Site.Repository, Routes: routes, Shown: routes.Shown(d),
 		CommitPattern: s.Config.Site.CommitURL, PRPattern: s.Config.Site.PRURL, ComparePattern: s.Config.Site.CompareURL}

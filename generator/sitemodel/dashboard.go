@@ -515,7 +515,7 @@ func (p *planner) fixed(ctx context.Context) error {
 	urls := slices.Clone(p.pages)
 	p.mu.Unlock()
 	slices.Sort(urls)
-	prefix := cmpOr(p.opts.AbsURL, p.opts.BasePath)
+	prefix := p.opts.Root()
 	for i, u := range urls {
 		urls[i] = prefix + u
 	}

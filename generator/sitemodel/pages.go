@@ -449,7 +449,7 @@ func (p *planner) weeks(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	abs := cmpOr(p.opts.AbsURL, p.opts.BasePath)
+	abs := p.opts.Root()
 	feed := Feed{Title: p.opts.Title + ": triage reports", ID: abs + route.TriageIndex, Self: abs + route.TriageFeed, Updated: time.Unix(0, 0).UTC()}
 	if n := len(d.MainLine); n > 0 {
 		feed.Updated = d.Artifacts[d.MainLine[n-1]].Date

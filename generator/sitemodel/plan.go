@@ -25,6 +25,7 @@
 package sitemodel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -37,6 +38,11 @@ import (
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
 )
+
+// Root is the prefix of links that leave the site (feeds, the sitemap,
+// PR comments, triage Markdown): the absolute base URL when it is known,
+// else the base path. The one definition of that rule.
+func (o Options) Root() string { return cmp.Or(o.AbsURL, o.BasePath) }
 
 // Options configure a plan.
 type Options struct {
@@ -211,7 +217,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	}
 	p.routes = route.New(in)
 	p.pairs = p.routes.Shown(d)
-	p.links = report.Links{Site: cmpOr(opts.AbsURL, opts.BasePath), Repository: opts.Repository, Routes: p.routes, Shown: p.pairs,
+	p.links = report.Links{Site: opts.Root(), Repository: opts.Repository, Routes: p.routes, Shown: p.pairs,
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
 	p.res = res
 	p.site = p.siteView()
@@ -263,13 +269,6 @@ func (pl *Plan) Run(ctx context.Context, emit Emit) (_ Stats, err error) {
 		}
 	}
 	return p.stats, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // out emits one output, or keeps it when the previous build wrote the same

@@ -427,7 +427,7 @@ func selectorText(an *analysis.Annotation) string {
 // the comparison of the range.
 func (p *planner) regressionsFeed(groups []stepGroup, shown map[string]bool) Feed {
 	d := p.d
-	abs := cmpOr(p.opts.AbsURL, p.opts.BasePath)
+	abs := p.opts.Root()
 	feed := Feed{Title: p.opts.Title + ": regressions", ID: abs + route.Regressions, Self: abs + route.RegressionsFeed, Updated: time.Unix(0, 0).UTC()}
 	if n := len(d.MainLine); n > 0 {
 		feed.Updated = d.Artifacts[d.MainLine[n-1]].Date
