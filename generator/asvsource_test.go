@@ -149,27 +149,17 @@ func TestSiteFromGitASVIncremental(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"bench\"\nref = \"main\"\npath = \"results\"\nformat = \"asv\"\n"), 0o644)
 	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
 		t.Helper()
-		var timings strings.Builder
-		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Timings: &timings})
-		return rep, readTree(t, filepath.Join(root, out)), timings.String()
+		return buildIn(t, root, out, BuildOptions{Cold: cold})
 	}
-	reads := func(timings string) string {
-		for line := range strings.Lines(timings) {
-			if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
-				return strings.TrimSpace(rest)
-			}
-		}
-		return "no git line in:\n" + timings
-	}
-	if _, _, tm := build("public", false); !strings.HasPrefix(reads(tm), "8 blobs read") {
-		t.Errorf("cold build: %s, want the 6 result files and the 2 shared files read", reads(tm))
+	if _, _, tm := build("public", false); !strings.HasPrefix(gitReads(tm), "8 blobs read") {
+		t.Errorf("cold build: %s, want the 6 result files and the 2 shared files read", gitReads(tm))
 	}
 	commit(7)
 	rep, got, tm := build("public", false)
 	if !strings.Contains(tm, "perfpages: files      1 of 7 decoded") {
 		t.Errorf("+1 result file: want 1 of 7 files decoded in the timings:\n%s", tm)
 	}
-	if r := reads(tm); !strings.HasPrefix(r, "3 blobs read") {
+	if r := gitReads(tm); !strings.HasPrefix(r, "3 blobs read") {
 		t.Errorf("+1 result file: %s, want the new file and the 2 shared files read", r)
 	}
 	if !rep.Resumed {

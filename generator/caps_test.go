@@ -3,15 +3,12 @@ package generator
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // TestLoadSkipsFilesOverTheLimit: with site.max_input_bytes, a plain file
@@ -61,18 +58,7 @@ git = "repo"
 ref = "main"
 path = "r"
 `))
-	c, err := config.Load(filepath.Join(root, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, warnings, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, warnings := loadConfig(t, filepath.Join(root, "perfpages.toml"))
 	var got []string
 	for _, w := range warnings {
 		got = append(got, strings.ReplaceAll(w.Error(), root+string(filepath.Separator), ""))

@@ -8,6 +8,20 @@ import (
 	"github.com/perfpages/perfpages/generator/demo"
 )
 
+// loadDemo is the demo site and its dataset.
+func loadDemo(t *testing.T) (*Site, *analysis.Dataset) {
+	t.Helper()
+	s, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d
+}
+
 // TestDemoHeadlineFindsPlanted: every change content/about.md lists as
 // planted in the demo's main line is what the headline (model perfpages)
 // says at its commit: each step planted significant is counted there, in
@@ -19,14 +33,7 @@ func TestDemoHeadlineFindsPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: analyses the demo data")
 	}
-	s, err := Demo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, d := loadDemo(t)
 	res := s.Analyze(d)
 	plan, err := demo.PlanFor("demo")
 	if err != nil {

@@ -181,21 +181,14 @@ func TestDemoCountsAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the demo site")
 	}
-	s, err := Demo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, d := loadDemo(t)
 	opts := sitemodel.Options{TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter), Watch: s.Config.Triage.Watch()}
-	plan := sitemodel.NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: d.StepsBy(stepOptions{s.Config}.of, nil)}), opts)
+	plan := sitemodel.NewPlan(s.Analyze(d), opts)
 	var mu sync.Mutex
 	pages := map[string]sitemodel.Comparison{} // by path
 	var lists []sitemodel.Recent
 	var weeks []string
-	_, err = plan.Run(context.Background(), func(o sitemodel.Output) error {
+	_, err := plan.Run(context.Background(), func(o sitemodel.Output) error {
 		mu.Lock()
 		defer mu.Unlock()
 		switch v := o.Data.(type) {
@@ -351,14 +344,7 @@ func TestDemoCountsAgree(t *testing.T) {
 // (the first-to-last comparison it replaced read "Improvements −33.7 %"
 // over a week whose one kept change was a 17 % regression).
 func TestDemoWeekSummaries(t *testing.T) {
-	s, err := Demo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, d := loadDemo(t)
 	res := s.Analyze(d)
 	weeks, kept, onlyRegressions := 0, 0, 0
 	for _, w := range analysis.Weeks(d) {

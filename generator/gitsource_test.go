@@ -229,18 +229,7 @@ git = "project"
 	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := config.Load(filepath.Join(root, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, warnings, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, warnings := loadConfig(t, filepath.Join(root, "perfpages.toml"))
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %v", warnings)
 	}
@@ -363,18 +352,7 @@ func TestSiteFromGitDataJS(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := config.Load(filepath.Join(root, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, warnings, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, warnings := loadConfig(t, filepath.Join(root, "perfpages.toml"))
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %v", warnings)
 	}
@@ -440,8 +418,8 @@ branch = "main"
 `), 0o644)
 	build := func(out string, cold bool) (*Report, map[string]fileInfo) {
 		t.Helper()
-		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Strict: true})
-		return rep, readTree(t, filepath.Join(root, out))
+		rep, files, _ := buildIn(t, root, out, BuildOptions{Cold: cold, Strict: true})
+		return rep, files
 	}
 	build("public", false)
 
@@ -505,25 +483,15 @@ func TestSiteFromGitDataJSIncremental(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"), 0o644)
 	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
 		t.Helper()
-		var timings strings.Builder
-		rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), BuildOptions{Out: filepath.Join(root, out), Cold: cold, Strict: true, Timings: &timings})
-		return rep, readTree(t, filepath.Join(root, out)), timings.String()
+		return buildIn(t, root, out, BuildOptions{Cold: cold, Strict: true})
 	}
-	reads := func(timings string) string {
-		for line := range strings.Lines(timings) {
-			if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
-				return strings.TrimSpace(rest)
-			}
-		}
-		return "no git line in:\n" + timings
-	}
-	if _, _, tm := build("public", false); !strings.HasPrefix(reads(tm), "12 blobs read") {
-		t.Errorf("cold build: %s, want the 12 versions read", reads(tm))
+	if _, _, tm := build("public", false); !strings.HasPrefix(gitReads(tm), "12 blobs read") {
+		t.Errorf("cold build: %s, want the 12 versions read", gitReads(tm))
 	}
 	check := func(what string, wantNotes []string) {
 		t.Helper()
 		rep, got, tm := build("public", false)
-		if r := reads(tm); !strings.HasPrefix(r, "1 blobs read") {
+		if r := gitReads(tm); !strings.HasPrefix(r, "1 blobs read") {
 			t.Errorf("%s: %s, want 1 blob read", what, r)
 		}
 		coldRep, want, _ := build("cold", true)
@@ -629,18 +597,7 @@ func TestSiteFromGitASVRemoved(t *testing.T) {
 			cfg += "keep_removed = true\n"
 		}
 		os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644)
-		c, err := config.Load(filepath.Join(root, "perfpages.toml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := FromConfig(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _, err := s.Load(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, _ := loadConfig(t, filepath.Join(root, "perfpages.toml"))
 		py33 := 0
 		for _, sr := range d.Series {
 			if strings.Contains(sr.Key.Context, "python=3.3") {

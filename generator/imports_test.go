@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // Whole-site tests of real histories of other tools (issue 13, point 4):
@@ -165,18 +162,7 @@ Not read: a source without a pattern reads asv's .json files.
 		t.Error("commit page says failed: failed")
 	}
 
-	cfg, err := config.Load(filepath.Join(b.dir, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _ := loadConfig(t, filepath.Join(b.dir, "perfpages.toml"))
 	if len(d.Machines) != 1 || d.Machines[0].MemoryBytes != 16318900<<10 {
 		t.Errorf("machines = %+v, want cheetah with 16318900 kB of memory", d.Machines)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 )
@@ -82,6 +83,46 @@ func buildConfig(t testing.TB, path string, opts BuildOptions) *Report {
 		t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
 	}
 	return rep
+}
+
+// buildIn builds root/perfpages.toml into root/out with opts and returns
+// the report, the site's files and what -timings printed.
+func buildIn(t *testing.T, root, out string, opts BuildOptions) (*Report, map[string]fileInfo, string) {
+	t.Helper()
+	var timings strings.Builder
+	opts.Out, opts.Timings = filepath.Join(root, out), &timings
+	rep := buildConfig(t, filepath.Join(root, "perfpages.toml"), opts)
+	return rep, readTree(t, opts.Out), timings.String()
+}
+
+// gitReads is the -timings line of the git blobs a build read ("12 blobs
+// read (…)").
+func gitReads(timings string) string {
+	for line := range strings.Lines(timings) {
+		if rest, ok := strings.CutPrefix(line, "perfpages: git"); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return "no git line in:\n" + timings
+}
+
+// loadConfig loads the dataset of the configuration file at path, with
+// the build's warnings.
+func loadConfig(t *testing.T, path string) (*analysis.Dataset, []error) {
+	t.Helper()
+	c, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, warnings, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, warnings
 }
 
 // sameAsCold reports the files of got that differ from want's, a cold
