@@ -145,39 +145,38 @@ func foldFolders(errs []error, folders []*folderInput) []error {
 	if len(folders) == 0 {
 		return errs
 	}
-	owner := func(e error) *folderInput {
+	// owners[i] is the folder whose file errs[i] is about (the longest
+	// folder name its file starts with), nil for any other problem.
+	owners := make([]*folderInput, len(errs))
+	byFolder := map[*folderInput][]archive.Problem{}
+	for i, e := range errs {
 		p, ok := e.(archive.Problem)
 		if !ok {
-			return nil
+			continue
 		}
 		for _, fi := range folders {
-			if strings.HasPrefix(p.File, fi.name+string(filepath.Separator)) || strings.HasPrefix(p.File, fi.name+"/") {
-				return fi
+			if strings.HasPrefix(p.File, fi.name+string(filepath.Separator)) && (owners[i] == nil || len(fi.name) > len(owners[i].name)) {
+				owners[i] = fi
 			}
 		}
-		return nil
-	}
-	byFolder := map[*folderInput][]archive.Problem{}
-	for _, e := range errs {
-		if fi := owner(e); fi != nil {
-			byFolder[fi] = append(byFolder[fi], e.(archive.Problem))
+		if fi := owners[i]; fi != nil {
+			byFolder[fi] = append(byFolder[fi], p)
 		}
 	}
-	folded := map[*folderInput][]archive.Problem{}
 	for fi, ps := range byFolder {
-		folded[fi] = fi.folder.Fold(ps)
+		byFolder[fi] = fi.folder.Fold(ps)
 	}
 	out := make([]error, 0, len(errs))
-	for _, e := range errs {
-		fi := owner(e)
+	for i, e := range errs {
+		fi := owners[i]
 		if fi == nil {
 			out = append(out, e)
 			continue
 		}
-		// Each folder's folded problems take the places of its first ones.
-		if ps := folded[fi]; len(ps) > 0 {
+		// A folder's folded problems take the places of its first ones.
+		if ps := byFolder[fi]; len(ps) > 0 {
 			out = append(out, ps[0])
-			folded[fi] = ps[1:]
+			byFolder[fi] = ps[1:]
 		}
 	}
 	return out
