@@ -10,8 +10,6 @@ package e2e
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,9 +18,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/perfpages/perfpages/generator"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // phoneLayoutScript measures the page as a phone shows it: the document's
@@ -278,23 +273,8 @@ func firstRunSite(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := generator.FromConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
-	defer cancel()
-	out := filepath.Join(dir, "public")
-	if _, err := s.Build(ctx, generator.BuildOptions{Out: out}); err != nil {
-		t.Fatalf("building the first-run site: %v", err)
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	url, _, _ := serveBuilt(t, dir, "the first-run site")
+	return url
 }
 
 // A first run reads sensibly on a phone: every table has rows once the

@@ -164,6 +164,18 @@ func uiSite(t *testing.T) (string, string) {
 	}
 	dir := t.TempDir()
 	uiSiteFiles(t, dir)
+	url, out, warnings := serveBuilt(t, dir, "the UI site")
+	for _, w := range warnings {
+		t.Errorf("building the UI site: %v", w)
+	}
+	return url, out
+}
+
+// serveBuilt builds dir/perfpages.toml into dir/public and serves it
+// until the test ends: the server's URL, the output folder and the
+// build's warnings. what names the site in a failure.
+func serveBuilt(t *testing.T, dir, what string) (url, out string, warnings []error) {
+	t.Helper()
 	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -174,17 +186,14 @@ func uiSite(t *testing.T) (string, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	out := filepath.Join(dir, "public")
+	out = filepath.Join(dir, "public")
 	rep, err := s.Build(ctx, generator.BuildOptions{Out: out})
 	if err != nil {
-		t.Fatalf("building the UI site: %v", err)
-	}
-	for _, w := range rep.Warnings {
-		t.Errorf("building the UI site: %v", w)
+		t.Fatalf("building %s: %v", what, err)
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	t.Cleanup(srv.Close)
-	return srv.URL, out
+	return srv.URL, out, rep.Warnings
 }
 
 // phoneTab opens a tab with a phone's viewport.
