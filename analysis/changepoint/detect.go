@@ -202,7 +202,7 @@ type Decision struct {
 
 // version changes whenever a change to the algorithm could change a
 // result, so that saved states of an older version are not resumed.
-const version = "changepoint/e-divisive/v1"
+const version = "changepoint/e-divisive/v2"
 
 // Detect returns the steps of s, oldest first, and the state to pass to the
 // next call for the same series.
@@ -538,7 +538,7 @@ func (d *detector) mayStep(w []float64) bool {
 // MinChange of the level before it and NoiseMultiple times the noise.
 func (d *detector) largeEnough(w []float64, t int) bool {
 	before, after := d.median(w[:t]), d.median(w[t:])
-	return d.exceeds(w, t, before, after, func() float64 { return noise(w, t, before, after, &d.tmp) })
+	return d.exceeds(w, t, before, after, func() (float64, bool) { return noise(w, t, before, after, &d.tmp) })
 }
 
 // gate reports whether the newest MinSegment values of w stand apart, by
@@ -548,12 +548,13 @@ func (d *detector) gate(w []float64) bool {
 	m := d.o.MinSegment
 	t := len(w) - m
 	rest, newest, first := d.median(w[:t]), d.median(w[t:]), d.median(w[:m])
-	sigma := math.NaN()
-	noiseOnce := func() float64 {
-		if math.IsNaN(sigma) {
-			sigma = noise(w, t, rest, newest, &d.tmp)
+	sigma, logs, known := 0.0, false, false
+	noiseOnce := func() (float64, bool) {
+		if !known {
+			sigma, logs = noise(w, t, rest, newest, &d.tmp)
+			known = true
 		}
-		return sigma
+		return sigma, logs
 	}
 	return d.exceeds(w, t, rest, newest, noiseOnce) || d.exceeds(w, len(w)-m, first, newest, noiseOnce)
 }
@@ -561,13 +562,20 @@ func (d *detector) gate(w []float64) bool {
 // exceeds reports whether the change from level before to level after
 // in window w is at least the smallest step reported; it computes the
 // noise only when it must.
-func (d *detector) exceeds(w []float64, t int, before, after float64, noise func() float64) bool {
+func (d *detector) exceeds(w []float64, t int, before, after float64, noise func() (float64, bool)) bool {
 	delta := math.Abs(after - before)
 	if delta == 0 || delta < d.o.MinChange*math.Abs(before) {
 		return false
 	}
-	if d.o.NoiseMultiple > 0 && delta < d.o.NoiseMultiple*noise() {
-		return false
+	if d.o.NoiseMultiple > 0 {
+		sigma, logs := noise()
+		if logs && !(before > 0 && after > 0) {
+			logs = false
+			sigma = 0
+		}
+		if change(before, after, logs) < d.o.NoiseMultiple*sigma {
+			return false
+		}
 	}
 	return widthExceeded(w, t, before, after, d.o, &d.tmp)
 }

@@ -39,7 +39,9 @@ type boundary struct {
 // it is reported as one Step from the first one's Prev to the last one's
 // Index, Gradual, its Before the level before the first and its After the
 // level after the last, so that no single commit of the range is named the
-// culprit. What report returns depends only on the boundaries and the
+// culprit — unless one of its steps fits the values better than a ramp
+// does (see jump): then that step is reported, measured over the whole
+// staircase. What report returns depends only on the boundaries and the
 // values, which keeps Detect's results independent of the cache.
 func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step {
 	r := reporter{x: x, brk: brk, o: o}
@@ -66,6 +68,14 @@ func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step
 		b := bs[last]
 		st := Step{Index: idx[b.pos], Prev: idx[bs[first].pos-1], P: b.p, Decided: b.decided,
 			Before: before, After: after, Change: relChange(before, after), Gradual: last > first}
+		if st.Gradual {
+			if j, ok := r.jump(bs, first, last); ok {
+				// One step of the staircase makes the change: it is the
+				// culprit, the others are its noise.
+				b = bs[j]
+				st.Index, st.Prev, st.P, st.Decided, st.Gradual = idx[b.pos], idx[b.pos-1], b.p, b.decided, false
+			}
+		}
 		if !st.Gradual {
 			if from, to, ok := r.ramp(bs, k); ok {
 				// The ramp's increments fall on values from … to: its
@@ -149,6 +159,25 @@ func (r *reporter) ramp(bs []boundary, k int) (from, to int, ok bool) {
 		}
 	}
 	return from, to, best < (1-RampGain)*jump
+}
+
+// jump reports whether one step of the staircase bs[first..last] fits
+// the staircase's neighbourhood better than a ramp from its first step to
+// its last does, by RampGain of the ramp's cost: a clear step followed
+// within Hold values by a small move of a wandering level is that step,
+// not a drift. It returns the index in bs of the best such step.
+func (r *reporter) jump(bs []boundary, first, last int) (int, bool) {
+	lo, _ := r.span(bs, first)
+	_, hi := r.span(bs, last)
+	a, b := bs[first].pos, bs[last].pos
+	ramp := r.rampCost(lo, a, b, hi)
+	best, cost := -1, math.Inf(1)
+	for j := first; j <= last; j++ {
+		if c := r.splitCost(lo, bs[j].pos, hi); c < cost {
+			best, cost = j, c
+		}
+	}
+	return best, cost < (1-RampGain)*ramp
 }
 
 // rampMin is the fewest values a ramp spans, and the fewest it needs on
@@ -254,13 +283,14 @@ func sizeRatio(w []float64, t int, before, after float64, hist []float64, o Opti
 	if delta == 0 {
 		return 0
 	}
-	need := o.MinChange * math.Abs(before)
-	if o.NoiseMultiple > 0 {
-		need = max(need, o.NoiseMultiple*noise(w, t, before, after, tmp))
-	}
 	ratio := math.Inf(1)
-	if need > 0 {
+	if need := o.MinChange * math.Abs(before); need > 0 {
 		ratio = delta / need
+	}
+	if o.NoiseMultiple > 0 {
+		if sigma, logs := noise(w, t, before, after, tmp); sigma > 0 {
+			ratio = min(ratio, change(before, after, logs)/(o.NoiseMultiple*sigma))
+		}
 	}
 	if o.WidthMultiple > 0 && before > 0 && after > 0 {
 		if wd := Width(hist, tmp); wd > 0 {
@@ -277,20 +307,46 @@ func sizeRatio(w []float64, t int, before, after float64, hist []float64, o Opti
 // outliers; and a bimodal series, whose values fall on two levels at
 // random, gets the distance between its levels as its noise, so that a
 // run of values on one level is not a step.
-func noise(w []float64, t int, before, after float64, tmp *[]float64) float64 {
+//
+// When every value and both medians are positive the residuals are of
+// the values' logs (logs reports so), as with the width rule: benchmark
+// noise is relative, so the spread of a side scales with its level, and
+// in linear terms the values after a large step up would count as noisier
+// than the step is large.
+func noise(w []float64, t int, before, after float64, tmp *[]float64) (sigma float64, logs bool) {
+	logs = before > 0 && after > 0
+	for _, v := range w {
+		if !(v > 0) {
+			logs = false
+			break
+		}
+	}
 	d := (*tmp)[:0]
 	for i, v := range w {
+		level := after
 		if i < t {
-			d = append(d, v-before)
+			level = before
+		}
+		if logs {
+			d = append(d, math.Log(v/level))
 		} else {
-			d = append(d, v-after)
+			d = append(d, v-level)
 		}
 	}
 	*tmp = d
 	n := len(d)
 	q3 := quantile.SelectNth(d, 3*n/4)
 	q1 := quantile.SelectNth(d[:3*n/4], n/4)
-	return (q3 - q1) / 1.3489795003921634
+	return (q3 - q1) / 1.3489795003921634, logs
+}
+
+// change is the size of the step from before to after on noise's scale:
+// |ln(after/before)| when logs, else |after − before|.
+func change(before, after float64, logs bool) float64 {
+	if logs {
+		return math.Abs(math.Log(after / before))
+	}
+	return math.Abs(after - before)
 }
 
 // relChange is (after − before)/|before|, ±Inf for a change from 0 and 0
