@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
@@ -141,6 +142,28 @@ func TestHeadline(t *testing.T) {
 			t.Errorf("width with spread samples %.4f, with identical ones %.4f: the spread must add", wl, wq)
 		}
 	})
+}
+
+// A commit is a step's culprit only when its own value moved with the
+// step: when step detection places the split a commit early, at a value
+// still at the old level, that commit's row does not count.
+func TestCulpritMoved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	vals := append(noisy(rng, 41, 100, 0.01), noisy(rng, 25, 120, 0.01)...) // the step is at 41
+	se := make([]float64, len(vals))
+	step := func(at int) []Step {
+		return []Step{{Step: changepoint.Step{Index: at, Prev: at - 1, Before: 100, After: 120, Decided: at + 5}}}
+	}
+	for _, tt := range []struct {
+		at        int
+		confirmed bool
+	}{{41, true}, {40, false}} {
+		h := seriesHeadlines(vals, se, step(tt.at), nil, LowerIsBetter, DefaultHeadline.withDefaults())
+		v := h.at(tt.at, 0)
+		if (v.State == StateConfirmed) != tt.confirmed || v.Relevant != tt.confirmed {
+			t.Errorf("step found at %d: verdict there %+v, want confirmed %v", tt.at, v, tt.confirmed)
+		}
+	}
 }
 
 // A pair that is not consecutive on the main line (a try run against its
