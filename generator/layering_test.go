@@ -12,7 +12,7 @@ import (
 
 // The stages of perfpages and what each may import (issue 14). Data flows
 // sources → dataset → analysis → site model → rendering → files; imports
-// follow the types: the readers produce analysis.Run, the model declared in
+// follow the types: the readers produce model.Run, the model declared in
 // analysis, so they import the model stage, and the site renders it.
 //
 //	stage       packages                                       may import

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -31,8 +32,8 @@ func siteConfig(model string) string {
 
 // inMemory builds the dataset of s's runs with the builder options a site
 // with configuration cfg uses.
-func inMemory(s *Suite, cfg *config.Config) *analysis.Dataset {
-	b := analysis.NewBuilder(cfg.BuildOptions())
+func inMemory(s *Suite, cfg *config.Config) *model.Dataset {
+	b := model.NewBuilder(cfg.BuildOptions())
 	for _, r := range s.Runs() {
 		b.Add("planted", r)
 	}
@@ -42,7 +43,7 @@ func inMemory(s *Suite, cfg *config.Config) *analysis.Dataset {
 // wholeSite writes s as archives under a site folder with a perfpages.toml
 // for model, and loads it as `perfpages build` does (generator.Open, then
 // Site.Load).
-func wholeSite(tb testing.TB, s *Suite, model string) (*analysis.Dataset, *config.Config) {
+func wholeSite(tb testing.TB, s *Suite, model string) (*model.Dataset, *config.Config) {
 	tb.Helper()
 	dir := tb.TempDir()
 	if err := s.WriteArchives(filepath.Join(dir, "results")); err != nil {
@@ -79,11 +80,11 @@ func parseConfig(tb testing.TB, model string) *config.Config {
 // consecutive are the comparisons of every main-line commit with its
 // parent, as the commit pages compute them (sitemodel's plan calls
 // Comparer.Consecutive with the configuration's options).
-func consecutive(d *analysis.Dataset, cfg *config.Config) []*analysis.Comparison {
+func consecutive(d *model.Dataset, cfg *config.Config) []*analysis.Comparison {
 	return analysis.NewComparer(d, cfg.CompareOptions()).Consecutive(0, len(d.MainLine))
 }
 
 // detectSteps are the steps a build shows on /regressions/.
-func detectSteps(d *analysis.Dataset) []analysis.Step {
+func detectSteps(d *model.Dataset) []analysis.Step {
 	return d.Steps(changepoint.DefaultOptions, nil)
 }
