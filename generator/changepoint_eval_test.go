@@ -12,7 +12,7 @@ import (
 )
 
 // This file measures step detection (analysis/changepoint through
-// model.Dataset.Steps) against the changes the demo generator plants,
+// analysis.Steps) against the changes the demo generator plants,
 // which content/about.md lists: its precision and recall are the numbers
 // the package documentation quotes.
 
@@ -95,7 +95,7 @@ const tolerance = 2
 
 func evaluate(d *model.Dataset, events []demo.Event, o changepoint.Options) score {
 	start := time.Now()
-	steps := d.Steps(o, nil)
+	steps := analysis.Steps(d, o, nil)
 	var sc score
 	sc.elapsed = time.Since(start)
 	bySeries := map[int][]analysis.Step{}
@@ -192,7 +192,7 @@ func TestChangepointOnDemo(t *testing.T) {
 }
 
 // BenchmarkSteps is step detection over a whole dataset of the harness
-// (model.Dataset.Steps, every series in parallel): "cold" without a
+// (analysis.Steps, every series in parallel): "cold" without a
 // cache, "+1" with the cache of the build before the newest main-line
 // commit arrived, the nightly case. ns/series is wall time per series on
 // all cores (BenchmarkDetect in analysis/changepoint reports CPU time too).
@@ -202,18 +202,18 @@ func BenchmarkSteps(b *testing.B) {
 		o := changepoint.DefaultOptions
 		b.Run(size+"/cold", func(b *testing.B) {
 			for b.Loop() {
-				after.Steps(o, nil)
+				analysis.Steps(after, o, nil)
 			}
 			reportPerSeries(b, len(after.Series))
 		})
 		prev := analysis.NewStepCache()
-		before.Steps(o, prev)
+		analysis.Steps(before, o, prev)
 		saved := prev.Used()
 		b.Run(size+"/+1", func(b *testing.B) {
 			for b.Loop() {
 				c := analysis.NewStepCache()
 				c.Load(saved)
-				after.Steps(o, c)
+				analysis.Steps(after, o, c)
 			}
 			reportPerSeries(b, len(after.Series))
 		})

@@ -13,7 +13,7 @@ import (
 )
 
 // Step detection in a build. Every build detects the step changes of
-// every series along the main line once (model.Dataset.StepsBy), in
+// every series along the main line once (analysis.StepsBy), in
 // the analysis stage, before the plan: the regressions page and its feed,
 // the benchmark pages' history charts and the weekly triage reports show
 // them, and model perfpages' headline confirms changes with them.
@@ -66,7 +66,7 @@ const stepsValue = "steps"
 // the cache to save when the build succeeds.
 func detectSteps(st *store.Store, d *model.Dataset, o stepOptions) ([]analysis.Step, *analysis.StepCache) {
 	cache := loadSteps(st, o)
-	return d.StepsBy(o.of, cache), cache
+	return analysis.StepsBy(d, o.of, cache), cache
 }
 
 // loadSteps returns the states the store kept for options o (none when

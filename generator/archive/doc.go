@@ -7,7 +7,7 @@
 //	sources → archive model → analysis → site model → rendering → files
 //
 // The sources (a directory, a git history, git notes) hand it bytes and a
-// name; [Decode] turns them into an [model.Run] plus the [Problem]s found
+// name; [Decode] turns them into a [model.Run] plus the [Problem]s found
 // on the way, and importers of foreign formats write their runs back out
 // with [Encode].
 //

@@ -315,7 +315,7 @@ func (s *StepScore) RecallAtLeast(k float64) float64 {
 // two, and the regressions page names the range of candidate commits).
 const DefaultTolerance = 2
 
-// ScoreSteps scores the steps detected in d (model.Dataset.Steps) on
+// ScoreSteps scores the steps detected in d (analysis.Steps) on
 // suite s: a detection within tol commits of a planted step finds it (each
 // planted step at most once, the nearest detection first); a detection
 // inside a planted drift (or within tol of it) finds the drift and is

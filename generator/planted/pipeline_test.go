@@ -22,10 +22,10 @@ import (
 
 // siteConfig is the perfpages.toml of a site over a directory of
 // archives, with analysis model model ("" for the default).
-func siteConfig(model string) string {
+func siteConfig(sigModel string) string {
 	c := "[[sources]]\ndir = \"results\"\n"
-	if model != "" {
-		c += fmt.Sprintf("\n[analysis]\nmodel = %q\n", model)
+	if sigModel != "" {
+		c += fmt.Sprintf("\n[analysis]\nmodel = %q\n", sigModel)
 	}
 	return c
 }
@@ -43,14 +43,14 @@ func inMemory(s *Suite, cfg *config.Config) *model.Dataset {
 // wholeSite writes s as archives under a site folder with a perfpages.toml
 // for model, and loads it as `perfpages build` does (generator.Open, then
 // Site.Load).
-func wholeSite(tb testing.TB, s *Suite, model string) (*model.Dataset, *config.Config) {
+func wholeSite(tb testing.TB, s *Suite, sigModel string) (*model.Dataset, *config.Config) {
 	tb.Helper()
 	dir := tb.TempDir()
 	if err := s.WriteArchives(filepath.Join(dir, "results")); err != nil {
 		tb.Fatal(err)
 	}
 	path := filepath.Join(dir, config.FileName)
-	if err := os.WriteFile(path, []byte(siteConfig(model)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(siteConfig(sigModel)), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	site, err := generator.Open(path)
@@ -68,9 +68,9 @@ func wholeSite(tb testing.TB, s *Suite, model string) (*model.Dataset, *config.C
 }
 
 // parseConfig is the configuration of siteConfig(model).
-func parseConfig(tb testing.TB, model string) *config.Config {
+func parseConfig(tb testing.TB, sigModel string) *config.Config {
 	tb.Helper()
-	cfg, err := config.Parse(config.FileName, []byte(siteConfig(model)), tb.TempDir())
+	cfg, err := config.Parse(config.FileName, []byte(siteConfig(sigModel)), tb.TempDir())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -86,5 +86,5 @@ func consecutive(d *model.Dataset, cfg *config.Config) []*analysis.Comparison {
 
 // detectSteps are the steps a build shows on /regressions/.
 func detectSteps(d *model.Dataset) []analysis.Step {
-	return d.Steps(changepoint.DefaultOptions, nil)
+	return analysis.Steps(d, changepoint.DefaultOptions, nil)
 }

@@ -45,14 +45,14 @@ func TestPlantedReport(t *testing.T) {
 		s := suiteFor(t, o)
 		fmt.Fprintf(&b, "## shape %s: %s\n\n", shape, describe(s))
 		var steps []analysis.Step
-		for _, model := range []string{"", analysis.ModelRustcPerf} {
+		for _, sigModel := range []string{"", analysis.ModelRustcPerf} {
 			start := time.Now()
 			var d *model.Dataset
-			cfg := parseConfig(t, model)
+			cfg := parseConfig(t, sigModel)
 			if mode == "memory" {
 				d = inMemory(s, cfg)
 			} else {
-				d, cfg = wholeSite(t, s, model)
+				d, cfg = wholeSite(t, s, sigModel)
 			}
 			h := ScoreHeadline(s, d, consecutive(d, cfg), Headline)
 			WriteHeadline(&b, fmt.Sprintf("headline, model %s", cfg.CompareOptions().Model), h)

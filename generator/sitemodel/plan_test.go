@@ -83,9 +83,9 @@ func planAll(t testing.TB, d *model.Dataset, opts Options) (*Site, []Output) {
 // rows are shown on datasets of two or three commits use rustc-perf's,
 // which decides a pair at once (model perfpages has no noise model for
 // them yet).
-func planModel(t testing.TB, d *model.Dataset, opts Options, model string) (*Site, []Output) {
+func planModel(t testing.TB, d *model.Dataset, opts Options, sigModel string) (*Site, []Output) {
 	t.Helper()
-	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: model}}), opts)
+	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: sigModel}}), opts)
 	var mu sync.Mutex
 	var outs []Output
 	_, err := plan.Run(context.Background(), func(o Output) error {

@@ -21,7 +21,7 @@ import (
 
 // The regressions page (/regressions/) and its Atom feed list the step
 // changes found along each series' main-line history (Options.Steps,
-// model.Dataset.Steps): the changes nobody compared. Each step names
+// analysis.Steps): the changes nobody compared. Each step names
 // the first artifact after it and the last before it, so the commits it
 // may have come from; steps of one such range are grouped, newest range
 // first.

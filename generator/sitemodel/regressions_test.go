@@ -72,7 +72,7 @@ func stepsSHA(i int) string { return strings.Repeat(fmt.Sprintf("%02x", 0xa0+i),
 // read the diff.
 func TestRegressionsGolden(t *testing.T) {
 	d := stepsDataset(t)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
+	steps := analysis.Steps(d, changepoint.DefaultOptions, nil)
 	if len(steps) != 3 {
 		t.Fatalf("found %d steps, want the 3 planted ones: %+v", len(steps), steps)
 	}
@@ -159,7 +159,7 @@ func regressionsOf(t *testing.T, d *model.Dataset, opts Options) Regressions {
 // format without NaN or infinity, which JSON cannot hold.
 func TestStepViewNonFinite(t *testing.T) {
 	d := stepsDataset(t)
-	steps := d.Steps(changepoint.Options{Method: changepoint.Potts}, nil)
+	steps := analysis.Steps(d, changepoint.Options{Method: changepoint.Potts}, nil)
 	var fromZero *analysis.Step
 	for i := range steps {
 		if math.IsInf(steps[i].Change, 0) {
