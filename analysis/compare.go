@@ -14,6 +14,7 @@ import (
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -41,18 +42,24 @@ func RelativeChange(a, b float64) (float64, bool) {
 
 // IsRegression reports whether a relative change goes in the metric's bad
 // direction. A change of exactly 0 is not a regression.
-func IsRegression(change float64, d Direction) bool {
-	if d == HigherIsBetter {
+func IsRegression(change float64, d model.Direction) bool {
+	if d == model.HigherIsBetter {
 		return change < 0
 	}
 	return change > 0
 }
 
+// MedianOf is the median of xs ((a + b) / 2 of the two middle values for
+// an even count, perfgate's: budget.MedianF64, quantile.Median); xs is not
+// modified. It is 0 for an empty slice. The single value's median is
+// [model.SingleValue]'s.
+func MedianOf(xs []float64) float64 { return budget.MedianF64(xs) }
+
 // Row is one test case × metric of a comparison.
 type Row struct {
-	Series *Series
-	Before *Point // nil when the base artifact has no result
-	After  *Point // nil when the head artifact has no result
+	Series *model.Series
+	Before *model.Point // nil when the base artifact has no result
+	After  *model.Point // nil when the head artifact has no result
 	// Change is the relative change of the single values; valid when OK.
 	// It is ±Inf when the base value is 0 and the head's is not
 	// (FromZero).
@@ -151,7 +158,7 @@ const TopChanges = 5
 // series by key (not by pointer, so that it can be remembered across
 // builds, as [WatchRow]), the values either side and the change.
 type SeriesChange struct {
-	Key           SeriesKey
+	Key           model.SeriesKey
 	Before, After float64
 	// Change is ±Inf for a change from 0 (FromZero).
 	Change     float64
@@ -194,12 +201,12 @@ func topChanges(rows []*Row) []SeriesChange {
 	return top
 }
 
-// SummarizeMetric summarizes rows of one metric under a model: rows in
-// category Secondary go to Secondary, every other row to Primary; rows
-// that are not OK are ignored.
-func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
+// SummarizeMetric summarizes rows of one metric under significance model
+// sigModel: rows in category Secondary go to Secondary, every other row to
+// Primary; rows that are not OK are ignored.
+func SummarizeMetric(metric string, rows []*Row, sigModel string) MetricSummary {
 	all := make([]SummaryItem, 0, len(rows))
-	isSecondary := func(r *Row) bool { return r.Series != nil && r.Series.Case.Category == Secondary }
+	isSecondary := func(r *Row) bool { return r.Series != nil && r.Series.Case.Category == model.Secondary }
 	sig, nsec := 0, 0
 	for _, r := range rows {
 		if !r.OK {
@@ -252,7 +259,7 @@ func SummarizeMetric(metric string, rows []*Row, model string) MetricSummary {
 	m.Top = topChanges(rows)
 	m.Direction = m.Primary.Direction().Join(m.Secondary.Direction())
 	m.DeservesAttention = DeservesAttention(m.Primary, m.Secondary)
-	switch model {
+	switch sigModel {
 	case ModelRustcPerf2021:
 		m.Confidence = ConfidenceOf(sig)
 	case ModelPerfpages:
@@ -510,7 +517,7 @@ func (o Options) historyWindow() int {
 //
 // The cost is O(series × window × log points). To compare many pairs of
 // the same dataset, use a [Comparer].
-func Compare(d *Dataset, base, head int, opts Options) *Comparison {
+func Compare(d *model.Dataset, base, head int, opts Options) *Comparison {
 	if opts.Model == "" || opts.Model == ModelPerfpages {
 		return NewComparer(d, opts).Compare(base, head) // the headline needs the series' steps
 	}
@@ -526,7 +533,7 @@ func Compare(d *Dataset, base, head int, opts Options) *Comparison {
 // [Comparer.Consecutive], which slides the windows along each series
 // instead of walking them per pair. It is safe for concurrent use.
 type Comparer struct {
-	d     *Dataset
+	d     *model.Dataset
 	opts  Options
 	lines [][]linePoint // per series of d.Series: its main-line points by position
 	eng   *engines
@@ -552,13 +559,13 @@ type linePoint struct {
 
 // NewComparer indexes d for comparisons with opts. The dataset must not
 // change afterwards.
-func NewComparer(d *Dataset, opts Options) *Comparer {
+func NewComparer(d *model.Dataset, opts Options) *Comparer {
 	return NewComparerCache(d, opts, nil)
 }
 
 // NewComparerCache is NewComparer with a cache of sample tests that may
 // hold results of earlier builds (nil: a new one).
-func NewComparerCache(d *Dataset, opts Options, cache *TestCache) *Comparer {
+func NewComparerCache(d *model.Dataset, opts Options, cache *TestCache) *Comparer {
 	c := &Comparer{d: d, opts: opts, lines: make([][]linePoint, len(d.Series)), eng: newEngines(d, cache)}
 	for i, s := range d.Series {
 		line := make([]linePoint, 0, len(s.Points))
@@ -581,7 +588,7 @@ func (c *Comparer) Compare(base, head int) *Comparison {
 	return compareWith(c.d, base, head, c.opts, c.lines, c.eng, c)
 }
 
-// SetSteps gives the comparer the dataset's steps (Dataset.Steps), which
+// SetSteps gives the comparer the dataset's steps (Steps), which
 // model perfpages' headline confirms changes with. Call it before any
 // comparison; without it the comparer finds them itself with
 // changepoint's default options when it first needs them.
@@ -599,13 +606,13 @@ func (c *Comparer) headlinesOf(i int) headlines {
 func (c *Comparer) computeHeads() {
 	d := c.d
 	if c.steps == nil {
-		c.steps = d.Steps(changepoint.DefaultOptions, nil)
+		c.steps = Steps(d, changepoint.DefaultOptions, nil)
 	}
 	bySeries := make([][]Step, len(d.Series))
 	for _, st := range c.steps {
 		bySeries[st.Series] = append(bySeries[st.Series], st)
 	}
-	breaks := d.breaks()
+	breaks := breaksOf(d)
 	opts, _ := c.opts.resolve()
 	c.heads = make([]headlines, len(d.Series))
 	var next atomic.Int64
@@ -647,7 +654,7 @@ func (c *Comparer) Summary(base, head int) *Comparison {
 // its predecessor when base is on the main line, else the position of its
 // baseline (try runs) or first parent when that is on the main line. It is
 // -1 when base has no main-line ancestry.
-func historyStart(d *Dataset, base int) int {
+func historyStart(d *model.Dataset, base int) int {
 	if p := d.MainPos(base); p >= 0 {
 		return p - 1
 	}
@@ -665,7 +672,7 @@ func historyStart(d *Dataset, base int) int {
 	return -1
 }
 
-func artifactFirstParent(a Artifact) string {
+func artifactFirstParent(a model.Artifact) string {
 	if len(a.Parents) == 0 {
 		return ""
 	}
@@ -675,7 +682,7 @@ func artifactFirstParent(a Artifact) string {
 // walkHistory appends to dst the values of s at main-line positions start,
 // start−1, … (newest first), skipping positions without a value, until it
 // has n values or has looked at 3·n positions.
-func walkHistory(dst []float64, d *Dataset, s *Series, start, n int) []float64 {
+func walkHistory(dst []float64, d *model.Dataset, s *model.Series, start, n int) []float64 {
 	stop := max(start-3*n, -1)
 	for pos := start; pos > stop && len(dst) < n; pos-- {
 		if p := s.At(d.MainLine[pos]); p != nil && p.OK {
@@ -714,8 +721,8 @@ func lineSearch(line []linePoint, pos, from int) int {
 // linePoints finds the points of series s at base and head (main-line
 // positions bpos and hpos, or -1) through its line, and the number of line
 // entries before base.
-func linePoints(s *Series, line []linePoint, base, head, bpos, hpos int) (before, after *Point, end int) {
-	at := func(k, pos int) *Point {
+func linePoints(s *model.Series, line []linePoint, base, head, bpos, hpos int) (before, after *model.Point, end int) {
+	at := func(k, pos int) *model.Point {
 		if k < len(line) && int(line[k].pos) == pos {
 			return &s.Points[line[k].idx]
 		}
@@ -754,7 +761,7 @@ func (o Options) resolve() (Options, error) {
 
 // newComparison is a comparison of base with head before its rows: the
 // resolved options, their warning and the start of the history.
-func newComparison(d *Dataset, base, head int, opts Options, warning error) *Comparison {
+func newComparison(d *model.Dataset, base, head int, opts Options, warning error) *Comparison {
 	c := &Comparison{Base: base, Head: head, HistoryFrom: -1, Options: opts}
 	if warning != nil {
 		c.Warnings = append(c.Warnings, warning)
@@ -773,7 +780,7 @@ func newComparison(d *Dataset, base, head int, opts Options, warning error) *Com
 // change and its direction. classify reports whether the row has a change
 // to classify against its history; warning is set when a value is not a
 // finite number.
-func newRow(s *Series, before, after *Point) (r Row, classify bool, warning error) {
+func newRow(s *model.Series, before, after *model.Point) (r Row, classify bool, warning error) {
 	r = Row{Series: s, Before: before, After: after}
 	switch {
 	case after != nil && after.Error != "":
@@ -797,7 +804,7 @@ func newRow(s *Series, before, after *Point) (r Row, classify bool, warning erro
 	return r, false, nil
 }
 
-func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines, cmpr *Comparer) *Comparison {
+func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines, cmpr *Comparer) *Comparison {
 	opts, warning := opts.resolve()
 	c := newComparison(d, base, head, opts, warning)
 	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
@@ -812,7 +819,7 @@ func compareWith(d *Dataset, base, head int, opts Options, lines [][]linePoint, 
 
 	bpos, hpos := d.MainPos(base), d.MainPos(head)
 	for i, s := range d.Series {
-		var before, after *Point
+		var before, after *model.Point
 		var end int // with lines: entries of lines[i] up to the history's start
 		if lines != nil {
 			before, after, end = linePoints(s, lines[i], base, head, bpos, hpos)
@@ -958,7 +965,7 @@ func (r *Row) setSignificance(sig ChangeSignificance) {
 	r.Threshold, r.Factor, r.Significant, r.Magnitude, r.Relevant = sig.Threshold, sig.Factor, sig.Significant, sig.Magnitude, sig.Relevant
 }
 
-func summarizeMetrics(rows []Row, model string) []MetricSummary {
+func summarizeMetrics(rows []Row, sigModel string) []MetricSummary {
 	// A comparison has a handful of metrics: groups found by a linear
 	// scan cost less than a map (a commit page summarizes thousands of
 	// rows).
@@ -982,7 +989,7 @@ func summarizeMetrics(rows []Row, model string) []MetricSummary {
 	slices.SortFunc(groups, func(a, b group) int { return strings.Compare(a.name, b.name) })
 	out := make([]MetricSummary, 0, len(groups))
 	for _, x := range groups {
-		out = append(out, SummarizeMetric(x.name, x.rows, model))
+		out = append(out, SummarizeMetric(x.name, x.rows, sigModel))
 	}
 	return out
 }

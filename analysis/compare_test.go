@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // lineSeries is one test case × metric of a hand-built main line: value
@@ -18,7 +20,7 @@ import (
 // failed marks commits where it failed.
 type lineSeries struct {
 	bench, metric, unit string
-	cat                 Category
+	cat                 model.Category
 	value               func(i int) (float64, bool)
 	failed              func(i int) bool
 }
@@ -29,16 +31,16 @@ var lineEpoch = time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
 
 // lineDataset builds n main-line commits, one hour apart, each the first
 // parent of the next, on one machine, plus the extra runs.
-func lineDataset(n int, series []lineSeries, extra ...Run) *Dataset {
-	b := NewBuilder(BuildOptions{})
+func lineDataset(n int, series []lineSeries, extra ...model.Run) *model.Dataset {
+	b := model.NewBuilder(model.BuildOptions{})
 	for i := range n {
-		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main", PR: 1000 + i}
+		a := model.Artifact{ID: rpCommitID(i), Kind: model.KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main", PR: 1000 + i}
 		if i > 0 {
 			a.Parents = []string{rpCommitID(i - 1)}
 		}
-		run := Run{Artifact: a, Machine: Machine{Name: "linux-x64"}}
+		run := model.Run{Artifact: a, Machine: model.Machine{Name: "linux-x64"}}
 		for _, s := range series {
-			res := Result{Case: TestCase{Benchmark: s.bench, Category: s.cat}, Metric: s.metric, Unit: s.unit}
+			res := model.Result{Case: model.TestCase{Benchmark: s.bench, Category: s.cat}, Metric: s.metric, Unit: s.unit}
 			switch v, ok := s.value(i); {
 			case s.failed != nil && s.failed(i):
 				res.Error = "exit status 2"
@@ -78,7 +80,7 @@ var altThreshold = altFence()
 
 const lineN = 60 // commits 0…59; the last is the head of most tests
 
-func lineFixture() *Dataset { return lineDataset(lineN, fixtureSeries()) }
+func lineFixture() *model.Dataset { return lineDataset(lineN, fixtureSeries()) }
 
 func fixtureSeries() []lineSeries {
 	last := lineN - 1
@@ -120,7 +122,7 @@ func fixtureSeries() []lineSeries {
 		},
 		{
 			// Higher is better: a 5 % drop is a regression.
-			bench: "parse", metric: "throughput", unit: "MB/s", cat: Secondary,
+			bench: "parse", metric: "throughput", unit: "MB/s", cat: model.Secondary,
 			value: func(i int) (float64, bool) {
 				if i == last {
 					return 95, true
@@ -258,19 +260,19 @@ func TestCompareHistoryLookback(t *testing.T) {
 
 func TestCompareBaseOffTheMainLine(t *testing.T) {
 	series := []lineSeries{{bench: "steady", metric: "instructions:u", unit: "count", value: func(i int) (float64, bool) { return rpAlt(i), true }}}
-	res := []Result{{Case: TestCase{Benchmark: "steady"}, Metric: "instructions:u", Unit: "count", Samples: []float64{1020}}}
+	res := []model.Result{{Case: model.TestCase{Benchmark: "steady"}, Metric: "instructions:u", Unit: "count", Samples: []float64{1020}}}
 	late := lineEpoch.Add(100 * time.Hour)
-	try := Run{
-		Artifact: Artifact{ID: "try-1", Kind: KindTry, Date: late, Baseline: rpCommitID(40), PR: 77},
-		Machine:  Machine{Name: "linux-x64"}, Results: res,
+	try := model.Run{
+		Artifact: model.Artifact{ID: "try-1", Kind: model.KindTry, Date: late, Baseline: rpCommitID(40), PR: 77},
+		Machine:  model.Machine{Name: "linux-x64"}, Results: res,
 	}
-	tag := Run{
-		Artifact: Artifact{ID: "v1.0.0", Kind: KindTag, Date: late.Add(time.Hour), Parents: []string{rpCommitID(41)}},
-		Machine:  Machine{Name: "linux-x64"}, Results: res,
+	tag := model.Run{
+		Artifact: model.Artifact{ID: "v1.0.0", Kind: model.KindTag, Date: late.Add(time.Hour), Parents: []string{rpCommitID(41)}},
+		Machine:  model.Machine{Name: "linux-x64"}, Results: res,
 	}
-	local := Run{
-		Artifact: Artifact{ID: "my-laptop", Kind: KindLocal, Date: late.Add(2 * time.Hour)},
-		Machine:  Machine{Name: "linux-x64"}, Results: res,
+	local := model.Run{
+		Artifact: model.Artifact{ID: "my-laptop", Kind: model.KindLocal, Date: late.Add(2 * time.Hour)},
+		Machine:  model.Machine{Name: "linux-x64"}, Results: res,
 	}
 	d := lineDataset(lineN, series, try, tag, local)
 	idx := func(id string) int {
@@ -476,8 +478,8 @@ func TestOptionsValidate(t *testing.T) {
 // sameRowTargets compares rows' series and points by identity (both must
 // point into the dataset) and errors by message.
 var sameRowTargets = cmp.Options{
-	cmp.Comparer(func(a, b *Series) bool { return a == b }),
-	cmp.Comparer(func(a, b *Point) bool { return a == b }),
+	cmp.Comparer(func(a, b *model.Series) bool { return a == b }),
+	cmp.Comparer(func(a, b *model.Point) bool { return a == b }),
 	cmp.Comparer(func(a, b error) bool { return a.Error() == b.Error() }),
 }
 
@@ -485,10 +487,10 @@ var sameRowTargets = cmp.Options{
 // pair of the main line and for off-line bases, under both models.
 func TestComparerMatchesCompare(t *testing.T) {
 	late := lineEpoch.Add(100 * time.Hour)
-	try := Run{
-		Artifact: Artifact{ID: "try-1", Kind: KindTry, Date: late, Baseline: rpCommitID(40)},
-		Machine:  Machine{Name: "linux-x64"},
-		Results:  []Result{{Case: TestCase{Benchmark: "steady"}, Metric: "instructions:u", Unit: "count", Samples: []float64{1020}}},
+	try := model.Run{
+		Artifact: model.Artifact{ID: "try-1", Kind: model.KindTry, Date: late, Baseline: rpCommitID(40)},
+		Machine:  model.Machine{Name: "linux-x64"},
+		Results:  []model.Result{{Case: model.TestCase{Benchmark: "steady"}, Metric: "instructions:u", Unit: "count", Samples: []float64{1020}}},
 	}
 	// Sparse series put the ends of the 3 × History lookback to the test.
 	series := fixtureSeries()
@@ -558,14 +560,14 @@ func BenchmarkCompare(b *testing.B) {
 	for k := range level {
 		level[k] = 1e3 + rng.Float64()*1e9
 	}
-	bld := NewBuilder(BuildOptions{})
+	bld := model.NewBuilder(model.BuildOptions{})
 	metrics := []string{"instructions:u", "wall-time", "max-rss", "cycles:u"}
 	for i := range commits {
-		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Minute), Branch: "main"}
+		a := model.Artifact{ID: rpCommitID(i), Kind: model.KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Minute), Branch: "main"}
 		if i > 0 {
 			a.Parents = []string{rpCommitID(i - 1)}
 		}
-		run := Run{Artifact: a, Machine: Machine{Name: "bench"}, Results: make([]Result, 0, nseries)}
+		run := model.Run{Artifact: a, Machine: model.Machine{Name: "bench"}, Results: make([]model.Result, 0, nseries)}
 		for k := range nseries {
 			if rng.IntN(50) == 0 {
 				continue
@@ -573,12 +575,12 @@ func BenchmarkCompare(b *testing.B) {
 			if rng.IntN(500) == 0 {
 				level[k] *= 1 + (rng.Float64()-0.5)/10
 			}
-			cat := Primary
+			cat := model.Primary
 			if k%3 == 0 {
-				cat = Secondary
+				cat = model.Secondary
 			}
-			run.Results = append(run.Results, Result{
-				Case:    TestCase{Benchmark: fmt.Sprintf("bench-%d", k/4), Category: cat},
+			run.Results = append(run.Results, model.Result{
+				Case:    model.TestCase{Benchmark: fmt.Sprintf("bench-%d", k/4), Category: cat},
 				Metric:  metrics[k%4],
 				Unit:    "count",
 				Samples: []float64{level[k] * (1 + rng.NormFloat64()/200)},

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -198,7 +199,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		if slot[k] < 0 {
 			continue
 		}
-		var before, after *Point
+		var before, after *model.Point
 		end := hi // entries before the base
 		if hi > 0 && int(line[hi-1].pos) == p-1 {
 			before = &s.Points[line[hi-1].idx]

@@ -5,14 +5,16 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 var (
 	benchDataMu sync.Mutex
-	benchData   = map[synthPlan]*Dataset{}
+	benchData   = map[synthPlan]*model.Dataset{}
 )
 
-func benchDataset(b *testing.B, p synthPlan) *Dataset {
+func benchDataset(b *testing.B, p synthPlan) *model.Dataset {
 	b.Helper()
 	benchDataMu.Lock()
 	defer benchDataMu.Unlock()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // synthPlan describes a synthetic dataset: commits on the main line ×
@@ -34,7 +35,7 @@ func synthID(i int) string { return fmt.Sprintf("%040x", 0xc0ffee0000+i) }
 // synthDataset builds the plan's dataset through the Builder. Series k
 // is benchmark bench-(k/8) with parameter n = k/4 mod 2, metric k mod 4, on
 // machine m(k mod 2).
-func synthDataset(p synthPlan) *Dataset {
+func synthDataset(p synthPlan) *model.Dataset {
 	rng := rand.New(rand.NewPCG(p.seed, 17))
 	type state struct{ level, sigma float64 }
 	st := make([]state, p.series)
@@ -47,12 +48,12 @@ func synthDataset(p synthPlan) *Dataset {
 	// The dates have their own generator, so that a plan with fewer
 	// commits is the same dataset cut short.
 	dates := rand.New(rand.NewPCG(p.seed, 18))
-	var history []Artifact
+	var history []model.Artifact
 	epoch := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
 	clock := epoch
 	for i := range p.commits {
 		clock = clock.Add(time.Duration(dates.IntN(90)) * time.Minute)
-		a := Artifact{ID: synthID(i), Kind: KindCommit, Date: clock, Branch: "main", PR: 100 + i, Title: fmt.Sprintf("change %d", i)}
+		a := model.Artifact{ID: synthID(i), Kind: model.KindCommit, Date: clock, Branch: "main", PR: 100 + i, Title: fmt.Sprintf("change %d", i)}
 		if p.hostile {
 			switch dates.IntN(12) {
 			case 0: // an older author date than its parent's
@@ -68,21 +69,21 @@ func synthDataset(p synthPlan) *Dataset {
 		}
 		history = append(history, a)
 	}
-	bo := BuildOptions{}
+	bo := model.BuildOptions{}
 	if p.hostile {
 		bo.History = history
 	}
-	b := NewBuilder(bo)
+	b := model.NewBuilder(bo)
 	for i, a := range history {
-		runs := []Run{{Artifact: a, Machine: Machine{Name: "m0"}}, {Artifact: a, Machine: Machine{Name: "m1"}, Context: Params{{Key: "toolchain", Value: "go1.26"}}}}
+		runs := []model.Run{{Artifact: a, Machine: model.Machine{Name: "m0"}}, {Artifact: a, Machine: model.Machine{Name: "m1"}, Context: model.Params{{Key: "toolchain", Value: "go1.26"}}}}
 		for k := range p.series {
 			s := &st[k]
 			if rng.IntN(300) == 0 {
 				s.level *= 1 + (rng.Float64()-0.4)/2 // a step
 			}
 			m := synthMetrics[k%4]
-			res := Result{
-				Case:   TestCase{Benchmark: fmt.Sprintf("bench-%03d", k/8), Params: Params{{Key: "n", Value: fmt.Sprint(k / 4 % 2)}}, Category: []Category{Primary, Secondary}[k/16%2]},
+			res := model.Result{
+				Case:   model.TestCase{Benchmark: fmt.Sprintf("bench-%03d", k/8), Params: model.Params{{Key: "n", Value: fmt.Sprint(k / 4 % 2)}}, Category: []model.Category{model.Primary, model.Secondary}[k/16%2]},
 				Metric: m.name, Unit: m.unit,
 			}
 			n := p.samples
@@ -130,18 +131,18 @@ func synthDataset(p synthPlan) *Dataset {
 			b.Add(fmt.Sprintf("%s/%s.json", a.ID, r.Machine.Name), r)
 		}
 		if p.hostile && i%17 == 5 {
-			try := Run{Artifact: Artifact{ID: fmt.Sprintf("try-%d", i), Kind: KindTry, Date: a.Date.Add(time.Minute), Baseline: a.ID, PR: 9000 + i},
-				Machine: Machine{Name: "m0"}, Results: []Result{{Case: TestCase{Benchmark: "bench-000", Params: Params{{Key: "n", Value: "0"}}}, Metric: "instructions:u", Unit: "count", Samples: []float64{st[0].level}}}}
+			try := model.Run{Artifact: model.Artifact{ID: fmt.Sprintf("try-%d", i), Kind: model.KindTry, Date: a.Date.Add(time.Minute), Baseline: a.ID, PR: 9000 + i},
+				Machine: model.Machine{Name: "m0"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "bench-000", Params: model.Params{{Key: "n", Value: "0"}}}, Metric: "instructions:u", Unit: "count", Samples: []float64{st[0].level}}}}
 			b.Add("try.json", try)
 		}
 	}
 	d := b.Dataset()
 	if p.hostile && p.commits > 10 {
-		d.Annotate([]Annotation{
-			{Kind: DistributionChange, Artifact: synthID(p.commits / 3), Benchmark: "bench-000"},
-			{Kind: DistributionChange, Artifact: synthID(p.commits / 2), Metric: "wall-time", Machine: "m1"},
-			{Kind: DistributionChange, Artifact: synthID(p.commits/2 + 1)},
-			{Kind: Acknowledged, Artifact: synthID(p.commits / 4), Benchmark: "bench-001", Note: "expected"},
+		d.Annotate([]model.Annotation{
+			{Kind: model.DistributionChange, Artifact: synthID(p.commits / 3), Benchmark: "bench-000"},
+			{Kind: model.DistributionChange, Artifact: synthID(p.commits / 2), Metric: "wall-time", Machine: "m1"},
+			{Kind: model.DistributionChange, Artifact: synthID(p.commits/2 + 1)},
+			{Kind: model.Acknowledged, Artifact: synthID(p.commits / 4), Benchmark: "bench-001", Note: "expected"},
 		})
 	}
 	return d
@@ -172,7 +173,7 @@ var sameResults = cmp.Options{sameRowTargets, cmp.Comparer(func(a, b float64) bo
 
 // checkConsecutive checks Consecutive and ConsecutiveSummary against
 // Compare and Summary for every consecutive pair.
-func checkConsecutive(t *testing.T, d *Dataset, opts Options) {
+func checkConsecutive(t *testing.T, d *model.Dataset, opts Options) {
 	t.Helper()
 	c := NewComparer(d, opts)
 	got := c.Consecutive(0, len(d.MainLine)+3)
@@ -235,14 +236,14 @@ func TestConsecutiveOtherDatasets(t *testing.T) {
 			checkConsecutive(t, d, opts)
 		}
 	}
-	empty := NewBuilder(BuildOptions{}).Dataset()
+	empty := model.NewBuilder(model.BuildOptions{}).Dataset()
 	if got := NewComparer(empty, DefaultOptions).Consecutive(0, 10); got != nil {
 		t.Errorf("empty dataset: %v", got)
 	}
 	// Commits whose runs hold no results: comparisons without rows.
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	for i := range 3 {
-		b.Add("r.json", Run{Artifact: Artifact{ID: synthID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour)}, Machine: Machine{Name: "m"}})
+		b.Add("r.json", model.Run{Artifact: model.Artifact{ID: synthID(i), Kind: model.KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour)}, Machine: model.Machine{Name: "m"}})
 	}
 	checkConsecutive(t, b.Dataset(), DefaultOptions)
 }

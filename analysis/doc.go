@@ -1,18 +1,23 @@
-// Package analysis holds perfpages' domain model and every statistic it computes.
+// Package analysis computes every statistic perfpages shows: comparisons
+// and their significance, step changes, headline verdicts, summaries and
+// the weekly triage.
 //
 // It sits in the middle of the pipeline
 //
 //	sources → archive model → analysis → site model → rendering → files
 //
 // and knows nothing about files, HTML or git: it takes values and returns
-// values. The generator packages decode archives into [Run] values, fold
-// the versions of a file a results branch rewrote into what its newest
-// version says ([FileVersions]), gather the runs into a [Dataset]
-// (artifacts in main-line order, one [Series] per machine × context ×
-// test case × metric, [Builder]), and ask this package for comparisons.
+// values. Its input is package [model], the data model below it: the
+// generator packages decode archives into [model.Run] values, fold the
+// versions of a file a results branch rewrote ([model.FileVersions]) and
+// gather the runs into a [model.Dataset] ([model.Builder]). This package
+// finds the dataset's step changes ([Steps]) and compares its artifacts
+// ([Analyze], [Results], [Compare]); the engines it runs are the packages
+// beside it (budget, criterion, zscore, mannwhitney, changepoint), which
+// import neither it nor the model.
 //
 // A comparison's verdict rests on three decisions, each in one place:
-//   - the single value of a result ([ValueKind]; Auto by configuration:
+//   - the single value of a result ([model.ValueKind]; Auto by configuration:
 //     the median of noisy metrics, as benchstat and Criterion report it,
 //     the best value of reliable counts);
 //   - significance ([SignificanceBasis], decided by classifyAt for
@@ -23,10 +28,7 @@
 //   - a change from 0 is infinite ([RelativeChange], [Row.FromZero]),
 //     judged and summarized like any other; 0 → 0 is no change.
 //
-// Invariants:
-//   - all times are UTC;
-//   - [Dataset.Artifacts] is sorted by (date, id), the order rustc-perf uses
-//     for commits, and every [Point] of a [Series] refers to it by index;
+// Invariants (and the model's, see package [model]):
 //   - relative changes are fractions ((b − a) / a), never percentages,
 //     and ±Inf only for a change from 0;
 //   - nothing here depends on map iteration order: same input, same output.

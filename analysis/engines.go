@@ -12,6 +12,7 @@ import (
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/analysis/criterion"
 	"github.com/perfpages/perfpages/analysis/mannwhitney"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -121,7 +122,7 @@ type engineScratch struct {
 	z   zscore.Scratch
 }
 
-func newEngines(d *Dataset, cache *TestCache) *engines {
+func newEngines(d *model.Dataset, cache *TestCache) *engines {
 	if cache == nil {
 		cache = NewTestCache()
 	}
@@ -137,7 +138,7 @@ func scored(r *Row) bool { return r.After != nil && r.After.OK }
 // distribution is the lookback distribution of the ancestry of base for
 // series i (see lookback.go). line is the series' main-line index when the
 // comparer has one.
-func (e *engines) distribution(d *Dataset, i int, line []linePoint, base int, opts Options) zscore.Dist {
+func (e *engines) distribution(d *model.Dataset, i int, line []linePoint, base int, opts Options) zscore.Dist {
 	sc := e.pool.Get().(*engineScratch)
 	defer e.pool.Put(sc)
 	obs := sc.obs[:0]
@@ -171,7 +172,7 @@ func lookbackZ(r *Row, dist zscore.Dist, opts Options) zscore.Z {
 	if need := min(opts.ZMinCommits, opts.Lookback); dist.OK && dist.Commits < need {
 		return zscore.Z{Threshold: opts.ZThreshold, Reason: fmt.Sprintf("%d commits of history; a z-score needs at least %d", dist.Commits, need)}
 	}
-	return zscore.Score(r.After.Value, dist, r.Series.Metric.Direction != HigherIsBetter, opts.ZThreshold)
+	return zscore.Score(r.After.Value, dist, r.Series.Metric.Direction != model.HigherIsBetter, opts.ZThreshold)
 }
 
 // sampleTest runs Criterion's comparison when both results carry iteration
@@ -208,7 +209,7 @@ func (e *engines) criterionTest(r *Row, opts Options) SampleTest {
 		return SampleTest{Method: MethodCriterion, Reason: "criterion: " + err.Error()}
 	}
 	t := SampleTest{Method: MethodCriterion, P: ch.P, OK: true, Significant: ch.P < co.SignificanceLevel, Criterion: &ch, Verdict: ch.Verdict, Shift: sign(ch.Mean.Point)}
-	if r.Series.Metric.Direction == HigherIsBetter {
+	if r.Series.Metric.Direction == model.HigherIsBetter {
 		switch ch.Verdict {
 		case criterion.Improved:
 			t.Verdict = criterion.Regressed
@@ -236,7 +237,7 @@ func sign(x float64) int {
 // criterionSample turns a point into Criterion's sample: the archive's
 // samples are per-iteration values, Criterion's times are per-sample
 // totals.
-func criterionSample(p *Point) criterion.Sample {
+func criterionSample(p *model.Point) criterion.Sample {
 	times := make([]float64, len(p.Samples))
 	for j, v := range p.Samples {
 		times[j] = v * p.Iters[j]
@@ -252,7 +253,7 @@ func budgetCheck(r *Row, opts Options) *BudgetCheck {
 	}
 	if bud.Direction == "" {
 		bud.Direction = budget.Lower
-		if r.Series.Metric.Direction == HigherIsBetter {
+		if r.Series.Metric.Direction == model.HigherIsBetter {
 			bud.Direction = budget.Higher
 		}
 	}

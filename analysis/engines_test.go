@@ -10,29 +10,30 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // sampleLine builds a main line of len(values) commits on one machine with
 // one test case "b" of metric m: commit i has samples values[i] (and iters
 // when given). extra runs are added as they are.
-func sampleLine(m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
+func sampleLine(m, unit string, values [][]float64, iters []float64, extra ...model.Run) *model.Dataset {
 	return valueLine("", m, unit, values, iters, extra...)
 }
 
 // valueLine is sampleLine with single-value rule v.
-func valueLine(v ValueKind, m, unit string, values [][]float64, iters []float64, extra ...Run) *Dataset {
-	b := NewBuilder(BuildOptions{Value: v})
+func valueLine(v model.ValueKind, m, unit string, values [][]float64, iters []float64, extra ...model.Run) *model.Dataset {
+	b := model.NewBuilder(model.BuildOptions{Value: v})
 	for i, v := range values {
-		a := Artifact{ID: rpCommitID(i), Kind: KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		a := model.Artifact{ID: rpCommitID(i), Kind: model.KindCommit, Date: lineEpoch.Add(time.Duration(i) * time.Hour), Branch: "main"}
 		if i > 0 {
 			a.Parents = []string{rpCommitID(i - 1)}
 		}
-		res := Result{Case: TestCase{Benchmark: "b"}, Metric: m, Unit: unit, Samples: v}
+		res := model.Result{Case: model.TestCase{Benchmark: "b"}, Metric: m, Unit: unit, Samples: v}
 		if iters != nil {
 			res.Iters = iters[:len(v)]
 		}
-		b.Add(fmt.Sprintf("r/%d.json", i), Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{res}})
+		b.Add(fmt.Sprintf("r/%d.json", i), model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: []model.Result{res}})
 	}
 	for i, r := range extra {
 		b.Add(fmt.Sprintf("extra/%d.json", i), r)
@@ -105,7 +106,7 @@ func TestEnginesZScoreAnnotation(t *testing.T) {
 	if r := onlyRow(t, c.Compare(base, head)); !r.Z.OK || zscore.Round4(r.Z.Z) != -1.568 {
 		t.Errorf("without annotation: %+v, want -1.568", r.Z)
 	}
-	if errs := d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "b", Origin: "a.yaml:2"}}); len(errs) > 0 {
+	if errs := d.Annotate([]model.Annotation{{Kind: model.DistributionChange, Artifact: rpCommitID(8), Benchmark: "b", Origin: "a.yaml:2"}}); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	c = NewComparer(d, DefaultOptions)
@@ -113,7 +114,7 @@ func TestEnginesZScoreAnnotation(t *testing.T) {
 		t.Errorf("with annotation: %+v, want 0 against mean 20", r.Z)
 	}
 	// An annotation for another series changes nothing.
-	d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "other"}})
+	d.Annotate([]model.Annotation{{Kind: model.DistributionChange, Artifact: rpCommitID(8), Benchmark: "other"}})
 	if r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head)); zscore.Round4(r.Z.Z) != -1.568 {
 		t.Errorf("with another series' annotation: %+v", r.Z)
 	}
@@ -122,10 +123,10 @@ func TestEnginesZScoreAnnotation(t *testing.T) {
 // A try run is scored against the ancestry of its baseline, the main-line
 // commit it forked from, plus nothing else.
 func TestEnginesZScoreTryRun(t *testing.T) {
-	try := Run{
-		Artifact: Artifact{ID: strings.Repeat("f", 40), Kind: KindTry, Date: lineEpoch.Add(90 * time.Minute), Baseline: rpCommitID(1), Parents: []string{rpCommitID(1)}, PR: 7},
-		Machine:  Machine{Name: "m"},
-		Results:  []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{5}}},
+	try := model.Run{
+		Artifact: model.Artifact{ID: strings.Repeat("f", 40), Kind: model.KindTry, Date: lineEpoch.Add(90 * time.Minute), Baseline: rpCommitID(1), Parents: []string{rpCommitID(1)}, PR: 7},
+		Machine:  model.Machine{Name: "m"},
+		Results:  []model.Result{{Case: model.TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{5}}},
 	}
 	d := sampleLine("wall-time", "s", ones(1, 2, 100), nil, try)
 	head, _ := d.Index(try.Artifact.ID)
@@ -139,7 +140,7 @@ func TestEnginesZScoreTryRun(t *testing.T) {
 	// baseline).
 	try2 := try
 	try2.Artifact.ID, try2.Artifact.Date = strings.Repeat("e", 40), lineEpoch.Add(100*time.Minute)
-	try2.Results = []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{6}}}
+	try2.Results = []model.Result{{Case: model.TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "s", Samples: []float64{6}}}
 	d = sampleLine("wall-time", "s", ones(1, 2, 100), nil, try, try2)
 	b1, _ := d.Index(try.Artifact.ID)
 	h2, _ := d.Index(try2.Artifact.ID)
@@ -304,7 +305,7 @@ func TestBand(t *testing.T) {
 	if mid := (lower[7] + upper[7]) / 2; math.Abs(mid-10) > 1e-9 {
 		t.Errorf("band centre before the step %v, want 10, the mean of the 7 values before it", mid)
 	}
-	d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: rpCommitID(8), Benchmark: "b"}})
+	d.Annotate([]model.Annotation{{Kind: model.DistributionChange, Artifact: rpCommitID(8), Benchmark: "b"}})
 	lower, upper = NewComparer(d, conbenchOptions).Band(0)
 	if mid := (lower[12] + upper[12]) / 2; math.Abs(mid-20) > 1e-9 {
 		t.Errorf("band centre after the annotated step %v, want 20 (the new segment's mean)", mid)
@@ -370,7 +371,7 @@ func TestBandAppend(t *testing.T) {
 		full.Annotations, short.Annotations = nil, nil
 		cf, cs := NewComparer(full, DefaultOptions), NewComparer(short, DefaultOptions)
 		for i := range short.Series {
-			j := slices.IndexFunc(full.Series, func(s *Series) bool { return s.Key == short.Series[i].Key })
+			j := slices.IndexFunc(full.Series, func(s *model.Series) bool { return s.Key == short.Series[i].Key })
 			lf, uf := cf.Band(j)
 			ls, us := cs.Band(i)
 			if !slices.EqualFunc(lf[:len(ls)], ls, sameFloatBits) || !slices.EqualFunc(uf[:len(us)], us, sameFloatBits) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
@@ -187,7 +188,7 @@ func (h headlines) at(pos int, se float64) Verdict {
 // (sorted): a level starts there as at a step, and the change at a break
 // counts as confirmed by the annotation when it is out of the noise and
 // the next values stayed (step detection finds no step at a break).
-func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir Direction, o HeadlineOptions) headlines {
+func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.Direction, o HeadlineOptions) headlines {
 	var out []posVerdict
 	var noise []noisePoint
 	stepAt := map[int]Step{}
@@ -344,7 +345,7 @@ const culpritShare = 0.5
 // base's level, in the base's widths; h is the base's history, newest
 // first, base included; se the after value's standard error from
 // within-run evidence.
-func noiseVerdict(h []float64, after, se float64, dir Direction, o HeadlineOptions, buf *[]float64) Verdict {
+func noiseVerdict(h []float64, after, se float64, dir model.Direction, o HeadlineOptions, buf *[]float64) Verdict {
 	v := Verdict{History: len(h), ConfirmedAt: -1}
 	if len(h) < o.MinHistory {
 		v.State = StateYoung
@@ -509,7 +510,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // within-run evidence, relative (of its log): the robust spread of its
 // samples over √n (times 1.2533 for a median), or a tool's reported
 // standard deviation over √rounds; 0 without any.
-func standardError(p *Point, buf *[]float64) float64 {
+func standardError(p *model.Point, buf *[]float64) float64 {
 	if p == nil || !p.OK {
 		return 0
 	}

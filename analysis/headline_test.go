@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
@@ -23,7 +24,7 @@ func noisy(rng *rand.Rand, n int, level, sd float64) []float64 {
 
 // rowsAt compares every main-line commit of d with its predecessor under
 // the default model and returns, by position, the only row of each.
-func rowsAt(t *testing.T, d *Dataset) map[int]Row {
+func rowsAt(t *testing.T, d *model.Dataset) map[int]Row {
 	t.Helper()
 	out := map[int]Row{}
 	for k, c := range NewComparer(d, DefaultOptions).Consecutive(1, len(d.MainLine)) {
@@ -51,12 +52,12 @@ func flagged(rows map[int]Row) []int {
 // too large to wait for; a young series has no verdict.
 func TestHeadline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 1))
-	line := func(vals ...[]float64) *Dataset {
+	line := func(vals ...[]float64) *model.Dataset {
 		var all []float64
 		for _, v := range vals {
 			all = append(all, v...)
 		}
-		return valueLine(Auto, "wall-time", "ns", ones(all...), nil)
+		return valueLine(model.Auto, "wall-time", "ns", ones(all...), nil)
 	}
 
 	t.Run("a step that stays", func(t *testing.T) {
@@ -136,8 +137,8 @@ func TestHeadline(t *testing.T) {
 			quiet[i] = []float64{v, v, v, v, v}
 			loud[i] = []float64{v * 0.8, v * 0.9, v, v * 1.1, v * 1.2}
 		}
-		wq := rowsAt(t, valueLine(Auto, "wall-time", "ns", quiet, nil))[29].Headline.Width
-		wl := rowsAt(t, valueLine(Auto, "wall-time", "ns", loud, nil))[29].Headline.Width
+		wq := rowsAt(t, valueLine(model.Auto, "wall-time", "ns", quiet, nil))[29].Headline.Width
+		wl := rowsAt(t, valueLine(model.Auto, "wall-time", "ns", loud, nil))[29].Headline.Width
 		if !(wl > wq*2) {
 			t.Errorf("width with spread samples %.4f, with identical ones %.4f: the spread must add", wl, wq)
 		}
@@ -158,7 +159,7 @@ func TestCulpritMoved(t *testing.T) {
 		at        int
 		confirmed bool
 	}{{41, true}, {40, false}} {
-		h := seriesHeadlines(vals, se, step(tt.at), nil, LowerIsBetter, DefaultHeadline.withDefaults())
+		h := seriesHeadlines(vals, se, step(tt.at), nil, model.LowerIsBetter, DefaultHeadline.withDefaults())
 		v := h.at(tt.at, 0)
 		if (v.State == StateConfirmed) != tt.confirmed || v.Relevant != tt.confirmed {
 			t.Errorf("step found at %d: verdict there %+v, want confirmed %v", tt.at, v, tt.confirmed)
@@ -171,15 +172,15 @@ func TestCulpritMoved(t *testing.T) {
 func TestHeadlinePullRequest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
 	vals := noisy(rng, 40, 100, 0.02)
-	try := func(v float64) Run {
-		return Run{Artifact: Artifact{ID: "tttttttttttttttttttttttttttttttttttttttt", Kind: KindTry, Date: lineEpoch.Add(100 * time.Hour), Baseline: rpCommitID(39)},
-			Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}}}
+	try := func(v float64) model.Run {
+		return model.Run{Artifact: model.Artifact{ID: "tttttttttttttttttttttttttttttttttttttttt", Kind: model.KindTry, Date: lineEpoch.Add(100 * time.Hour), Baseline: rpCommitID(39)},
+			Machine: model.Machine{Name: "m"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}}}
 	}
 	for _, tt := range []struct {
 		head     float64
 		relevant bool
 	}{{vals[39] * 1.03, false}, {vals[39] * 1.25, true}} {
-		d := valueLine(Auto, "wall-time", "ns", ones(vals...), nil, try(tt.head))
+		d := valueLine(model.Auto, "wall-time", "ns", ones(vals...), nil, try(tt.head))
 		head, _ := d.Index("tttttttttttttttttttttttttttttttttttttttt")
 		base, _ := d.Index(rpCommitID(39))
 		r := onlyRow(t, NewComparer(d, DefaultOptions).Compare(base, head))
@@ -198,7 +199,7 @@ func TestBudgetWithinNoise(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		opts := DefaultOptions
 		opts.Budgets = map[string]budget.Budget{"wall-time": {Threshold: 0.10, WarnThreshold: 0.09, FailWithinNoise: strict}}
-		d := valueLine(Auto, "wall-time", "ns", ones(vals...), nil)
+		d := valueLine(model.Auto, "wall-time", "ns", ones(vals...), nil)
 		r := rowsAtWith(t, d, opts)[40]
 		want := "warn"
 		if strict {
@@ -210,7 +211,7 @@ func TestBudgetWithinNoise(t *testing.T) {
 	}
 }
 
-func rowsAtWith(t *testing.T, d *Dataset, opts Options) map[int]Row {
+func rowsAtWith(t *testing.T, d *model.Dataset, opts Options) map[int]Row {
 	t.Helper()
 	out := map[int]Row{}
 	for k, c := range NewComparer(d, opts).Consecutive(1, len(d.MainLine)) {

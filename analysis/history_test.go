@@ -1,6 +1,7 @@
 package analysis
 
 import "math"
+import "github.com/perfpages/perfpages/analysis/model"
 
 // Band and SeriesHistory compute, point by point and each with its own
 // windows, what a site gets from Consecutive's sliding windows: the history
@@ -64,7 +65,7 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 	var sebuf []float64
 	for k, lp := range line {
 		after := &s.Points[lp.idx]
-		var before *Point
+		var before *model.Point
 		if k > 0 && line[k-1].pos == lp.pos-1 {
 			before = &s.Points[line[k-1].idx]
 		}

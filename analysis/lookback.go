@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -33,7 +34,7 @@ type lookback struct {
 	changes [][]int32
 }
 
-func newLookback(d *Dataset) lookback {
+func newLookback(d *model.Dataset) lookback {
 	lb := lookback{changes: make([][]int32, len(d.Series))}
 	if d.Annotations.Len() == 0 {
 		return lb
@@ -57,7 +58,7 @@ func (lb *lookback) begins(i int, pos int32) bool {
 
 // lineObservations appends to dst the observations of series i from its
 // main-line index: the values at main-line positions (bpos−window, bpos].
-func (lb *lookback) lineObservations(dst []zscore.Observation, d *Dataset, i int, line []linePoint, bpos, window int) []zscore.Observation {
+func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset, i int, line []linePoint, bpos, window int) []zscore.Observation {
 	lo := int32(bpos - window)
 	end := sort32(line, int32(bpos)+1)
 	start := end
@@ -73,7 +74,7 @@ func (lb *lookback) lineObservations(dst []zscore.Observation, d *Dataset, i int
 }
 
 // observation is the main-line point lp of series i as the z-score sees it.
-func (lb *lookback) observation(d *Dataset, i int, lp linePoint) zscore.Observation {
+func (lb *lookback) observation(d *model.Dataset, i int, lp linePoint) zscore.Observation {
 	a := &d.Artifacts[d.MainLine[lp.pos]]
 	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.beginsAt(i, lp.pos)}
 }
@@ -87,7 +88,7 @@ func (lb *lookback) beginsAt(i int, pos int32) bool {
 // lineRanks ranks the main-line positions of d in the order
 // zscore.Distribution gives their observations: by (Date, ID), the
 // commit's time and id.
-func lineRanks(d *Dataset) []int {
+func lineRanks(d *model.Dataset) []int {
 	pos := make([]int, len(d.MainLine))
 	for p := range pos {
 		pos[p] = p
@@ -120,7 +121,7 @@ func sort32(line []linePoint, pos int32) int {
 // ancestryObservations appends the observations of series s (index i) for
 // any base artifact: its branch's own artifacts up to it, newest first, then
 // the main line up to its fork point, at most window artifacts in all.
-func (lb *lookback) ancestryObservations(dst []zscore.Observation, d *Dataset, i int, s *Series, base, window int) []zscore.Observation {
+func (lb *lookback) ancestryObservations(dst []zscore.Observation, d *model.Dataset, i int, s *model.Series, base, window int) []zscore.Observation {
 	fork := forkPos(d, base)
 	var branch []int
 	if d.MainPos(base) < 0 {
@@ -160,7 +161,7 @@ func (lb *lookback) ancestryObservations(dst []zscore.Observation, d *Dataset, i
 // main line: a's own position when it is on the main line, else that of
 // its baseline or of the first ancestor on the main line, following first
 // parents through the dataset's artifacts; -1 when there is none.
-func forkPos(d *Dataset, a int) int {
+func forkPos(d *model.Dataset, a int) int {
 	for range len(d.Artifacts) {
 		if p := d.MainPos(a); p >= 0 {
 			return p
@@ -179,7 +180,7 @@ func forkPos(d *Dataset, a int) int {
 
 // sameBranch reports whether a and b are commits of one branch: the same
 // PR, or the same branch name when neither has a PR number.
-func sameBranch(a, b Artifact) bool {
+func sameBranch(a, b model.Artifact) bool {
 	if a.PR != 0 || b.PR != 0 {
 		return a.PR == b.PR
 	}

@@ -6,107 +6,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
-// TestMainLineFollowsParents: without the project's history, the main
-// line is the main branch's commits by date, except that a commit comes
-// after its first parent. A github-action-benchmark history gives each run
-// the previous run as parent, and its commits' (author) dates can go
-// backwards.
-func TestMainLineFollowsParents(t *testing.T) {
-	type art struct {
-		id     byte
-		hour   int
-		parent byte // 0: none
-		kind   ArtifactKind
-	}
-	tests := []struct {
-		name     string
-		arts     []art
-		want     string // main line, oldest first
-		warnings []string
-	}{
-		{
-			name: "no parents: by date",
-			arts: []art{{'c', 2, 0, KindCommit}, {'a', 0, 0, KindCommit}, {'b', 1, 0, KindCommit}},
-			want: "abc",
-		},
-		{
-			name: "parents agree with dates",
-			arts: []art{{'a', 0, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'c', 2, 'b', KindCommit}},
-			want: "abc",
-		},
-		{
-			name: "author dates go backwards: the chain wins",
-			// Pushed a, b, c, d; b was authored before a, d before c.
-			arts: []art{{'a', 5, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'c', 9, 'b', KindCommit}, {'d', 7, 'c', KindCommit}},
-			want: "abcd",
-		},
-		{
-			name: "commits without parents keep their dates among the chain",
-			arts: []art{{'a', 5, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'x', 3, 0, KindCommit}, {'y', 6, 0, KindCommit}},
-			want: "xaby",
-		},
-		{
-			name: "a parent that is not on the main line says nothing",
-			arts: []art{{'a', 5, 't', KindCommit}, {'b', 1, 0, KindCommit}, {'t', 0, 0, KindTry}},
-			want: "ba",
-		},
-		{
-			name:     "a parent cycle keeps date order, last, with a warning",
-			arts:     []art{{'a', 0, 0, KindCommit}, {'b', 1, 'c', KindCommit}, {'c', 2, 'b', KindCommit}, {'d', 3, 'a', KindCommit}},
-			want:     "adbc",
-			warnings: []string{"main line: the first parents of artifacts " + sha('b') + ", " + sha('c') + " form a cycle (or descend from one); they are placed last, by date"},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := NewBuilder(BuildOptions{})
-			for _, a := range tt.arts {
-				art := Artifact{ID: sha(a.id), Kind: a.kind, Date: day0.Add(time.Duration(a.hour) * time.Hour)}
-				if a.parent != 0 {
-					art.Parents = []string{sha(a.parent)}
-				}
-				b.Add(string(a.id), Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", float64(a.hour+1))}})
-			}
-			d := b.Dataset()
-			var got strings.Builder
-			for p, a := range d.MainLine {
-				got.WriteByte(d.Artifacts[a].ID[0])
-				if d.MainPos(a) != p {
-					t.Errorf("MainPos(%d) = %d, want %d", a, d.MainPos(a), p)
-				}
-			}
-			if got.String() != tt.want {
-				t.Errorf("main line = %s, want %s", got.String(), tt.want)
-			}
-			var warnings []string
-			for _, w := range d.Warnings {
-				warnings = append(warnings, w.Error())
-			}
-			if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
-		})
-	}
+var day0 = time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
+
+func sha(c byte) string { return strings.Repeat(string(c), 40) }
+
+func result(bench, metric, unit string, samples ...float64) model.Result {
+	return model.Result{Case: model.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
 }
 
 // TestMainLineFollowsParentsComparisons: comparisons and the consecutive
 // comparisons of the triage walk the reordered main line: a commit is
 // compared with its parent, not with the commit dated before it.
 func TestMainLineFollowsParentsComparisons(t *testing.T) {
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	// Pushed a (10), b (20), c (30); b's author date is the oldest.
 	hours := map[byte]int{'a': 5, 'b': 1, 'c': 9}
 	vals := map[byte]float64{'a': 10, 'b': 20, 'c': 30}
 	parent := map[byte]byte{'b': 'a', 'c': 'b'}
 	for _, id := range []byte("abc") {
-		art := Artifact{ID: sha(id), Kind: KindCommit, Date: day0.Add(time.Duration(hours[id]) * time.Hour)}
+		art := model.Artifact{ID: sha(id), Kind: model.KindCommit, Date: day0.Add(time.Duration(hours[id]) * time.Hour)}
 		if p, ok := parent[id]; ok {
 			art.Parents = []string{sha(p)}
 		}
-		b.Add(string(id), Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", vals[id])}})
+		b.Add(string(id), model.Run{Artifact: art, Machine: model.Machine{Name: "m"}, Results: []model.Result{result("x", "wall-time", "ns", vals[id])}})
 	}
 	d := b.Dataset()
 	ia, _ := d.Index(sha('a'))
@@ -145,13 +70,13 @@ func TestMainLineFollowsParentsComparisons(t *testing.T) {
 // sample tests) walks the parent order, and Consecutive agrees with
 // Compare bit for bit.
 func TestMainLineFollowsParentsEngines(t *testing.T) {
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	const n = 45
 	for k := range n {
 		id := fmt.Sprintf("%040x", k+1)
 		// Dates run backwards in blocks of five: a rebased history.
 		hour := (k/5)*5 + (4 - k%5)
-		art := Artifact{ID: id, Kind: KindCommit, Date: day0.Add(time.Duration(hour) * time.Hour)}
+		art := model.Artifact{ID: id, Kind: model.KindCommit, Date: day0.Add(time.Duration(hour) * time.Hour)}
 		if k > 0 {
 			art.Parents = []string{fmt.Sprintf("%040x", k)}
 		}
@@ -159,7 +84,7 @@ func TestMainLineFollowsParentsEngines(t *testing.T) {
 		if k >= 40 {
 			v *= 1.5 // a step late in the chain
 		}
-		b.Add(id, Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", v, v+1, v+2, v+0.5, v+1.5)}})
+		b.Add(id, model.Run{Artifact: art, Machine: model.Machine{Name: "m"}, Results: []model.Result{result("x", "wall-time", "ns", v, v+1, v+2, v+0.5, v+1.5)}})
 	}
 	d := b.Dataset()
 	for p, a := range d.MainLine {

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"math"
 	"sync"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Results is the analysis stage's value: what the site model reads of a
 // dataset's statistics. The stage runs
 //
-//	dataset → steps (Dataset.Steps) → Analyze → Results → site model
+//	dataset → steps (Steps) → Analyze → Results → site model
 //
 // and the site model asks Results for comparisons, summaries, steps and
 // headline verdicts; it builds no engine and runs no statistics of its
@@ -19,7 +21,7 @@ import (
 // few whose inputs changed), by the one Comparer that holds the steps and
 // the headline verdicts of every series.
 type Results struct {
-	d    *Dataset
+	d    *model.Dataset
 	cmp  *Comparer
 	opts Options
 
@@ -30,7 +32,7 @@ type Results struct {
 // AnalyzeOptions are what Analyze needs besides the dataset.
 type AnalyzeOptions struct {
 	Compare Options
-	// Steps are the dataset's step changes (Dataset.Steps); nil: found
+	// Steps are the dataset's step changes (Steps); nil: found
 	// with changepoint's defaults when the headline first needs them.
 	Steps []Step
 	// Tests caches sample tests, perhaps with earlier builds' results.
@@ -38,7 +40,7 @@ type AnalyzeOptions struct {
 }
 
 // Analyze returns the analysis of d.
-func Analyze(d *Dataset, o AnalyzeOptions) *Results {
+func Analyze(d *model.Dataset, o AnalyzeOptions) *Results {
 	c := NewComparerCache(d, o.Compare, o.Tests)
 	if o.Steps != nil {
 		c.SetSteps(o.Steps)
@@ -48,12 +50,12 @@ func Analyze(d *Dataset, o AnalyzeOptions) *Results {
 }
 
 // Dataset is the dataset analysed.
-func (r *Results) Dataset() *Dataset { return r.d }
+func (r *Results) Dataset() *model.Dataset { return r.d }
 
 // Options are the comparison options, defaults filled in.
 func (r *Results) Options() Options { return r.opts }
 
-// Steps are the step changes of every series (see Dataset.Steps): those
+// Steps are the step changes of every series (see Steps): those
 // AnalyzeOptions gave, or found with changepoint's defaults.
 func (r *Results) Steps() []Step {
 	r.cmp.headsOnce.Do(r.cmp.computeHeads)

@@ -164,7 +164,7 @@ func (m *Magnitude) UnmarshalText(b []byte) error {
 
 // MagnitudeOf is rustc-perf's magnitude of a relative change given its
 // significance threshold and the metric's noise factor
-// ([Noise.NoiseFactor]: 1 for reliable counts, 2 otherwise):
+// ([model.Noise.NoiseFactor]: 1 for reliable counts, 2 otherwise):
 //
 //  1. |change| < 0.0001 (0.01 %) is VerySmall, whatever the threshold;
 //  2. the over-threshold bucket: |change| < 1.5·t VerySmall, < 3·t Small,

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Known answers for model rustc-perf. Unless a case says otherwise the
@@ -273,7 +275,7 @@ func TestAbsoluteBucketBoundaries(t *testing.T) {
 }
 
 func TestClassifyChange(t *testing.T) {
-	rel, noisy := Reliable.NoiseFactor(), Noisy.NoiseFactor()
+	rel, noisy := model.Reliable.NoiseFactor(), model.Noisy.NoiseFactor()
 	tests := []struct {
 		name                  string
 		change, threshold, nf float64

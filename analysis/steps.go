@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // This file runs step detection (package changepoint) over a dataset: each
@@ -38,23 +38,8 @@ type Step struct {
 // Candidates returns the main-line artifacts the step may have come from,
 // oldest first: those after Last up to Artifact. All but the last are
 // artifacts where the series has no value (a failure, or not measured).
-func (s Step) Candidates(d *Dataset) []int {
+func (s Step) Candidates(d *model.Dataset) []int {
 	return slices.Clone(d.MainLine[s.Prev+1 : s.Index+1])
-}
-
-// MainLineValues returns series s's values along the main line, one per
-// position, NaN where it has no value (no result, or a failed one).
-func (d *Dataset) MainLineValues(s *Series) []float64 {
-	vals := make([]float64, len(d.MainLine))
-	for i := range vals {
-		vals[i] = math.NaN()
-	}
-	for _, p := range s.Points {
-		if pos := d.MainPos(p.Artifact); pos >= 0 && p.OK {
-			vals[pos] = p.Value
-		}
-	}
-	return vals
 }
 
 // Steps detects the step changes of every series of d along the main
@@ -66,14 +51,14 @@ func (d *Dataset) MainLineValues(s *Series) []float64 {
 // its state ended, so one new artifact costs one window test per series.
 // The result is the same with or without a cache (changepoint.Detect
 // guarantees it), and the cache is updated with the new states.
-func (d *Dataset) Steps(o changepoint.Options, cache *StepCache) []Step {
-	return d.StepsBy(func(*Series) changepoint.Options { return o }, cache)
+func Steps(d *model.Dataset, o changepoint.Options, cache *StepCache) []Step {
+	return StepsBy(d, func(*model.Series) changepoint.Options { return o }, cache)
 }
 
 // StepsBy is Steps with each series' options from o (a site tunes step
 // detection per metric).
-func (d *Dataset) StepsBy(o func(*Series) changepoint.Options, cache *StepCache) []Step {
-	breaks := d.breaks()
+func StepsBy(d *model.Dataset, o func(*model.Series) changepoint.Options, cache *StepCache) []Step {
+	breaks := breaksOf(d)
 	per := make([][]Step, len(d.Series))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -84,7 +69,7 @@ func (d *Dataset) StepsBy(o func(*Series) changepoint.Options, cache *StepCache)
 				if i >= len(d.Series) {
 					return
 				}
-				per[i] = d.seriesSteps(i, breaks[i], o(d.Series[i]), cache)
+				per[i] = seriesSteps(d, i, breaks[i], o(d.Series[i]), cache)
 			}
 		})
 	}
@@ -92,7 +77,7 @@ func (d *Dataset) StepsBy(o func(*Series) changepoint.Options, cache *StepCache)
 	return slices.Concat(per...)
 }
 
-func (d *Dataset) seriesSteps(i int, breaks []int, o changepoint.Options, cache *StepCache) []Step {
+func seriesSteps(d *model.Dataset, i int, breaks []int, o changepoint.Options, cache *StepCache) []Step {
 	s := d.Series[i]
 	in := changepoint.Series{Values: d.MainLineValues(s), Breaks: breaks, Seed: criterion.Seed(s.Key.String())}
 	var prev *changepoint.State
@@ -111,15 +96,15 @@ func (d *Dataset) seriesSteps(i int, breaks []int, o changepoint.Options, cache 
 			Step:       st,
 			Artifact:   d.MainLine[st.Index],
 			Last:       d.MainLine[st.Prev],
-			Regression: up == (s.Metric.Direction != HigherIsBetter),
+			Regression: up == (s.Metric.Direction != model.HigherIsBetter),
 		}
 	}
 	return out
 }
 
-// breaks lists, per series, the main-line positions of its annotated
+// breaksOf lists, per series, the main-line positions of its annotated
 // distribution changes.
-func (d *Dataset) breaks() [][]int {
+func breaksOf(d *model.Dataset) [][]int {
 	out := make([][]int, len(d.Series))
 	for _, a := range d.Annotations.Artifacts() {
 		pos := d.MainPos(a)
@@ -136,12 +121,12 @@ func (d *Dataset) breaks() [][]int {
 }
 
 // StepCache keeps the step detection state of each series between builds
-// (see Dataset.Steps). A state records a hash of the values and options it
+// (see Steps). A state records a hash of the values and options it
 // was made from, so an entry can never give a wrong answer: one that no
 // longer fits costs a recomputation. It is safe for concurrent use.
 type StepCache struct {
 	mu sync.Mutex
-	m  map[SeriesKey]*stepEntry
+	m  map[model.SeriesKey]*stepEntry
 }
 
 type stepEntry struct {
@@ -152,14 +137,14 @@ type stepEntry struct {
 // CachedSteps is one entry of a StepCache, for saving it between builds
 // (encoding/gob).
 type CachedSteps struct {
-	Key   SeriesKey
+	Key   model.SeriesKey
 	State changepoint.State
 }
 
 // NewStepCache returns an empty cache.
-func NewStepCache() *StepCache { return &StepCache{m: map[SeriesKey]*stepEntry{}} }
+func NewStepCache() *StepCache { return &StepCache{m: map[model.SeriesKey]*stepEntry{}} }
 
-func (c *StepCache) get(k SeriesKey) *changepoint.State {
+func (c *StepCache) get(k model.SeriesKey) *changepoint.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.m[k]; e != nil {
@@ -168,7 +153,7 @@ func (c *StepCache) get(k SeriesKey) *changepoint.State {
 	return nil
 }
 
-func (c *StepCache) put(k SeriesKey, s *changepoint.State) {
+func (c *StepCache) put(k model.SeriesKey, s *changepoint.State) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[k] = &stepEntry{state: s, used: true}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // stepDataset has n main-line commits, one a day, and a try run; on one
@@ -23,13 +24,13 @@ import (
 //   - "steady" wall-time never changes.
 //
 // The values carry a little exact, deterministic noise.
-func stepDataset(t *testing.T, n int, annotate bool) *Dataset {
+func stepDataset(t *testing.T, n int, annotate bool) *model.Dataset {
 	t.Helper()
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	noise := func(i, k int) float64 { return 1 + 0.0005*float64((i*7+k*3)%5-2) }
 	for i := range n {
-		a := Artifact{ID: fmt.Sprintf("%040x", i+1), Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 500 + i}
+		a := model.Artifact{ID: fmt.Sprintf("%040x", i+1), Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 500 + i}
 		if i > 0 {
 			a.Parents = []string{fmt.Sprintf("%040x", i)}
 		}
@@ -43,33 +44,33 @@ func stepDataset(t *testing.T, n int, annotate bool) *Dataset {
 		if i >= 45 {
 			render *= 0.96
 		}
-		res := []Result{
-			{Case: TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Samples: []float64{parse}},
-			{Case: TestCase{Benchmark: "parse"}, Metric: "throughput", Unit: "MB/s", Samples: []float64{tput}},
-			{Case: TestCase{Benchmark: "render"}, Metric: "wall-time", Unit: "ns", Samples: []float64{render}},
-			{Case: TestCase{Benchmark: "steady"}, Metric: "wall-time", Unit: "ns", Samples: []float64{300 * noise(i, 3)}},
+		res := []model.Result{
+			{Case: model.TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Samples: []float64{parse}},
+			{Case: model.TestCase{Benchmark: "parse"}, Metric: "throughput", Unit: "MB/s", Samples: []float64{tput}},
+			{Case: model.TestCase{Benchmark: "render"}, Metric: "wall-time", Unit: "ns", Samples: []float64{render}},
+			{Case: model.TestCase{Benchmark: "steady"}, Metric: "wall-time", Unit: "ns", Samples: []float64{300 * noise(i, 3)}},
 		}
 		if i == 29 {
-			res[0] = Result{Case: TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"}
+			res[0] = model.Result{Case: model.TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"}
 		}
-		b.Add("run", Run{Artifact: a, Machine: Machine{Name: "m1"}, Results: res})
+		b.Add("run", model.Run{Artifact: a, Machine: model.Machine{Name: "m1"}, Results: res})
 	}
 	// A try run off the main line, far from the level: not part of any
 	// series' main-line values.
-	try := Artifact{ID: "try1", Kind: KindTry, Date: start.AddDate(0, 0, 10).Add(time.Hour), PR: 999, Baseline: fmt.Sprintf("%040x", 10)}
-	b.Add("try", Run{Artifact: try, Machine: Machine{Name: "m1"}, Results: []Result{
-		{Case: TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Samples: []float64{5000}},
+	try := model.Artifact{ID: "try1", Kind: model.KindTry, Date: start.AddDate(0, 0, 10).Add(time.Hour), PR: 999, Baseline: fmt.Sprintf("%040x", 10)}
+	b.Add("try", model.Run{Artifact: try, Machine: model.Machine{Name: "m1"}, Results: []model.Result{
+		{Case: model.TestCase{Benchmark: "parse"}, Metric: "wall-time", Unit: "ns", Samples: []float64{5000}},
 	}})
 	d := b.Dataset()
 	if annotate {
-		if errs := d.Annotate([]Annotation{{Kind: DistributionChange, Artifact: fmt.Sprintf("%040x", 46), Benchmark: "render"}}); len(errs) > 0 {
+		if errs := d.Annotate([]model.Annotation{{Kind: model.DistributionChange, Artifact: fmt.Sprintf("%040x", 46), Benchmark: "render"}}); len(errs) > 0 {
 			t.Fatal(errs)
 		}
 	}
 	return d
 }
 
-func seriesIndex(t *testing.T, d *Dataset, bench, metric string) int {
+func seriesIndex(t *testing.T, d *model.Dataset, bench, metric string) int {
 	t.Helper()
 	for i, s := range d.Series {
 		if s.Case.Benchmark == bench && s.Key.Metric == metric {
@@ -98,7 +99,7 @@ func TestMainLineValues(t *testing.T) {
 
 func TestSteps(t *testing.T) {
 	d := stepDataset(t, 60, false)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
+	steps := Steps(d, changepoint.DefaultOptions, nil)
 	type got struct {
 		Series              string
 		Index, Prev         int
@@ -135,7 +136,7 @@ func TestSteps(t *testing.T) {
 
 	// An annotated distribution change at render's step is a known break.
 	d = stepDataset(t, 60, true)
-	for _, s := range d.Steps(changepoint.DefaultOptions, nil) {
+	for _, s := range Steps(d, changepoint.DefaultOptions, nil) {
 		if d.Series[s.Series].Case.Benchmark == "render" {
 			t.Errorf("a step at the annotated distribution change: %+v", s)
 		}
@@ -149,8 +150,8 @@ func TestStepsCache(t *testing.T) {
 	o := changepoint.DefaultOptions
 	cache := NewStepCache()
 	d := stepDataset(t, 59, false)
-	first := d.Steps(o, cache)
-	if diff := cmp.Diff(first, d.Steps(o, nil)); diff != "" {
+	first := Steps(d, o, cache)
+	if diff := cmp.Diff(first, Steps(d, o, nil)); diff != "" {
 		t.Errorf("a cold cache changed the steps:\n%s", diff)
 	}
 	saved := cache.Used()
@@ -164,8 +165,8 @@ func TestStepsCache(t *testing.T) {
 		t.Errorf("loaded: %d entries, %d used", next.Len(), len(next.Used()))
 	}
 	d = stepDataset(t, 60, false)
-	warm := d.Steps(o, next)
-	cold := d.Steps(o, nil)
+	warm := Steps(d, o, next)
+	cold := Steps(d, o, nil)
 	if diff := cmp.Diff(cold, warm); diff != "" {
 		t.Errorf("steps with the cache differ (-cold +warm):\n%s", diff)
 	}
@@ -180,9 +181,9 @@ func TestStepsCache(t *testing.T) {
 // once.
 func TestStepsWorkers(t *testing.T) {
 	d := stepDataset(t, 60, false)
-	many := d.Steps(changepoint.DefaultOptions, nil)
+	many := Steps(d, changepoint.DefaultOptions, nil)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	if diff := cmp.Diff(many, d.Steps(changepoint.DefaultOptions, nil)); diff != "" {
+	if diff := cmp.Diff(many, Steps(d, changepoint.DefaultOptions, nil)); diff != "" {
 		t.Errorf("one worker (-many +one):\n%s", diff)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Known answers for the summaries. Direction rules: reference/rustc-perf.md
@@ -327,8 +329,8 @@ func ExampleCategorySummary_Direction() {
 func TestSummaryTop(t *testing.T) {
 	var rows []*Row
 	add := func(name string, before, change float64, relevant bool) {
-		s := &Series{Key: SeriesKey{Benchmark: name, Metric: "m"}}
-		r := &Row{Series: s, Before: &Point{Value: before, OK: true}, After: &Point{Value: before * (1 + change), OK: true},
+		s := &model.Series{Key: model.SeriesKey{Benchmark: name, Metric: "m"}}
+		r := &Row{Series: s, Before: &model.Point{Value: before, OK: true}, After: &model.Point{Value: before * (1 + change), OK: true},
 			Change: change, OK: true, Relevant: relevant, Significant: relevant, Regression: change > 0, Magnitude: Large}
 		if before == 0 {
 			r.After.Value, r.Change, r.FromZero = 8, math.Inf(1), true

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // TriageFilter decides which comparisons a triage report keeps.
@@ -132,7 +134,7 @@ type Week struct {
 
 // Range is the week's revision range: the base of its first comparison and
 // the head of its last; ok is false when the week compares nothing.
-func (w Week) Range(d *Dataset) (first, last int, ok bool) {
+func (w Week) Range(d *model.Dataset) (first, last int, ok bool) {
 	if len(w.Heads) == 0 {
 		return -1, -1, false
 	}
@@ -151,7 +153,7 @@ func (w Week) Range(d *Dataset) (first, last int, ok bool) {
 // come twice along the line, two reports of one Monday. A commit dated
 // before its predecessor is reported with it, in the week the main line
 // reached it.
-func Weeks(d *Dataset) []Week {
+func Weeks(d *model.Dataset) []Week {
 	var out []Week
 	var floor time.Time
 	for _, a := range d.MainLine {
@@ -173,7 +175,7 @@ func Weeks(d *Dataset) []Week {
 
 // WeekOf returns the week starting at monday (empty when nothing landed),
 // by the rule of [Weeks].
-func WeekOf(d *Dataset, monday time.Time) Week {
+func WeekOf(d *model.Dataset, monday time.Time) Week {
 	w := Week{Monday: monday.UTC()}
 	for _, x := range Weeks(d) {
 		if x.Monday.Equal(w.Monday) {
@@ -194,7 +196,7 @@ func WeekOf(d *Dataset, monday time.Time) Week {
 // otherwise). A perfpages site has many, so a comparison is kept when any
 // of its metrics passes the filter, and its entry shows each metric that
 // did; metric, when not empty, restricts the report to that one metric.
-func TriageWith(d *Dataset, w Week, filter TriageFilter, metric string, compare func(base, head int) *Comparison) *TriageReport {
+func TriageWith(d *model.Dataset, w Week, filter TriageFilter, metric string, compare func(base, head int) *Comparison) *TriageReport {
 	if !filter.Valid() {
 		filter = DefinitelyRelevantFilter
 	}

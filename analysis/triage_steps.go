@@ -1,19 +1,20 @@
 package analysis
 
 import "slices"
+import "github.com/perfpages/perfpages/analysis/model"
 
 // Steps in the weekly triage report. A triage report judges each commit
 // against its predecessor, so a slow drift over several small commits, or
 // a change within the noise of one comparison that step detection
 // confirms later, passes no filter. Its "Steps" section lists every step
-// (Dataset.Steps) whose culprit artifact (Step.Artifact, the first
+// (Steps) whose culprit artifact (Step.Artifact, the first
 // main-line artifact after the step) landed in the week, whatever the
 // comparisons say.
 
 // WeekSteps returns the steps of steps whose Artifact is one of w's heads,
 // in main-line order of their artifact and, at one artifact, in the order
-// given (Dataset.Steps orders them by series).
-func WeekSteps(d *Dataset, w Week, steps []Step) []Step {
+// given (Steps orders them by series).
+func WeekSteps(d *model.Dataset, w Week, steps []Step) []Step {
 	if len(w.Heads) == 0 {
 		return nil
 	}
@@ -39,14 +40,14 @@ func WeekSteps(d *Dataset, w Week, steps []Step) []Step {
 // Any annotation counts, an "acknowledged" one or a distribution change:
 // a distribution change at the step's artifact is also a break for step
 // detection, so the step is not found there at all once it is annotated
-// (Dataset.Steps); one at another candidate artifact, where the series has
+// (Steps); one at another candidate artifact, where the series has
 // no value, acknowledges it all the same.
-func (s Step) Acknowledgements(d *Dataset) []*Annotation {
+func (s Step) Acknowledgements(d *model.Dataset) []*model.Annotation {
 	if d.Annotations == nil {
 		return nil
 	}
 	sr := d.Series[s.Series]
-	var out []*Annotation
+	var out []*model.Annotation
 	for _, a := range d.MainLine[s.Prev+1 : s.Index+1] {
 		out = append(out, d.Annotations.For(sr, a)...)
 	}

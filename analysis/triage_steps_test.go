@@ -7,13 +7,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Each step falls in exactly one week: the week its first artifact after
 // it landed in, in main-line order.
 func TestWeekSteps(t *testing.T) {
 	d := stepDataset(t, 60, false)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
+	steps := Steps(d, changepoint.DefaultOptions, nil)
 	got := map[string][]string{}
 	n := 0
 	for _, w := range Weeks(d) {
@@ -45,10 +46,10 @@ func TestWeekSteps(t *testing.T) {
 // commit 29 (where the benchmark failed) or 30.
 func TestStepAcknowledgements(t *testing.T) {
 	d := stepDataset(t, 60, false)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
-	if errs := d.Annotate([]Annotation{
-		{Kind: Acknowledged, Artifact: fmt.Sprintf("%040x", 30), Benchmark: "parse", Metric: "wall-time", Note: "known"},
-		{Kind: Acknowledged, Artifact: fmt.Sprintf("%040x", 45), Benchmark: "render", Note: "not at the step"},
+	steps := Steps(d, changepoint.DefaultOptions, nil)
+	if errs := d.Annotate([]model.Annotation{
+		{Kind: model.Acknowledged, Artifact: fmt.Sprintf("%040x", 30), Benchmark: "parse", Metric: "wall-time", Note: "known"},
+		{Kind: model.Acknowledged, Artifact: fmt.Sprintf("%040x", 45), Benchmark: "render", Note: "not at the step"},
 	}); len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestWeekStartAndParseWeek(t *testing.T) {
@@ -39,18 +41,18 @@ func TestWeekStartAndParseWeek(t *testing.T) {
 // 2026-09-07) a rollup regresses every case by 3 %, at day 37 a PR improves
 // the "b" cases by 5 % and regresses nothing, at day 38 a PR changes one
 // case by 0.1 % (significant but very small: not relevant).
-func triageDataset(t *testing.T) *Dataset { return triageDatasetN(t, 40) }
+func triageDataset(t *testing.T) *model.Dataset { return triageDatasetN(t, 40) }
 
 // triageDatasetN is triageDataset with n commits (n > 40 continues every
 // level).
-func triageDatasetN(t *testing.T, n int) *Dataset {
+func triageDatasetN(t *testing.T, n int) *model.Dataset {
 	t.Helper()
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
 	prev := ""
 	for i := range n {
 		id := fmt.Sprintf("%040x", i+1)
-		a := Artifact{ID: id, Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
@@ -58,7 +60,7 @@ func triageDatasetN(t *testing.T, n int) *Dataset {
 			a.Title = "Rollup of 4 pull requests"
 		}
 		prev = id
-		var results []Result
+		var results []model.Result
 		for _, name := range []string{"a1", "a2", "b1", "b2", "b3"} {
 			v := 1000 * (1 + 0.0001*float64((i*7+len(name))%3))
 			if i >= 35 {
@@ -70,9 +72,9 @@ func triageDatasetN(t *testing.T, n int) *Dataset {
 			if i >= 38 && name == "a1" {
 				v *= 1.001
 			}
-			results = append(results, Result{Case: TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
+			results = append(results, model.Result{Case: model.TestCase{Benchmark: name}, Metric: "instructions:u", Unit: "count", Samples: []float64{v}})
 		}
-		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -265,17 +267,17 @@ func TestWeeksFollowTheMainLine(t *testing.T) {
 		}
 		return d.Add(9 * time.Hour)
 	}
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	dates := []string{"2024-08-19", "2024-08-30", "2024-08-20", "2024-08-21", "2024-09-03", "2024-08-01", "2024-09-10"}
 	prev := ""
 	for i, s := range dates {
 		id := fmt.Sprintf("%040x", i+1)
-		a := Artifact{ID: id, Kind: KindCommit, Date: day(s), Branch: "main"}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day(s), Branch: "main"}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		b.Add("t", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{{Case: TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{float64(100 + i)}}}})
+		b.Add("t", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "x"}, Metric: "wall-time", Unit: "ns", Samples: []float64{float64(100 + i)}}}})
 	}
 	d := b.Dataset()
 	pos := func(ids ...int) []int { // artifact indices of the main line's positions

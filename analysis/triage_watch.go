@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // This file is the "Needs a look" section of a weekly triage report
@@ -87,7 +89,7 @@ func (o WatchOptions) Validate() error {
 // series by key, not by pointer, so that a site build can remember it
 // across builds.
 type WatchRow struct {
-	Key SeriesKey
+	Key model.SeriesKey
 	// Error is the head's failure (a new failure) or the base's (a fixed
 	// one); "" for a change.
 	Error string
@@ -277,7 +279,7 @@ func (w *Watch) Count() (failures, fixed, large int) {
 // nothing to list), opts caps the lists (its LargeChange is the one the
 // watches were made with), metric restricts to one metric as in
 // [TriageWith].
-func (r *TriageReport) Look(d *Dataset, w Week, opts WatchOptions, metric string, watch func(base, head int) *Watch) {
+func (r *TriageReport) Look(d *model.Dataset, w Week, opts WatchOptions, metric string, watch func(base, head int) *Watch) {
 	opts = opts.withDefaults()
 	kept := map[int]*Comparison{}
 	for _, g := range [][]TriageEntry{r.Regressions, r.Improvements, r.Mixed} {
@@ -352,7 +354,7 @@ type Summarizer interface {
 
 // TriageWatch is [TriageWith] comparing with c, plus the "Needs a look"
 // section under opts: each comparison of the week is made once, for both.
-func TriageWatch(d *Dataset, c Summarizer, w Week, filter TriageFilter, metric string, opts WatchOptions) *TriageReport {
+func TriageWatch(d *model.Dataset, c Summarizer, w Week, filter TriageFilter, metric string, opts WatchOptions) *TriageReport {
 	type pair struct{ base, head int }
 	watches := map[pair]*Watch{}
 	r := TriageWith(d, w, filter, metric, func(base, head int) *Comparison {
@@ -362,13 +364,4 @@ func TriageWatch(d *Dataset, c Summarizer, w Week, filter TriageFilter, metric s
 	})
 	r.Look(d, w, opts, metric, func(base, head int) *Watch { return watches[pair{base, head}] })
 	return r
-}
-
-// SeriesByKey returns the series with key k.
-func (d *Dataset) SeriesByKey(k SeriesKey) (*Series, bool) {
-	i, ok := slices.BinarySearchFunc(d.Series, k, func(s *Series, k SeriesKey) int { return s.Key.Compare(k) })
-	if !ok {
-		return nil, false
-	}
-	return d.Series[i], true
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // watchRows builds rows of a comparison, one per spec: "metric name
@@ -17,20 +19,20 @@ func watchRows(specs []struct {
 	before, after string
 	sig           bool
 }) []Row {
-	point := func(s string) *Point {
+	point := func(s string) *model.Point {
 		switch s {
 		case "-":
 			return nil
 		case "err":
-			return &Point{Error: "exit status 2"}
+			return &model.Point{Error: "exit status 2"}
 		}
 		var v float64
 		fmt.Sscan(s, &v)
-		return &Point{Value: v, OK: true, Samples: []float64{v}}
+		return &model.Point{Value: v, OK: true, Samples: []float64{v}}
 	}
 	var rows []Row
 	for _, sp := range specs {
-		s := &Series{Key: SeriesKey{Machine: "m", Benchmark: sp.bench, Metric: sp.metric}, Case: TestCase{Benchmark: sp.bench}, Metric: Metric{Name: sp.metric, Direction: LowerIsBetter}}
+		s := &model.Series{Key: model.SeriesKey{Machine: "m", Benchmark: sp.bench, Metric: sp.metric}, Case: model.TestCase{Benchmark: sp.bench}, Metric: model.Metric{Name: sp.metric, Direction: model.LowerIsBetter}}
 		r, classify, _ := newRow(s, point(sp.before), point(sp.after))
 		if classify {
 			r.Significant = sp.sig
@@ -61,7 +63,9 @@ func TestWatchComparison(t *testing.T) {
 		{"instructions:u", "k-gone", "100", "-", false},
 	})}
 	got := WatchComparison(c, WatchOptions{LargeChange: 0.05, Limit: 1})
-	key := func(metric, bench string) SeriesKey { return SeriesKey{Machine: "m", Benchmark: bench, Metric: metric} }
+	key := func(metric, bench string) model.SeriesKey {
+		return model.SeriesKey{Machine: "m", Benchmark: bench, Metric: metric}
+	}
 	want := &Watch{Options: WatchOptions{LargeChange: 0.05, Limit: 1}, Metrics: []MetricWatch{
 		{Metric: "max-rss", Large: WatchList{Total: 2, Rows: []WatchRow{
 			{Key: key("max-rss", "i-from-zero"), Change: math.Inf(1), FromZero: true, Regression: true, Magnitude: VeryLarge, Basis: BasisHistory},
@@ -100,25 +104,25 @@ func TestWatchComparison(t *testing.T) {
 
 // lookDataset: 12 main-line commits, one a day from Monday 2026-09-07,
 // each the base of the next; the week of 2026-09-07 has heads 1..6.
-func lookDataset(t *testing.T) *Dataset {
+func lookDataset(t *testing.T) *model.Dataset {
 	t.Helper()
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 9, 7, 12, 0, 0, 0, time.UTC)
 	prev := ""
 	for i := range 12 {
 		id := fmt.Sprintf("%040x", i+1)
-		a := Artifact{ID: id, Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 200 + i, Title: fmt.Sprintf("Change %d", i)}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 200 + i, Title: fmt.Sprintf("Change %d", i)}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		var results []Result
+		var results []model.Result
 		for _, bench := range []string{"a", "b", "c"} {
 			for _, metric := range []string{"instructions:u", "wall-time"} {
-				results = append(results, Result{Case: TestCase{Benchmark: bench}, Metric: metric, Unit: "ns", Samples: []float64{100}})
+				results = append(results, model.Result{Case: model.TestCase{Benchmark: bench}, Metric: metric, Unit: "ns", Samples: []float64{100}})
 			}
 		}
-		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: results})
 	}
 	return b.Dataset()
 }
@@ -129,7 +133,9 @@ func TestNeedsLook(t *testing.T) {
 	if len(w.Heads) != 6 {
 		t.Fatalf("week has %d heads, want 6", len(w.Heads))
 	}
-	key := func(bench, metric string) SeriesKey { return SeriesKey{Machine: "m", Benchmark: bench, Metric: metric} }
+	key := func(bench, metric string) model.SeriesKey {
+		return model.SeriesKey{Machine: "m", Benchmark: bench, Metric: metric}
+	}
 	change := func(bench, metric string, x float64) WatchRow {
 		return WatchRow{Key: key(bench, metric), Change: x, Regression: x > 0, Magnitude: Large, Basis: BasisHistory}
 	}
@@ -213,29 +219,29 @@ func TestNeedsLook(t *testing.T) {
 // medium, "probably relevant". Model rustc-perf: model perfpages would
 // wait for the values after it.
 func TestTriageNeedsLook(t *testing.T) {
-	b := NewBuilder(BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
 	prev := ""
 	for i := range 40 {
 		id := fmt.Sprintf("%040x", i+1)
-		a := Artifact{ID: id, Kind: KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		var results []Result
+		var results []model.Result
 		for k, name := range []string{"a", "b", "c", "d"} {
 			v := 1000 * (1 + 0.04*float64((i*7+k)%3-1))
 			if i >= 36 && name == "b" {
 				v *= 1.3
 			}
-			r := Result{Case: TestCase{Benchmark: name}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}
+			r := model.Result{Case: model.TestCase{Benchmark: name}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}
 			if name == "c" && (i == 37 || i == 38) {
 				r.Samples, r.Error = nil, "exit status 2"
 			}
 			results = append(results, r)
 		}
-		b.Add("test", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: results})
+		b.Add("test", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
 	c := NewComparer(d, rustcPerfOptions)

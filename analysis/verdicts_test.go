@@ -15,6 +15,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfpages/perfpages/analysis/mannwhitney"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
@@ -23,7 +24,7 @@ import (
 // which reproduces what perfpages printed before.
 
 // lastRow compares the last two commits of d.
-func lastRow(t *testing.T, d *Dataset, opts Options) Row {
+func lastRow(t *testing.T, d *model.Dataset, opts Options) Row {
 	t.Helper()
 	n := len(d.MainLine)
 	return onlyRow(t, Compare(d, d.MainLine[n-2], d.MainLine[n-1], opts))
@@ -51,7 +52,7 @@ func TestVerdictMedianNotMinimum(t *testing.T) {
 	base := []float64{100, 170, 171, 172, 173, 174, 175, 176, 177, 178}
 	head := []float64{102.27, 101, 102, 103, 104, 105, 103, 104, 102.5, 103.5}
 	got := map[string]verdict{}
-	for name, v := range map[string]ValueKind{"auto": Auto, "best": Best} {
+	for name, v := range map[string]model.ValueKind{"auto": model.Auto, "best": model.Best} {
 		d := valueLine(v, "wall-time", "ns", [][]float64{base, head}, nil)
 		got[name+" perfpages"] = verdictOf(lastRow(t, d, DefaultOptions))
 		got[name+" rustc-perf"] = verdictOf(lastRow(t, d, rustcPerfOptions))
@@ -72,7 +73,7 @@ func TestVerdictMedianNotMinimum(t *testing.T) {
 func TestVerdictBenchstatNoChange(t *testing.T) {
 	base := []float64{1638, 1332, 1638, 1638, 1332, 1638, 1638, 1638, 1638, 1638}
 	head := []float64{1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638, 1638}
-	d := valueLine(Auto, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
+	d := valueLine(model.Auto, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
 	r := lastRow(t, d, DefaultOptions)
 	if r.Change != 0 || r.Significant || r.Test.Significant || r.Basis != BasisYoung {
 		t.Errorf("auto: change %v significant %v (test %+v, basis %s); want no change", r.Change, r.Significant, r.Test, r.Basis)
@@ -82,7 +83,7 @@ func TestVerdictBenchstatNoChange(t *testing.T) {
 	if r.Before.Value != m.Base.Center || r.After.Value != m.Head.Center || r.Test.P != m.P || m.DeltaString() != "~" {
 		t.Errorf("values %v → %v, p %v; benchstat %v → %v, p %v, %s", r.Before.Value, r.After.Value, r.Test.P, m.Base.Center, m.Head.Center, m.P, m.DeltaString())
 	}
-	d = valueLine(Best, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
+	d = valueLine(model.Best, "alloc-bytes", "B/op", [][]float64{base, head}, nil)
 	old := lastRow(t, d, rustcPerfOptions)
 	if got := verdictOf(old); got != (verdict{"+22.97%", true, true, BasisShort}) || old.Magnitude != VeryLarge {
 		t.Errorf("best, rustc-perf: %+v %s; want the old +22.97 %% very large", got, old.Magnitude)
@@ -106,7 +107,7 @@ func TestVerdictCriterionNoChange(t *testing.T) {
 		base[i] = 1000 * (1 + 0.05*rng.NormFloat64())
 		head[i] = 1000 * (1 + 0.05*rng.NormFloat64())
 	}
-	d := valueLine(Auto, "wall-time", "ns", [][]float64{base, head}, iters)
+	d := valueLine(model.Auto, "wall-time", "ns", [][]float64{base, head}, iters)
 	opts := DefaultOptions
 	opts.NResamples = 2000
 	r := lastRow(t, d, opts)
@@ -137,7 +138,7 @@ func TestShortHistoryRule(t *testing.T) {
 		{"one sample, +0.1 %", ones(1000, 1001), verdict{"+0.10%", false, false, BasisShort}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := lastRow(t, valueLine(Auto, "wall-time", "ns", tt.values, nil), Options{Model: ModelRustcPerf})
+			r := lastRow(t, valueLine(model.Auto, "wall-time", "ns", tt.values, nil), Options{Model: ModelRustcPerf})
 			if got := verdictOf(r); got != tt.want || r.Threshold != 0.002 || r.History != 0 {
 				t.Errorf("%+v, threshold %v, history %d; want %+v, 0.002, 0", got, r.Threshold, r.History, tt.want)
 			}
@@ -211,7 +212,7 @@ func TestChangeFromZero(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := valueLine(Auto, tt.metric, tt.unit, tt.values, nil)
+			d := valueLine(model.Auto, tt.metric, tt.unit, tt.values, nil)
 			c := Compare(d, d.MainLine[len(d.MainLine)-2], d.MainLine[len(d.MainLine)-1], Options{Model: tt.model})
 			r := onlyRow(t, c)
 			if !r.OK || r.Change != tt.change || r.FromZero != math.IsInf(tt.change, 0) || r.Regression != tt.regression || r.Significant != tt.significant || r.Basis != tt.basis || len(c.Warnings) > 0 {
@@ -257,7 +258,7 @@ func TestMedianIsBenchstatsAndCriterions(t *testing.T) {
 		}
 		f.Close()
 		for k, xs := range samples {
-			got, _ := SingleValue(xs, Median, LowerIsBetter)
+			got, _ := model.SingleValue(xs, model.Median, model.LowerIsBetter)
 			if want := mannwhitney.Summarize(xs, 0.95).Center; math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Errorf("%s %s: median %v, benchstat %v", name, k, got, want)
 			}
@@ -290,7 +291,7 @@ func TestMedianIsBenchstatsAndCriterions(t *testing.T) {
 	for i := range avg {
 		avg[i] = sample[1][i] / sample[0][i]
 	}
-	if got, _ := SingleValue(avg, Median, LowerIsBetter); got != est.Median.PointEstimate || got == 0 {
+	if got, _ := model.SingleValue(avg, model.Median, model.LowerIsBetter); got != est.Median.PointEstimate || got == 0 {
 		t.Errorf("median %v, Criterion's %v", got, est.Median.PointEstimate)
 	}
 }
@@ -300,19 +301,19 @@ func TestMedianIsBenchstatsAndCriterions(t *testing.T) {
 func TestValueAuto(t *testing.T) {
 	xs := []float64{3, 1, 2, 10}
 	for _, tt := range []struct {
-		v      ValueKind
+		v      model.ValueKind
 		metric string
 		unit   string
 		want   float64
-		kind   ValueKind
+		kind   model.ValueKind
 	}{
-		{Auto, "wall-time", "ns", 2.5, Median},
-		{Auto, "instructions:u", "count", 1, Best},
-		{Auto, "throughput", "B/s", 2.5, Median},
-		{Best, "wall-time", "ns", 1, Best},
-		{Best, "throughput", "B/s", 10, Best},
-		{Median, "instructions:u", "count", 2.5, Median},
-		{Mean, "wall-time", "ns", 4, Mean},
+		{model.Auto, "wall-time", "ns", 2.5, model.Median},
+		{model.Auto, "instructions:u", "count", 1, model.Best},
+		{model.Auto, "throughput", "B/s", 2.5, model.Median},
+		{model.Best, "wall-time", "ns", 1, model.Best},
+		{model.Best, "throughput", "B/s", 10, model.Best},
+		{model.Median, "instructions:u", "count", 2.5, model.Median},
+		{model.Mean, "wall-time", "ns", 4, model.Mean},
 	} {
 		d := valueLine(tt.v, tt.metric, tt.unit, [][]float64{xs}, nil)
 		s := d.Series[0]
@@ -320,7 +321,7 @@ func TestValueAuto(t *testing.T) {
 			t.Errorf("%s of %s: %s %v, want %s %v", tt.v, tt.metric, s.Value, s.Points[0].Value, tt.kind, tt.want)
 		}
 	}
-	if !Auto.Valid() || ValueKind("min").Valid() {
+	if !model.Auto.Valid() || model.ValueKind("min").Valid() {
 		t.Error("Valid")
 	}
 }

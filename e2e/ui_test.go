@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/report"
@@ -547,7 +548,7 @@ func checkBarLabels(t *testing.T, tb *tab, metric string) barLabels {
 }
 
 // demoDataset loads the demo site's dataset, as the build reads it.
-func demoDataset(t *testing.T) *analysis.Dataset {
+func demoDataset(t *testing.T) *model.Dataset {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: browser and whole-site tests run without -short")
@@ -566,7 +567,7 @@ func demoDataset(t *testing.T) *analysis.Dataset {
 }
 
 // seriesValue is a series' value at an artifact, as the site stores it.
-func seriesValue(s *analysis.Series, a int) (float64, bool) {
+func seriesValue(s *model.Series, a int) (float64, bool) {
 	if p := s.At(a); p != nil && p.OK {
 		return p.Value, true
 	}
@@ -767,7 +768,7 @@ type compareRow struct {
 // checkCompareRows compares the form's rows with analysis: the values the
 // site stores (analysis.FormatValue) and analysis.RelativeChange between
 // them (report.FormatChange), sorted by the size of the change.
-func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
+func checkCompareRows(t *testing.T, tb *tab, d *model.Dataset, b, h int) {
 	t.Helper()
 	rows := eval[[]compareRow](t, tb, "reading the result", `Array.from(document.querySelectorAll(".compare-result section.compare-metric")).flatMap(function (sec) {
 		return Array.from(sec.querySelectorAll("tbody tr")).map(function (tr) {
@@ -777,7 +778,7 @@ func checkCompareRows(t *testing.T, tb *tab, d *analysis.Dataset, b, h int) {
 		});
 	})`)
 	type key struct{ metric, bench, params, machine string }
-	series := map[key]*analysis.Series{}
+	series := map[key]*model.Series{}
 	for _, s := range d.Series {
 		series[key{s.Key.Metric, s.Case.Benchmark, s.Key.Params, s.Key.Machine}] = s
 	}
@@ -884,7 +885,7 @@ const overviewStateScript = `(function () {
 // median the generator computed, analysis.MedianOf over the main line),
 // then absolute values, then a log axis; the boxes say what is drawn after
 // each toggle and after a reload, and the view is in the URL.
-func checkOverviewViews(t *testing.T, browserCtx context.Context, base string, d *analysis.Dataset) {
+func checkOverviewViews(t *testing.T, browserCtx context.Context, base string, d *model.Dataset) {
 	const page = "/bench/json-encode/"
 	tb := openTab(t, browserCtx, base)
 	defer tb.check(t)
@@ -907,7 +908,7 @@ func checkOverviewViews(t *testing.T, browserCtx context.Context, base string, d
 	// Each series' main-line values by date, and their median.
 	values := map[string]map[float64]float64{}
 	for _, cs := range sp.Chart.Series {
-		var s *analysis.Series
+		var s *model.Series
 		for _, x := range d.Series {
 			if x.Case.Benchmark == "json-encode" && x.Key.Metric == sp.Metric && x.Key.Machine == sp.Machine && x.Key.Params == cs.Name {
 				s = x

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
 )
@@ -40,9 +41,9 @@ type agreementPair struct {
 // so the history is short (SPEC §5.2) and rustc-perf's threshold is the
 // default one.
 var (
-	agreementBase = analysis.Artifact{ID: strings.Repeat("a", 40), Kind: analysis.KindCommit, Branch: "main",
+	agreementBase = model.Artifact{ID: strings.Repeat("a", 40), Kind: model.KindCommit, Branch: "main",
 		Date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	agreementHead = analysis.Artifact{ID: strings.Repeat("b", 40), Kind: analysis.KindCommit, Branch: "main",
+	agreementHead = model.Artifact{ID: strings.Repeat("b", 40), Kind: model.KindCommit, Branch: "main",
 		Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), Parents: []string{strings.Repeat("a", 40)}}
 )
 
@@ -128,10 +129,10 @@ func TestAgreementWithRealTools(t *testing.T) {
 // them; it returns the rows by benchmark and metric.
 func compareRealPair(t *testing.T, cfg *config.Config, format, base, head string) map[[2]string]*analysis.Row {
 	t.Helper()
-	b := analysis.NewBuilder(cfg.BuildOptions())
+	b := model.NewBuilder(cfg.BuildOptions())
 	for _, side := range []struct {
 		path string
-		art  analysis.Artifact
+		art  model.Artifact
 	}{{base, agreementBase}, {head, agreementHead}} {
 		for _, r := range readRealRuns(t, format, filepath.Join(realToolsDir, filepath.FromSlash(side.path))) {
 			// Some files record an artifact of their own (pytest-benchmark
@@ -167,13 +168,13 @@ func compareRealPair(t *testing.T, cfg *config.Config, format, base, head string
 
 // readRealRuns reads one tool's output file or folder; a problem the
 // reader reports is logged, a fatal one fails the test.
-func readRealRuns(t *testing.T, format, path string) []analysis.Run {
+func readRealRuns(t *testing.T, format, path string) []model.Run {
 	t.Helper()
 	in, err := foreign.ReadPath(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, runs, problems := foreign.Read(format, in, foreign.Defaults{Machine: analysis.Machine{Name: "realtools"}})
+	_, runs, problems := foreign.Read(format, in, foreign.Defaults{Machine: model.Machine{Name: "realtools"}})
 	for _, p := range problems {
 		if p.Fatal {
 			t.Fatalf("%s: %s cannot be read: %v", format, path, p)

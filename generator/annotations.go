@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // annotationsFile is the shape of annotations.yaml:
@@ -67,7 +67,7 @@ func (e *annotationEntry) UnmarshalYAML(n *yaml.Node) error {
 // ParseAnnotations decodes an annotations.yaml. Unknown keys and entries
 // without an artifact are errors naming file and line; an empty file has
 // no annotations.
-func ParseAnnotations(name string, data []byte) ([]analysis.Annotation, error) {
+func ParseAnnotations(name string, data []byte) ([]model.Annotation, error) {
 	var f annotationsFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -81,24 +81,24 @@ func ParseAnnotations(name string, data []byte) ([]analysis.Annotation, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", name, msg)
 	}
-	var out []analysis.Annotation
+	var out []model.Annotation
 	var errs []error
-	add := func(kind analysis.AnnotationKind, list []annotationEntry) {
+	add := func(kind model.AnnotationKind, list []annotationEntry) {
 		for _, e := range list {
 			origin := fmt.Sprintf("%s:%d", name, e.line)
 			if strings.TrimSpace(e.Artifact) == "" {
 				errs = append(errs, fmt.Errorf("%s: %s entry without an artifact", origin, kind))
 				continue
 			}
-			out = append(out, analysis.Annotation{
+			out = append(out, model.Annotation{
 				Kind: kind, Artifact: strings.TrimSpace(e.Artifact),
-				Benchmark: e.Benchmark, Params: analysis.NewParams(e.Params), HasParams: e.Params != nil,
+				Benchmark: e.Benchmark, Params: model.NewParams(e.Params), HasParams: e.Params != nil,
 				Metric: e.Metric, Machine: e.Machine, Note: e.Note, Origin: origin,
 			})
 		}
 	}
-	add(analysis.DistributionChange, f.DistributionChanges)
-	add(analysis.Acknowledged, f.Acknowledged)
+	add(model.DistributionChange, f.DistributionChanges)
+	add(model.Acknowledged, f.Acknowledged)
 	return out, errors.Join(errs...)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/store"
 )
@@ -30,10 +31,10 @@ acknowledged:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []analysis.Annotation{
-		{Kind: analysis.DistributionChange, Artifact: "4bd1b1ef", Benchmark: "http-router", Params: analysis.Params{{Key: "routes", Value: "1000"}}, HasParams: true,
+	want := []model.Annotation{
+		{Kind: model.DistributionChange, Artifact: "4bd1b1ef", Benchmark: "http-router", Params: model.Params{{Key: "routes", Value: "1000"}}, HasParams: true,
 			Metric: "wall-time", Machine: "arm", Note: "new normal", Origin: "annotations.yaml:2"},
-		{Kind: analysis.Acknowledged, Artifact: "pr/1318", Note: "fine", Origin: "annotations.yaml:9"},
+		{Kind: model.Acknowledged, Artifact: "pr/1318", Note: "fine", Origin: "annotations.yaml:9"},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("annotations (-want +got):\n%s", d)
@@ -100,8 +101,8 @@ func TestDemoAnnotations(t *testing.T) {
 }
 
 func TestAnnotateUnknownArtifact(t *testing.T) {
-	d := analysis.NewBuilder(analysis.BuildOptions{}).Dataset()
-	errs := d.Annotate([]analysis.Annotation{{Kind: analysis.Acknowledged, Artifact: "deadbeef", Origin: "a.yaml:3"}})
+	d := model.NewBuilder(model.BuildOptions{}).Dataset()
+	errs := d.Annotate([]model.Annotation{{Kind: model.Acknowledged, Artifact: "deadbeef", Origin: "a.yaml:3"}})
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "a.yaml:3: unknown artifact") {
 		t.Errorf("errors %v", errs)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/demo"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -21,16 +22,16 @@ import (
 // reporting, not archive decoding (BenchmarkLoad measures that).
 var (
 	datasetsMu sync.Mutex
-	datasets   = map[string]*analysis.Dataset{}
+	datasets   = map[string]*model.Dataset{}
 )
 
-func dataset(b *testing.B, size string) *analysis.Dataset {
+func dataset(b *testing.B, size string) *model.Dataset {
 	return datasetWith(b, size, 0, nil)
 }
 
 // datasetWith is dataset with samples per result (0: the plan's 5) and the
 // plan's Iters selectors.
-func datasetWith(b *testing.B, size string, samples int, iters []string) *analysis.Dataset {
+func datasetWith(b *testing.B, size string, samples int, iters []string) *model.Dataset {
 	b.Helper()
 	datasetsMu.Lock()
 	defer datasetsMu.Unlock()
@@ -46,8 +47,8 @@ func datasetWith(b *testing.B, size string, samples int, iters []string) *analys
 		plan.Samples = samples
 	}
 	plan.Iters = iters
-	builder := analysis.NewBuilder(analysis.BuildOptions{})
-	if err := plan.Generate(func(r analysis.Run) error { builder.Add(size, r); return nil }); err != nil {
+	builder := model.NewBuilder(model.BuildOptions{})
+	if err := plan.Generate(func(r model.Run) error { builder.Add(size, r); return nil }); err != nil {
 		b.Fatal(err)
 	}
 	d := builder.Dataset()

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/site"
 )
@@ -28,7 +28,7 @@ import (
 // first, so that the user knows which archive to look at.
 
 // checkSize fails when d alone needs more pages than the site may have.
-func checkSize(d *analysis.Dataset, cfg *config.Config) error {
+func checkSize(d *model.Dataset, cfg *config.Config) error {
 	prs := map[int]bool{}
 	for _, a := range d.Artifacts {
 		if a.PR != 0 {
@@ -48,7 +48,7 @@ func checkSize(d *analysis.Dataset, cfg *config.Config) error {
 
 // sizeError explains a *site.LimitError of the writer: which bound, and
 // which inputs the pages come from.
-func sizeError(err error, d *analysis.Dataset, cfg *config.Config) error {
+func sizeError(err error, d *model.Dataset, cfg *config.Config) error {
 	var le *site.LimitError
 	if !errors.As(err, &le) {
 		return err
@@ -62,7 +62,7 @@ func sizeError(err error, d *analysis.Dataset, cfg *config.Config) error {
 
 // largestInputs names the inputs most of d's benchmarks and artifacts
 // come from (by the file each was first read from), the largest first.
-func largestInputs(d *analysis.Dataset) string {
+func largestInputs(d *model.Dataset) string {
 	type input struct {
 		name             string
 		benches, commits int

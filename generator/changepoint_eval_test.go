@@ -7,11 +7,12 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/demo"
 )
 
 // This file measures step detection (analysis/changepoint through
-// analysis.Dataset.Steps) against the changes the demo generator plants,
+// analysis.Steps) against the changes the demo generator plants,
 // which content/about.md lists: its precision and recall are the numbers
 // the package documentation quotes.
 
@@ -24,7 +25,7 @@ type plantedTruth struct {
 	bimodal  bool
 }
 
-func truthOf(d *analysis.Dataset, events []demo.Event, s *analysis.Series) plantedTruth {
+func truthOf(d *model.Dataset, events []demo.Event, s *model.Series) plantedTruth {
 	t := plantedTruth{steps: map[int]bool{}, neutral: map[int]bool{}, outliers: map[int]bool{}}
 	for _, e := range events {
 		if !e.Matches(s.Key.Machine, s.Case, s.Key.Metric) {
@@ -92,9 +93,9 @@ func (s score) String() string {
 // the planted change and still count as finding it.
 const tolerance = 2
 
-func evaluate(d *analysis.Dataset, events []demo.Event, o changepoint.Options) score {
+func evaluate(d *model.Dataset, events []demo.Event, o changepoint.Options) score {
 	start := time.Now()
-	steps := d.Steps(o, nil)
+	steps := analysis.Steps(d, o, nil)
 	var sc score
 	sc.elapsed = time.Since(start)
 	bySeries := map[int][]analysis.Step{}
@@ -147,14 +148,14 @@ func evaluate(d *analysis.Dataset, events []demo.Event, o changepoint.Options) s
 	return sc
 }
 
-func planDataset(t testing.TB, size string) (*analysis.Dataset, []demo.Event) {
+func planDataset(t testing.TB, size string) (*model.Dataset, []demo.Event) {
 	t.Helper()
 	plan, err := demo.PlanFor(size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := analysis.NewBuilder(analysis.BuildOptions{})
-	if err := plan.Generate(func(r analysis.Run) error { b.Add(size, r); return nil }); err != nil {
+	b := model.NewBuilder(model.BuildOptions{})
+	if err := plan.Generate(func(r model.Run) error { b.Add(size, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return b.Dataset(), plan.Events()
@@ -191,7 +192,7 @@ func TestChangepointOnDemo(t *testing.T) {
 }
 
 // BenchmarkSteps is step detection over a whole dataset of the harness
-// (analysis.Dataset.Steps, every series in parallel): "cold" without a
+// (analysis.Steps, every series in parallel): "cold" without a
 // cache, "+1" with the cache of the build before the newest main-line
 // commit arrived, the nightly case. ns/series is wall time per series on
 // all cores (BenchmarkDetect in analysis/changepoint reports CPU time too).
@@ -201,18 +202,18 @@ func BenchmarkSteps(b *testing.B) {
 		o := changepoint.DefaultOptions
 		b.Run(size+"/cold", func(b *testing.B) {
 			for b.Loop() {
-				after.Steps(o, nil)
+				analysis.Steps(after, o, nil)
 			}
 			reportPerSeries(b, len(after.Series))
 		})
 		prev := analysis.NewStepCache()
-		before.Steps(o, prev)
+		analysis.Steps(before, o, prev)
 		saved := prev.Used()
 		b.Run(size+"/+1", func(b *testing.B) {
 			for b.Loop() {
 				c := analysis.NewStepCache()
 				c.Load(saved)
-				after.Steps(o, c)
+				analysis.Steps(after, o, c)
 			}
 			reportPerSeries(b, len(after.Series))
 		})
@@ -221,23 +222,23 @@ func BenchmarkSteps(b *testing.B) {
 
 // datasetsPlusOne returns a plan's dataset without its newest main-line
 // commit, and with it.
-func datasetsPlusOne(b *testing.B, size string) (before, after *analysis.Dataset) {
+func datasetsPlusOne(b *testing.B, size string) (before, after *model.Dataset) {
 	b.Helper()
 	plan, err := demo.PlanFor(size)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var runs []analysis.Run
-	if err := plan.Generate(func(r analysis.Run) error { runs = append(runs, r); return nil }); err != nil {
+	var runs []model.Run
+	if err := plan.Generate(func(r model.Run) error { runs = append(runs, r); return nil }); err != nil {
 		b.Fatal(err)
 	}
 	newest := ""
 	for _, r := range runs {
-		if r.Artifact.Kind == analysis.KindCommit {
+		if r.Artifact.Kind == model.KindCommit {
 			newest = r.Artifact.ID // runs come in date order
 		}
 	}
-	bb, ba := analysis.NewBuilder(analysis.BuildOptions{}), analysis.NewBuilder(analysis.BuildOptions{})
+	bb, ba := model.NewBuilder(model.BuildOptions{}), model.NewBuilder(model.BuildOptions{})
 	for _, r := range runs {
 		if r.Artifact.ID != newest {
 			bb.Add(size, r)

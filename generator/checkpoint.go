@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/store"
@@ -18,7 +18,7 @@ import (
 // The checkpoint. Decoding a stored entry per archive and adding its
 // results to the builder again was most of a nightly build (at M, a
 // second of 1.7: two million results). The store keeps instead the
-// builder's state after the archives' runs (analysis.Builder.WriteState,
+// builder's state after the archives' runs (model.Builder.WriteState,
 // file builder.ckpt) with the list of the archive files it holds; the
 // next build resumes from it and decodes and adds only the files it does
 // not hold, at their places in the order of files. It falls back to
@@ -27,7 +27,7 @@ import (
 //   - a file the checkpoint holds is gone or changed, or the files it
 //     holds are in another order;
 //   - the tool, the archive options or the builder's options changed;
-//   - the resumed builder diverges (analysis.Builder.Diverged: a new run
+//   - the resumed builder diverges (model.Builder.Diverged: a new run
 //     of an old artifact, …);
 //   - the checkpoint is broken (a warning; it is written again).
 //
@@ -71,7 +71,7 @@ func checkpointKey(aopts archive.Options) string {
 
 // archives is what addArchives did.
 type archives struct {
-	b        *analysis.Builder
+	b        *model.Builder
 	inputs   map[string][][32]byte // artifact id → keys of its inputs, in order
 	problems []error
 	resumed  bool              // from the store's checkpoint
@@ -81,7 +81,7 @@ type archives struct {
 
 // fileInput is the checkpoint's record of file f (version v, store key
 // key): its problems probs and the artifact of its run r (nil for none).
-func fileInput(f input, key [32]byte, r *analysis.Run, probs []archive.Problem) checkpointInput {
+func fileInput(f input, key [32]byte, r *model.Run, probs []archive.Problem) checkpointInput {
 	in := checkpointInput{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
 	if r != nil {
 		in.Artifact = r.Artifact.ID
@@ -103,7 +103,7 @@ func (a *archives) hold(in checkpointInput, probs []archive.Problem) {
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
 // i's run is at position i.
-func addArchives(files []input, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) archives {
+func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store) archives {
 	if st == nil {
 		return addAll(files, opts, aopts, nil, nil)
 	}
@@ -121,10 +121,10 @@ func addArchives(files []input, opts analysis.BuildOptions, aopts archive.Option
 }
 
 // addAll adds the runs of every file to a new builder.
-func addAll(files []input, opts analysis.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
-	b := analysis.NewBuilder(opts)
+func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+	b := model.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
-	a.decoded = decodeAll(files, keys, aopts, st, func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(files, keys, aopts, st, func(i int, r *model.Run, key [32]byte, probs []archive.Problem) {
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)
 		}
@@ -138,7 +138,7 @@ func addAll(files []input, opts analysis.BuildOptions, aopts archive.Options, ke
 
 // writeCheckpoint writes b's checkpoint, before b takes other runs (a
 // failure is also one of the store's warnings).
-func writeCheckpoint(st *store.Store, b *analysis.Builder, meta checkpointMeta) error {
+func writeCheckpoint(st *store.Store, b *model.Builder, meta checkpointMeta) error {
 	var m bytes.Buffer
 	if err := gob.NewEncoder(&m).Encode(&meta); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -158,7 +158,7 @@ func writeCheckpoint(st *store.Store, b *analysis.Builder, meta checkpointMeta) 
 
 // resumeArchives resumes from the store's checkpoint and adds the files it
 // does not hold; false when it cannot (see The checkpoint above).
-func resumeArchives(files []input, keys [][32]byte, opts analysis.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
+func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
 	payload, ok := st.ReadBlob(checkpointName, checkpointMagic)
 	if !ok {
 		return archives{}, false
@@ -205,7 +205,7 @@ func resumeArchives(files []input, keys [][32]byte, opts analysis.BuildOptions, 
 	if next != len(meta.Inputs) {
 		return archives{}, false
 	}
-	b, err := analysis.ResumeBuilder(opts, state, func(run int, origin string) (int, bool) {
+	b, err := model.ResumeBuilder(opts, state, func(run int, origin string) (int, bool) {
 		if run >= len(runPos) || files[runPos[run]].Origin != origin {
 			return 0, false
 		}
@@ -227,11 +227,11 @@ func resumeArchives(files []input, keys [][32]byte, opts analysis.BuildOptions, 
 	}
 	a := archives{b: b, inputs: map[string][][32]byte{}, resumed: true}
 	type decoded struct {
-		run   *analysis.Run
+		run   *model.Run
 		probs []archive.Problem
 	}
 	got := make([]decoded, len(fresh))
-	a.decoded = decodeAll(fresh, freshKeys, aopts, st, func(k int, r *analysis.Run, _ [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(fresh, freshKeys, aopts, st, func(k int, r *model.Run, _ [32]byte, probs []archive.Problem) {
 		i := freshAt[k]
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)

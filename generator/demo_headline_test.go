@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/demo"
 )
 
 // loadDemo is the demo site and its dataset.
-func loadDemo(t *testing.T) (*Site, *analysis.Dataset) {
+func loadDemo(t *testing.T) (*Site, *model.Dataset) {
 	t.Helper()
 	s, err := Demo()
 	if err != nil {

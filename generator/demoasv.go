@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/demo"
 )
 
@@ -51,7 +51,7 @@ const asvDemoAuthor = "perfpages demo <demo@perfpages.invalid>"
 func ASVPlan(plan demo.Plan) demo.Plan {
 	series := plan.SeriesPerMachine * len(plan.Machines)
 	m := plan.Machines[len(plan.Machines)-1]
-	plan.Machines = []analysis.Machine{m}
+	plan.Machines = []model.Machine{m}
 	if plan.Suite == demo.SuiteSynthetic {
 		plan.SeriesPerMachine = series
 	}
@@ -66,7 +66,7 @@ type asvBench struct {
 // asvBenchOf names the asv benchmark of a result and says how asv would
 // record it: its type and unit, and the factor from the result's unit to
 // asv's (nanoseconds to seconds).
-func asvBenchOf(r *analysis.Result) (b asvBench, scale float64) {
+func asvBenchOf(r *model.Result) (b asvBench, scale float64) {
 	var vals []string
 	for _, p := range r.Case.Params {
 		vals = append(vals, p.Value)
@@ -134,7 +134,7 @@ func asvQuantile(xs []float64, q float64) float64 {
 
 // asvRow is a benchmark's row of a version 2 result file (result_columns
 // asvColumns), trailing nulls left out as asv does.
-func asvRow(r *analysis.Result, b asvBench, scale float64, started int64) string {
+func asvRow(r *model.Result, b asvBench, scale float64, started int64) string {
 	var w strings.Builder
 	if r.Error != "" || len(r.Samples) == 0 {
 		fmt.Fprintf(&w, "[null, [], %q, %d, 0.5]", b.version, started)
@@ -204,8 +204,8 @@ func WriteASV(dir string, plan demo.Plan) (int, error) {
 	fw := bufio.NewWriter(fi)
 	benches := map[string]asvBench{}
 	parent, n := "", 0
-	err = plan.Generate(func(r analysis.Run) error {
-		if r.Artifact.Kind != analysis.KindCommit {
+	err = plan.Generate(func(r model.Run) error {
+		if r.Artifact.Kind != model.KindCommit {
 			return nil // try runs are no commits of the main line
 		}
 		t := r.Artifact.Date.Unix()

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/demo"
 	"github.com/perfpages/perfpages/generator/source"
@@ -19,9 +19,9 @@ const DemoRepository = ""
 // demoEncoding picks a format per run so that the demo exercises every
 // codec: the main line of the first machine as JSON, of the second as
 // gzipped YAML, try runs as TOML.
-func demoEncoding(r analysis.Run, first string) (format string, gz bool) {
+func demoEncoding(r model.Run, first string) (format string, gz bool) {
 	switch {
-	case r.Artifact.Kind == analysis.KindTry:
+	case r.Artifact.Kind == model.KindTry:
 		return "toml", false
 	case r.Machine.Name == first:
 		return "json", false
@@ -30,7 +30,7 @@ func demoEncoding(r analysis.Run, first string) (format string, gz bool) {
 	}
 }
 
-func demoName(r analysis.Run, format string, gz bool) string {
+func demoName(r model.Run, format string, gz bool) string {
 	name := filepath.ToSlash(filepath.Join(r.Machine.Name, r.Artifact.Date.Format("2006-01-02T150405")+"-"+r.Artifact.ID[:min(12, len(r.Artifact.ID))]+"."+format))
 	if gz {
 		name += ".gz"
@@ -47,7 +47,7 @@ func DemoFiles(size string) ([]source.File, error) {
 	}
 	first := plan.Machines[0].Name
 	var files []source.File
-	err = plan.Generate(func(r analysis.Run) error {
+	err = plan.Generate(func(r model.Run) error {
 		format, gz := demoEncoding(r, first)
 		var buf bytes.Buffer
 		if err := archive.Encode(&buf, r, format, gz); err != nil {
@@ -72,7 +72,7 @@ func WritePlan(dir string, plan demo.Plan, format string, gz bool) (int, error) 
 	size := plan.Name
 	first := plan.Machines[0].Name
 	n := 0
-	err := plan.Generate(func(r analysis.Run) error {
+	err := plan.Generate(func(r model.Run) error {
 		f, z := format, gz
 		if f == "" {
 			f, z = demoEncoding(r, first)

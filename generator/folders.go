@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/source"
@@ -118,7 +118,7 @@ func (fi *folderInput) key(in input) [32]byte {
 }
 
 // read decodes the folder's file in, whose bytes are data.
-func (fi *folderInput) read(in input, data []byte) ([]analysis.Run, []archive.Problem) {
+func (fi *folderInput) read(in input, data []byte) ([]model.Run, []archive.Problem) {
 	return fi.folder.ReadFile(in.rel, data)
 }
 

@@ -7,7 +7,7 @@
 // [Site] holds a configuration and where its inputs live; [Site.Load] reads
 // every source (directories, git history, git notes, the project's own
 // history), decodes the archives in parallel and gathers them into an
-// analysis.Dataset; [Site.Build] renders the site and swaps it into the
+// model.Dataset; [Site.Build] renders the site and swaps it into the
 // output folder atomically. Problems with single inputs never stop a build:
 // they are collected as warnings, printed, and listed on the dashboard;
 // strict mode turns them into a failed build.
@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/content"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
@@ -154,7 +155,7 @@ func Demo() (*Site, error) {
 // are problems that did not stop it (bad files, unknown fields, conflicts);
 // the error is set only when nothing sensible can be built (an unreadable
 // source root, a missing git ref, a shallow clone).
-func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
+func (s *Site) Load(ctx context.Context) (*model.Dataset, []error, error) {
 	repos := s.gitRepos()
 	defer repos.close()
 	l, warnings, err := s.load(ctx, nil, repos)
@@ -167,7 +168,7 @@ func (s *Site) Load(ctx context.Context) (*analysis.Dataset, []error, error) {
 // loaded is a dataset and what it was made from: for each artifact id, the
 // keys of the inputs its runs came from, in the order they were added.
 type loaded struct {
-	d      *analysis.Dataset
+	d      *model.Dataset
 	inputs map[string][][32]byte
 	// resumed: the archives' runs came from the store's checkpoint and
 	// the files it did not hold (see addArchives).
@@ -283,7 +284,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 // Analyze runs the analysis stage on d, as a build does (without the
 // build's saved states: for a one-off command): step detection with the
 // site's options, then analysis.Analyze.
-func (s *Site) Analyze(d *analysis.Dataset) *analysis.Results {
+func (s *Site) Analyze(d *model.Dataset) *analysis.Results {
 	res, _ := s.analyze(d, nil, nil)
 	return res
 }
@@ -291,7 +292,7 @@ func (s *Site) Analyze(d *analysis.Dataset) *analysis.Results {
 // analyze is the analysis stage: steps (resumed from the states the store
 // kept; st may be nil) and the value the site model reads. It returns the
 // step cache to save.
-func (s *Site) analyze(d *analysis.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
+func (s *Site) analyze(d *model.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
 	steps, cache := detectSteps(st, d, stepOptions{s.Config})
 	return analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests}), cache
 }
@@ -300,7 +301,7 @@ func (s *Site) analyze(d *analysis.Dataset, st *store.Store, tests *analysis.Tes
 // the main line's commits have no title: asv results, and archives that
 // carry only a sha, record no commit subject, and pages then name commits
 // by their sha alone. "" when the titles are there.
-func untitled(d *analysis.Dataset) string {
+func untitled(d *model.Dataset) string {
 	n := 0
 	for _, a := range d.MainLine {
 		if d.Artifacts[a].Title == "" {
@@ -356,7 +357,7 @@ func (r *gitRepos) close() {
 // annotate reads the site's annotations.yaml into d. A broken file is a
 // warning and leaves the dataset without annotations; an entry for an
 // unknown artifact is a warning and is left out.
-func (s *Site) annotate(d *analysis.Dataset, data []byte, name string, err error) []error {
+func (s *Site) annotate(d *model.Dataset, data []byte, name string, err error) []error {
 	if err != nil {
 		return []error{err}
 	}
@@ -435,7 +436,7 @@ func sourceWants(src config.Source) func(string) bool {
 // version of a file a git ref rewrote.
 type laterRun struct {
 	origin string
-	run    analysis.Run
+	run    model.Run
 }
 
 // foreignPattern is the artifact pattern of a source of another tool's
@@ -459,7 +460,7 @@ func foreignPattern(src config.Source) (pat *foreign.Pattern, dirFormat bool, er
 // nothing), and the folder prefix it belongs to; ok is false for a file
 // the pattern does not match (a README, a log), which is no input.
 func foreignDefaults(pat *foreign.Pattern, name, artifact string) (def foreign.Defaults, prefix string, ok bool) {
-	def = foreign.Defaults{Artifact: analysis.Artifact{ID: artifact}}
+	def = foreign.Defaults{Artifact: model.Artifact{ID: artifact}}
 	if pat == nil {
 		return def, "", true
 	}
@@ -617,10 +618,10 @@ func isArchive(name string) bool {
 // at a time. key is the file's store key (keys[i] when keys is not nil,
 // else computed), probs its problems. It returns how many files it
 // decoded (the others' runs came from the store).
-func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *analysis.Run, key [32]byte, probs []archive.Problem)) int {
+func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *model.Run, key [32]byte, probs []archive.Problem)) int {
 	var decoded atomic.Int64
 	type result struct {
-		run   *analysis.Run
+		run   *model.Run
 		key   [32]byte
 		probs []archive.Problem
 	}
@@ -745,7 +746,7 @@ type Report struct {
 	Series   int
 	Warnings []error
 	// Notes are not problems and do not fail a strict build (see
-	// analysis.Dataset.Notes).
+	// model.Dataset.Notes).
 	Notes []string
 	// Git says which ref and commit each git source (and the project's
 	// history) read, and why that ref: a local build never reads a stale
@@ -1036,7 +1037,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, d *analysis.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -1107,7 +1108,7 @@ func (s *Site) protected() []outdir.Protected {
 // the site's URL table and the comparisons it pre-renders, so that every
 // link goes to a page the site has (a pair it does not pre-render to the
 // compare form).
-func (s *Site) Links(d *analysis.Dataset) report.Links {
+func (s *Site) Links(d *model.Dataset) report.Links {
 	site := sitemodel.Options{AbsURL: s.Config.AbsURL(), BasePath: s.Config.BasePath()}.Root()
 	routes := route.New(route.ForDataset(d))
 	return report.Links{Site: site, Repository: s.Config.Site.Repository, Routes: routes, Shown: routes.Shown(d),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/site"
@@ -26,7 +27,7 @@ import (
 // magnitude. Half the seeds give a project history (BuildOptions.History,
 // as [project] does, sometimes lacking a commit the results have); the
 // others leave the main line to the archives' own branches and parents.
-func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
+func historyRuns(seed uint64) ([]model.Run, model.BuildOptions) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	id := func(n int) string { return fmt.Sprintf("%040x", uint64(n)*0x9e3779b97f4a7c15+7) }
 	start := time.Date(2024, 8, 12, 9, 0, 0, 0, time.UTC)
@@ -49,9 +50,9 @@ func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
 		return 1 + r.IntN(5) // few numbers: PRs on several commits
 	}
 	n := 1 + r.IntN(24)
-	var main, other []analysis.Artifact
+	var main, other []model.Artifact
 	for i := range n {
-		a := analysis.Artifact{ID: id(i), Kind: analysis.KindCommit, Date: date(i), Branch: "main", PR: pr(), Title: fmt.Sprintf("commit %d", i)}
+		a := model.Artifact{ID: id(i), Kind: model.KindCommit, Date: date(i), Branch: "main", PR: pr(), Title: fmt.Sprintf("commit %d", i)}
 		switch {
 		case i > 0 && r.IntN(8) != 0:
 			a.Parents = []string{main[i-1].ID}
@@ -65,7 +66,7 @@ func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
 		}
 		main = append(main, a)
 		if r.IntN(3) == 0 { // a commit off the main line, often in a PR
-			o := analysis.Artifact{ID: id(500 + i), Kind: analysis.KindCommit, Date: date(i), Branch: "topic", PR: pr(), Parents: []string{a.ID}}
+			o := model.Artifact{ID: id(500 + i), Kind: model.KindCommit, Date: date(i), Branch: "topic", PR: pr(), Parents: []string{a.ID}}
 			if r.IntN(2) == 0 {
 				o.Title = fmt.Sprintf("Merge pull request #%d from other/branch", o.PR)
 				o.Parents = append(o.Parents, id(700+i))
@@ -73,15 +74,15 @@ func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
 			other = append(other, o)
 		}
 	}
-	opts := analysis.BuildOptions{Value: analysis.Auto}
+	opts := model.BuildOptions{Value: model.Auto}
 	if r.IntN(2) == 0 {
 		opts.History, opts.Other = main, other
 		if r.IntN(3) == 0 && len(opts.History) > 1 { // the project's history lacks a commit the results have
 			opts.History = append(opts.History[:1:1], opts.History[2:]...)
 		}
 	}
-	var arts []analysis.Artifact
-	for _, a := range append(append([]analysis.Artifact(nil), main...), other...) {
+	var arts []model.Artifact
+	for _, a := range append(append([]model.Artifact(nil), main...), other...) {
 		if r.IntN(5) == 0 {
 			continue // a gap: no results
 		}
@@ -92,20 +93,20 @@ func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
 	}
 	for i := range r.IntN(5) { // try runs, some against a missing baseline
 		base := id(r.IntN(n + 3))
-		arts = append(arts, analysis.Artifact{ID: id(900 + i), Kind: analysis.KindTry, Date: date(r.IntN(n)), PR: 1 + r.IntN(6), Baseline: base, Title: "try"})
+		arts = append(arts, model.Artifact{ID: id(900 + i), Kind: model.KindTry, Date: date(r.IntN(n)), PR: 1 + r.IntN(6), Baseline: base, Title: "try"})
 	}
 	if r.IntN(3) == 0 {
-		arts = append(arts, analysis.Artifact{ID: "v1.0", Kind: analysis.KindTag, Date: date(r.IntN(n)), PR: pr()})
+		arts = append(arts, model.Artifact{ID: "v1.0", Kind: model.KindTag, Date: date(r.IntN(n)), PR: pr()})
 	}
 	r.Shuffle(len(arts), func(i, j int) { arts[i], arts[j] = arts[j], arts[i] })
-	var runs []analysis.Run
+	var runs []model.Run
 	for _, a := range arts {
-		run := analysis.Run{Artifact: a, Machine: analysis.Machine{Name: []string{"ci", "arm"}[r.IntN(2)]}}
+		run := model.Run{Artifact: a, Machine: model.Machine{Name: []string{"ci", "arm"}[r.IntN(2)]}}
 		for _, b := range []string{"parse", "render"} {
 			if r.IntN(6) == 0 {
 				continue
 			}
-			res := analysis.Result{Case: analysis.TestCase{Benchmark: b}, Metric: "wall-time", Unit: "ns"}
+			res := model.Result{Case: model.TestCase{Benchmark: b}, Metric: "wall-time", Unit: "ns"}
 			switch r.IntN(10) {
 			case 0:
 				res.Error = "exit status 1"
@@ -137,7 +138,7 @@ func historyRuns(seed uint64) ([]analysis.Run, analysis.BuildOptions) {
 // does after loading.
 func buildHistory(t *testing.T, seed uint64) error {
 	runs, opts := historyRuns(seed)
-	b := analysis.NewBuilder(opts)
+	b := model.NewBuilder(opts)
 	for i, run := range runs {
 		b.Add(fmt.Sprintf("run%d.json", i), run)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
@@ -97,7 +98,7 @@ func fileLimit(maxBytes int64, f source.File) int64 {
 // decodeCached decodes one archive, or takes its content from the store
 // (stored is true); key is archiveKey(f, o). A file not read yet (f.Load)
 // is read only when the store does not have it.
-func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ *analysis.Run, _ [32]byte, _ []archive.Problem, stored bool) {
+func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ *model.Run, _ [32]byte, _ []archive.Problem, stored bool) {
 	if st != nil {
 		if e, ok := st.Entry(key, fileLimit(o.MaxBytes, f.File)); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)
@@ -114,18 +115,18 @@ func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ 
 		}
 		f.Data = data
 	}
-	var runs []analysis.Run
+	var runs []model.Run
 	var problems []archive.Problem
 	if f.folder != nil {
 		runs, problems = f.folder.read(f, f.Data)
 	} else {
-		var run analysis.Run
+		var run model.Run
 		run, problems = archive.Decode(f.Origin, f.Data, o)
-		runs = []analysis.Run{run}
+		runs = []model.Run{run}
 	}
 	var e store.Entry
 	e.Problems = problemsTo(problems, f.Origin)
-	var out *analysis.Run
+	var out *model.Run
 	if !fatal(problems) && len(runs) == 1 {
 		out = &runs[0]
 		e.Runs = runs
@@ -159,7 +160,7 @@ func entryLimit(maxBytes int64, files ...[]byte) int64 {
 // store. The files of a folder input named in blobs are git blobs not
 // read yet: their ids stand for their bytes in the key, and load reads
 // them when the store does not have the input. err is load's.
-func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults, blobs map[string]string, load func() error) ([]analysis.Run, []archive.Problem, error) {
+func readCached(st *store.Store, format string, in foreign.Input, def foreign.Defaults, blobs map[string]string, load func() error) ([]model.Run, []archive.Problem, error) {
 	parts := [][]byte{[]byte(in.Name), in.Data}
 	names := make([]string, 0, len(in.Files))
 	for n := range in.Files {
@@ -258,7 +259,7 @@ func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 	d := l.d
 	cfgJSON, err := json.Marshal(struct {
 		Compare analysis.Options
-		Build   analysis.BuildOptions
+		Build   model.BuildOptions
 		Steps   string
 	}{s.Config.CompareOptions(), s.Config.BuildOptions(), stepOptions{s.Config}.key()})
 	if err != nil {

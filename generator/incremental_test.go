@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 )
@@ -108,7 +108,7 @@ func gitReads(timings string) string {
 
 // loadConfig loads the dataset of the configuration file at path, with
 // the build's warnings.
-func loadConfig(t *testing.T, path string) (*analysis.Dataset, []error) {
+func loadConfig(t *testing.T, path string) (*model.Dataset, []error) {
 	t.Helper()
 	c, err := config.Load(path)
 	if err != nil {

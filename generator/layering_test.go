@@ -12,21 +12,32 @@ import (
 
 // The stages of perfpages and what each may import (issue 14). Data flows
 // sources → dataset → analysis → site model → rendering → files; imports
-// follow the types: the readers produce analysis.Run, the model declared in
-// analysis, so they import the model stage, and the site renders it.
+// follow the types: the readers produce model.Run, declared in
+// analysis/model, the leaf below the statistics, so they import the model
+// stage; package analysis computes over the model, and the site renders
+// both.
 //
 //	stage       packages                                       may import
 //	toolkit     analysis/quantile, generator/internal/*,       (own stage)
 //	            generator/{inert,outdir}, content, themes
+//	model       analysis/model (runs, results, the dataset)    toolkit
 //	statistics  analysis/{budget,criterion,zscore,             toolkit
 //	            mannwhitney,changepoint}
-//	model       analysis (model types, comparisons, options)   toolkit, statistics
-//	config      generator/config                               toolkit, statistics, model — no reader
-//	readers     generator/{archive,foreign,source,perfgate,    toolkit, statistics, model — not config
-//	            demo,planted,store}
-//	site        generator/internal/slug, generator/route,      toolkit, statistics, model — no reader,
+//	analysis    analysis (comparisons, steps, verdicts)        toolkit, model, statistics
+//	config      generator/config                               toolkit, model, statistics, analysis — no reader
+//	readers     generator/{archive,source,demo,store}          toolkit, model
+//	foreign     generator/{foreign,perfgate}                   toolkit, model, statistics, analysis, readers
+//	evaluation  generator/planted                              toolkit, model, statistics, analysis, readers
+//	site        generator/internal/slug, generator/route,      toolkit, model, statistics, analysis — no reader,
 //	            generator/{report,sitemodel,site}              no config
 //	build       generator, cmd/perfpages, e2e, scripts/action  everything
+//
+// The readers of the tools' formats and of perfgate's receipts need more
+// than the model: generator/perfgate formats values with analysis and
+// measures and gates with analysis/budget, and generator/foreign (which
+// reads perfgate's receipts) checks a Criterion file's values against the
+// range analysis/criterion accepts (MinValue, MaxValue). generator/planted
+// scores what analysis says of the histories it makes.
 //
 // A package may always import packages of its own stage. Every package of
 // the module must be in the table, so that a new one is placed on purpose.
@@ -36,12 +47,15 @@ var layerStages = []struct {
 	may  []string // earlier stages it may import
 }{
 	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "generator/internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
+	{"model", []string{"analysis/model"}, []string{"toolkit"}},
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
-	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
-	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},
-	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/perfgate", "generator/demo", "generator/planted", "generator/store"}, []string{"toolkit", "statistics", "model"}},
-	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "statistics", "model"}},
-	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site"}},
+	{"analysis", []string{"analysis"}, []string{"toolkit", "model", "statistics"}},
+	{"config", []string{"generator/config"}, []string{"toolkit", "model", "statistics", "analysis"}},
+	{"readers", []string{"generator/archive", "generator/source", "generator/demo", "generator/store"}, []string{"toolkit", "model"}},
+	{"foreign", []string{"generator/foreign", "generator/perfgate"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
+	{"evaluation", []string{"generator/planted"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
+	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "model", "statistics", "analysis"}},
+	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "model", "statistics", "analysis", "config", "readers", "foreign", "evaluation", "site"}},
 }
 
 const module = "github.com/perfpages/perfpages/"
@@ -122,10 +136,13 @@ func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
 		"generator/internal/mdtext/mdtest": "toolkit",
 		"generator/internal/slug":          "site",
-		"analysis":                         "model",
+		"analysis":                         "analysis",
+		"analysis/model":                   "model",
+		"generator/planted":                "evaluation",
 		"analysis/zscore":                  "statistics",
 		"generator/config":                 "config",
-		"generator/perfgate":               "readers",
+		"generator/perfgate":               "foreign",
+		"generator/store":                  "readers",
 		"generator":                        "build",
 		"generator/nosuch":                 "",
 	} {

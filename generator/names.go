@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/nearest"
 	"github.com/perfpages/perfpages/generator/perfgate"
@@ -24,7 +24,7 @@ type datasetNames struct {
 	metrics, machines, benchmarks []string
 }
 
-func namesOf(d *analysis.Dataset) datasetNames {
+func namesOf(d *model.Dataset) datasetNames {
 	metrics, machines, benchmarks := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, s := range d.Series {
 		metrics[s.Key.Metric] = true
@@ -40,7 +40,7 @@ func namesOf(d *analysis.Dataset) datasetNames {
 // against. A budget named after one of perfgate's receipt metrics (wall_ms,
 // max_rss_kb, …) is for `perfpages check` on run receipts, and is not
 // expected among the archives' metrics.
-func configNameWarnings(cfg *config.Config, d *analysis.Dataset) []error {
+func configNameWarnings(cfg *config.Config, d *model.Dataset) []error {
 	if len(d.Series) == 0 {
 		return nil
 	}
@@ -70,7 +70,7 @@ func configNameWarnings(cfg *config.Config, d *analysis.Dataset) []error {
 // annotationNameWarnings are the warnings of annotations whose benchmark,
 // metric or machine selector names nothing in d: such an entry selects no
 // series, and its note is shown nowhere.
-func annotationNameWarnings(d *analysis.Dataset, list []analysis.Annotation) []error {
+func annotationNameWarnings(d *model.Dataset, list []model.Annotation) []error {
 	if len(d.Series) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/generator/config"
 )
 
@@ -276,7 +277,7 @@ func TestStepStates(t *testing.T) {
 	if (stepOptions{&other}).key() == saved.Key {
 		t.Errorf("the states of other options have the same key %q", saved.Key)
 	}
-	cold := l.d.StepsBy(o.of, nil)
+	cold := analysis.StepsBy(l.d, o.of, nil)
 	steps, _ := detectSteps(st, l.d, o)
 	if fmt.Sprint(steps) != fmt.Sprint(cold) || len(steps) != 1 {
 		t.Errorf("steps from the saved states %v, cold %v", steps, cold)

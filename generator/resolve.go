@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/source"
 )
 
 // Resolve finds the artifact that ref names in d, for the commands that
-// take one (compare): what analysis.Dataset.Resolve takes (a full id, a
+// take one (compare): what model.Dataset.Resolve takes (a full id, a
 // unique prefix of at least 4 characters, pr/<n>, or the id of an
 // artifact of kind tag, such as v0.1 when the archives record it so),
 // else, when the site has a [project] repository, any revision git
 // resolves there to a commit with results: a git tag (v0.1), a branch
 // (main), HEAD~3.
-func (s *Site) Resolve(ctx context.Context, d *analysis.Dataset, ref string) (int, error) {
+func (s *Site) Resolve(ctx context.Context, d *model.Dataset, ref string) (int, error) {
 	i, err := d.Resolve(ref)
 	if err == nil || strings.HasPrefix(ref, "pr/") || strings.Contains(err.Error(), "ambiguous") {
 		return i, err

@@ -7,12 +7,13 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/store"
 )
 
 // Step detection in a build. Every build detects the step changes of
-// every series along the main line once (analysis.Dataset.StepsBy), in
+// every series along the main line once (analysis.StepsBy), in
 // the analysis stage, before the plan: the regressions page and its feed,
 // the benchmark pages' history charts and the weekly triage reports show
 // them, and model perfpages' headline confirms changes with them.
@@ -33,7 +34,7 @@ import (
 // and [metrics."name".steps].
 type stepOptions struct{ cfg *config.Config }
 
-func (o stepOptions) of(s *analysis.Series) changepoint.Options {
+func (o stepOptions) of(s *model.Series) changepoint.Options {
 	return o.cfg.StepOptions(s.Key.Metric)
 }
 
@@ -63,9 +64,9 @@ const stepsValue = "steps"
 // detectSteps detects the steps of d, resuming from the states the store
 // kept (st may be nil: everything is computed). It returns the steps and
 // the cache to save when the build succeeds.
-func detectSteps(st *store.Store, d *analysis.Dataset, o stepOptions) ([]analysis.Step, *analysis.StepCache) {
+func detectSteps(st *store.Store, d *model.Dataset, o stepOptions) ([]analysis.Step, *analysis.StepCache) {
 	cache := loadSteps(st, o)
-	return d.StepsBy(o.of, cache), cache
+	return analysis.StepsBy(d, o.of, cache), cache
 }
 
 // loadSteps returns the states the store kept for options o (none when

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/foreign"
@@ -98,12 +98,12 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 				h.files = append(h.files, input{File: f})
 				continue
 			}
-			err := fold(p, "perfpages archive", string(o), func(origin string, data []byte) ([]analysis.Run, []archive.Problem) {
+			err := fold(p, "perfpages archive", string(o), func(origin string, data []byte) ([]model.Run, []archive.Problem) {
 				run, probs := archive.Decode(origin, data, aopts)
 				if fatal(probs) {
 					return nil, probs
 				}
-				return []analysis.Run{run}, probs
+				return []model.Run{run}, probs
 			})
 			if err != nil {
 				return h, err
@@ -139,7 +139,7 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 			if !ok {
 				continue
 			}
-			err := fold(p, "foreign "+src.Format, fmt.Sprintf("%+v max-bytes=%d", def, maxBytes), func(origin string, data []byte) ([]analysis.Run, []archive.Problem) {
+			err := fold(p, "foreign "+src.Format, fmt.Sprintf("%+v max-bytes=%d", def, maxBytes), func(origin string, data []byte) ([]model.Run, []archive.Problem) {
 				_, runs, probs := foreign.Read(src.Format, foreign.Input{Name: origin, Data: data, MaxBytes: maxBytes}, def)
 				return runs, probs
 			})
@@ -210,12 +210,12 @@ func groupPaths(files []source.File) []histPath {
 // newest version and the key of the fold in the store.
 type folded struct {
 	path     histPath
-	v        *analysis.FileVersions
+	v        *model.FileVersions
 	problems []archive.Problem
 }
 
 // decodeVersion reads one version of a file: its runs and problems.
-type decodeVersion func(origin string, data []byte) ([]analysis.Run, []archive.Problem)
+type decodeVersion func(origin string, data []byte) ([]model.Run, []archive.Problem)
 
 // chainKeys are the store keys of the folds of a path's versions: keys[j]
 // is the key of the fold of the first j versions. reader names what reads
@@ -248,7 +248,7 @@ func foldLimit(maxBytes int64, p histPath) int64 {
 // foldPath folds the versions of p, from the store's fold of the longest
 // run of them it has (st may be nil), reading the other blobs from g.
 func foldPath(ctx context.Context, g *source.Git, st *store.Store, keys [][32]byte, limit int64, p histPath, decode decodeVersion) (folded, error) {
-	out := folded{path: p, v: &analysis.FileVersions{}}
+	out := folded{path: p, v: &model.FileVersions{}}
 	n := len(p.versions)
 	newest := p.newest().Origin
 	start := 0
@@ -277,9 +277,9 @@ func foldPath(ctx context.Context, g *source.Git, st *store.Store, keys [][32]by
 		ids = append(ids, v.Blob)
 		at = append(at, j)
 	}
-	err := streamDecode(ctx, g, ids, func(i int, data []byte) ([]analysis.Run, []archive.Problem) {
+	err := streamDecode(ctx, g, ids, func(i int, data []byte) ([]model.Run, []archive.Problem) {
 		return decode(p.versions[at[i]].Origin, data)
-	}, func(i int, runs []analysis.Run, probs []archive.Problem) {
+	}, func(i int, runs []model.Run, probs []archive.Problem) {
 		j := at[i]
 		if j == n-1 {
 			out.problems = probs
@@ -308,12 +308,12 @@ func foldPath(ctx context.Context, g *source.Git, st *store.Store, keys [][32]by
 // on every core, a few ahead of the one consume takes: consume is called
 // in order, on the calling goroutine, and each blob is dropped once
 // decoded.
-func streamDecode(ctx context.Context, g *source.Git, ids []string, decode func(i int, data []byte) ([]analysis.Run, []archive.Problem), consume func(i int, runs []analysis.Run, probs []archive.Problem)) error {
+func streamDecode(ctx context.Context, g *source.Git, ids []string, decode func(i int, data []byte) ([]model.Run, []archive.Problem), consume func(i int, runs []model.Run, probs []archive.Problem)) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	type result struct {
-		runs  []analysis.Run
+		runs  []model.Run
 		probs []archive.Problem
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -390,7 +390,7 @@ func streamDecode(ctx context.Context, g *source.Git, ids []string, decode func(
 func foldedRuns(fs []folded, keep bool) []laterRun {
 	var out []laterRun
 	for _, f := range fs {
-		f.v.Each(keep, func(origin string, r analysis.Run) {
+		f.v.Each(keep, func(origin string, r model.Run) {
 			out = append(out, laterRun{origin, r})
 		})
 	}

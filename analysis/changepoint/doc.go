@@ -8,7 +8,7 @@
 //
 // and takes values and returns values: a series' values along the main
 // line ([Series]), and the [Step]s found in them. Package analysis maps a
-// dataset's series onto it (analysis.Dataset.Steps) and names each step's
+// dataset's series onto it (analysis.Steps) and names each step's
 // artifacts; this package imports only the standard library.
 //
 // # The method

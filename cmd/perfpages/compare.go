@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -70,7 +71,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // env is what the analysis commands work on.
 type env struct {
 	site  *generator.Site
-	d     *analysis.Dataset
+	d     *model.Dataset
 	res   *analysis.Results // the analysis stage's value
 	links report.Links
 }

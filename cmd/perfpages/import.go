@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	pparchive "github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/outdir"
@@ -64,12 +64,12 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if ff, ok := foreign.Lookup(*format); *results != "" && (!ok || ff.Open == nil) {
 		return fmt.Errorf("import: -results is for a result file of a format that reads its folder file by file (asv), not -format %s", *format)
 	}
-	def := foreign.Defaults{Artifact: analysis.Artifact{ID: *artifact, Branch: *branch, PR: *pr, Title: *title,
-		Kind: analysis.ArtifactKind(*kind), Baseline: *baseline}, Machine: analysis.Machine{Name: *machine}}
+	def := foreign.Defaults{Artifact: model.Artifact{ID: *artifact, Branch: *branch, PR: *pr, Title: *title,
+		Kind: model.ArtifactKind(*kind), Baseline: *baseline}, Machine: model.Machine{Name: *machine}}
 	switch *better {
 	case "":
 	case "higher", "lower":
-		def.Context = analysis.Params{{Key: foreign.GabBetter, Value: *better}}
+		def.Context = model.Params{{Key: foreign.GabBetter, Value: *better}}
 	default:
 		return fmt.Errorf("import: -better %q: want higher or lower", *better)
 	}
@@ -176,7 +176,7 @@ func parseDate(s string) (time.Time, error) {
 // a nightly job imports the one file it just wrote.
 func importOne(path, format, results string, def foreign.Defaults, out string, force bool, stdout, stderr io.Writer) (int, error) {
 	var f foreign.Format
-	var runs []analysis.Run
+	var runs []model.Run
 	var problems []pparchive.Problem
 	if ff, ok := foreign.Lookup(format); ok && ff.Open != nil && !isDir(path) {
 		var err error
@@ -258,7 +258,7 @@ func importOne(path, format, results string, def foreign.Defaults, out string, f
 // earlier imports keep their names. What can still meet (a 32-bit hash
 // collision, 12-digit sha prefixes, names differing only in case on a
 // case-insensitive file system) is caught by the overwrite check.
-func archiveName(r analysis.Run) string {
+func archiveName(r model.Run) string {
 	name := r.Artifact.Date.Format("2006-01-02T150405") + "-" + nameSegment(r.Artifact.ID, 12)
 	if len(r.Context) > 0 {
 		name += "-" + shortHash(r.Context.String())

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // foreignFixture is a fixture of generator/foreign, made by the real tool.
@@ -176,16 +176,16 @@ func TestImportEveryFormatBuilds(t *testing.T) {
 func TestArchiveName(t *testing.T) {
 	date := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
 	sha := "3f2a9e1c0b7d3f2a9e1c0b7d3f2a9e1c0b7d3f2a"
-	run := func(machine, id string, ctx analysis.Params) analysis.Run {
-		return analysis.Run{Artifact: analysis.Artifact{ID: id, Date: date}, Machine: analysis.Machine{Name: machine}, Context: ctx}
+	run := func(machine, id string, ctx model.Params) model.Run {
+		return model.Run{Artifact: model.Artifact{ID: id, Date: date}, Machine: model.Machine{Name: machine}, Context: ctx}
 	}
 	tests := []struct {
 		name string
-		run  analysis.Run
+		run  model.Run
 		want string
 	}{
 		{"sha kept as before", run("ci-linux", sha, nil), "ci-linux/2026-11-20T030000-3f2a9e1c0b7d.json"},
-		{"context hash as before", run("ci", sha, analysis.Params{{Key: "go", Value: "1.26"}}), "ci/2026-11-20T030000-3f2a9e1c0b7d-" + shortHash("go=1.26") + ".json"},
+		{"context hash as before", run("ci", sha, model.Params{{Key: "go", Value: "1.26"}}), "ci/2026-11-20T030000-3f2a9e1c0b7d-" + shortHash("go=1.26") + ".json"},
 		{"short tag kept", run("ci", "v1.2.3", nil), "ci/2026-11-20T030000-v1.2.3.json"},
 		{"space", run("ci linux", sha, nil), "ci_linux~" + shortHash("ci linux") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},
 		{"slash", run("ci/linux", sha, nil), "ci_linux~" + shortHash("ci/linux") + "/2026-11-20T030000-3f2a9e1c0b7d.json"},

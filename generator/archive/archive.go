@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -124,7 +124,7 @@ func FormatOf(name string) (format string, gz bool, ok bool) {
 // If the file cannot be used at all, run is zero and one or more problems
 // are Fatal. Otherwise run holds every valid result and problems hold the
 // non-fatal ones (unknown fields, dropped invalid results, duplicates).
-func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
+func Decode(name string, data []byte, opts Options) (model.Run, []Problem) {
 	a := arenas.Get().(*readkit.Arena)
 	defer func() { a.Reset(); arenas.Put(a) }()
 	d := &decoder{file: name, opts: opts, limits: LimitsFor(opts.MaxBytes), arena: a}
@@ -133,7 +133,7 @@ func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
 		d.problems = append(d.problems, Problem{File: name, Msg: fmt.Sprintf("%d more problems not shown", d.more)})
 	}
 	if d.fatal {
-		return analysis.Run{}, d.problems
+		return model.Run{}, d.problems
 	}
 	return run, d.problems
 }
@@ -143,18 +143,18 @@ func Decode(name string, data []byte, opts Options) (analysis.Run, []Problem) {
 // into the Run, so the tree is dead once Decode returns.
 var arenas = sync.Pool{New: func() any { return new(readkit.Arena) }}
 
-func (d *decoder) decode(data []byte) analysis.Run {
+func (d *decoder) decode(data []byte) model.Run {
 	format, gz, known := FormatOf(d.file)
 	if n := int64(len(data)); n > d.limits.Bytes {
 		d.fail(0, "%v", &capped.TooLargeError{Limit: d.limits.Bytes, Size: n})
-		return analysis.Run{}
+		return model.Run{}
 	}
 	// An LFS pointer or a UTF-16 file under a .gz name is not gzip either:
 	// say what it is rather than "bad gzip data".
 	if !capped.IsGzip(data) {
 		if p := readkit.NotResults(d.file, data); p != nil {
 			d.fail(0, "%s", p.Msg)
-			return analysis.Run{}
+			return model.Run{}
 		}
 	}
 	if gz || capped.IsGzip(data) {
@@ -166,12 +166,12 @@ func (d *decoder) decode(data []byte) analysis.Run {
 			} else {
 				d.fail(0, "bad gzip data: %s", strings.TrimPrefix(err.Error(), "gzip: "))
 			}
-			return analysis.Run{}
+			return model.Run{}
 		}
 	}
 	if p := readkit.NotResults(d.file, data); p != nil {
 		d.fail(0, "%s", p.Msg)
-		return analysis.Run{}
+		return model.Run{}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write a BOM
 	d.size = len(data)
@@ -182,7 +182,7 @@ func (d *decoder) decode(data []byte) analysis.Run {
 	if !known {
 		if format, known = sniff(data); !known {
 			d.fail(0, "unknown archive format (want a .json, .yaml, .yml or .toml file, optionally .gz)")
-			return analysis.Run{}
+			return model.Run{}
 		}
 	}
 	var root *readkit.Node
@@ -195,7 +195,7 @@ func (d *decoder) decode(data []byte) analysis.Run {
 		root = d.parseTOML(data)
 	}
 	if root == nil {
-		return analysis.Run{}
+		return model.Run{}
 	}
 	return d.run(root)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestFormatOf(t *testing.T) {
@@ -64,12 +64,12 @@ func TestProblemError(t *testing.T) {
 }
 
 // validRun is the content of testdata/valid.{json,yaml,toml}.
-func validRun() analysis.Run {
-	params := analysis.Params{{Key: "n", Value: "1000"}, {Key: "ratio", Value: "0.5"}, {Key: "size", Value: "large"}}
-	return analysis.Run{
-		Artifact: analysis.Artifact{
+func validRun() model.Run {
+	params := model.Params{{Key: "n", Value: "1000"}, {Key: "ratio", Value: "0.5"}, {Key: "size", Value: "large"}}
+	return model.Run{
+		Artifact: model.Artifact{
 			ID:      "3f2a9c0d5e6b7a8c9d0e1f2a3b4c5d6e7f8a9b0c",
-			Kind:    analysis.KindCommit,
+			Kind:    model.KindCommit,
 			Date:    time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC),
 			Parents: []string{"9e1c7d2a4b6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f"},
 			Branch:  "main",
@@ -77,38 +77,38 @@ func validRun() analysis.Run {
 			Title:   "Speed up the parser (#1234)",
 			Author:  "Ada Lovelace <ada@example.org>",
 		},
-		Machine: analysis.Machine{
+		Machine: model.Machine{
 			Name: "linux-x64-1", OS: "linux", Arch: "amd64", CPU: "AMD EPYC 7763", Cores: 16, MemoryBytes: 68719476736,
-			Labels: analysis.Params{{Key: "rack", Value: "b7"}, {Key: "turbo", Value: "false"}},
+			Labels: model.Params{{Key: "rack", Value: "b7"}, {Key: "turbo", Value: "false"}},
 		},
-		Context: analysis.Params{{Key: "gc", Value: "100"}, {Key: "toolchain", Value: "go1.26"}},
-		Results: []analysis.Result{
+		Context: model.Params{{Key: "gc", Value: "100"}, {Key: "toolchain", Value: "go1.26"}},
+		Results: []model.Result{
 			{
-				Case:   analysis.TestCase{Benchmark: "json-decode", Params: params, Category: analysis.Primary},
+				Case:   model.TestCase{Benchmark: "json-decode", Params: params, Category: model.Primary},
 				Metric: "wall-time", Unit: "ns", Samples: []float64{1203.5, 1199, 1210.2}, Iters: []float64{10, 20, 30},
 			},
 			{
-				Case:   analysis.TestCase{Benchmark: "json-decode", Params: params, Category: analysis.Primary},
+				Case:   model.TestCase{Benchmark: "json-decode", Params: params, Category: model.Primary},
 				Metric: "instructions:u", Unit: "count", Samples: []float64{51234567},
 			},
 			{
-				Case:   analysis.TestCase{Benchmark: "regex-compile", Category: analysis.Secondary},
+				Case:   model.TestCase{Benchmark: "regex-compile", Category: model.Secondary},
 				Metric: "throughput", Unit: "B/s", Samples: []float64{1.5e9, 1.48e9},
 			},
 			{
-				Case:   analysis.TestCase{Benchmark: "tls-handshake", Category: analysis.Primary},
+				Case:   model.TestCase{Benchmark: "tls-handshake", Category: model.Primary},
 				Metric: "wall-time", Error: "exit status 2",
 			},
 			{
 				// pytest-benchmark in data.js: ops/s, and the summary of
 				// the time per round it kept instead of the rounds.
-				Case:   analysis.TestCase{Benchmark: "test_pack_read", Category: analysis.Primary},
+				Case:   model.TestCase{Benchmark: "test_pack_read", Category: model.Primary},
 				Metric: "throughput", Unit: "iter/s", Samples: []float64{147.83},
-				Summary: &analysis.SampleSummary{Mean: 0.006764403985612581, StdDev: 0.0020886163795779695, N: 139},
+				Summary: &model.SampleSummary{Mean: 0.006764403985612581, StdDev: 0.0020886163795779695, N: 139},
 			},
 			{
 				// cargo bench in data.js: the tool's "± range" beside its value.
-				Case:   analysis.TestCase{Benchmark: "http1_consecutive_x1_empty", Category: analysis.Primary},
+				Case:   model.TestCase{Benchmark: "http1_consecutive_x1_empty", Category: model.Primary},
 				Metric: "wall-time", Unit: "ns", Samples: []float64{34012}, Range: "± 1,234",
 			},
 		},
@@ -191,7 +191,7 @@ func TestDecodeGzipProblems(t *testing.T) {
 			if len(problems) != 1 || !problems[0].Fatal || problems[0].Error() != tt.want {
 				t.Fatalf("problems = %+v, want one fatal %q", problems, tt.want)
 			}
-			if diff := cmp.Diff(analysis.Run{}, run); diff != "" {
+			if diff := cmp.Diff(model.Run{}, run); diff != "" {
 				t.Errorf("run not zero:\n%s", diff)
 			}
 		})
@@ -233,46 +233,46 @@ func TestDecodeValues(t *testing.T) {
 	tests := []struct {
 		name, file, in string
 		opts           Options
-		check          func(analysis.Run) any
+		check          func(model.Run) any
 		want           any
 	}{
 		{name: "yaml unquoted numeric id keeps its text", file: "r.yaml",
 			in: "schema: perfpages.run.v1\nartifact: {id: 0123456, date: 2026-11-20T03:00:00Z, parents: [00ff, 1e5]}\nmachine: {name: 1}\nresults: []\n",
-			check: func(r analysis.Run) any {
+			check: func(r model.Run) any {
 				return []string{r.Artifact.ID, r.Artifact.Parents[0], r.Artifact.Parents[1], r.Machine.Name}
 			},
 			want: []string{"0123456", "00ff", "1e5", "1"}},
 		{name: "json numeric id is formatted", file: "r.json",
 			in:    `{"schema": "perfpages.run.v1", "artifact": {"id": 1234, "date": "2026-11-20T03:00:00Z"}, "machine": {"name": true}, "results": []}`,
-			check: func(r analysis.Run) any { return []string{r.Artifact.ID, r.Machine.Name} },
+			check: func(r model.Run) any { return []string{r.Artifact.ID, r.Machine.Name} },
 			want:  []string{"1234", "true"}},
 		{name: "json params", file: "r.json",
 			in: `{"schema": "perfpages.run.v1", "artifact": {"id": "a", "date": "2026-11-20T03:00:00Z"}, "machine": {"name": "m"}, "results": [
 			{"benchmark": "b", "metric": "m", "samples": [1], "params": {"i": 1000, "f": 1.50, "e": 1e3, "big": 1e21, "t": true, "s": "x y", "neg": -0.25}}]}`,
-			check: func(r analysis.Run) any { return r.Results[0].Case.Params.String() },
+			check: func(r model.Run) any { return r.Results[0].Case.Params.String() },
 			want:  `big=1e+21 e=1000 f=1.5 i=1000 neg=-0.25 s="x y" t=true`},
 		{name: "yaml params", file: "r.yaml",
 			in: "schema: perfpages.run.v1\nartifact: {id: a, date: 2026-11-20T03:00:00Z}\nmachine: {name: m}\nresults:\n" +
 				"  - {benchmark: b, metric: m, samples: [1], params: {i: 1000, hex: 0x10, f: 1.50, e: 1e3, t: true, s: yes, d: 2026-11-20}}\n",
-			check: func(r analysis.Run) any { return r.Results[0].Case.Params.String() },
+			check: func(r model.Run) any { return r.Results[0].Case.Params.String() },
 			want:  `d=2026-11-20 e=1000 f=1.5 hex=16 i=1000 s=yes t=true`},
 		{name: "toml params", file: "r.toml",
 			in: "schema = \"perfpages.run.v1\"\nartifact = {id = \"a\", date = 2026-11-20T03:00:00Z}\nmachine = {name = \"m\"}\n[[results]]\n" +
 				"benchmark = \"b\"\nmetric = \"m\"\nsamples = [1]\nparams = {i = 1000, hex = 0x10, f = 1.50, e = 1e3, t = true, d = 2026-11-20}\n",
-			check: func(r analysis.Run) any { return r.Results[0].Case.Params.String() },
+			check: func(r model.Run) any { return r.Results[0].Case.Params.String() },
 			want:  `d=2026-11-20 e=1000 f=1.5 hex=16 i=1000 t=true`},
 		{name: "date converted to UTC", file: "r.yaml",
 			in:    "schema: perfpages.run.v1\nartifact: {id: a, date: \"2026-11-20T03:00:00.5-05:00\"}\nmachine: {name: m}\nresults: []\n",
-			check: func(r analysis.Run) any { return r.Artifact.Date.Format(time.RFC3339Nano) },
+			check: func(r model.Run) any { return r.Artifact.Date.Format(time.RFC3339Nano) },
 			want:  "2026-11-20T08:00:00.5Z"},
 		{name: "integral float as integer", file: "r.json",
 			in:    `{"schema": "perfpages.run.v1", "artifact": {"id": "a", "pr": 12.0, "date": "2026-11-20T03:00:00Z"}, "machine": {"name": "m", "memory_bytes": 6.8719476736e10}, "results": []}`,
-			check: func(r analysis.Run) any { return []int64{int64(r.Artifact.PR), r.Machine.MemoryBytes} },
+			check: func(r model.Run) any { return []int64{int64(r.Artifact.PR), r.Machine.MemoryBytes} },
 			want:  []int64{12, 68719476736}},
 		{name: "yaml merge keys", file: "r.yaml",
 			in: "schema: perfpages.run.v1\nartifact: {id: a, date: 2026-11-20T03:00:00Z}\nmachine: {name: m}\nresults:\n" +
 				"  - &base {benchmark: b, metric: m, unit: ns, samples: [1]}\n  - {<<: *base, metric: n}\n  - {<<: [*base], params: {x: 1}}\n",
-			check: func(r analysis.Run) any {
+			check: func(r model.Run) any {
 				var s []string
 				for _, res := range r.Results {
 					s = append(s, res.Case.String()+" "+res.Metric+" "+res.Unit)
@@ -282,15 +282,15 @@ func TestDecodeValues(t *testing.T) {
 			want: []string{"b m ns", "b n ns", "b x=1 m ns"}},
 		{name: "default artifact loses to the archive", file: "r.json", opts: Options{DefaultArtifact: "note"},
 			in:    `{"schema": "perfpages.run.v1", "artifact": {"id": "a", "date": "2026-11-20T03:00:00Z"}, "machine": {"name": "m"}, "results": []}`,
-			check: func(r analysis.Run) any { return r.Artifact.ID },
+			check: func(r model.Run) any { return r.Artifact.ID },
 			want:  "a"},
 		{name: "default artifact fills in", file: "r.json", opts: Options{DefaultArtifact: "note", DateOptional: true},
 			in:    `{"schema": "perfpages.run.v1", "machine": {"name": "m"}, "results": []}`,
-			check: func(r analysis.Run) any { return []any{r.Artifact.ID, r.Artifact.Kind, r.Artifact.Date.IsZero()} },
-			want:  []any{"note", analysis.KindCommit, true}},
+			check: func(r model.Run) any { return []any{r.Artifact.ID, r.Artifact.Kind, r.Artifact.Date.IsZero()} },
+			want:  []any{"note", model.KindCommit, true}},
 		{name: "json escapes", file: "r.json",
 			in:    `{"schema": "perfpages.run.v1", "artifact": {"id": "a", "date": "2026-11-20T03:00:00Z", "title": "\u00e9\t\"q\" \ud83d\ude00 \ud800 /\/"}, "machine": {"name": "m"}, "results": []}`,
-			check: func(r analysis.Run) any { return r.Artifact.Title },
+			check: func(r model.Run) any { return r.Artifact.Title },
 			want:  "é\t\"q\" 😀 \uFFFD //"},
 	}
 	for _, tt := range tests {

@@ -7,20 +7,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // bigRun is a realistic large run: n results over a few benchmarks, each
 // with parameters, ten samples and iteration counts. The RNG is seeded, so
 // every call returns the same run.
-func bigRun(n int) analysis.Run {
+func bigRun(n int) model.Run {
 	rng := rand.New(rand.NewPCG(1, 2))
-	run := analysis.Run{
-		Artifact: analysis.Artifact{ID: "3f2a9c0d5e6b7a8c9d0e1f2a3b4c5d6e7f8a9b0c", Kind: analysis.KindCommit,
+	run := model.Run{
+		Artifact: model.Artifact{ID: "3f2a9c0d5e6b7a8c9d0e1f2a3b4c5d6e7f8a9b0c", Kind: model.KindCommit,
 			Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC), Parents: []string{"9e1c7d2a4b6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f"},
 			Branch: "main", PR: 1234, Title: "Speed up the parser (#1234)", Author: "Ada"},
-		Machine: analysis.Machine{Name: "linux-x64-1", OS: "linux", Arch: "amd64", Cores: 16},
-		Context: analysis.NewParams(map[string]string{"toolchain": "go1.26"}),
+		Machine: model.Machine{Name: "linux-x64-1", OS: "linux", Arch: "amd64", Cores: 16},
+		Context: model.NewParams(map[string]string{"toolchain": "go1.26"}),
 	}
 	metrics := []string{"wall-time", "instructions:u", "max-rss", "cycles:u", "task-clock"}
 	for i := range n {
@@ -30,14 +30,14 @@ func bigRun(n int) analysis.Run {
 			samples[j] = 1000 + rng.Float64()*100
 			iters[j] = float64(j + 1)
 		}
-		run.Results = append(run.Results, analysis.Result{
-			Case: analysis.TestCase{
+		run.Results = append(run.Results, model.Result{
+			Case: model.TestCase{
 				Benchmark: fmt.Sprintf("bench-%03d", i/50),
-				Params: analysis.NewParams(map[string]string{
+				Params: model.NewParams(map[string]string{
 					"profile":  []string{"debug", "opt", "check"}[i%3],
 					"scenario": fmt.Sprintf("incr-%d", i/len(metrics)%10),
 				}),
-				Category: analysis.Primary,
+				Category: model.Primary,
 			},
 			Metric:  metrics[i%len(metrics)],
 			Unit:    "ns",

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
@@ -43,7 +43,7 @@ func runDecodeCases(t *testing.T, file string, cases []decodeCase) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			if fatal {
-				if diff := cmp.Diff(analysis.Run{}, run); diff != "" {
+				if diff := cmp.Diff(model.Run{}, run); diff != "" {
 					t.Errorf("a fatal problem must leave the run zero (-want +got):\n%s", diff)
 				}
 			} else if len(run.Results) != tc.results {

@@ -7,7 +7,7 @@
 //	sources → archive model → analysis → site model → rendering → files
 //
 // The sources (a directory, a git history, git notes) hand it bytes and a
-// name; [Decode] turns them into an [analysis.Run] plus the [Problem]s found
+// name; [Decode] turns them into a [model.Run] plus the [Problem]s found
 // on the way, and importers of foreign formats write their runs back out
 // with [Encode].
 //
@@ -47,7 +47,7 @@
 //	iters      per-sample iteration counts (Criterion's linear sampling)
 //	error      a failed benchmark: shown, excluded from statistics
 //	summary    {mean, stddev, n}: the summary statistics a tool kept
-//	           instead of its samples (analysis.SampleSummary; all three
+//	           instead of its samples (model.SampleSummary; all three
 //	           required, stddev ≥ 0 with Bessel's correction, n ≥ 1)
 //	range      the spread a tool printed beside its value, as text
 //	           (cargo's "± 1,234"): shown, never computed with

@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Encode writes run in format ("json", "yaml" or "toml"), gzip-compressed
@@ -28,7 +28,7 @@ import (
 // A zero date is left out, for readers with [Options.DateOptional]; an
 // empty kind is written as commit and an empty category as primary, their
 // defaults.
-func Encode(w io.Writer, run analysis.Run, format string, gz bool) error {
+func Encode(w io.Writer, run model.Run, format string, gz bool) error {
 	if err := check(run); err != nil {
 		return fmt.Errorf("encoding archive: %w", err)
 	}
@@ -58,7 +58,7 @@ func Encode(w io.Writer, run analysis.Run, format string, gz bool) error {
 }
 
 // check applies Decode's rules to a run about to be written.
-func check(run analysis.Run) error {
+func check(run model.Run) error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	text := func(path, s string) {
@@ -66,7 +66,7 @@ func check(run analysis.Run) error {
 			bad("%s: invalid UTF-8 %q", path, s)
 		}
 	}
-	pairs := func(path string, ps analysis.Params) {
+	pairs := func(path string, ps model.Params) {
 		for i, p := range ps {
 			text(path+" key", p.Key)
 			text(path+"."+p.Key, p.Value)
@@ -165,14 +165,14 @@ type (
 	dateText string   // an RFC 3339 date-time in UTC
 	rows     []object // results: one object per line (JSON) or entry
 	// summary is a result's summary: {mean, stddev, n} on one line.
-	summary analysis.SampleSummary
+	summary model.SampleSummary
 )
 
-func layout(run analysis.Run) object {
+func layout(run model.Run) object {
 	a := run.Artifact
 	kind := a.Kind
 	if kind == "" {
-		kind = analysis.KindCommit
+		kind = model.KindCommit
 	}
 	art := object{{"id", a.ID}, {"kind", string(kind)}}
 	if !a.Date.IsZero() {
@@ -215,7 +215,7 @@ func layout(run analysis.Run) object {
 	res := make(rows, len(run.Results))
 	for i, r := range run.Results {
 		o := object{{"benchmark", r.Case.Benchmark}}
-		if r.Case.Category == analysis.Secondary {
+		if r.Case.Category == model.Secondary {
 			o = append(o, kv{"category", string(r.Case.Category)})
 		}
 		if len(r.Case.Params) > 0 {
@@ -318,7 +318,7 @@ func jsonValue(b *bytes.Buffer, v any) {
 		inlineList(b, '[', ']', len(v), func(i int) { jsonString(b, v[i]) })
 	case []float64:
 		inlineList(b, '[', ']', len(v), func(i int) { b.WriteString(formatFloat(v[i])) })
-	case analysis.Params:
+	case model.Params:
 		inlineList(b, '{', '}', len(v), func(i int) {
 			jsonString(b, v[i].Key)
 			b.WriteString(": ")
@@ -425,7 +425,7 @@ func yamlNode(v any, block bool) *yaml.Node {
 			n.Content = append(n.Content, yamlNumber(formatFloat(x)))
 		}
 		return n
-	case analysis.Params:
+	case model.Params:
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		for _, p := range v {
 			n.Content = append(n.Content, yamlStr(p.Key), yamlStr(p.Value))
@@ -520,7 +520,7 @@ func tomlValue(b *bytes.Buffer, v any) {
 		inlineList(b, '[', ']', len(v), func(i int) { b.WriteString(tomlFloat(v[i])) })
 	case summary:
 		fmt.Fprintf(b, "{mean = %s, stddev = %s, n = %d}", tomlFloat(v.Mean), tomlFloat(v.StdDev), v.N)
-	case analysis.Params:
+	case model.Params:
 		inlineList(b, '{', '}', len(v), func(i int) {
 			b.WriteString(tomlKeyText(v[i].Key))
 			b.WriteString(" = ")

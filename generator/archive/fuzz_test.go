@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -58,7 +58,7 @@ func checkDecode(t *testing.T, name string, data []byte) []Problem {
 		fatal = fatal || p.Fatal
 	}
 	if fatal {
-		if diff := cmp.Diff(analysis.Run{}, run); diff != "" {
+		if diff := cmp.Diff(model.Run{}, run); diff != "" {
 			t.Errorf("fatal problems %v but a run:\n%s", problems, diff)
 		}
 		return problems

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // The schema's rules on values, written once: Decode applies them to what
@@ -26,7 +26,7 @@ const (
 
 // kindRule: an artifact kind is commit, try, tag or local (empty means
 // commit).
-func kindRule(k analysis.ArtifactKind) string {
+func kindRule(k model.ArtifactKind) string {
 	if k != "" && !k.Valid() {
 		return fmt.Sprintf("artifact.kind: unknown kind %q (want commit, try, tag or local)", k)
 	}
@@ -62,8 +62,8 @@ func parentRule(i int, id string) string {
 
 // categoryRule: a result's category is primary or secondary (empty means
 // primary).
-func categoryRule(c analysis.Category) string {
-	if c != "" && c != analysis.Primary && c != analysis.Secondary {
+func categoryRule(c model.Category) string {
+	if c != "" && c != model.Primary && c != model.Secondary {
 		return fmt.Sprintf("unknown category %q (want primary or secondary)", c)
 	}
 	return ""
@@ -71,8 +71,8 @@ func categoryRule(c analysis.Category) string {
 
 // directionRule: a result's direction is lower or higher, or empty (the
 // metric's).
-func directionRule(d analysis.Direction) string {
-	if d != "" && d != analysis.LowerIsBetter && d != analysis.HigherIsBetter {
+func directionRule(d model.Direction) string {
+	if d != "" && d != model.LowerIsBetter && d != model.HigherIsBetter {
 		return fmt.Sprintf("unknown direction %q (want lower or higher)", d)
 	}
 	return ""
@@ -86,7 +86,7 @@ func sampleRule(j int, x float64, unit string) string {
 		return fmt.Sprintf("samples[%d] is NaN", j)
 	case math.IsInf(x, 0):
 		return fmt.Sprintf("samples[%d] is %s", j, strconv.FormatFloat(x, 'g', -1, 64))
-	case x < 0 && analysis.IsTimeOrSize(unit):
+	case x < 0 && model.IsTimeOrSize(unit):
 		return fmt.Sprintf("samples[%d] is negative (%s) for unit %q", j, strconv.FormatFloat(x, 'g', -1, 64), unit)
 	}
 	return ""
@@ -111,7 +111,7 @@ func countRule(iters, samples int) string {
 // summaryRule: a summary's mean is a finite number, its standard
 // deviation a finite number not below 0, its count at least 1 (a tool
 // that kept no samples kept at least the one its mean is of).
-func summaryRule(s analysis.SampleSummary) string {
+func summaryRule(s model.SampleSummary) string {
 	switch {
 	case math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0):
 		return fmt.Sprintf("summary.mean is not a finite number (%s)", strconv.FormatFloat(s.Mean, 'g', -1, 64))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
@@ -51,26 +51,26 @@ func absent(n *readkit.Node) bool { return n == nil || n.Kind == readkit.Null }
 // run validates the document and builds the run. Every problem is
 // reported, not only the first, so that one pass over a bad file shows all
 // that needs fixing; the caller drops the run if any was fatal.
-func (d *decoder) run(root *readkit.Node) analysis.Run {
+func (d *decoder) run(root *readkit.Node) model.Run {
 	if root.Kind != readkit.Map {
 		d.fail(root.Line, "document is not an object (got %s)", root.Describe())
-		return analysis.Run{}
+		return model.Run{}
 	}
 	// A file of another kind (a package.json next to the archives) gets one
 	// problem, not one per unknown field.
 	switch sch, _ := root.Lookup("schema"); {
 	case absent(sch):
 		d.fail(0, "missing schema (want %s)", Schema)
-		return analysis.Run{}
+		return model.Run{}
 	case sch.Kind != readkit.String:
 		d.fail(sch.Line, "schema: want a string, got %s", sch.Describe())
-		return analysis.Run{}
+		return model.Run{}
 	case sch.Text != Schema:
 		d.fail(sch.Line, "unsupported schema %q (want %s)", sch.Text, Schema)
-		return analysis.Run{}
+		return model.Run{}
 	}
 
-	var run analysis.Run
+	var run model.Run
 	var art, mach, ctx, res *readkit.Node
 	var artLine, machLine, resLine int
 	for _, f := range root.Fields {
@@ -148,8 +148,8 @@ func intValue(n *readkit.Node) (int64, bool) {
 	return 0, false
 }
 
-func (d *decoder) artifact(n *readkit.Node, keyLine int) analysis.Artifact {
-	a := analysis.Artifact{Kind: analysis.KindCommit}
+func (d *decoder) artifact(n *readkit.Node, keyLine int) model.Artifact {
+	a := model.Artifact{Kind: model.KindCommit}
 	if absent(n) {
 		n = &readkit.Node{Kind: readkit.Map}
 	} else if n.Kind != readkit.Map {
@@ -164,7 +164,7 @@ func (d *decoder) artifact(n *readkit.Node, keyLine int) analysis.Artifact {
 			a.ID = d.text(f.Val, path)
 		case "kind":
 			if k := d.text(f.Val, path); k != "" {
-				a.Kind = analysis.ArtifactKind(k)
+				a.Kind = model.ArtifactKind(k)
 				if msg := kindRule(a.Kind); msg != "" {
 					d.fail(f.Val.Line, "%s", msg)
 				}
@@ -243,8 +243,8 @@ func (d *decoder) parents(n *readkit.Node) []string {
 	return ps
 }
 
-func (d *decoder) machine(n *readkit.Node, keyLine int) analysis.Machine {
-	var m analysis.Machine
+func (d *decoder) machine(n *readkit.Node, keyLine int) model.Machine {
+	var m model.Machine
 	if absent(n) {
 		n = &readkit.Node{Kind: readkit.Map}
 	} else if n.Kind != readkit.Map {
@@ -282,7 +282,7 @@ func (d *decoder) machine(n *readkit.Node, keyLine int) analysis.Machine {
 
 // pairs reads the context or the machine's labels: an object of scalars,
 // stringified like parameters. They split series, so a bad one is fatal.
-func (d *decoder) pairs(n *readkit.Node, path string) analysis.Params {
+func (d *decoder) pairs(n *readkit.Node, path string) model.Params {
 	if n.Kind != readkit.Map {
 		d.fail(n.Line, "%s: want an object, got %s", path, n.Describe())
 		return nil
@@ -296,12 +296,12 @@ func (d *decoder) pairs(n *readkit.Node, path string) analysis.Params {
 		}
 		m[f.Key] = s
 	}
-	return analysis.NewParams(m)
+	return model.NewParams(m)
 }
 
 // results validates every result, keeping the valid ones and the first of
 // each set of duplicates.
-func (d *decoder) results(n *readkit.Node) []analysis.Result {
+func (d *decoder) results(n *readkit.Node) []model.Result {
 	for i, x := range n.Nums {
 		// A list of numbers: no node is built for each (there may be
 		// millions).
@@ -312,7 +312,7 @@ func (d *decoder) results(n *readkit.Node) []analysis.Result {
 	// valid results of (40 bytes each at least): a hostile list of a
 	// million `{}` would cost a million results up front.
 	size := min(len(items), d.size/40)
-	out := make([]analysis.Result, 0, size)
+	out := make([]model.Result, 0, size)
 	seen := make(map[resultKey]int, size) // → index in the file
 	// Every result's samples and iteration counts go in one array: a
 	// build keeps them for its whole length (they become the dataset's
@@ -350,7 +350,7 @@ func (d *decoder) results(n *readkit.Node) []analysis.Result {
 // benchmark, parameters and metric are duplicates, whatever their category.
 type resultKey struct{ benchmark, params, metric string }
 
-func keyOf(r analysis.Result) resultKey {
+func keyOf(r model.Result) resultKey {
 	k := resultKey{benchmark: r.Case.Benchmark, metric: r.Metric}
 	if len(r.Case.Params) > 0 {
 		k.params = r.Case.Params.String()
@@ -360,7 +360,7 @@ func keyOf(r analysis.Result) resultKey {
 
 // resultLabel names results[i] in problems by whatever of it is valid:
 // `results[3] (json-decode size=large wall-time)`.
-func resultLabel(i int, r analysis.Result, paramsOK bool) string {
+func resultLabel(i int, r model.Result, paramsOK bool) string {
 	label := "results[" + strconv.Itoa(i) + "]"
 	var name []string
 	if r.Case.Benchmark != "" {
@@ -388,10 +388,10 @@ type issue struct {
 }
 
 // result validates results[i]; false means it is dropped.
-func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
+func (d *decoder) result(i int, n *readkit.Node) (model.Result, bool) {
 	if n.Kind != readkit.Map {
 		d.warn(n.Line, "results[%d]: want an object, got %s; result dropped", i, n.Describe())
-		return analysis.Result{}, false
+		return model.Result{}, false
 	}
 	var bench, cat, params, metric, unit, dir, samples, iters, errText, summary, spread *readkit.Node
 	for _, f := range n.Fields {
@@ -438,7 +438,7 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 		return s
 	}
 
-	r := analysis.Result{Case: analysis.TestCase{Category: analysis.Primary}}
+	r := model.Result{Case: model.TestCase{Category: model.Primary}}
 	r.Case.Benchmark = str(bench, "benchmark")
 	if r.Case.Benchmark == "" && (absent(bench) || bench.IsScalar()) {
 		bad(n.Line, missingBenchmark)
@@ -452,14 +452,14 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 		bad(n.Line, missingMetric)
 	}
 	if c := str(cat, "category"); c != "" {
-		r.Case.Category = analysis.Category(c)
+		r.Case.Category = model.Category(c)
 		if msg := categoryRule(r.Case.Category); msg != "" {
 			bad(cat.Line, "%s", msg)
 		}
 	}
 	r.Unit = str(unit, "unit")
 	if d := str(dir, "direction"); d != "" {
-		r.Direction = analysis.Direction(d)
+		r.Direction = model.Direction(d)
 		if msg := directionRule(r.Direction); msg != "" {
 			bad(dir.Line, "%s", msg)
 		}
@@ -490,13 +490,13 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 	if len(issues) > 0 {
 		if len(d.problems) >= maxProblems {
 			d.more += len(issues)
-			return analysis.Result{}, false
+			return model.Result{}, false
 		}
 		label := resultLabel(i, r, paramsOK)
 		for _, is := range issues {
 			d.warn(is.line, "%s: %s; result dropped", label, fmt.Sprintf(is.format, is.args...))
 		}
-		return analysis.Result{}, false
+		return model.Result{}, false
 	}
 	if len(r.Samples) == 0 {
 		r.Samples = nil
@@ -508,13 +508,13 @@ func (d *decoder) result(i int, n *readkit.Node) (analysis.Result, bool) {
 }
 
 // summary reads a result's summary statistics: an object of mean,
-// stddev and n (see analysis.SampleSummary), all three required.
-func (d *decoder) summary(i int, n *readkit.Node, bad func(int, string, ...any)) *analysis.SampleSummary {
+// stddev and n (see model.SampleSummary), all three required.
+func (d *decoder) summary(i int, n *readkit.Node, bad func(int, string, ...any)) *model.SampleSummary {
 	if n.Kind != readkit.Map {
 		bad(n.Line, "summary: want an object of mean, stddev and n, got %s", n.Describe())
 		return nil
 	}
-	var s analysis.SampleSummary
+	var s model.SampleSummary
 	var seen [3]bool
 	for _, f := range n.Fields {
 		num := func() (float64, bool) {
@@ -557,12 +557,12 @@ func (d *decoder) summary(i int, n *readkit.Node, bad func(int, string, ...any))
 }
 
 // params reads a result's parameters: an object of scalars.
-func (d *decoder) params(n *readkit.Node, bad func(int, string, ...any)) (analysis.Params, bool) {
+func (d *decoder) params(n *readkit.Node, bad func(int, string, ...any)) (model.Params, bool) {
 	if n.Kind != readkit.Map {
 		bad(n.Line, "params: want an object, got %s", n.Describe())
 		return nil, false
 	}
-	ps := make(analysis.Params, 0, len(n.Fields))
+	ps := make(model.Params, 0, len(n.Fields))
 	ok := true
 	for _, f := range n.Fields {
 		s, isScalar := f.Val.AsParam()
@@ -571,18 +571,18 @@ func (d *decoder) params(n *readkit.Node, bad func(int, string, ...any)) (analys
 			ok = false
 			continue
 		}
-		ps = append(ps, analysis.Param{Key: f.Key, Value: s})
+		ps = append(ps, model.Param{Key: f.Key, Value: s})
 	}
 	return sortParams(ps), ok
 }
 
-// sortParams is analysis.NewParams for pairs with unique keys (the codecs
+// sortParams is model.NewParams for pairs with unique keys (the codecs
 // guarantee that), without the map.
-func sortParams(ps analysis.Params) analysis.Params {
+func sortParams(ps model.Params) model.Params {
 	if len(ps) == 0 {
 		return nil
 	}
-	slices.SortFunc(ps, func(a, b analysis.Param) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(ps, func(a, b model.Param) int { return strings.Compare(a.Key, b.Key) })
 	return ps
 }
 

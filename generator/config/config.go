@@ -23,6 +23,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/sourcespec"
 )
@@ -418,7 +419,7 @@ func (c *Config) fillAnalysis() {
 		a.Model = def.Model
 	}
 	if a.Value == "" {
-		a.Value = string(analysis.Auto)
+		a.Value = string(model.Auto)
 	}
 	if a.History == 0 {
 		a.History = def.History
@@ -585,7 +586,7 @@ func (c *Config) validate() []error {
 		}
 	}
 	errs = append(errs, c.Analysis.Steps.check("[analysis.steps]")...)
-	if !analysis.ValueKind(c.Analysis.Value).Valid() {
+	if !model.ValueKind(c.Analysis.Value).Valid() {
 		bad("[analysis] value = %q: want auto, best, median or mean", c.Analysis.Value)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Budgets)) {
@@ -754,12 +755,12 @@ func (c *Config) AbsURL() string {
 
 // BuildOptions turns the analysis and metrics sections into the dataset
 // builder's options.
-func (c *Config) BuildOptions() analysis.BuildOptions {
-	opts := analysis.BuildOptions{Value: analysis.ValueKind(c.Analysis.Value)}
+func (c *Config) BuildOptions() model.BuildOptions {
+	opts := model.BuildOptions{Value: model.ValueKind(c.Analysis.Value)}
 	if len(c.Metrics) > 0 {
-		opts.Metrics = map[string]analysis.Metric{}
+		opts.Metrics = map[string]model.Metric{}
 		for name, m := range c.Metrics {
-			opts.Metrics[name] = analysis.Metric{Name: name, Unit: m.Unit, Direction: analysis.Direction(m.Direction), Noise: analysis.Noise(m.Noise)}
+			opts.Metrics[name] = model.Metric{Name: name, Unit: m.Unit, Direction: model.Direction(m.Direction), Noise: model.Noise(m.Noise)}
 		}
 	}
 	opts.MainBranch = c.Project.Branch

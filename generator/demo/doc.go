@@ -6,9 +6,9 @@
 //
 //	sources → archive model → analysis → site model → rendering → files
 //
-// and produces what a source would: [analysis.Run] values, one per artifact
+// and produces what a source would: [model.Run] values, one per artifact
 // and machine, which the caller encodes as archives or feeds straight to an
-// [analysis.Builder]. It knows nothing about files.
+// [model.Builder]. It knows nothing about files.
 //
 // A [Plan] says what to generate. Generation works in three steps:
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Event is a change planted in the data, for documentation and tests.
@@ -60,7 +60,7 @@ const (
 
 // Matches reports whether the event touches the series of test case tc,
 // metric and machine.
-func (e Event) Matches(machine string, tc analysis.TestCase, metric string) bool {
+func (e Event) Matches(machine string, tc model.TestCase, metric string) bool {
 	m, err := parseMatcher(effect{bench: e.Benchmark, params: e.Params, metric: e.Metric, machine: e.Machine})
 	return err == nil && m.match(machine, tc, metric)
 }
@@ -74,7 +74,7 @@ type effect struct {
 
 type matcher struct {
 	bench, metric, machine string
-	params                 analysis.Params
+	params                 model.Params
 }
 
 func parseMatcher(e effect) (matcher, error) {
@@ -85,7 +85,7 @@ func parseMatcher(e effect) (matcher, error) {
 			if !ok || k == "" {
 				return m, fmt.Errorf("bad parameter selector %q (want k=v pairs)", e.params)
 			}
-			m.params = append(m.params, analysis.Param{Key: k, Value: val})
+			m.params = append(m.params, model.Param{Key: k, Value: val})
 		}
 	}
 	return m, nil
@@ -93,7 +93,7 @@ func parseMatcher(e effect) (matcher, error) {
 
 func wild(s string) bool { return s == "" || s == "*" }
 
-func (m matcher) match(machine string, tc analysis.TestCase, metric string) bool {
+func (m matcher) match(machine string, tc model.TestCase, metric string) bool {
 	if !wild(m.bench) && m.bench != tc.Benchmark || !wild(m.metric) && m.metric != metric || !wild(m.machine) && m.machine != machine {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 
 	"github.com/perfpages/perfpages/analysis/budget"
 )
@@ -94,7 +95,7 @@ func TestThresholdHelper(t *testing.T) {
 
 // world of a collected dataset, for the event checks.
 type data struct {
-	d      *analysis.Dataset
+	d      *model.Dataset
 	events []Event
 }
 
@@ -106,7 +107,7 @@ func (x data) pos(id string) (art, pos int, ok bool) {
 	return a, x.d.MainPos(a), true
 }
 
-func (x data) value(s *analysis.Series, art int) (float64, bool) {
+func (x data) value(s *model.Series, art int) (float64, bool) {
 	p := s.At(art)
 	if p == nil || !p.OK {
 		return 0, false
@@ -115,7 +116,7 @@ func (x data) value(s *analysis.Series, art int) (float64, bool) {
 }
 
 // at is the value of s at main-line position pos.
-func (x data) at(s *analysis.Series, pos int) (float64, bool) {
+func (x data) at(s *model.Series, pos int) (float64, bool) {
 	if pos < 0 || pos >= len(x.d.MainLine) {
 		return 0, false
 	}
@@ -126,7 +127,7 @@ func (x data) at(s *analysis.Series, pos int) (float64, bool) {
 // commit at base that have one, newest first, looking back at most 90
 // commits: SPEC §5.2 skips failed and missing results where rustc-perf
 // gives up on the test case.
-func (x data) history(s *analysis.Series, base int) []float64 {
+func (x data) history(s *model.Series, base int) []float64 {
 	var h []float64
 	for p := base - 1; p >= max(0, base-90) && len(h) < 30; p-- {
 		if v, ok := x.at(s, p); ok {
@@ -136,8 +137,8 @@ func (x data) history(s *analysis.Series, base int) []float64 {
 	return h
 }
 
-func (x data) matching(e Event) []*analysis.Series {
-	var out []*analysis.Series
+func (x data) matching(e Event) []*model.Series {
+	var out []*model.Series
 	for _, s := range x.d.Series {
 		if e.Matches(s.Key.Machine, s.Case, s.Key.Metric) {
 			out = append(out, s)
@@ -148,7 +149,7 @@ func (x data) matching(e Event) []*analysis.Series {
 
 // changesAt lists the main-line positions where series s has a planted
 // change of its level, a spike or a failure.
-func (x data) changesAt(s *analysis.Series) (steps, outliers map[int]bool) {
+func (x data) changesAt(s *model.Series) (steps, outliers map[int]bool) {
 	steps, outliers = map[int]bool{}, map[int]bool{}
 	for _, e := range x.events {
 		_, p, ok := x.pos(e.Artifact)
@@ -165,7 +166,7 @@ func (x data) changesAt(s *analysis.Series) (steps, outliers map[int]bool) {
 	return steps, outliers
 }
 
-func (x data) bimodal(s *analysis.Series) bool {
+func (x data) bimodal(s *model.Series) bool {
 	for _, e := range x.events {
 		if e.Kind == KindBimodal && e.Matches(s.Key.Machine, s.Case, s.Key.Metric) {
 			return true
@@ -175,7 +176,7 @@ func (x data) bimodal(s *analysis.Series) bool {
 }
 
 func meanSD(xs []float64) (mean, sd float64) {
-	mean = analysis.MeanOf(xs)
+	mean = model.MeanOf(xs)
 	for _, v := range xs {
 		sd += (v - mean) * (v - mean)
 	}
@@ -186,7 +187,7 @@ const window = 15 // commits on each side of a step change
 
 // checkStep checks that a step change is there: the mean level after the
 // commit is (1 + size) times the mean before, within the noise.
-func (x data) checkStep(t *testing.T, e Event, s *analysis.Series, p int) {
+func (x data) checkStep(t *testing.T, e Event, s *model.Series, p int) {
 	t.Helper()
 	steps, outliers := x.changesAt(s)
 	var before, after []float64
@@ -223,7 +224,7 @@ func (x data) checkStep(t *testing.T, e Event, s *analysis.Series, p int) {
 
 // checkSignificance checks a planted change against rustc-perf's threshold
 // for the comparison of head with base (main-line position basePos).
-func (x data) checkSignificance(t *testing.T, e Event, s *analysis.Series, base, head, basePos int) {
+func (x data) checkSignificance(t *testing.T, e Event, s *model.Series, base, head, basePos int) {
 	t.Helper()
 	a, okA := x.value(s, base)
 	b, okB := x.value(s, head)
@@ -271,7 +272,7 @@ func checkEvents(t *testing.T, p Plan) {
 		if a.PR != e.PR || a.Title != e.Title || !a.Date.Equal(e.Date) {
 			t.Errorf("event says #%d %q at %v, artifact says #%d %q at %v", e.PR, e.Title, e.Date, a.PR, a.Title, a.Date)
 		}
-		if a.Kind == analysis.KindTry {
+		if a.Kind == model.KindTry {
 			base, basePos, _ := x.pos(a.Baseline)
 			for _, s := range series {
 				x.checkSignificance(t, e, s, base, art, basePos)
@@ -317,7 +318,7 @@ func checkEvents(t *testing.T, p Plan) {
 	}
 }
 
-func checkBimodal(t *testing.T, x data, e Event, series []*analysis.Series) {
+func checkBimodal(t *testing.T, x data, e Event, series []*model.Series) {
 	for _, s := range series {
 		var vs []float64
 		for _, pt := range s.Points {
@@ -358,7 +359,7 @@ func TestEventDirections(t *testing.T) {
 				continue
 			}
 			unit := map[string]string{"instructions:u": "count", "wall-time": "ns", "max-rss": "bytes", "throughput": "MB/s"}[e.Metric]
-			m := analysis.DefaultMetric(e.Metric, unit)
+			m := model.DefaultMetric(e.Metric, unit)
 			if analysis.IsRegression(e.Size, m.Direction) != (e.Kind == KindRegression) {
 				t.Errorf("%s: %s %q changes %s by %+.3f, which is not a %s for a %s-is-better metric", size, e.Kind, e.Title, e.Metric, e.Size, e.Kind, m.Direction)
 			}
@@ -483,7 +484,7 @@ func TestDemoTriageShowsOnlyPlantedChanges(t *testing.T) {
 				continue
 			}
 			k := 0
-			if s.Case.Category == analysis.Secondary {
+			if s.Case.Category == model.Secondary {
 				k = 1
 			}
 			count[k]++
@@ -507,9 +508,9 @@ func TestDemoGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := analysis.Artifact{
+	first := model.Artifact{
 		ID:      "d93998b1471e87e19386947bf4f208e67448bca9",
-		Kind:    analysis.KindCommit,
+		Kind:    model.KindCommit,
 		Date:    time.Date(2026, time.August, 31, 5, 13, 23, 0, time.UTC),
 		Parents: []string{"116194220f808044683214d3657b9089ca024f89", "ac5aad501c743cd71cb74589a4473c3d8f937005"},
 		Branch:  "main",

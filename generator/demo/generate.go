@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // world is a compiled plan: everything Generate needs except the runs.
@@ -18,7 +18,7 @@ import (
 type world struct {
 	plan     Plan
 	sched    *schedule
-	machines []analysis.Machine // sorted by name
+	machines []model.Machine // sorted by name
 	slots    []slot
 	cells    []cell // machine-major: cells[m*len(slots)+s]
 	tries    []tryRun
@@ -50,7 +50,7 @@ type failure struct {
 }
 
 type tryRun struct {
-	art    analysis.Artifact
+	art    model.Artifact
 	base   int       // the baseline's main-line position
 	factor []float64 // per cell; nil when nothing changes
 }
@@ -63,7 +63,7 @@ type tryRun struct {
 // Runs are fresh values that emit may keep, but they share their
 // read-only parts (test case parameters, machine labels, the context)
 // with each other: emit must not modify them.
-func (p Plan) Generate(emit func(analysis.Run) error) error {
+func (p Plan) Generate(emit func(model.Run) error) error {
 	w, err := p.compile()
 	if err != nil {
 		return err
@@ -91,8 +91,8 @@ func (p Plan) Generate(emit func(analysis.Run) error) error {
 	return nil
 }
 
-// before orders artifacts as analysis.Dataset does: by date, then id.
-func before(a, b analysis.Artifact) bool {
+// before orders artifacts as model.Dataset does: by date, then id.
+func before(a, b model.Artifact) bool {
 	return cmp.Or(a.Date.Compare(b.Date), strings.Compare(a.ID, b.ID)) < 0
 }
 
@@ -126,7 +126,7 @@ func (p Plan) build() (*world, error) {
 	}
 	w := &world{plan: p, sched: sched, taken: map[int]bool{}}
 	w.machines = slices.Clone(p.Machines)
-	slices.SortFunc(w.machines, func(a, b analysis.Machine) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(w.machines, func(a, b model.Machine) int { return strings.Compare(a.Name, b.Name) })
 
 	var plants []plant
 	if p.Suite == SuiteDemo {
@@ -181,7 +181,7 @@ func (p Plan) build() (*world, error) {
 
 // Machine factors: the ARM machine runs the same code with a few more
 // instructions, more slowly, with a little more memory.
-func machineFactor(m analysis.Machine, k metricKind) float64 {
+func machineFactor(m model.Machine, k metricKind) float64 {
 	if m.Arch != "arm64" {
 		return 1
 	}
@@ -197,7 +197,7 @@ func machineFactor(m analysis.Machine, k metricKind) float64 {
 	}
 }
 
-func newCell(seed uint64, m analysis.Machine, s *slot) cell {
+func newCell(seed uint64, m model.Machine, s *slot) cell {
 	h := hashString(seed, m.Name+"\x00"+s.tc.Benchmark+"\x00"+s.params+"\x00"+metrics[s.metric].name)
 	c := cell{seed: h}
 	// Each series gets its own level (±6 %) and noise (×0.8–1.2), as real
@@ -359,9 +359,9 @@ func (w *world) addTries(prs []tryPR) error {
 				number = w.sched.openPR(pos, k)
 			}
 			base := w.sched.artifact(pos)
-			t := tryRun{base: pos, art: analysis.Artifact{
+			t := tryRun{base: pos, art: model.Artifact{
 				ID:       w.sched.sha("try", number, j),
-				Kind:     analysis.KindTry,
+				Kind:     model.KindTry,
 				Date:     base.Date.Add(spec.after),
 				Parents:  []string{base.ID},
 				Branch:   pr.branch,
@@ -440,26 +440,26 @@ func (c *cell) failureAt(i int) string {
 
 func (s *slot) active(i int) bool { return s.from <= i && i < s.to }
 
-func (w *world) newRun(a analysis.Artifact, m int, pos int) (analysis.Run, []float64) {
+func (w *world) newRun(a model.Artifact, m int, pos int) (model.Run, []float64) {
 	n := 0
 	for s := range w.slots {
 		if w.slots[s].active(pos) {
 			n++
 		}
 	}
-	run := analysis.Run{Artifact: a, Machine: w.machines[m], Context: w.plan.Context, Results: make([]analysis.Result, 0, n)}
+	run := model.Run{Artifact: a, Machine: w.machines[m], Context: w.plan.Context, Results: make([]model.Result, 0, n)}
 	return run, make([]float64, n*w.plan.Samples)
 }
 
-func (w *world) result(s int) analysis.Result {
+func (w *world) result(s int) model.Result {
 	sl := &w.slots[s]
-	return analysis.Result{Case: sl.tc, Metric: metrics[sl.metric].name, Unit: metrics[sl.metric].unit}
+	return model.Result{Case: sl.tc, Metric: metrics[sl.metric].name, Unit: metrics[sl.metric].unit}
 }
 
 // iters sets the iteration counts of r when the plan asks for them: linear
 // sampling with d chosen, as Criterion's warm-up would, so that a sample
 // takes about a millisecond at the series' first level.
-func (w *world) iters(r *analysis.Result, s int, c *cell) {
+func (w *world) iters(r *model.Result, s int, c *cell) {
 	sl := &w.slots[s]
 	if sl.metric != mWallTime || len(r.Samples) == 0 || !slices.ContainsFunc(w.plan.Iters, func(sel string) bool {
 		bench, params, _ := strings.Cut(sel, " ")
@@ -475,7 +475,7 @@ func (w *world) iters(r *analysis.Result, s int, c *cell) {
 	}
 }
 
-func (w *world) mainRun(g *sampler, i int, a analysis.Artifact, m int) analysis.Run {
+func (w *world) mainRun(g *sampler, i int, a model.Artifact, m int) model.Run {
 	run, buf := w.newRun(a, m, i)
 	k := w.plan.Samples
 	seed := hashAt(w.plan.Seed, saltSample, i)
@@ -497,7 +497,7 @@ func (w *world) mainRun(g *sampler, i int, a analysis.Artifact, m int) analysis.
 	return run
 }
 
-func (w *world) emitTry(g *sampler, t *tryRun, emit func(analysis.Run) error) error {
+func (w *world) emitTry(g *sampler, t *tryRun, emit func(model.Run) error) error {
 	k := w.plan.Samples
 	seed := hashString(w.plan.Seed, t.art.ID)
 	for m := range w.machines {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // hashRuns is a digest of every field of every run, in emission order.
@@ -19,7 +19,7 @@ func hashRuns(t testing.TB, p Plan) string {
 	t.Helper()
 	h := sha256.New()
 	str := func(s string) { fmt.Fprintf(h, "%d:%s", len(s), s) }
-	params := func(ps analysis.Params) {
+	params := func(ps model.Params) {
 		fmt.Fprintf(h, "%d", len(ps))
 		for _, kv := range ps {
 			str(kv.Key)
@@ -32,7 +32,7 @@ func hashRuns(t testing.TB, p Plan) string {
 			binary.Write(h, binary.LittleEndian, math.Float64bits(x))
 		}
 	}
-	err := p.Generate(func(r analysis.Run) error {
+	err := p.Generate(func(r model.Run) error {
 		a := r.Artifact
 		for _, s := range append([]string{a.ID, string(a.Kind), a.Date.Format(time.RFC3339Nano), a.Branch, a.Title, a.Author, a.Baseline, fmt.Sprint(a.PR)}, a.Parents...) {
 			str(s)
@@ -77,12 +77,12 @@ func TestDeterministic(t *testing.T) {
 
 // collect generates p into a dataset, checking the invariants every run
 // must keep on the way: emission order, sorted results, sample counts.
-func collect(t *testing.T, p Plan) (*analysis.Dataset, []analysis.Run) {
+func collect(t *testing.T, p Plan) (*model.Dataset, []model.Run) {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
-	var runs []analysis.Run
-	var prev analysis.Run
-	err := p.Generate(func(r analysis.Run) error {
+	b := model.NewBuilder(model.BuildOptions{})
+	var runs []model.Run
+	var prev model.Run
+	err := p.Generate(func(r model.Run) error {
 		if len(runs) > 0 {
 			order := cmp.Or(prev.Artifact.Date.Compare(r.Artifact.Date), strings.Compare(prev.Artifact.ID, r.Artifact.ID), strings.Compare(prev.Machine.Name, r.Machine.Name))
 			if order >= 0 {
@@ -105,9 +105,9 @@ func collect(t *testing.T, p Plan) (*analysis.Dataset, []analysis.Run) {
 	return d, runs
 }
 
-func checkRun(t *testing.T, p Plan, r analysis.Run) {
+func checkRun(t *testing.T, p Plan, r model.Run) {
 	t.Helper()
-	if !slices.IsSortedFunc(r.Results, func(a, b analysis.Result) int {
+	if !slices.IsSortedFunc(r.Results, func(a, b model.Result) int {
 		return cmp.Or(strings.Compare(a.Case.Benchmark, b.Case.Benchmark), strings.Compare(a.Case.Params.String(), b.Case.Params.String()), strings.Compare(a.Metric, b.Metric))
 	}) {
 		t.Errorf("results of %s on %s are not sorted by benchmark, params, metric", r.Artifact.Short(), r.Machine.Name)
@@ -145,8 +145,8 @@ func checkRun(t *testing.T, p Plan, r analysis.Run) {
 	}
 }
 
-func mainLine(d *analysis.Dataset) []analysis.Artifact {
-	var out []analysis.Artifact
+func mainLine(d *model.Dataset) []model.Artifact {
+	var out []model.Artifact
 	for _, i := range d.MainLine {
 		out = append(out, d.Artifacts[i])
 	}
@@ -168,10 +168,10 @@ func TestDemoMainLine(t *testing.T) {
 	rollups := 0
 	gaps := 0
 	for i, a := range line {
-		if !analysis.IsSHA(a.ID) || len(a.ID) != 40 {
+		if !model.IsSHA(a.ID) || len(a.ID) != 40 {
 			t.Errorf("commit %d has id %q, want 40 hex digits", i, a.ID)
 		}
-		if a.Kind != analysis.KindCommit || a.Branch != "main" || a.Title == "" || a.Author == "" || a.PR == 0 {
+		if a.Kind != model.KindCommit || a.Branch != "main" || a.Title == "" || a.Author == "" || a.PR == 0 {
 			t.Errorf("commit %d = %+v, want a titled, authored merge of a PR on main", i, a)
 		}
 		if len(a.Parents) != 2 || ids[a.Parents[1]] {
@@ -253,7 +253,7 @@ func TestDemoMachinesAndSeries(t *testing.T) {
 	cases := map[string]map[string]bool{}
 	series := map[string]int{}
 	metricsSeen := map[string]bool{}
-	categories := map[analysis.Category]bool{}
+	categories := map[model.Category]bool{}
 	for _, s := range d.Series {
 		m := s.Key.Machine
 		if cases[m] == nil {
@@ -272,10 +272,10 @@ func TestDemoMachinesAndSeries(t *testing.T) {
 			t.Errorf("%s has %d series, want %d", m.Name, series[m.Name], p.SeriesPerMachine)
 		}
 	}
-	if len(metricsSeen) != 4 || !categories[analysis.Primary] || !categories[analysis.Secondary] {
+	if len(metricsSeen) != 4 || !categories[model.Primary] || !categories[model.Secondary] {
 		t.Errorf("metrics %v and categories %v, want 4 metrics and both categories", metricsSeen, categories)
 	}
-	for name, want := range map[string]analysis.Direction{"instructions:u": analysis.LowerIsBetter, "wall-time": analysis.LowerIsBetter, "max-rss": analysis.LowerIsBetter, "throughput": analysis.HigherIsBetter} {
+	for name, want := range map[string]model.Direction{"instructions:u": model.LowerIsBetter, "wall-time": model.LowerIsBetter, "max-rss": model.LowerIsBetter, "throughput": model.HigherIsBetter} {
 		for _, s := range d.Series {
 			if s.Key.Metric == name && s.Metric.Direction != want {
 				t.Errorf("%s: direction %s, want %s", name, s.Metric.Direction, want)
@@ -290,7 +290,7 @@ func TestDemoTryRuns(t *testing.T) {
 	d, _ := collect(t, p)
 	runsPerPR := map[int]int{}
 	for i, a := range d.Artifacts {
-		if a.Kind != analysis.KindTry {
+		if a.Kind != model.KindTry {
 			continue
 		}
 		runsPerPR[a.PR]++
@@ -308,7 +308,7 @@ func TestDemoTryRuns(t *testing.T) {
 		if d.MainPos(i) >= 0 {
 			t.Errorf("try run %s is on the main line", a.Short())
 		}
-		if head, ok := d.PRHead(a.PR); !ok || d.Artifacts[head].Kind != analysis.KindTry {
+		if head, ok := d.PRHead(a.PR); !ok || d.Artifacts[head].Kind != model.KindTry {
 			t.Errorf("PR #%d resolves to %v, want its latest try run", a.PR, head)
 		}
 	}
@@ -322,7 +322,7 @@ func TestDemoTryRuns(t *testing.T) {
 	}
 	kinds := map[string]bool{}
 	for _, e := range p.Events() {
-		if i, ok := d.Index(e.Artifact); ok && d.Artifacts[i].Kind == analysis.KindTry {
+		if i, ok := d.Index(e.Artifact); ok && d.Artifacts[i].Kind == model.KindTry {
 			kinds[e.Kind] = true
 		}
 	}
@@ -359,7 +359,7 @@ func TestScaleS(t *testing.T) {
 	}
 	hasSecondary := false
 	for _, s := range d.Series {
-		hasSecondary = hasSecondary || s.Case.Category == analysis.Secondary
+		hasSecondary = hasSecondary || s.Case.Category == model.Secondary
 	}
 	if !hasSecondary {
 		t.Errorf("no secondary benchmarks")
@@ -377,10 +377,10 @@ func TestScaleM(t *testing.T) {
 	artifacts := map[string]bool{}
 	runs, failed := 0, 0
 	var last time.Time
-	err := p.Generate(func(r analysis.Run) error {
+	err := p.Generate(func(r model.Run) error {
 		runs++
 		artifacts[r.Artifact.ID] = true
-		if r.Artifact.Kind != analysis.KindCommit || r.Artifact.Date.Before(last) {
+		if r.Artifact.Kind != model.KindCommit || r.Artifact.Date.Before(last) {
 			t.Fatalf("run %d: %s %s at %v after %v", runs, r.Artifact.Kind, r.Artifact.Short(), r.Artifact.Date, last)
 		}
 		last = r.Artifact.Date
@@ -411,7 +411,7 @@ func BenchmarkGenerate(b *testing.B) {
 			p, _ := PlanFor(size)
 			for b.Loop() {
 				samples := 0
-				err := p.Generate(func(r analysis.Run) error {
+				err := p.Generate(func(r model.Run) error {
 					for _, res := range r.Results {
 						samples += len(res.Samples)
 					}
@@ -434,7 +434,7 @@ func TestDemoIters(t *testing.T) {
 		t.Fatal(err)
 	}
 	with := 0
-	err = p.Generate(func(r analysis.Run) error {
+	err = p.Generate(func(r model.Run) error {
 		for _, res := range r.Results {
 			want := res.Case.String() == "json-encode size=large" && res.Metric == "wall-time" && res.Error == ""
 			if got := len(res.Iters) > 0; got != want {

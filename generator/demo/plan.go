@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Suite chooses the benchmarks and planted changes of a plan.
@@ -38,9 +38,9 @@ type Plan struct {
 	// suite has a fixed set, whose size this must equal (or be 0).
 	SeriesPerMachine int
 	// Machines run every artifact; runs are emitted in name order.
-	Machines []analysis.Machine
+	Machines []model.Machine
 	// Context is the context of every run (toolchain and the like).
-	Context analysis.Params
+	Context model.Params
 	// Samples is the number of samples per result.
 	Samples int
 	// Iters selects the test cases whose wall-time results carry
@@ -76,7 +76,7 @@ func PlanFor(size string) (Plan, error) {
 			Commits:          140,
 			SeriesPerMachine: demoSeriesPerMachine(),
 			Machines:         DefaultMachines(),
-			Context:          analysis.Params{{Key: "toolchain", Value: "go1.26.1"}},
+			Context:          model.Params{{Key: "toolchain", Value: "go1.26.1"}},
 			Samples:          5,
 			Iters:            []string{"json-encode size=large"},
 			Start:            DemoStart,
@@ -103,7 +103,7 @@ func scalePlan(name string, commits, series int, seed uint64) Plan {
 		Commits:          commits,
 		SeriesPerMachine: series / len(machines),
 		Machines:         machines,
-		Context:          analysis.Params{{Key: "toolchain", Value: "go1.26.1"}},
+		Context:          model.Params{{Key: "toolchain", Value: "go1.26.1"}},
 		Samples:          5,
 		Start:            time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC),
 		MinGap:           time.Hour,
@@ -114,17 +114,17 @@ func scalePlan(name string, commits, series int, seed uint64) Plan {
 
 // DefaultMachines are the two machines of every predefined plan: a
 // dedicated x86-64 server and a cloud ARM instance.
-func DefaultMachines() []analysis.Machine {
-	return []analysis.Machine{
+func DefaultMachines() []model.Machine {
+	return []model.Machine{
 		{
 			Name: "linux-arm64-graviton", OS: "linux", Arch: "arm64", CPU: "AWS Graviton3",
 			Cores: 8, MemoryBytes: 32 << 30,
-			Labels: analysis.Params{{Key: "instance", Value: "c7g.2xlarge"}, {Key: "pool", Value: "cloud"}},
+			Labels: model.Params{{Key: "instance", Value: "c7g.2xlarge"}, {Key: "pool", Value: "cloud"}},
 		},
 		{
 			Name: "linux-x64-epyc", OS: "linux", Arch: "amd64", CPU: "AMD EPYC 7763",
 			Cores: 16, MemoryBytes: 64 << 30,
-			Labels: analysis.Params{{Key: "governor", Value: "performance"}, {Key: "pool", Value: "dedicated"}, {Key: "smt", Value: "off"}},
+			Labels: model.Params{{Key: "governor", Value: "performance"}, {Key: "pool", Value: "dedicated"}, {Key: "smt", Value: "off"}},
 		},
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestPlanFor(t *testing.T) {
@@ -59,7 +59,7 @@ func TestInvalidPlans(t *testing.T) {
 		{"no samples", func(p *Plan) { p.Samples = 0 }, s, "samples must be at least 1"},
 		{"no machines", func(p *Plan) { p.Machines = nil }, s, "no machines"},
 		{"duplicate machine", func(p *Plan) { p.Machines = append(p.Machines, p.Machines[0]) }, s, "listed twice"},
-		{"unnamed machine", func(p *Plan) { p.Machines = []analysis.Machine{{OS: "linux"}} }, s, "has no name"},
+		{"unnamed machine", func(p *Plan) { p.Machines = []model.Machine{{OS: "linux"}} }, s, "has no name"},
 		{"no start", func(p *Plan) { p.Start = time.Time{} }, s, "no start date"},
 		{"bad gaps", func(p *Plan) { p.MinGap, p.MaxGap = 2*time.Hour, time.Hour }, s, "gaps between commits"},
 		{"unknown suite", func(p *Plan) { p.Suite = "huge" }, s, `unknown suite "huge"`},
@@ -71,13 +71,13 @@ func TestInvalidPlans(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := tt.base
-			p.Machines = append([]analysis.Machine(nil), p.Machines...)
+			p.Machines = append([]model.Machine(nil), p.Machines...)
 			tt.change(&p)
 			err := p.Validate()
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "plan "+p.Name+": ") {
 				t.Fatalf("Validate() = %v, want an error about %q naming the plan", err, tt.want)
 			}
-			if gerr := p.Generate(func(analysis.Run) error { return nil }); gerr == nil || gerr.Error() != err.Error() {
+			if gerr := p.Generate(func(model.Run) error { return nil }); gerr == nil || gerr.Error() != err.Error() {
 				t.Errorf("Generate() = %v, want %v", gerr, err)
 			}
 			if ev := p.Events(); ev != nil {
@@ -91,7 +91,7 @@ func TestGenerateStopsOnEmitError(t *testing.T) {
 	p, _ := PlanFor("demo")
 	stop := errors.New("disk full")
 	calls := 0
-	err := p.Generate(func(analysis.Run) error {
+	err := p.Generate(func(model.Run) error {
 		calls++
 		if calls == 3 {
 			return stop
@@ -107,7 +107,7 @@ func TestSmallSyntheticPlansDropPlantsThatDoNotFit(t *testing.T) {
 	p, _ := PlanFor("S")
 	p.Commits, p.SeriesPerMachine = 3, 7
 	runs := 0
-	err := p.Generate(func(r analysis.Run) error {
+	err := p.Generate(func(r model.Run) error {
 		runs++
 		if len(r.Results) != 7 {
 			t.Errorf("run %s on %s has %d results, want 7", r.Artifact.Short(), r.Machine.Name, len(r.Results))

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // mix is splitmix64's finaliser: a bijection on uint64 that spreads every
@@ -227,10 +227,10 @@ func (s *schedule) title(i int) string {
 
 // artifact is main-line commit i: a merge of its PR's head into the
 // previous main-line commit.
-func (s *schedule) artifact(i int) analysis.Artifact {
-	return analysis.Artifact{
+func (s *schedule) artifact(i int) model.Artifact {
+	return model.Artifact{
 		ID:      s.id(i),
-		Kind:    analysis.KindCommit,
+		Kind:    model.KindCommit,
 		Date:    s.date(i),
 		Parents: []string{s.id(i - 1), s.sha("head", i)},
 		Branch:  "main",

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
@@ -167,7 +167,7 @@ func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
 }
 
 // machine returns the machine described by dir/machine.json, or nil.
-func (r *asvOpener) machine(dir string) *analysis.Machine {
+func (r *asvOpener) machine(dir string) *model.Machine {
 	if m, seen := r.machines[dir]; seen {
 		return m
 	}
@@ -196,8 +196,8 @@ func (r *asvOpener) machine(dir string) *analysis.Machine {
 
 // machineFrom reads asv's machine fields (machine.json, or the params of a
 // result file, which repeat them).
-func machineFrom(r *asvLog, rel string, info map[string]string) analysis.Machine {
-	m := analysis.Machine{Name: info["machine"], OS: info["os"], Arch: info["arch"], CPU: info["cpu"]}
+func machineFrom(r *asvLog, rel string, info map[string]string) model.Machine {
+	m := model.Machine{Name: info["machine"], OS: info["os"], Arch: info["arch"], CPU: info["cpu"]}
 	if s := info["num_cpu"]; s != "" {
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n > 0 {
 			m.Cores = n
@@ -261,9 +261,9 @@ func asvList(names []string) string {
 	return fmt.Sprintf("%d benchmarks (%s)", len(names), b.String())
 }
 
-func (r *asvFileReader) artifact(rel string, f *asvFile) analysis.Artifact {
+func (r *asvFileReader) artifact(rel string, f *asvFile) model.Artifact {
 	d := r.def.Artifact
-	a := analysis.Artifact{ID: f.commit, Kind: analysis.KindCommit, Date: f.date}
+	a := model.Artifact{ID: f.commit, Kind: model.KindCommit, Date: f.date}
 	switch {
 	case d.ID == "" || d.ID == f.commit:
 		// The caller describes this very commit (or artifacts in
@@ -272,7 +272,7 @@ func (r *asvFileReader) artifact(rel string, f *asvFile) analysis.Artifact {
 		a.ID = f.commit
 		a.Parents = slices.Clone(d.Parents)
 		if a.Kind == "" {
-			a.Kind = analysis.KindCommit
+			a.Kind = model.KindCommit
 		}
 		if !f.date.IsZero() {
 			a.Date = f.date
@@ -288,8 +288,8 @@ func (r *asvFileReader) artifact(rel string, f *asvFile) analysis.Artifact {
 
 // runMachine is the file folder's machine.json, completed from the file's
 // params, the folder's name and the caller's machine.
-func (r *asvFileReader) runMachine(rel, dir string, f *asvFile) analysis.Machine {
-	var m analysis.Machine
+func (r *asvFileReader) runMachine(rel, dir string, f *asvFile) model.Machine {
+	var m model.Machine
 	if mj := r.machines[dir]; mj != nil {
 		m = *mj
 	}
@@ -334,7 +334,7 @@ func cmp0[T comparable](a, b T) T {
 
 // context is env (the environment's name) and python, then the caller's
 // context on top.
-func (r *asvFileReader) context(rel string, f *asvFile) analysis.Params {
+func (r *asvFileReader) context(rel string, f *asvFile) model.Params {
 	m := map[string]string{}
 	env := f.env
 	if !f.hasEnv {
@@ -354,7 +354,7 @@ func (r *asvFileReader) context(rel string, f *asvFile) analysis.Params {
 	for _, kv := range r.def.Context {
 		m[kv.Key] = kv.Value
 	}
-	return analysis.NewParams(m)
+	return model.NewParams(m)
 }
 
 // asvMaxCombinations bounds the parameter combinations of one benchmark,
@@ -373,7 +373,7 @@ type asvRecord struct {
 
 // results appends one benchmark's record to out as results, one per
 // parameter combination.
-func (r *asvFileReader) results(out []analysis.Result, rel string, e asvMember, bm asvBenchmark, rec asvRecord) []analysis.Result {
+func (r *asvFileReader) results(out []model.Result, rel string, e asvMember, bm asvBenchmark, rec asvRecord) []model.Result {
 	metric, unit, ok := asvMetric(bm)
 	switch {
 	case !ok && bm.Type == "":
@@ -397,16 +397,16 @@ func (r *asvFileReader) results(out []analysis.Result, rel string, e asvMember, 
 	}
 	combos := asvProduct(rec.params)
 	for j, combo := range combos {
-		var params analysis.Params
+		var params model.Params
 		if len(combo) > 0 {
 			p := make(map[string]string, len(combo))
 			for i, v := range combo {
 				p[names[i]] = v
 			}
-			params = analysis.NewParams(p)
+			params = model.NewParams(p)
 		}
-		res := analysis.Result{
-			Case:   analysis.TestCase{Benchmark: e.Key, Params: params, Category: analysis.Primary},
+		res := model.Result{
+			Case:   model.TestCase{Benchmark: e.Key, Params: params, Category: model.Primary},
 			Metric: metric,
 			Unit:   unit,
 		}
@@ -439,7 +439,7 @@ func (r *asvFileReader) results(out []analysis.Result, rel string, e asvMember, 
 				switch {
 				case math.IsNaN(x) || math.IsInf(x, 0):
 					r.warn(rel, e.Line, "benchmark %q%s: value %v is not finite; dropped", e.Key, asvWhich(res.Case.Params), x)
-				case x < 0 && analysis.IsTimeOrSize(unit):
+				case x < 0 && model.IsTimeOrSize(unit):
 					r.warn(rel, e.Line, "benchmark %q%s: negative %s %v; dropped", e.Key, asvWhich(res.Case.Params), metric, x)
 				default:
 					kept = append(kept, x)
@@ -459,10 +459,10 @@ func (r *asvFileReader) results(out []analysis.Result, rel string, e asvMember, 
 // asvInvalid reports whether x is no sample of a metric in unit: not
 // finite, or a negative time or size.
 func asvInvalid(x float64, unit string) bool {
-	return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 && analysis.IsTimeOrSize(unit)
+	return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 && model.IsTimeOrSize(unit)
 }
 
-func asvWhich(p analysis.Params) string {
+func asvWhich(p model.Params) string {
 	if len(p) == 0 {
 		return ""
 	}

@@ -12,25 +12,25 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
 // asvResult builds an expected result; params alternate key, value.
-func asvResult(bench, metric, unit string, params []string, samples ...float64) analysis.Result {
+func asvResult(bench, metric, unit string, params []string, samples ...float64) model.Result {
 	m := map[string]string{}
 	for i := 0; i+1 < len(params); i += 2 {
 		m[params[i]] = params[i+1]
 	}
-	return analysis.Result{
-		Case:    analysis.TestCase{Benchmark: bench, Params: analysis.NewParams(m), Category: analysis.Primary},
+	return model.Result{
+		Case:    model.TestCase{Benchmark: bench, Params: model.NewParams(m), Category: model.Primary},
 		Metric:  metric,
 		Unit:    unit,
 		Samples: samples,
 	}
 }
 
-func asvFailedResult(bench string, params ...string) analysis.Result {
+func asvFailedResult(bench string, params ...string) model.Result {
 	r := asvResult(bench, "wall-time", "s", params)
 	r.Error = "asv recorded no result"
 	return r
@@ -49,19 +49,19 @@ func problemStrings(ps []archive.Problem) []string {
 	return out
 }
 
-var asvCheetah = analysis.Machine{Name: "cheetah", OS: "Linux 6.1.0-28-amd64", Arch: "x86_64", CPU: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 16318900 << 10} // ram is in kB
+var asvCheetah = model.Machine{Name: "cheetah", OS: "Linux 6.1.0-28-amd64", Arch: "x86_64", CPU: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 16318900 << 10} // ram is in kB
 
 func TestASVFixtures(t *testing.T) {
 	const (
 		v1 = "22b920c6d0d54112ccbc020eddba9ea7a2d204f3"
 		v2 = "4b8a1f0e9c3d2b1a0f9e8d7c6b5a49382716f5e4"
 	)
-	v1Run := func(names ...string) analysis.Run {
-		return analysis.Run{
-			Artifact: analysis.Artifact{ID: v1, Kind: analysis.KindCommit, Date: time.Date(2023, 11, 14, 22, 13, 20, 0, time.UTC)},
+	v1Run := func(names ...string) model.Run {
+		return model.Run{
+			Artifact: model.Artifact{ID: v1, Kind: model.KindCommit, Date: time.Date(2023, 11, 14, 22, 13, 20, 0, time.UTC)},
 			Machine:  asvCheetah,
-			Context:  analysis.Params{{Key: "env", Value: "py3.8-numpy1.18"}, {Key: "python", Value: "3.8"}},
-			Results: []analysis.Result{
+			Context:  model.Params{{Key: "env", Value: "py3.8-numpy1.18"}, {Key: "python", Value: "3.8"}},
+			Results: []model.Result{
 				asvFailedResult("bench_io.time_read"),
 				asvResult("bench_mem.mem_list", "memory", "B", nil, 2096),
 				asvResult("bench_sort.TimeSort.time_sort", "wall-time", "s", []string{names[0], "quick", names[1], "100"}, 1.25e-05, 1.3e-05, 1.4e-05),
@@ -71,12 +71,12 @@ func TestASVFixtures(t *testing.T) {
 			},
 		}
 	}
-	v2Run := func(withSuite bool) analysis.Run {
+	v2Run := func(withSuite bool) model.Run {
 		names, trackUnit := []string{"kind", "n"}, "requests/s"
 		if !withSuite {
 			names, trackUnit = []string{"param1", "param2"}, ""
 		}
-		results := []analysis.Result{
+		results := []model.Result{
 			asvResult("bench_extra.time_not_in_suite", "wall-time", "s", nil, 0.0021),
 			asvFailedResult("bench_io.time_read"),
 			asvResult("bench_mem.mem_list", "memory", "B", nil, 2096),
@@ -93,10 +93,10 @@ func TestASVFixtures(t *testing.T) {
 			asvResult("bench_sort.time_builtin_sorted", "wall-time", "s", nil, 4.1e-06, 4.2e-06, 4.4e-06, 4.2e-06),
 			asvResult("bench_track.track_cache_hits", "track", trackUnit, nil, 1520.5),
 		)
-		return analysis.Run{
-			Artifact: analysis.Artifact{ID: v2, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 21, 2, 0, 0, 0, time.UTC)},
+		return model.Run{
+			Artifact: model.Artifact{ID: v2, Kind: model.KindCommit, Date: time.Date(2025, 11, 21, 2, 0, 0, 0, time.UTC)},
 			Machine:  asvCheetah,
-			Context:  analysis.Params{{Key: "env", Value: "virtualenv-py3.12-numpy1.26"}, {Key: "python", Value: "3.12"}},
+			Context:  model.Params{{Key: "env", Value: "virtualenv-py3.12-numpy1.26"}, {Key: "python", Value: "3.12"}},
 			Results:  results,
 		}
 	}
@@ -106,13 +106,13 @@ func TestASVFixtures(t *testing.T) {
 		name     string
 		path     string
 		def      Defaults
-		want     []analysis.Run
+		want     []model.Run
 		problems []string
 	}{
 		{
 			name: "results folder with benchmarks.json, v1 and v2 files",
 			path: "testdata/asv/results",
-			want: []analysis.Run{v1Run("kind", "n"), v2Run(true)},
+			want: []model.Run{v1Run("kind", "n"), v2Run(true)},
 			problems: []string{
 				v2File + `: "bench_extra.time_not_in_suite" not in benchmarks.json: type and unit guessed from the name`,
 				v2File + `: "bench_old.time_rewritten": benchmark version differs from benchmarks.json (the benchmark's code changed since); skipped, as asv publish does`,
@@ -121,7 +121,7 @@ func TestASVFixtures(t *testing.T) {
 		{
 			name: "one machine folder without benchmarks.json",
 			path: "testdata/asv/results/cheetah",
-			want: []analysis.Run{v1Run("param1", "param2"), v2Run(false)},
+			want: []model.Run{v1Run("param1", "param2"), v2Run(false)},
 			problems: []string{
 				"testdata/asv/results/cheetah: no benchmarks.json: benchmark types come from the names' prefixes (time_, mem_, peakmem_, track_), units are asv's defaults and parameters are named param1, param2, …",
 			},
@@ -130,23 +130,23 @@ func TestASVFixtures(t *testing.T) {
 			name: "defaults fill what the files do not say and never replace the commit",
 			path: "testdata/asv/results",
 			def: Defaults{
-				Artifact: analysis.Artifact{ID: v2, Kind: analysis.KindTag, Title: "v2.0", PR: 7, Date: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)},
-				Machine:  analysis.Machine{Name: "other", Cores: 64, Labels: analysis.Params{{Key: "rack", Value: "3"}}},
-				Context:  analysis.Params{{Key: "python", Value: "pypy"}, {Key: "tool", Value: "asv"}},
+				Artifact: model.Artifact{ID: v2, Kind: model.KindTag, Title: "v2.0", PR: 7, Date: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)},
+				Machine:  model.Machine{Name: "other", Cores: 64, Labels: model.Params{{Key: "rack", Value: "3"}}},
+				Context:  model.Params{{Key: "python", Value: "pypy"}, {Key: "tool", Value: "asv"}},
 			},
-			want: func() []analysis.Run {
+			want: func() []model.Run {
 				a, b := v1Run("kind", "n"), v2Run(true)
-				for _, r := range []*analysis.Run{&a, &b} {
-					r.Machine.Labels = analysis.Params{{Key: "rack", Value: "3"}}
+				for _, r := range []*model.Run{&a, &b} {
+					r.Machine.Labels = model.Params{{Key: "rack", Value: "3"}}
 					for i := range r.Context {
 						if r.Context[i].Key == "python" {
 							r.Context[i].Value = "pypy"
 						}
 					}
-					r.Context = append(r.Context, analysis.Param{Key: "tool", Value: "asv"})
+					r.Context = append(r.Context, model.Param{Key: "tool", Value: "asv"})
 				}
-				b.Artifact.Kind, b.Artifact.Title, b.Artifact.PR = analysis.KindTag, "v2.0", 7
-				return []analysis.Run{a, b}
+				b.Artifact.Kind, b.Artifact.Title, b.Artifact.PR = model.KindTag, "v2.0", 7
+				return []model.Run{a, b}
 			}(),
 			problems: []string{
 				"testdata/asv/results/cheetah/22b920c6-py3.8-numpy1.18.json: the file is for commit " + v1 + ", not the given artifact " + v2 + "; using the file's commit",
@@ -199,11 +199,11 @@ func asvV2(commit string, results ...string) string {
 
 func TestASVBadInput(t *testing.T) {
 	const sha = "1111111111111111111111111111111111111111"
-	machine := analysis.Machine{Name: "m", OS: "Linux", Arch: "arm64", CPU: "Neoverse", Cores: 8, MemoryBytes: 8 << 30}
+	machine := model.Machine{Name: "m", OS: "Linux", Arch: "arm64", CPU: "Neoverse", Cores: 8, MemoryBytes: 8 << 30}
 	date := time.Date(2025, 11, 21, 2, 0, 0, 0, time.UTC)
-	ctx := analysis.Params{{Key: "env", Value: "virtualenv-py3.12"}, {Key: "python", Value: "3.12"}}
-	run := func(commit string, results ...analysis.Result) analysis.Run {
-		return analysis.Run{Artifact: analysis.Artifact{ID: commit, Kind: analysis.KindCommit, Date: date}, Machine: machine, Context: ctx, Results: results}
+	ctx := model.Params{{Key: "env", Value: "virtualenv-py3.12"}, {Key: "python", Value: "3.12"}}
+	run := func(commit string, results ...model.Result) model.Run {
+		return model.Run{Artifact: model.Artifact{ID: commit, Kind: model.KindCommit, Date: date}, Machine: machine, Context: ctx, Results: results}
 	}
 	good := asvV2(sha, `"a.time_x": [[0.5], [], "1"]`)
 	goodRun := run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5))
@@ -212,13 +212,13 @@ func TestASVBadInput(t *testing.T) {
 	tests := []struct {
 		name     string
 		files    map[string]string
-		want     []analysis.Run
+		want     []model.Run
 		problems []string
 	}{
 		{
 			name:  "truncated file is skipped and the good one kept",
 			files: map[string]string{"m/1111-virtualenv-py3.12.json": good, "m/2222-virtualenv-py3.12.json": good[:len(good)/2]},
-			want:  []analysis.Run{goodRun},
+			want:  []model.Run{goodRun},
 			problems: []string{
 				"res/m/2222-virtualenv-py3.12.json:3: invalid JSON: unexpected end of file; skipped",
 			},
@@ -231,7 +231,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.time_p": [[1, 2], "n"]`,
 				`"a.time_z": [["slow"], [], "1"]`,
 			)},
-			want: []analysis.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5))},
+			want: []model.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5))},
 			problems: []string{
 				file + `:6: benchmark "a.time_y": a JSON string, want a list (a row of result_columns); skipped`,
 				file + `:7: benchmark "a.time_p": params: a JSON string, want a list of lists of values; skipped`,
@@ -266,7 +266,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.time_x": [[0.5], [], "1"]`,
 				`"a.time_x": [[0.7], [], "1"]`,
 			)},
-			want: []analysis.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5))},
+			want: []model.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5))},
 			problems: []string{
 				file + `:6: benchmark "a.time_x" appears twice; keeping the first`,
 			},
@@ -278,7 +278,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.custom_thing": [[3], [], "1"]`,
 				`"a.nothing_known": [[4]]`,
 			)},
-			want: []analysis.Run{run(sha,
+			want: []model.Run{run(sha,
 				asvResult("a.custom_thing", "custom", "widgets", nil, 3),
 				asvResult("a.nothing_known", "track", "", nil, 4),
 				asvResult("a.time_cycles", "wall-time", "cycles", nil, 1200),
@@ -296,7 +296,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.time_p": [[1, 2, 3], [["1", "2"]], "1"]`,
 				`"a.time_x": [[0.5], [], "1"]`,
 			)},
-			want: []analysis.Run{goodRun},
+			want: []model.Run{goodRun},
 			problems: []string{
 				file + `:5: benchmark "a.time_p": 3 results for 2 parameter combinations; skipped`,
 			},
@@ -307,7 +307,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.time_p": [[-1, NaN], [["1", "2"]], "1"]`,
 				`"a.time_x": [[0.5], [], "1", null, null, null, null, null, null, null, null, [[0.5, -0.1, Infinity, "x", 0.6]]]`,
 			)},
-			want: []analysis.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5, 0.6))},
+			want: []model.Run{run(sha, asvResult("a.time_x", "wall-time", "s", nil, 0.5, 0.6))},
 			problems: []string{
 				file + `:5: benchmark "a.time_p" (n=1): negative wall-time -1; dropped`,
 				file + `:6: benchmark "a.time_x": sample "x" of combination 1 is not a number; dropped`,
@@ -323,7 +323,7 @@ func TestASVBadInput(t *testing.T) {
 				"m/3333-virtualenv-py3.12.json": `{"results": {}, "version": 2, "result_columns": []}`,
 				"m/README.md":                   "not JSON, not read",
 			},
-			want: []analysis.Run{goodRun},
+			want: []model.Run{goodRun},
 			problems: []string{
 				"res/m/3333-virtualenv-py3.12.json: no commit_hash: the results cannot be placed in history; skipped",
 				"res/m/notes.json: not an asv result file (no commit_hash and results); skipped",
@@ -334,8 +334,8 @@ func TestASVBadInput(t *testing.T) {
 			files: map[string]string{"m/1111-virtualenv-py3.12.json": `{"commit_hash": "` + sha + `", "env_name": "virtualenv-py3.12", "python": "3.12",
 "date": "yesterday", "version": 3,
 "result_columns": ["result"], "results": {"a.time_x": [[0.5]]}}`},
-			want: []analysis.Run{{Artifact: analysis.Artifact{ID: sha, Kind: analysis.KindCommit}, Machine: machine, Context: ctx,
-				Results: []analysis.Result{asvResult("a.time_x", "wall-time", "s", nil, 0.5)}}},
+			want: []model.Run{{Artifact: model.Artifact{ID: sha, Kind: model.KindCommit}, Machine: machine, Context: ctx,
+				Results: []model.Result{asvResult("a.time_x", "wall-time", "s", nil, 0.5)}}},
 			problems: []string{
 				file + `:2: date: a JSON string, want a number`,
 				file + ": unknown asv result format version; read as version 2 by its shape",
@@ -348,7 +348,7 @@ func TestASVBadInput(t *testing.T) {
 				`"a.track_NaN": [[-Infinity], [], "1"]`,
 				`"a.time_x": [[0.5], [], "1"]`,
 			)},
-			want: []analysis.Run{goodRun},
+			want: []model.Run{goodRun},
 			problems: []string{
 				file + `:6: benchmark "a.track_NaN": value -Inf is not finite; dropped`,
 				file + `: 2 benchmarks ("a.time_NaN\"Infinity", "a.track_NaN") not in benchmarks.json: type and unit guessed from the name`,
@@ -385,25 +385,25 @@ func TestASVMachine(t *testing.T) {
 	tests := []struct {
 		name     string
 		machine  string // machine.json, "" for none
-		want     analysis.Machine
+		want     model.Machine
 		problems []string
 	}{
 		{
 			name:    "machine.json wins over the file's params, which fill its gaps",
 			machine: `{"machine": "m", "arch": "x86_64", "ram": "16318900", "version": 1}`,
-			want:    analysis.Machine{Name: "m", OS: "Plan 9", Arch: "x86_64", Cores: 4, MemoryBytes: 16318900 << 10},
+			want:    model.Machine{Name: "m", OS: "Plan 9", Arch: "x86_64", Cores: 4, MemoryBytes: 16318900 << 10},
 			problems: []string{
 				`r/box/abc-py.json: params say machine "from-params" but machine.json says "m"; using machine.json`,
 			},
 		},
 		{
 			name: "without machine.json the file's params describe the machine",
-			want: analysis.Machine{Name: "from-params", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
+			want: model.Machine{Name: "from-params", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
 		},
 		{
 			name:    "unreadable fields are reported and left out",
 			machine: `{"machine": "m", "num_cpu": "many", "ram": "lots", "version": 1}`,
-			want:    analysis.Machine{Name: "m", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
+			want:    model.Machine{Name: "m", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
 			problems: []string{
 				`r/box/machine.json: num_cpu "many" is not a number of CPUs; ignored`,
 				`r/box/machine.json: ram "lots" is not a size (want kilobytes as asv records them, or a number with K, M, G or T); ignored`,
@@ -413,7 +413,7 @@ func TestASVMachine(t *testing.T) {
 		{
 			name:    "a broken machine.json falls back to the params",
 			machine: `{"machine": `,
-			want:    analysis.Machine{Name: "from-params", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
+			want:    model.Machine{Name: "from-params", OS: "Plan 9", Cores: 4, MemoryBytes: 4 << 30},
 			problems: []string{
 				`r/box/machine.json:1: invalid JSON: unexpected end of file; the machine is described by the result files`,
 			},
@@ -595,7 +595,7 @@ func FuzzASV(f *testing.F) {
 		_, whole, _ := Read("asv", in, Defaults{})
 		rels := []string{"m/abc-py3.json", "m/deep/x/abc-py.json"}
 		folder, _ := OpenASV("r", map[string][]byte{"benchmarks.json": suite, "m/machine.json": machine}, rels, 0, Defaults{})
-		var byFile []analysis.Run
+		var byFile []model.Run
 		for _, rel := range rels {
 			rs, _ := folder.ReadFile(rel, result)
 			byFile = append(byFile, rs...)

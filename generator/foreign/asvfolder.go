@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
@@ -43,7 +43,7 @@ type Folder interface {
 	// the folder; not a shared file): its runs, with the caller's defaults
 	// filled in, and its problems. The caps of [Read] apply to the file.
 	// It may be called from several goroutines at once.
-	ReadFile(rel string, data []byte) ([]analysis.Run, []archive.Problem)
+	ReadFile(rel string, data []byte) ([]model.Run, []archive.Problem)
 	// Finish returns the folder's own problems once its files are read:
 	// used lists the files that gave runs (an empty folder is fatal).
 	Finish(used []string) []archive.Problem
@@ -143,7 +143,7 @@ type asvOpener struct {
 	asvLog
 	shared   map[string][]byte
 	suites   map[string]asvSuite
-	machines map[string]*analysis.Machine
+	machines map[string]*model.Machine
 }
 
 // asvFolder is an opened asv results folder: read-only once open, so
@@ -157,7 +157,7 @@ type asvFolder struct {
 	// it; nil when there is none) and its machine.json (nil: none, or
 	// unusable).
 	suites   map[string]asvSuite
-	machines map[string]*analysis.Machine
+	machines map[string]*model.Machine
 	results  int // result files
 	// intern holds the strings every file repeats (benchmark names and
 	// versions, column names), so that a file's parse does not allocate
@@ -187,8 +187,8 @@ func OpenASV(name string, shared map[string][]byte, results []string, maxBytes i
 
 // openASV opens a folder whose shared files passed the caps.
 func openASV(name string, shared map[string][]byte, results []string, limits archive.Limits, def Defaults) (*asvFolder, []archive.Problem) {
-	o := &asvOpener{asvLog: asvLog{name: name}, shared: shared, suites: map[string]asvSuite{}, machines: map[string]*analysis.Machine{}}
-	f := &asvFolder{name: name, def: def, limits: limits, suites: map[string]asvSuite{}, machines: map[string]*analysis.Machine{},
+	o := &asvOpener{asvLog: asvLog{name: name}, shared: shared, suites: map[string]asvSuite{}, machines: map[string]*model.Machine{}}
+	f := &asvFolder{name: name, def: def, limits: limits, suites: map[string]asvSuite{}, machines: map[string]*model.Machine{},
 		results: len(results), intern: map[string]string{}}
 	// In the order of the result files, as a reader of the whole folder
 	// meets them: each folder's machine, then its benchmarks.
@@ -216,7 +216,7 @@ func openASV(name string, shared map[string][]byte, results []string, limits arc
 var asvColumns = []string{"result", "params", "version", "started_at", "duration", "stats_ci_99_a", "stats_ci_99_b", "stats_q_25", "stats_q_75", "stats_number", "stats_repeat", "samples", "profile"}
 
 // ReadFile implements Folder.
-func (f *asvFolder) ReadFile(rel string, data []byte) ([]analysis.Run, []archive.Problem) {
+func (f *asvFolder) ReadFile(rel string, data []byte) ([]model.Run, []archive.Problem) {
 	data, problems, ok := checkFile(f.name+"/"+rel, data, f.limits)
 	if !ok {
 		return nil, skipped(problems)
@@ -227,11 +227,11 @@ func (f *asvFolder) ReadFile(rel string, data []byte) ([]analysis.Run, []archive
 		return nil, problems
 	}
 	fillDefaults(&run, f.def)
-	return []analysis.Run{run}, problems
+	return []model.Run{run}, problems
 }
 
 // readFile reads a result file that passed the caps.
-func (f *asvFolder) readFile(rel string, data []byte) (analysis.Run, bool, []archive.Problem) {
+func (f *asvFolder) readFile(rel string, data []byte) (model.Run, bool, []archive.Problem) {
 	r := &asvFileReader{asvFolder: f, asvLog: asvLog{name: f.name}}
 	run, ok := r.readResults(rel, data)
 	return run, ok, withDropped(r.problems, r.file(rel), r.dropped)
@@ -256,7 +256,7 @@ func (f *asvFolder) Finish(used []string) []archive.Problem {
 // readASV reads a whole results folder (its files passed the caps): the
 // folder opened, then its result files on every core, their runs and
 // problems in the order of their names.
-func readASV(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readASV(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 	shared := map[string][]byte{}
 	var rels []string
 	for rel, data := range in.Files {
@@ -270,7 +270,7 @@ func readASV(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	slices.Sort(rels)
 	f, problems := openASV(in.Name, shared, rels, archive.LimitsFor(in.MaxBytes), def)
 	type file struct {
-		run      analysis.Run
+		run      model.Run
 		ok       bool
 		problems []archive.Problem
 	}
@@ -280,7 +280,7 @@ func readASV(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 		files[i] = file{run, ok, ps}
 		return nil
 	})
-	var runs []analysis.Run
+	var runs []model.Run
 	var used []string
 	var fileProblems []archive.Problem
 	for i, x := range files {
@@ -323,7 +323,7 @@ type asvMember struct {
 
 // readResults reads one result file into a run; ok is false when nothing
 // of it can be used (the problem is reported).
-func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool) {
+func (r *asvFileReader) readResults(rel string, data []byte) (model.Run, bool) {
 	arena, _ := r.arenas.Get().(*readkit.Arena)
 	if arena == nil {
 		arena = &readkit.Arena{}
@@ -334,10 +334,10 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 	}()
 	f, ok := r.decodeFile(rel, data, arena)
 	if !ok {
-		return analysis.Run{}, false
+		return model.Run{}, false
 	}
 	dir := path.Dir(rel)
-	run := analysis.Run{
+	run := model.Run{
 		Artifact: r.artifact(rel, f),
 		Machine:  r.runMachine(rel, dir, f),
 		Context:  r.context(rel, f),
@@ -350,7 +350,7 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 			n++
 		}
 	}
-	run.Results = make([]analysis.Result, 0, n)
+	run.Results = make([]model.Result, 0, n)
 	for _, e := range f.results {
 		if e.Dup {
 			r.warn(rel, e.Line, "benchmark %q appears twice; keeping the first", e.Key)
@@ -385,9 +385,9 @@ func (r *asvFileReader) readResults(rel string, data []byte) (analysis.Run, bool
 		} else {
 			r.warn(rel, 0, "no usable benchmark results; skipped")
 		}
-		return analysis.Run{}, false
+		return model.Run{}, false
 	}
-	slices.SortStableFunc(run.Results, func(a, b analysis.Result) int { return strings.Compare(a.Case.Benchmark, b.Case.Benchmark) })
+	slices.SortStableFunc(run.Results, func(a, b model.Result) int { return strings.Compare(a.Case.Benchmark, b.Case.Benchmark) })
 	return run, true
 }
 

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -83,7 +83,7 @@ var bmfMeasures = func() map[string]bmfMeasure {
 // bmfIgnoreSuffixes mark benchmarks whose alerts Bencher suppresses.
 var bmfIgnoreSuffixes = []string{"-bencher-ignore", "_bencher_ignore", "BencherIgnore"}
 
-func readBMF(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readBMF(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, utf8BOM)
 	root, end, perr := readkit.ParseJSON(in.Name, data, readkit.JSONOptions{Trailing: true, Duplicates: true})
 	if perr != nil {
@@ -99,7 +99,7 @@ func readBMF(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	if len(root.Fields) == 0 {
 		return nil, append(probs, fatal(in.Name, root.Line, "no benchmarks"))
 	}
-	run := analysis.Run{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context}
+	run := model.Run{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context}
 	index := map[[2]string]int{} // (benchmark key, metric) → result
 	firstBench := map[string]int{}
 	warned := map[string]bool{}
@@ -159,8 +159,8 @@ func readBMF(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 				continue
 			}
 			index[k] = len(run.Results)
-			run.Results = append(run.Results, analysis.Result{
-				Case:    analysis.TestCase{Benchmark: name, Category: cat},
+			run.Results = append(run.Results, model.Result{
+				Case:    model.TestCase{Benchmark: name, Category: cat},
 				Metric:  meas.metric,
 				Unit:    meas.unit,
 				Samples: []float64{v},
@@ -170,14 +170,14 @@ func readBMF(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	if len(run.Results) == 0 {
 		return nil, append(probs, fatal(in.Name, 0, "no usable benchmark results"))
 	}
-	return []analysis.Run{run}, probs
+	return []model.Run{run}, probs
 }
 
 // bmfName strips Bencher's ignore suffix: such a benchmark is secondary.
-func bmfName(key string) (string, analysis.Category) {
+func bmfName(key string) (string, model.Category) {
 	for _, s := range bmfIgnoreSuffixes {
 		if name, ok := strings.CutSuffix(key, s); ok {
-			return name, analysis.Secondary
+			return name, model.Secondary
 		}
 	}
 	return key, ""
@@ -206,7 +206,7 @@ func bmfMetric(file, bench string, m readkit.Field, unit string) (float64, bool,
 		return 0, false, append(probs, problem(file, m.Val.Line, "benchmark %q, measure %q: no value; skipped", bench, m.Key))
 	}
 	v, msg := finite(value)
-	if msg == "" && v < 0 && analysis.IsTimeOrSize(unit) {
+	if msg == "" && v < 0 && model.IsTimeOrSize(unit) {
 		msg = fmt.Sprintf("is negative (%v) for unit %q", v, unit)
 	}
 	if msg != "" {

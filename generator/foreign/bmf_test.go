@@ -7,15 +7,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
 // bmfDefaults is what a caller of the BMF and gab tests knows.
 var bmfDefaults = Defaults{
-	Artifact: analysis.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: analysis.KindCommit, Branch: "main"},
-	Machine:  analysis.Machine{Name: "ci-linux"},
-	Context:  analysis.Params{{Key: "toolchain", Value: "go1.26"}},
+	Artifact: model.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: model.KindCommit, Branch: "main"},
+	Machine:  model.Machine{Name: "ci-linux"},
+	Context:  model.Params{{Key: "toolchain", Value: "go1.26"}},
 }
 
 // bmfProblems renders problems as "file:line: msg", with " (fatal)" for
@@ -32,7 +32,7 @@ func bmfProblems(ps []archive.Problem) []string {
 	return out
 }
 
-func bmfRead(t *testing.T, format, name string, data []byte, def Defaults) ([]analysis.Run, []archive.Problem) {
+func bmfRead(t *testing.T, format, name string, data []byte, def Defaults) ([]model.Run, []archive.Problem) {
 	t.Helper()
 	f, ok := Lookup(format)
 	if !ok {
@@ -41,17 +41,17 @@ func bmfRead(t *testing.T, format, name string, data []byte, def Defaults) ([]an
 	return f.Read(Input{Name: name, Data: data}, def)
 }
 
-func bmfRes(bench string, cat analysis.Category, metric, unit string, samples ...float64) analysis.Result {
-	return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Category: cat}, Metric: metric, Unit: unit, Samples: samples}
+func bmfRes(bench string, cat model.Category, metric, unit string, samples ...float64) model.Result {
+	return model.Result{Case: model.TestCase{Benchmark: bench, Category: cat}, Metric: metric, Unit: unit, Samples: samples}
 }
 
 func TestBmfFixtures(t *testing.T) {
-	run := func(results ...analysis.Result) []analysis.Run {
-		return []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: results}}
+	run := func(results ...model.Result) []model.Run {
+		return []model.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: results}}
 	}
 	tests := []struct {
 		file string
-		want []analysis.Run
+		want []model.Run
 	}{
 		{"harness.json", run(
 			bmfRes("parse/small", "", "wall-time", "ns", 1843.2),
@@ -60,7 +60,7 @@ func TestBmfFixtures(t *testing.T) {
 			bmfRes("parse/large", "", "throughput", "ops/s", 10182.1),
 			bmfRes("/bin/sh -c ./build.sh", "", "build-time", "s", 87),
 			bmfRes("target/release/kvd", "", "file-size", "B", 4281344),
-			bmfRes("warmup", analysis.Secondary, "wall-time", "ns", 5120),
+			bmfRes("warmup", model.Secondary, "wall-time", "ns", 5120),
 		)},
 		{"iai.json", run(
 			bmfRes("bench_fib::short::fib_10", "", "instructions", "instructions", 1734),
@@ -99,7 +99,7 @@ func TestBmfBadInput(t *testing.T) {
 	tests := []struct {
 		name  string
 		data  string
-		want  []analysis.Result // nil: no run
+		want  []model.Result // nil: no run
 		probs []string
 	}{
 		{
@@ -134,7 +134,7 @@ func TestBmfBadInput(t *testing.T) {
 				`"b": [1, 2],` + "\n" +
 				`"c": {"latency": 12},` + "\n" +
 				`"d": {"latency": {"value": 7, "lower_value": "x"}}` + "\n}",
-			want: []analysis.Result{bmfRes("d", "", "wall-time", "ns", 7)},
+			want: []model.Result{bmfRes("d", "", "wall-time", "ns", 7)},
 			probs: []string{
 				`x.json:2: benchmark "a", measure "latency": value must be a number, found a string; skipped`,
 				`x.json:3: benchmark "b": want an object of measures, found a list; skipped`,
@@ -147,7 +147,7 @@ func TestBmfBadInput(t *testing.T) {
 			data: "{\n" +
 				`"a": {"latency": {"value": 10}},` + "\n" +
 				`"a": {"latency": {"value": 11}, "Latency": {"value": 12}}` + "\n}",
-			want: []analysis.Result{bmfRes("a", "", "wall-time", "ns", 10, 11, 12)},
+			want: []model.Result{bmfRes("a", "", "wall-time", "ns", 10, 11, 12)},
 			probs: []string{
 				`x.json:3: benchmark "a" appears again (first at line 2); its measures are merged`,
 				`x.json:3: benchmark "a": measure "Latency" repeats metric wall-time (first at line 3); both values kept as samples`,
@@ -156,7 +156,7 @@ func TestBmfBadInput(t *testing.T) {
 		{
 			name: "unknown measure is kept with a warning",
 			data: `{"a": {"peak-rss": {"value": 1024}}, "b": {"peak-rss": {"value": 2048}}}`,
-			want: []analysis.Result{bmfRes("a", "", "peak-rss", "", 1024), bmfRes("b", "", "peak-rss", "", 2048)},
+			want: []model.Result{bmfRes("a", "", "peak-rss", "", 1024), bmfRes("b", "", "peak-rss", "", 2048)},
 			probs: []string{
 				`x.json:1: measure "peak-rss" is not a Bencher built-in measure: kept as metric "peak-rss" with no unit (lower is better unless [metrics."peak-rss"] says otherwise)`,
 			},
@@ -164,7 +164,7 @@ func TestBmfBadInput(t *testing.T) {
 		{
 			name: "measures named like units name their quantity",
 			data: `{"a": {"%": {"value": 12.5}, "µs": {"value": 3}, "MB": {"value": 20}}, "b": {"%": {"value": 7}}}`,
-			want: []analysis.Result{bmfRes("a", "", "percent", "%", 12.5), bmfRes("a", "", "wall-time", "us", 3), bmfRes("a", "", "size", "MB", 20), bmfRes("b", "", "percent", "%", 7)},
+			want: []model.Result{bmfRes("a", "", "percent", "%", 12.5), bmfRes("a", "", "wall-time", "us", 3), bmfRes("a", "", "size", "MB", 20), bmfRes("b", "", "percent", "%", 7)},
 			probs: []string{
 				`x.json:1: measure "%" is a unit, not a Bencher built-in measure: kept as metric "percent" in %`,
 				`x.json:1: measure "µs" is a unit, not a Bencher built-in measure: kept as metric "wall-time" in us`,
@@ -178,7 +178,7 @@ func TestBmfBadInput(t *testing.T) {
 				`"throughput": {"value": 1e999},` + "\n" +
 				`"file-size": {"value": 10, "lower_value": 11, "upper_value": 9, "unit": "B"},` + "\n" +
 				`"build-time": {"lower_value": 1}` + "\n}}",
-			want: []analysis.Result{bmfRes("a", "", "file-size", "B", 10)},
+			want: []model.Result{bmfRes("a", "", "file-size", "B", 10)},
 			probs: []string{
 				`x.json:2: benchmark "a", measure "latency": value is negative (-5) for unit "ns"; skipped`,
 				`x.json:3: benchmark "a", measure "throughput": value 1e999 is out of range; skipped`,
@@ -200,21 +200,21 @@ func TestBmfBadInput(t *testing.T) {
 		{
 			name:  "trailing text is a warning",
 			data:  "{\"a\": {\"latency\": {\"value\": 3}}}\nnot json",
-			want:  []analysis.Result{bmfRes("a", "", "wall-time", "ns", 3)},
+			want:  []model.Result{bmfRes("a", "", "wall-time", "ns", 3)},
 			probs: []string{"x.json:2: unexpected text after the JSON object; ignored"},
 		},
 		{
 			name: "ignore suffixes",
 			data: `{"a_bencher_ignore": {"latency": {"value": 1}}, "bBencherIgnore": {"latency": {"value": 2}}}`,
-			want: []analysis.Result{bmfRes("a", analysis.Secondary, "wall-time", "ns", 1), bmfRes("b", analysis.Secondary, "wall-time", "ns", 2)},
+			want: []model.Result{bmfRes("a", model.Secondary, "wall-time", "ns", 1), bmfRes("b", model.Secondary, "wall-time", "ns", 2)},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs, probs := bmfRead(t, "bmf", "x.json", []byte(tt.data), bmfDefaults)
-			var want []analysis.Run
+			var want []model.Run
 			if tt.want != nil {
-				want = []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: tt.want}}
+				want = []model.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: tt.want}}
 			}
 			if diff := cmp.Diff(want, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)

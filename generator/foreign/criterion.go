@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -107,7 +107,7 @@ func criterionName(in Input, rel string) string {
 	return strings.TrimSuffix(in.Name, "/") + "/" + rel
 }
 
-func readCriterion(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readCriterion(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 	if in.Files == nil {
 		return nil, []archive.Problem{fatal(in.Name, 0, "a Criterion result is a folder (target/criterion), not a file")}
 	}
@@ -136,7 +136,7 @@ func readCriterion(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 		return nil, problems
 	}
 
-	var results []analysis.Result
+	var results []model.Result
 	seen := map[string]string{} // test case → folder that gave it
 	for _, d := range dirs {
 		rs, ps := readCriterionBenchmark(in, d)
@@ -156,13 +156,13 @@ func readCriterion(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 		problems = append(problems, fatal(in.Name, 0, "none of the %d Criterion benchmarks could be read", len(dirs)))
 		return nil, problems
 	}
-	run := analysis.Run{
+	run := model.Run{
 		Artifact: def.Artifact,
 		Machine:  def.Machine,
 		Context:  def.Context,
 		Results:  results,
 	}
-	return []analysis.Run{run}, problems
+	return []model.Run{run}, problems
 }
 
 // criterionID is new/benchmark.json. Criterion writes further fields
@@ -203,7 +203,7 @@ type criterionMeasured struct {
 
 // readCriterionBenchmark reads the new/ files of the benchmark in folder
 // dir. It returns no results when the benchmark cannot be used.
-func readCriterionBenchmark(in Input, dir string) ([]analysis.Result, []archive.Problem) {
+func readCriterionBenchmark(in Input, dir string) ([]model.Result, []archive.Problem) {
 	rel := func(base string) string { return dir + "new/" + base }
 	name := func(base string) string { return criterionName(in, rel(base)) }
 
@@ -223,7 +223,7 @@ func readCriterionBenchmark(in Input, dir string) ([]analysis.Result, []archive.
 	if id.ValueStr != nil && *id.ValueStr != "" {
 		params["value"] = *id.ValueStr
 	}
-	tc := analysis.TestCase{Benchmark: *id.GroupID, Params: analysis.NewParams(params)}
+	tc := model.TestCase{Benchmark: *id.GroupID, Params: model.NewParams(params)}
 
 	var problems []archive.Problem
 	m, ok := criterionCustom(name("raw.csv"), in.Files[rel("raw.csv")], &problems)
@@ -240,9 +240,9 @@ func readCriterionBenchmark(in Input, dir string) ([]analysis.Result, []archive.
 		problems = append(problems, problem(idFile, 0, "benchmark %q has no usable sample.json or estimates.json, so it is skipped", tc.String()))
 		return nil, problems
 	}
-	results := []analysis.Result{{Case: tc, Metric: m.metric, Unit: m.unit, Samples: m.samples, Iters: m.iters}}
+	results := []model.Result{{Case: tc, Metric: m.metric, Unit: m.unit, Samples: m.samples, Iters: m.iters}}
 	if m.custom {
-		results[0].Direction = analysis.LowerIsBetter
+		results[0].Direction = model.LowerIsBetter
 		return results, problems
 	}
 	rates, warn := criterionThroughput(id.Throughput)
@@ -259,7 +259,7 @@ rates:
 				continue rates
 			}
 		}
-		results = append(results, analysis.Result{Case: tc, Metric: r.metric, Unit: r.unit, Samples: samples})
+		results = append(results, model.Result{Case: tc, Metric: r.metric, Unit: r.unit, Samples: samples})
 	}
 	return results, problems
 }

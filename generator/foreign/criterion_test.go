@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
@@ -41,12 +41,12 @@ func criterionLoad(t testing.TB, dir string) Input {
 // criterionShape is what a result is, without its numbers.
 type criterionShape struct {
 	Case, Metric, Unit string
-	Direction          analysis.Direction
+	Direction          model.Direction
 	N                  int
 	Iters              bool
 }
 
-func criterionShapes(runs []analysis.Run) []criterionShape {
+func criterionShapes(runs []model.Run) []criterionShape {
 	var out []criterionShape
 	for _, r := range runs {
 		for _, res := range r.Results {
@@ -56,7 +56,7 @@ func criterionShapes(runs []analysis.Run) []criterionShape {
 	return out
 }
 
-func criterionResult(t *testing.T, runs []analysis.Run, tc, metric string) analysis.Result {
+func criterionResult(t *testing.T, runs []model.Run, tc, metric string) model.Result {
 	t.Helper()
 	for _, r := range runs {
 		for _, res := range r.Results {
@@ -66,14 +66,14 @@ func criterionResult(t *testing.T, runs []analysis.Run, tc, metric string) analy
 		}
 	}
 	t.Fatalf("no result %s %s", tc, metric)
-	return analysis.Result{}
+	return model.Result{}
 }
 
 func TestCriterionFixtures(t *testing.T) {
 	def := Defaults{
-		Artifact: analysis.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: analysis.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)},
-		Machine:  analysis.Machine{Name: "ci-1"},
-		Context:  analysis.Params{{Key: "toolchain", Value: "rust-1.63"}},
+		Artifact: model.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: model.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)},
+		Machine:  model.Machine{Name: "ci-1"},
+		Context:  model.Params{{Key: "toolchain", Value: "rust-1.63"}},
 	}
 	tests := []struct {
 		name   string
@@ -151,7 +151,7 @@ func TestCriterionFixtures(t *testing.T) {
 				t.Errorf("%s: first sample %v × %v iterations, want %v × %v", tt.firstCase, first.Samples[0], first.Iters[0], tt.first, tt.iter)
 			}
 			for tc, want := range tt.means {
-				got := analysis.MeanOf(criterionResult(t, runs, tc, "wall-time").Samples)
+				got := model.MeanOf(criterionResult(t, runs, tc, "wall-time").Samples)
 				if math.Abs(got-want) > 1e-12*want {
 					t.Errorf("%s: mean %v, want Criterion's %v", tc, got, want)
 				}
@@ -214,11 +214,11 @@ func TestCriterionProblems(t *testing.T) {
 		"ok/new/benchmark.json": criterionIDJSON("ok", "", "", ""),
 		"ok/new/sample.json":    criterionGoodSample,
 	}
-	okWall := analysis.Result{Case: analysis.TestCase{Benchmark: "ok"}, Metric: "wall-time", Unit: "ns", Samples: []float64{10, 15}, Iters: []float64{1, 2}}
+	okWall := model.Result{Case: model.TestCase{Benchmark: "ok"}, Metric: "wall-time", Unit: "ns", Samples: []float64{10, 15}, Iters: []float64{1, 2}}
 	tests := []struct {
 		name     string
 		files    map[string]string
-		want     []analysis.Result // besides okWall, which every case keeps
+		want     []model.Result // besides okWall, which every case keeps
 		problems []archive.Problem
 	}{
 		{
@@ -264,9 +264,9 @@ func TestCriterionProblems(t *testing.T) {
 				"fb/new/sample.json":    `{"sampling_mode":"Linear","iters":[],"times":[]}`,
 				"fb/new/estimates.json": criterionGoodEst,
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "fb"}, Metric: "wall-time", Unit: "ns", Samples: []float64{14}},
-				{Case: analysis.TestCase{Benchmark: "fb"}, Metric: "throughput", Unit: "B/s", Samples: []float64{5e8}},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "fb"}, Metric: "wall-time", Unit: "ns", Samples: []float64{14}},
+				{Case: model.TestCase{Benchmark: "fb"}, Metric: "throughput", Unit: "B/s", Samples: []float64{5e8}},
 			},
 			problems: []archive.Problem{
 				{File: "t/fb/new/sample.json", Msg: "no samples"},
@@ -279,8 +279,8 @@ func TestCriterionProblems(t *testing.T) {
 				"fb/new/benchmark.json": criterionIDJSON("fb", "", "", ""),
 				"fb/new/estimates.json": `{"Mean":{"point_estimate":12.5},"Slope":null}`,
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "fb"}, Metric: "wall-time", Unit: "ns", Samples: []float64{12.5}},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "fb"}, Metric: "wall-time", Unit: "ns", Samples: []float64{12.5}},
 			},
 			problems: []archive.Problem{
 				{File: "t/fb/new/sample.json", Msg: "missing or unusable: the typical estimate of estimates.json is the benchmark's one sample"},
@@ -337,9 +337,9 @@ func TestCriterionProblems(t *testing.T) {
 				"w/new/benchmark.json": "{\"group_id\":\"w\",\n\"throughput\":{\"Widgets\":3}}",
 				"w/new/sample.json":    `{"sampling_mode":"Auto","iters":[1.0,1.0],"times":[3.0,6.0]}`,
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "w"}, Metric: "wall-time", Unit: "ns", Samples: []float64{3, 6}, Iters: []float64{1, 1}},
-				{Case: analysis.TestCase{Benchmark: "w"}, Metric: "throughput", Unit: "widgets/s", Samples: []float64{1e9, 5e8}},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "w"}, Metric: "wall-time", Unit: "ns", Samples: []float64{3, 6}, Iters: []float64{1, 1}},
+				{Case: model.TestCase{Benchmark: "w"}, Metric: "throughput", Unit: "widgets/s", Samples: []float64{1e9, 5e8}},
 			},
 			problems: []archive.Problem{
 				{File: "t/w/new/sample.json", Line: 1, Msg: `unknown sampling_mode "Auto" (want Linear or Flat); samples read all the same`},
@@ -352,8 +352,8 @@ func TestCriterionProblems(t *testing.T) {
 				"w/new/benchmark.json": criterionIDJSON("w", "", "", `{"Bytes":-1}`),
 				"w/new/sample.json":    `{"sampling_mode":"Flat","iters":[1.0,1.0],"times":[3.0,6.0]}`,
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "w"}, Metric: "wall-time", Unit: "ns", Samples: []float64{3, 6}, Iters: []float64{1, 1}},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "w"}, Metric: "wall-time", Unit: "ns", Samples: []float64{3, 6}, Iters: []float64{1, 1}},
 			},
 			problems: []archive.Problem{
 				{File: "t/w/new/benchmark.json", Line: 1, Msg: "throughput Bytes -1 is not a count; only wall-time is kept"},
@@ -365,9 +365,9 @@ func TestCriterionProblems(t *testing.T) {
 				"eb/new/benchmark.json": criterionIDJSON("eb", "parse", "1 KiB", `{"ElementsAndBytes":{"elements":2,"bytes":1024}}`),
 				"eb/new/sample.json":    `{"sampling_mode":"Flat","iters":[2.0,2.0],"times":[2.0,4.0]}`,
 			},
-			want: func() []analysis.Result {
-				tc := analysis.TestCase{Benchmark: "eb", Params: analysis.Params{{Key: "function", Value: "parse"}, {Key: "value", Value: "1 KiB"}}}
-				return []analysis.Result{
+			want: func() []model.Result {
+				tc := model.TestCase{Benchmark: "eb", Params: model.Params{{Key: "function", Value: "parse"}, {Key: "value", Value: "1 KiB"}}}
+				return []model.Result{
 					{Case: tc, Metric: "wall-time", Unit: "ns", Samples: []float64{1, 2}, Iters: []float64{2, 2}},
 					{Case: tc, Metric: "throughput", Unit: "B/s", Samples: []float64{1024e9, 512e9}},
 					{Case: tc, Metric: "throughput-elements", Unit: "elements/s", Samples: []float64{2e9, 1e9}},
@@ -381,8 +381,8 @@ func TestCriterionProblems(t *testing.T) {
 				"cy/new/sample.json":    `{"sampling_mode":"Linear","iters":[1.0,2.0],"times":[40.0,60.0]}`,
 				"cy/new/raw.csv":        "group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count\ncy,,,8,bytes,40.0,cycles,1\ncy,,,8,bytes,60.0,cycles,2\n",
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "cy"}, Metric: "cycles", Unit: "cycles", Samples: []float64{40, 30}, Iters: []float64{1, 2}, Direction: analysis.LowerIsBetter},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "cy"}, Metric: "cycles", Unit: "cycles", Samples: []float64{40, 30}, Iters: []float64{1, 2}, Direction: model.LowerIsBetter},
 			},
 			problems: []archive.Problem{
 				{File: "t/cy/new/raw.csv", Line: 2, Msg: `custom measurement in unit "cycles" (not wall time): kept as metric "cycles", lower is better`},
@@ -395,8 +395,8 @@ func TestCriterionProblems(t *testing.T) {
 				"rc/new/sample.json":    `{"sampling_mode":"Linear","iters":[1.0,2.0],"times":[40.0,60.0]}`,
 				"rc/new/raw.csv":        "group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count\nrc,,,,,40.0,cycles,1\nrc,,,,,x,cycles,2\n",
 			},
-			want: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "rc"}, Metric: "wall-time", Unit: "ns", Samples: []float64{40, 30}, Iters: []float64{1, 2}},
+			want: []model.Result{
+				{Case: model.TestCase{Benchmark: "rc"}, Metric: "wall-time", Unit: "ns", Samples: []float64{40, 30}, Iters: []float64{1, 2}},
 			},
 			problems: []archive.Problem{
 				{File: "t/rc/new/raw.csv", Line: 3, Msg: `bad sample "x" × "2"; the samples come from sample.json`},
@@ -431,7 +431,7 @@ func TestCriterionProblems(t *testing.T) {
 				t.Fatalf("got %d runs, want 1 (problems %v)", len(runs), problems)
 			}
 			want := append(tt.want, okWall)
-			if diff := cmp.Diff(want, runs[0].Results, cmpopts.SortSlices(func(a, b analysis.Result) bool {
+			if diff := cmp.Diff(want, runs[0].Results, cmpopts.SortSlices(func(a, b model.Result) bool {
 				return a.Case.String()+" "+a.Metric < b.Case.String()+" "+b.Metric
 			})); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)

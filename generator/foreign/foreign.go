@@ -1,7 +1,7 @@
 // Package foreign reads the result files of other benchmark tools — Go's
 // `go test -bench` text, Criterion.rs directories, Google Benchmark,
 // pytest-benchmark, hyperfine, Bencher Metric Format, github-action-benchmark,
-// asv and perfgate — into the native model (analysis.Run), for
+// asv and perfgate — into the native model (model.Run), for
 // `perfpages import` and for sources with `format = "…"` (SPEC §4). It sits
 // beside generator/archive at the start of the pipeline: foreign files →
 // runs → dataset → analysis → site.
@@ -18,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
@@ -44,14 +44,14 @@ type Input struct {
 // artifact and machine from the file where the format records them and
 // uses these for the rest; a zero field is unknown.
 type Defaults struct {
-	Artifact analysis.Artifact
-	Machine  analysis.Machine
-	Context  analysis.Params
+	Artifact model.Artifact
+	Machine  model.Machine
+	Context  model.Params
 }
 
 // Reader reads one input into runs (one per artifact × machine × context
 // the input holds; most formats give one).
-type Reader func(in Input, def Defaults) ([]analysis.Run, []archive.Problem)
+type Reader func(in Input, def Defaults) ([]model.Run, []archive.Problem)
 
 // Format describes one foreign format.
 type Format struct {

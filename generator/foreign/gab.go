@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 	"github.com/perfpages/perfpages/generator/source"
@@ -52,12 +52,12 @@ import (
 // are repetitions: their values are the samples of one result.
 //
 // pytest's records also carry the summary statistics of the time per
-// round, which the result keeps (analysis.SampleSummary, see gabSummary):
+// round, which the result keeps (model.SampleSummary, see gabSummary):
 // the action writes range "stddev: <seconds>" and extra "mean: <x>
 // <nsec|usec|msec|sec>\nrounds: <n>". Every other tool's range is not a
 // standard deviation (cargo's "± N" is max − min, benchmarkjs's a
 // relative margin of error): it is kept as the tool wrote it
-// (analysis.Result.Range), for pages to show beside the value.
+// (model.Result.Range), for pages to show beside the value.
 //
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
@@ -138,7 +138,7 @@ type gabReader struct {
 }
 
 type gabRun struct {
-	run   analysis.Run
+	run   model.Run
 	index map[string]int // benchmark, params, metric → result
 }
 
@@ -146,17 +146,17 @@ type gabRun struct {
 type gabValue struct {
 	pkg     string // go tool: the package, a context key
 	bench   string
-	params  analysis.Params
+	params  model.Params
 	metric  string
 	unit    string
 	value   float64
 	lit     string // value as written, for exact decimal rescaling
 	line    int
-	summary *analysis.SampleSummary // pytest's statistics, or nil
-	rng     string                  // the tool's range, as written (none with a summary, which holds it)
+	summary *model.SampleSummary // pytest's statistics, or nil
+	rng     string               // the tool's range, as written (none with a summary, which holds it)
 }
 
-func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
+func readGab(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
 	g := &gabReader{file: in.Name, warned: map[string]bool{}, units: map[string]string{}, byKey: map[string]*gabRun{}}
 	defer func() { problems = withDropped(problems, g.file, g.dropped) }()
 	data := bytes.TrimPrefix(in.Data, utf8BOM)
@@ -184,7 +184,7 @@ func readGab(in Input, def Defaults) (_ []analysis.Run, problems []archive.Probl
 		}
 		return nil, append(g.problems, fatal(in.Name, root.Line, "want %s, found %s", want, root.Describe()))
 	}
-	var runs []analysis.Run
+	var runs []model.Run
 	for _, r := range g.runs {
 		if len(r.run.Results) > 0 {
 			runs = append(runs, r.run)
@@ -231,9 +231,9 @@ func (g *gabReader) warnOnce(key string, line int, format string, args ...any) {
 
 // context splits the caller's context into the runs' context and the
 // direction given by GabBetter.
-func (g *gabReader) context(c analysis.Params) (map[string]string, analysis.Direction) {
+func (g *gabReader) context(c model.Params) (map[string]string, model.Direction) {
 	ctx := map[string]string{}
-	var dir analysis.Direction
+	var dir model.Direction
 	for _, kv := range c {
 		if kv.Key != GabBetter {
 			ctx[kv.Key] = kv.Value
@@ -241,9 +241,9 @@ func (g *gabReader) context(c analysis.Params) (map[string]string, analysis.Dire
 		}
 		switch strings.ToLower(kv.Value) {
 		case "higher", "custombiggerisbetter":
-			dir = analysis.HigherIsBetter
+			dir = model.HigherIsBetter
 		case "lower", "customsmallerisbetter":
-			dir = analysis.LowerIsBetter
+			dir = model.LowerIsBetter
 		default:
 			g.warn(0, "context %s=%q: want higher or lower; ignored", GabBetter, kv.Value)
 		}
@@ -252,16 +252,16 @@ func (g *gabReader) context(c analysis.Params) (map[string]string, analysis.Dire
 }
 
 // custom reads the custom tools' array into one run.
-func (g *gabReader) custom(root *readkit.Node, def Defaults, ctx map[string]string, dir analysis.Direction) {
+func (g *gabReader) custom(root *readkit.Node, def Defaults, ctx map[string]string, dir model.Direction) {
 	if len(root.Items) == 0 {
 		g.warn(root.Line, "empty benchmark list")
 		return
 	}
 	tool := ""
 	switch dir {
-	case analysis.HigherIsBetter:
+	case model.HigherIsBetter:
 		tool = "customBiggerIsBetter"
-	case analysis.LowerIsBetter:
+	case model.LowerIsBetter:
 		tool = "customSmallerIsBetter"
 	}
 	g.benches("", def.Artifact, def, ctx, tool, g.records(root.Items))
@@ -271,7 +271,7 @@ func (g *gabReader) custom(root *readkit.Node, def Defaults, ctx map[string]stri
 type gabEntry struct {
 	suite string
 	ctx   map[string]string
-	art   analysis.Artifact
+	art   model.Artifact
 	ran   time.Time // the entry's date: when the action ran
 	tool  string
 	recs  []gabRecord
@@ -500,7 +500,7 @@ func (g *gabReader) entry(suite string, e *readkit.Node, def Defaults) *gabEntry
 //     main line. The file's order does: each commit of a push run gets
 //     as first parent the commit of the run before it, so that without
 //     the project's history the main line follows the file (see
-//     analysis.Dataset.MainLine). Suites are merged into one order that
+//     model.Dataset.MainLine). Suites are merged into one order that
 //     keeps every suite's own (runs that only some suites have fit in by
 //     the time they ran); a re-run of a commit keeps its first place.
 //     Commits with another branch (a commit.branch, which the action does
@@ -531,7 +531,7 @@ func (g *gabReader) history(list []*gabEntry, def Defaults) []*gabEntry {
 		if !e.ran.IsZero() && (c.ran.IsZero() || e.ran.Before(c.ran)) {
 			c.ran = e.ran
 		}
-		if e.art.Kind != analysis.KindTry {
+		if e.art.Kind != model.KindTry {
 			if !c.push {
 				c.push, c.art = true, e.art
 			}
@@ -556,7 +556,7 @@ func (g *gabReader) history(list []*gabEntry, def Defaults) []*gabEntry {
 	warned := map[string]bool{}
 	for _, e := range list {
 		c := commits[e.art.ID]
-		if e.art.Kind == analysis.KindTry && len(c.prs) > 1 && e.art.PR != c.prs[0] {
+		if e.art.Kind == model.KindTry && len(c.prs) > 1 && e.art.PR != c.prs[0] {
 			if key := e.art.ID + "\x00" + strconv.Itoa(e.art.PR); !warned[key] {
 				warned[key] = true
 				g.warn(e.line, "%scommit %s is listed under PR #%d and PR #%d; its runs under #%d are skipped (the lowest PR number keeps the commit)",
@@ -663,7 +663,7 @@ func (g *gabReader) history(list []*gabEntry, def Defaults) []*gabEntry {
 
 // gabCommit gathers what a data file's entries say about one commit.
 type gabCommit struct {
-	art    analysis.Artifact
+	art    model.Artifact
 	push   bool      // it ran on a push: a main-line commit
 	listed bool      // it is in the main line's list
 	first  int       // index of its first entry
@@ -703,7 +703,7 @@ func gabOrder(ids []string, edges map[string][]string, indeg map[string]int, les
 
 // run returns the run of (suite, go package, artifact id), creating it in
 // file order.
-func (g *gabReader) run(suite, pkg string, art analysis.Artifact, def Defaults, ctx map[string]string) *gabRun {
+func (g *gabReader) run(suite, pkg string, art model.Artifact, def Defaults, ctx map[string]string) *gabRun {
 	key := suite + "\x00" + pkg + "\x00" + art.ID
 	if r, ok := g.byKey[key]; ok {
 		return r
@@ -715,18 +715,18 @@ func (g *gabReader) run(suite, pkg string, art analysis.Artifact, def Defaults, 
 		}
 		ctx = c
 	}
-	r := &gabRun{run: analysis.Run{Artifact: art, Machine: def.Machine, Context: analysis.NewParams(ctx)}, index: map[string]int{}}
+	r := &gabRun{run: model.Run{Artifact: art, Machine: def.Machine, Context: model.NewParams(ctx)}, index: map[string]int{}}
 	g.byKey[key] = r
 	g.runs = append(g.runs, r)
 	return r
 }
 
 // artifact reads an entry's commit, and when the entry ran (its date).
-func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analysis.Artifact, time.Time, bool) {
+func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (model.Artifact, time.Time, bool) {
 	c := e.Get("commit")
 	if c == nil || c.Kind != readkit.Map {
 		g.warn(e.Line, "suite %q: entry without a commit object; skipped", suite)
-		return analysis.Artifact{}, time.Time{}, false
+		return model.Artifact{}, time.Time{}, false
 	}
 	return g.commit(suite, c, e.Get("date"), def)
 }
@@ -734,20 +734,20 @@ func (g *gabReader) artifact(suite string, e *readkit.Node, def Defaults) (analy
 // commit reads a commit object ({id, message, url, author, timestamp,
 // branch}) and the date its run has (date, milliseconds since 1970, or
 // nil).
-func (g *gabReader) commit(suite string, c, d *readkit.Node, def Defaults) (analysis.Artifact, time.Time, bool) {
+func (g *gabReader) commit(suite string, c, d *readkit.Node, def Defaults) (model.Artifact, time.Time, bool) {
 	id := strings.TrimSpace(c.Get("id").Str())
 	if id == "" {
 		g.warn(c.Line, "suite %q: entry without a commit id; skipped", suite)
-		return analysis.Artifact{}, time.Time{}, false
+		return model.Artifact{}, time.Time{}, false
 	}
-	a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: c.Get("branch").Str()}
+	a := model.Artifact{ID: id, Kind: model.KindCommit, Branch: c.Get("branch").Str()}
 	msg := strings.TrimSpace(c.Get("message").Str())
 	subject, body, _ := strings.Cut(msg, "\n")
 	a.PR, a.Title = source.TitleAndPR(strings.TrimSpace(subject), body)
 	if m := gabPRURL.FindStringSubmatch(c.Get("url").Str()); m != nil {
 		// A pull_request run: the PR's head commit, and the message is
 		// the PR's title.
-		a.Kind, a.PR, a.Title, a.Branch = analysis.KindTry, source.PRNumber(m[1]), strings.TrimSpace(subject), ""
+		a.Kind, a.PR, a.Title, a.Branch = model.KindTry, source.PRNumber(m[1]), strings.TrimSpace(subject), ""
 	}
 	if au := c.Get("author"); au != nil {
 		a.Author = strings.TrimSpace(au.Get("name").Str())
@@ -769,7 +769,7 @@ func (g *gabReader) commit(suite string, c, d *readkit.Node, def Defaults) (anal
 	if a.Date.IsZero() {
 		a.Date = ran
 	}
-	if a.Kind == analysis.KindCommit && a.Branch == "" {
+	if a.Kind == model.KindCommit && a.Branch == "" {
 		a.Branch = def.Artifact.Branch
 	}
 	return a, ran, true
@@ -810,7 +810,7 @@ func (g *gabReader) records(elems []*readkit.Node) []gabRecord {
 }
 
 // benches adds one run's bench records to the runs of art.
-func (g *gabReader) benches(suite string, art analysis.Artifact, def Defaults, ctx map[string]string, tool string, recs []gabRecord) {
+func (g *gabReader) benches(suite string, art model.Artifact, def Defaults, ctx map[string]string, tool string, recs []gabRecord) {
 	goTool := tool == "go"
 	// Newer versions of the go tool write "Name - unit" records next to
 	// the combined one; the combined one is then a duplicate.
@@ -962,7 +962,7 @@ func gabCutUnit(name, unit string) (string, bool) {
 // into the package, the benchmark and its params, as format gobench
 // names them (see readGab). clash is a key that had to fall back to the
 // positional form.
-func gabGoName(name, extra string) (pkg, bench string, params analysis.Params, clash string) {
+func gabGoName(name, extra string) (pkg, bench string, params model.Params, clash string) {
 	if strings.HasSuffix(name, ")") {
 		if i := strings.LastIndex(name, " ("); i > 0 {
 			pkg = name[i+2 : len(name)-1]
@@ -990,7 +990,7 @@ func gabGoName(name, extra string) (pkg, bench string, params analysis.Params, c
 		}
 		m[pos] = p
 	}
-	return pkg, bench, analysis.NewParams(m), clash
+	return pkg, bench, model.NewParams(m), clash
 }
 
 // gabTimeExp is the power of ten of nanoseconds per unit of the time
@@ -1053,7 +1053,7 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 			v.unit = first
 		}
 	}
-	if v.value < 0 && analysis.IsTimeOrSize(v.unit) {
+	if v.value < 0 && model.IsTimeOrSize(v.unit) {
 		g.warn(v.line, "benchmark %q: value %v is negative for unit %q; skipped", v.bench, v.value, v.unit)
 		return
 	}
@@ -1080,8 +1080,8 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 		return
 	}
 	r.index[key] = len(r.run.Results)
-	r.run.Results = append(r.run.Results, analysis.Result{
-		Case:      analysis.TestCase{Benchmark: v.bench, Params: v.params},
+	r.run.Results = append(r.run.Results, model.Result{
+		Case:      model.TestCase{Benchmark: v.bench, Params: v.params},
 		Metric:    v.metric,
 		Unit:      v.unit,
 		Samples:   []float64{v.value},
@@ -1108,7 +1108,7 @@ var (
 // pytest-shaped record whose numbers are unusable (not finite, a negative
 // stddev or mean, rounds not a positive integer) keeps its value and
 // loses its summary, with a warning.
-func (g *gabReader) summary(rec gabRecord) *analysis.SampleSummary {
+func (g *gabReader) summary(rec gabRecord) *model.SampleSummary {
 	sd := gabStdDev.FindStringSubmatch(rec.rng)
 	mean := gabMean.FindStringSubmatch(rec.extra)
 	rounds := gabRounds.FindStringSubmatch(rec.extra)
@@ -1119,7 +1119,7 @@ func (g *gabReader) summary(rec gabRecord) *analysis.SampleSummary {
 	if !ok {
 		return nil
 	}
-	bad := func(what, text string) *analysis.SampleSummary {
+	bad := func(what, text string) *model.SampleSummary {
 		line := rec.line
 		if what == "stddev" {
 			line = rec.rngLine
@@ -1139,22 +1139,22 @@ func (g *gabReader) summary(rec gabRecord) *analysis.SampleSummary {
 	if err != nil || n < 1 {
 		return bad("rounds", rounds[1])
 	}
-	return &analysis.SampleSummary{Mean: gabScale(m, mean[1], exp), StdDev: s, N: n}
+	return &model.SampleSummary{Mean: gabScale(m, mean[1], exp), StdDev: s, N: n}
 }
 
 // gabDirection is the direction a tool gives a metric (see readGab).
-func gabDirection(tool, metric string) analysis.Direction {
+func gabDirection(tool, metric string) model.Direction {
 	switch {
 	case tool == "customBiggerIsBetter":
-		return analysis.HigherIsBetter
+		return model.HigherIsBetter
 	case tool == "customSmallerIsBetter":
-		return analysis.LowerIsBetter
+		return model.LowerIsBetter
 	case metric == "throughput":
 		return ""
 	case slices.Contains(gabHigherTools, tool):
-		return analysis.HigherIsBetter
+		return model.HigherIsBetter
 	case slices.Contains(gabLowerTools, tool):
-		return analysis.LowerIsBetter
+		return model.LowerIsBetter
 	}
 	return ""
 }

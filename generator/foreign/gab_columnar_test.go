@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // TestGabColumnar reads the compact "version 2" layout (a real excerpt)
@@ -50,17 +50,17 @@ func TestGabColumnar(t *testing.T) {
 	if got, _ := first.Context.Get("pkg"); got != "github.com/gofiber/fiber/v3" {
 		t.Errorf("context pkg %q", got)
 	}
-	byMetric := map[string]analysis.Result{}
+	byMetric := map[string]model.Result{}
 	for _, r := range first.Results {
 		byMetric[r.Case.Benchmark+" "+r.Metric] = r
 	}
 	for key, want := range map[string]struct {
 		unit string
-		dir  analysis.Direction
+		dir  model.Direction
 		v    float64
 	}{
-		"_NewError wall-time": {"ns", analysis.LowerIsBetter, 63.42},
-		"_NewError B/op":      {"B/op", analysis.LowerIsBetter, 24},
+		"_NewError wall-time": {"ns", model.LowerIsBetter, 63.42},
+		"_NewError B/op":      {"B/op", model.LowerIsBetter, 24},
 		// A rate under tool go is left to its unit (the action's
 		// "smaller is better" for MB/s is a known bug): no direction here.
 		"AppendMsgredirectionMsg throughput": {"B/s", "", 1905.53e6},
@@ -81,7 +81,7 @@ func TestGabColumnar(t *testing.T) {
 		t.Fatalf("classic problems: %v", cproblems)
 	}
 	for i := range classic {
-		var ps analysis.Params
+		var ps model.Params
 		for _, kv := range classic[i].Context {
 			if kv.Key != "suite" {
 				ps = append(ps, kv)

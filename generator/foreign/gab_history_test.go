@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // The commits of testdata/gab/history.js (see its README): pushed in the
@@ -25,14 +25,14 @@ const (
 	gabP2 = "6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192"
 )
 
-func readGabHistory(t *testing.T) ([]analysis.Run, []string) {
+func readGabHistory(t *testing.T) ([]model.Run, []string) {
 	t.Helper()
 	name := filepath.Join("testdata", "gab", "history.js")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := Defaults{Machine: analysis.Machine{Name: "ci"}}
+	def := Defaults{Machine: model.Machine{Name: "ci"}}
 	runs, probs := bmfRead(t, "gab", name, data, def)
 	return runs, bmfProblems(probs)
 }
@@ -51,13 +51,13 @@ func TestGabHistory(t *testing.T) {
 		}
 		return d.UTC()
 	}
-	arts := map[string]analysis.Artifact{
-		gabC1: {ID: gabC1, Kind: analysis.KindCommit, Date: utc("2025-12-01T09:00:00Z"), PR: 48, Title: "Add a B-tree index (#48)", Author: "Grace Hopper"},
-		gabP1: {ID: gabP1, Kind: analysis.KindTry, Date: utc("2025-12-01T15:00:00Z"), PR: 51, Title: "Cache decoded pages", Author: "octo", Baseline: gabC1},
-		gabC2: {ID: gabC2, Kind: analysis.KindCommit, Date: utc("2025-11-28T09:00:00Z"), Parents: []string{gabC1}, PR: 50, Title: "Write-ahead log", Author: "Ada Lovelace"},
-		gabC3: {ID: gabC3, Kind: analysis.KindCommit, Date: utc("2025-12-02T11:30:00Z"), Parents: []string{gabC2}, PR: 51, Title: "Cache decoded pages (#51)", Author: "Grace Hopper"},
-		gabP2: {ID: gabP2, Kind: analysis.KindTry, Date: utc("2025-12-03T09:00:00Z"), PR: 53, Title: "Batch fsync calls", Author: "octo", Baseline: gabC3},
-		gabC4: {ID: gabC4, Kind: analysis.KindCommit, Date: utc("2025-12-02T10:00:00Z"), Parents: []string{gabC3}, PR: 53, Title: "Batch fsync calls (#53)", Author: "Ada Lovelace"},
+	arts := map[string]model.Artifact{
+		gabC1: {ID: gabC1, Kind: model.KindCommit, Date: utc("2025-12-01T09:00:00Z"), PR: 48, Title: "Add a B-tree index (#48)", Author: "Grace Hopper"},
+		gabP1: {ID: gabP1, Kind: model.KindTry, Date: utc("2025-12-01T15:00:00Z"), PR: 51, Title: "Cache decoded pages", Author: "octo", Baseline: gabC1},
+		gabC2: {ID: gabC2, Kind: model.KindCommit, Date: utc("2025-11-28T09:00:00Z"), Parents: []string{gabC1}, PR: 50, Title: "Write-ahead log", Author: "Ada Lovelace"},
+		gabC3: {ID: gabC3, Kind: model.KindCommit, Date: utc("2025-12-02T11:30:00Z"), Parents: []string{gabC2}, PR: 51, Title: "Cache decoded pages (#51)", Author: "Grace Hopper"},
+		gabP2: {ID: gabP2, Kind: model.KindTry, Date: utc("2025-12-03T09:00:00Z"), PR: 53, Title: "Batch fsync calls", Author: "octo", Baseline: gabC3},
+		gabC4: {ID: gabC4, Kind: model.KindCommit, Date: utc("2025-12-02T10:00:00Z"), Parents: []string{gabC3}, PR: 53, Title: "Batch fsync calls (#53)", Author: "Ada Lovelace"},
 	}
 	type runKey struct{ suite, id string }
 	var got []runKey
@@ -88,16 +88,16 @@ func TestGabHistory(t *testing.T) {
 		suite, _ := r.Context.Get("suite")
 		switch {
 		case suite == "Rust Benchmark" && r.Artifact.ID == gabC3:
-			if diff := cmp.Diff([]analysis.Result{
-				withRange(gabRes("insert", nil, "wall-time", "ns", analysis.LowerIsBetter, 6380, 6350), "± 127"),
-				withRange(gabRes("lookup", nil, "wall-time", "ns", analysis.LowerIsBetter, 600, 601), "± 12"),
+			if diff := cmp.Diff([]model.Result{
+				withRange(gabRes("insert", nil, "wall-time", "ns", model.LowerIsBetter, 6380, 6350), "± 127"),
+				withRange(gabRes("lookup", nil, "wall-time", "ns", model.LowerIsBetter, 600, 601), "± 12"),
 			}, r.Results); diff != "" {
 				t.Errorf("c3 re-run (-want +got):\n%s", diff)
 			}
 		case suite == "Memory" && r.Artifact.ID == gabC4:
-			if diff := cmp.Diff([]analysis.Result{
-				gabRes("peak RSS", nil, "size", "MB", analysis.LowerIsBetter, 238),
-				gabRes("page cache misses", nil, "percent", "%", analysis.LowerIsBetter, 3.5),
+			if diff := cmp.Diff([]model.Result{
+				gabRes("peak RSS", nil, "size", "MB", model.LowerIsBetter, 238),
+				gabRes("page cache misses", nil, "percent", "%", model.LowerIsBetter, 3.5),
 			}, r.Results); diff != "" {
 				t.Errorf("Memory c4 (-want +got):\n%s", diff)
 			}
@@ -110,7 +110,7 @@ func TestGabHistory(t *testing.T) {
 // author dates' (c2 c1 c4 c3), and each PR page has a baseline.
 func TestGabHistoryDataset(t *testing.T) {
 	runs, _ := readGabHistory(t)
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	for _, r := range runs {
 		b.Add("history.js", r)
 	}
@@ -172,7 +172,7 @@ func TestGabHistoryCases(t *testing.T) {
 	}
 	type art struct {
 		id, parent, baseline string
-		kind                 analysis.ArtifactKind
+		kind                 model.ArtifactKind
 		pr                   int
 	}
 	tests := []struct {
@@ -184,28 +184,28 @@ func TestGabHistoryCases(t *testing.T) {
 		{
 			name: "a PR run before any push run has no baseline",
 			data: file(suite("s", pr("p1", 5, 1000), push("c1", 2000), push("c2", 3000))),
-			want: []art{{id: "p1", kind: analysis.KindTry, pr: 5}, {id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}},
+			want: []art{{id: "p1", kind: model.KindTry, pr: 5}, {id: "c1", kind: model.KindCommit}, {id: "c2", parent: "c1", kind: model.KindCommit}},
 		},
 		{
 			name: "a commit that ran in a PR and on a push is the push's, with the PR's number",
 			data: file(suite("s", push("c1", 1000), pr("c2", 7, 2000), push("c2", 3000))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit, pr: 7}},
+			want: []art{{id: "c1", kind: model.KindCommit}, {id: "c2", parent: "c1", kind: model.KindCommit, pr: 7}},
 		},
 		{
 			name: "suites that skip commits merge by when they ran",
 			data: file(suite("a", push("c1", 1000), push("c2", 2000), push("c4", 4000)), suite("b", push("c1", 1100), push("c3", 3000), push("c4", 4100))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}, {id: "c4", parent: "c3", kind: analysis.KindCommit}, {id: "c3", parent: "c2", kind: analysis.KindCommit}},
+			want: []art{{id: "c1", kind: model.KindCommit}, {id: "c2", parent: "c1", kind: model.KindCommit}, {id: "c4", parent: "c3", kind: model.KindCommit}, {id: "c3", parent: "c2", kind: model.KindCommit}},
 		},
 		{
 			name:  "suites that contradict each other",
 			data:  file(suite("a", push("c1", 1000), push("c2", 2000)), suite("b", push("c2", 2100), push("c1", 1100))),
-			want:  []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}},
+			want:  []art{{id: "c1", kind: model.KindCommit}, {id: "c2", parent: "c1", kind: model.KindCommit}},
 			probs: []string{"x.js: the suites list 2 commits in contradicting orders (e.g. c1); they are placed last, in the order they first appear"},
 		},
 		{
 			name: "a re-run of an older commit keeps its place",
 			data: file(suite("s", push("c1", 1000), push("c2", 2000), push("c1", 3000), push("c3", 4000))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", parent: "c1", kind: analysis.KindCommit}, {id: "c3", parent: "c2", kind: analysis.KindCommit}},
+			want: []art{{id: "c1", kind: model.KindCommit}, {id: "c2", parent: "c1", kind: model.KindCommit}, {id: "c3", parent: "c2", kind: model.KindCommit}},
 		},
 		{
 			name: "runs on another branch make a line of their own; PRs compare with the main branch",
@@ -214,13 +214,13 @@ func TestGabHistoryCases(t *testing.T) {
 				pr("p3", 9, 2500),
 				entry("c4", "https://x/commit/c4", 3000, `, "branch": "dev"`),
 				push("c5", 4000))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "c2", kind: analysis.KindCommit}, {id: "p3", kind: analysis.KindTry, pr: 9, baseline: "c1"},
-				{id: "c4", parent: "c2", kind: analysis.KindCommit}, {id: "c5", parent: "c1", kind: analysis.KindCommit}},
+			want: []art{{id: "c1", kind: model.KindCommit}, {id: "c2", kind: model.KindCommit}, {id: "p3", kind: model.KindTry, pr: 9, baseline: "c1"},
+				{id: "c4", parent: "c2", kind: model.KindCommit}, {id: "c5", parent: "c1", kind: model.KindCommit}},
 		},
 		{
 			name: "three PRs: the lowest keeps the commit, one warning per other PR",
 			data: file(suite("s", push("c1", 1000), pr("p1", 12, 2000), pr("p1", 11, 2100), pr("p1", 13, 2200), pr("p1", 12, 2300))),
-			want: []art{{id: "c1", kind: analysis.KindCommit}, {id: "p1", kind: analysis.KindTry, pr: 11, baseline: "c1"}},
+			want: []art{{id: "c1", kind: model.KindCommit}, {id: "p1", kind: model.KindTry, pr: 11, baseline: "c1"}},
 			probs: []string{
 				`x.js:2: suite "s": commit p1 is listed under PR #11 and PR #12; its runs under #12 are skipped (the lowest PR number keeps the commit)`,
 				`x.js:4: suite "s": commit p1 is listed under PR #11 and PR #13; its runs under #13 are skipped (the lowest PR number keeps the commit)`,
@@ -229,7 +229,7 @@ func TestGabHistoryCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			runs, probs := bmfRead(t, "gab", "x.js", []byte(tt.data), Defaults{Machine: analysis.Machine{Name: "m"}})
+			runs, probs := bmfRead(t, "gab", "x.js", []byte(tt.data), Defaults{Machine: model.Machine{Name: "m"}})
 			var got []art
 			seen := map[string]bool{}
 			for _, r := range runs {

@@ -9,22 +9,22 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
-func gabRes(bench string, params analysis.Params, metric, unit string, dir analysis.Direction, samples ...float64) analysis.Result {
-	return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: params}, Metric: metric, Unit: unit, Direction: dir, Samples: samples}
+func gabRes(bench string, params model.Params, metric, unit string, dir model.Direction, samples ...float64) model.Result {
+	return model.Result{Case: model.TestCase{Benchmark: bench, Params: params}, Metric: metric, Unit: unit, Direction: dir, Samples: samples}
 }
 
 // withRange gives r the range the tool printed beside its value.
-func withRange(r analysis.Result, rng string) analysis.Result {
+func withRange(r model.Result, rng string) model.Result {
 	r.Range = rng
 	return r
 }
 
 // withSummary gives r pytest's summary statistics (seconds).
-func withSummary(r analysis.Result, mean, stddev float64, n int) analysis.Result {
-	r.Summary = &analysis.SampleSummary{Mean: mean, StdDev: stddev, N: n}
+func withSummary(r model.Result, mean, stddev float64, n int) model.Result {
+	r.Summary = &model.SampleSummary{Mean: mean, StdDev: stddev, N: n}
 	return r
 }
 
@@ -32,22 +32,22 @@ func withSummary(r analysis.Result, mean, stddev float64, n int) analysis.Result
 func gabDefaults(better string) Defaults {
 	d := bmfDefaults
 	if better != "" {
-		d.Context = analysis.Params{{Key: GabBetter, Value: better}, {Key: "toolchain", Value: "go1.26"}}
+		d.Context = model.Params{{Key: GabBetter, Value: better}, {Key: "toolchain", Value: "go1.26"}}
 	}
 	return d
 }
 
-func withParent(a analysis.Artifact, parent string) analysis.Artifact {
+func withParent(a model.Artifact, parent string) model.Artifact {
 	a.Parents = []string{parent}
 	return a
 }
 
-func gabCtx(kv ...string) analysis.Params {
+func gabCtx(kv ...string) model.Params {
 	m := map[string]string{"toolchain": "go1.26"}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = kv[i+1]
 	}
-	return analysis.NewParams(m)
+	return model.NewParams(m)
 }
 
 func TestGabFixtures(t *testing.T) {
@@ -56,20 +56,20 @@ func TestGabFixtures(t *testing.T) {
 		c2 = "9d2c7e1a4b6f8d0c3e5a7b9d1f2e4c6a8b0d2f47"
 		c3 = "b7e4d1a8c5f2e9b6d3a0c7f4e1b8d5a2c9f6e3b0"
 	)
-	lo, hi := analysis.LowerIsBetter, analysis.HigherIsBetter
-	custom := func(results ...analysis.Result) []analysis.Run {
-		return []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: gabCtx(), Results: results}}
+	lo, hi := model.LowerIsBetter, model.HigherIsBetter
+	custom := func(results ...model.Result) []model.Run {
+		return []model.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: gabCtx(), Results: results}}
 	}
-	a1 := analysis.Artifact{ID: c1, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 20, 9, 15, 0, 0, time.UTC), Branch: "main", PR: 41, Title: "Speed up memtable inserts (#41)", Author: "Ada Lovelace"}
-	a2 := analysis.Artifact{ID: c2, Kind: analysis.KindCommit, Date: time.Date(2025, 11, 21, 16, 40, 12, 0, time.UTC), Parents: []string{c1}, Branch: "main", PR: 42, Title: "Faster sstable scans", Author: "GitHub"}
+	a1 := model.Artifact{ID: c1, Kind: model.KindCommit, Date: time.Date(2025, 11, 20, 9, 15, 0, 0, time.UTC), Branch: "main", PR: 41, Title: "Speed up memtable inserts (#41)", Author: "Ada Lovelace"}
+	a2 := model.Artifact{ID: c2, Kind: model.KindCommit, Date: time.Date(2025, 11, 21, 16, 40, 12, 0, time.UTC), Parents: []string{c1}, Branch: "main", PR: 42, Title: "Faster sstable scans", Author: "GitHub"}
 	// A pull_request run is dated when it ran (the entry's date).
-	a3 := analysis.Artifact{ID: c3, Kind: analysis.KindTry, Date: time.UnixMilli(1763798402011).UTC(), PR: 43, Title: "Add an LRU cache", Author: "octo"}
-	put := analysis.Params{{Key: "procs", Value: "4"}, {Key: "size", Value: "64"}}
-	procs := analysis.Params{{Key: "procs", Value: "4"}}
+	a3 := model.Artifact{ID: c3, Kind: model.KindTry, Date: time.UnixMilli(1763798402011).UTC(), PR: 43, Title: "Add an LRU cache", Author: "octo"}
+	put := model.Params{{Key: "procs", Value: "4"}, {Key: "size", Value: "64"}}
+	procs := model.Params{{Key: "procs", Value: "4"}}
 	goCtx, srvCtx := gabCtx("suite", "Go Benchmark"), gabCtx("suite", "Server throughput")
 	tests := []struct {
 		name, file, better string
-		want               []analysis.Run
+		want               []model.Run
 		probs              []string
 	}{
 		{
@@ -81,7 +81,7 @@ func TestGabFixtures(t *testing.T) {
 		},
 		{
 			name: "custom without a direction", file: "custom-bigger.json",
-			want: []analysis.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: []analysis.Result{
+			want: []model.Run{{Artifact: bmfDefaults.Artifact, Machine: bmfDefaults.Machine, Context: bmfDefaults.Context, Results: []model.Result{
 				withRange(gabRes("GET requests", nil, "throughput", "req/s", "", 48210.5), "± 1.8%"),
 				gabRes("Cache hit ratio", nil, "percent", "Percent", "", 93.1),
 			}}},
@@ -96,8 +96,8 @@ func TestGabFixtures(t *testing.T) {
 		},
 		{
 			name: "data.js", file: "data.js", better: "higher", // a data file's tools decide; better is dropped
-			want: []analysis.Run{
-				{Artifact: a1, Machine: bmfDefaults.Machine, Context: goCtx, Results: []analysis.Result{
+			want: []model.Run{
+				{Artifact: a1, Machine: bmfDefaults.Machine, Context: goCtx, Results: []model.Result{
 					gabRes("Put", put, "wall-time", "ns", lo, 812.4, 820.1),
 					gabRes("Put", put, "B/op", "B/op", lo, 96, 96),
 					gabRes("Put", put, "allocs/op", "allocs/op", lo, 2, 2),
@@ -105,7 +105,7 @@ func TestGabFixtures(t *testing.T) {
 					gabRes("Get", procs, "B/op", "B/op", lo, 0, 0),
 					gabRes("Get", procs, "allocs/op", "allocs/op", lo, 0, 0),
 				}},
-				{Artifact: a2, Machine: bmfDefaults.Machine, Context: goCtx, Results: []analysis.Result{
+				{Artifact: a2, Machine: bmfDefaults.Machine, Context: goCtx, Results: []model.Result{
 					gabRes("Put", put, "wall-time", "ns", lo, 655),
 					gabRes("Put", put, "B/op", "B/op", lo, 48),
 					gabRes("Put", put, "allocs/op", "allocs/op", lo, 1),
@@ -115,7 +115,7 @@ func TestGabFixtures(t *testing.T) {
 					gabRes("Scan", procs, "wall-time", "ns", lo, 6497),
 					gabRes("Scan", procs, "throughput", "B/s", "", 157610000),
 				}},
-				{Artifact: a1, Machine: bmfDefaults.Machine, Context: srvCtx, Results: []analysis.Result{
+				{Artifact: a1, Machine: bmfDefaults.Machine, Context: srvCtx, Results: []model.Result{
 					withRange(gabRes("GET requests", nil, "throughput", "req/s", hi, 48210.5), "± 1.8%"),
 					withRange(gabRes("PUT requests", nil, "throughput", "req/s", hi, 20517), "± 2.4%"),
 					gabRes("Cache hit ratio", nil, "percent", "Percent", hi, 93.1),
@@ -124,7 +124,7 @@ func TestGabFixtures(t *testing.T) {
 		},
 		{
 			name: "external JSON with a pull_request run", file: "external.json",
-			want: []analysis.Run{{Artifact: a3, Machine: bmfDefaults.Machine, Context: analysis.NewParams(map[string]string{"suite": "Python Benchmark", "toolchain": "go1.26"}), Results: []analysis.Result{
+			want: []model.Run{{Artifact: a3, Machine: bmfDefaults.Machine, Context: model.NewParams(map[string]string{"suite": "Python Benchmark", "toolchain": "go1.26"}), Results: []model.Result{
 				withSummary(gabRes("tests/bench_lru.py::test_get[1000]", nil, "throughput", "iter/s", "", 59573.92304802095), 16.785867856879705e-6, 4.841850108131118e-7, 40161),
 				withSummary(gabRes("tests/bench_lru.py::test_put[1000]", nil, "throughput", "iter/s", "", 491.2448849803738), 2.0356446053172688e-3, 0.000010189729343406933, 489),
 			}}},
@@ -149,14 +149,14 @@ func TestGabFixtures(t *testing.T) {
 }
 
 func TestGabInput(t *testing.T) {
-	lo := analysis.LowerIsBetter
-	commit := func(id string) analysis.Artifact {
-		return analysis.Artifact{ID: id, Kind: analysis.KindCommit, Branch: "main"}
+	lo := model.LowerIsBetter
+	commit := func(id string) model.Artifact {
+		return model.Artifact{ID: id, Kind: model.KindCommit, Branch: "main"}
 	}
 	type run struct {
-		art     analysis.Artifact
-		ctx     analysis.Params
-		results []analysis.Result
+		art     model.Artifact
+		ctx     model.Params
+		results []model.Result
 	}
 	tests := []struct {
 		name, better, data string
@@ -204,7 +204,7 @@ func TestGabInput(t *testing.T) {
 				`{"name": "e", "unit": "ms", "value": -4},` + "\n" +
 				`{"name": "b", "unit": "ms", "value": 2, "note": "x"}` + "\n]",
 			better: "lower",
-			want:   []run{{bmfDefaults.Artifact, gabCtx(), []analysis.Result{gabRes("b", nil, "wall-time", "ms", lo, 2)}}},
+			want:   []run{{bmfDefaults.Artifact, gabCtx(), []model.Result{gabRes("b", nil, "wall-time", "ms", lo, 2)}}},
 			probs: []string{
 				`x.js:2: benchmark "a": value "fast" is not a number; skipped`,
 				`x.js:3: a benchmark result must be an object, found an integer; skipped`,
@@ -219,12 +219,12 @@ func TestGabInput(t *testing.T) {
 			name:   "duplicated names are repetitions",
 			better: "lower",
 			data:   `[{"name": "a", "unit": "µs", "value": 1.5}, {"name": "a", "unit": "us", "value": 1.25}, {"name": "a", "unit": "ns", "value": 1300}]`,
-			want:   []run{{bmfDefaults.Artifact, gabCtx(), []analysis.Result{gabRes("a", nil, "wall-time", "us", lo, 1.5, 1.25, 1.3)}}},
+			want:   []run{{bmfDefaults.Artifact, gabCtx(), []model.Result{gabRes("a", nil, "wall-time", "us", lo, 1.5, 1.25, 1.3)}}},
 		},
 		{
 			name: "unknown and missing units are kept with a warning",
 			data: `[{"name": "a", "unit": "widgets", "value": 3}, {"name": "b", "value": 4}, {"name": "c", "unit": "widgets", "value": 5}]`,
-			want: []run{{bmfDefaults.Artifact, bmfDefaults.Context, []analysis.Result{
+			want: []run{{bmfDefaults.Artifact, bmfDefaults.Context, []model.Result{
 				gabRes("a", nil, "widgets", "widgets", "", 3),
 				gabRes("b", nil, "value", "", "", 4),
 				gabRes("c", nil, "widgets", "widgets", "", 5),
@@ -239,7 +239,7 @@ func TestGabInput(t *testing.T) {
 			name:   "a direction that is neither higher nor lower",
 			better: "bigger",
 			data:   `[{"name": "a", "unit": "ns", "value": 3}]`,
-			want:   []run{{bmfDefaults.Artifact, gabCtx(), []analysis.Result{gabRes("a", nil, "wall-time", "ns", "", 3)}}},
+			want:   []run{{bmfDefaults.Artifact, gabCtx(), []model.Result{gabRes("a", nil, "wall-time", "ns", "", 3)}}},
 			probs:  []string{`x.js: context better="bigger": want higher or lower; ignored`},
 		},
 		{
@@ -253,9 +253,9 @@ func TestGabInput(t *testing.T) {
 				`"entry"],` + "\n" +
 				`"t": 5, "u": []}, "extra": 1}`,
 			want: []run{{
-				analysis.Artifact{ID: "aaaa111", Kind: analysis.KindCommit, Branch: "main", Date: time.UnixMilli(1763630712345).UTC()},
+				model.Artifact{ID: "aaaa111", Kind: model.KindCommit, Branch: "main", Date: time.UnixMilli(1763630712345).UTC()},
 				gabCtx("suite", "s"),
-				[]analysis.Result{gabRes("b", nil, "wall-time", "ms", "", 2)},
+				[]model.Result{gabRes("b", nil, "wall-time", "ms", "", 2)},
 			}},
 			probs: []string{
 				`x.js:8: unknown field "extra" ignored`,
@@ -281,10 +281,10 @@ func TestGabInput(t *testing.T) {
 				{"name": "BenchmarkRate-ish", "value": 7, "unit": "ns/op\t x MB/s\t 12 B/op"}
 			]}]}}`,
 			want: []run{
-				{commit("c1"), gabCtx("suite", "go", "pkg", "example.com/a"), []analysis.Result{gabRes("Foo", nil, "wall-time", "ns", lo, 100)}},
-				{commit("c1"), gabCtx("suite", "go", "pkg", "example.com/b"), []analysis.Result{gabRes("Foo", nil, "wall-time", "ns", lo, 200)}},
-				{commit("c1"), gabCtx("suite", "go"), []analysis.Result{
-					gabRes("Bar", analysis.NewParams(map[string]string{"n": "1", "sub2": "n=2", "sub3": "sub1=x", "procs": "8"}), "wall-time", "ns", lo, 500000000),
+				{commit("c1"), gabCtx("suite", "go", "pkg", "example.com/a"), []model.Result{gabRes("Foo", nil, "wall-time", "ns", lo, 100)}},
+				{commit("c1"), gabCtx("suite", "go", "pkg", "example.com/b"), []model.Result{gabRes("Foo", nil, "wall-time", "ns", lo, 200)}},
+				{commit("c1"), gabCtx("suite", "go"), []model.Result{
+					gabRes("Bar", model.NewParams(map[string]string{"n": "1", "sub2": "n=2", "sub3": "sub1=x", "procs": "8"}), "wall-time", "ns", lo, 500000000),
 					gabRes("Odd", nil, "wall-time", "ns", lo, 5),
 					gabRes("Rate-ish", nil, "wall-time", "ns", lo, 7),
 					gabRes("Rate-ish", nil, "B/op", "B/op", lo, 12),
@@ -304,8 +304,8 @@ func TestGabInput(t *testing.T) {
 				{"commit": {"id": "c1"}, "tool": "catch2", "benches": [{"name": "Fib 20", "value": "40100", "unit": "ns"}]}
 			]}}`,
 			want: []run{
-				{commit("c1"), gabCtx("suite", "catch2"), []analysis.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 41.731, 40.1)}},
-				{withParent(commit("c2"), "c1"), gabCtx("suite", "catch2"), []analysis.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 39.8)}},
+				{commit("c1"), gabCtx("suite", "catch2"), []model.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 41.731, 40.1)}},
+				{withParent(commit("c2"), "c1"), gabCtx("suite", "catch2"), []model.Result{gabRes("Fib 20", nil, "wall-time", "us", lo, 39.8)}},
 			},
 		},
 		{
@@ -315,8 +315,8 @@ func TestGabInput(t *testing.T) {
 				{"commit": {"id": "c2", "message": "Plain subject\nbody", "branch": "dev", "author": {"username": "u"}}, "tool": "cargo", "benches": [{"name": "a", "value": 2, "unit": "ns/iter"}]}
 			]}}`,
 			want: []run{
-				{analysis.Artifact{ID: "c1", Kind: analysis.KindCommit, Branch: "main", PR: 7, Title: "Make it fast"}, gabCtx("suite", "s"), []analysis.Result{gabRes("a", nil, "wall-time", "ns", lo, 1)}},
-				{analysis.Artifact{ID: "c2", Kind: analysis.KindCommit, Branch: "dev", Title: "Plain subject", Author: "u"}, gabCtx("suite", "s"), []analysis.Result{gabRes("a", nil, "wall-time", "ns", lo, 2)}},
+				{model.Artifact{ID: "c1", Kind: model.KindCommit, Branch: "main", PR: 7, Title: "Make it fast"}, gabCtx("suite", "s"), []model.Result{gabRes("a", nil, "wall-time", "ns", lo, 1)}},
+				{model.Artifact{ID: "c2", Kind: model.KindCommit, Branch: "dev", Title: "Plain subject", Author: "u"}, gabCtx("suite", "s"), []model.Result{gabRes("a", nil, "wall-time", "ns", lo, 2)}},
 			},
 		},
 		{
@@ -324,7 +324,7 @@ func TestGabInput(t *testing.T) {
 			data: `{"entries": {"s": [{"commit": {"id": "c1"}, "tool": "jmh", "benches": [
 				{"name": "x.Bench.thrpt", "value": 1200.5, "unit": "ops/s"},
 				{"name": "x.Bench.avgt", "value": 0.8, "unit": "us/op"}]}]}}`,
-			want: []run{{commit("c1"), gabCtx("suite", "s"), []analysis.Result{
+			want: []run{{commit("c1"), gabCtx("suite", "s"), []model.Result{
 				gabRes("x.Bench.thrpt", nil, "throughput", "ops/s", "", 1200.5),
 				gabRes("x.Bench.avgt", nil, "wall-time", "us", lo, 0.8),
 			}}},
@@ -333,9 +333,9 @@ func TestGabInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs, probs := bmfRead(t, "gab", "x.js", []byte(tt.data), gabDefaults(tt.better))
-			var want []analysis.Run
+			var want []model.Run
 			for _, r := range tt.want {
-				want = append(want, analysis.Run{Artifact: r.art, Machine: bmfDefaults.Machine, Context: r.ctx, Results: r.results})
+				want = append(want, model.Run{Artifact: r.art, Machine: bmfDefaults.Machine, Context: r.ctx, Results: r.results})
 			}
 			if diff := cmp.Diff(want, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)
@@ -396,7 +396,7 @@ func FuzzGab(f *testing.F) {
 		in := Input{Name: "f.js", Data: data}
 		format.Sniff(in)
 		def := bmfDefaults
-		def.Context = analysis.Params{{Key: GabBetter, Value: better}}
+		def.Context = model.Params{{Key: GabBetter, Value: better}}
 		runs, probs := format.Read(in, def)
 		for _, p := range probs {
 			if p.Fatal && len(runs) > 0 {
@@ -435,7 +435,7 @@ func TestGabPytestSummary(t *testing.T) {
 	type got struct {
 		Commit, Bench string
 		Samples       []float64
-		Summary       *analysis.SampleSummary
+		Summary       *model.SampleSummary
 	}
 	var have []got
 	for _, r := range runs {
@@ -448,10 +448,10 @@ func TestGabPytestSummary(t *testing.T) {
 	// ms², Σ(x − 0.875)² = 9·0.1² + 10·0.375² + 29·0.2² + 30·0.125² =
 	// 0.09 + 1.40625 + 1.16 + 0.46875 = 3.125, so sd = √(3.125 / 39) ms.
 	want := []got{
-		{"1", "tests/test_write.py::test_write[basic]", []float64{147.83268446516956}, &analysis.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
+		{"1", "tests/test_write.py::test_write[basic]", []float64{147.83268446516956}, &model.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
 		{"1", "tests/test_write.py::test_write[disk]", []float64{98.26454549470019}, nil},
 		{"1", "tests/test_write.py::test_read[basic]", []float64{435.2041153743879}, nil},
-		{"2", "tests/test_write.py::test_write[basic]", []float64{2000, 1000}, &analysis.SampleSummary{Mean: 0.875e-3, StdDev: math.Sqrt(3.125/39) * 1e-3, N: 40}},
+		{"2", "tests/test_write.py::test_write[basic]", []float64{2000, 1000}, &model.SampleSummary{Mean: 0.875e-3, StdDev: math.Sqrt(3.125/39) * 1e-3, N: 40}},
 	}
 	approx := cmp.Comparer(func(x, y float64) bool { return x == y || math.Abs(x-y) <= 1e-15*math.Max(math.Abs(x), math.Abs(y)) })
 	if diff := cmp.Diff(want, have, approx); diff != "" {

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
@@ -295,7 +295,7 @@ func (t *gobenchText) mark(lines [][]byte, i int, name []byte, msg string) {
 
 // gobenchRun is a run being assembled.
 type gobenchRun struct {
-	run   analysis.Run
+	run   model.Run
 	index map[string]int // case + metric → index into run.Results
 }
 
@@ -303,7 +303,7 @@ type gobenchRun struct {
 type gobenchFailure struct {
 	run   *gobenchRun
 	name  string
-	tc    analysis.TestCase
+	tc    model.TestCase
 	procs bool // the name carried a -N suffix
 	msg   string
 	line  int
@@ -323,12 +323,12 @@ type gobenchReader struct {
 }
 
 type gobenchName struct {
-	tc    analysis.TestCase
+	tc    model.TestCase
 	procs bool
 	warn  string
 }
 
-func readGobench(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
+func readGobench(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 	r := &gobenchReader{
 		name:      in.Name,
 		text:      &gobenchText{data: bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))},
@@ -365,7 +365,7 @@ func readGobench(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 	r.finishFailures()
 	r.finishUnits(br.Units())
 
-	var runs []analysis.Run
+	var runs []model.Run
 	for _, gr := range r.runs {
 		if len(gr.run.Results) == 0 {
 			continue
@@ -383,7 +383,7 @@ func readGobench(in Input, def Defaults) ([]analysis.Run, []archive.Problem) {
 
 // gobenchMachineDefaults fills what the file did not say about the
 // machine from the caller's defaults.
-func gobenchMachineDefaults(m *analysis.Machine, def analysis.Machine) {
+func gobenchMachineDefaults(m *model.Machine, def model.Machine) {
 	m.OS = cmp.Or(m.OS, def.OS)
 	m.Arch = cmp.Or(m.Arch, def.Arch)
 	m.CPU = cmp.Or(m.CPU, def.CPU)
@@ -396,7 +396,7 @@ func gobenchMachineDefaults(m *analysis.Machine, def analysis.Machine) {
 
 // runFor returns the run that a result with configuration cfg belongs to.
 func (r *gobenchReader) runFor(res *benchfmt.Result, line int) *gobenchRun {
-	var run analysis.Run
+	var run model.Run
 	ctx := map[string]string{}
 	for _, c := range res.Config {
 		v := string(c.Value)
@@ -408,8 +408,8 @@ func (r *gobenchReader) runFor(res *benchfmt.Result, line int) *gobenchRun {
 		case "cpu":
 			run.Machine.CPU = v
 		case "commit":
-			if id := strings.ToLower(v); (len(id) == 40 || len(id) == 64) && analysis.IsSHA(id) {
-				run.Artifact.ID, run.Artifact.Kind = id, analysis.KindCommit
+			if id := strings.ToLower(v); (len(id) == 40 || len(id) == 64) && model.IsSHA(id) {
+				run.Artifact.ID, run.Artifact.Kind = id, model.KindCommit
 			} else {
 				r.warnOnce(line, "commit: %q is not a full commit id; ignored", v)
 			}
@@ -425,7 +425,7 @@ func (r *gobenchReader) runFor(res *benchfmt.Result, line int) *gobenchRun {
 			ctx[c.Key] = v
 		}
 	}
-	run.Context = analysis.NewParams(ctx)
+	run.Context = model.NewParams(ctx)
 	a, m := run.Artifact, run.Machine
 	key := strings.Join([]string{a.ID, a.Branch, a.Date.Format(time.RFC3339Nano), m.OS, m.Arch, m.CPU, run.Context.String()}, "\x00")
 	gr := r.byKey[key]
@@ -483,7 +483,7 @@ func (r *gobenchReader) testCase(name benchfmt.Name) gobenchName {
 		}
 		if _, dup := params[key]; dup {
 			n.warn = fmt.Sprintf("benchmark %s: the name does not split into distinct params (%s twice); the whole name is the benchmark", name, key)
-			n.tc = analysis.TestCase{Benchmark: string(name), Category: analysis.Primary}
+			n.tc = model.TestCase{Benchmark: string(name), Category: model.Primary}
 			n.procs = false
 			r.nameCache[string(name)] = n
 			return n
@@ -491,7 +491,7 @@ func (r *gobenchReader) testCase(name benchfmt.Name) gobenchName {
 		params[key] = value
 		n.procs = n.procs || p[0] == '-'
 	}
-	n.tc = analysis.TestCase{Benchmark: string(base), Params: analysis.NewParams(params), Category: analysis.Primary}
+	n.tc = model.TestCase{Benchmark: string(base), Params: model.NewParams(params), Category: model.Primary}
 	r.nameCache[string(name)] = n
 	return n
 }
@@ -554,7 +554,7 @@ func (r *gobenchReader) result(res *benchfmt.Result) {
 		if !ok {
 			i = len(gr.run.Results)
 			gr.index[key] = i
-			gr.run.Results = append(gr.run.Results, analysis.Result{Case: n.tc, Metric: metric, Unit: unit})
+			gr.run.Results = append(gr.run.Results, model.Result{Case: n.tc, Metric: metric, Unit: unit})
 			if _, ok := r.unitLine[orig]; !ok {
 				r.unitLine[orig] = line
 			}
@@ -598,15 +598,15 @@ func (r *gobenchReader) finishUnits(meta benchfmt.UnitMetadataMap) {
 		units = append(units, u)
 	}
 	slices.Sort(units)
-	dirs := map[string]analysis.Direction{}
+	dirs := map[string]model.Direction{}
 	for _, u := range units {
-		var d analysis.Direction
+		var d model.Direction
 		if m := meta.Get(u, "better"); m != nil {
 			switch m.Value {
 			case "higher":
-				d = analysis.HigherIsBetter
+				d = model.HigherIsBetter
 			case "lower":
-				d = analysis.LowerIsBetter
+				d = model.LowerIsBetter
 			}
 		}
 		if d == "" && !gobenchKnownUnit(u) {
@@ -666,7 +666,7 @@ func (r *gobenchReader) finishFailures() {
 					m[kv.Key] = kv.Value
 				}
 				if _, clash := tc.Params.Get("procs"); !clash {
-					tc.Params = analysis.NewParams(m)
+					tc.Params = model.NewParams(m)
 				}
 			}
 		}
@@ -689,14 +689,14 @@ func (r *gobenchReader) finishFailures() {
 			// Failed again in a later repetition: one error result is enough.
 		default:
 			gr.index[tc.String()+"\x00wall-time"] = len(gr.run.Results)
-			gr.run.Results = append(gr.run.Results, analysis.Result{Case: tc, Metric: "wall-time", Unit: "ns", Error: f.msg})
+			gr.run.Results = append(gr.run.Results, model.Result{Case: tc, Metric: "wall-time", Unit: "ns", Error: f.msg})
 		}
 	}
 }
 
 // gobenchSharedProcs returns the procs param that all measured results
 // share, if they share one.
-func gobenchSharedProcs(results []analysis.Result) (string, bool) {
+func gobenchSharedProcs(results []model.Result) (string, bool) {
 	procs, found := "", false
 	for _, res := range results {
 		if res.Error != "" {

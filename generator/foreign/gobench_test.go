@@ -10,23 +10,23 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
 // gbCase is a test case of the gobench tests: benchmark plus "k=v" pairs.
-func gbCase(bench string, kv ...string) analysis.TestCase {
+func gbCase(bench string, kv ...string) model.TestCase {
 	m := map[string]string{}
 	for _, p := range kv {
 		k, v, _ := strings.Cut(p, "=")
 		m[k] = v
 	}
-	return analysis.TestCase{Benchmark: bench, Params: analysis.NewParams(m), Category: analysis.Primary}
+	return model.TestCase{Benchmark: bench, Params: model.NewParams(m), Category: model.Primary}
 }
 
 // gbResults is the usual block of one Go result line group: wall-time and,
 // when given, B/op and allocs/op with constant values.
-func gbMem(tc analysis.TestCase, ns []float64, bytes, allocs float64) []analysis.Result {
+func gbMem(tc model.TestCase, ns []float64, bytes, allocs float64) []model.Result {
 	n := len(ns)
 	rep := func(x float64) []float64 {
 		s := make([]float64, n)
@@ -35,18 +35,18 @@ func gbMem(tc analysis.TestCase, ns []float64, bytes, allocs float64) []analysis
 		}
 		return s
 	}
-	return []analysis.Result{
+	return []model.Result{
 		{Case: tc, Metric: "wall-time", Unit: "ns", Samples: ns},
 		{Case: tc, Metric: "B/op", Unit: "B/op", Samples: rep(bytes)},
 		{Case: tc, Metric: "allocs/op", Unit: "allocs/op", Samples: rep(allocs)},
 	}
 }
 
-func gbRun(os, arch, cpu string, ctx map[string]string, results ...[]analysis.Result) analysis.Run {
-	r := analysis.Run{
-		Artifact: analysis.Artifact{Kind: analysis.KindCommit},
-		Machine:  analysis.Machine{Name: "default", OS: os, Arch: arch, CPU: cpu},
-		Context:  analysis.NewParams(ctx),
+func gbRun(os, arch, cpu string, ctx map[string]string, results ...[]model.Result) model.Run {
+	r := model.Run{
+		Artifact: model.Artifact{Kind: model.KindCommit},
+		Machine:  model.Machine{Name: "default", OS: os, Arch: arch, CPU: cpu},
+		Context:  model.NewParams(ctx),
 	}
 	for _, rs := range results {
 		r.Results = append(r.Results, rs...)
@@ -54,7 +54,7 @@ func gbRun(os, arch, cpu string, ctx map[string]string, results ...[]analysis.Re
 	return r
 }
 
-func gbRead(t *testing.T, name string, data []byte, def Defaults) ([]analysis.Run, []archive.Problem) {
+func gbRead(t *testing.T, name string, data []byte, def Defaults) ([]model.Run, []archive.Problem) {
 	t.Helper()
 	f, ok := Lookup("gobench")
 	if !ok {
@@ -76,8 +76,8 @@ func gbProblems(ps []archive.Problem) []string {
 }
 
 func TestGobenchFixtures(t *testing.T) {
-	sortCase := func(n string) analysis.TestCase { return gbCase("Sort", "n="+n, "procs=2") }
-	join := func(sep string, procs ...string) analysis.TestCase {
+	sortCase := func(n string) model.TestCase { return gbCase("Sort", "n="+n, "procs=2") }
+	join := func(sep string, procs ...string) model.TestCase {
 		kv := []string{"sub1=" + sep}
 		for _, p := range procs {
 			kv = append(kv, "procs="+p)
@@ -90,15 +90,15 @@ func TestGobenchFixtures(t *testing.T) {
 
 	tests := []struct {
 		file     string
-		want     []analysis.Run
+		want     []model.Run
 		problems []string
 	}{
 		{
 			// go test -bench . -count 5 -benchmem: key=value and positional
 			// sub-benchmarks, b.SetBytes (MB/s) and b.ReportMetric.
 			file: "sort.txt",
-			want: []analysis.Run{gbRun("linux", "amd64", "AMD EPYC", sortPkg,
-				[]analysis.Result{
+			want: []model.Run{gbRun("linux", "amd64", "AMD EPYC", sortPkg,
+				[]model.Result{
 					{Case: sortCase("100"), Metric: "wall-time", Unit: "ns", Samples: []float64{2719, 1933, 1915, 2535, 1957}},
 					{Case: sortCase("100"), Metric: "throughput", Unit: "B/s", Samples: []float64{294.22e6, 413.88e6, 417.69e6, 315.63e6, 408.75e6}},
 					{Case: sortCase("100"), Metric: "compares/op", Unit: "compares/op", Samples: five(643)},
@@ -112,7 +112,7 @@ func TestGobenchFixtures(t *testing.T) {
 				},
 				gbMem(join("comma", "2"), []float64{68.03, 68.66, 68.41, 65.45, 56.19}, 16, 1),
 				gbMem(join("space", "2"), []float64{74.70, 72.88, 65.08, 64.51, 66.70}, 16, 1),
-				[]analysis.Result{
+				[]model.Result{
 					{Case: fmtCase, Metric: "wall-time", Unit: "ns", Samples: []float64{87.96, 86.26, 85.36, 86.03, 82.89}},
 					{Case: fmtCase, Metric: "items/s", Unit: "items/s", Samples: []float64{11369421, 11592405, 11715161, 11624059, 12064207}},
 					{Case: fmtCase, Metric: "B/op", Unit: "B/op", Samples: five(4)},
@@ -125,7 +125,7 @@ func TestGobenchFixtures(t *testing.T) {
 			// go test -json -cpu 1,2: result lines split over two events;
 			// GOMAXPROCS 1 has no suffix and so no procs param.
 			file: "sort-json.json",
-			want: []analysis.Run{gbRun("linux", "amd64", "AMD EPYC", sortPkg,
+			want: []model.Run{gbRun("linux", "amd64", "AMD EPYC", sortPkg,
 				gbMem(join("comma"), []float64{79.12, 53.13}, 16, 1),
 				gbMem(join("comma", "2"), []float64{64.57, 70.12}, 16, 1),
 				gbMem(join("space"), []float64{79.24, 67.44}, 16, 1),
@@ -136,8 +136,8 @@ func TestGobenchFixtures(t *testing.T) {
 			// A sub-benchmark calling b.Fatal: an error result with its log
 			// line; the parent's own FAIL line is not repeated.
 			file: "fail.txt",
-			want: []analysis.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/fail"},
-				[]analysis.Result{
+			want: []model.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/fail"},
+				[]model.Result{
 					{Case: gbCase("Parse", "procs=2"), Metric: "wall-time", Unit: "ns", Samples: []float64{7.436, 8.161}},
 					{Case: gbCase("Broken", "procs=2", "size=small"), Metric: "wall-time", Unit: "ns", Error: "fail_test.go:16: cannot open fixture: no such file"},
 				})},
@@ -145,8 +145,8 @@ func TestGobenchFixtures(t *testing.T) {
 		{
 			// The same with -json, where the log line comes before the FAIL line.
 			file: "fail-json.json",
-			want: []analysis.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/fail"},
-				[]analysis.Result{
+			want: []model.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/fail"},
+				[]model.Result{
 					{Case: gbCase("Parse", "procs=2"), Metric: "wall-time", Unit: "ns", Samples: []float64{17.07}},
 					{Case: gbCase("Broken", "procs=2", "size=small"), Metric: "wall-time", Unit: "ns", Error: "fail_test.go:16: cannot open fixture: no such file"},
 				})},
@@ -154,8 +154,8 @@ func TestGobenchFixtures(t *testing.T) {
 		{
 			// A panicking benchmark ends the test binary mid-line.
 			file: "panic.txt",
-			want: []analysis.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/panic"},
-				[]analysis.Result{
+			want: []model.Run{gbRun("linux", "amd64", "AMD EPYC", map[string]string{"pkg": "example.com/sortbench/panic"},
+				[]model.Result{
 					{Case: gbCase("OK", "procs=2"), Metric: "wall-time", Unit: "ns", Samples: []float64{0.9515}},
 					{Case: gbCase("Panic", "k=v", "procs=2"), Metric: "wall-time", Unit: "ns", Error: "panic: assignment to entry in nil map"},
 				})},
@@ -164,21 +164,21 @@ func TestGobenchFixtures(t *testing.T) {
 			// Hand-written: commit, branch and date lines, a Unit line, a
 			// second package and a sec/op value.
 			file: "config.txt",
-			want: func() []analysis.Run {
-				art := analysis.Artifact{ID: "3f2a9c1e5b7d4f60a8e2c1b9d7f5e3a1c9b8d7e6", Kind: analysis.KindCommit,
+			want: func() []model.Run {
+				art := model.Artifact{ID: "3f2a9c1e5b7d4f60a8e2c1b9d7f5e3a1c9b8d7e6", Kind: model.KindCommit,
 					Date: time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC), Branch: "main"}
 				tc := gbCase("Decode", "procs=4", "size=small", "sub2=fast")
-				a := gbRun("linux", "arm64", "Neoverse-N1", map[string]string{"pkg": "example.com/codec", "toolchain": "go1.26.8"}, []analysis.Result{
+				a := gbRun("linux", "arm64", "Neoverse-N1", map[string]string{"pkg": "example.com/codec", "toolchain": "go1.26.8"}, []model.Result{
 					{Case: tc, Metric: "wall-time", Unit: "ns", Samples: []float64{2400, 2380}},
-					{Case: tc, Metric: "hits/op", Unit: "hits/op", Samples: []float64{12, 13}, Direction: analysis.HigherIsBetter},
+					{Case: tc, Metric: "hits/op", Unit: "hits/op", Samples: []float64{12, 13}, Direction: model.HigherIsBetter},
 					{Case: tc, Metric: "misses/op", Unit: "misses/op", Samples: []float64{0.5, 0.5}},
 				})
-				b := gbRun("linux", "arm64", "Neoverse-N1", map[string]string{"pkg": "example.com/codec/v2", "toolchain": "go1.26.8"}, []analysis.Result{
+				b := gbRun("linux", "arm64", "Neoverse-N1", map[string]string{"pkg": "example.com/codec/v2", "toolchain": "go1.26.8"}, []model.Result{
 					{Case: tc, Metric: "wall-time", Unit: "ns", Samples: []float64{2100}},
-					{Case: tc, Metric: "hits/op", Unit: "hits/op", Samples: []float64{14}, Direction: analysis.HigherIsBetter},
+					{Case: tc, Metric: "hits/op", Unit: "hits/op", Samples: []float64{14}, Direction: model.HigherIsBetter},
 				})
 				a.Artifact, b.Artifact = art, art
-				return []analysis.Run{a, b}
+				return []model.Run{a, b}
 			}(),
 			problems: []string{`config.txt:10: unit misses/op has no direction (add a line "Unit misses/op better=higher" or better=lower); kept, lower is better assumed`},
 		},
@@ -202,17 +202,17 @@ func TestGobenchFixtures(t *testing.T) {
 
 func TestGobenchDefaults(t *testing.T) {
 	def := Defaults{
-		Artifact: analysis.Artifact{ID: "1111111111111111111111111111111111111111", Kind: analysis.KindTry, PR: 7,
+		Artifact: model.Artifact{ID: "1111111111111111111111111111111111111111", Kind: model.KindTry, PR: 7,
 			Date: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
-		Machine: analysis.Machine{Name: "ci-arm", OS: "darwin"},
-		Context: analysis.NewParams(map[string]string{"flags": "-race"}),
+		Machine: model.Machine{Name: "ci-arm", OS: "darwin"},
+		Context: model.NewParams(map[string]string{"flags": "-race"}),
 	}
 	tests := []struct {
 		name     string
 		text     string
-		artifact analysis.Artifact
-		machine  analysis.Machine
-		context  analysis.Params
+		artifact model.Artifact
+		machine  model.Machine
+		context  model.Params
 	}{
 		{
 			name:     "the file records nothing: all from defaults",
@@ -224,10 +224,10 @@ func TestGobenchDefaults(t *testing.T) {
 		{
 			name: "the file's commit, date and machine win; the caller's machine name wins",
 			text: "commit: 2222222222222222222222222222222222222222\ndate: 2026-05-06T07:08:09Z\ngoos: linux\ngoarch: amd64\npkg: p\nBenchmarkX 10 5 ns/op\n",
-			artifact: analysis.Artifact{ID: "2222222222222222222222222222222222222222", Kind: analysis.KindCommit, PR: 7,
+			artifact: model.Artifact{ID: "2222222222222222222222222222222222222222", Kind: model.KindCommit, PR: 7,
 				Date: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)},
-			machine: analysis.Machine{Name: "ci-arm", OS: "linux", Arch: "amd64"},
-			context: analysis.NewParams(map[string]string{"flags": "-race", "pkg": "p"}),
+			machine: model.Machine{Name: "ci-arm", OS: "linux", Arch: "amd64"},
+			context: model.NewParams(map[string]string{"flags": "-race", "pkg": "p"}),
 		},
 	}
 	for _, tt := range tests {
@@ -253,13 +253,13 @@ func TestGobenchDefaults(t *testing.T) {
 // and line and that the good lines around it are kept.
 func TestGobenchBadInput(t *testing.T) {
 	x := gbCase("X", "procs=2")
-	ns := func(tc analysis.TestCase, samples ...float64) analysis.Result {
-		return analysis.Result{Case: tc, Metric: "wall-time", Unit: "ns", Samples: samples}
+	ns := func(tc model.TestCase, samples ...float64) model.Result {
+		return model.Result{Case: tc, Metric: "wall-time", Unit: "ns", Samples: samples}
 	}
 	tests := []struct {
 		name     string
 		text     string
-		want     []analysis.Result // of the only run; nil: no run
+		want     []model.Result // of the only run; nil: no run
 		problems []string
 	}{
 		{
@@ -275,7 +275,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "truncated file: the last line lacks its measurements",
 			text: "BenchmarkX-2 100 5 ns/op\nBenchmarkX-2 100\n",
-			want: []analysis.Result{ns(x, 5)},
+			want: []model.Result{ns(x, 5)},
 			problems: []string{
 				"in.txt:2: bad benchmark line: missing measurements",
 			},
@@ -291,7 +291,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "wrong types: a word for the iteration count or the value",
 			text: "BenchmarkX-2 many 5 ns/op\nBenchmarkX-2 100 fast ns/op\nBenchmarkX-2 100 6 ns/op\n",
-			want: []analysis.Result{ns(x, 6)},
+			want: []model.Result{ns(x, 6)},
 			problems: []string{
 				"in.txt:1: bad benchmark line: parsing iteration count: invalid syntax",
 				"in.txt:2: bad benchmark line: parsing measurement: invalid syntax",
@@ -300,7 +300,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "zero iterations, NaN and negative values are skipped",
 			text: "BenchmarkX-2 0 5 ns/op\nBenchmarkX-2 10 NaN ns/op\nBenchmarkX-2 10 -3 ns/op -1 delta/op\nBenchmarkX-2 10 7 ns/op\n",
-			want: []analysis.Result{{Case: x, Metric: "delta/op", Unit: "delta/op", Samples: []float64{-1}}, ns(x, 7)},
+			want: []model.Result{{Case: x, Metric: "delta/op", Unit: "delta/op", Samples: []float64{-1}}, ns(x, 7)},
 			problems: []string{
 				"in.txt:1: benchmark X-2: iteration count 0; skipped",
 				"in.txt:2: benchmark X-2: invalid ns/op value NaN; skipped",
@@ -311,7 +311,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "duplicated names are repetitions; a unit twice on one line keeps the first",
 			text: "BenchmarkX-2 10 5 ns/op\nBenchmarkX-2 10 6 ns/op 7 ns/op\n",
-			want: []analysis.Result{ns(x, 5, 6)},
+			want: []model.Result{ns(x, 5, 6)},
 			problems: []string{
 				"in.txt:2: benchmark X-2: ns/op given twice on one line; the first kept",
 			},
@@ -319,7 +319,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "a sub-benchmark key given twice becomes positional",
 			text: "BenchmarkX/n=1/n=2-2 10 5 ns/op\nBenchmarkX/n=1/n=3-2 10 6 ns/op\n",
-			want: []analysis.Result{
+			want: []model.Result{
 				ns(gbCase("X", "n=1", "sub2=n=2", "procs=2"), 5),
 				ns(gbCase("X", "n=1", "sub2=n=3", "procs=2"), 6),
 			},
@@ -331,7 +331,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "a procs key clashing with the GOMAXPROCS suffix keeps the whole name",
 			text: "BenchmarkX/procs=4-2 10 5 ns/op\n",
-			want: []analysis.Result{ns(gbCase("X/procs=4-2"), 5)},
+			want: []model.Result{ns(gbCase("X/procs=4-2"), 5)},
 			problems: []string{
 				`in.txt:1: benchmark X/procs=4-2: the name does not split into distinct params (procs twice); the whole name is the benchmark`,
 			},
@@ -339,7 +339,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "unknown units are kept with one warning each; known ones are not warned about",
 			text: "BenchmarkX-2 10 5 ns/op 3 widgets/op 2 ns/elem 9 items/s 1 MB/op\nBenchmarkX-2 10 5 ns/op 4 widgets/op 2 ns/elem 9 items/s 1 MB/op\n",
-			want: []analysis.Result{
+			want: []model.Result{
 				ns(x, 5, 5),
 				{Case: x, Metric: "widgets/op", Unit: "widgets/op", Samples: []float64{3, 4}},
 				{Case: x, Metric: "ns/elem", Unit: "ns/elem", Samples: []float64{2, 2}},
@@ -353,9 +353,9 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "Unit lines set directions, also after the results; bad and conflicting ones are reported",
 			text: "BenchmarkX-2 10 5 ns/op 3 widgets/op 100 MB/s\nUnit widgets/op better=higher\nUnit widgets/op better=lower\nUnit MB/s better=faster\nUnit ns/op better=lower\n",
-			want: []analysis.Result{
-				{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{5}, Direction: analysis.LowerIsBetter},
-				{Case: x, Metric: "widgets/op", Unit: "widgets/op", Samples: []float64{3}, Direction: analysis.HigherIsBetter},
+			want: []model.Result{
+				{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{5}, Direction: model.LowerIsBetter},
+				{Case: x, Metric: "widgets/op", Unit: "widgets/op", Samples: []float64{3}, Direction: model.HigherIsBetter},
 				{Case: x, Metric: "throughput", Unit: "B/s", Samples: []float64{100e6}},
 			},
 			problems: []string{
@@ -366,7 +366,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "an abbreviated commit and a bad date are ignored with one warning each",
 			text: "commit: 3f2a9c1\ndate: yesterday\nBenchmarkX-2 10 5 ns/op\nBenchmarkX-2 10 6 ns/op\n",
-			want: []analysis.Result{ns(x, 5, 6)},
+			want: []model.Result{ns(x, 5, 6)},
 			problems: []string{
 				`in.txt:3: commit: "3f2a9c1" is not a full commit id; ignored`,
 				`in.txt:3: date: "yesterday" is not a date (want RFC 3339); ignored`,
@@ -375,7 +375,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "an overlong line is skipped and the file read on",
 			text: "BenchmarkX-2 10 5 ns/op\n" + "BenchmarkY-2 10 5 " + strings.Repeat("x", 70000) + "\nBenchmarkX-2 10 6 ns/op\n",
-			want: []analysis.Result{ns(x, 5, 6)},
+			want: []model.Result{ns(x, 5, 6)},
 			problems: []string{
 				"in.txt:2: line of 70018 bytes is too long; skipped",
 			},
@@ -383,7 +383,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "a benchmark that failed in one repetition keeps its other samples",
 			text: "BenchmarkX-2 10 5 ns/op\n--- FAIL: BenchmarkX\n    x_test.go:9: flaky\nBenchmarkX-2 10 6 ns/op\n",
-			want: []analysis.Result{ns(x, 5, 6)},
+			want: []model.Result{ns(x, 5, 6)},
 			problems: []string{
 				"in.txt:2: benchmark X failed in one repetition (x_test.go:9: flaky); the other samples are kept",
 			},
@@ -391,12 +391,12 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "a benchmark that failed every time is one error result",
 			text: "--- FAIL: BenchmarkY\n--- FAIL: BenchmarkY\n",
-			want: []analysis.Result{{Case: gbCase("Y"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"}},
+			want: []model.Result{{Case: gbCase("Y"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"}},
 		},
 		{
 			name: "plain output: a failure's log lines follow it",
 			text: "--- FAIL: BenchmarkA\n    a_test.go:1: first\n        more\n--- FAIL: BenchmarkB\n",
-			want: []analysis.Result{
+			want: []model.Result{
 				{Case: gbCase("A"), Metric: "wall-time", Unit: "ns", Error: "a_test.go:1: first\nmore"},
 				{Case: gbCase("B"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"},
 			},
@@ -404,7 +404,7 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "verbose output: a failure's log lines precede it",
 			text: "=== RUN   BenchmarkA\nBenchmarkA\n    a_test.go:1: first\n--- FAIL: BenchmarkA\n=== RUN   BenchmarkB\nBenchmarkB\n--- FAIL: BenchmarkB\n",
-			want: []analysis.Result{
+			want: []model.Result{
 				{Case: gbCase("A"), Metric: "wall-time", Unit: "ns", Error: "a_test.go:1: first"},
 				{Case: gbCase("B"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"},
 			},
@@ -412,12 +412,12 @@ func TestGobenchBadInput(t *testing.T) {
 		{
 			name: "CRLF line endings",
 			text: "goos: windows\r\nBenchmarkX-2 10 5 ns/op\r\n--- FAIL: BenchmarkZ\r\n",
-			want: []analysis.Result{ns(x, 5), {Case: gbCase("Z", "procs=2"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"}},
+			want: []model.Result{ns(x, 5), {Case: gbCase("Z", "procs=2"), Metric: "wall-time", Unit: "ns", Error: "benchmark failed"}},
 		},
 		{
 			name: "a line without a benchmark name",
 			text: "Benchmark 10 5 ns/op\nBenchmarkX-2 10 5 ns/op\n",
-			want: []analysis.Result{ns(x, 5)},
+			want: []model.Result{ns(x, 5)},
 			problems: []string{
 				"in.txt:1: benchmark line without a name; skipped",
 			},
@@ -426,7 +426,7 @@ func TestGobenchBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs, problems := gbRead(t, "in.txt", []byte(tt.text), Defaults{})
-			var got []analysis.Result
+			var got []model.Result
 			switch len(runs) {
 			case 0:
 			case 1:
@@ -464,13 +464,13 @@ func TestGobenchJSON(t *testing.T) {
 	}, "\n")
 	runs, problems := gbRead(t, "t.json", []byte(text), Defaults{})
 	x := gbCase("X", "procs=2")
-	want := []analysis.Run{
-		{Artifact: analysis.Artifact{Kind: analysis.KindCommit}, Machine: analysis.Machine{Name: "default"},
-			Context: analysis.NewParams(map[string]string{"pkg": "a"}),
-			Results: []analysis.Result{{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{5}}}},
-		{Artifact: analysis.Artifact{Kind: analysis.KindCommit}, Machine: analysis.Machine{Name: "default"},
-			Context: analysis.NewParams(map[string]string{"pkg": "b"}),
-			Results: []analysis.Result{{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{7}}}},
+	want := []model.Run{
+		{Artifact: model.Artifact{Kind: model.KindCommit}, Machine: model.Machine{Name: "default"},
+			Context: model.NewParams(map[string]string{"pkg": "a"}),
+			Results: []model.Result{{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{5}}}},
+		{Artifact: model.Artifact{Kind: model.KindCommit}, Machine: model.Machine{Name: "default"},
+			Context: model.NewParams(map[string]string{"pkg": "b"}),
+			Results: []model.Result{{Case: x, Metric: "wall-time", Unit: "ns", Samples: []float64{7}}}},
 	}
 	if diff := cmp.Diff(want, runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)

@@ -59,7 +59,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -150,12 +150,12 @@ func (r *gbReader) warnOnce(kind string, line int, format string, args ...any) {
 	r.warn(line, format, args...)
 }
 
-func (r *gbReader) fail(line int, format string, args ...any) ([]analysis.Run, []archive.Problem) {
+func (r *gbReader) fail(line int, format string, args ...any) ([]model.Run, []archive.Problem) {
 	r.problems = append(r.problems, fatal(r.file, line, format, args...))
 	return nil, r.problems
 }
 
-func readGooglebench(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
+func readGooglebench(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
 	data := readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
 	r := &gbReader{file: in.Name, warned: map[string]bool{}, lines: readkit.NewLines(data)}
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
@@ -167,7 +167,7 @@ func readGooglebench(in Input, def Defaults) (_ []analysis.Run, problems []archi
 		return r.fail(1, "not a Google Benchmark JSON file: want an object with \"context\" and \"benchmarks\"")
 	}
 	var (
-		run        analysis.Run
+		run        model.Run
 		sawContext bool
 		entries    int
 		rows       []gbRow
@@ -255,13 +255,13 @@ top:
 		run = r.run(nil, def)
 	}
 	run.Results = results
-	return []analysis.Run{run}, r.problems
+	return []model.Run{run}, r.problems
 }
 
 // run builds the run's artifact, machine and context from the file's
 // context, letting what the caller set win.
-func (r *gbReader) run(ctx []gbMember, def Defaults) analysis.Run {
-	run := analysis.Run{Artifact: def.Artifact, Machine: def.Machine}
+func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
+	run := model.Run{Artifact: def.Artifact, Machine: def.Machine}
 	run.Artifact.Parents = slices.Clone(def.Artifact.Parents)
 	run.Machine.Labels = slices.Clone(def.Machine.Labels)
 	context := map[string]string{}
@@ -305,7 +305,7 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) analysis.Run {
 			}
 		}
 	}
-	run.Context = analysis.NewParams(context)
+	run.Context = model.NewParams(context)
 	return run
 }
 
@@ -531,7 +531,7 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 }
 
 // results groups the rows by run name and turns each group into results.
-func (r *gbReader) results(rows []gbRow) []analysis.Result {
+func (r *gbReader) results(rows []gbRow) []model.Result {
 	var groups []*gbGroup
 	byName := map[string]*gbGroup{}
 	for _, row := range rows {
@@ -572,7 +572,7 @@ func (r *gbReader) results(rows []gbRow) []analysis.Result {
 		g.iters = append(g.iters, row)
 	}
 	var (
-		out      []analysis.Result
+		out      []model.Result
 		aggsOnly []string
 		aggsLine int
 	)
@@ -613,9 +613,9 @@ var gbKnownUnits = map[string]bool{"ns": true, "us": true, "ms": true, "s": true
 
 // groupResults turns the repetitions of one benchmark into one result per
 // metric.
-func (r *gbReader) groupResults(g *gbGroup) []analysis.Result {
+func (r *gbReader) groupResults(g *gbGroup) []model.Result {
 	bench, params := gbSplitName(g.name)
-	tc := analysis.TestCase{Benchmark: bench, Params: params, Category: analysis.Primary}
+	tc := model.TestCase{Benchmark: bench, Params: params, Category: model.Primary}
 	unit := ""
 	for _, row := range g.iters {
 		if row.timeUnit != "" {
@@ -645,7 +645,7 @@ func (r *gbReader) groupResults(g *gbGroup) []analysis.Result {
 				counters[c.name] = m
 				counterNames = append(counterNames, c.name)
 			}
-			r.sample(g.name, m, c.val, c.line, analysis.IsTimeOrSize(m.unit))
+			r.sample(g.name, m, c.val, c.line, model.IsTimeOrSize(m.unit))
 		}
 	}
 	_, hasBytes := counters["bytes_per_second"]
@@ -660,7 +660,7 @@ func (r *gbReader) groupResults(g *gbGroup) []analysis.Result {
 	for _, n := range counterNames {
 		ms = append(ms, counters[n])
 	}
-	var out []analysis.Result
+	var out []model.Result
 	for _, m := range ms {
 		if len(m.samples) == 0 && g.errText == "" {
 			continue
@@ -668,7 +668,7 @@ func (r *gbReader) groupResults(g *gbGroup) []analysis.Result {
 		if len(m.samples) == 0 && m != wall && m != cpu {
 			continue
 		}
-		out = append(out, analysis.Result{Case: tc, Metric: m.name, Unit: m.unit, Samples: m.samples, Error: g.errText})
+		out = append(out, model.Result{Case: tc, Metric: m.name, Unit: m.unit, Samples: m.samples, Error: g.errText})
 	}
 	return out
 }
@@ -713,7 +713,7 @@ var gbArg = regexp.MustCompile(`^(?:[^:/]+:)?-?[0-9]+$`)
 // the suffixes threads, time_type, iterations, repeats, min_time and
 // min_warmup_time keep Google Benchmark's names. A name whose parts cannot
 // be told apart without a clash stays whole.
-func gbSplitName(s string) (string, analysis.Params) {
+func gbSplitName(s string) (string, model.Params) {
 	parts := strings.Split(s, "/")
 	m := map[string]string{}
 	var timeTypes []string
@@ -753,7 +753,7 @@ func gbSplitName(s string) (string, analysis.Params) {
 		}
 		m[k] = v
 	}
-	return strings.Join(parts[:j], "/"), analysis.NewParams(m)
+	return strings.Join(parts[:j], "/"), model.NewParams(m)
 }
 
 // gbParseDate reads the context's date: "2026-11-21T14:30:13+00:00" in

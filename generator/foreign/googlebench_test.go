@@ -11,23 +11,23 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
 // gbResult builds an expected result; params alternate keys and values.
-func gbResult(bench string, params []string, metric, unit string, samples ...float64) analysis.Result {
+func gbResult(bench string, params []string, metric, unit string, samples ...float64) model.Result {
 	m := map[string]string{}
 	for i := 0; i+1 < len(params); i += 2 {
 		m[params[i]] = params[i+1]
 	}
-	return analysis.Result{
-		Case:   analysis.TestCase{Benchmark: bench, Params: analysis.NewParams(m), Category: analysis.Primary},
+	return model.Result{
+		Case:   model.TestCase{Benchmark: bench, Params: model.NewParams(m), Category: model.Primary},
 		Metric: metric, Unit: unit, Samples: samples,
 	}
 }
 
-func gbFailed(r analysis.Result, msg string) analysis.Result {
+func gbFailed(r model.Result, msg string) model.Result {
 	r.Error = msg
 	return r
 }
@@ -51,15 +51,15 @@ var (
 )
 
 // gbFixtureRun is the run every fixture gives but for its date and results.
-func gbFixtureRun(date string, results ...analysis.Result) analysis.Run {
+func gbFixtureRun(date string, results ...model.Result) model.Run {
 	d, err := time.Parse(time.RFC3339, date)
 	if err != nil {
 		panic(err)
 	}
-	return analysis.Run{
-		Artifact: analysis.Artifact{ID: gbSHA, Kind: analysis.KindCommit, Date: d},
-		Machine:  analysis.Machine{Name: "vm", Cores: 2, CPU: "2445 MHz"},
-		Context:  analysis.Params{{Key: "library_build_type", Value: "debug"}},
+	return model.Run{
+		Artifact: model.Artifact{ID: gbSHA, Kind: model.KindCommit, Date: d},
+		Machine:  model.Machine{Name: "vm", Cores: 2, CPU: "2445 MHz"},
+		Context:  model.Params{{Key: "library_build_type", Value: "debug"}},
 		Results:  results,
 	}
 }
@@ -68,20 +68,20 @@ func gbFixtureRun(date string, results ...analysis.Result) analysis.Run {
 // run (testdata/googlebench/README.md); the expected samples are the
 // file's numbers.
 func TestGooglebenchFixtures(t *testing.T) {
-	fails := []analysis.Result{
+	fails := []model.Result{
 		gbFailed(gbResult("BM_Fails", nil, "wall-time", "ns"), "resource not available"),
 		gbFailed(gbResult("BM_Fails", nil, "cpu-time", "ns"), "resource not available"),
 	}
 	for _, tt := range []struct {
 		name     string
 		file     string
-		want     analysis.Run
+		want     model.Run
 		problems []archive.Problem
 	}{
 		{
 			name: "repetitions are samples, aggregates are not",
 			file: "repetitions.json",
-			want: gbFixtureRun("2026-11-21T14:30:13Z", append([]analysis.Result{
+			want: gbFixtureRun("2026-11-21T14:30:13Z", append([]model.Result{
 				gbResult("BM_Sum", gbSum8, "wall-time", "ns", 5.89500936347665, 5.499414805378732, 5.391798157813255),
 				gbResult("BM_Sum", gbSum8, "cpu-time", "ns", 3.9424900811510306, 3.6367716338454272, 3.5125009059644015),
 				gbResult("BM_Sum", gbSum8, "throughput", "B/s", 8116697655.877787, 8799012756.862062, 9110317934.911392),
@@ -101,7 +101,7 @@ func TestGooglebenchFixtures(t *testing.T) {
 		{
 			name: "aggregates only: the median is the one sample",
 			file: "aggregates.json",
-			want: gbFixtureRun("2026-11-21T14:30:14Z", append([]analysis.Result{
+			want: gbFixtureRun("2026-11-21T14:30:14Z", append([]model.Result{
 				gbResult("BM_Sum", gbSum8, "wall-time", "ns", 4.1050094073398755),
 				gbResult("BM_Sum", gbSum8, "cpu-time", "ns", 3.8220259843346915),
 				gbResult("BM_Sum", gbSum8, "throughput", "B/s", 8372522879.529903),
@@ -123,7 +123,7 @@ func TestGooglebenchFixtures(t *testing.T) {
 		{
 			name: "one run per benchmark, written with --benchmark_out",
 			file: "single.json",
-			want: gbFixtureRun("2026-11-21T14:30:14Z", append([]analysis.Result{
+			want: gbFixtureRun("2026-11-21T14:30:14Z", append([]model.Result{
 				gbResult("BM_Sum", gbSum8, "wall-time", "ns", 5.1295148280335034),
 				gbResult("BM_Sum", gbSum8, "cpu-time", "ns", 4.236855773607132),
 				gbResult("BM_Sum", gbSum8, "throughput", "B/s", 7552770665.298374),
@@ -142,12 +142,12 @@ func TestGooglebenchFixtures(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			def := Defaults{Artifact: analysis.Artifact{ID: gbSHA, Kind: analysis.KindCommit}}
+			def := Defaults{Artifact: model.Artifact{ID: gbSHA, Kind: model.KindCommit}}
 			runs, problems := readGooglebench(Input{Name: tt.file, Data: gbFixture(t, tt.file)}, def)
 			if diff := cmp.Diff(tt.problems, problems); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff([]analysis.Run{tt.want}, runs); diff != "" {
+			if diff := cmp.Diff([]model.Run{tt.want}, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)
 			}
 		})
@@ -159,9 +159,9 @@ func TestGooglebenchFixtures(t *testing.T) {
 func TestGooglebenchDefaults(t *testing.T) {
 	date := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
 	def := Defaults{
-		Artifact: analysis.Artifact{ID: gbSHA, Kind: analysis.KindCommit, Date: date, Parents: []string{"9e1c"}},
-		Machine:  analysis.Machine{Name: "linux-x64-1", OS: "linux"},
-		Context:  analysis.Params{{Key: "library_build_type", Value: "release"}, {Key: "toolchain", Value: "gcc-12"}},
+		Artifact: model.Artifact{ID: gbSHA, Kind: model.KindCommit, Date: date, Parents: []string{"9e1c"}},
+		Machine:  model.Machine{Name: "linux-x64-1", OS: "linux"},
+		Context:  model.Params{{Key: "library_build_type", Value: "release"}, {Key: "toolchain", Value: "gcc-12"}},
 	}
 	runs, problems := readGooglebench(Input{Name: "single.json", Data: gbFixture(t, "single.json")}, def)
 	if len(problems) != 0 || len(runs) != 1 {
@@ -169,9 +169,9 @@ func TestGooglebenchDefaults(t *testing.T) {
 	}
 	got := runs[0]
 	got.Results = nil
-	want := analysis.Run{
+	want := model.Run{
 		Artifact: def.Artifact,
-		Machine:  analysis.Machine{Name: "linux-x64-1", OS: "linux", Cores: 2, CPU: "2445 MHz"},
+		Machine:  model.Machine{Name: "linux-x64-1", OS: "linux", Cores: 2, CPU: "2445 MHz"},
 		Context:  def.Context,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -195,7 +195,7 @@ func gbFile(entries ...string) string {
 }
 
 // gbSummary lists results as "case metric unit samples error" lines.
-func gbSummary(runs []analysis.Run) []string {
+func gbSummary(runs []model.Run) []string {
 	var out []string
 	for _, run := range runs {
 		for _, r := range run.Results {
@@ -403,7 +403,7 @@ func TestGooglebenchBadInput(t *testing.T) {
 func TestGooglebenchArchive(t *testing.T) {
 	for _, name := range []string{"repetitions.json", "aggregates.json", "single.json"} {
 		t.Run(name, func(t *testing.T) {
-			def := Defaults{Artifact: analysis.Artifact{ID: gbSHA, Kind: analysis.KindCommit}}
+			def := Defaults{Artifact: model.Artifact{ID: gbSHA, Kind: model.KindCommit}}
 			runs, _ := readGooglebench(Input{Name: name, Data: gbFixture(t, name)}, def)
 			if len(runs) != 1 {
 				t.Fatalf("%d runs", len(runs))
@@ -426,22 +426,22 @@ func TestGooglebenchArchive(t *testing.T) {
 func TestGooglebenchSplitName(t *testing.T) {
 	for _, tt := range []struct {
 		name, bench string
-		params      analysis.Params
+		params      model.Params
 	}{
 		{"BM_foo", "BM_foo", nil},
-		{"BM_foo/8/64", "BM_foo", analysis.Params{{Key: "arg1", Value: "8"}, {Key: "arg2", Value: "64"}}},
-		{"BM_foo/-1", "BM_foo", analysis.Params{{Key: "arg1", Value: "-1"}}},
-		{"BM_foo/n:8/m:2", "BM_foo", analysis.Params{{Key: "m", Value: "2"}, {Key: "n", Value: "8"}}},
-		{"BM_foo/threads:4", "BM_foo", analysis.Params{{Key: "threads", Value: "4"}}},
-		{"BM_foo/8/real_time/threads:2", "BM_foo", analysis.Params{{Key: "arg1", Value: "8"}, {Key: "threads", Value: "2"}, {Key: "time_type", Value: "real_time"}}},
-		{"BM_foo/8/min_time:0.010/min_warmup_time:0.5/iterations:10/repeats:3/process_time/manual_time/threads:1", "BM_foo", analysis.Params{
+		{"BM_foo/8/64", "BM_foo", model.Params{{Key: "arg1", Value: "8"}, {Key: "arg2", Value: "64"}}},
+		{"BM_foo/-1", "BM_foo", model.Params{{Key: "arg1", Value: "-1"}}},
+		{"BM_foo/n:8/m:2", "BM_foo", model.Params{{Key: "m", Value: "2"}, {Key: "n", Value: "8"}}},
+		{"BM_foo/threads:4", "BM_foo", model.Params{{Key: "threads", Value: "4"}}},
+		{"BM_foo/8/real_time/threads:2", "BM_foo", model.Params{{Key: "arg1", Value: "8"}, {Key: "threads", Value: "2"}, {Key: "time_type", Value: "real_time"}}},
+		{"BM_foo/8/min_time:0.010/min_warmup_time:0.5/iterations:10/repeats:3/process_time/manual_time/threads:1", "BM_foo", model.Params{
 			{Key: "arg1", Value: "8"}, {Key: "iterations", Value: "10"}, {Key: "min_time", Value: "0.010"}, {Key: "min_warmup_time", Value: "0.5"},
 			{Key: "repeats", Value: "3"}, {Key: "threads", Value: "1"}, {Key: "time_type", Value: "process_time/manual_time"}}},
-		{"BM_Template<int, 8>/16", "BM_Template<int, 8>", analysis.Params{{Key: "arg1", Value: "16"}}},
-		{"group/case/8", "group/case", analysis.Params{{Key: "arg1", Value: "8"}}},
+		{"BM_Template<int, 8>/16", "BM_Template<int, 8>", model.Params{{Key: "arg1", Value: "16"}}},
+		{"group/case/8", "group/case", model.Params{{Key: "arg1", Value: "8"}}},
 		{"group/8/case", "group/8/case", nil},
-		{"BM_foo/threads:2/4", "BM_foo", analysis.Params{{Key: "arg2", Value: "4"}, {Key: "threads", Value: "2"}}},
-		{"BM_foo/threads:1/threads:2", "BM_foo", analysis.Params{{Key: "arg1", Value: "1"}, {Key: "threads", Value: "2"}}},
+		{"BM_foo/threads:2/4", "BM_foo", model.Params{{Key: "arg2", Value: "4"}, {Key: "threads", Value: "2"}}},
+		{"BM_foo/threads:1/threads:2", "BM_foo", model.Params{{Key: "arg1", Value: "1"}, {Key: "threads", Value: "2"}}},
 		{"BM_foo/arg2:1/5", "BM_foo/arg2:1/5", nil},
 		{"42", "42", nil},
 		{"", "", nil},

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -134,11 +134,11 @@ type hyperfineEntry struct {
 	off     int // where the element starts
 	what    string
 	command string
-	params  analysis.Params
-	results []analysis.Result // with Case.Benchmark still unset
+	params  model.Params
+	results []model.Result // with Case.Benchmark still unset
 }
 
-func readHyperfine(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
+func readHyperfine(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
 	f := &hyperfineFile{name: in.Name, data: data, lines: readkit.NewLines(data)}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -174,10 +174,10 @@ func readHyperfine(in Input, def Defaults) (_ []analysis.Run, problems []archive
 	}
 	names := hyperfineNames(entries)
 
-	run := analysis.Run{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context}
+	run := model.Run{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context}
 	firstAt := map[string]int{}
 	for i, e := range entries {
-		tc := analysis.TestCase{Benchmark: names[i], Params: e.params}
+		tc := model.TestCase{Benchmark: names[i], Params: e.params}
 		key := tc.String()
 		if at, dup := firstAt[key]; dup {
 			probs = keep(probs, &dropped, f.problem(e.off, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
@@ -193,7 +193,7 @@ func readHyperfine(in Input, def Defaults) (_ []analysis.Run, problems []archive
 	if len(run.Results) == 0 {
 		return nil, append(probs, fatal(f.name, 0, "none of the %d results is usable", len(elems)))
 	}
-	return []analysis.Run{run}, probs
+	return []model.Run{run}, probs
 }
 
 // hyperfineElement is the raw text of one element of "results" and where
@@ -394,7 +394,7 @@ func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEn
 			}
 			params[k] = s
 		}
-		e.params = analysis.NewParams(params)
+		e.params = model.NewParams(params)
 	}
 
 	// Error is set when every run failed.
@@ -411,7 +411,7 @@ func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEn
 	}
 
 	add := func(metric, unit string, samples []float64) {
-		r := analysis.Result{Metric: metric, Unit: unit, Samples: samples}
+		r := model.Result{Metric: metric, Unit: unit, Samples: samples}
 		if runErr != "" {
 			r.Samples, r.Error = nil, runErr
 		}
@@ -601,9 +601,9 @@ type hyperfineMatch struct {
 
 // hyperfineMatches finds the occurrences of parameter values in cmd, left
 // to right without overlaps, the longer value first where several start.
-func hyperfineMatches(cmd string, params analysis.Params) []hyperfineMatch {
+func hyperfineMatches(cmd string, params model.Params) []hyperfineMatch {
 	ps := slices.Clone(params)
-	slices.SortStableFunc(ps, func(a, b analysis.Param) int { return len(b.Value) - len(a.Value) })
+	slices.SortStableFunc(ps, func(a, b model.Param) int { return len(b.Value) - len(a.Value) })
 	var ms []hyperfineMatch
 	for i := 0; i < len(cmd); {
 		matched := false
@@ -641,7 +641,7 @@ func hyperfineApply(cmd string, ms []hyperfineMatch, mask uint64) string {
 
 // hyperfineInstantiate is what hyperfine does to a command template: each
 // "{name}" becomes the parameter's value.
-func hyperfineInstantiate(t string, params analysis.Params) string {
+func hyperfineInstantiate(t string, params model.Params) string {
 	var b strings.Builder
 	for i := 0; i < len(t); {
 		matched := false

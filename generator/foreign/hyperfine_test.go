@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
@@ -25,15 +25,15 @@ func hyperfineInput(t testing.TB, name string) Input {
 
 // hyperfineResults builds the results hyperfine gives for one command:
 // wall-time samples and the user and system means.
-func hyperfineResults(tc analysis.TestCase, times []float64, user, system float64) []analysis.Result {
-	return []analysis.Result{
+func hyperfineResults(tc model.TestCase, times []float64, user, system float64) []model.Result {
+	return []model.Result{
 		{Case: tc, Metric: "wall-time", Unit: "s", Samples: times},
 		{Case: tc, Metric: "user-time", Unit: "s", Samples: []float64{user}},
 		{Case: tc, Metric: "system-time", Unit: "s", Samples: []float64{system}},
 	}
 }
 
-func hyperfineCase(bench string, kv ...string) analysis.TestCase {
+func hyperfineCase(bench string, kv ...string) model.TestCase {
 	var params map[string]string
 	for i := 0; i+1 < len(kv); i += 2 {
 		if params == nil {
@@ -41,11 +41,11 @@ func hyperfineCase(bench string, kv ...string) analysis.TestCase {
 		}
 		params[kv[i]] = kv[i+1]
 	}
-	return analysis.TestCase{Benchmark: bench, Params: analysis.NewParams(params)}
+	return model.TestCase{Benchmark: bench, Params: model.NewParams(params)}
 }
 
-func hyperfineConcat(rs ...[]analysis.Result) []analysis.Result {
-	var all []analysis.Result
+func hyperfineConcat(rs ...[]model.Result) []model.Result {
+	var all []model.Result
 	for _, r := range rs {
 		all = append(all, r...)
 	}
@@ -56,18 +56,18 @@ func hyperfineConcat(rs ...[]analysis.Result) []analysis.Result {
 // hyperfine 1.15.0 wrote (testdata/hyperfine/README.md).
 func TestHyperfineFixtures(t *testing.T) {
 	def := Defaults{
-		Artifact: analysis.Artifact{ID: "3f2a9c0d1e2b3c4d5e6f708192a3b4c5d6e7f809", Kind: analysis.KindCommit,
+		Artifact: model.Artifact{ID: "3f2a9c0d1e2b3c4d5e6f708192a3b4c5d6e7f809", Kind: model.KindCommit,
 			Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)},
-		Machine: analysis.Machine{Name: "ci-1", OS: "linux"},
-		Context: analysis.NewParams(map[string]string{"shell": "sh"}),
+		Machine: model.Machine{Name: "ci-1", OS: "linux"},
+		Context: model.NewParams(map[string]string{"shell": "sh"}),
 	}
-	run := func(results []analysis.Result) []analysis.Run {
-		return []analysis.Run{{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context, Results: results}}
+	run := func(results []model.Result) []model.Run {
+		return []model.Run{{Artifact: def.Artifact, Machine: def.Machine, Context: def.Context, Results: results}}
 	}
 	failed3 := hyperfineCase(`sh -c "exit 3"`)
 	tests := []struct {
 		file  string
-		want  []analysis.Run
+		want  []model.Run
 		probs []archive.Problem
 	}{
 		{
@@ -111,7 +111,7 @@ func TestHyperfineFixtures(t *testing.T) {
 		{
 			file: "failing.json",
 			want: run(hyperfineConcat(
-				[]analysis.Result{
+				[]model.Result{
 					{Case: failed3, Metric: "wall-time", Unit: "s", Error: "all 4 runs failed (exit code 3)"},
 					{Case: failed3, Metric: "user-time", Unit: "s", Error: "all 4 runs failed (exit code 3)"},
 					{Case: failed3, Metric: "system-time", Unit: "s", Error: "all 4 runs failed (exit code 3)"},
@@ -162,7 +162,7 @@ func TestHyperfineBadInput(t *testing.T) {
 	tests := []struct {
 		name  string
 		data  string
-		want  []analysis.Result // nil: no run at all
+		want  []model.Result // nil: no run at all
 		probs []hyperfineWant
 	}{
 		{
@@ -247,13 +247,13 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name:  "bad and negative times are left out",
 			data:  `{"results": [{"command": "c", "times": [1, "x", null, -2, 3]}]}`,
-			want:  []analysis.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1, 3}}},
+			want:  []model.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1, 3}}},
 			probs: []hyperfineWant{{1, false, `"times" has values that are not durations in seconds, left out: [1] = "x", [2] = null, [3] = -2`}},
 		},
 		{
 			name:  "a number out of range is left out",
 			data:  `{"results": [{"command": "c", "times": [1e400, 2]}]}`,
-			want:  []analysis.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{2}}},
+			want:  []model.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{2}}},
 			probs: []hyperfineWant{{1, false, `left out: [0] = 1e400`}},
 		},
 		{
@@ -271,7 +271,7 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name: "user and system of the wrong type",
 			data: "{\"results\": [{\"command\": \"c\", \"times\": [1],\n\"user\": \"0.1\",\n\"system\": -1}]}",
-			want: []analysis.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1}}},
+			want: []model.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1}}},
 			probs: []hyperfineWant{
 				{2, false, `"user" is "0.1", not a duration in seconds; user-time left out`},
 				{3, false, `"system" is -1, not a duration in seconds; system-time left out`},
@@ -286,13 +286,13 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name:  "runs killed by a signal",
 			data:  `{"results": [{"command": "c", "times": [1, 2, 3], "exit_codes": [null, 2, 0]}]}`,
-			want:  []analysis.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1, 2, 3}}},
+			want:  []model.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1, 2, 3}}},
 			probs: []hyperfineWant{{1, false, `2 of 3 runs failed (exit code 2; killed by a signal); their times are kept`}},
 		},
 		{
 			name: "every run killed",
 			data: `{"results": [{"command": "c", "times": [1, 2], "exit_codes": [null, 137]}]}`,
-			want: []analysis.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s",
+			want: []model.Result{{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s",
 				Error: "all 2 runs failed (exit code 137; killed by a signal)"}},
 		},
 		{
@@ -304,7 +304,7 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name: "numeric parameter written by hand",
 			data: `{"results": [{"command": "sleep 5", "times": [5], "parameters": {"n": 5}}]}`,
-			want: []analysis.Result{{Case: hyperfineCase("sleep {n}", "n", "5"), Metric: "wall-time", Unit: "s", Samples: []float64{5}}},
+			want: []model.Result{{Case: hyperfineCase("sleep {n}", "n", "5"), Metric: "wall-time", Unit: "s", Samples: []float64{5}}},
 		},
 		{
 			name:  "duplicated command",
@@ -315,7 +315,7 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name: "same command with different parameters is no duplicate",
 			data: `{"results": [{"command": "x", "times": [1], "parameters": {"a": "1"}}, {"command": "x", "times": [2], "parameters": {"a": "2"}}]}`,
-			want: []analysis.Result{
+			want: []model.Result{
 				{Case: hyperfineCase("x", "a", "1"), Metric: "wall-time", Unit: "s", Samples: []float64{1}},
 				{Case: hyperfineCase("x", "a", "2"), Metric: "wall-time", Unit: "s", Samples: []float64{2}},
 			},
@@ -335,7 +335,7 @@ func TestHyperfineBadInput(t *testing.T) {
 		{
 			name: "memory usage of newer versions becomes max-rss",
 			data: `{"results": [{"command": "c", "times": [1, 2], "memory_usage_byte": [4096, 8192], "exit_codes": [0, 0]}]}`,
-			want: []analysis.Result{
+			want: []model.Result{
 				{Case: hyperfineCase("c"), Metric: "wall-time", Unit: "s", Samples: []float64{1, 2}},
 				{Case: hyperfineCase("c"), Metric: "max-rss", Unit: "B", Samples: []float64{4096, 8192}},
 			},
@@ -372,9 +372,9 @@ func TestHyperfineBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs, probs := readHyperfine(Input{Name: "bench.json", Data: []byte(tt.data)}, Defaults{})
-			var want []analysis.Run
+			var want []model.Run
 			if tt.want != nil {
-				want = []analysis.Run{{Results: tt.want}}
+				want = []model.Run{{Results: tt.want}}
 			}
 			if diff := cmp.Diff(want, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)
@@ -461,7 +461,7 @@ func TestHyperfineNames(t *testing.T) {
 				for j := 0; j+1 < len(c.params); j += 2 {
 					m[c.params[j]] = c.params[j+1]
 				}
-				entries[i] = hyperfineEntry{command: c.command, params: analysis.NewParams(m)}
+				entries[i] = hyperfineEntry{command: c.command, params: model.NewParams(m)}
 			}
 			if diff := cmp.Diff(tt.want, hyperfineNames(entries)); diff != "" {
 				t.Errorf("names (-want +got):\n%s", diff)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 
@@ -65,7 +65,7 @@ func ReadPath(path string) (Input, error) {
 // (readkit.NotResults); bytes that are not UTF-8 are replaced with
 // U+FFFD, with a warning at the line of the first. Problems past the first 100 are
 // counted, not listed.
-func Read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
+func Read(name string, in Input, def Defaults) (Format, []model.Run, []archive.Problem) {
 	in, problems, ok := checkInput(in)
 	if !ok {
 		return Format{}, nil, problems
@@ -74,7 +74,7 @@ func Read(name string, in Input, def Defaults) (Format, []analysis.Run, []archiv
 	return f, runs, trimProblems(append(problems, more...))
 }
 
-func read(name string, in Input, def Defaults) (Format, []analysis.Run, []archive.Problem) {
+func read(name string, in Input, def Defaults) (Format, []model.Run, []archive.Problem) {
 	var f Format
 	if name == "" || name == "auto" {
 		var err error
@@ -102,7 +102,7 @@ func read(name string, in Input, def Defaults) (Format, []analysis.Run, []archiv
 }
 
 // fillDefaults completes a run with what the caller knows.
-func fillDefaults(r *analysis.Run, def Defaults) {
+func fillDefaults(r *model.Run, def Defaults) {
 	a, d := &r.Artifact, def.Artifact
 	if a.ID == "" {
 		a.ID = d.ID
@@ -114,7 +114,7 @@ func fillDefaults(r *analysis.Run, def Defaults) {
 		a.Kind = d.Kind
 	}
 	if a.Kind == "" {
-		a.Kind = analysis.KindCommit
+		a.Kind = model.KindCommit
 	}
 	for _, s := range []struct {
 		dst *string
@@ -165,7 +165,7 @@ func fillDefaults(r *analysis.Run, def Defaults) {
 				m[kv.Key] = kv.Value
 			}
 		}
-		r.Context = analysis.NewParams(m)
+		r.Context = model.NewParams(m)
 	}
 }
 
@@ -210,7 +210,7 @@ func (p *Pattern) Match(path string) (Defaults, string, bool) {
 // in each folder from it down to the file's. The error is for a call that
 // cannot be made (a format that reads files whole, a path outside
 // results, an unreadable file); problems are the reader's, as Read's.
-func ReadFolderFile(name, path, results string, def Defaults) ([]analysis.Run, []archive.Problem, error) {
+func ReadFolderFile(name, path, results string, def Defaults) ([]model.Run, []archive.Problem, error) {
 	const maxBytes = archive.DefaultMaxBytes
 	f, ok := Lookup(name)
 	if !ok || f.Open == nil {

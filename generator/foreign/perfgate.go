@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 
@@ -69,7 +69,7 @@ type perfgateSample struct {
 	TimedOut bool   `json:"timed_out"`
 }
 
-func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Problem) {
+func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem) {
 	doc := bytes.TrimPrefix(in.Data, []byte("\ufeff"))
 	lx := readkit.NewLines(doc)
 	entries, serr := asvObject(lx, 0, doc, true)
@@ -203,7 +203,7 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 		errText = fmt.Sprintf("every measured sample failed (first: %s)", firstFailure)
 	}
 
-	r := analysis.Run{
+	r := model.Run{
 		Artifact: def.Artifact,
 		Machine:  perfgateMachine(in.Name, run.Host, def.Machine, &problems),
 		Context:  def.Context,
@@ -221,16 +221,16 @@ func readPerfgate(in Input, def Defaults) (_ []analysis.Run, all []archive.Probl
 		if len(xs) == 0 {
 			continue
 		}
-		r.Results = append(r.Results, analysis.Result{
-			Case:      analysis.TestCase{Benchmark: name, Category: analysis.Primary},
+		r.Results = append(r.Results, model.Result{
+			Case:      model.TestCase{Benchmark: name, Category: model.Primary},
 			Metric:    pm.Name,
 			Unit:      pm.Unit,
 			Samples:   xs,
 			Error:     errText,
-			Direction: analysis.Direction(pm.Direction),
+			Direction: model.Direction(pm.Direction),
 		})
 	}
-	return []analysis.Run{r}, problems
+	return []model.Run{r}, problems
 }
 
 // perfgateU64 reads an optional unsigned integer field of a sample.
@@ -259,9 +259,9 @@ func perfgateFailure(s perfgateSample) string {
 
 // perfgateMachine describes the receipt's host; the caller's machine fills
 // what the receipt does not say.
-func perfgateMachine(file string, h perfgate.Host, def analysis.Machine, problems *[]archive.Problem) analysis.Machine {
+func perfgateMachine(file string, h perfgate.Host, def model.Machine, problems *[]archive.Problem) model.Machine {
 	m := def
-	m.Labels = append(analysis.Params(nil), def.Labels...)
+	m.Labels = append(model.Params(nil), def.Labels...)
 	if h.OS != "" {
 		m.OS = h.OS
 	}
@@ -278,7 +278,7 @@ func perfgateMachine(file string, h perfgate.Host, def analysis.Machine, problem
 			m.MemoryBytes = int64(*h.MemoryBytes)
 		}
 	}
-	if hash := strings.ToLower(h.HostnameHash); m.Name == "" && len(hash) >= 12 && analysis.IsSHA(hash[:12]) {
+	if hash := strings.ToLower(h.HostnameHash); m.Name == "" && len(hash) >= 12 && model.IsSHA(hash[:12]) {
 		m.Name = "host-" + hash[:12]
 	}
 	return m

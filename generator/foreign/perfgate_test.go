@@ -8,16 +8,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // perfgateHostMachine is the machine of the fixtures (testdata/perfgate,
 // recorded by `perfpages run` on the build machine).
-var perfgateHostMachine = analysis.Machine{Name: "host-5bce98f73f3e", OS: "linux", Arch: "x86_64", Cores: 2, MemoryBytes: 25276514304}
+var perfgateHostMachine = model.Machine{Name: "host-5bce98f73f3e", OS: "linux", Arch: "x86_64", Cores: 2, MemoryBytes: 25276514304}
 
-func perfgateResult(bench, metric, unit string, dir analysis.Direction, samples ...float64) analysis.Result {
-	return analysis.Result{
-		Case:      analysis.TestCase{Benchmark: bench, Category: analysis.Primary},
+func perfgateResult(bench, metric, unit string, dir model.Direction, samples ...float64) model.Result {
+	return model.Result{
+		Case:      model.TestCase{Benchmark: bench, Category: model.Primary},
 		Metric:    metric,
 		Unit:      unit,
 		Samples:   samples,
@@ -34,8 +34,8 @@ func perfgateStarted(s string) time.Time {
 }
 
 func TestPerfgateFixtures(t *testing.T) {
-	const lower, higher = analysis.LowerIsBetter, analysis.HigherIsBetter
-	failed := func(rs []analysis.Result, msg string) []analysis.Result {
+	const lower, higher = model.LowerIsBetter, model.HigherIsBetter
+	failed := func(rs []model.Result, msg string) []model.Result {
 		for i := range rs {
 			rs[i].Error = msg
 		}
@@ -44,15 +44,15 @@ func TestPerfgateFixtures(t *testing.T) {
 	tests := []struct {
 		file     string
 		def      Defaults
-		want     analysis.Run
+		want     model.Run
 		problems []string
 	}{
 		{
 			file: "sleep.json",
-			want: analysis.Run{
-				Artifact: analysis.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.015951885Z")},
+			want: model.Run{
+				Artifact: model.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.015951885Z")},
 				Machine:  perfgateHostMachine,
-				Results: []analysis.Result{
+				Results: []model.Result{
 					perfgateResult("sleep", "cpu_ms", "ms", lower, 1, 1, 1),
 					perfgateResult("sleep", "max_rss_kb", "KB", lower, 12656, 12656, 12656),
 					perfgateResult("sleep", "wall_ms", "ms", lower, 11, 11, 12),
@@ -61,10 +61,10 @@ func TestPerfgateFixtures(t *testing.T) {
 		},
 		{
 			file: "work.json",
-			want: analysis.Run{
-				Artifact: analysis.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.059460186Z")},
+			want: model.Run{
+				Artifact: model.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.059460186Z")},
 				Machine:  perfgateHostMachine,
-				Results: []analysis.Result{
+				Results: []model.Result{
 					// The warm-up sample (wall_ms 21, cpu_ms 1) is left out.
 					perfgateResult("sleep-work", "cpu_ms", "ms", lower, 2, 1, 1, 1),
 					perfgateResult("sleep-work", "max_rss_kb", "KB", lower, 12428, 12428, 12428, 12428),
@@ -76,10 +76,10 @@ func TestPerfgateFixtures(t *testing.T) {
 		},
 		{
 			file: "flaky.json",
-			want: analysis.Run{
-				Artifact: analysis.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.191108046Z")},
+			want: model.Run{
+				Artifact: model.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.191108046Z")},
 				Machine:  perfgateHostMachine,
-				Results: []analysis.Result{
+				Results: []model.Result{
 					perfgateResult("flaky", "cpu_ms", "ms", lower, 2, 0, 0),
 					perfgateResult("flaky", "max_rss_kb", "KB", lower, 12544, 12672, 12800),
 					perfgateResult("flaky", "wall_ms", "ms", lower, 5, 0, 1),
@@ -89,10 +89,10 @@ func TestPerfgateFixtures(t *testing.T) {
 		},
 		{
 			file: "fails.json",
-			want: analysis.Run{
-				Artifact: analysis.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.207754046Z")},
+			want: model.Run{
+				Artifact: model.Artifact{Date: perfgateStarted("2026-11-21T14:29:45.207754046Z")},
 				Machine:  perfgateHostMachine,
-				Results: failed([]analysis.Result{
+				Results: failed([]model.Result{
 					perfgateResult("fails", "cpu_ms", "ms", lower, 1, 1),
 					perfgateResult("fails", "max_rss_kb", "KB", lower, 12504, 12632),
 					perfgateResult("fails", "wall_ms", "ms", lower, 2, 1),
@@ -106,15 +106,15 @@ func TestPerfgateFixtures(t *testing.T) {
 		{
 			file: "timeout.json",
 			def: Defaults{
-				Artifact: analysis.Artifact{ID: "4b8a1f0e9c3d2b1a0f9e8d7c6b5a49382716f5e4", Kind: analysis.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC), Parents: []string{"9e1c"}},
-				Machine:  analysis.Machine{Name: "ci-runner", CPU: "AMD EPYC"},
-				Context:  analysis.Params{{Key: "toolchain", Value: "go1.26"}},
+				Artifact: model.Artifact{ID: "4b8a1f0e9c3d2b1a0f9e8d7c6b5a49382716f5e4", Kind: model.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC), Parents: []string{"9e1c"}},
+				Machine:  model.Machine{Name: "ci-runner", CPU: "AMD EPYC"},
+				Context:  model.Params{{Key: "toolchain", Value: "go1.26"}},
 			},
-			want: analysis.Run{
-				Artifact: analysis.Artifact{ID: "4b8a1f0e9c3d2b1a0f9e8d7c6b5a49382716f5e4", Kind: analysis.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC), Parents: []string{"9e1c"}},
-				Machine:  analysis.Machine{Name: "ci-runner", OS: "linux", Arch: "x86_64", CPU: "AMD EPYC", Cores: 2, MemoryBytes: 25276514304},
-				Context:  analysis.Params{{Key: "toolchain", Value: "go1.26"}},
-				Results: failed([]analysis.Result{
+			want: model.Run{
+				Artifact: model.Artifact{ID: "4b8a1f0e9c3d2b1a0f9e8d7c6b5a49382716f5e4", Kind: model.KindCommit, Date: time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC), Parents: []string{"9e1c"}},
+				Machine:  model.Machine{Name: "ci-runner", OS: "linux", Arch: "x86_64", CPU: "AMD EPYC", Cores: 2, MemoryBytes: 25276514304},
+				Context:  model.Params{{Key: "toolchain", Value: "go1.26"}},
+				Results: failed([]model.Result{
 					perfgateResult("timeout", "cpu_ms", "ms", lower, 1, 1),
 					perfgateResult("timeout", "max_rss_kb", "KB", lower, 12344, 12472),
 					perfgateResult("timeout", "wall_ms", "ms", lower, 51, 51),
@@ -137,7 +137,7 @@ func TestPerfgateFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			runs, problems := f.Read(in, tt.def)
-			if diff := cmp.Diff([]analysis.Run{tt.want}, runs); diff != "" {
+			if diff := cmp.Diff([]model.Run{tt.want}, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.problems, problemStrings(problems)); diff != "" {
@@ -164,19 +164,19 @@ const perfgateReceipt = `{
 
 func TestPerfgateBadInput(t *testing.T) {
 	date := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	macos := analysis.Machine{OS: "macos", Arch: "aarch64"}
+	macos := model.Machine{OS: "macos", Arch: "aarch64"}
 	tests := []struct {
 		name     string
 		data     string
-		want     []analysis.Run
+		want     []model.Run
 		problems []string
 	}{
 		{
 			name: "hand-made receipt without warmup or timed_out",
 			data: perfgateReceipt,
-			want: []analysis.Run{{Artifact: analysis.Artifact{Date: date}, Machine: macos, Results: []analysis.Result{
-				perfgateResult("build", "page_faults", "count", analysis.LowerIsBetter, 7, 9),
-				perfgateResult("build", "wall_ms", "ms", analysis.LowerIsBetter, 100, 110),
+			want: []model.Run{{Artifact: model.Artifact{Date: date}, Machine: macos, Results: []model.Result{
+				perfgateResult("build", "page_faults", "count", model.LowerIsBetter, 7, 9),
+				perfgateResult("build", "wall_ms", "ms", model.LowerIsBetter, 100, 110),
 			}}},
 		},
 		{
@@ -240,14 +240,14 @@ func TestPerfgateBadInput(t *testing.T) {
   {"wall_ms": 0, "exit_code": 0, "max_rss_kb": -1, "cpu_ms": 3},
   {"wall_ms": 20, "exit_code": 0, "max_rss_kb": 100}
 ]}`,
-			want: []analysis.Run{{
-				Machine: analysis.Machine{OS: "linux", Arch: "x86_64", Cores: 4},
-				Results: []analysis.Result{
-					perfgateResult("x", "cpu_ms", "ms", analysis.LowerIsBetter, 3),
-					perfgateResult("x", "max_rss_kb", "KB", analysis.LowerIsBetter, 100),
+			want: []model.Run{{
+				Machine: model.Machine{OS: "linux", Arch: "x86_64", Cores: 4},
+				Results: []model.Result{
+					perfgateResult("x", "cpu_ms", "ms", model.LowerIsBetter, 3),
+					perfgateResult("x", "max_rss_kb", "KB", model.LowerIsBetter, 100),
 					// 0 ms gives throughput 0, as perfgate computes it.
-					perfgateResult("x", "throughput_per_s", "/s", analysis.HigherIsBetter, 0, 500),
-					perfgateResult("x", "wall_ms", "ms", analysis.LowerIsBetter, 0, 20),
+					perfgateResult("x", "throughput_per_s", "/s", model.HigherIsBetter, 0, 500),
+					perfgateResult("x", "wall_ms", "ms", model.LowerIsBetter, 0, 20),
 				},
 			}},
 			problems: []string{

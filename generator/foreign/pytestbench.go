@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -116,11 +116,11 @@ type pytestEntry struct {
 	line     int
 	name     string // the test's name without the [id] suffix
 	fullname string // the fullname without the suffix
-	params   analysis.Params
+	params   model.Params
 	samples  []float64
 }
 
-func readPytest(in Input, def Defaults) (_ []analysis.Run, problems []archive.Problem) {
+func readPytest(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
 	r := &pytestReader{file: in.Name, data: readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))}
 	r.lines = readkit.NewLines(r.data)
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
@@ -129,7 +129,7 @@ func readPytest(in Input, def Defaults) (_ []analysis.Run, problems []archive.Pr
 		return nil, r.problems
 	}
 
-	run := analysis.Run{
+	run := model.Run{
 		Artifact: r.artifact(top, def.Artifact),
 		Machine:  r.machine(top["machine_info"], def.Machine),
 		Context:  r.context(top["machine_info"], def.Context),
@@ -152,7 +152,7 @@ func readPytest(in Input, def Defaults) (_ []analysis.Run, problems []archive.Pr
 		r.fail(0, "no usable benchmarks")
 		return nil, r.problems
 	}
-	return []analysis.Run{run}, r.problems
+	return []model.Run{run}, r.problems
 }
 
 // document reads the top-level object, keeping its members and the
@@ -306,7 +306,7 @@ func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool
 			pm["group"] = g
 		}
 	}
-	e.params = analysis.NewParams(pm)
+	e.params = model.NewParams(pm)
 
 	st, ok := fields["stats"]
 	if !ok || pytestNull(st.raw) {
@@ -386,7 +386,7 @@ func (r *pytestReader) samples(f pytestField, label string) (out []float64, n in
 }
 
 // results names the entries and drops duplicates.
-func (r *pytestReader) results(entries []pytestEntry) []analysis.Result {
+func (r *pytestReader) results(entries []pytestEntry) []model.Result {
 	type key struct{ name, params string }
 	fulls := map[key]map[string]bool{}
 	for _, e := range entries {
@@ -397,27 +397,27 @@ func (r *pytestReader) results(entries []pytestEntry) []analysis.Result {
 		fulls[k][e.fullname] = true
 	}
 	first := map[key]int{}
-	var out []analysis.Result
+	var out []model.Result
 	for _, e := range entries {
 		name := e.name
 		if len(fulls[key{e.name, e.params.String()}]) > 1 {
 			name = e.fullname
 		}
 		k := key{name, e.params.String()}
-		tc := analysis.TestCase{Benchmark: name, Params: e.params, Category: analysis.Primary}
+		tc := model.TestCase{Benchmark: name, Params: e.params, Category: model.Primary}
 		if line, dup := first[k]; dup {
 			r.warn(e.line, "duplicate benchmark %s (first at line %d); kept the first", tc, line)
 			continue
 		}
 		first[k] = e.line
-		out = append(out, analysis.Result{Case: tc, Metric: "wall-time", Unit: "s", Samples: e.samples})
+		out = append(out, model.Result{Case: tc, Metric: "wall-time", Unit: "s", Samples: e.samples})
 	}
 	return out
 }
 
 // artifact takes the commit from commit_info when it names one, else the
 // caller's artifact.
-func (r *pytestReader) artifact(top map[string]pytestField, def analysis.Artifact) analysis.Artifact {
+func (r *pytestReader) artifact(top map[string]pytestField, def model.Artifact) model.Artifact {
 	art := def
 	art.Parents = append([]string(nil), def.Parents...)
 	var ci map[string]pytestField
@@ -434,11 +434,11 @@ func (r *pytestReader) artifact(top map[string]pytestField, def analysis.Artifac
 		id = strings.ToLower(id)
 		if def.ID != "" && def.ID != id {
 			r.warn(r.line(ci["id"].off), "commit_info.id %s is not the given artifact %s; using the file's", id, def.ID)
-			art = analysis.Artifact{}
+			art = model.Artifact{}
 		}
 		art.ID = id
 		if art.Kind == "" {
-			art.Kind = analysis.KindCommit
+			art.Kind = model.KindCommit
 		}
 		if s, _ := r.stringField(ci, "time", "commit_info"); s != "" {
 			if t, err := pytestTime(s); err != nil {
@@ -481,7 +481,7 @@ var pytestArch = map[string]string{
 	"ppc64le": "ppc64le", "ppc64": "ppc64", "s390x": "s390x", "riscv64": "riscv64",
 }
 
-func (r *pytestReader) machine(f pytestField, def analysis.Machine) analysis.Machine {
+func (r *pytestReader) machine(f pytestField, def model.Machine) model.Machine {
 	m := def
 	var mi map[string]pytestField
 	if f.raw != nil && !pytestNull(f.raw) {
@@ -530,7 +530,7 @@ func (r *pytestReader) machine(f pytestField, def analysis.Machine) analysis.Mac
 	return m
 }
 
-func (r *pytestReader) context(f pytestField, def analysis.Params) analysis.Params {
+func (r *pytestReader) context(f pytestField, def model.Params) model.Params {
 	ctx := map[string]string{}
 	for _, kv := range def {
 		ctx[kv.Key] = kv.Value
@@ -546,7 +546,7 @@ func (r *pytestReader) context(f pytestField, def analysis.Params) analysis.Para
 			ctx["python"] = v
 		}
 	}
-	return analysis.NewParams(ctx)
+	return model.NewParams(ctx)
 }
 
 // object splits a JSON object (from a decoder, so valid) into its
@@ -687,7 +687,7 @@ func pytestTime(s string) (time.Time, error) {
 // pytestFullSHA reports whether s is a full git (SHA-1 or SHA-256) or
 // Mercurial commit id.
 func pytestFullSHA(s string) bool {
-	return (len(s) == 40 || len(s) == 64) && analysis.IsSHA(s)
+	return (len(s) == 40 || len(s) == 64) && model.IsSHA(s)
 }
 
 func pytestNull(raw json.RawMessage) bool {

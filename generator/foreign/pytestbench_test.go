@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 )
 
@@ -28,15 +28,15 @@ func pytestFixture(t testing.TB, name string) []byte {
 }
 
 // pytestParams builds params from key, value pairs.
-func pytestParams(kv ...string) analysis.Params {
+func pytestParams(kv ...string) model.Params {
 	m := map[string]string{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = kv[i+1]
 	}
-	return analysis.NewParams(m)
+	return model.NewParams(m)
 }
 
-func pytestRead(t testing.TB, name string, data []byte, def Defaults) ([]analysis.Run, []archive.Problem) {
+func pytestRead(t testing.TB, name string, data []byte, def Defaults) ([]model.Run, []archive.Problem) {
 	t.Helper()
 	f, ok := Lookup("pytest-benchmark")
 	if !ok {
@@ -50,16 +50,16 @@ func pytestRead(t testing.TB, name string, data []byte, def Defaults) ([]analysi
 
 // pytestResults builds the five results of the fixtures' test file, in
 // file order, from their samples.
-func pytestResults(fib5, fib10, list8, tuple8, plain []float64) []analysis.Result {
-	wall := func(bench string, params analysis.Params, samples []float64) analysis.Result {
-		return analysis.Result{
-			Case:    analysis.TestCase{Benchmark: bench, Params: params, Category: analysis.Primary},
+func pytestResults(fib5, fib10, list8, tuple8, plain []float64) []model.Result {
+	wall := func(bench string, params model.Params, samples []float64) model.Result {
+		return model.Result{
+			Case:    model.TestCase{Benchmark: bench, Params: params, Category: model.Primary},
 			Metric:  "wall-time",
 			Unit:    "s",
 			Samples: samples,
 		}
 	}
-	return []analysis.Result{
+	return []model.Result{
 		wall("test_fib", pytestParams("group", "fib", "n", "5"), fib5),
 		wall("test_fib", pytestParams("group", "fib", "n", "10"), fib10),
 		wall("test_build", pytestParams("kind", "list", "size", "8"), list8),
@@ -70,23 +70,23 @@ func pytestResults(fib5, fib10, list8, tuple8, plain []float64) []analysis.Resul
 
 var (
 	pytestCommitDate = time.Date(2026, 11, 21, 14, 29, 3, 0, time.UTC)
-	pytestMachine    = analysis.Machine{Name: "vm", OS: "linux", Arch: "amd64", CPU: "AMD EPYC"}
+	pytestMachine    = model.Machine{Name: "vm", OS: "linux", Arch: "amd64", CPU: "AMD EPYC"}
 	pytestContext    = pytestParams("python", "CPython 3.11")
 )
 
 func TestPytestBenchmarkFixtures(t *testing.T) {
-	commit := analysis.Artifact{ID: pytestSHA, Kind: analysis.KindCommit, Date: pytestCommitDate, Branch: "master"}
+	commit := model.Artifact{ID: pytestSHA, Kind: model.KindCommit, Date: pytestCommitDate, Branch: "master"}
 	tests := []struct {
 		name     string
 		file     string
 		def      Defaults
-		want     []analysis.Run
+		want     []model.Run
 		problems []archive.Problem
 	}{
 		{
 			name: "benchmark-json: per-round samples, groups and params",
 			file: "benchmark-json.json",
-			want: []analysis.Run{{
+			want: []model.Run{{
 				Artifact: commit,
 				Machine:  pytestMachine,
 				Context:  pytestContext,
@@ -102,7 +102,7 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 		{
 			name: "saved with --benchmark-save-data",
 			file: "0001_withdata.json",
-			want: []analysis.Run{{
+			want: []model.Run{{
 				Artifact: commit,
 				Machine:  pytestMachine,
 				Context:  pytestContext,
@@ -118,7 +118,7 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 		{
 			name: "saved without data: stats.min is the one sample; dirty tree reported",
 			file: "0002_nodata.json",
-			want: []analysis.Run{{
+			want: []model.Run{{
 				Artifact: commit,
 				Machine:  pytestMachine,
 				Context:  pytestContext,
@@ -138,8 +138,8 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 		{
 			name: "unversioned without an artifact: date from datetime, problem",
 			file: "unversioned.json",
-			want: []analysis.Run{{
-				Artifact: analysis.Artifact{Date: time.Date(2026, 11, 21, 14, 29, 18, 390034000, time.UTC)},
+			want: []model.Run{{
+				Artifact: model.Artifact{Date: time.Date(2026, 11, 21, 14, 29, 18, 390034000, time.UTC)},
 				Machine:  pytestMachine,
 				Context:  pytestContext,
 				Results: pytestResults(
@@ -158,13 +158,13 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 			name: "unversioned with the caller's artifact, machine and context",
 			file: "unversioned.json",
 			def: Defaults{
-				Artifact: analysis.Artifact{ID: "v1.2.0", Kind: analysis.KindTag, Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
-				Machine:  analysis.Machine{Name: "ci-linux", MemoryBytes: 8 << 30, Labels: pytestParams("pool", "bench")},
+				Artifact: model.Artifact{ID: "v1.2.0", Kind: model.KindTag, Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
+				Machine:  model.Machine{Name: "ci-linux", MemoryBytes: 8 << 30, Labels: pytestParams("pool", "bench")},
 				Context:  pytestParams("python", "pypy", "flags", "-O"),
 			},
-			want: []analysis.Run{{
-				Artifact: analysis.Artifact{ID: "v1.2.0", Kind: analysis.KindTag, Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
-				Machine:  analysis.Machine{Name: "ci-linux", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", MemoryBytes: 8 << 30, Labels: pytestParams("pool", "bench")},
+			want: []model.Run{{
+				Artifact: model.Artifact{ID: "v1.2.0", Kind: model.KindTag, Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
+				Machine:  model.Machine{Name: "ci-linux", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", MemoryBytes: 8 << 30, Labels: pytestParams("pool", "bench")},
 				Context:  pytestParams("flags", "-O", "python", "pypy"),
 				Results: pytestResults(
 					[]float64{1.8839982658391818e-06, 1.3030003174208105e-06, 2.986000254168175e-06, 1.75300010596402e-06, 1.4219986042007804e-06},
@@ -178,8 +178,8 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 		{
 			name: "the file's commit wins over a different given artifact",
 			file: "benchmark-json.json",
-			def:  Defaults{Artifact: analysis.Artifact{ID: "1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9", Kind: analysis.KindTry, PR: 7, Title: "other"}},
-			want: []analysis.Run{{
+			def:  Defaults{Artifact: model.Artifact{ID: "1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9", Kind: model.KindTry, PR: 7, Title: "other"}},
+			want: []model.Run{{
 				Artifact: commit,
 				Machine:  pytestMachine,
 				Context:  pytestContext,
@@ -198,9 +198,9 @@ func TestPytestBenchmarkFixtures(t *testing.T) {
 		{
 			name: "the same commit given: the caller's PR and title are kept",
 			file: "benchmark-json.json",
-			def:  Defaults{Artifact: analysis.Artifact{ID: pytestSHA, Kind: analysis.KindTry, PR: 7, Title: "Faster fib", Parents: []string{"1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9"}}},
-			want: []analysis.Run{{
-				Artifact: analysis.Artifact{ID: pytestSHA, Kind: analysis.KindTry, Date: pytestCommitDate, Branch: "master", PR: 7, Title: "Faster fib", Parents: []string{"1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9"}},
+			def:  Defaults{Artifact: model.Artifact{ID: pytestSHA, Kind: model.KindTry, PR: 7, Title: "Faster fib", Parents: []string{"1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9"}}},
+			want: []model.Run{{
+				Artifact: model.Artifact{ID: pytestSHA, Kind: model.KindTry, Date: pytestCommitDate, Branch: "master", PR: 7, Title: "Faster fib", Parents: []string{"1a773ed52f7c4bbfd27d67b34dd752dbb9667ac9"}},
 				Machine:  pytestMachine,
 				Context:  pytestContext,
 				Results: pytestResults(
@@ -256,20 +256,20 @@ func pytestBench(name, group, params, stats string) string {
 }
 
 func TestPytestBenchmarkInput(t *testing.T) {
-	art := analysis.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: analysis.KindCommit, Date: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-	mach := analysis.Machine{Name: "runner-7", OS: "darwin", Arch: "arm64", CPU: "Apple M2", Cores: 8}
+	art := model.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: model.KindCommit, Date: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	mach := model.Machine{Name: "runner-7", OS: "darwin", Arch: "arm64", CPU: "Apple M2", Cores: 8}
 	ctx := pytestParams("python", "PyPy 3.10")
-	run := func(results ...analysis.Result) []analysis.Run {
-		return []analysis.Run{{Artifact: art, Machine: mach, Context: ctx, Results: results}}
+	run := func(results ...model.Result) []model.Run {
+		return []model.Run{{Artifact: art, Machine: mach, Context: ctx, Results: results}}
 	}
-	res := func(bench string, params analysis.Params, samples ...float64) analysis.Result {
-		return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: params, Category: analysis.Primary}, Metric: "wall-time", Unit: "s", Samples: samples}
+	res := func(bench string, params model.Params, samples ...float64) model.Result {
+		return model.Result{Case: model.TestCase{Benchmark: bench, Params: params, Category: model.Primary}, Metric: "wall-time", Unit: "s", Samples: samples}
 	}
 	good := pytestBench("test_a", "null", "null", `{"min": 1, "data": [1, 2]}`)
 	tests := []struct {
 		name     string
 		data     string
-		want     []analysis.Run
+		want     []model.Run
 		problems []archive.Problem
 	}{
 		{
@@ -462,23 +462,23 @@ func TestPytestBenchmarkMachineAndArtifact(t *testing.T) {
 	tests := []struct {
 		name     string
 		info     string // machine_info and commit_info members
-		wantArt  analysis.Artifact
-		wantMach analysis.Machine
-		wantCtx  analysis.Params
+		wantArt  model.Artifact
+		wantMach model.Machine
+		wantCtx  model.Params
 		problems []archive.Problem
 	}{
 		{
 			name:     "Windows on AMD64 with an upper-case sha",
 			info:     `"machine_info": {"node": "WIN-1", "machine": "AMD64", "system": "Windows", "python_implementation": "CPython", "python_version": "3.12.1", "cpu": {"brand_raw": " Intel Xeon ", "count": 4}}, "commit_info": {"id": "0123456789ABCDEF0123456789ABCDEF01234567", "time": null, "dirty": false, "branch": "main"},`,
-			wantArt:  analysis.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: analysis.KindCommit, Branch: "main", Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
-			wantMach: analysis.Machine{Name: "WIN-1", OS: "windows", Arch: "amd64", CPU: "Intel Xeon", Cores: 4},
+			wantArt:  model.Artifact{ID: "0123456789abcdef0123456789abcdef01234567", Kind: model.KindCommit, Branch: "main", Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
+			wantMach: model.Machine{Name: "WIN-1", OS: "windows", Arch: "amd64", CPU: "Intel Xeon", Cores: 4},
 			wantCtx:  pytestParams("python", "CPython 3.12"),
 		},
 		{
 			name:     "abbreviated id, bad count, no python",
 			info:     `"machine_info": {"node": "h", "machine": "riscv64", "cpu": {"brand": "unknown", "count": "many"}}, "commit_info": {"id": "0123456"},`,
-			wantArt:  analysis.Artifact{Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
-			wantMach: analysis.Machine{Name: "h", Arch: "riscv64"},
+			wantArt:  model.Artifact{Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
+			wantMach: model.Machine{Name: "h", Arch: "riscv64"},
 			problems: []archive.Problem{
 				{File: "in.json", Line: 1, Msg: `commit_info.id "0123456" is not a full commit sha and no artifact was given`},
 				{File: "in.json", Line: 1, Msg: `machine_info.cpu.count "many" is not a number of cores; ignored`},
@@ -487,7 +487,7 @@ func TestPytestBenchmarkMachineAndArtifact(t *testing.T) {
 		{
 			name:    "no machine_info and a bad commit time",
 			info:    `"commit_info": {"id": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "time": "yesterday"},`,
-			wantArt: analysis.Artifact{ID: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Kind: analysis.KindCommit, Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
+			wantArt: model.Artifact{ID: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Kind: model.KindCommit, Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
 			problems: []archive.Problem{
 				{File: "in.json", Line: 1, Msg: `commit_info.time "yesterday" is not a date; ignored`},
 				{File: "in.json", Line: 1, Msg: "the file names no machine (machine_info.node) and no machine was given"},
@@ -502,18 +502,18 @@ func TestPytestBenchmarkMachineAndArtifact(t *testing.T) {
 				{File: "in.json", Line: 1, Msg: "machine_info: want an object, got a list; ignored"},
 				{File: "in.json", Line: 1, Msg: "the file names no machine (machine_info.node) and no machine was given"},
 			},
-			wantArt: analysis.Artifact{Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
+			wantArt: model.Artifact{Date: time.Date(2026, 3, 2, 5, 6, 7, 0, time.UTC)},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := `{` + tt.info + ` "benchmarks": [{"name": "test_a", "stats": {"data": [1]}}], "datetime": "2026-03-02T05:06:07"}`
 			runs, problems := pytestRead(t, "in.json", []byte(data), Defaults{})
-			want := []analysis.Run{{
+			want := []model.Run{{
 				Artifact: tt.wantArt,
 				Machine:  tt.wantMach,
 				Context:  tt.wantCtx,
-				Results:  []analysis.Result{{Case: analysis.TestCase{Benchmark: "test_a", Category: analysis.Primary}, Metric: "wall-time", Unit: "s", Samples: []float64{1}}},
+				Results:  []model.Result{{Case: model.TestCase{Benchmark: "test_a", Category: model.Primary}, Metric: "wall-time", Unit: "s", Samples: []float64{1}}},
 			}}
 			if diff := cmp.Diff(want, runs); diff != "" {
 				t.Errorf("runs (-want +got):\n%s", diff)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Host mismatch policies of a check.
@@ -41,7 +42,7 @@ type CheckOptions struct {
 	// Budgets and Metrics are the config's [budgets] and [metrics] (see
 	// [CompareOptions]); nil means perfgate's defaults.
 	Budgets      map[string]budget.Budget
-	Metrics      map[string]analysis.Metric
+	Metrics      map[string]model.Metric
 	Significance *budget.SignificancePolicy
 	// RequireBaseline makes a missing baseline an error.
 	RequireBaseline bool

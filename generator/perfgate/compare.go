@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // CompareOptions configures a comparison. perfgate takes its own options,
@@ -24,7 +24,7 @@ type CompareOptions struct {
 	// Metrics are the metrics the config describes ([metrics."name"]); a
 	// metric's direction there is the default direction of its budget
 	// (archives).
-	Metrics map[string]analysis.Metric
+	Metrics map[string]model.Metric
 	// Significance turns on Welch's t-test; nil leaves it off.
 	Significance *budget.SignificancePolicy
 	Tool         Tool
@@ -172,7 +172,7 @@ func verdictJSON(v budget.Verdict) Verdict {
 // test case has parameters (sorted by key). A value or key holding one of
 // `{},=/"` or a space is quoted Go-style, so distinct results never share
 // a key.
-func ResultKey(tc analysis.TestCase, metric string) string {
+func ResultKey(tc model.TestCase, metric string) string {
 	var b strings.Builder
 	b.WriteString(tc.Benchmark)
 	if len(tc.Params) > 0 {
@@ -209,7 +209,7 @@ type archiveResult struct {
 
 // archiveResults returns the results of run that have samples and no
 // error, keyed by ResultKey; duplicates after the first are reported.
-func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, []string) {
+func archiveResults(run *model.Run, path string) (map[string]archiveResult, []string) {
 	out := map[string]archiveResult{}
 	var warnings []string
 	for _, r := range run.Results {
@@ -237,7 +237,7 @@ func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, [
 // ending in /s are higher-is-better). The median or p95 is taken over the
 // samples; the current samples' coefficient of variation feeds the noise
 // policy.
-func CompareArchives(base, cur *analysis.Run, opts CompareOptions) *Comparison {
+func CompareArchives(base, cur *model.Run, opts CompareOptions) *Comparison {
 	bres, w1 := archiveResults(base, opts.BaselinePath)
 	cres, w2 := archiveResults(cur, opts.CurrentPath)
 	c := &Comparison{Units: map[string]string{}}
@@ -309,7 +309,7 @@ func metricNames(rs map[string]archiveResult) []string {
 
 // archiveDirection is the default direction of an archive metric: the
 // [metrics] config's, else the unit's.
-func archiveDirection(metric, unit string, cfg map[string]analysis.Metric) budget.Direction {
+func archiveDirection(metric, unit string, cfg map[string]model.Metric) budget.Direction {
 	m := cfg[metric]
 	if m.Direction != "" {
 		return budget.Direction(m.Direction)
@@ -317,14 +317,14 @@ func archiveDirection(metric, unit string, cfg map[string]analysis.Metric) budge
 	if unit == "" {
 		unit = m.Unit
 	}
-	if analysis.DefaultMetric(metric, unit).Direction == analysis.HigherIsBetter {
+	if model.DefaultMetric(metric, unit).Direction == model.HigherIsBetter {
 		return budget.Higher
 	}
 	return budget.Lower
 }
 
 // machineMismatch compares the machines and contexts of two archives.
-func machineMismatch(base, cur *analysis.Run) []string {
+func machineMismatch(base, cur *model.Run) []string {
 	var reasons []string
 	bm, cm := base.Machine, cur.Machine
 	if bm.Name != cm.Name {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // fixture builds a run receipt from wall and RSS samples the way
@@ -250,14 +250,14 @@ func TestCompareRunsHostMismatch(t *testing.T) {
 
 func TestResultKey(t *testing.T) {
 	tests := []struct {
-		tc     analysis.TestCase
+		tc     model.TestCase
 		metric string
 		want   string
 	}{
-		{analysis.TestCase{Benchmark: "json-decode"}, "wall-time", "json-decode/wall-time"},
-		{analysis.TestCase{Benchmark: "json-decode", Params: analysis.NewParams(map[string]string{"size": "large", "n": "1000"})}, "instructions:u",
+		{model.TestCase{Benchmark: "json-decode"}, "wall-time", "json-decode/wall-time"},
+		{model.TestCase{Benchmark: "json-decode", Params: model.NewParams(map[string]string{"size": "large", "n": "1000"})}, "instructions:u",
 			"json-decode{n=1000,size=large}/instructions:u"},
-		{analysis.TestCase{Benchmark: "b", Params: analysis.Params{{Key: "a", Value: "x,y"}, {Key: "k", Value: ""}}}, "m", `b{a="x,y",k=""}/m`},
+		{model.TestCase{Benchmark: "b", Params: model.Params{{Key: "a", Value: "x,y"}, {Key: "k", Value: ""}}}, "m", `b{a="x,y",k=""}/m`},
 	}
 	for _, tt := range tests {
 		if got := ResultKey(tt.tc, tt.metric); got != tt.want {
@@ -266,17 +266,17 @@ func TestResultKey(t *testing.T) {
 	}
 }
 
-func archiveRun(id string, results ...analysis.Result) *analysis.Run {
-	return &analysis.Run{
-		Artifact: analysis.Artifact{ID: id, Kind: analysis.KindCommit},
-		Machine:  analysis.Machine{Name: "linux-x64-1", OS: "linux", Arch: "amd64", Cores: 16},
-		Context:  analysis.Params{{Key: "toolchain", Value: "go1.26"}},
+func archiveRun(id string, results ...model.Result) *model.Run {
+	return &model.Run{
+		Artifact: model.Artifact{ID: id, Kind: model.KindCommit},
+		Machine:  model.Machine{Name: "linux-x64-1", OS: "linux", Arch: "amd64", Cores: 16},
+		Context:  model.Params{{Key: "toolchain", Value: "go1.26"}},
 		Results:  results,
 	}
 }
 
-func result(bench, metric, unit string, samples ...float64) analysis.Result {
-	return analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
+func result(bench, metric, unit string, samples ...float64) model.Result {
+	return model.Result{Case: model.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
 }
 
 // TestCompareArchives: every test case and metric on both sides with
@@ -288,14 +288,14 @@ func TestCompareArchives(t *testing.T) {
 		result("parse", "throughput", "B/s", 1000, 1000),
 		result("encode", "wall-time", "ns", 50, 52),
 		result("gone", "wall-time", "ns", 1),
-		analysis.Result{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
+		model.Result{Case: model.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
 	)
 	cur := archiveRun("bbb",
 		result("parse", "wall-time", "ns", 130, 125, 120), // +25 %: fail
 		result("parse", "throughput", "B/s", 700, 700),    // −30 %, higher is better: fail
 		result("encode", "wall-time", "ns", 50, 53),       // +0.97 %: pass
 		result("new", "wall-time", "ns", 1),
-		analysis.Result{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
+		model.Result{Case: model.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
 	)
 	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json", CurrentPath: "b.json"})
 	got := map[string]budget.Status{}
@@ -338,7 +338,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 	half := 0.5
 	c := CompareArchives(base, cur, CompareOptions{
 		Budgets: map[string]budget.Budget{"wall-time": withThreshold(half), "score": budget.Default()},
-		Metrics: map[string]analysis.Metric{"score": {Name: "score", Direction: analysis.HigherIsBetter}},
+		Metrics: map[string]model.Metric{"score": {Name: "score", Direction: model.HigherIsBetter}},
 	})
 	if _, ok := c.Receipt.Deltas["p/rss"]; ok {
 		t.Error("rss has no budget but was judged")
@@ -368,8 +368,8 @@ func TestCompareArchivesBudgets(t *testing.T) {
 func TestCompareArchivesWarnings(t *testing.T) {
 	base := archiveRun("a", result("p", "wall-time", "ns", 100), result("p", "wall-time", "ns", 1), result("q", "mem", "KB", 1))
 	cur := archiveRun("b", result("p", "wall-time", "ns", 100), result("q", "mem", "MB", 1))
-	cur.Machine = analysis.Machine{Name: "mac-arm-1", OS: "darwin", Arch: "arm64", Cores: 4}
-	cur.Context = analysis.Params{{Key: "toolchain", Value: "go1.27"}}
+	cur.Machine = model.Machine{Name: "mac-arm-1", OS: "darwin", Arch: "arm64", Cores: 4}
+	cur.Context = model.Params{{Key: "toolchain", Value: "go1.27"}}
 	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json"})
 	want := []string{
 		"a.json: result p/wall-time appears twice; the first one is compared",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 )
 
@@ -162,7 +163,7 @@ func RunValues(r *RunReceipt) []ValueRow {
 
 // ArchiveValues are an archive's results (with samples, without error)
 // and their medians, by key.
-func ArchiveValues(run *analysis.Run) []ValueRow {
+func ArchiveValues(run *model.Run) []ValueRow {
 	res, _ := archiveResults(run, "")
 	var rows []ValueRow
 	for _, k := range slices.Sorted(maps.Keys(res)) {

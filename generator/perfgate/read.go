@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
@@ -320,8 +320,8 @@ func fileError(file string, line int, err error) error {
 type Input struct {
 	Path    string
 	Kind    Kind
-	Run     *RunReceipt   // KindRun
-	Archive *analysis.Run // KindArchive
+	Run     *RunReceipt // KindRun
+	Archive *model.Run  // KindArchive
 	// Problems are the archive's non-fatal problems (unknown fields,
 	// dropped results), as "file:line: message".
 	Problems []string

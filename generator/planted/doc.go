@@ -1,8 +1,8 @@
 // Package planted makes planted-truth benchmark histories over real noise:
-// the measuring instrument for perfpages' verdicts (issue 22). It sits
-// beside generator/demo among the readers (it produces analysis.Run values
-// and archives), and nothing in the build imports it: tests and reports
-// do.
+// the measuring instrument for perfpages' verdicts (issue 22). It comes
+// after the readers and analysis (it produces model.Run values and
+// archives, and scores what analysis says of them), and nothing in the
+// build imports it: tests and reports do.
 //
 // The pipeline it feeds is the product's own:
 //
@@ -16,7 +16,7 @@
 //     k noise widths in both directions, spikes that return, gradual
 //     drifts — deterministically from a seed, in one of two shapes: one
 //     value per commit ([Values]) or a few samples per run ([Samples]).
-//  3. The [Suite] becomes analysis.Run values ([Suite.Runs]) for an
+//  3. The [Suite] becomes model.Run values ([Suite.Runs]) for an
 //     in-memory dataset, or perfpages.run.v1 archives ([Suite.WriteArchives])
 //     for a whole site built through the generator's load path.
 //  4. [ScoreHeadline] and [ScoreSteps] score what the site says on the

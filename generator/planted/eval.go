@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Class is what the truth says of a main-line commit's row (the series'
@@ -130,7 +131,7 @@ func (s *Suite) truth() truth {
 	return t
 }
 
-func (t truth) of(d *analysis.Dataset, sr *analysis.Series) *Series {
+func (t truth) of(d *model.Dataset, sr *model.Series) *Series {
 	if sr.Key.Metric != Metric {
 		return nil
 	}
@@ -140,7 +141,7 @@ func (t truth) of(d *analysis.Dataset, sr *analysis.Series) *Series {
 // ScoreHeadline scores the comparisons of consecutive main-line commits
 // of d (a dataset built from s's runs or archives) with verdict (Headline
 // for today's).
-func ScoreHeadline(s *Suite, d *analysis.Dataset, comps []*analysis.Comparison, verdict func(*analysis.Comparison, *analysis.Row) Verdict) *HeadlineScore {
+func ScoreHeadline(s *Suite, d *model.Dataset, comps []*analysis.Comparison, verdict func(*analysis.Comparison, *analysis.Row) Verdict) *HeadlineScore {
 	t := s.truth()
 	h := &HeadlineScore{StepRows: map[float64]int{}, StepFound: map[float64]int{}, FalseByBasis: map[string]int{}, BySource: map[string]*SourceCounts{}}
 	for _, c := range comps {
@@ -314,7 +315,7 @@ func (s *StepScore) RecallAtLeast(k float64) float64 {
 // two, and the regressions page names the range of candidate commits).
 const DefaultTolerance = 2
 
-// ScoreSteps scores the steps detected in d (analysis.Dataset.Steps) on
+// ScoreSteps scores the steps detected in d (analysis.Steps) on
 // suite s: a detection within tol commits of a planted step finds it (each
 // planted step at most once, the nearest detection first); a detection
 // inside a planted drift (or within tol of it) finds the drift and is
@@ -323,7 +324,7 @@ const DefaultTolerance = 2
 // each series' Unplanted values: false detections within tol of one are
 // counted in InNoise (the noise itself has a step there, or looks as if it
 // had).
-func ScoreSteps(s *Suite, d *analysis.Dataset, steps []analysis.Step, tol int, noise map[string][]int) *StepScore {
+func ScoreSteps(s *Suite, d *model.Dataset, steps []analysis.Step, tol int, noise map[string][]int) *StepScore {
 	t := s.truth()
 	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}, BySource: map[string]*SourceCounts{}}
 	by := map[*Series][]int{}

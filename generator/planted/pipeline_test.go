@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator"
 	"github.com/perfpages/perfpages/generator/config"
 )
@@ -21,18 +22,18 @@ import (
 
 // siteConfig is the perfpages.toml of a site over a directory of
 // archives, with analysis model model ("" for the default).
-func siteConfig(model string) string {
+func siteConfig(sigModel string) string {
 	c := "[[sources]]\ndir = \"results\"\n"
-	if model != "" {
-		c += fmt.Sprintf("\n[analysis]\nmodel = %q\n", model)
+	if sigModel != "" {
+		c += fmt.Sprintf("\n[analysis]\nmodel = %q\n", sigModel)
 	}
 	return c
 }
 
 // inMemory builds the dataset of s's runs with the builder options a site
 // with configuration cfg uses.
-func inMemory(s *Suite, cfg *config.Config) *analysis.Dataset {
-	b := analysis.NewBuilder(cfg.BuildOptions())
+func inMemory(s *Suite, cfg *config.Config) *model.Dataset {
+	b := model.NewBuilder(cfg.BuildOptions())
 	for _, r := range s.Runs() {
 		b.Add("planted", r)
 	}
@@ -42,14 +43,14 @@ func inMemory(s *Suite, cfg *config.Config) *analysis.Dataset {
 // wholeSite writes s as archives under a site folder with a perfpages.toml
 // for model, and loads it as `perfpages build` does (generator.Open, then
 // Site.Load).
-func wholeSite(tb testing.TB, s *Suite, model string) (*analysis.Dataset, *config.Config) {
+func wholeSite(tb testing.TB, s *Suite, sigModel string) (*model.Dataset, *config.Config) {
 	tb.Helper()
 	dir := tb.TempDir()
 	if err := s.WriteArchives(filepath.Join(dir, "results")); err != nil {
 		tb.Fatal(err)
 	}
 	path := filepath.Join(dir, config.FileName)
-	if err := os.WriteFile(path, []byte(siteConfig(model)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(siteConfig(sigModel)), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	site, err := generator.Open(path)
@@ -67,9 +68,9 @@ func wholeSite(tb testing.TB, s *Suite, model string) (*analysis.Dataset, *confi
 }
 
 // parseConfig is the configuration of siteConfig(model).
-func parseConfig(tb testing.TB, model string) *config.Config {
+func parseConfig(tb testing.TB, sigModel string) *config.Config {
 	tb.Helper()
-	cfg, err := config.Parse(config.FileName, []byte(siteConfig(model)), tb.TempDir())
+	cfg, err := config.Parse(config.FileName, []byte(siteConfig(sigModel)), tb.TempDir())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -79,11 +80,11 @@ func parseConfig(tb testing.TB, model string) *config.Config {
 // consecutive are the comparisons of every main-line commit with its
 // parent, as the commit pages compute them (sitemodel's plan calls
 // Comparer.Consecutive with the configuration's options).
-func consecutive(d *analysis.Dataset, cfg *config.Config) []*analysis.Comparison {
+func consecutive(d *model.Dataset, cfg *config.Config) []*analysis.Comparison {
 	return analysis.NewComparer(d, cfg.CompareOptions()).Consecutive(0, len(d.MainLine))
 }
 
 // detectSteps are the steps a build shows on /regressions/.
-func detectSteps(d *analysis.Dataset) []analysis.Step {
-	return d.Steps(changepoint.DefaultOptions, nil)
+func detectSteps(d *model.Dataset) []analysis.Step {
+	return analysis.Steps(d, changepoint.DefaultOptions, nil)
 }

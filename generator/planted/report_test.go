@@ -11,6 +11,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // TestPlantedReport prints the planted-truth report: for both shapes and
@@ -22,7 +23,7 @@ import (
 //
 //	PLANTED_REPORT=1 go test -run TestPlantedReport -v ./generator/planted
 //
-// PLANTED_REPORT=memory scores in-memory datasets (analysis.Builder)
+// PLANTED_REPORT=memory scores in-memory datasets (model.Builder)
 // instead of whole sites loaded from archives (the default: the path
 // `perfpages build` takes); PLANTED_SEED, PLANTED_SERIES and
 // PLANTED_COMMITS change the suite.
@@ -44,14 +45,14 @@ func TestPlantedReport(t *testing.T) {
 		s := suiteFor(t, o)
 		fmt.Fprintf(&b, "## shape %s: %s\n\n", shape, describe(s))
 		var steps []analysis.Step
-		for _, model := range []string{"", analysis.ModelRustcPerf} {
+		for _, sigModel := range []string{"", analysis.ModelRustcPerf} {
 			start := time.Now()
-			var d *analysis.Dataset
-			cfg := parseConfig(t, model)
+			var d *model.Dataset
+			cfg := parseConfig(t, sigModel)
 			if mode == "memory" {
 				d = inMemory(s, cfg)
 			} else {
-				d, cfg = wholeSite(t, s, model)
+				d, cfg = wholeSite(t, s, sigModel)
 			}
 			h := ScoreHeadline(s, d, consecutive(d, cfg), Headline)
 			WriteHeadline(&b, fmt.Sprintf("headline, model %s", cfg.CompareOptions().Model), h)
@@ -114,7 +115,7 @@ func writeNoiseSteps(t *testing.T, w io.Writer) {
 // noiseSteps are, by benchmark, the main-line positions of the steps the
 // site's detector finds in each series' values without the plants (with
 // the seed the site would use for the series).
-func noiseSteps(s *Suite, d *analysis.Dataset) map[string][]int {
+func noiseSteps(s *Suite, d *model.Dataset) map[string][]int {
 	t := s.truth()
 	out := map[string][]int{}
 	for _, sr := range d.Series {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Shape is what one run of a planted series carries.
@@ -141,7 +141,7 @@ func (o Options) withDefaults() Options {
 // benchmarked on one machine for every series that has started.
 type Suite struct {
 	Options   Options
-	Artifacts []analysis.Artifact // the main line, oldest first
+	Artifacts []model.Artifact // the main line, oldest first
 	Series    []*Series
 }
 
@@ -209,12 +209,12 @@ func group(source string) string {
 
 // artifacts are the suite's main line: deterministic shas, one commit an
 // hour from 2026-01-05 (a Monday).
-func artifacts(o Options) []analysis.Artifact {
+func artifacts(o Options) []model.Artifact {
 	t0 := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
-	out := make([]analysis.Artifact, o.Commits)
+	out := make([]model.Artifact, o.Commits)
 	for p := range out {
 		h := sha1.Sum(fmt.Appendf(nil, "planted %d %s %d", o.Seed, o.Shape, p))
-		a := analysis.Artifact{ID: hex.EncodeToString(h[:]), Kind: analysis.KindCommit, Date: t0.Add(time.Duration(p) * time.Hour),
+		a := model.Artifact{ID: hex.EncodeToString(h[:]), Kind: model.KindCommit, Date: t0.Add(time.Duration(p) * time.Hour),
 			Branch: "main", Title: fmt.Sprintf("planted commit %d", p), Author: "planted"}
 		if p > 0 {
 			a.Parents = []string{out[p-1].ID}
@@ -326,15 +326,15 @@ func (s *Series) Unplanted() []float64 {
 }
 
 // Runs are the suite's archives as runs, one per commit, oldest first.
-func (s *Suite) Runs() []analysis.Run {
-	out := make([]analysis.Run, len(s.Artifacts))
+func (s *Suite) Runs() []model.Run {
+	out := make([]model.Run, len(s.Artifacts))
 	for p, a := range s.Artifacts {
-		r := analysis.Run{Artifact: a, Machine: analysis.Machine{Name: Machine, OS: "linux", Arch: "amd64", Cores: 2}}
+		r := model.Run{Artifact: a, Machine: model.Machine{Name: Machine, OS: "linux", Arch: "amd64", Cores: 2}}
 		for _, ps := range s.Series {
 			if p < ps.Start {
 				continue
 			}
-			res := analysis.Result{Case: analysis.TestCase{Benchmark: ps.Benchmark, Category: analysis.Primary}, Metric: Metric, Unit: Unit}
+			res := model.Result{Case: model.TestCase{Benchmark: ps.Benchmark, Category: model.Primary}, Metric: Metric, Unit: Unit}
 			if s.Options.Shape == Samples {
 				res.Samples = slices.Clone(ps.Samples[p])
 			} else {

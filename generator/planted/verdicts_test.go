@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator"
 )
 
@@ -66,7 +67,7 @@ type verdictCounts struct {
 	byBasis                      map[string]int
 }
 
-func verdictsOf(d *analysis.Dataset, comps []*analysis.Comparison) verdictCounts {
+func verdictsOf(d *model.Dataset, comps []*analysis.Comparison) verdictCounts {
 	v := verdictCounts{byBasis: map[string]int{}}
 	// last[series] is the previous comparison's relevant row of the series:
 	// its position in comps and whether it went up.
@@ -74,7 +75,7 @@ func verdictsOf(d *analysis.Dataset, comps []*analysis.Comparison) verdictCounts
 		k  int
 		up bool
 	}
-	last := map[*analysis.Series]flag{}
+	last := map[*model.Series]flag{}
 	for k, c := range comps {
 		v.commits++
 		any := false

@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // commentPair is two commits where each of the given benchmarks went from
 // its value to value × (1 + change), five equal samples a side (the
 // sample test's p = 0.008).
-func commentPair(t *testing.T, changes map[string]float64, values map[string]float64, units map[string]string) (*analysis.Dataset, *analysis.Comparison) {
+func commentPair(t *testing.T, changes map[string]float64, values map[string]float64, units map[string]string) (*model.Dataset, *analysis.Comparison) {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i := range 2 {
-		var res []analysis.Result
+		var res []model.Result
 		for name, change := range changes {
 			v, unit, metric := 1000.0, "ns", "wall-time"
 			if x, ok := values[name]; ok {
@@ -30,10 +31,10 @@ func commentPair(t *testing.T, changes map[string]float64, values map[string]flo
 			if i == 1 {
 				v *= 1 + change
 			}
-			res = append(res, analysis.Result{Case: analysis.TestCase{Benchmark: name}, Metric: metric, Unit: unit, Samples: []float64{v, v, v, v, v}})
+			res = append(res, model.Result{Case: model.TestCase{Benchmark: name}, Metric: metric, Unit: unit, Samples: []float64{v, v, v, v, v}})
 		}
-		b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
-			Machine: analysis.Machine{Name: "m"}, Results: res})
+		b.Add("t", model.Run{Artifact: model.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
+			Machine: model.Machine{Name: "m"}, Results: res})
 	}
 	d := b.Dataset()
 	return d, analysis.Compare(d, 0, 1, rustcPerf)

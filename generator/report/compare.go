@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
@@ -96,14 +97,14 @@ func (l Links) site() string {
 // the pair filled in, which computes a pair of main-line commits in the
 // browser and names the command for any other. A link never points to a
 // /compare/<a>...<b>/ page the site does not have.
-func (l Links) Compare(d *analysis.Dataset, base, head int) string {
+func (l Links) Compare(d *model.Dataset, base, head int) string {
 	u, _ := l.ComparePage(d, base, head)
 	return u
 }
 
 // ComparePage is Compare, and whether it is the pair's pre-rendered page
 // (which has the comparison's anchors: its metrics' tabs and rows).
-func (l Links) ComparePage(d *analysis.Dataset, base, head int) (string, bool) {
+func (l Links) ComparePage(d *model.Dataset, base, head int) (string, bool) {
 	if l.Shown != nil {
 		if p, ok := l.Shown.Page(base, head); ok {
 			return l.site() + p, true
@@ -115,7 +116,7 @@ func (l Links) ComparePage(d *analysis.Dataset, base, head int) (string, bool) {
 }
 
 // Commit is a main-line commit's page.
-func (l Links) Commit(d *analysis.Dataset, a int) string {
+func (l Links) Commit(d *model.Dataset, a int) string {
 	return l.site() + l.routes().Commit(d.Artifacts[a].ID)
 }
 
@@ -152,7 +153,7 @@ type ArtifactJSON struct {
 // SeriesJSON names the series a result or a step is of; its fields come
 // evidenceJSON is what row r's headline verdict rests on, nil when it has
 // none (the rustc-perf models; too little history).
-func evidenceJSON(d *analysis.Dataset, r *analysis.Row) *EvidenceJSON {
+func evidenceJSON(d *model.Dataset, r *analysis.Row) *EvidenceJSON {
 	v := r.Headline
 	if v.Width == 0 || v.State == analysis.StateYoung {
 		return nil
@@ -185,7 +186,7 @@ type SeriesJSON struct {
 	Context   map[string]string `json:"context,omitempty"`
 }
 
-func seriesJSON(s *analysis.Series) SeriesJSON {
+func seriesJSON(s *model.Series) SeriesJSON {
 	j := SeriesJSON{
 		Benchmark: s.Case.Benchmark, Category: string(s.Case.Category), Params: paramsMap(s.Case.Params),
 		Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction), Machine: s.Key.Machine,
@@ -349,7 +350,7 @@ type CompareJSON struct {
 	Summary SummaryJSON  `json:"summary"`
 }
 
-func artifactJSON(a analysis.Artifact) ArtifactJSON {
+func artifactJSON(a model.Artifact) ArtifactJSON {
 	j := ArtifactJSON{ID: a.ID, Date: a.Date.UTC(), Title: a.Title}
 	if a.PR > 0 {
 		pr := a.PR
@@ -358,7 +359,7 @@ func artifactJSON(a analysis.Artifact) ArtifactJSON {
 	return j
 }
 
-func paramsMap(p analysis.Params) map[string]string {
+func paramsMap(p model.Params) map[string]string {
 	m := make(map[string]string, len(p))
 	for _, kv := range p {
 		m[kv.Key] = kv.Value
@@ -398,7 +399,7 @@ func Summary(c *analysis.Comparison, metric string) analysis.MetricSummary {
 
 // NewCompareJSON builds the JSON document of c restricted to metric ("" for
 // every metric; the summary then covers them all).
-func NewCompareJSON(d *analysis.Dataset, c *analysis.Comparison, metric string) CompareJSON {
+func NewCompareJSON(d *model.Dataset, c *analysis.Comparison, metric string) CompareJSON {
 	doc := CompareJSON{Base: artifactJSON(d.Artifacts[c.Base]), Head: artifactJSON(d.Artifacts[c.Head]), Results: []ResultJSON{}}
 	for _, r := range Rows(c, metric) {
 		s := r.Series
@@ -487,9 +488,9 @@ func WriteJSON(w io.Writer, v any) error {
 }
 
 // artifactLine names an artifact: "#PR (sha, date)" or "sha (date)".
-func artifactLine(a analysis.Artifact) string {
+func artifactLine(a model.Artifact) string {
 	day := a.Date.UTC().Format("2006-01-02")
-	if a.PR > 0 && a.Kind != analysis.KindTag {
+	if a.PR > 0 && a.Kind != model.KindTag {
 		return fmt.Sprintf("#%d (%s, %s)", a.PR, mdtext.Line(a.Short()), day)
 	}
 	return fmt.Sprintf("%s (%s)", mdtext.Line(a.Short()), day)
@@ -512,7 +513,7 @@ func metricNames(c *analysis.Comparison, metric string) []string {
 // beside its test case where it tells rows apart (ContextKeys). Names, titles and errors
 // from the data are printed through mdtext.Line: one line each, without
 // control characters (no terminal escape sequence gets through).
-func WriteText(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
+func WriteText(w io.Writer, d *model.Dataset, c *analysis.Comparison, metric string, links Links) error {
 	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
 	fmt.Fprintf(w, "base: %s %s\n", artifactLine(base), mdtext.Line(base.Title))
 	fmt.Fprintf(w, "head: %s %s\n", artifactLine(head), mdtext.Line(head.Title))
@@ -735,7 +736,7 @@ var badgeLegend = [4]string{1: "*unconfirmed*: out of its series' noise, too few
 // machine names, units, error strings) goes through mdtext, and every
 // link destination through mdtext.URL: no heading, link, image, mention
 // or HTML can come from the data (FuzzMarkdownWriters).
-func WriteMarkdown(w io.Writer, d *analysis.Dataset, c *analysis.Comparison, metric string, links Links) error {
+func WriteMarkdown(w io.Writer, d *model.Dataset, c *analysis.Comparison, metric string, links Links) error {
 	base, head := d.Artifacts[c.Base], d.Artifacts[c.Head]
 	page, rendered := links.ComparePage(d, c.Base, c.Head)
 	url := mdtext.URL(page)

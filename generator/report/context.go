@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // ContextKeys returns, sorted, the context keys that tell rows apart
@@ -23,7 +24,7 @@ func ContextKeys(rows []*analysis.Row) []string {
 		return nil
 	}
 	type caseKey struct{ benchmark, params, metric, machine string }
-	groups := map[caseKey][]analysis.Params{}
+	groups := map[caseKey][]model.Params{}
 	for _, r := range rows {
 		k := r.Series.Key
 		ck := caseKey{k.Benchmark, k.Params, k.Metric, k.Machine}
@@ -55,7 +56,7 @@ func ContextKeys(rows []*analysis.Row) []string {
 // ContextLabel is " [k=v …]": the values of keys in s's context (see
 // ContextKeys), "" when s has none of them. A key s's context lacks is
 // shown as k=- so that the rows still differ.
-func ContextLabel(s *analysis.Series, keys []string) string {
+func ContextLabel(s *model.Series, keys []string) string {
 	if len(keys) == 0 {
 		return ""
 	}
@@ -65,17 +66,17 @@ func ContextLabel(s *analysis.Series, keys []string) string {
 // ContextValues are the values of keys in s's context, in the order of
 // keys, "-" for a key s's context lacks: what ContextLabel shows, as
 // parameters (the site's tables show them so).
-func ContextValues(s *analysis.Series, keys []string) analysis.Params {
+func ContextValues(s *model.Series, keys []string) model.Params {
 	if len(keys) == 0 {
 		return nil
 	}
-	p := make(analysis.Params, 0, len(keys))
+	p := make(model.Params, 0, len(keys))
 	for _, k := range keys {
 		v, ok := s.Context.Get(k)
 		if !ok {
 			v = "-"
 		}
-		p = append(p, analysis.Param{Key: k, Value: v})
+		p = append(p, model.Param{Key: k, Value: v})
 	}
 	return p
 }

@@ -9,18 +9,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestContextKeys(t *testing.T) {
-	series := func(bench, machine string, ctx ...string) *analysis.Series {
+	series := func(bench, machine string, ctx ...string) *model.Series {
 		m := map[string]string{}
 		for i := 0; i+1 < len(ctx); i += 2 {
 			m[ctx[i]] = ctx[i+1]
 		}
-		c := analysis.NewParams(m)
-		return &analysis.Series{Key: analysis.SeriesKey{Benchmark: bench, Machine: machine, Metric: "wall-time", Context: c.String()}, Context: c}
+		c := model.NewParams(m)
+		return &model.Series{Key: model.SeriesKey{Benchmark: bench, Machine: machine, Metric: "wall-time", Context: c.String()}, Context: c}
 	}
-	rows := func(ss ...*analysis.Series) []*analysis.Row {
+	rows := func(ss ...*model.Series) []*analysis.Row {
 		var out []*analysis.Row
 		for _, s := range ss {
 			out = append(out, &analysis.Row{Series: s})
@@ -59,20 +60,20 @@ func TestContextKeys(t *testing.T) {
 // versions) show it in the text table, the failed list and the Markdown
 // comment; the suite every series shares does not clutter them.
 func TestWriteContext(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, scale := range []float64{1, 1.5} {
-		art := analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i)}
+		art := model.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: model.KindCommit, Date: day.AddDate(0, 0, i)}
 		for _, py := range []string{"2.7", "3.4"} {
-			res := []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "time_parse"}, Metric: "wall-time", Unit: "s", Samples: []float64{0.01 * scale}},
-				{Case: analysis.TestCase{Benchmark: "time_other"}, Metric: "wall-time", Unit: "s", Samples: []float64{0.02}},
+			res := []model.Result{
+				{Case: model.TestCase{Benchmark: "time_parse"}, Metric: "wall-time", Unit: "s", Samples: []float64{0.01 * scale}},
+				{Case: model.TestCase{Benchmark: "time_other"}, Metric: "wall-time", Unit: "s", Samples: []float64{0.02}},
 			}
 			if i == 1 && py == "3.4" {
-				res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "s", Error: "asv recorded no result"}
+				res[1] = model.Result{Case: res[1].Case, Metric: "wall-time", Unit: "s", Error: "asv recorded no result"}
 			}
-			b.Add("t", analysis.Run{Artifact: art, Machine: analysis.Machine{Name: "cheetah"},
-				Context: analysis.Params{{Key: "python", Value: py}, {Key: "suite", Value: "asv"}}, Results: res})
+			b.Add("t", model.Run{Artifact: art, Machine: model.Machine{Name: "cheetah"},
+				Context: model.Params{{Key: "python", Value: py}, {Key: "suite", Value: "asv"}}, Results: res})
 		}
 	}
 	d := b.Dataset()

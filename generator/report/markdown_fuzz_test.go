@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/inert"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
@@ -34,28 +35,28 @@ const headID = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 // five equal samples a side make the verdict the same whatever the
 // metric's name: the samples' test decides (not the noise class a name
 // such as "instructions" implies), and best and median are one value.
-func fuzzDataset(h hostile) (*analysis.Dataset, analysis.TestCase) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+func fuzzDataset(h hostile) (*model.Dataset, model.TestCase) {
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 8, 3, 0, 0, 0, time.UTC) // a Tuesday
-	tc := analysis.TestCase{Benchmark: h.Bench}
+	tc := model.TestCase{Benchmark: h.Bench}
 	if h.ParamKey != "" || h.ParamValue != "" {
-		tc.Params = analysis.Params{{Key: h.ParamKey, Value: h.ParamValue}}
+		tc.Params = model.Params{{Key: h.ParamKey, Value: h.ParamValue}}
 	}
-	steady := analysis.TestCase{Benchmark: "steady"}
-	b.Add("base", analysis.Run{
-		Artifact: analysis.Artifact{ID: h.BaseID, Kind: analysis.KindCommit, Date: day, Branch: "main", Title: "base"},
-		Machine:  analysis.Machine{Name: h.Machine},
-		Results: []analysis.Result{
-			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100, 100, 100, 100, 100}},
-			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{100}},
+	steady := model.TestCase{Benchmark: "steady"}
+	b.Add("base", model.Run{
+		Artifact: model.Artifact{ID: h.BaseID, Kind: model.KindCommit, Date: day, Branch: "main", Title: "base"},
+		Machine:  model.Machine{Name: h.Machine},
+		Results: []model.Result{
+			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: model.LowerIsBetter, Samples: []float64{100, 100, 100, 100, 100}},
+			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: model.LowerIsBetter, Samples: []float64{100}},
 		},
 	})
-	b.Add("head", analysis.Run{
-		Artifact: analysis.Artifact{ID: headID, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{h.BaseID}, PR: 7, Title: h.Title},
-		Machine:  analysis.Machine{Name: h.Machine},
-		Results: []analysis.Result{
-			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{150, 150, 150, 150, 150}},
-			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: analysis.LowerIsBetter, Error: h.Error},
+	b.Add("head", model.Run{
+		Artifact: model.Artifact{ID: headID, Kind: model.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{h.BaseID}, PR: 7, Title: h.Title},
+		Machine:  model.Machine{Name: h.Machine},
+		Results: []model.Result{
+			{Case: steady, Metric: h.Metric, Unit: "ns", Direction: model.LowerIsBetter, Samples: []float64{150, 150, 150, 150, 150}},
+			{Case: tc, Metric: h.Metric, Unit: "ns", Direction: model.LowerIsBetter, Error: h.Error},
 		},
 	})
 	return b.Dataset(), tc

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
@@ -36,22 +37,22 @@ func TestCountLine(t *testing.T) {
 // pre-renders the pair (route.Shown), else the compare form; a PR links
 // the repository's page, else its page on the site when it has one.
 func TestLinks(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
-	res := []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}
+	res := []model.Result{{Case: model.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}
 	prev := ""
 	for i := range 4 {
 		id := strings.Repeat(string(rune('a'+i)), 40)
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, 3*i), Branch: "main", PR: 10 + i}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.AddDate(0, 0, 3*i), Branch: "main", PR: 10 + i}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		b.Add("t", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: res})
+		b.Add("t", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: res})
 	}
-	b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: "v1.2.0", Kind: analysis.KindTag, Date: day.AddDate(0, 0, 12)}, Machine: analysis.Machine{Name: "m"}, Results: res})
-	b.Add("t", analysis.Run{Artifact: analysis.Artifact{ID: strings.Repeat("f", 40), Kind: analysis.KindTry, Date: day.AddDate(0, 0, 13), PR: 20, Baseline: strings.Repeat("b", 40)},
-		Machine: analysis.Machine{Name: "m"}, Results: res})
+	b.Add("t", model.Run{Artifact: model.Artifact{ID: "v1.2.0", Kind: model.KindTag, Date: day.AddDate(0, 0, 12)}, Machine: model.Machine{Name: "m"}, Results: res})
+	b.Add("t", model.Run{Artifact: model.Artifact{ID: strings.Repeat("f", 40), Kind: model.KindTry, Date: day.AddDate(0, 0, 13), PR: 20, Baseline: strings.Repeat("b", 40)},
+		Machine: model.Machine{Name: "m"}, Results: res})
 	d := b.Dataset()
 	idx := func(id string) int {
 		i, ok := d.Index(id)
@@ -107,15 +108,15 @@ func TestLinks(t *testing.T) {
 // TestCompareJSONFields pins the field names of the compare JSON: a
 // contract other tools read (SPEC §7).
 func TestCompareJSONFields(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{100, 110} {
-		b.Add("t", analysis.Run{
-			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), PR: 10 + i, Title: "t"},
-			Machine:  analysis.Machine{Name: "m"},
-			Results: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "x", Params: analysis.Params{{Key: "n", Value: "1"}}}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
-				{Case: analysis.TestCase{Benchmark: "y"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
+		b.Add("t", model.Run{
+			Artifact: model.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: model.KindCommit, Date: day.AddDate(0, 0, i), PR: 10 + i, Title: "t"},
+			Machine:  model.Machine{Name: "m"},
+			Results: []model.Result{
+				{Case: model.TestCase{Benchmark: "x", Params: model.Params{{Key: "n", Value: "1"}}}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
+				{Case: model.TestCase{Benchmark: "y"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
 			}})
 	}
 	d := b.Dataset()
@@ -185,19 +186,19 @@ func TestLinksPatterns(t *testing.T) {
 // the data are one line each with their control and bidirectional
 // characters shown as escapes.
 func TestWriteTextHugeAndHostile(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{1, 1e308} {
-		res := []analysis.Result{
-			{Case: analysis.TestCase{Benchmark: "huge"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
-			{Case: analysis.TestCase{Benchmark: "bad\x1b[31m\u202e"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
+		res := []model.Result{
+			{Case: model.TestCase{Benchmark: "huge"}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}},
+			{Case: model.TestCase{Benchmark: "bad\x1b[31m\u202e"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
 		}
 		if i == 1 {
-			res[1] = analysis.Result{Case: res[1].Case, Metric: "wall-time", Unit: "ns", Error: "line one\nline two\x07"}
+			res[1] = model.Result{Case: res[1].Case, Metric: "wall-time", Unit: "ns", Error: "line one\nline two\x07"}
 		}
-		b.Add("t", analysis.Run{
-			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t\x1b]0;pwned\x07"},
-			Machine:  analysis.Machine{Name: "m\r\nfake: line"}, Results: res})
+		b.Add("t", model.Run{
+			Artifact: model.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Title: "t\x1b]0;pwned\x07"},
+			Machine:  model.Machine{Name: "m\r\nfake: line"}, Results: res})
 	}
 	d := b.Dataset()
 	var buf bytes.Buffer
@@ -232,13 +233,13 @@ func TestWriteTextHugeAndHostile(t *testing.T) {
 // every document: "+∞%" in text, from_zero with a null change in JSON,
 // counted in the summary table, never "n/a" or a JSON error.
 func TestChangeFromZeroDocuments(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{Value: analysis.Auto})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Auto})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)
 	for i, v := range []float64{0, 8192} {
-		b.Add("t", analysis.Run{
-			Artifact: analysis.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
-			Machine:  analysis.Machine{Name: "m"},
-			Results:  []analysis.Result{{Case: analysis.TestCase{Benchmark: "sort"}, Metric: "alloc-bytes", Unit: "B/op", Samples: []float64{v, v, v, v, v}}},
+		b.Add("t", model.Run{
+			Artifact: model.Artifact{ID: strings.Repeat(string(rune('a'+i)), 40), Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Title: "t"},
+			Machine:  model.Machine{Name: "m"},
+			Results:  []model.Result{{Case: model.TestCase{Benchmark: "sort"}, Metric: "alloc-bytes", Unit: "B/op", Samples: []float64{v, v, v, v, v}}},
 		})
 	}
 	d := b.Dataset()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
@@ -28,7 +29,7 @@ func FormatStepChange(c float64) string {
 // form with the pair filled in. Such a pair is rarely one the site
 // pre-renders (a week's range, a PR); the form opens the pre-rendered
 // page when it is one.
-func StepComparePath(d *analysis.Dataset, routes *route.Table, st analysis.Step) string {
+func StepComparePath(d *model.Dataset, routes *route.Table, st analysis.Step) string {
 	if prev, ok := d.Previous(st.Artifact); ok && prev == st.Last {
 		return routes.Commit(d.Artifacts[st.Artifact].ID)
 	}
@@ -36,16 +37,16 @@ func StepComparePath(d *analysis.Dataset, routes *route.Table, st analysis.Step)
 }
 
 // StepCompare is StepComparePath as a link from a document.
-func (l Links) StepCompare(d *analysis.Dataset, st analysis.Step) string {
+func (l Links) StepCompare(d *model.Dataset, st analysis.Step) string {
 	return l.site() + StepComparePath(d, l.routes(), st)
 }
 
 // StepRepoCompare is the repository's diff of the commits a step may have
 // come from (Last...Artifact), "" when the repository's URLs are not
 // configured or either side is no commit.
-func (l Links) StepRepoCompare(d *analysis.Dataset, st analysis.Step) string {
+func (l Links) StepRepoCompare(d *model.Dataset, st analysis.Step) string {
 	last, art := d.Artifacts[st.Last].ID, d.Artifacts[st.Artifact].ID
-	if !analysis.IsSHA(last) || !analysis.IsSHA(art) {
+	if !model.IsSHA(last) || !model.IsSHA(art) {
 		return ""
 	}
 	return l.RepoCompare(last, art)
@@ -79,7 +80,7 @@ type StepJSON struct {
 }
 
 // NewStepJSON describes step st of d.
-func NewStepJSON(d *analysis.Dataset, st analysis.Step, links Links) StepJSON {
+func NewStepJSON(d *model.Dataset, st analysis.Step, links Links) StepJSON {
 	s := d.Series[st.Series]
 	j := StepJSON{
 		SeriesJSON: seriesJSON(s),
@@ -100,7 +101,7 @@ func NewStepJSON(d *analysis.Dataset, st analysis.Step, links Links) StepJSON {
 // AckNote is what a document shows of an annotation that acknowledges a
 // step: its note, or its kind when it has none. (Not its origin, a path
 // on the machine that built the site.)
-func AckNote(an *analysis.Annotation) string {
+func AckNote(an *model.Annotation) string {
 	if an.Note == "" {
 		return string(an.Kind)
 	}
@@ -110,7 +111,7 @@ func AckNote(an *analysis.Annotation) string {
 // StepDetected is when a step was confirmed: the date of the main-line
 // artifact whose result completed the evidence (changepoint.Step.Decided),
 // or the step's own artifact's when that is unknown.
-func StepDetected(d *analysis.Dataset, st analysis.Step) time.Time {
+func StepDetected(d *model.Dataset, st analysis.Step) time.Time {
 	t := d.Artifacts[st.Artifact].Date
 	if pos := st.Decided - 1; pos >= 0 && pos < len(d.MainLine) {
 		if u := d.Artifacts[d.MainLine[pos]].Date; u.After(t) {

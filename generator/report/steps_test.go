@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestFormatStepChange(t *testing.T) {
@@ -24,24 +25,24 @@ func TestFormatStepChange(t *testing.T) {
 
 // stepLinksDataset is four main-line commits; the series has no value at
 // the third.
-func stepLinksDataset(t *testing.T) *analysis.Dataset {
+func stepLinksDataset(t *testing.T) *model.Dataset {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	ids := []string{strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40), strings.Repeat("d", 40)}
 	for i, id := range ids {
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
 		if i > 0 {
 			a.Parents = []string{ids[i-1]}
 		}
-		r := analysis.Result{Case: analysis.TestCase{Benchmark: "alloc"}, Metric: "alloc", Unit: "B/op", Samples: []float64{0}}
+		r := model.Result{Case: model.TestCase{Benchmark: "alloc"}, Metric: "alloc", Unit: "B/op", Samples: []float64{0}}
 		if i >= 3 {
 			r.Samples = []float64{4096}
 		}
 		if i == 2 {
-			r = analysis.Result{Case: analysis.TestCase{Benchmark: "alloc"}, Metric: "alloc", Unit: "B/op", Error: "exit status 2"}
+			r = model.Result{Case: model.TestCase{Benchmark: "alloc"}, Metric: "alloc", Unit: "B/op", Error: "exit status 2"}
 		}
-		b.Add(id, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{r}})
+		b.Add(id, model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: []model.Result{r}})
 	}
 	return b.Dataset()
 }

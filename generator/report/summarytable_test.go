@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // tableCase is one input of rustc-perf's summary table tests: a test case
 // of instructions:u in a category going from before to after.
 type tableCase struct {
-	cat           analysis.Category
+	cat           model.Category
 	before, after float64
 }
 
@@ -26,9 +27,9 @@ func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary analysi
 		if !ok {
 			t.Fatalf("no relative change from %v to %v", c.before, c.after)
 		}
-		sig := analysis.ClassifyChange(change, analysis.DefaultSignificanceThreshold, analysis.Reliable.NoiseFactor())
-		it := analysis.SummaryItem{Change: change, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(change, analysis.LowerIsBetter), Significant: sig.Significant, Relevant: sig.Relevant}
-		if c.cat == analysis.Primary {
+		sig := analysis.ClassifyChange(change, analysis.DefaultSignificanceThreshold, model.Reliable.NoiseFactor())
+		it := analysis.SummaryItem{Change: change, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(change, model.LowerIsBetter), Significant: sig.Significant, Relevant: sig.Relevant}
+		if c.cat == model.Primary {
 			p = append(p, it)
 		} else {
 			s = append(s, it)
@@ -42,7 +43,7 @@ func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary analysi
 // change_regression; reference/rustc-perf.md §3, which gives test 6
 // verbatim), byte for byte.
 func TestSummaryTableUpstream(t *testing.T) {
-	P, S := analysis.Primary, analysis.Secondary
+	P, S := model.Primary, model.Secondary
 	tests := []struct {
 		name  string
 		cases []tableCase
@@ -165,7 +166,7 @@ func TestSummaryTableUpstream(t *testing.T) {
 }
 
 func TestSummaryTableHeader(t *testing.T) {
-	primary, secondary := tableSummaries(t, []tableCase{{analysis.Primary, 5, 10}})
+	primary, secondary := tableSummaries(t, []tableCase{{model.Primary, 5, 10}})
 	none, _ := tableSummaries(t, nil)
 	long := strings.Repeat("x", 40)
 	tests := []struct {
@@ -197,8 +198,8 @@ func TestSummaryTableHeader(t *testing.T) {
 func TestSummaryTableHigherIsBetter(t *testing.T) {
 	var items []analysis.SummaryItem
 	for _, c := range []float64{-0.2, 0.1} {
-		sig := analysis.ClassifyChange(c, analysis.DefaultSignificanceThreshold, analysis.Noisy.NoiseFactor())
-		items = append(items, analysis.SummaryItem{Change: c, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(c, analysis.HigherIsBetter), Significant: sig.Significant, Relevant: sig.Relevant})
+		sig := analysis.ClassifyChange(c, analysis.DefaultSignificanceThreshold, model.Noisy.NoiseFactor())
+		items = append(items, analysis.SummaryItem{Change: c, Magnitude: sig.Magnitude, Regression: analysis.IsRegression(c, model.HigherIsBetter), Significant: sig.Significant, Relevant: sig.Relevant})
 	}
 	got := SummaryTable(analysis.Summarize(items), analysis.CategorySummary{}, "throughput")
 	want := `| (throughput)                       | mean   | range            | count |

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 )
@@ -44,7 +45,7 @@ func CountLine(r *analysis.TriageReport) string {
 // Titles, artifact ids and metric names go through mdtext (as in
 // WriteMarkdown); the maintainers' notes are their own Markdown and are
 // copied as written.
-func WriteTriageMarkdown(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, links Links, notes string) error {
+func WriteTriageMarkdown(w io.Writer, d *model.Dataset, r *analysis.TriageReport, links Links, notes string) error {
 	week := r.Week.Format("2006-01-02")
 	fmt.Fprintf(w, "# %s Triage Log\n\n", week)
 	fmt.Fprintf(w, "Week of %s to %s (UTC); filter: %s.\n\n", week, r.End.AddDate(0, 0, -1).Format("2006-01-02"), r.Filter)
@@ -107,7 +108,7 @@ func short8(id string) string {
 // writeEntry is rustc-perf's entry: "<title> [#N](PR) [(Comparison
 // Link)](…)", a blank line, then per metric its table and the largest
 // changes it counts (writeTop).
-func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links Links, end time.Time, multi bool) {
+func writeEntry(w io.Writer, d *model.Dataset, e analysis.TriageEntry, links Links, end time.Time, multi bool) {
 	head := d.Artifacts[e.Comparison.Head]
 	title := head.Title
 	if mdtext.Line(title) == "" {
@@ -137,7 +138,7 @@ func writeEntry(w io.Writer, d *analysis.Dataset, e analysis.TriageEntry, links 
 // comparison's page, and how many more there are: "- ❌ +17.00%
 // `json-decode size=large` (1.204 ms → 1.409 ms) on linux-x64-epyc". The
 // machine is named when the dataset has more than one.
-func writeTop(w io.Writer, d *analysis.Dataset, m analysis.MetricSummary, page string, rendered, multi bool) {
+func writeTop(w io.Writer, d *model.Dataset, m analysis.MetricSummary, page string, rendered, multi bool) {
 	if len(m.Top) == 0 {
 		return
 	}
@@ -174,13 +175,13 @@ func writeTop(w io.Writer, d *analysis.Dataset, m analysis.MetricSummary, page s
 // newest counted change of the metrics (model perfpages' headline), when
 // it landed at or after end: the report of a past week gained the change
 // in a later build.
-func confirmedAfter(d *analysis.Dataset, metrics []analysis.MetricSummary, end time.Time) (analysis.Artifact, bool) {
+func confirmedAfter(d *model.Dataset, metrics []analysis.MetricSummary, end time.Time) (model.Artifact, bool) {
 	at := -1
 	for _, m := range metrics {
 		at = max(at, m.ConfirmedAt)
 	}
 	if at < 0 || at >= len(d.MainLine) {
-		return analysis.Artifact{}, false
+		return model.Artifact{}, false
 	}
 	a := d.Artifacts[d.MainLine[at]]
 	return a, !a.Date.Before(end)
@@ -267,7 +268,7 @@ type WeekMetricJSON struct {
 }
 
 // NewTriageJSON builds the JSON document of a report.
-func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) TriageJSON {
+func NewTriageJSON(d *model.Dataset, r *analysis.TriageReport, links Links) TriageJSON {
 	doc := TriageJSON{
 		Week: r.Week.Format("2006-01-02"), Start: r.Week, End: r.End, Filter: string(r.Filter),
 		Comparisons: r.Compared, Rollups: r.Rollups(),
@@ -317,13 +318,13 @@ func NewTriageJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) T
 
 // changeJSON describes a counted change of an entry whose comparison is on
 // page (rendered: with its rows' anchors).
-func changeJSON(d *analysis.Dataset, c analysis.SeriesChange, page string, rendered bool) ChangeJSON {
+func changeJSON(d *model.Dataset, c analysis.SeriesChange, page string, rendered bool) ChangeJSON {
 	j := ChangeJSON{Base: finite(c.Before), Head: finite(c.After), Change: finite(c.Change), FromZero: c.FromZero,
 		Regression: c.Regression, Magnitude: c.Magnitude.String(), URL: page}
 	if s, ok := d.SeriesByKey(c.Key); ok {
 		j.SeriesJSON = seriesJSON(s)
 	} else {
-		j.SeriesJSON = SeriesJSON{Benchmark: c.Key.Benchmark, Category: string(analysis.Primary), Params: map[string]string{}, Metric: c.Key.Metric, Machine: c.Key.Machine}
+		j.SeriesJSON = SeriesJSON{Benchmark: c.Key.Benchmark, Category: string(model.Primary), Params: map[string]string{}, Metric: c.Key.Metric, Machine: c.Key.Machine}
 	}
 	if rendered {
 		j.URL += "#" + RowAnchor(c.Key)

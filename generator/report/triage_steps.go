@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/route"
 )
@@ -21,7 +22,7 @@ const MaxTriageSteps = 50
 // the week passed the filter. A slow drift over several small commits, or
 // a change within one comparison's noise, shows here. Without steps the
 // section is one line, without a heading.
-func WriteTriageSteps(w io.Writer, d *analysis.Dataset, steps []analysis.Step, links Links) {
+func WriteTriageSteps(w io.Writer, d *model.Dataset, steps []analysis.Step, links Links) {
 	if len(steps) == 0 {
 		fmt.Fprint(w, "\nNo step changes begin in this week.\n")
 		return
@@ -74,7 +75,7 @@ func WriteTriageSteps(w io.Writer, d *analysis.Dataset, steps []analysis.Step, l
 }
 
 // triageStepsJSON is the steps of a report in its JSON document.
-func triageStepsJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) []StepJSON {
+func triageStepsJSON(d *model.Dataset, r *analysis.TriageReport, links Links) []StepJSON {
 	out := []StepJSON{}
 	for _, st := range r.Steps {
 		out = append(out, NewStepJSON(d, st, links))

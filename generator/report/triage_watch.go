@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 )
@@ -17,7 +18,7 @@ const NeedsLookTitle = "Needs a look"
 
 // RowAnchor is the id of a series' row on a comparison page: the site's
 // pages give their rows this id and the triage report links to it.
-func RowAnchor(k analysis.SeriesKey) string {
+func RowAnchor(k model.SeriesKey) string {
 	return "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " "))
 }
 
@@ -45,7 +46,7 @@ func WatchLine(failures, fixed, large int) string {
 // ContextLabel shows rows apart; a week's rows come from many
 // comparisons, so the whole context is shown rather than the keys that
 // differ).
-func watchedCase(d *analysis.Dataset, k analysis.SeriesKey) string {
+func watchedCase(d *model.Dataset, k model.SeriesKey) string {
 	s := k.Benchmark
 	if k.Params != "" {
 		s += " " + k.Params
@@ -59,8 +60,8 @@ func watchedCase(d *analysis.Dataset, k analysis.SeriesKey) string {
 // hasContextSibling reports whether d has another series of k's test
 // case, metric and machine: series are sorted by key, context last, so
 // such a series is next to k's.
-func hasContextSibling(d *analysis.Dataset, k analysis.SeriesKey) bool {
-	i, ok := slices.BinarySearchFunc(d.Series, k, func(s *analysis.Series, k analysis.SeriesKey) int { return s.Key.Compare(k) })
+func hasContextSibling(d *model.Dataset, k model.SeriesKey) bool {
+	i, ok := slices.BinarySearchFunc(d.Series, k, func(s *model.Series, k model.SeriesKey) int { return s.Key.Compare(k) })
 	if !ok {
 		return false
 	}
@@ -76,7 +77,7 @@ func hasContextSibling(d *analysis.Dataset, k analysis.SeriesKey) bool {
 
 // entryTitle is a comparison's head as rustc-perf's entries name it: its
 // title and PR link, then a link to its page.
-func entryTitle(d *analysis.Dataset, base, head int, links Links) string {
+func entryTitle(d *model.Dataset, base, head int, links Links) string {
 	h := d.Artifacts[head]
 	title := h.Title
 	if mdtext.Line(title) == "" {
@@ -92,7 +93,7 @@ func entryTitle(d *analysis.Dataset, base, head int, links Links) string {
 // headPage is the page of a week's comparison: its head's commit page
 // (the head is on the main line and its base its predecessor), where the
 // failures and every relevant row are listed with their anchors.
-func headPage(d *analysis.Dataset, base, head int, links Links) string {
+func headPage(d *model.Dataset, base, head int, links Links) string {
 	if p, ok := d.Previous(head); ok && p == base {
 		return links.Commit(d, head)
 	}
@@ -101,7 +102,7 @@ func headPage(d *analysis.Dataset, base, head int, links Links) string {
 
 // headLabel names a comparison's head in a short list: "#PR" or its short
 // id.
-func headLabel(a analysis.Artifact) string {
+func headLabel(a model.Artifact) string {
 	if a.PR > 0 {
 		return fmt.Sprintf("#%d", a.PR)
 	}
@@ -111,7 +112,7 @@ func headLabel(a analysis.Artifact) string {
 // writeNeedsLook writes the "Needs a look" section of a weekly report.
 // Names and errors go through mdtext as in the rest of the report: a test
 // case and an error are code spans, a metric and a machine text.
-func writeNeedsLook(w io.Writer, d *analysis.Dataset, r *analysis.TriageReport, links Links) {
+func writeNeedsLook(w io.Writer, d *model.Dataset, r *analysis.TriageReport, links Links) {
 	n := r.NeedsLook
 	if n == nil {
 		return
@@ -241,13 +242,13 @@ type WatchMoreJSON struct {
 	Count int          `json:"count"`
 }
 
-func watchResultJSON(d *analysis.Dataset, row analysis.WatchRow) WatchResultJSON {
+func watchResultJSON(d *model.Dataset, row analysis.WatchRow) WatchResultJSON {
 	k := row.Key
-	j := WatchResultJSON{Benchmark: k.Benchmark, Category: string(analysis.Primary), Params: map[string]string{}, Metric: k.Metric, Machine: k.Machine, Error: row.Error}
+	j := WatchResultJSON{Benchmark: k.Benchmark, Category: string(model.Primary), Params: map[string]string{}, Metric: k.Metric, Machine: k.Machine, Error: row.Error}
 	if s, ok := d.SeriesByKey(k); ok {
 		j.Category, j.Params, j.Unit = string(s.Case.Category), paramsMap(s.Case.Params), s.Metric.Unit
 		if j.Category == "" {
-			j.Category = string(analysis.Primary)
+			j.Category = string(model.Primary)
 		}
 		if len(s.Context) > 0 {
 			j.Context = paramsMap(s.Context)
@@ -257,7 +258,7 @@ func watchResultJSON(d *analysis.Dataset, row analysis.WatchRow) WatchResultJSON
 }
 
 // newNeedsLookJSON is the section of r as data; nil when r has none.
-func newNeedsLookJSON(d *analysis.Dataset, r *analysis.TriageReport, links Links) *NeedsLookJSON {
+func newNeedsLookJSON(d *model.Dataset, r *analysis.TriageReport, links Links) *NeedsLookJSON {
 	n := r.NeedsLook
 	if n == nil {
 		return nil

@@ -8,23 +8,24 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // TestNeedsLookCapped: with a limit of 1, what the cap leaves out is
 // counted and linked, in the Markdown ("and 2 more on its page", "And 1
 // more: 1 on #138") and in the JSON (total, large_total, more).
 func TestNeedsLookCapped(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 8, 3, 12, 0, 0, 0, time.UTC)
 	prev := ""
 	for i := range 40 {
 		id := fmt.Sprintf("%040x", i+1)
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
-		var results []analysis.Result
+		var results []model.Result
 		for k, name := range []string{"a", "b", "c1", "c2", "c3", "d"} {
 			// A noisy history (±4 %), so that a 30 % jump is only medium
 			// and its comparison not definitely relevant.
@@ -32,13 +33,13 @@ func TestNeedsLookCapped(t *testing.T) {
 			if (i >= 36 && name == "b") || (i >= 38 && name == "d") {
 				v *= 1.3
 			}
-			r := analysis.Result{Case: analysis.TestCase{Benchmark: name}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}
+			r := model.Result{Case: model.TestCase{Benchmark: name}, Metric: "wall-time", Unit: "ns", Samples: []float64{v}}
 			if strings.HasPrefix(name, "c") && i == 37 {
 				r.Samples, r.Error = nil, "exit status 2"
 			}
 			results = append(results, r)
 		}
-		b.Add("test", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: results})
+		b.Add("test", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: results})
 	}
 	d := b.Dataset()
 	c := analysis.NewComparer(d, rustcPerf) // a pair decides: no need of later values

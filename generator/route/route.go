@@ -30,7 +30,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 )
 
@@ -375,7 +375,7 @@ func File(p string) string {
 
 // ForDataset returns the input of a table for a dataset: its benchmarks
 // and artifacts with the archives they came from.
-func ForDataset(d *analysis.Dataset) Input {
+func ForDataset(d *model.Dataset) Input {
 	var in Input
 	seen := map[string]bool{}
 	for _, s := range d.Series {

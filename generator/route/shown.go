@@ -2,6 +2,7 @@ package route
 
 import (
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Shown is the set of comparisons a site pre-renders, each with the page
@@ -39,7 +40,7 @@ type ShownPair struct {
 }
 
 // Shown returns the comparisons the site of d pre-renders (see [Shown]).
-func (t *Table) Shown(d *analysis.Dataset) *Shown {
+func (t *Table) Shown(d *model.Dataset) *Shown {
 	s := &Shown{index: map[[2]int]int{}, prs: map[int]bool{}}
 	add := func(base, head int, page string) {
 		k := [2]int{base, head}
@@ -73,7 +74,7 @@ func (t *Table) Shown(d *analysis.Dataset) *Shown {
 		}
 		s.prs[pr] = true
 		for i, a := range d.Artifacts {
-			if a.PR == pr && a.Kind == analysis.KindTry {
+			if a.PR == pr && a.Kind == model.KindTry {
 				if b, ok := d.PRBase(i); ok {
 					add(b, i, "")
 				}

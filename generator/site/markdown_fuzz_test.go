@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -96,16 +97,16 @@ func FuzzSiteMarkdown(f *testing.F) {
 // title, measured in metric on machine, through the site's goldmark.
 func triageHTML(t testing.TB, title, metric, baseID string) string {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 8, 3, 0, 0, 0, time.UTC)
 	head := strings.Repeat("b", 40)
 	for i, v := range []float64{100, 150} {
-		a := analysis.Artifact{ID: baseID, Kind: analysis.KindCommit, Date: day, Branch: "main"}
+		a := model.Artifact{ID: baseID, Kind: model.KindCommit, Date: day, Branch: "main"}
 		if i == 1 {
-			a = analysis.Artifact{ID: head, Kind: analysis.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{baseID}, PR: 7, Title: title}
+			a = model.Artifact{ID: head, Kind: model.KindCommit, Date: day.Add(time.Hour), Branch: "main", Parents: []string{baseID}, PR: 7, Title: title}
 		}
-		b.Add("t", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
-			{Case: analysis.TestCase{Benchmark: "x"}, Metric: metric, Unit: "ns", Direction: analysis.LowerIsBetter, Samples: []float64{v}},
+		b.Add("t", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: []model.Result{
+			{Case: model.TestCase{Benchmark: "x"}, Metric: metric, Unit: "ns", Direction: model.LowerIsBetter, Samples: []float64{v}},
 		}})
 	}
 	d := b.Dataset()

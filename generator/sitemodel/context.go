@@ -2,6 +2,7 @@ package sitemodel
 
 import (
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/report"
 )
 
@@ -18,14 +19,14 @@ import (
 // builds rows from the benchmark's series index, shows what the generator
 // shows without knowing the other rows of the table. A series alone in its
 // group has no label, so a site without such series looks as it did.
-func contextShown(series []*analysis.Series) map[*analysis.Series]analysis.Params {
+func contextShown(series []*model.Series) map[*model.Series]model.Params {
 	type caseKey struct{ benchmark, params, metric, machine string }
-	groups := map[caseKey][]*analysis.Series{}
+	groups := map[caseKey][]*model.Series{}
 	for _, s := range series {
 		k := caseKey{s.Key.Benchmark, s.Key.Params, s.Key.Metric, s.Key.Machine}
 		groups[k] = append(groups[k], s)
 	}
-	out := map[*analysis.Series]analysis.Params{}
+	out := map[*model.Series]model.Params{}
 	for _, g := range groups {
 		if len(g) < 2 {
 			continue

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/route"
 )
@@ -39,7 +40,7 @@ type Dashboard struct {
 
 // MachineView is a machine with its latest main-line result.
 type MachineView struct {
-	analysis.Machine
+	model.Machine
 	// Hardware describes the machine in one line from what its archives
 	// say ("linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"); "" when they
 	// say nothing (a github-action-benchmark machine).
@@ -56,13 +57,13 @@ type MachineView struct {
 
 // Noisy is a series with a high significance threshold.
 type Noisy struct {
-	Benchmark string          `json:"benchmark"`
-	BenchURL  string          `json:"bench_url"`
-	Metric    string          `json:"metric"`
-	Machine   string          `json:"machine"`
-	Params    analysis.Params `json:"params,omitempty"`
+	Benchmark string       `json:"benchmark"`
+	BenchURL  string       `json:"bench_url"`
+	Metric    string       `json:"metric"`
+	Machine   string       `json:"machine"`
+	Params    model.Params `json:"params,omitempty"`
 	// ContextShown: see Row.
-	ContextShown analysis.Params `json:"context_shown,omitempty"`
+	ContextShown model.Params `json:"context_shown,omitempty"`
 	// Threshold is the series' significance threshold at its machine's
 	// latest commit (Q3 + 3·IQR of its recent percent changes).
 	Threshold float64 `json:"threshold"`
@@ -71,16 +72,16 @@ type Noisy struct {
 // Failing is a series failing at its machine's latest main-line commit,
 // and since when.
 type Failing struct {
-	Benchmark string          `json:"benchmark"`
-	BenchURL  string          `json:"bench_url"`
-	Metric    string          `json:"metric"`
-	Machine   string          `json:"machine"`
-	Error     string          `json:"error"`
-	Params    analysis.Params `json:"params,omitempty"`
+	Benchmark string       `json:"benchmark"`
+	BenchURL  string       `json:"bench_url"`
+	Metric    string       `json:"metric"`
+	Machine   string       `json:"machine"`
+	Error     string       `json:"error"`
+	Params    model.Params `json:"params,omitempty"`
 	// ContextShown: see Row.
-	ContextShown analysis.Params `json:"context_shown,omitempty"`
-	Since        Artifact        `json:"since"` // the first commit of the failing streak
-	New          bool            `json:"new"`   // the streak starts at the latest commit
+	ContextShown model.Params `json:"context_shown,omitempty"`
+	Since        Artifact     `json:"since"` // the first commit of the failing streak
+	New          bool         `json:"new"`   // the streak starts at the latest commit
 }
 
 func (p *planner) dashboard(ctx context.Context) error {
@@ -178,7 +179,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 
 // hardware is MachineView.Hardware: the parts of m that are known, so
 // that a machine known by its name alone shows nothing, not "/".
-func hardware(m analysis.Machine) string {
+func hardware(m model.Machine) string {
 	var parts []string
 	if osArch := strings.Trim(m.OS+"/"+m.Arch, "/"); osArch != "" {
 		parts = append(parts, osArch)
@@ -400,7 +401,7 @@ func (p *planner) lists(ctx context.Context) error {
 		head, _ := d.PRHead(pr)
 		it := PRItem{Number: pr, Title: d.Artifacts[head].Title, URL: route.PR(pr), Latest: p.artifact(head)}
 		for _, a := range d.Artifacts {
-			if a.PR == pr && a.Kind == analysis.KindTry {
+			if a.PR == pr && a.Kind == model.KindTry {
 				it.Runs++
 			}
 		}
@@ -441,13 +442,13 @@ func (p *planner) lists(ctx context.Context) error {
 	segments := map[string]bool{}
 	for _, a := range d.Artifacts {
 		segments[strings.ToLower(p.routes.ArtifactSegment(a.ID))] = true
-		if analysis.IsSHA(a.ID) && len(a.ID) > 7 {
+		if model.IsSHA(a.ID) && len(a.ID) > 7 {
 			prefixes[a.ID[:7]]++
 		}
 	}
 	for _, a := range d.MainLine {
 		id := d.Artifacts[a].ID
-		if !analysis.IsSHA(id) || len(id) <= 7 || prefixes[id[:7]] != 1 || segments[id[:7]] {
+		if !model.IsSHA(id) || len(id) <= 7 || prefixes[id[:7]] != 1 || segments[id[:7]] {
 			continue
 		}
 		to := p.routes.Commit(id)

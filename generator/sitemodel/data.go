@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/report"
 )
 
@@ -339,7 +340,7 @@ func rowCodes(r *Row, verdict string) (int, bool) {
 // seriesPoint is one row of a series at a main-line position, as the data
 // files hold it.
 type seriesPoint struct {
-	series    *analysis.Series
+	series    *model.Series
 	pos       int
 	row       Row
 	value     float64 // NaN: none
@@ -347,7 +348,7 @@ type seriesPoint struct {
 	mean, std float64 // NaN: no distribution
 	samples   int
 	err, ann  string
-	rng       string // the tool's range (analysis.Series.Ranges)
+	rng       string // the tool's range (model.Series.Ranges)
 }
 
 // point turns an analysis row at main-line position pos into a data point.

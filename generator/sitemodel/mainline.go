@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -342,7 +343,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 	}
 	if c.Base != c.Head {
 		v.Command = "perfpages compare -format json " + bid + " " + hid
-		if analysis.IsSHA(bid) && analysis.IsSHA(hid) {
+		if model.IsSHA(bid) && model.IsSHA(hid) {
 			v.CompareLink = p.links.RepoCompare(bid, hid)
 		}
 		var md strings.Builder
@@ -379,7 +380,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 			// too young to judge: a new site's first pages show what
 			// moved (report.Changed, the rows the PR comment lists).
 			mv.Folded++
-		case r.Series.Case.Category == analysis.Secondary:
+		case r.Series.Case.Category == model.Secondary:
 			mv.Secondary = append(mv.Secondary, p.row(r))
 		default:
 			mv.Primary = append(mv.Primary, p.row(r))

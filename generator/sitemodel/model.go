@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // Output is one file of the site: a page, rendered through a layout of
@@ -245,23 +246,23 @@ type SummaryRow struct {
 // pre-rendered rows of a page and the rows its script builds from the data
 // files carry the same fields.
 type Row struct {
-	Anchor    string          `json:"anchor"`
-	Series    string          `json:"series"` // the series' id in data files and charts
-	Benchmark string          `json:"benchmark"`
-	BenchURL  string          `json:"bench_url"`
-	Params    analysis.Params `json:"params,omitempty"`
-	Context   analysis.Params `json:"context,omitempty"`
+	Anchor    string       `json:"anchor"`
+	Series    string       `json:"series"` // the series' id in data files and charts
+	Benchmark string       `json:"benchmark"`
+	BenchURL  string       `json:"bench_url"`
+	Params    model.Params `json:"params,omitempty"`
+	Context   model.Params `json:"context,omitempty"`
 	// ContextShown are the context values that tell this series apart
 	// from others of its test case, metric and machine (python=2.7 and
 	// python=3.4), shown beside its parameters; none when no other series
 	// shares them.
-	ContextShown analysis.Params `json:"context_shown,omitempty"`
-	Metric       string          `json:"metric"`
-	Unit         string          `json:"unit,omitempty"`
-	Category     string          `json:"category"`
-	Machine      string          `json:"machine"`
-	Before       string          `json:"before,omitempty"`
-	After        string          `json:"after,omitempty"`
+	ContextShown model.Params `json:"context_shown,omitempty"`
+	Metric       string       `json:"metric"`
+	Unit         string       `json:"unit,omitempty"`
+	Category     string       `json:"category"`
+	Machine      string       `json:"machine"`
+	Before       string       `json:"before,omitempty"`
+	After        string       `json:"after,omitempty"`
 	// Change is the relative change when HasChange (sorting, filters).
 	Change    float64 `json:"change,omitempty"`
 	HasChange bool    `json:"has_change,omitempty"`

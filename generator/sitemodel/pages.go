@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/quantile"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/internal/slug"
@@ -209,7 +210,7 @@ func (p *planner) prPage(pr, head, base int) error {
 		}
 	}
 	for i, a := range d.Artifacts {
-		if a.PR != pr || a.Kind != analysis.KindTry {
+		if a.PR != pr || a.Kind != model.KindTry {
 			continue
 		}
 		t := Try{Run: p.artifact(i)}
@@ -493,28 +494,28 @@ type Bench struct {
 
 // Overview is the chart of every test case of a metric on a machine.
 type Overview struct {
-	Anchor  string          `json:"anchor"`
-	Metric  string          `json:"metric"`
-	Machine string          `json:"machine"`
-	Context analysis.Params `json:"context,omitempty"`
-	Cases   int             `json:"cases"`
-	Chart   Chart           `json:"chart"`
+	Anchor  string       `json:"anchor"`
+	Metric  string       `json:"metric"`
+	Machine string       `json:"machine"`
+	Context model.Params `json:"context,omitempty"`
+	Cases   int          `json:"cases"`
+	Chart   Chart        `json:"chart"`
 }
 
 // SeriesView is one series on its benchmark's page.
 type SeriesView struct {
-	Anchor    string          `json:"anchor"`
-	ID        string          `json:"id"`
-	Chart     Chart           `json:"chart"`
-	Params    analysis.Params `json:"params,omitempty"`
-	Metric    string          `json:"metric"`
-	Unit      string          `json:"unit"`
-	Direction string          `json:"direction"`
-	Machine   string          `json:"machine"`
-	Context   analysis.Params `json:"context,omitempty"`
+	Anchor    string       `json:"anchor"`
+	ID        string       `json:"id"`
+	Chart     Chart        `json:"chart"`
+	Params    model.Params `json:"params,omitempty"`
+	Metric    string       `json:"metric"`
+	Unit      string       `json:"unit"`
+	Direction string       `json:"direction"`
+	Machine   string       `json:"machine"`
+	Context   model.Params `json:"context,omitempty"`
 	// ContextShown: see Row.
-	ContextShown analysis.Params `json:"context_shown,omitempty"`
-	Points       int             `json:"points"` // main-line results
+	ContextShown model.Params `json:"context_shown,omitempty"`
+	Points       int          `json:"points"` // main-line results
 	// Snippet is the annotations.yaml entry that marks a distribution
 	// change of this series, with @ARTIFACT@ for the artifact's id (the
 	// page fills it in for the point under the pointer).
@@ -551,7 +552,7 @@ type BenchLink struct {
 // benches plans the benchmark pages and their index.
 func (p *planner) benches(ctx context.Context) error {
 	d := p.d
-	byName := map[string][]*analysis.Series{}
+	byName := map[string][]*model.Series{}
 	var names []string
 	for _, s := range d.Series {
 		if _, ok := byName[s.Case.Benchmark]; !ok {
@@ -609,13 +610,13 @@ func (p *planner) benches(ctx context.Context) error {
 	})
 }
 
-func (p *planner) bench(name string, series []*analysis.Series) Bench {
+func (p *planner) bench(name string, series []*model.Series) Bench {
 	d := p.d
 	seg := p.routes.BenchSegment(name)
 	v := Bench{Name: name, Segment: seg}
 	type group struct {
 		metric, machine, unit string
-		context               analysis.Params
+		context               model.Params
 		lines                 []ChartSeries
 	}
 	groups := map[string]*group{}
@@ -694,7 +695,7 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 // annotationSnippet is the annotations.yaml entry for a distribution
 // change of series sr; every string is double-quoted (Go quoting is valid
 // YAML for them).
-func annotationSnippet(sr *analysis.Series) string {
+func annotationSnippet(sr *model.Series) string {
 	var b strings.Builder
 	q := strconv.Quote
 	b.WriteString("distribution_changes:\n  - artifact: @ARTIFACT@\n")

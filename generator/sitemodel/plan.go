@@ -34,6 +34,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -138,7 +139,7 @@ type Stats struct {
 
 // planner is the state of one plan.
 type planner struct {
-	d      *analysis.Dataset
+	d      *model.Dataset
 	opts   Options
 	res    *analysis.Results
 	routes *route.Table
@@ -167,13 +168,13 @@ type planner struct {
 	dataChunks map[string][]int
 
 	seriesMu   sync.RWMutex
-	seriesRows map[*analysis.Series]Row
+	seriesRows map[*model.Series]Row
 	// shown are the context values that tell series of one test case,
 	// metric and machine apart (contextShown).
-	shown map[*analysis.Series]analysis.Params
+	shown map[*model.Series]model.Params
 
 	// stepsOf are the steps of each series (Options.Steps).
-	stepsOf map[*analysis.Series][]analysis.Step
+	stepsOf map[*model.Series][]analysis.Step
 }
 
 // A Plan is the plan of one site: [NewPlan] sets it up (the URL table, the
@@ -223,7 +224,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.site = p.siteView()
 	p.summaries = make([]*brief, len(d.MainLine))
 	p.shown = contextShown(d.Series)
-	p.stepsOf = map[*analysis.Series][]analysis.Step{}
+	p.stepsOf = map[*model.Series][]analysis.Step{}
 	for _, st := range res.Steps() {
 		s := d.Series[st.Series]
 		p.stepsOf[s] = append(p.stepsOf[s], st)
@@ -331,7 +332,7 @@ func (p *planner) artifact(a int) Artifact {
 	x := p.d.Artifacts[a]
 	v := Artifact{ID: x.ID, Short: x.Short(), Label: x.Label(), Title: x.Title, Author: x.Author,
 		Kind: string(x.Kind), Branch: x.Branch, Date: x.Date, PR: x.PR, URL: p.artifactURL(a)}
-	if analysis.IsSHA(x.ID) {
+	if model.IsSHA(x.ID) {
 		v.CommitLink = p.links.RepoCommit(x.ID)
 	}
 	if x.PR > 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -32,28 +33,28 @@ const (
 
 // smallDataset is three main-line commits on one machine, a try run, a
 // failure and a secondary benchmark: every kind of page and row.
-func smallDataset(t testing.TB) *analysis.Dataset {
+func smallDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
-	m := analysis.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
-	res := func(bench, size, metric, unit string, samples ...float64) analysis.Result {
-		r := analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
+	m := model.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
+	res := func(bench, size, metric, unit string, samples ...float64) model.Result {
+		r := model.Result{Case: model.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: samples}
 		if size != "" {
-			r.Case.Params = analysis.Params{{Key: "size", Value: size}}
+			r.Case.Params = model.Params{{Key: "size", Value: size}}
 		}
 		return r
 	}
-	add := func(id, parent string, day time.Time, pr int, title string, results ...analysis.Result) {
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day, Branch: "main", PR: pr, Title: title}
+	add := func(id, parent string, day time.Time, pr int, title string, results ...model.Result) {
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day, Branch: "main", PR: pr, Title: title}
 		if parent != "" {
 			a.Parents = []string{parent}
 		}
-		b.Add(id+".json", analysis.Run{Artifact: a, Machine: m, Results: results})
+		b.Add(id+".json", model.Run{Artifact: a, Machine: m, Results: results})
 	}
-	stress := func(v float64) analysis.Result {
+	stress := func(v float64) model.Result {
 		r := res("stress", "", "max-rss", "bytes", v)
-		r.Case.Category = analysis.Secondary
+		r.Case.Category = model.Secondary
 		return r
 	}
 	add(sha1, "", day, 11, "Add the parser (#11)",
@@ -66,14 +67,14 @@ func smallDataset(t testing.TB) *analysis.Dataset {
 	failed.Error = "exit status 2"
 	add(sha3, sha2, day.AddDate(0, 0, 8), 13, "Break the small case (#13)",
 		res("json-decode", "large", "wall-time", "ns", 901, 903), failed)
-	b.Add("try.json", analysis.Run{
-		Artifact: analysis.Artifact{ID: shaT, Kind: analysis.KindTry, Date: day.AddDate(0, 0, 9), PR: 14, Title: "Try a new allocator", Baseline: sha3, Branch: "feature/alloc"},
-		Machine:  m, Results: []analysis.Result{res("json-decode", "large", "wall-time", "ns", 850)}})
+	b.Add("try.json", model.Run{
+		Artifact: model.Artifact{ID: shaT, Kind: model.KindTry, Date: day.AddDate(0, 0, 9), PR: 14, Title: "Try a new allocator", Baseline: sha3, Branch: "feature/alloc"},
+		Machine:  m, Results: []model.Result{res("json-decode", "large", "wall-time", "ns", 850)}})
 	return b.Dataset()
 }
 
 // planAll runs a plan and returns its outputs by path.
-func planAll(t testing.TB, d *analysis.Dataset, opts Options) (*Site, []Output) {
+func planAll(t testing.TB, d *model.Dataset, opts Options) (*Site, []Output) {
 	t.Helper()
 	return planModel(t, d, opts, analysis.ModelPerfpages)
 }
@@ -82,9 +83,9 @@ func planAll(t testing.TB, d *analysis.Dataset, opts Options) (*Site, []Output) 
 // rows are shown on datasets of two or three commits use rustc-perf's,
 // which decides a pair at once (model perfpages has no noise model for
 // them yet).
-func planModel(t testing.TB, d *analysis.Dataset, opts Options, model string) (*Site, []Output) {
+func planModel(t testing.TB, d *model.Dataset, opts Options, sigModel string) (*Site, []Output) {
 	t.Helper()
-	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: model}}), opts)
+	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: sigModel}}), opts)
 	var mu sync.Mutex
 	var outs []Output
 	_, err := plan.Run(context.Background(), func(o Output) error {
@@ -298,21 +299,21 @@ func TestSeriesDataJSON(t *testing.T) {
 // lists it once, failing since the first commit, and the comparisons after
 // that count it as still failing, not as failed.
 func TestFailingOnce(t *testing.T) {
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	prev := ""
 	var ids []string
 	for i := range 5 {
 		id := strings.Repeat(strconv.Itoa(i+1), 40)
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.Add(time.Duration(i) * time.Hour), Branch: "main"}
 		if prev != "" {
 			a.Parents = []string{prev}
 		}
 		prev = id
 		ids = append(ids, id)
-		b.Add(id, analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: []analysis.Result{
-			{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "asv recorded no result"},
-			{Case: analysis.TestCase{Benchmark: "fine"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}},
+		b.Add(id, model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: []model.Result{
+			{Case: model.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Error: "asv recorded no result"},
+			{Case: model.TestCase{Benchmark: "fine"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}},
 		}})
 	}
 	_, outs := planAll(t, b.Dataset(), smallOptions())
@@ -346,14 +347,14 @@ func TestFailingOnce(t *testing.T) {
 // (the page says "not recorded"), never "/".
 func TestHardware(t *testing.T) {
 	for _, tt := range []struct {
-		m    analysis.Machine
+		m    model.Machine
 		want string
 	}{
-		{analysis.Machine{Name: "default"}, ""},
-		{analysis.Machine{Name: "m", OS: "linux"}, "linux"},
-		{analysis.Machine{Name: "m", Arch: "arm64"}, "arm64"},
-		{analysis.Machine{Name: "m", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", Cores: 16, MemoryBytes: 64 << 30}, "linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"},
-		{analysis.Machine{Name: "m", CPU: "Apple M2"}, "Apple M2"},
+		{model.Machine{Name: "default"}, ""},
+		{model.Machine{Name: "m", OS: "linux"}, "linux"},
+		{model.Machine{Name: "m", Arch: "arm64"}, "arm64"},
+		{model.Machine{Name: "m", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", Cores: 16, MemoryBytes: 64 << 30}, "linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"},
+		{model.Machine{Name: "m", CPU: "Apple M2"}, "Apple M2"},
 	} {
 		if got := hardware(tt.m); got != tt.want {
 			t.Errorf("hardware(%+v) = %q, want %q", tt.m, got, tt.want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
@@ -20,7 +21,7 @@ import (
 
 // The regressions page (/regressions/) and its Atom feed list the step
 // changes found along each series' main-line history (Options.Steps,
-// analysis.Dataset.Steps): the changes nobody compared. Each step names
+// analysis.Steps): the changes nobody compared. Each step names
 // the first artifact after it and the last before it, so the commits it
 // may have come from; steps of one such range are grouped, newest range
 // first.
@@ -130,13 +131,13 @@ type StepGroup struct {
 
 // StepView is one step of a series, every cell formatted.
 type StepView struct {
-	Benchmark string          `json:"benchmark"`
-	BenchURL  string          `json:"bench_url"` // the series on its benchmark's page
-	Params    analysis.Params `json:"params,omitempty"`
-	Context   analysis.Params `json:"context,omitempty"`
-	Category  string          `json:"category"`
-	Metric    string          `json:"metric"`
-	Machine   string          `json:"machine"`
+	Benchmark string       `json:"benchmark"`
+	BenchURL  string       `json:"bench_url"` // the series on its benchmark's page
+	Params    model.Params `json:"params,omitempty"`
+	Context   model.Params `json:"context,omitempty"`
+	Category  string       `json:"category"`
+	Metric    string       `json:"metric"`
+	Machine   string       `json:"machine"`
 	// Change is the relative change of the level ("+1.50%"; "new" from a
 	// level of 0), Before and After the levels (medians either side).
 	Change string `json:"change"`
@@ -344,12 +345,12 @@ func (p *planner) stepView(st analysis.Step, vals []float64, open bool) StepView
 }
 
 // seriesURL is a series' history on its benchmark's page.
-func (p *planner) seriesURL(s *analysis.Series) string {
+func (p *planner) seriesURL(s *model.Series) string {
 	return p.routes.Bench(s.Case.Benchmark) + "#" + seriesAnchor(s.Key)
 }
 
 // seriesAnchor is the id of a series' section on its benchmark's page.
-func seriesAnchor(k analysis.SeriesKey) string { return "series-" + slug.Name(seriesChartKey(k)) }
+func seriesAnchor(k model.SeriesKey) string { return "series-" + slug.Name(seriesChartKey(k)) }
 
 // accepted lists the distribution changes annotated on the main line,
 // newest first (at most MaxAccepted), and counts them all.
@@ -368,11 +369,11 @@ func (p *planner) accepted() ([]Accepted, int) {
 		}
 		// The annotations at a, in file order, with the series each
 		// selects.
-		var order []*analysis.Annotation
-		selected := map[*analysis.Annotation][]*analysis.Series{}
+		var order []*model.Annotation
+		selected := map[*model.Annotation][]*model.Series{}
 		for _, s := range d.Series {
 			for _, an := range d.Annotations.For(s, a) {
-				if an.Kind != analysis.DistributionChange {
+				if an.Kind != model.DistributionChange {
 					continue
 				}
 				if _, ok := selected[an]; !ok {
@@ -381,7 +382,7 @@ func (p *planner) accepted() ([]Accepted, int) {
 				selected[an] = append(selected[an], s)
 			}
 		}
-		slices.SortStableFunc(order, func(x, y *analysis.Annotation) int { return strings.Compare(x.Origin, y.Origin) })
+		slices.SortStableFunc(order, func(x, y *model.Annotation) int { return strings.Compare(x.Origin, y.Origin) })
 		for _, an := range order {
 			total++
 			if len(out) >= MaxAccepted {
@@ -399,7 +400,7 @@ func (p *planner) accepted() ([]Accepted, int) {
 }
 
 // selectorText is the series an annotation selects, as written.
-func selectorText(an *analysis.Annotation) string {
+func selectorText(an *model.Annotation) string {
 	var parts []string
 	if an.Benchmark != "" {
 		parts = append(parts, "benchmark "+an.Benchmark)

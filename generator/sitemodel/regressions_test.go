@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // stepsDataset is 36 main-line commits, one a day, on one machine, with
@@ -23,13 +24,13 @@ import (
 //   - alloc B/op is 0 until commit 10, then 4096 (a step from 0);
 //   - steady wall-time never moves; a distribution change is annotated
 //     for it at commit 25.
-func stepsDataset(t testing.TB) *analysis.Dataset {
+func stepsDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	start := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	noise := func(i, k int) float64 { return 1 + 0.001*float64((i*7+k*3)%5-2) }
 	for i := range 36 { // the rank test confirms a step about ten values after it
-		a := analysis.Artifact{ID: stepsSHA(i), Kind: analysis.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
+		a := model.Artifact{ID: stepsSHA(i), Kind: model.KindCommit, Date: start.AddDate(0, 0, i), Branch: "main", PR: 100 + i, Title: fmt.Sprintf("Change %d", i)}
 		if i > 0 {
 			a.Parents = []string{stepsSHA(i - 1)}
 		}
@@ -43,18 +44,18 @@ func stepsDataset(t testing.TB) *analysis.Dataset {
 		if i >= 10 {
 			alloc = 4096
 		}
-		res := func(bench, metric, unit string, v float64) analysis.Result {
-			return analysis.Result{Case: analysis.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: []float64{v}}
+		res := func(bench, metric, unit string, v float64) model.Result {
+			return model.Result{Case: model.TestCase{Benchmark: bench}, Metric: metric, Unit: unit, Samples: []float64{v}}
 		}
-		b.Add("run", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m1"}, Results: []analysis.Result{
+		b.Add("run", model.Run{Artifact: a, Machine: model.Machine{Name: "m1"}, Results: []model.Result{
 			res("parse", "wall-time", "ns", parse), res("render", "wall-time", "ns", render),
 			res("alloc", "alloc", "B/op", alloc), res("steady", "wall-time", "ns", 300*noise(i, 3)),
 		}})
 	}
 	d := b.Dataset()
-	errs := d.Annotate([]analysis.Annotation{
-		{Kind: analysis.Acknowledged, Artifact: stepsSHA(20), Benchmark: "render", Note: "the new renderer", Origin: "annotations.yaml:3"},
-		{Kind: analysis.DistributionChange, Artifact: stepsSHA(25), Benchmark: "steady", Note: "new machine image", Origin: "annotations.yaml:6"},
+	errs := d.Annotate([]model.Annotation{
+		{Kind: model.Acknowledged, Artifact: stepsSHA(20), Benchmark: "render", Note: "the new renderer", Origin: "annotations.yaml:3"},
+		{Kind: model.DistributionChange, Artifact: stepsSHA(25), Benchmark: "steady", Note: "new machine image", Origin: "annotations.yaml:6"},
 	})
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -71,7 +72,7 @@ func stepsSHA(i int) string { return strings.Repeat(fmt.Sprintf("%02x", 0xa0+i),
 // read the diff.
 func TestRegressionsGolden(t *testing.T) {
 	d := stepsDataset(t)
-	steps := d.Steps(changepoint.DefaultOptions, nil)
+	steps := analysis.Steps(d, changepoint.DefaultOptions, nil)
 	if len(steps) != 3 {
 		t.Fatalf("found %d steps, want the 3 planted ones: %+v", len(steps), steps)
 	}
@@ -142,7 +143,7 @@ func TestRegressionsLists(t *testing.T) {
 	}
 }
 
-func regressionsOf(t *testing.T, d *analysis.Dataset, opts Options) Regressions {
+func regressionsOf(t *testing.T, d *model.Dataset, opts Options) Regressions {
 	t.Helper()
 	_, outs := planAll(t, d, opts)
 	for _, o := range outs {
@@ -158,7 +159,7 @@ func regressionsOf(t *testing.T, d *analysis.Dataset, opts Options) Regressions 
 // format without NaN or infinity, which JSON cannot hold.
 func TestStepViewNonFinite(t *testing.T) {
 	d := stepsDataset(t)
-	steps := d.Steps(changepoint.Options{Method: changepoint.Potts}, nil)
+	steps := analysis.Steps(d, changepoint.Options{Method: changepoint.Potts}, nil)
 	var fromZero *analysis.Step
 	for i := range steps {
 		if math.IsInf(steps[i].Change, 0) {

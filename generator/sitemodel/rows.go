@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/criterion"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -25,15 +26,15 @@ func ChartID(key string) string {
 }
 
 // seriesChartKey names a series within its benchmark.
-func seriesChartKey(k analysis.SeriesKey) string {
+func seriesChartKey(k model.SeriesKey) string {
 	return strings.Join([]string{k.Params, k.Metric, k.Machine, k.Context}, " ")
 }
 
 // seriesID is a series' id in data files and charts.
-func seriesID(k analysis.SeriesKey) string { return ChartID(seriesChartKey(k)) }
+func seriesID(k model.SeriesKey) string { return ChartID(seriesChartKey(k)) }
 
 // rowAnchor is the id of a series' row on a comparison page.
-func rowAnchor(k analysis.SeriesKey) string {
+func rowAnchor(k model.SeriesKey) string {
 	return "row-" + slug.Name(strings.Join([]string{k.Benchmark, k.Params, k.Metric, k.Machine, k.Context}, " "))
 }
 
@@ -137,7 +138,7 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	if p.d.Annotations != nil && r.After != nil {
 		var notes []string
 		for _, a := range p.d.Annotations.For(s, r.After.Artifact) {
-			if a.Kind == analysis.Acknowledged {
+			if a.Kind == model.Acknowledged {
 				notes = append(notes, cmp.Or(a.Note, "acknowledged"))
 			}
 		}
@@ -148,7 +149,7 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 
 // seriesRow is the part of a row that depends only on its series: what
 // a benchmark's index of series holds. It is made once per series.
-func (p *planner) seriesRow(s *analysis.Series) Row {
+func (p *planner) seriesRow(s *model.Series) Row {
 	p.seriesMu.RLock()
 	row, ok := p.seriesRows[s]
 	p.seriesMu.RUnlock()
@@ -158,14 +159,14 @@ func (p *planner) seriesRow(s *analysis.Series) Row {
 	row = p.makeSeriesRow(s)
 	p.seriesMu.Lock()
 	if p.seriesRows == nil {
-		p.seriesRows = map[*analysis.Series]Row{}
+		p.seriesRows = map[*model.Series]Row{}
 	}
 	p.seriesRows[s] = row
 	p.seriesMu.Unlock()
 	return row
 }
 
-func (p *planner) makeSeriesRow(s *analysis.Series) Row {
+func (p *planner) makeSeriesRow(s *model.Series) Row {
 	k := s.Key
 	return Row{
 		Anchor:       rowAnchor(k),

@@ -11,29 +11,30 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/route"
 )
 
 // contextDataset is two commits benchmarked under python=2.7 and 3.4:
 // parse size=small in both (series that differ only by context), a
 // benchmark only under 3.4, and 3.4's allocations going from 0 to 5.
-func contextDataset(t testing.TB) *analysis.Dataset {
+func contextDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
-	m := analysis.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
-	res := func(bench, metric, unit string, v float64) analysis.Result {
-		return analysis.Result{Case: analysis.TestCase{Benchmark: bench, Params: analysis.Params{{Key: "size", Value: "small"}}},
+	m := model.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
+	res := func(bench, metric, unit string, v float64) model.Result {
+		return model.Result{Case: model.TestCase{Benchmark: bench, Params: model.Params{{Key: "size", Value: "small"}}},
 			Metric: metric, Unit: unit, Samples: []float64{v}}
 	}
 	for i, id := range []string{sha1, sha2} {
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
 		if i > 0 {
 			a.Parents = []string{sha1}
 		}
 		for _, py := range []string{"2.7", "3.4"} {
-			run := analysis.Run{Artifact: a, Machine: m, Context: analysis.Params{{Key: "python", Value: py}},
-				Results: []analysis.Result{res("parse", "wall-time", "ns", 1000*float64(1+i))}}
+			run := model.Run{Artifact: a, Machine: m, Context: model.Params{{Key: "python", Value: py}},
+				Results: []model.Result{res("parse", "wall-time", "ns", 1000*float64(1+i))}}
 			if py == "3.4" {
 				run.Results = append(run.Results, res("alone", "wall-time", "ns", 100*float64(1+i)), res("parse", "allocs", "count", 5*float64(i)))
 			}
@@ -48,8 +49,8 @@ func contextDataset(t testing.TB) *analysis.Dataset {
 // case shows none.
 func TestContextShown(t *testing.T) {
 	_, outs := planModel(t, contextDataset(t), smallOptions(), analysis.ModelRustcPerf)
-	py := func(v string) analysis.Params { return analysis.Params{{Key: "python", Value: v}} }
-	got := map[string]analysis.Params{}
+	py := func(v string) model.Params { return model.Params{{Key: "python", Value: v}} }
+	got := map[string]model.Params{}
 	var bars []Bar
 	for _, o := range outs {
 		switch v := o.Data.(type) {
@@ -75,7 +76,7 @@ func TestContextShown(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]analysis.Params{
+	want := map[string]model.Params{
 		"index parse wall-time python=2.7": py("2.7"), "index parse wall-time python=3.4": py("3.4"),
 		"index parse allocs python=3.4": nil, "index alone wall-time python=3.4": nil,
 		"row parse wall-time python=2.7": py("2.7"), "row parse wall-time python=3.4": py("3.4"),
@@ -112,18 +113,18 @@ func TestContextShown(t *testing.T) {
 // files: its pages fetch no file that does not exist.
 func TestSeriesIndexChunks(t *testing.T) {
 	// Three commits; "early" runs at the first only.
-	b := analysis.NewBuilder(analysis.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	for i, id := range []string{sha1, sha2, sha3} {
-		a := analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
+		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
 		if i > 0 {
 			a.Parents = []string{[]string{sha1, sha2}[i-1]}
 		}
-		rs := []analysis.Result{{Case: analysis.TestCase{Benchmark: "always"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}}}
+		rs := []model.Result{{Case: model.TestCase{Benchmark: "always"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}}}
 		if i == 0 {
-			rs = append(rs, analysis.Result{Case: analysis.TestCase{Benchmark: "early"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}})
+			rs = append(rs, model.Result{Case: model.TestCase{Benchmark: "early"}, Metric: "wall-time", Unit: "ns", Samples: []float64{100}})
 		}
-		b.Add(id+".json", analysis.Run{Artifact: a, Machine: analysis.Machine{Name: "m"}, Results: rs})
+		b.Add(id+".json", model.Run{Artifact: a, Machine: model.Machine{Name: "m"}, Results: rs})
 	}
 	d := b.Dataset()
 	opts := smallOptions()

@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 const (
@@ -33,7 +33,7 @@ func FuzzParseProjectLog(f *testing.F) {
 	f.Add([]byte(fuzzC1 + "\x00\x002026-03-01T09:00:00Z\x00Bo\x00Merge pull request #1 from a/b\x00Title\n\x00"))
 	f.Add([]byte(fuzzC1 + "\x00" + fuzzC1 + " " + fuzzC1 + "\x002026-03-01T09:00:00+02:00\x00\xff\x00Fix (#2)\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = parseProjectLog(bufio.NewReader(bytes.NewReader(data)), func(a analysis.Artifact) {
+		_ = parseProjectLog(bufio.NewReader(bytes.NewReader(data)), func(a model.Artifact) {
 			if !isObjectID(a.ID) || a.Date.Location().String() != "UTC" || a.PR < 0 {
 				t.Fatalf("bad artifact: %+v", a)
 			}

@@ -11,18 +11,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // History is the benchmarked project's history along a branch.
 type History struct {
 	// Main is the branch's first-parent chain, oldest first: the commits
 	// the branch itself moved through.
-	Main []analysis.Artifact
+	Main []model.Artifact
 	// Other holds the commits reachable from the branch that are not on
 	// its first-parent chain (the commits of merged PR branches), oldest
 	// first. Their Branch is empty.
-	Other []analysis.Artifact
+	Other []model.Artifact
 }
 
 // ProjectHistory reads the history of branch ("" for HEAD) with one git
@@ -57,11 +57,11 @@ func (g *Git) ProjectHistory(ctx context.Context, branch string) (*History, erro
 	}
 	// Newest first, never a parent before its child: reversed, it is
 	// oldest first with parents first.
-	var all []analysis.Artifact
+	var all []model.Artifact
 	args := []string{"log", "-z", "--no-color", "--encoding=UTF-8", "--date-order",
 		"--format=%H%x00%P%x00%cI%x00%an%x00%s%x00%b", tip}
 	err = g.stream(ctx, args, func(r *bufio.Reader) error {
-		return parseProjectLog(r, func(a analysis.Artifact) { all = append(all, a) })
+		return parseProjectLog(r, func(a model.Artifact) { all = append(all, a) })
 	})
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (g *Git) ProjectHistory(ctx context.Context, branch string) (*History, erro
 		}
 		id = all[i].Parents[0]
 	}
-	h := &History{Main: make([]analysis.Artifact, 0, len(chain)), Other: make([]analysis.Artifact, 0, len(all)-len(chain))}
+	h := &History{Main: make([]model.Artifact, 0, len(chain)), Other: make([]model.Artifact, 0, len(all)-len(chain))}
 	for _, i := range slices.Backward(chain) {
 		a := all[i]
 		a.Branch = name
@@ -119,7 +119,7 @@ const projectFields = 6
 //
 // as it comes: six NUL-terminated fields per commit, which is unambiguous
 // since no field can hold a NUL. It calls fn for each commit.
-func parseProjectLog(r *bufio.Reader, fn func(analysis.Artifact)) error {
+func parseProjectLog(r *bufio.Reader, fn func(model.Artifact)) error {
 	var f [projectFields]string
 	for n := 0; ; n++ {
 		for i := range f {
@@ -147,27 +147,27 @@ func parseProjectLog(r *bufio.Reader, fn func(analysis.Artifact)) error {
 }
 
 // projectArtifact builds the artifact for one commit's fields.
-func projectArtifact(f [projectFields]string) (analysis.Artifact, error) {
+func projectArtifact(f [projectFields]string) (model.Artifact, error) {
 	sha := strings.TrimLeft(f[0], "\n")
 	if !isObjectID(sha) {
-		return analysis.Artifact{}, fmt.Errorf("bad commit id %q", truncate(sha))
+		return model.Artifact{}, fmt.Errorf("bad commit id %q", truncate(sha))
 	}
 	var parents []string
 	for _, p := range strings.Fields(f[1]) {
 		if !isObjectID(p) {
-			return analysis.Artifact{}, fmt.Errorf("commit %s: bad parent id %q", sha, truncate(p))
+			return model.Artifact{}, fmt.Errorf("commit %s: bad parent id %q", sha, truncate(p))
 		}
 		parents = append(parents, p)
 	}
 	date, err := time.Parse(time.RFC3339, f[2])
 	if err != nil {
-		return analysis.Artifact{}, fmt.Errorf("commit %s: bad committer date %q", sha, truncate(f[2]))
+		return model.Artifact{}, fmt.Errorf("commit %s: bad committer date %q", sha, truncate(f[2]))
 	}
 	subject := clean(f[4])
 	pr, title := TitleAndPR(subject, f[5])
-	return analysis.Artifact{
+	return model.Artifact{
 		ID:      sha,
-		Kind:    analysis.KindCommit,
+		Kind:    model.KindCommit,
 		Date:    date.UTC(),
 		Parents: parents,
 		PR:      pr,

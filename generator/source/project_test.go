@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestProjectHistory(t *testing.T) {
@@ -25,8 +25,8 @@ func TestProjectHistory(t *testing.T) {
 	c3 := r.commit("Update docs\n\nMentions (#99) in the body only.", put("README.md", "docs\n"))
 
 	at := func(hour int) time.Time { return time.Date(2026, 3, 1, hour, 0, 0, 0, time.UTC) }
-	commit := func(id string, hour int, parents []string, branch string, pr int, title string) analysis.Artifact {
-		return analysis.Artifact{ID: id, Kind: analysis.KindCommit, Date: at(hour), Parents: parents,
+	commit := func(id string, hour int, parents []string, branch string, pr int, title string) model.Artifact {
+		return model.Artifact{ID: id, Kind: model.KindCommit, Date: at(hour), Parents: parents,
 			Branch: branch, PR: pr, Title: title, Author: "Ada Author"}
 	}
 	g := r.open()
@@ -37,13 +37,13 @@ func TestProjectHistory(t *testing.T) {
 		{
 			branch: "main",
 			want: &History{
-				Main: []analysis.Artifact{
+				Main: []model.Artifact{
 					commit(c1, 9, nil, "main", 0, "Initial commit"),
 					commit(c2, 12, []string{c1}, "main", 34, "Fix parser (#34)"),
 					commit(m, 13, []string{c2, f2}, "main", 12, "Add a faster parser"),
 					commit(c3, 14, []string{m}, "main", 0, "Update docs"),
 				},
-				Other: []analysis.Artifact{
+				Other: []model.Artifact{
 					commit(f1, 10, []string{c1}, "", 0, "Add parser"),
 					commit(f2, 11, []string{f1}, "", 0, "Fix tests"),
 				},
@@ -52,7 +52,7 @@ func TestProjectHistory(t *testing.T) {
 		{
 			branch: "refs/heads/a/b",
 			want: &History{
-				Main: []analysis.Artifact{
+				Main: []model.Artifact{
 					commit(c1, 9, nil, "a/b", 0, "Initial commit"),
 					commit(f1, 10, []string{c1}, "a/b", 0, "Add parser"),
 					commit(f2, 11, []string{f1}, "a/b", 0, "Fix tests"),
@@ -62,13 +62,13 @@ func TestProjectHistory(t *testing.T) {
 		{
 			branch: "", // HEAD, on main
 			want: &History{
-				Main: []analysis.Artifact{
+				Main: []model.Artifact{
 					commit(c1, 9, nil, "main", 0, "Initial commit"),
 					commit(c2, 12, []string{c1}, "main", 34, "Fix parser (#34)"),
 					commit(m, 13, []string{c2, f2}, "main", 12, "Add a faster parser"),
 					commit(c3, 14, []string{m}, "main", 0, "Update docs"),
 				},
-				Other: []analysis.Artifact{
+				Other: []model.Artifact{
 					commit(f1, 10, []string{c1}, "", 0, "Add parser"),
 					commit(f2, 11, []string{f1}, "", 0, "Fix tests"),
 				},
@@ -142,7 +142,7 @@ func TestParseProjectLog(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		want    []analysis.Artifact
+		want    []model.Artifact
 		wantErr string
 	}{
 		{name: "empty", in: ""},
@@ -151,10 +151,10 @@ func TestParseProjectLog(t *testing.T) {
 			in: c2 + "\x00" + c1 + "\x00" + "2026-03-01T10:00:00-05:00\x00Zoë\x00Merge pull request #3 from x/y\x00" +
 				"\n\nTitle \x1f odd\n\nmore\n\x00" +
 				c1 + "\x00\x002026-03-01T09:00:00Z\x00Bo\x00root\x00\x00",
-			want: []analysis.Artifact{
-				{ID: c2, Kind: analysis.KindCommit, Date: time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC),
+			want: []model.Artifact{
+				{ID: c2, Kind: model.KindCommit, Date: time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC),
 					Parents: []string{c1}, PR: 3, Title: "Title \x1f odd", Author: "Zoë"},
-				{ID: c1, Kind: analysis.KindCommit, Date: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC),
+				{ID: c1, Kind: model.KindCommit, Date: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC),
 					Title: "root", Author: "Bo"},
 			},
 		},
@@ -166,8 +166,8 @@ func TestParseProjectLog(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []analysis.Artifact
-			err := parseProjectLog(bufioReader(tt.in), func(a analysis.Artifact) { got = append(got, a) })
+			var got []model.Artifact
+			err := parseProjectLog(bufioReader(tt.in), func(a model.Artifact) { got = append(got, a) })
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)

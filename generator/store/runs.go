@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
@@ -24,9 +24,9 @@ import (
 // instead (Versions), keyed by the versions folded, so that the next
 // build folds in only the versions it has not seen.
 type Entry struct {
-	Runs     []analysis.Run
+	Runs     []model.Run
 	Problems []Problem
-	Versions *analysis.FileVersions
+	Versions *model.FileVersions
 }
 
 // Problem is a problem found reading an input, without the input's name.
@@ -136,12 +136,12 @@ func (s *Store) Prune() error {
 //	    indices; samples (count, float64s); iters (count, float64s);
 //	    summary: 0 for none, else 1, mean, stddev (float64s), n (uvarint)
 //	versions: 0 for none, else 1 and the fold of a file's versions
-//	  (analysis.FileVersions): origin, runs, history runs (as runs
+//	  (model.FileVersions): origin, runs, history runs (as runs
 //	  above), the origin of each, removed runs, the origin of each, seen
 //	  (count, artifact ids), corrected, correction, fields, deleted (0/1)
 //	params outside results are a count and key, value strings.
 //
-// v2 added the summary (analysis.SampleSummary); a v1 entry would decode
+// v2 added the summary (model.SampleSummary); a v1 entry would decode
 // without it, so the store's Version changed with it and old stores are
 // rebuilt. v3 added the key: an entry copied over another's file is not
 // taken for it. v4 added the versions and the results' range.
@@ -158,7 +158,7 @@ func (e *enc) floats(xs []float64) {
 		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x))
 	}
 }
-func (e *enc) summary(s *analysis.SampleSummary) {
+func (e *enc) summary(s *model.SampleSummary) {
 	if s == nil {
 		e.uint(0)
 		return
@@ -168,7 +168,7 @@ func (e *enc) summary(s *analysis.SampleSummary) {
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(s.StdDev))
 	e.uint(uint64(s.N))
 }
-func (e *enc) params(p analysis.Params) {
+func (e *enc) params(p model.Params) {
 	e.uint(uint64(len(p)))
 	for _, kv := range p {
 		e.str(kv.Key)
@@ -222,7 +222,7 @@ func encodeEntry(prefix string, en Entry) []byte {
 }
 
 // runs encodes a list of runs.
-func (e *enc) runs(runs []analysis.Run) {
+func (e *enc) runs(runs []model.Run) {
 	e.uint(uint64(len(runs)))
 	for i := range runs {
 		r := &runs[i]
@@ -384,7 +384,7 @@ func (d *dec) floats(arena *[]float64) []float64 {
 }
 
 // summary reads a result's summary; nil when it has none.
-func (d *dec) summary() *analysis.SampleSummary {
+func (d *dec) summary() *model.SampleSummary {
 	switch d.uint() {
 	case 0:
 		return nil
@@ -399,7 +399,7 @@ func (d *dec) summary() *analysis.SampleSummary {
 		d.err = errShort
 		return nil
 	}
-	s := &analysis.SampleSummary{
+	s := &model.SampleSummary{
 		Mean:   math.Float64frombits(binary.LittleEndian.Uint64(d.b)),
 		StdDev: math.Float64frombits(binary.LittleEndian.Uint64(d.b[8:])),
 	}
@@ -424,29 +424,29 @@ func (d *dec) strs(n int) []string {
 	return out
 }
 
-func (d *dec) params() analysis.Params {
+func (d *dec) params() model.Params {
 	n := d.count(2)
 	if n == 0 {
 		return nil
 	}
-	p := make(analysis.Params, n)
+	p := make(model.Params, n)
 	for i := range p {
-		p[i] = analysis.Param{Key: d.str(), Value: d.str()}
+		p[i] = model.Param{Key: d.str(), Value: d.str()}
 	}
 	return p
 }
 
 // runs decodes a list of runs.
-func (d *dec) runs() []analysis.Run {
-	var runs []analysis.Run
+func (d *dec) runs() []model.Run {
+	var runs []model.Run
 	if n := d.count(20); n > 0 {
-		runs = make([]analysis.Run, n)
+		runs = make([]model.Run, n)
 	}
 	for i := range runs {
 		r := &runs[i]
 		a := &r.Artifact
 		a.ID = d.str()
-		a.Kind = analysis.ArtifactKind(d.str())
+		a.Kind = model.ArtifactKind(d.str())
 		if ns := d.int(); ns != 0 {
 			a.Date = time.Unix(0, ns).UTC()
 		}
@@ -482,29 +482,29 @@ func (d *dec) runs() []analysis.Run {
 			return table[k]
 		}
 		arena := make([]float64, d.count(8))
-		var params analysis.Params
+		var params model.Params
 		if n := d.count(10); n > 0 {
-			r.Results = make([]analysis.Result, n)
+			r.Results = make([]model.Result, n)
 		}
 		for j := range r.Results {
 			res := &r.Results[j]
 			res.Case.Benchmark = at()
-			res.Case.Category = analysis.Category(at())
+			res.Case.Category = model.Category(at())
 			if n := d.count(2); n > 0 {
 				// Every result's parameters in one array per run (a
 				// result's own capacity ends with its last parameter).
 				if len(params)+n > cap(params) {
-					params = make(analysis.Params, 0, max(n, 2*len(r.Results)))
+					params = make(model.Params, 0, max(n, 2*len(r.Results)))
 				}
 				at0 := len(params)
 				for range n {
-					params = append(params, analysis.Param{Key: at(), Value: at()})
+					params = append(params, model.Param{Key: at(), Value: at()})
 				}
 				res.Case.Params = params[at0:len(params):len(params)]
 			}
 			res.Metric = at()
 			res.Unit = at()
-			res.Direction = analysis.Direction(at())
+			res.Direction = model.Direction(at())
 			res.Error = at()
 			res.Range = at()
 			res.Samples = d.floats(&arena)
@@ -531,7 +531,7 @@ func decodeEntry(b []byte) (Entry, error) {
 	switch d.uint() {
 	case 0:
 	case 1:
-		v := &analysis.FileVersions{Origin: d.str()}
+		v := &model.FileVersions{Origin: d.str()}
 		v.Runs = d.runs()
 		v.History = d.runs()
 		v.HistoryIn = d.strs(len(v.History))
@@ -556,8 +556,8 @@ func decodeEntry(b []byte) (Entry, error) {
 
 // RunDigest is a SHA-256 of everything run holds, in the entries'
 // encoding: equal for equal runs, whatever input they came from.
-func RunDigest(r analysis.Run) [32]byte {
+func RunDigest(r model.Run) [32]byte {
 	e := &enc{}
-	e.runs([]analysis.Run{r})
+	e.runs([]model.Run{r})
 	return Hash(e.b)
 }

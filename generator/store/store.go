@@ -15,7 +15,7 @@
 //	                      input's bytes (or of its git blob id, which names
 //	                      them) and of how it was read (see RunKey); or
 //	                      the fold of a file's versions along a git ref
-//	                      (analysis.FileVersions), keyed by the versions
+//	                      (model.FileVersions), keyed by the versions
 //	                      folded in order
 //	index.gob             the size of every other file the store wrote
 //	briefs.gob            per main-line comparison, what the triage reports,
@@ -32,7 +32,7 @@
 //	                      runs, with the list of archive files it holds:
 //	                      the next build resumes from it and adds only new
 //	                      files (package generator, checkpoint.go; the
-//	                      state's layout is analysis.Builder.WriteState's)
+//	                      state's layout is model.Builder.WriteState's)
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes

@@ -16,34 +16,34 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func sampleEntry() Entry {
 	return Entry{
 		Problems: []Problem{{Line: 3, Msg: `unknown field "colour"`}, {Msg: "whole file", Fatal: false}},
-		Runs: []analysis.Run{{
-			Artifact: analysis.Artifact{ID: strings.Repeat("a", 40), Kind: analysis.KindCommit, Date: time.Date(2026, 9, 7, 10, 0, 0, 5, time.UTC),
+		Runs: []model.Run{{
+			Artifact: model.Artifact{ID: strings.Repeat("a", 40), Kind: model.KindCommit, Date: time.Date(2026, 9, 7, 10, 0, 0, 5, time.UTC),
 				Parents: []string{strings.Repeat("b", 40)}, Branch: "main", PR: 12, Title: "Speed up (#12) ✓", Author: "A", Baseline: ""},
-			Machine: analysis.Machine{Name: "linux", OS: "linux", Arch: "amd64", CPU: "EPYC", Cores: 16, MemoryBytes: 1 << 35,
-				Labels: analysis.Params{{Key: "rack", Value: "7"}}},
-			Context: analysis.Params{{Key: "toolchain", Value: "go1.26"}},
-			Results: []analysis.Result{
-				{Case: analysis.TestCase{Benchmark: "json-decode", Category: analysis.Primary, Params: analysis.Params{{Key: "size", Value: "large"}}},
+			Machine: model.Machine{Name: "linux", OS: "linux", Arch: "amd64", CPU: "EPYC", Cores: 16, MemoryBytes: 1 << 35,
+				Labels: model.Params{{Key: "rack", Value: "7"}}},
+			Context: model.Params{{Key: "toolchain", Value: "go1.26"}},
+			Results: []model.Result{
+				{Case: model.TestCase{Benchmark: "json-decode", Category: model.Primary, Params: model.Params{{Key: "size", Value: "large"}}},
 					Metric: "wall-time", Unit: "ns", Samples: []float64{1203.5, math.Inf(1), math.Copysign(0, -1), 5e-324}, Iters: []float64{1, 2, 3, 4}},
-				{Case: analysis.TestCase{Benchmark: "tls"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
-				{Case: analysis.TestCase{Benchmark: "cargo"}, Metric: "wall-time", Unit: "ns", Samples: []float64{34012}, Range: "± 1,234"},
-				{Case: analysis.TestCase{Benchmark: "json-decode"}, Metric: "throughput", Unit: "MB/s", Direction: analysis.HigherIsBetter, Samples: []float64{1},
-					Summary: &analysis.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
-				{Case: analysis.TestCase{Benchmark: "zero"}, Metric: "throughput", Unit: "iter/s", Samples: []float64{2}, Summary: &analysis.SampleSummary{}},
+				{Case: model.TestCase{Benchmark: "tls"}, Metric: "wall-time", Unit: "ns", Error: "exit status 2"},
+				{Case: model.TestCase{Benchmark: "cargo"}, Metric: "wall-time", Unit: "ns", Samples: []float64{34012}, Range: "± 1,234"},
+				{Case: model.TestCase{Benchmark: "json-decode"}, Metric: "throughput", Unit: "MB/s", Direction: model.HigherIsBetter, Samples: []float64{1},
+					Summary: &model.SampleSummary{Mean: 6.764403985612581e-3, StdDev: 0.0020886163795779695, N: 139}},
+				{Case: model.TestCase{Benchmark: "zero"}, Metric: "throughput", Unit: "iter/s", Samples: []float64{2}, Summary: &model.SampleSummary{}},
 			},
-		}, {Artifact: analysis.Artifact{ID: "v1.0", Kind: analysis.KindTag}}},
-		Versions: &analysis.FileVersions{
+		}, {Artifact: model.Artifact{ID: "v1.0", Kind: model.KindTag}}},
+		Versions: &model.FileVersions{
 			Origin:    "gh-pages@1234567:dev/bench/data.js",
-			Runs:      []analysis.Run{{Artifact: analysis.Artifact{ID: "c"}, Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{3}}}}},
-			History:   []analysis.Run{{Artifact: analysis.Artifact{ID: "a"}, Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}}},
+			Runs:      []model.Run{{Artifact: model.Artifact{ID: "c"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{3}}}}},
+			History:   []model.Run{{Artifact: model.Artifact{ID: "a"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "x"}, Metric: "m", Samples: []float64{1}}}}},
 			HistoryIn: []string{"gh-pages@0000001:dev/bench/data.js"},
-			Removed:   []analysis.Run{{Artifact: analysis.Artifact{ID: "b"}, Results: []analysis.Result{{Case: analysis.TestCase{Benchmark: "x"}, Metric: "m", Error: "gone"}}}},
+			Removed:   []model.Run{{Artifact: model.Artifact{ID: "b"}, Results: []model.Result{{Case: model.TestCase{Benchmark: "x"}, Metric: "m", Error: "gone"}}}},
 			RemovedIn: []string{"gh-pages@0000002:dev/bench/data.js"},
 			Seen:      []string{"a", "b", "c"},
 			Corrected: 2, Correction: "x m on ci at b: [1] → [2] (in v1)", Fields: 1, Deleted: true,
@@ -68,7 +68,7 @@ func TestEntryRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatal("the entry just stored is not there")
 	}
-	if d := cmp.Diff(want, got, cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(analysis.FileVersions{})); d != "" {
+	if d := cmp.Diff(want, got, cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(model.FileVersions{})); d != "" {
 		t.Errorf("entry read back differs (-want +got):\n%s", d)
 	}
 	if w := s.Warnings(); len(w) != 0 {

@@ -8,7 +8,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // maxSlug bounds a path segment made from data, well under every file
@@ -58,7 +58,7 @@ func Name(name string) string {
 // Artifact is the path segment of an artifact: the id itself for git
 // object ids (stable, what people expect in /commit/<sha>/), else a Name.
 func Artifact(id string) string {
-	if analysis.IsSHA(id) {
+	if model.IsSHA(id) {
 		return id
 	}
 	return Name(id)

@@ -1,4 +1,4 @@
-package analysis
+package model
 
 import (
 	"cmp"
@@ -278,6 +278,30 @@ func (d *Dataset) headlessPRs() string {
 	return fmt.Sprintf("artifacts naming a PR that no main-line commit or try run names get no PR page (they are off the main line): %d (e.g. %s)", n, example)
 }
 
+// MainLineValues returns series s's values along the main line, one per
+// position, NaN where it has no value (no result, or a failed one).
+func (d *Dataset) MainLineValues(s *Series) []float64 {
+	vals := make([]float64, len(d.MainLine))
+	for i := range vals {
+		vals[i] = math.NaN()
+	}
+	for _, p := range s.Points {
+		if pos := d.MainPos(p.Artifact); pos >= 0 && p.OK {
+			vals[pos] = p.Value
+		}
+	}
+	return vals
+}
+
+// SeriesByKey returns the series with key k.
+func (d *Dataset) SeriesByKey(k SeriesKey) (*Series, bool) {
+	i, ok := slices.BinarySearchFunc(d.Series, k, func(s *Series, k SeriesKey) int { return s.Key.Compare(k) })
+	if !ok {
+		return nil, false
+	}
+	return d.Series[i], true
+}
+
 // BuildOptions says how runs become a dataset.
 type BuildOptions struct {
 	// Value is the single-value rule. The zero value means Best,
@@ -502,7 +526,7 @@ func (b *Builder) Add(origin string, r Run) {
 // runs among the runs of its checkpoint by their positions.
 func (b *Builder) AddAt(pos int, origin string, r Run) {
 	if pos <= b.lastPos {
-		panic(fmt.Sprintf("analysis: run at position %d added after position %d", pos, b.lastPos))
+		panic(fmt.Sprintf("model: run at position %d added after position %d", pos, b.lastPos))
 	}
 	b.pos, b.lastPos = pos, pos
 	if b.resumed != nil && !b.resumable(&r) {

@@ -1,14 +1,13 @@
-package analysis
+package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/quantile"
-
-	"github.com/perfpages/perfpages/analysis/budget"
 )
 
 // ArtifactKind says what an artifact is.
@@ -289,6 +288,46 @@ type Result struct {
 	Range string
 }
 
+// SampleSummary is what a tool kept of a result's samples when it did not
+// keep the samples: their mean, standard deviation (Bessel's, n − 1) and
+// count. pytest-benchmark's records in github-action-benchmark's data.js
+// carry one (the time per round: "mean: 1.23 msec", "rounds: 50",
+// "stddev: 0.0012"), while the result's value is the tool's single number
+// (ops/s). The summary's quantity need not be the value's: for pytest it
+// is its reciprocal, so only the test of the two summaries, not the sign
+// of their difference, is compared with the change (see
+// analysis.BasisSummary). Mean and StdDev are in one unit for every result
+// of a series (the reader's job: seconds for pytest).
+type SampleSummary struct {
+	Mean, StdDev float64
+	N            int
+}
+
+// Pool is the summary of the union of the samples s and o summarize (a
+// benchmark run twice for one commit): the counts add, the mean is the
+// weighted mean and the variance the pooled one, exactly, from
+// Σ(x − m)² = (n − 1)·sd² + n·(m − M)² on each side.
+func (s SampleSummary) Pool(o SampleSummary) SampleSummary {
+	n := s.N + o.N
+	if n == 0 {
+		return SampleSummary{}
+	}
+	ns, no := float64(s.N), float64(o.N)
+	m := (ns*s.Mean + no*o.Mean) / float64(n)
+	ss := func(x SampleSummary, k float64) float64 {
+		if k == 0 {
+			return 0
+		}
+		d := x.Mean - m
+		return (k-1)*x.StdDev*x.StdDev + k*d*d
+	}
+	sd := 0.0
+	if n > 1 {
+		sd = math.Sqrt((ss(s, ns) + ss(o, no)) / float64(n-1))
+	}
+	return SampleSummary{Mean: m, StdDev: sd, N: n}
+}
+
 // Run is the content of one archive: one artifact benchmarked on one
 // machine in one context.
 type Run struct {
@@ -340,7 +379,7 @@ func (v ValueKind) For(m Metric) ValueKind {
 // or for an even count x[lo] + (x[hi] − x[lo])·½ of the two middle ones
 // (benchmath's R8 quantile at ½ and Criterion's 50th percentile reduce to
 // exactly this expression, bit for bit), which can differ in the last bit
-// from (x[lo] + x[hi]) / 2, perfgate's ([MedianOf]): [quantile.Linear]
+// from (x[lo] + x[hi]) / 2, perfgate's (analysis.MedianOf): [quantile.Linear]
 // at ½.
 func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 	if len(samples) == 0 {
@@ -361,12 +400,6 @@ func SingleValue(samples []float64, v ValueKind, d Direction) (float64, bool) {
 		return x, true
 	}
 }
-
-// MedianOf is the median of xs ((a + b) / 2 of the two middle values for
-// an even count, perfgate's: budget.MedianF64, quantile.Median); xs is not
-// modified. It is 0 for an empty slice. The single value's median is
-// [SingleValue]'s.
-func MedianOf(xs []float64) float64 { return budget.MedianF64(xs) }
 
 // MeanOf is the arithmetic mean of xs, 0 for an empty slice.
 func MeanOf(xs []float64) float64 {

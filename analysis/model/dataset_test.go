@@ -1,4 +1,4 @@
-package analysis
+package model
 
 import (
 	"fmt"
@@ -380,5 +380,88 @@ func TestBuilderDisagreementsOnce(t *testing.T) {
 	got := errorStrings(d.Warnings)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "archives disagree on the parents of 5 artifacts, each settled by its rule (e.g. artifact "+fmt.Sprintf("%040d", 1)+": archives disagree on its parents:") {
 		t.Errorf("warnings: %q", got)
+	}
+}
+
+// TestMainLineFollowsParents: without the project's history, the main
+// line is the main branch's commits by date, except that a commit comes
+// after its first parent. A github-action-benchmark history gives each run
+// the previous run as parent, and its commits' (author) dates can go
+// backwards.
+func TestMainLineFollowsParents(t *testing.T) {
+	type art struct {
+		id     byte
+		hour   int
+		parent byte // 0: none
+		kind   ArtifactKind
+	}
+	tests := []struct {
+		name     string
+		arts     []art
+		want     string // main line, oldest first
+		warnings []string
+	}{
+		{
+			name: "no parents: by date",
+			arts: []art{{'c', 2, 0, KindCommit}, {'a', 0, 0, KindCommit}, {'b', 1, 0, KindCommit}},
+			want: "abc",
+		},
+		{
+			name: "parents agree with dates",
+			arts: []art{{'a', 0, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'c', 2, 'b', KindCommit}},
+			want: "abc",
+		},
+		{
+			name: "author dates go backwards: the chain wins",
+			// Pushed a, b, c, d; b was authored before a, d before c.
+			arts: []art{{'a', 5, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'c', 9, 'b', KindCommit}, {'d', 7, 'c', KindCommit}},
+			want: "abcd",
+		},
+		{
+			name: "commits without parents keep their dates among the chain",
+			arts: []art{{'a', 5, 0, KindCommit}, {'b', 1, 'a', KindCommit}, {'x', 3, 0, KindCommit}, {'y', 6, 0, KindCommit}},
+			want: "xaby",
+		},
+		{
+			name: "a parent that is not on the main line says nothing",
+			arts: []art{{'a', 5, 't', KindCommit}, {'b', 1, 0, KindCommit}, {'t', 0, 0, KindTry}},
+			want: "ba",
+		},
+		{
+			name:     "a parent cycle keeps date order, last, with a warning",
+			arts:     []art{{'a', 0, 0, KindCommit}, {'b', 1, 'c', KindCommit}, {'c', 2, 'b', KindCommit}, {'d', 3, 'a', KindCommit}},
+			want:     "adbc",
+			warnings: []string{"main line: the first parents of artifacts " + sha('b') + ", " + sha('c') + " form a cycle (or descend from one); they are placed last, by date"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := NewBuilder(BuildOptions{})
+			for _, a := range tt.arts {
+				art := Artifact{ID: sha(a.id), Kind: a.kind, Date: day0.Add(time.Duration(a.hour) * time.Hour)}
+				if a.parent != 0 {
+					art.Parents = []string{sha(a.parent)}
+				}
+				b.Add(string(a.id), Run{Artifact: art, Machine: Machine{Name: "m"}, Results: []Result{result("x", "wall-time", "ns", float64(a.hour+1))}})
+			}
+			d := b.Dataset()
+			var got strings.Builder
+			for p, a := range d.MainLine {
+				got.WriteByte(d.Artifacts[a].ID[0])
+				if d.MainPos(a) != p {
+					t.Errorf("MainPos(%d) = %d, want %d", a, d.MainPos(a), p)
+				}
+			}
+			if got.String() != tt.want {
+				t.Errorf("main line = %s, want %s", got.String(), tt.want)
+			}
+			var warnings []string
+			for _, w := range d.Warnings {
+				warnings = append(warnings, w.Error())
+			}
+			if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

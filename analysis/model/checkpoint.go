@@ -1,4 +1,4 @@
-package analysis
+package model
 
 import (
 	"bytes"
@@ -181,7 +181,7 @@ func (b *Builder) optionsKey() string {
 // at a time: at L it is gigabytes.
 func (b *Builder) WriteState(w io.Writer, offset int) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
-		return errors.New("analysis: state of a diverged builder")
+		return errors.New("model: state of a diverged builder")
 	}
 	m := stateMeta{Version: stateVersion, Options: b.optionsKey(), Order: b.order, FirstPos: b.firstPos}
 	// Runs are written in position order (a resumed builder holds its new
@@ -238,7 +238,7 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 	}
 	var meta bytes.Buffer
 	if err := gob.NewEncoder(&meta).Encode(&m); err != nil {
-		return fmt.Errorf("analysis: builder state: %w", err)
+		return fmt.Errorf("model: builder state: %w", err)
 	}
 	var werr error
 	dst := make([]byte, 0, 1<<20+4096)
@@ -303,7 +303,7 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 }
 
 // errState is returned for a state that does not decode.
-var errState = errors.New("analysis: builder state is corrupt")
+var errState = errors.New("model: builder state is corrupt")
 
 // ResumeBuilder makes a builder from a state WriteState wrote,
 // holding its runs at new positions: pos(i, origin) is the position of
@@ -326,10 +326,10 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		return nil, fmt.Errorf("%w: %v", errState, err)
 	}
 	if m.Version != stateVersion {
-		return nil, fmt.Errorf("analysis: builder state of version %d, not %d", m.Version, stateVersion)
+		return nil, fmt.Errorf("model: builder state of version %d, not %d", m.Version, stateVersion)
 	}
 	if m.Options != b.optionsKey() {
-		return nil, errors.New("analysis: builder state of other options")
+		return nil, errors.New("model: builder state of other options")
 	}
 	b.resumed = &resumeState{oldIDs: len(m.Order)}
 	if len(m.Origins) != len(m.Order) || len(m.FirstPos) != len(m.Order) {
@@ -341,10 +341,10 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 	for i, r := range m.Runs {
 		p, ok := pos(i, r.Origin)
 		if !ok {
-			return nil, fmt.Errorf("analysis: the run from %s is gone", r.Origin)
+			return nil, fmt.Errorf("model: the run from %s is gone", r.Origin)
 		}
 		if p <= last {
-			return nil, fmt.Errorf("analysis: the run from %s moved", r.Origin)
+			return nil, fmt.Errorf("model: the run from %s moved", r.Origin)
 		}
 		last, b.maxPos = p, p
 		remapPos[r.Pos] = p
