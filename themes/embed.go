@@ -1,11 +1,13 @@
 // Package themes embeds perfpages' default theme: the html/template
-// layouts and partials under default/layouts and the static files (CSS,
-// JavaScript) under default/static.
+// layouts and partials under default/layouts, the static files (CSS,
+// the ECharts build) under default/static, and under default/script the
+// parts of the site's script, which the generator joins into
+// static/js/site.js.
 //
 // It is the last stage's raw material: generator/site parses these
 // templates once per build and layers a user's themes/<name>/ folder over
-// them, file by file, so a site can override any layout, partial or
-// static file without forking the theme.
+// them, file by file, so a site can override any layout, partial,
+// static file or script part without forking the theme.
 package themes
 
 import (
@@ -19,7 +21,8 @@ import (
 //go:embed all:default
 var embedded embed.FS
 
-// Default is the default theme, rooted at its folder (layouts/, static/).
+// Default is the default theme, rooted at its folder (layouts/, static/,
+// script/).
 var Default fs.FS = mustSub(embedded, "default")
 
 func mustSub(f fs.FS, dir string) fs.FS {

@@ -68,7 +68,9 @@ func (l layers) files(dir string) ([]string, map[string]fs.FS, error) {
 // Layout: layouts/base.html defines the page skeleton; every other
 // layouts/*.html is a page layout that defines "main" (and optionally
 // "title"); layouts/_partials/*.html define shared templates. Templates are
-// parsed once, with missingkey=error, so a typo fails the build.
+// parsed once, with missingkey=error, so a typo fails the build. The files
+// under static/ are copied as they are, and script/*.js are the parts of
+// static/js/site.js (see [layers.script]).
 //
 // A user theme folder is given as a generator/internal/confined FS (see
 // generator.FromConfig): a file it leaves out — a link out of the folder,
@@ -143,7 +145,40 @@ func LoadTheme(fsys []fs.FS, funcs template.FuncMap) (*Theme, error) {
 		}
 		t.static = append(t.static, staticFile{strings.TrimPrefix(n, "static/"), data})
 	}
+	if sfrom["static/"+siteScript] == nil {
+		data, err := l.script()
+		if err != nil {
+			return nil, err
+		}
+		t.static = append(t.static, staticFile{siteScript, data})
+		slices.SortFunc(t.static, func(a, b staticFile) int { return strings.Compare(a.path, b.path) })
+	}
 	return t, nil
+}
+
+// siteScript is the theme's script, relative to static/.
+const siteScript = "js/site.js"
+
+// script is the theme's script as LoadTheme writes it when no layer has a
+// static file siteScript: the script/*.js files (of the first layer that
+// has the name) in name order, inside one function whose scope they share.
+func (l layers) script() ([]byte, error) {
+	names, from, err := l.files("script")
+	if err != nil {
+		return nil, fmt.Errorf("reading theme: %w", err)
+	}
+	b := []byte("(function () {\n")
+	for _, n := range names {
+		if path.Dir(n) != "script" || path.Ext(n) != ".js" {
+			continue
+		}
+		data, err := fs.ReadFile(from[n], n)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, data...)
+	}
+	return append(b, "})();\n"...), nil
 }
 
 func parseInto(t *template.Template, fsys fs.FS, name string) error {

@@ -12,7 +12,7 @@
 // same bytes.
 //
 // The modules are what the site draws (generator/site/charts.go and
-// themes/default/static/js/site.js): a chart type or component that is not
+// themes/default/script/40-charts.js): a chart type or component that is not
 // here is silently ignored by a production build (only ECharts' dev build
 // says "Series xxx is used but not imported"): e2e's TestChartPages
 // opens every kind of page that draws charts and fails on any series type,
