@@ -233,7 +233,7 @@ func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series],
 			Since: p.artifact(since), New: since == a})
 	}
-	mv.Direction = analysis.SummarizeMetric("", rows, c.Options.Model).Direction.String()
+	mv.Direction = p.res.MetricSummary(rows).Direction.String()
 }
 
 // ContentView is a Markdown page of the content folder.

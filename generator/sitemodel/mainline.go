@@ -181,7 +181,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 			return nil
 		}
 		if pos := from + i; pos > 0 {
-			b := &brief{comp: summaryOf(cm), watch: analysis.WatchComparison(cm, p.opts.Watch)}
+			b := &brief{comp: summaryOf(cm), watch: p.res.Watch(cm, p.opts.Watch)}
 			for k := range cm.Rows {
 				b.counts.add(&cm.Rows[k])
 			}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
-	"github.com/perfpages/perfpages/analysis/quantile"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
@@ -353,14 +352,14 @@ type FeedEntry struct {
 // weeks plans the triage reports, their index and feed.
 func (p *planner) weeks(ctx context.Context) error {
 	d := p.d
-	list := analysis.Weeks(d)
+	list := p.res.Weeks()
 	weeks := make([]Week, len(list))
 	sources := make([]string, len(list))
 	keys := make([]string, len(list))
 	known := make([]bool, len(list))
 	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
-		steps[i] = analysis.WeekSteps(d, w, p.res.Steps())
+		steps[i] = p.res.WeekSteps(w)
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
@@ -391,11 +390,10 @@ func (p *planner) weeks(ctx context.Context) error {
 				wk.Updated = t
 			}
 		}
-		// The comparisons of consecutive commits, computed for the commit
-		// pages: all a report needs (its summary is its entries').
-		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", p.summaryOrCompare)
-		r.Look(d, w, p.opts.Watch, "", p.watchOf)
-		r.Steps = steps[i]
+		// The comparisons of consecutive commits and their watches, made
+		// for the commit pages: all a report needs (its summary is its
+		// entries').
+		r := p.res.Triage(w, analysis.TriageOptions{Filter: p.opts.TriageFilter, Watch: p.opts.Watch, Known: p.known})
 		wk.Counts = report.CountLine(r)
 		wk.Look = report.NeedsLookLine(r.NeedsLook)
 		weeks[i] = wk
@@ -467,16 +465,16 @@ func (p *planner) weeks(ctx context.Context) error {
 	})
 }
 
-// summaryOrCompare returns the summary comparison of base and head: the
-// one computed for the commit page when they are consecutive on the main
-// line, else a new one.
-func (p *planner) summaryOrCompare(base, head int) *analysis.Comparison {
+// known returns the summary comparison of base and head and its watch
+// made for the commit page when they are consecutive on the main line,
+// else nil.
+func (p *planner) known(base, head int) (*analysis.Comparison, *analysis.Watch) {
 	if pos := p.d.MainPos(head); pos > 0 && p.d.MainLine[pos-1] == base {
 		if b := p.brief(pos); b != nil {
-			return b.comp
+			return b.comp, b.watch
 		}
 	}
-	return p.res.Summary(base, head)
+	return nil, nil
 }
 
 // Bench is a benchmark's page: the history of each of its series. The
@@ -623,13 +621,9 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 	for _, s := range series {
 		v.Category = string(s.Case.Category)
 		points := 0
-		var values []float64
 		for _, pt := range s.Points {
 			if d.MainPos(pt.Artifact) >= 0 {
 				points++
-				if pt.OK {
-					values = append(values, pt.Value)
-				}
 			}
 		}
 		id := seriesID(s.Key)
@@ -659,18 +653,8 @@ func (p *planner) bench(name string, series []*analysis.Series) Bench {
 		}
 		if points > 0 {
 			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
-			if len(values) > 0 {
-				// values is this loop's own: selected in place (the
-				// sort-based median where a NaN would confuse selection).
-				var m float64
-				if slices.ContainsFunc(values, math.IsNaN) {
-					m = analysis.MedianOf(values)
-				} else {
-					m = quantile.SelectMedian(values)
-				}
-				if m > 0 && !math.IsInf(m, 0) {
-					cs.Median = m
-				}
+			if m := p.res.MainLineMedian(s); m > 0 && !math.IsInf(m, 0) {
+				cs.Median = m
 			}
 			g.lines = append(g.lines, cs)
 		}

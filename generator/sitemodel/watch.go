@@ -19,19 +19,6 @@ func watchKey(o analysis.WatchOptions) string {
 	return fmt.Sprintf("watch %v %d", o.LargeChange, o.Limit)
 }
 
-// watchOf returns the watch of the comparison of base and head when they
-// are consecutive on the main line, else nil.
-func (p *planner) watchOf(base, head int) *analysis.Watch {
-	pos := p.d.MainPos(head)
-	if pos <= 0 || p.d.MainLine[pos-1] != base {
-		return nil
-	}
-	if b := p.brief(pos); b != nil {
-		return b.watch
-	}
-	return nil
-}
-
 // lookLine counts what needs a look in the comparison of b although the
 // filter does not keep it: "" when the filter keeps any of its metrics
 // (it is listed as relevant then) or there is nothing.
