@@ -10,10 +10,13 @@ import (
 	"testing"
 )
 
-// The stages of perfpages and what each may import (issue 14). Data flows
-// sources → dataset → analysis → site model → rendering → files; imports
+// The stages of perfpages and what each may import. Data flows
+// sources → dataset → analysis → site model → render → write; imports
 // follow the types: the readers produce analysis.Run, the model declared in
-// analysis, so they import the model stage, and the site renders it.
+// analysis, so they import the model stage; the content folder's reader
+// produces the site model's Content, so it imports the site model; the
+// site model reads the analysis' Results, render the site model's views,
+// and write takes bytes from render through an interface of render's own.
 //
 //	stage       packages                                       may import
 //	toolkit     analysis/quantile, generator/internal/*,       (own stage)
@@ -24,8 +27,13 @@ import (
 //	config      generator/config                               toolkit, statistics, model — no reader
 //	readers     generator/{archive,foreign,source,perfgate,    toolkit, statistics, model — not config
 //	            demo,planted,store}
-//	site        generator/internal/slug, generator/route,      toolkit, statistics, model — no reader,
-//	            generator/{report,sitemodel,site}              no config
+//	site model  generator/internal/slug, generator/route,      toolkit, statistics, model — no reader,
+//	            generator/{report,sitemodel}                   no config, no content, render or write
+//	content     generator/contentdir (the content folder's     toolkit, site model
+//	            reader)
+//	render      generator/render                               toolkit, model, site model — no
+//	                                                           statistics, reader, config or content
+//	write       generator/write                                toolkit (outdir) only
 //	build       generator, cmd/perfpages, e2e, scripts/action  everything
 //
 // A package may always import packages of its own stage. Every package of
@@ -40,11 +48,29 @@ var layerStages = []struct {
 	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},
 	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/perfgate", "generator/demo", "generator/planted", "generator/store"}, []string{"toolkit", "statistics", "model"}},
-	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "statistics", "model"}},
-	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site"}},
+	{"site model", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel"}, []string{"toolkit", "statistics", "model"}},
+	{"content", []string{"generator/contentdir"}, []string{"toolkit", "site model"}},
+	{"render", []string{"generator/render"}, []string{"toolkit", "model", "site model"}},
+	{"write", []string{"generator/write"}, []string{"toolkit"}},
+	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site model", "content", "render", "write"}},
 }
 
 const module = "github.com/perfpages/perfpages/"
+
+// stageMay lists the stages a package of stage from may import: its own
+// and those the table names.
+func stageMay(from string) []string {
+	for _, s := range layerStages {
+		if s.name == from {
+			return append([]string{s.name}, s.may...)
+		}
+	}
+	return nil
+}
+
+// mayImport reports whether a package of stage from may import one of
+// stage to.
+func mayImport(from, to string) bool { return slices.Contains(stageMay(from), to) }
 
 // stageOf is the stage of a module-relative package path, "" if none.
 func stageOf(pkg string) string {
@@ -75,10 +101,6 @@ func TestLayering(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	may := map[string][]string{}
-	for _, s := range layerStages {
-		may[s.name] = append([]string{s.name}, s.may...)
-	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	for {
@@ -106,8 +128,8 @@ func TestLayering(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if to := stageOf(dep); !slices.Contains(may[from], to) {
-				t.Errorf("%s (stage %s) imports %s (stage %s): %s may import only %s", pkg, from, dep, to, from, strings.Join(may[from], ", "))
+			if to := stageOf(dep); !mayImport(from, to) {
+				t.Errorf("%s (stage %s) imports %s (stage %s): %s may import only %s", pkg, from, dep, to, from, strings.Join(stageMay(from), ", "))
 			}
 		}
 	}
@@ -121,7 +143,11 @@ func TestLayering(t *testing.T) {
 func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
 		"generator/internal/mdtext/mdtest": "toolkit",
-		"generator/internal/slug":          "site",
+		"generator/internal/slug":          "site model",
+		"generator/sitemodel":              "site model",
+		"generator/contentdir":             "content",
+		"generator/render":                 "render",
+		"generator/write":                  "write",
 		"analysis":                         "model",
 		"analysis/zscore":                  "statistics",
 		"generator/config":                 "config",
@@ -131,6 +157,32 @@ func TestStageOf(t *testing.T) {
 	} {
 		if got := stageOf(pkg); got != want {
 			t.Errorf("stageOf(%q) = %q, want %q", pkg, got, want)
+		}
+	}
+}
+
+// TestStagesAgainstTheFlow checks that the table forbids what goes
+// against the flow, so that a loosened row cannot make TestLayering pass:
+// the site model reads results and renders and writes nothing, render
+// neither reads nor writes, the writer knows no page, and no earlier
+// stage reaches a later one.
+func TestStagesAgainstTheFlow(t *testing.T) {
+	for _, x := range [][2]string{
+		{"site model", "render"}, {"site model", "write"}, {"site model", "content"}, {"site model", "readers"}, {"site model", "config"},
+		{"content", "render"}, {"content", "write"}, {"content", "readers"}, {"content", "statistics"},
+		{"render", "write"}, {"render", "content"}, {"render", "readers"}, {"render", "statistics"}, {"render", "config"},
+		{"write", "render"}, {"write", "site model"}, {"write", "model"}, {"write", "statistics"},
+		{"readers", "site model"}, {"readers", "config"}, {"model", "site model"}, {"toolkit", "model"},
+	} {
+		if mayImport(x[0], x[1]) {
+			t.Errorf("stage %s may import stage %s", x[0], x[1])
+		}
+	}
+	for _, s := range layerStages {
+		for _, m := range s.may {
+			if stageMay(m) == nil {
+				t.Errorf("stage %s may import %q, which is no stage", s.name, m)
+			}
 		}
 	}
 }

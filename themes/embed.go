@@ -2,7 +2,7 @@
 // layouts and partials under default/layouts and the static files (CSS,
 // JavaScript) under default/static.
 //
-// It is the last stage's raw material: generator/site parses these
+// It is the render stage's raw material: generator/render parses these
 // templates once per build and layers a user's themes/<name>/ folder over
 // them, file by file, so a site can override any layout, partial or
 // static file without forking the theme.

@@ -13,7 +13,7 @@ type Output struct {
 	// .../index.html), "404.html", "data/series/<b>/0.json".
 	Path string `json:"path"`
 	// Key identifies everything the output's bytes depend on, beyond the
-	// site-wide inputs in Site.Key: two builds that plan the same path
+	// site-wide inputs (Options.SiteKey): two builds that plan the same path
 	// with the same key produce the same bytes, so an incremental build
 	// may keep the file it has. Empty: always render.
 	Key string `json:"key,omitempty"`
@@ -34,8 +34,9 @@ type Output struct {
 	Keep bool `json:"keep,omitempty"`
 }
 
-// Site is what every page shows around its content.
-type Site struct {
+// SiteView is the site-wide view: what every page shows around its
+// content (title, navigation, warnings) and the settings of its script.
+type SiteView struct {
 	Title      string    `json:"title"`
 	BasePath   string    `json:"base_path"`
 	AbsURL     string    `json:"abs_url,omitempty"`

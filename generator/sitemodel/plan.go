@@ -1,15 +1,18 @@
-// Package sitemodel is the plan step of a site build: it decides which
-// pages and data files a site has and what each shows, as plain data
-// (views), from a dataset and its comparisons. It renders nothing and
-// writes nothing: package site turns the plan's outputs into files.
+// Package sitemodel is the site model stage of a site build: it decides
+// which pages and data files a site has and what each shows, as plain
+// data (views), from the analysis' results (analysis.Results) and the
+// content folder (package contentdir gives it its [Content]). It runs no
+// statistics (every comparison, summary, watch, triage report and median
+// is the analysis'), renders nothing and writes nothing: package render
+// turns the plan's outputs into bytes, package write into files.
 //
 // It sits between analysis and rendering:
 //
-//	sources → dataset → analysis → site model (this) → render → files
+//	sources → dataset → analysis → site model (this) → render → write
 //
 // [Plan] walks the main line in chunks of [DefaultChunk] positions. For
-// each chunk it computes the comparisons of consecutive commits once
-// (analysis.Comparer.Consecutive), and emits from them the commit pages
+// each chunk it asks for the comparisons of consecutive commits once
+// (analysis.Results.Consecutive), and emits from them the commit pages
 // (header, summaries, the relevant rows) and the series data files of the
 // chunk (every row, for the rows a page does not pre-render and for the
 // history charts), then the pages that need every chunk: PR and compare
@@ -145,7 +148,7 @@ type planner struct {
 	// pairs are the comparisons the site pre-renders and their pages.
 	pairs *route.Shown
 	links report.Links
-	site  Site
+	view  SiteView
 	chunk int
 	emit  Emit
 
@@ -220,7 +223,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.links = report.Links{Site: opts.Root(), Repository: opts.Repository, Routes: p.routes, Shown: p.pairs,
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
 	p.res = res
-	p.site = p.siteView()
+	p.view = p.siteView()
 	p.summaries = make([]*brief, len(d.MainLine))
 	p.shown = contextShown(d.Series)
 	p.stepsOf = map[*analysis.Series][]analysis.Step{}
@@ -243,8 +246,8 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	return &Plan{p}
 }
 
-// Site is the site-wide view every page is rendered with.
-func (pl *Plan) Site() *Site { return &pl.p.site }
+// SiteView is the site-wide view every page is rendered with.
+func (pl *Plan) SiteView() *SiteView { return &pl.p.view }
 
 // Warnings are the decisions the URL table made to keep two inputs from
 // sharing a path, each naming the input.
@@ -306,8 +309,8 @@ func (p *planner) out(o Output, make func(*Output) error) error {
 	return p.emit(o)
 }
 
-func (p *planner) siteView() Site {
-	s := Site{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
+func (p *planner) siteView() SiteView {
+	s := SiteView{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
 		Chunk: p.chunk, ZThreshold: p.res.Options().ZThreshold,
 		Routes: route.Patterns()}
 	if s.ZThreshold == 0 {
