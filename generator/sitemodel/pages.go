@@ -20,9 +20,11 @@ import (
 
 func metricAnchor(name string) string { return slug.Metric(name) }
 
-// brief is what lists of comparisons show of one: its ends, per-metric
-// summaries and counts.
-type brief struct {
+// listEntry is what lists of comparisons (the weekly reports, the
+// dashboard, PR pages) show of a comparison of consecutive main-line
+// commits: its ends, per-metric summaries, counts and watch. [Brief] is
+// what a later build remembers of it.
+type listEntry struct {
 	comp   *analysis.Comparison // Rows nil
 	counts Counts
 	watch  *analysis.Watch // what needs a look, whatever the filter keeps
@@ -202,7 +204,7 @@ func (p *planner) prPage(pr, head, base int) error {
 	if pos := d.MainPos(head); pos >= 0 {
 		a := p.artifact(head)
 		v.Merged = &a
-		if b := p.brief(pos); b != nil {
+		if b := p.listEntryAt(pos); b != nil {
 			r := p.recent(b)
 			v.Verdicts = &r
 		}
@@ -257,8 +259,9 @@ func (p *planner) prPage(pr, head, base int) error {
 	})
 }
 
-// brief returns the summary of the main-line comparison ending at pos.
-func (p *planner) brief(pos int) *brief {
+// listEntryAt returns the list entry of the main-line comparison ending at
+// pos.
+func (p *planner) listEntryAt(pos int) *listEntry {
 	if pos <= 0 || pos >= len(p.summaries) {
 		return nil
 	}
@@ -289,7 +292,7 @@ type MetricBrief struct {
 	Definitely bool   `json:"definitely"`
 }
 
-func (p *planner) recent(b *brief) Recent {
+func (p *planner) recent(b *listEntry) Recent {
 	c := b.comp
 	r := Recent{Commit: p.artifact(c.Head), Base: p.artifact(c.Base), URL: p.routes.Commit(p.d.Artifacts[c.Head].ID),
 		Contiguous: p.d.Contiguous(c.Base, c.Head), Counts: b.counts}
@@ -470,7 +473,7 @@ func (p *planner) weeks(ctx context.Context) error {
 // else nil.
 func (p *planner) known(base, head int) (*analysis.Comparison, *analysis.Watch) {
 	if pos := p.d.MainPos(head); pos > 0 && p.d.MainLine[pos-1] == base {
-		if b := p.brief(pos); b != nil {
+		if b := p.listEntryAt(pos); b != nil {
 			return b.comp, b.watch
 		}
 	}

@@ -98,8 +98,10 @@ type Briefs interface {
 	PutBrief(key string, b Brief)
 }
 
-// Brief is what the triage reports, the dashboard and PR pages show of a
-// comparison of consecutive main-line commits.
+// Brief is what a build remembers for later builds of what the triage
+// reports, the dashboard and PR pages show of a comparison of consecutive
+// main-line commits: its ends by artifact id, its per-metric summaries,
+// counts and watch.
 type Brief struct {
 	Base, Head string // artifact ids
 	Metrics    []analysis.MetricSummary
@@ -159,7 +161,7 @@ type planner struct {
 	// summaries[pos] is the summary-only comparison of the main-line
 	// commit at pos with its predecessor (nil at 0), for the triage
 	// reports and the dashboard.
-	summaries []*brief
+	summaries []*listEntry
 	benchSegs []string // benchmark segments, sorted by benchmark name
 	weekList  []Week   // the triage weeks, oldest first
 	// formPages are the pre-rendered comparisons the compare form opens
@@ -224,7 +226,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
 	p.res = res
 	p.view = p.siteView()
-	p.summaries = make([]*brief, len(d.MainLine))
+	p.summaries = make([]*listEntry, len(d.MainLine))
 	p.shown = contextShown(d.Series)
 	p.stepsOf = map[*analysis.Series][]analysis.Step{}
 	for _, st := range res.Steps() {
