@@ -60,7 +60,8 @@ type Renderer struct {
 }
 
 // New loads the theme (user theme folders first, the embedded default
-// theme last) for the site of view and puts what it renders into out.
+// theme last) for the site whose site-wide view is site, and puts what it
+// renders into out.
 func New(site *sitemodel.SiteView, userThemes []fs.FS, out Files) (*Renderer, error) {
 	r := &Renderer{site: site, out: out, md: markdown(site.BasePath)}
 	theme, err := LoadTheme(append(append([]fs.FS(nil), userThemes...), themes.Default), r.funcs())
@@ -96,7 +97,8 @@ type pageData struct {
 	Config string
 }
 
-// Emit renders one output and writes it; an output the plan kept is kept.
+// Emit renders one output and puts it into the Files; an output the plan
+// kept is kept.
 func (r *Renderer) Emit(o sitemodel.Output) error {
 	file := route.File(o.Path)
 	if o.Keep {

@@ -360,9 +360,7 @@ func (p *planner) weeks(ctx context.Context) error {
 	sources := make([]string, len(list))
 	keys := make([]string, len(list))
 	known := make([]bool, len(list))
-	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
-		steps[i] = p.res.WeekSteps(w)
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
@@ -371,7 +369,7 @@ func (p *planner) weeks(ctx context.Context) error {
 		// confirmed, re-measured or withdrawn as values arrive): the key
 		// holds what the report shows of them.
 		var sec bytes.Buffer
-		report.WriteTriageSteps(&sec, d, steps[i], p.links)
+		report.WriteTriageSteps(&sec, d, p.res.WeekSteps(w), p.links)
 		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), watchKey(p.opts.Watch), hashKey(sec.String())}
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			parts = append(parts, hashKey(string(n.Body)))
