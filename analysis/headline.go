@@ -98,6 +98,10 @@ type Verdict struct {
 	ConfirmedAt int
 }
 
+// OutOfNoise is the relative change that counts as out of the noise of
+// width v.Width at the default headline's Z (a change of Z widths).
+func (v Verdict) OutOfNoise() float64 { return math.Expm1(DefaultHeadline.Z * v.Width) }
+
 // HeadlineOptions tune the headline verdict; zero fields take
 // DefaultHeadline's.
 type HeadlineOptions struct {

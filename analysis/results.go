@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // Results is the analysis stage's value: what the site model reads of a
@@ -15,9 +17,9 @@ import (
 //
 //	dataset → steps (Steps) → Analyze → Results → site model
 //
-// and the site model asks Results for comparisons, summaries, steps and
-// headline verdicts; it builds no engine and runs no statistics of its
-// own. Comparisons are computed when asked (a nightly build computes the
+// and the site model asks Results for comparisons, summaries, steps,
+// headline verdicts, watches, weekly triage reports and series medians;
+// it builds no engine and runs no statistics of its own. Comparisons are computed when asked (a nightly build computes the
 // few whose inputs changed), by the one Comparer that holds the steps and
 // the headline verdicts of every series.
 type Results struct {
@@ -71,6 +73,96 @@ func (r *Results) Summary(base, head int) *Comparison { return r.cmp.Summary(bas
 // Consecutive compares each main-line commit in [from, to) with its
 // predecessor (see [Comparer.Consecutive]).
 func (r *Results) Consecutive(from, to int) []*Comparison { return r.cmp.Consecutive(from, to) }
+
+// MetricSummary summarizes rows of this analysis' comparisons together,
+// whatever their metric ([SummarizeMetric] under the comparisons' model):
+// the dashboard's direction of one machine's latest changes.
+func (r *Results) MetricSummary(rows []*Row) MetricSummary {
+	return SummarizeMetric("", rows, r.opts.Model)
+}
+
+// Watch is what the comparison c needs a look at under o
+// ([WatchComparison]). A site build makes it with each main-line
+// comparison's rows and keeps it with the comparison's summary, for the
+// weekly reports and the dashboard.
+func (r *Results) Watch(c *Comparison, o WatchOptions) *Watch { return WatchComparison(c, o) }
+
+// Weeks are the weeks of the main line, oldest first ([Weeks]).
+func (r *Results) Weeks() []Week { return Weeks(r.d) }
+
+// WeekSteps are the steps whose culprit artifact landed in week w
+// ([WeekSteps] of [Results.Steps]).
+func (r *Results) WeekSteps(w Week) []Step { return WeekSteps(r.d, w, r.Steps()) }
+
+// TriageOptions say what a weekly triage report keeps and lists.
+type TriageOptions struct {
+	Filter TriageFilter
+	// Watch caps the "Needs a look" section (and is what the watches
+	// Known returns were made with).
+	Watch WatchOptions
+	// Metric, when not empty, restricts the report to one metric, its
+	// steps too.
+	Metric string
+	// Known returns the summary comparison of base and head, and its
+	// watch, when the caller has made them already (a site build makes
+	// one for each commit page); a nil comparison, or a nil Known: Triage
+	// makes them.
+	Known func(base, head int) (*Comparison, *Watch)
+}
+
+// Triage is the weekly triage report of week w: each head of the week
+// against its main-line predecessor, kept by o.Filter ([TriageWith]),
+// what needs a look although the filter does not keep it
+// ([TriageReport.Look]) and the steps whose culprit landed in the week.
+func (r *Results) Triage(w Week, o TriageOptions) *TriageReport {
+	type pair struct{ base, head int }
+	watches := map[pair]*Watch{}
+	rep := TriageWith(r.d, w, o.Filter, o.Metric, func(base, head int) *Comparison {
+		if o.Known != nil {
+			if c, wt := o.Known(base, head); c != nil {
+				watches[pair{base, head}] = wt
+				return c
+			}
+		}
+		c := r.Summary(base, head)
+		watches[pair{base, head}] = WatchComparison(c, o.Watch)
+		return c
+	})
+	rep.Look(r.d, w, o.Watch, o.Metric, func(base, head int) *Watch { return watches[pair{base, head}] })
+	rep.Steps = r.WeekSteps(w)
+	if o.Metric != "" {
+		rep.Steps = slices.DeleteFunc(rep.Steps, func(st Step) bool { return r.d.Series[st.Series].Key.Metric != o.Metric })
+	}
+	return rep
+}
+
+// MainLineMedian is the median of series s's values on the main line (its
+// failed results left out), NaN when it has none: the bench pages'
+// overview charts draw each series relative to it.
+func (r *Results) MainLineMedian(s *model.Series) float64 {
+	var values []float64
+	for _, pt := range s.Points {
+		if pt.OK && r.d.MainPos(pt.Artifact) >= 0 {
+			values = append(values, pt.Value)
+		}
+	}
+	switch {
+	case len(values) == 0:
+		return math.NaN()
+	case slices.ContainsFunc(values, math.IsNaN):
+		// The sort-based median, where a NaN would confuse selection.
+		return MedianOf(values)
+	}
+	// values is this function's own: selected in place.
+	return quantile.SelectMedian(values)
+}
+
+// RelativeChange is the relative change from a to b as every comparison
+// of this analysis computes it ([RelativeChange]). The site's data files
+// store the values, and the page's script computes each row's change from
+// them the same way: the site model checks with this that it gets the
+// row's change.
+func (r *Results) RelativeChange(a, b float64) (float64, bool) { return RelativeChange(a, b) }
 
 // Digest identifies the headline verdicts of the rows of the main-line
 // commit at position pos against its predecessor. Under model perfpages a

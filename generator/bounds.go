@@ -9,7 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
-	"github.com/perfpages/perfpages/generator/site"
+	"github.com/perfpages/perfpages/generator/write"
 )
 
 // Bounds of the site. The input caps (max_input_bytes) bound what a
@@ -46,10 +46,10 @@ func checkSize(d *model.Dataset, cfg *config.Config) error {
 	return nil
 }
 
-// sizeError explains a *site.LimitError of the writer: which bound, and
+// sizeError explains a *write.LimitError of the writer: which bound, and
 // which inputs the pages come from.
 func sizeError(err error, d *model.Dataset, cfg *config.Config) error {
-	var le *site.LimitError
+	var le *write.LimitError
 	if !errors.As(err, &le) {
 		return err
 	}

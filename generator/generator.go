@@ -1,14 +1,15 @@
-// Package generator turns benchmark archives into a perfpages site.
+// Package generator turns benchmark archives into a perfpages site: it is
+// the build, which runs the stages of the pipeline in order
 //
-// It owns the outside world of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
+//	sources → dataset → analysis → site model → render → write
 //
 // [Site] holds a configuration and where its inputs live; [Site.Load] reads
 // every source (directories, git history, git notes, the project's own
 // history), decodes the archives in parallel and gathers them into an
-// model.Dataset; [Site.Build] renders the site and swaps it into the
-// output folder atomically. Problems with single inputs never stop a build:
+// model.Dataset; [Site.Analyze] is the analysis stage; [Site.Build] runs
+// them all: it reads the content folder (contentdir), plans the site
+// (sitemodel), renders it (render) and writes it into the output folder
+// atomically (write). Problems with single inputs never stop a build:
 // they are collected as warnings, printed, and listed on the dashboard;
 // strict mode turns them into a failed build.
 package generator
@@ -34,16 +35,18 @@ import (
 	"github.com/perfpages/perfpages/content"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/contentdir"
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/confined"
 	"github.com/perfpages/perfpages/generator/outdir"
+	"github.com/perfpages/perfpages/generator/render"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
-	"github.com/perfpages/perfpages/generator/site"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
 	"github.com/perfpages/perfpages/generator/store"
+	"github.com/perfpages/perfpages/generator/write"
 )
 
 // Site is a site to build: its configuration and inputs.
@@ -93,8 +96,8 @@ func Open(path string) (*Site, error) {
 // FromConfig returns the site for a decoded configuration. The content
 // folder and the user theme are read through [confined.FS]: nothing
 // outside them (a symbolic link to /etc/passwd), no named pipe or device
-// and no file over the size cap ([site.MaxContentSize],
-// [site.MaxThemeFileSize]) is ever read; Build reports each left-out file
+// and no file over the size cap ([contentdir.MaxFileSize],
+// [render.MaxThemeFileSize]) is ever read; Build reports each left-out file
 // as a warning.
 //
 // A configuration without sources is an error ([config.Config.CheckSources]).
@@ -104,7 +107,7 @@ func FromConfig(cfg *config.Config) (*Site, error) {
 	}
 	s := &Site{Config: cfg}
 	if fi, err := os.Stat(cfg.Site.Content); err == nil && fi.IsDir() {
-		c, err := confined.Open(cfg.Site.Content, site.MaxContentSize, func(name string) bool { return strings.HasSuffix(name, ".md") })
+		c, err := confined.Open(cfg.Site.Content, contentdir.MaxFileSize, func(name string) bool { return strings.HasSuffix(name, ".md") })
 		if err != nil {
 			return nil, fmt.Errorf("site.content: %w", err)
 		}
@@ -115,7 +118,7 @@ func FromConfig(cfg *config.Config) (*Site, error) {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("site.theme %q: no folder %s", cfg.Site.Theme, dir)
 		}
-		t, err := confined.Open(dir, site.MaxThemeFileSize, nil)
+		t, err := confined.Open(dir, render.MaxThemeFileSize, nil)
 		if err != nil {
 			return nil, fmt.Errorf("site.theme %q: %w", cfg.Site.Theme, err)
 		}
@@ -830,12 +833,12 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	d := l.d
 	rep.Notes, rep.Resumed = d.Notes, l.resumed
-	var cont *site.Content
+	var cont *sitemodel.Content
 	if s.Content != nil {
 		if c, ok := s.Content.(*confined.FS); ok {
 			rep.Warnings = append(rep.Warnings, c.Problems()...)
 		}
-		c, problems := site.LoadContent(s.Content, s.ContentName)
+		c, problems := contentdir.Load(s.Content, s.ContentName)
 		cont = c
 		rep.Warnings = append(rep.Warnings, problems...)
 	}
@@ -867,7 +870,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, err
 	}
 	t.done("keys")
-	w, err := site.NewWriter(out, site.WriterOptions{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
+	w, err := write.New(out, write.Options{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
 	if err != nil {
 		return rep, err
 	}
@@ -881,10 +884,10 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		written := st.Outputs()
 		prev, _ := written.Check(absOut)
 		known = map[string]string{}
-		records := map[string]site.FileRecord{}
+		records := map[string]write.FileRecord{}
 		for p, r := range written {
 			if _, ok := prev[p]; ok {
-				records[p] = site.FileRecord(r)
+				records[p] = write.FileRecord(r)
 			} else if r.Key != "" {
 				// Written, but changed or gone since: the plan must know
 				// the file was there (a chunk of series data tells which
@@ -897,7 +900,6 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		}
 		w.SetPrevious(records)
 	}
-	mc := modelContent(cont)
 	br := loadBriefs(st)
 	t.done("setup")
 	popts := sitemodel.Options{
@@ -910,16 +912,16 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		CompareURL:   s.Config.Site.CompareURL,
 		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
 		Watch:        s.Config.Triage.Watch(),
-		Content:      mc,
+		Content:      cont,
 		Warnings:     rep.Warnings,
 		StepOptions:  s.Config.StepOptions,
 	}
 	if st != nil {
-		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(mc), k.chain, k.artifacts, known, br
+		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(cont), k.chain, k.artifacts, known, br
 	}
 	plan := sitemodel.NewPlan(res, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
-	r, err := site.NewRenderer(plan.Site(), s.Themes, w)
+	r, err := render.New(plan.SiteView(), s.Themes, w)
 	if err == nil {
 		var stats sitemodel.Stats
 		stats, err = plan.Run(ctx, r.Emit)
@@ -1037,7 +1039,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]site.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -1052,28 +1054,6 @@ func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *a
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}
 	}
-}
-
-// modelContent is the content folder as the plan needs it.
-func modelContent(c *site.Content) *sitemodel.Content {
-	out := &sitemodel.Content{TriageNotes: map[string]sitemodel.ContentPage{}}
-	if c == nil {
-		return out
-	}
-	page := func(p site.ContentPage) sitemodel.ContentPage {
-		return sitemodel.ContentPage{Source: p.Source, Slug: p.Slug, Title: p.Title, Description: p.Description, Menu: p.Menu, Body: p.Body}
-	}
-	for _, p := range c.Pages {
-		out.Pages = append(out.Pages, page(p))
-	}
-	if c.Home != nil {
-		h := page(*c.Home)
-		out.Home = &h
-	}
-	for k, p := range c.TriageNotes {
-		out.TriageNotes[k] = page(p)
-	}
-	return out
 }
 
 // protected lists what an output folder must neither be nor contain: the
@@ -1125,7 +1105,7 @@ func (s *Site) TriageNotes(week string) string {
 	if err != nil {
 		return ""
 	}
-	_, body, err := site.ParseFrontMatter(week+".md", data)
+	_, body, err := contentdir.ParseFrontMatter(week+".md", data)
 	if err != nil {
 		return ""
 	}

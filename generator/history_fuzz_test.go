@@ -14,8 +14,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/par"
-	"github.com/perfpages/perfpages/generator/site"
+	"github.com/perfpages/perfpages/generator/render"
 	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/generator/write"
 )
 
 // historyRuns makes the runs of a history out of seed, the kind real
@@ -146,14 +147,14 @@ func buildHistory(t *testing.T, seed uint64) error {
 	steps, _ := detectSteps(nil, d, stepOptions{config.Default()})
 	res := analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.DefaultOptions, Steps: steps, Tests: analysis.NewTestCache()})
 	out := filepath.Join(t.TempDir(), "public")
-	w, err := site.NewWriter(out, site.WriterOptions{})
+	w, err := write.New(out, write.Options{})
 	if err != nil {
 		return err
 	}
 	plan := sitemodel.NewPlan(res, sitemodel.Options{Title: "fuzz", BasePath: "/", Repository: "https://github.com/a/b",
 		TriageFilter: analysis.DefinitelyRelevantFilter,
 		Content:      &sitemodel.Content{TriageNotes: map[string]sitemodel.ContentPage{}}, Warnings: d.Warnings})
-	r, err := site.NewRenderer(plan.Site(), nil, w)
+	r, err := render.New(plan.SiteView(), nil, w)
 	if err == nil {
 		_, err = plan.Run(context.Background(), r.Emit)
 	}

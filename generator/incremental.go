@@ -38,7 +38,7 @@ import (
 //  3. plans with those keys and the previous manifest (sitemodel.Options
 //     Known): what was written from the same keys is kept, not computed;
 //  4. writes only files whose bytes changed; the others keep their
-//     modification time (site.Writer).
+//     modification time (write.Writer).
 //
 // A build whose inputs (files, refs, config, theme, content, the tool
 // itself) have the same fingerprint as the last successful build's does

@@ -10,12 +10,15 @@ import (
 	"testing"
 )
 
-// The stages of perfpages and what each may import (issue 14). Data flows
-// sources → dataset → analysis → site model → rendering → files; imports
+// The stages of perfpages and what each may import. Data flows
+// sources → dataset → analysis → site model → render → write; imports
 // follow the types: the readers produce model.Run, declared in
 // analysis/model, the leaf below the statistics, so they import the model
-// stage; package analysis computes over the model, and the site renders
-// both.
+// stage; package analysis computes over the model; the content folder's
+// reader produces the site model's Content, so it imports the site model;
+// the site model reads the analysis' Results, render the site model's
+// views, and write takes bytes from render through an interface of
+// render's own.
 //
 //	stage       packages                                       may import
 //	toolkit     analysis/quantile, generator/internal/*,       (own stage)
@@ -28,8 +31,13 @@ import (
 //	readers     generator/{archive,source,demo,store}          toolkit, model
 //	foreign     generator/{foreign,perfgate}                   toolkit, model, statistics, analysis, readers
 //	evaluation  generator/planted                              toolkit, model, statistics, analysis, readers
-//	site        generator/internal/slug, generator/route,      toolkit, model, statistics, analysis — no reader,
-//	            generator/{report,sitemodel,site}              no config
+//	site model  generator/internal/slug, generator/route,      toolkit, model, statistics, analysis — no reader,
+//	            generator/{report,sitemodel}                   no config, no content, render or write
+//	content     generator/contentdir (the content folder's     toolkit, site model
+//	            reader)
+//	render      generator/render                               toolkit, model, analysis, site model — no
+//	                                                           statistics, reader, config or content
+//	write       generator/write                                toolkit (outdir) only
 //	build       generator, cmd/perfpages, e2e, scripts/action  everything
 //
 // The readers of the tools' formats and of perfgate's receipts need more
@@ -54,11 +62,29 @@ var layerStages = []struct {
 	{"readers", []string{"generator/archive", "generator/source", "generator/demo", "generator/store"}, []string{"toolkit", "model"}},
 	{"foreign", []string{"generator/foreign", "generator/perfgate"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
 	{"evaluation", []string{"generator/planted"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
-	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "model", "statistics", "analysis"}},
-	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "model", "statistics", "analysis", "config", "readers", "foreign", "evaluation", "site"}},
+	{"site model", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel"}, []string{"toolkit", "model", "statistics", "analysis"}},
+	{"content", []string{"generator/contentdir"}, []string{"toolkit", "site model"}},
+	{"render", []string{"generator/render"}, []string{"toolkit", "model", "analysis", "site model"}},
+	{"write", []string{"generator/write"}, []string{"toolkit"}},
+	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "model", "statistics", "analysis", "config", "readers", "foreign", "evaluation", "site model", "content", "render", "write"}},
 }
 
 const module = "github.com/perfpages/perfpages/"
+
+// stageMay lists the stages a package of stage from may import: its own
+// and those the table names.
+func stageMay(from string) []string {
+	for _, s := range layerStages {
+		if s.name == from {
+			return append([]string{s.name}, s.may...)
+		}
+	}
+	return nil
+}
+
+// mayImport reports whether a package of stage from may import one of
+// stage to.
+func mayImport(from, to string) bool { return slices.Contains(stageMay(from), to) }
 
 // stageOf is the stage of a module-relative package path, "" if none.
 func stageOf(pkg string) string {
@@ -89,10 +115,6 @@ func TestLayering(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	may := map[string][]string{}
-	for _, s := range layerStages {
-		may[s.name] = append([]string{s.name}, s.may...)
-	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	for {
@@ -120,8 +142,8 @@ func TestLayering(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if to := stageOf(dep); !slices.Contains(may[from], to) {
-				t.Errorf("%s (stage %s) imports %s (stage %s): %s may import only %s", pkg, from, dep, to, from, strings.Join(may[from], ", "))
+			if to := stageOf(dep); !mayImport(from, to) {
+				t.Errorf("%s (stage %s) imports %s (stage %s): %s may import only %s", pkg, from, dep, to, from, strings.Join(stageMay(from), ", "))
 			}
 		}
 	}
@@ -135,7 +157,11 @@ func TestLayering(t *testing.T) {
 func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
 		"generator/internal/mdtext/mdtest": "toolkit",
-		"generator/internal/slug":          "site",
+		"generator/internal/slug":          "site model",
+		"generator/sitemodel":              "site model",
+		"generator/contentdir":             "content",
+		"generator/render":                 "render",
+		"generator/write":                  "write",
 		"analysis":                         "analysis",
 		"analysis/model":                   "model",
 		"generator/planted":                "evaluation",
@@ -148,6 +174,33 @@ func TestStageOf(t *testing.T) {
 	} {
 		if got := stageOf(pkg); got != want {
 			t.Errorf("stageOf(%q) = %q, want %q", pkg, got, want)
+		}
+	}
+}
+
+// TestStagesAgainstTheFlow checks that the table forbids what goes
+// against the flow, so that a loosened row cannot make TestLayering pass:
+// the site model reads results and renders and writes nothing, render
+// neither reads nor writes, the writer knows no page, and no earlier
+// stage reaches a later one.
+func TestStagesAgainstTheFlow(t *testing.T) {
+	for _, x := range [][2]string{
+		{"site model", "render"}, {"site model", "write"}, {"site model", "content"}, {"site model", "readers"}, {"site model", "config"},
+		{"content", "render"}, {"content", "write"}, {"content", "readers"}, {"content", "statistics"},
+		{"render", "write"}, {"render", "content"}, {"render", "readers"}, {"render", "statistics"}, {"render", "config"},
+		{"write", "render"}, {"write", "site model"}, {"write", "model"}, {"write", "statistics"},
+		{"readers", "site model"}, {"readers", "config"}, {"readers", "statistics"}, {"readers", "analysis"},
+		{"model", "statistics"}, {"model", "analysis"}, {"model", "site model"}, {"toolkit", "model"},
+	} {
+		if mayImport(x[0], x[1]) {
+			t.Errorf("stage %s may import stage %s", x[0], x[1])
+		}
+	}
+	for _, s := range layerStages {
+		for _, m := range s.may {
+			if stageMay(m) == nil {
+				t.Errorf("stage %s may import %q, which is no stage", s.name, m)
+			}
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // parts of the site's script, which the generator joins into
 // static/js/site.js.
 //
-// It is the last stage's raw material: generator/site parses these
+// It is the render stage's raw material: generator/render parses these
 // templates once per build and layers a user's themes/<name>/ folder over
 // them, file by file, so a site can override any layout, partial,
 // static file or script part without forking the theme.

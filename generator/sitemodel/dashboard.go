@@ -136,7 +136,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 	// the last 200 main-line commits, and the latest five whatever they
 	// show.
 	for pos := len(d.MainLine) - 1; pos >= max(1, len(d.MainLine)-200) && len(v.Relevant) < 10; pos-- {
-		b := p.brief(pos)
+		b := p.listEntryAt(pos)
 		if b == nil {
 			continue
 		}
@@ -150,7 +150,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 	// The same for the comparisons the filter does not keep but that need
 	// a look.
 	for pos := len(d.MainLine) - 1; pos >= max(1, len(d.MainLine)-200) && len(v.NeedsLook) < 10; pos-- {
-		if b := p.brief(pos); b != nil {
+		if b := p.listEntryAt(pos); b != nil {
 			if look := p.lookLine(b); look != "" {
 				r := p.recent(b)
 				r.Look = look
@@ -163,7 +163,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 	for pos := len(d.MainLine) - 1; pos >= 0 && len(v.Recent) < 5; pos-- {
 		if pos == 0 {
 			v.Recent = append(v.Recent, p.recentAt(0))
-		} else if b := p.brief(pos); b != nil {
+		} else if b := p.listEntryAt(pos); b != nil {
 			v.Recent = append(v.Recent, p.recent(b))
 		}
 	}
@@ -234,7 +234,7 @@ func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series],
 			Since: p.artifact(since), New: since == a})
 	}
-	mv.Direction = analysis.SummarizeMetric("", rows, c.Options.Model).Direction.String()
+	mv.Direction = p.res.MetricSummary(rows).Direction.String()
 }
 
 // ContentView is a Markdown page of the content folder.
@@ -349,7 +349,7 @@ type FormPage struct {
 
 // recentAt is the list entry of the main-line commit at pos.
 func (p *planner) recentAt(pos int) Recent {
-	if b := p.brief(pos); b != nil {
+	if b := p.listEntryAt(pos); b != nil {
 		return p.recent(b)
 	}
 	a := p.d.MainLine[pos]
@@ -408,7 +408,7 @@ func (p *planner) lists(ctx context.Context) error {
 		if pos := d.MainPos(head); pos >= 0 {
 			m := p.artifact(head)
 			it.Merged = &m
-			if b := p.brief(pos); b != nil {
+			if b := p.listEntryAt(pos); b != nil {
 				r := p.recent(b)
 				it.Verdicts = &r
 			}

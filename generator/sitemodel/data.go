@@ -52,7 +52,7 @@ const DefaultChunk = 32
 //
 //	v, b, prev  values: the exact float64 (shortest form that reads back
 //	            the same), formatted like analysis.FormatValue. The change
-//	            is computed from them as analysis.RelativeChange computes it,
+//	            is computed from them as analysis.Results.RelativeChange does,
 //	            (v − b) / b, the same IEEE operations, and formatted like
 //	            report.FormatChange; where that would not give the
 //	            generator's change, co holds its text and cv its value
@@ -340,11 +340,16 @@ func rowCodes(r *Row, verdict string) (int, bool) {
 // seriesPoint is one row of a series at a main-line position, as the data
 // files hold it.
 type seriesPoint struct {
-	series    *model.Series
-	pos       int
-	row       Row
-	value     float64 // NaN: none
-	before    float64 // NaN: none
+	series *model.Series
+	pos    int
+	row    Row
+	value  float64 // NaN: none
+	before float64 // NaN: none
+	// change is the change from before to value as the page's script
+	// computes it from them (Results.RelativeChange), changeOK whether
+	// there is one.
+	change    float64
+	changeOK  bool
 	mean, std float64 // NaN: no distribution
 	samples   int
 	err, ann  string
@@ -370,6 +375,7 @@ func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
 	if b := r.Before; b != nil && b.OK {
 		pt.before = b.Value
 	}
+	pt.change, pt.changeOK = p.res.RelativeChange(pt.before, pt.value)
 	if _, _, ok := r.Z.Band(); ok {
 		// The distribution the head is scored against: the band of the
 		// history charts (even where the head has no z-score).
@@ -444,7 +450,7 @@ func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
 	co, cv := "", math.NaN()
 	if r.HasChange {
 		// The same change (bit for bit) prints the same text.
-		if c, cok := analysis.RelativeChange(pt.before, pt.value); !cok || c != r.Change {
+		if c, cok := pt.change, pt.changeOK; !cok || c != r.Change {
 			co, cv = report.FormatChange(r.Change), r.Change
 			if cok && math.IsInf(c, 0) {
 				// A change from 0: the row holds the largest finite

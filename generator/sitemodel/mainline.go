@@ -83,7 +83,7 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 		k, ok := p.opts.Known[route.File(o.Path)]
 		return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
 	}
-	briefs := make([]*brief, to-from)
+	briefs := make([]*listEntry, to-from)
 	for pos := from; pos < to; pos++ {
 		o := Output{Path: p.routes.Commit(p.d.Artifacts[p.d.MainLine[pos]].ID), Key: p.commitKey(pos), Layout: "commit", Sitemap: true}
 		if !known(o) {
@@ -149,18 +149,18 @@ func (p *planner) noteSeriesData(seg string, chunk int) {
 
 // toBrief and fromBrief convert a comparison's summary to what the
 // briefs remember and back.
-func (p *planner) toBrief(b *brief) Brief {
+func (p *planner) toBrief(b *listEntry) Brief {
 	return Brief{Base: p.d.Artifacts[b.comp.Base].ID, Head: p.d.Artifacts[b.comp.Head].ID, Metrics: b.comp.Metrics, Counts: b.counts, Watch: b.watch}
 }
 
-func (p *planner) fromBrief(b Brief) (*brief, bool) {
+func (p *planner) fromBrief(b Brief) (*listEntry, bool) {
 	base, ok1 := p.d.Index(b.Base)
 	head, ok2 := p.d.Index(b.Head)
 	if !ok1 || !ok2 || b.Watch == nil || b.Watch.Options != p.opts.Watch {
 		return nil, false
 	}
 	c := &analysis.Comparison{Base: base, Head: head, Metrics: b.Metrics, Options: p.res.Options(), HistoryFrom: -1}
-	return &brief{comp: c, counts: b.Counts, watch: b.Watch}, true
+	return &listEntry{comp: c, counts: b.Counts, watch: b.Watch}, true
 }
 
 func (p *planner) mainChunk(ctx context.Context, from, to int) error {
@@ -182,7 +182,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 			return nil
 		}
 		if pos := from + i; pos > 0 {
-			b := &brief{comp: summaryOf(cm), watch: analysis.WatchComparison(cm, p.opts.Watch)}
+			b := &listEntry{comp: summaryOf(cm), watch: p.res.Watch(cm, p.opts.Watch)}
 			for k := range cm.Rows {
 				b.counts.add(&cm.Rows[k])
 			}

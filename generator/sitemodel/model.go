@@ -14,7 +14,7 @@ type Output struct {
 	// .../index.html), "404.html", "data/series/<b>/0.json".
 	Path string `json:"path"`
 	// Key identifies everything the output's bytes depend on, beyond the
-	// site-wide inputs in Site.Key: two builds that plan the same path
+	// site-wide inputs (Options.SiteKey): two builds that plan the same path
 	// with the same key produce the same bytes, so an incremental build
 	// may keep the file it has. Empty: always render.
 	Key string `json:"key,omitempty"`
@@ -35,8 +35,9 @@ type Output struct {
 	Keep bool `json:"keep,omitempty"`
 }
 
-// Site is what every page shows around its content.
-type Site struct {
+// SiteView is the site-wide view: what every page shows around its
+// content (title, navigation, warnings) and the settings of its script.
+type SiteView struct {
 	Title      string    `json:"title"`
 	BasePath   string    `json:"base_path"`
 	AbsURL     string    `json:"abs_url,omitempty"`
@@ -359,7 +360,7 @@ type ChartSeries struct {
 	// Median is the median of the series' main-line values (overview
 	// charts): their normalized view draws each value as a percent of it,
 	// so that test cases of different sizes share an axis and a 1.5 %
-	// step shows. It is computed here, by analysis.MedianOf, so that the
+	// step shows. It is the analysis' (Results.MainLineMedian), so that the
 	// chart and any other reader agree on one definition; 0 (omitted)
 	// when the series has no positive median, which the chart then draws
 	// only in absolute values.

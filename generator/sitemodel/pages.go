@@ -13,7 +13,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/analysis/quantile"
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
@@ -22,9 +21,11 @@ import (
 
 func metricAnchor(name string) string { return slug.Metric(name) }
 
-// brief is what lists of comparisons show of one: its ends, per-metric
-// summaries and counts.
-type brief struct {
+// listEntry is what lists of comparisons (the weekly reports, the
+// dashboard, PR pages) show of a comparison of consecutive main-line
+// commits: its ends, per-metric summaries, counts and watch. [Brief] is
+// what a later build remembers of it.
+type listEntry struct {
 	comp   *analysis.Comparison // Rows nil
 	counts Counts
 	watch  *analysis.Watch // what needs a look, whatever the filter keeps
@@ -204,7 +205,7 @@ func (p *planner) prPage(pr, head, base int) error {
 	if pos := d.MainPos(head); pos >= 0 {
 		a := p.artifact(head)
 		v.Merged = &a
-		if b := p.brief(pos); b != nil {
+		if b := p.listEntryAt(pos); b != nil {
 			r := p.recent(b)
 			v.Verdicts = &r
 		}
@@ -259,8 +260,9 @@ func (p *planner) prPage(pr, head, base int) error {
 	})
 }
 
-// brief returns the summary of the main-line comparison ending at pos.
-func (p *planner) brief(pos int) *brief {
+// listEntryAt returns the list entry of the main-line comparison ending at
+// pos.
+func (p *planner) listEntryAt(pos int) *listEntry {
 	if pos <= 0 || pos >= len(p.summaries) {
 		return nil
 	}
@@ -291,7 +293,7 @@ type MetricBrief struct {
 	Definitely bool   `json:"definitely"`
 }
 
-func (p *planner) recent(b *brief) Recent {
+func (p *planner) recent(b *listEntry) Recent {
 	c := b.comp
 	r := Recent{Commit: p.artifact(c.Head), Base: p.artifact(c.Base), URL: p.routes.Commit(p.d.Artifacts[c.Head].ID),
 		Contiguous: p.d.Contiguous(c.Base, c.Head), Counts: b.counts}
@@ -354,14 +356,12 @@ type FeedEntry struct {
 // weeks plans the triage reports, their index and feed.
 func (p *planner) weeks(ctx context.Context) error {
 	d := p.d
-	list := analysis.Weeks(d)
+	list := p.res.Weeks()
 	weeks := make([]Week, len(list))
 	sources := make([]string, len(list))
 	keys := make([]string, len(list))
 	known := make([]bool, len(list))
-	steps := make([][]analysis.Step, len(list))
 	for i, w := range list {
-		steps[i] = analysis.WeekSteps(d, w, p.res.Steps())
 		if p.opts.Chain == nil || len(w.Heads) == 0 {
 			continue
 		}
@@ -370,7 +370,7 @@ func (p *planner) weeks(ctx context.Context) error {
 		// confirmed, re-measured or withdrawn as values arrive): the key
 		// holds what the report shows of them.
 		var sec bytes.Buffer
-		report.WriteTriageSteps(&sec, d, steps[i], p.links)
+		report.WriteTriageSteps(&sec, d, p.res.WeekSteps(w), p.links)
 		parts := []string{"week", p.chainKey(d.MainPos(w.Heads[len(w.Heads)-1])), string(p.opts.TriageFilter), watchKey(p.opts.Watch), hashKey(sec.String())}
 		if n, ok := p.opts.Content.TriageNotes[date]; ok {
 			parts = append(parts, hashKey(string(n.Body)))
@@ -392,11 +392,10 @@ func (p *planner) weeks(ctx context.Context) error {
 				wk.Updated = t
 			}
 		}
-		// The comparisons of consecutive commits, computed for the commit
-		// pages: all a report needs (its summary is its entries').
-		r := analysis.TriageWith(d, w, p.opts.TriageFilter, "", p.summaryOrCompare)
-		r.Look(d, w, p.opts.Watch, "", p.watchOf)
-		r.Steps = steps[i]
+		// The comparisons of consecutive commits and their watches, made
+		// for the commit pages: all a report needs (its summary is its
+		// entries').
+		r := p.res.Triage(w, analysis.TriageOptions{Filter: p.opts.TriageFilter, Watch: p.opts.Watch, Known: p.known})
 		wk.Counts = report.CountLine(r)
 		wk.Look = report.NeedsLookLine(r.NeedsLook)
 		weeks[i] = wk
@@ -468,16 +467,16 @@ func (p *planner) weeks(ctx context.Context) error {
 	})
 }
 
-// summaryOrCompare returns the summary comparison of base and head: the
-// one computed for the commit page when they are consecutive on the main
-// line, else a new one.
-func (p *planner) summaryOrCompare(base, head int) *analysis.Comparison {
+// known returns the summary comparison of base and head and its watch
+// made for the commit page when they are consecutive on the main line,
+// else nil.
+func (p *planner) known(base, head int) (*analysis.Comparison, *analysis.Watch) {
 	if pos := p.d.MainPos(head); pos > 0 && p.d.MainLine[pos-1] == base {
-		if b := p.brief(pos); b != nil {
-			return b.comp
+		if b := p.listEntryAt(pos); b != nil {
+			return b.comp, b.watch
 		}
 	}
-	return p.res.Summary(base, head)
+	return nil, nil
 }
 
 // Bench is a benchmark's page: the history of each of its series. The
@@ -624,13 +623,9 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 	for _, s := range series {
 		v.Category = string(s.Case.Category)
 		points := 0
-		var values []float64
 		for _, pt := range s.Points {
 			if d.MainPos(pt.Artifact) >= 0 {
 				points++
-				if pt.OK {
-					values = append(values, pt.Value)
-				}
 			}
 		}
 		id := seriesID(s.Key)
@@ -660,18 +655,8 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 		}
 		if points > 0 {
 			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
-			if len(values) > 0 {
-				// values is this loop's own: selected in place (the
-				// sort-based median where a NaN would confuse selection).
-				var m float64
-				if slices.ContainsFunc(values, math.IsNaN) {
-					m = analysis.MedianOf(values)
-				} else {
-					m = quantile.SelectMedian(values)
-				}
-				if m > 0 && !math.IsInf(m, 0) {
-					cs.Median = m
-				}
+			if m := p.res.MainLineMedian(s); m > 0 && !math.IsInf(m, 0) {
+				cs.Median = m
 			}
 			g.lines = append(g.lines, cs)
 		}

@@ -1,15 +1,18 @@
-// Package sitemodel is the plan step of a site build: it decides which
-// pages and data files a site has and what each shows, as plain data
-// (views), from a dataset and its comparisons. It renders nothing and
-// writes nothing: package site turns the plan's outputs into files.
+// Package sitemodel is the site model stage of a site build: it decides
+// which pages and data files a site has and what each shows, as plain
+// data (views), from the analysis' results (analysis.Results) and the
+// content folder (package contentdir gives it its [Content]). It runs no
+// statistics (every comparison, summary, watch, triage report and median
+// is the analysis'), renders nothing and writes nothing: package render
+// turns the plan's outputs into bytes, package write into files.
 //
 // It sits between analysis and rendering:
 //
-//	sources → dataset → analysis → site model (this) → render → files
+//	sources → dataset → analysis → site model (this) → render → write
 //
 // [Plan] walks the main line in chunks of [DefaultChunk] positions. For
-// each chunk it computes the comparisons of consecutive commits once
-// (analysis.Comparer.Consecutive), and emits from them the commit pages
+// each chunk it asks for the comparisons of consecutive commits once
+// (analysis.Results.Consecutive), and emits from them the commit pages
 // (header, summaries, the relevant rows) and the series data files of the
 // chunk (every row, for the rows a page does not pre-render and for the
 // history charts), then the pages that need every chunk: PR and compare
@@ -96,8 +99,10 @@ type Briefs interface {
 	PutBrief(key string, b Brief)
 }
 
-// Brief is what the triage reports, the dashboard and PR pages show of a
-// comparison of consecutive main-line commits.
+// Brief is what a build remembers for later builds of what the triage
+// reports, the dashboard and PR pages show of a comparison of consecutive
+// main-line commits: its ends by artifact id, its per-metric summaries,
+// counts and watch.
 type Brief struct {
 	Base, Head string // artifact ids
 	Metrics    []analysis.MetricSummary
@@ -146,7 +151,7 @@ type planner struct {
 	// pairs are the comparisons the site pre-renders and their pages.
 	pairs *route.Shown
 	links report.Links
-	site  Site
+	view  SiteView
 	chunk int
 	emit  Emit
 
@@ -157,7 +162,7 @@ type planner struct {
 	// summaries[pos] is the summary-only comparison of the main-line
 	// commit at pos with its predecessor (nil at 0), for the triage
 	// reports and the dashboard.
-	summaries []*brief
+	summaries []*listEntry
 	benchSegs []string // benchmark segments, sorted by benchmark name
 	weekList  []Week   // the triage weeks, oldest first
 	// formPages are the pre-rendered comparisons the compare form opens
@@ -221,8 +226,8 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.links = report.Links{Site: opts.Root(), Repository: opts.Repository, Routes: p.routes, Shown: p.pairs,
 		CommitPattern: opts.CommitURL, PRPattern: opts.PRURL, ComparePattern: opts.CompareURL}
 	p.res = res
-	p.site = p.siteView()
-	p.summaries = make([]*brief, len(d.MainLine))
+	p.view = p.siteView()
+	p.summaries = make([]*listEntry, len(d.MainLine))
 	p.shown = contextShown(d.Series)
 	p.stepsOf = map[*model.Series][]analysis.Step{}
 	for _, st := range res.Steps() {
@@ -244,8 +249,8 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	return &Plan{p}
 }
 
-// Site is the site-wide view every page is rendered with.
-func (pl *Plan) Site() *Site { return &pl.p.site }
+// SiteView is the site-wide view every page is rendered with.
+func (pl *Plan) SiteView() *SiteView { return &pl.p.view }
 
 // Warnings are the decisions the URL table made to keep two inputs from
 // sharing a path, each naming the input.
@@ -307,8 +312,8 @@ func (p *planner) out(o Output, make func(*Output) error) error {
 	return p.emit(o)
 }
 
-func (p *planner) siteView() Site {
-	s := Site{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
+func (p *planner) siteView() SiteView {
+	s := SiteView{Title: p.opts.Title, BasePath: p.opts.BasePath, AbsURL: p.opts.AbsURL, Repository: p.opts.Repository,
 		Chunk: p.chunk, ZThreshold: p.res.Options().ZThreshold,
 		Routes: route.Patterns()}
 	if s.ZThreshold == 0 {

@@ -74,7 +74,7 @@ func smallDataset(t testing.TB) *model.Dataset {
 }
 
 // planAll runs a plan and returns its outputs by path.
-func planAll(t testing.TB, d *model.Dataset, opts Options) (*Site, []Output) {
+func planAll(t testing.TB, d *model.Dataset, opts Options) (*SiteView, []Output) {
 	t.Helper()
 	return planModel(t, d, opts, analysis.ModelPerfpages)
 }
@@ -83,7 +83,7 @@ func planAll(t testing.TB, d *model.Dataset, opts Options) (*Site, []Output) {
 // rows are shown on datasets of two or three commits use rustc-perf's,
 // which decides a pair at once (model perfpages has no noise model for
 // them yet).
-func planModel(t testing.TB, d *model.Dataset, opts Options, sigModel string) (*Site, []Output) {
+func planModel(t testing.TB, d *model.Dataset, opts Options, sigModel string) (*SiteView, []Output) {
 	t.Helper()
 	plan := NewPlan(analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.Options{Model: sigModel}}), opts)
 	var mu sync.Mutex
@@ -98,7 +98,7 @@ func planModel(t testing.TB, d *model.Dataset, opts Options, sigModel string) (*
 		t.Fatal(err)
 	}
 	slices.SortFunc(outs, func(a, b Output) int { return strings.Compare(a.Path, b.Path) })
-	return plan.Site(), outs
+	return plan.SiteView(), outs
 }
 
 func smallOptions() Options {

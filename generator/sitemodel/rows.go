@@ -76,7 +76,7 @@ func badgeEvidence(r *analysis.Row) string {
 		return ""
 	}
 	e := fmt.Sprintf(". The change is %.1f widths of its noise (a run-to-run width of %s over %d values; %s counts as out of it)",
-		v.Widths, report.FormatPercent1(v.Width), v.History, report.FormatPercent1(math.Expm1(analysis.DefaultHeadline.Z*v.Width)))
+		v.Widths, report.FormatPercent1(v.Width), v.History, report.FormatPercent1(v.OutOfNoise()))
 	if v.Large {
 		e += "; too large for any later value to explain away, so it counts already"
 	}

@@ -10,7 +10,7 @@ import (
 // This file is the site's side of the "Needs a look" section of the
 // weekly reports (analysis/triage_watch.go): the watch of each main-line
 // comparison is made with its rows, in mainChunk, and kept with its
-// summary (brief, and Brief across builds), so that the weekly reports and
+// summary (listEntry, and Brief across builds), so that the weekly reports and
 // the dashboard never need the rows again.
 
 // watchKey is the part of a weekly report's key that its "Needs a look"
@@ -19,23 +19,10 @@ func watchKey(o analysis.WatchOptions) string {
 	return fmt.Sprintf("watch %v %d", o.LargeChange, o.Limit)
 }
 
-// watchOf returns the watch of the comparison of base and head when they
-// are consecutive on the main line, else nil.
-func (p *planner) watchOf(base, head int) *analysis.Watch {
-	pos := p.d.MainPos(head)
-	if pos <= 0 || p.d.MainLine[pos-1] != base {
-		return nil
-	}
-	if b := p.brief(pos); b != nil {
-		return b.watch
-	}
-	return nil
-}
-
 // lookLine counts what needs a look in the comparison of b although the
 // filter does not keep it: "" when the filter keeps any of its metrics
 // (it is listed as relevant then) or there is nothing.
-func (p *planner) lookLine(b *brief) string {
+func (p *planner) lookLine(b *listEntry) string {
 	for i := range b.comp.Metrics {
 		if p.opts.TriageFilter.Keeps(&b.comp.Metrics[i]) {
 			return ""

@@ -1,18 +1,19 @@
-// Package site is the render step of a site build: it turns the outputs
-// of the plan (package sitemodel) into files, through the theme's
-// html/template layouts, and writes them atomically.
+// Package render is the render stage of a site build: it turns the
+// outputs of the plan (package sitemodel) into the bytes of files, through
+// the theme's html/template layouts, and hands them to the write stage
+// ([Files]).
 //
-// It is the end of the pipeline
+// It sits between the site model and the writer:
 //
-//	sources → dataset → analysis → site model → render (this) → files
+//	sources → dataset → analysis → site model → render (this) → write
 //
-// and does no analysis: every number it writes was computed and formatted
-// by the plan. It owns the theme (layouts, partials, static files; a user
-// theme overrides any file of the default), the Markdown renderer
-// (goldmark, for content pages and triage reports), the charts' options
-// (go-echarts, see charts.go), the encoding of data files and the
-// [Writer], which builds the site in a temporary folder and swaps it in.
-package site
+// and does no analysis, reads no input and writes no file itself: every
+// number it renders was computed and formatted by the plan. It owns the
+// theme (layouts, partials, static files; a user theme overrides any file
+// of the default), the Markdown renderer (goldmark, for content pages and
+// triage reports), the charts' options (go-echarts, see charts.go) and the
+// encoding of data files.
+package render
 
 import (
 	"bytes"
@@ -35,20 +36,33 @@ import (
 	"github.com/perfpages/perfpages/themes"
 )
 
-// Renderer renders a plan's outputs into a Writer. Emit is safe for
+// Files is where a Renderer puts the files it renders: package write's
+// Writer. Its methods are called from several goroutines at once.
+type Files interface {
+	// Put writes the file at slash path p, made from inputs identified by
+	// key ("" for none).
+	Put(p, key string, data []byte) error
+	// Keep carries the previous build's file at p, made with key, over.
+	Keep(p, key string) error
+	// WriteFile is Put without a key.
+	WriteFile(p string, data []byte) error
+}
+
+// Renderer renders a plan's outputs into Files. Emit is safe for
 // concurrent use.
 type Renderer struct {
-	site   *sitemodel.Site
+	site   *sitemodel.SiteView
 	theme  *Theme
 	md     goldmark.Markdown
-	out    *Writer
+	out    Files
 	config string // the site's configuration for the script, JSON
 	charts string // the chart options and the axis units, JSON
 }
 
-// NewRenderer loads the theme (user theme folders first, the embedded
-// default theme last) for site and writes into out.
-func NewRenderer(site *sitemodel.Site, userThemes []fs.FS, out *Writer) (*Renderer, error) {
+// New loads the theme (user theme folders first, the embedded default
+// theme last) for the site whose site-wide view is site, and puts what it
+// renders into out.
+func New(site *sitemodel.SiteView, userThemes []fs.FS, out Files) (*Renderer, error) {
 	r := &Renderer{site: site, out: out, md: markdown(site.BasePath)}
 	theme, err := LoadTheme(append(append([]fs.FS(nil), userThemes...), themes.Default), r.funcs())
 	if err != nil {
@@ -72,7 +86,7 @@ func NewRenderer(site *sitemodel.Site, userThemes []fs.FS, out *Writer) (*Render
 
 // pageData is what every layout gets as ".".
 type pageData struct {
-	Site   *sitemodel.Site
+	Site   *sitemodel.SiteView
 	Charts bool // the page draws charts: load ECharts
 	Title  string
 	URL    string // site-relative
@@ -83,7 +97,8 @@ type pageData struct {
 	Config string
 }
 
-// Emit renders one output and writes it; an output the plan kept is kept.
+// Emit renders one output and puts it into the Files; an output the plan
+// kept is kept.
 func (r *Renderer) Emit(o sitemodel.Output) error {
 	file := route.File(o.Path)
 	if o.Keep {

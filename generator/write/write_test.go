@@ -1,4 +1,4 @@
-package site
+package write
 
 import (
 	"errors"
@@ -31,7 +31,7 @@ func TestWriterMarksEverySite(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "public")
 	for i := range 2 {
-		w, err := NewWriter(target, WriterOptions{})
+		w, err := New(target, Options{})
 		if err != nil {
 			t.Fatalf("build %d: %v", i, err)
 		}
@@ -66,8 +66,8 @@ func TestWriterRefuses(t *testing.T) {
 	repo := filepath.Join(dir, "repo")
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	for _, target := range []string{hand, file, repo} {
-		if _, err := NewWriter(target, WriterOptions{}); err == nil {
-			t.Errorf("NewWriter(%s, WriterOptions{}) succeeded", target)
+		if _, err := New(target, Options{}); err == nil {
+			t.Errorf("New(%s, Options{}) succeeded", target)
 		}
 	}
 	if d := cmp.Diff([]string{"file", "hand", "repo"}, names(t, dir)); d != "" {
@@ -77,7 +77,7 @@ func TestWriterRefuses(t *testing.T) {
 	// Files put into an empty output during the build are not swapped away.
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
-	w, err := NewWriter(empty, WriterOptions{})
+	w, err := New(empty, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestWriterCleansLeftovers(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".public.tmp-2.old", outdir.Marker), outdir.MarkerContent, 0o644)
 	os.WriteFile(filepath.Join(dir, ".public.tmp-2.old", "index.html"), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, ".public.tmp-3", "sub", "mine.txt"), nil, 0o644) // no marker: not ours
-	w, err := NewWriter(target, WriterOptions{})
+	w, err := New(target, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestWriterCleansLeftovers(t *testing.T) {
 func TestWriterOldSiteUnremovable(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "public")
-	w, _ := NewWriter(target, WriterOptions{})
+	w, _ := New(target, Options{})
 	w.WriteFile("index.html", []byte("old"))
 	if err := w.Commit(); err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestWriterOldSiteUnremovable(t *testing.T) {
 	// Where the old site would be kept as the spare there is a file of
 	// someone else's: it stays, and the old site is removed instead.
 	os.WriteFile(filepath.Join(dir, ".public.spare"), []byte("mine"), 0o644)
-	w, _ = NewWriter(target, WriterOptions{})
+	w, _ = New(target, Options{})
 	w.WriteFile("index.html", []byte("new"))
 	if err := w.Commit(); err != nil {
 		t.Fatalf("Commit = %v, want success with a warning", err)
@@ -142,5 +142,58 @@ func TestWriterOldSiteUnremovable(t *testing.T) {
 	if len(ws) != 2 || !strings.Contains(ws[0].Error(), ".public.spare is not a spare site perfpages made") ||
 		!strings.Contains(ws[1].Error(), "the new site is in place, but the previous one could not be removed") {
 		t.Errorf("warnings = %v", ws)
+	}
+}
+
+func TestWriterRejectsUnsafePaths(t *testing.T) {
+	dir := t.TempDir()
+	w, err := New(filepath.Join(dir, "public"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for _, p := range []string{"", "/etc/passwd", "../x", "a/../../x", "a\\b", "a\x00b", "./a", "a//b"} {
+		if err := w.WriteFile(p, nil); err == nil {
+			t.Errorf("WriteFile(%q) succeeded", p)
+		}
+	}
+	if err := w.WriteFile("a/b/index.html", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile("a/b/index.html", []byte("y")); err == nil {
+		t.Error("writing a path twice succeeded")
+	}
+}
+
+func TestWriterSwapsAtomically(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "public")
+	os.MkdirAll(target, 0o755)
+	os.WriteFile(filepath.Join(target, "old.html"), []byte("old"), 0o644)
+	os.WriteFile(filepath.Join(target, ".perfpages-site"), nil, 0o644) // a previous site
+
+	// An aborted build leaves the old site and no temporary folder.
+	w, _ := New(target, Options{})
+	w.WriteFile("new.html", []byte("new"))
+	w.Abort()
+	if _, err := os.Stat(filepath.Join(target, "old.html")); err != nil {
+		t.Errorf("abort lost the old site: %v", err)
+	}
+	// A committed build replaces it completely.
+	w, _ = New(target, Options{})
+	w.WriteFile("new.html", []byte("new"))
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(target, "old.html")); err == nil {
+		t.Error("old file survived the swap")
+	}
+	if data, _ := os.ReadFile(filepath.Join(target, "new.html")); string(data) != "new" {
+		t.Error("new file missing")
+	}
+	// Beside it only the spare: the old site, kept for the next build.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 || entries[0].Name() != ".public.spare" {
+		t.Errorf("left behind: %v", entries)
 	}
 }

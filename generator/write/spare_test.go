@@ -1,4 +1,4 @@
-package site
+package write
 
 import (
 	"io/fs"
@@ -14,7 +14,7 @@ import (
 // of the previous site's files; it returns the manifest.
 func spareBuild(t *testing.T, target string, prev map[string]FileRecord, puts map[string]string, keeps []string) (*Writer, map[string]FileRecord) {
 	t.Helper()
-	w, err := NewWriter(target, WriterOptions{})
+	w, err := New(target, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestWriterSpareLink(t *testing.T) {
 			if err := os.Symlink(to, filepath.Join(dir, ".public.spare")); err != nil {
 				t.Fatal(err)
 			}
-			w, err := NewWriter(target, WriterOptions{})
+			w, err := New(target, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,17 @@
-package site
+// Package write is the write stage of a site build: it puts the files the
+// renderer makes into the output folder, atomically. It builds the new
+// site in a temporary folder beside the output, or in the spare site an
+// earlier build kept there (spare.go); carries over the previous site's
+// files whose bytes have not changed (keep.go); and swaps the new site in
+// only when the build succeeds ([Writer.Commit]).
+//
+// It is the end of the pipeline
+//
+//	sources → dataset → analysis → site model → render → write (this)
+//
+// and knows nothing of pages: it writes bytes at slash paths. What may be
+// replaced, the lock and the swap's system calls are package outdir's.
+package write
 
 import (
 	"cmp"
@@ -40,7 +53,7 @@ import (
 type Writer struct {
 	target string
 	tmp    string
-	opts   WriterOptions
+	opts   Options
 	bytes  int64 // of the files claimed, under mu
 	// spare is the previous-but-one site the new one is made from, nil
 	// when it is made from nothing (see spare.go).
@@ -117,8 +130,8 @@ func (w *Writer) wait() error {
 	return w.linkErr
 }
 
-// WriterOptions control a [Writer].
-type WriterOptions struct {
+// Options control a [Writer].
+type Options struct {
 	// Fresh makes the new site from an empty folder: the spare site an
 	// earlier build kept is not used (a cold build reads nothing kept).
 	Fresh bool
@@ -129,7 +142,7 @@ type WriterOptions struct {
 	MaxBytes int64
 }
 
-// LimitError reports a site that grew past a bound of [WriterOptions].
+// LimitError reports a site that grew past a bound of [Options].
 type LimitError struct {
 	What  string // "files" or "bytes"
 	Limit int64
@@ -139,13 +152,13 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("the site would have more than %d %s", e.Limit, e.What)
 }
 
-// NewWriter prepares a temporary folder beside target. It refuses, before
+// New prepares a temporary folder beside target. It refuses, before
 // touching anything, a target that [outdir.Replaceable] rejects: a plain
 // file, a git work tree, a non-empty folder without the marker. A
 // symbolic link at target is followed: the site replaces the folder it
 // points to. The caller holds the target's lock ([outdir.Lock]) until the
 // writer is committed or aborted.
-func NewWriter(target string, o WriterOptions) (*Writer, error) {
+func New(target string, o Options) (*Writer, error) {
 	target, err := outdir.Resolve(target)
 	if err != nil {
 		return nil, err

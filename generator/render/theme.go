@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -11,6 +11,10 @@ import (
 	"strings"
 	texttemplate "text/template"
 )
+
+// MaxThemeFileSize caps a file of a user theme (templates, CSS, scripts,
+// fonts, images); larger files are skipped with a warning.
+const MaxThemeFileSize = 32 << 20
 
 // Theme is the parsed theme: one template set per page layout, plus the
 // static files to copy.

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"io/fs"
@@ -29,7 +29,7 @@ func TestScriptZCapped(t *testing.T) {
 // order inside one function; a user theme's file replaces the default's of
 // the same name or adds one, and its static/js/site.js replaces them all.
 func TestSiteScript(t *testing.T) {
-	funcs := (&Renderer{site: &sitemodel.Site{}}).funcs()
+	funcs := (&Renderer{site: &sitemodel.SiteView{}}).funcs()
 	script := func(user fstest.MapFS) string {
 		t.Helper()
 		th, err := LoadTheme([]fs.FS{user, themes.Default}, funcs)

@@ -1,7 +1,10 @@
-package site
+package render
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -66,9 +69,10 @@ func htmlTags(out string) ([]string, string) {
 }
 
 // FuzzSiteMarkdown feeds any Markdown to the site's goldmark (content
-// pages and triage reports are rendered with it): it must not panic, and
-// raw HTML never gets through — only the elements goldmark writes itself,
-// "<br />" (summary tables) and the "raw HTML omitted" comment.
+// pages and triage reports are rendered with it), seeded with the demo's
+// pages (content/) among others: it must not panic, and raw HTML never
+// gets through — only the elements goldmark writes itself, "<br />"
+// (summary tables) and the "raw HTML omitted" comment.
 func FuzzSiteMarkdown(f *testing.F) {
 	for _, s := range []string{
 		"# Title\n\n| a | b |\n|---|---|\n| x <br /> y | <script>alert(1)</script> |\n",
@@ -78,8 +82,20 @@ func FuzzSiteMarkdown(f *testing.F) {
 		"text[^1]\n\n[^1]: note <b>bold</b>\n",
 		"```html\n<script>\n```\n\n    <iframe>\n\n~~del~~ *em* **strong** `code`",
 		"<!-- comment --> <?php ?> <![CDATA[x]]> <!DOCTYPE html>",
+		"+++\ntitle = \"G\"\nweight = -3\n+++\n# x\n<script>alert(1)</script>\n",
 	} {
 		f.Add(s)
+	}
+	err := filepath.WalkDir(filepath.Join("..", "..", "content"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		f.Add(string(data))
+		return err
+	})
+	if err != nil {
+		f.Fatal(err)
 	}
 	md := markdown("/sub/")
 	f.Fuzz(func(t *testing.T, src string) {

@@ -1,4 +1,4 @@
-package site
+package render
 
 // Charts. Every chart of the site is drawn by one renderer, the default
 // theme's site.js, from two parts:
