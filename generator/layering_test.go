@@ -17,7 +17,8 @@ import (
 //
 //	stage       packages                                       may import
 //	toolkit     analysis/quantile, generator/internal/*,       (own stage)
-//	            generator/{inert,outdir}, content, themes
+//	            internal/mdtext, generator/{inert,outdir},
+//	            content, themes
 //	statistics  analysis/{budget,criterion,zscore,             toolkit
 //	            mannwhitney,changepoint}
 //	model       analysis (model types, comparisons, options)   toolkit, statistics
@@ -35,7 +36,7 @@ var layerStages = []struct {
 	pkgs []string // module-relative import paths; a trailing "/..." covers a tree
 	may  []string // earlier stages it may import
 }{
-	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "generator/internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
+	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},
@@ -120,14 +121,14 @@ func TestLayering(t *testing.T) {
 // TestLayering pass by placing nothing.
 func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
-		"generator/internal/mdtext/mdtest": "toolkit",
-		"generator/internal/slug":          "site",
-		"analysis":                         "model",
-		"analysis/zscore":                  "statistics",
-		"generator/config":                 "config",
-		"generator/perfgate":               "readers",
-		"generator":                        "build",
-		"generator/nosuch":                 "",
+		"internal/mdtext/mdtest":  "toolkit",
+		"generator/internal/slug": "site",
+		"analysis":                "model",
+		"analysis/zscore":         "statistics",
+		"generator/config":        "config",
+		"generator/perfgate":      "readers",
+		"generator":               "build",
+		"generator/nosuch":        "",
 	} {
 		if got := stageOf(pkg); got != want {
 			t.Errorf("stageOf(%q) = %q, want %q", pkg, got, want)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // Markdown renders a compare receipt as perfgate's pull-request comment

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis/budget"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
-	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
+	"github.com/perfpages/perfpages/internal/mdtext"
+	"github.com/perfpages/perfpages/internal/mdtext/mdtest"
 )
 
 // commentReceipt is a warn verdict on one key, with a budget and a unit

@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/perfpages/perfpages/analysis"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // MaxTriageSteps is the most steps a weekly report lists; the rest are

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // NeedsLookTitle is the heading of a weekly report's section of what the

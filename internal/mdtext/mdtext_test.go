@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
-	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
+	"github.com/perfpages/perfpages/internal/mdtext"
+	"github.com/perfpages/perfpages/internal/mdtext/mdtest"
 )
 
 func TestLine(t *testing.T) {
