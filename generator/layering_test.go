@@ -23,11 +23,13 @@ import (
 //	            mannwhitney,changepoint}
 //	model       analysis (model types, comparisons, options)   toolkit, statistics
 //	config      generator/config                               toolkit, statistics, model — no reader
-//	readers     generator/{archive,foreign,source,perfgate,    toolkit, statistics, model — not config
+//	readers     generator/{archive,foreign,source,receipt,     toolkit, statistics, model — not config
 //	            demo,planted,store}
 //	site        generator/internal/slug, generator/route,      toolkit, statistics, model — no reader,
 //	            generator/{report,sitemodel,site}              no config
-//	build       generator, cmd/perfpages, e2e, scripts/action  everything
+//	build       generator, cmd/perfpages,                      everything
+//	            cmd/perfpages/internal/perfgate, e2e,
+//	            scripts/action
 //
 // A package may always import packages of its own stage. Every package of
 // the module must be in the table, so that a new one is placed on purpose.
@@ -40,9 +42,9 @@ var layerStages = []struct {
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"model", []string{"analysis"}, []string{"toolkit", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "statistics", "model"}},
-	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/perfgate", "generator/demo", "generator/planted", "generator/store"}, []string{"toolkit", "statistics", "model"}},
+	{"readers", []string{"generator/archive", "generator/foreign", "generator/source", "generator/receipt", "generator/demo", "generator/planted", "generator/store"}, []string{"toolkit", "statistics", "model"}},
 	{"site", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel", "generator/site"}, []string{"toolkit", "statistics", "model"}},
-	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site"}},
+	{"build", []string{"generator", "cmd/perfpages", "cmd/perfpages/internal/perfgate", "e2e", "scripts/action"}, []string{"toolkit", "statistics", "model", "config", "readers", "site"}},
 }
 
 const module = "github.com/perfpages/perfpages/"
@@ -121,14 +123,15 @@ func TestLayering(t *testing.T) {
 // TestLayering pass by placing nothing.
 func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
-		"internal/mdtext/mdtest":  "toolkit",
-		"generator/internal/slug": "site",
-		"analysis":                "model",
-		"analysis/zscore":         "statistics",
-		"generator/config":        "config",
-		"generator/perfgate":      "readers",
-		"generator":               "build",
-		"generator/nosuch":        "",
+		"internal/mdtext/mdtest":          "toolkit",
+		"generator/internal/slug":         "site",
+		"analysis":                        "model",
+		"analysis/zscore":                 "statistics",
+		"generator/config":                "config",
+		"generator/receipt":               "readers",
+		"cmd/perfpages/internal/perfgate": "build",
+		"generator":                       "build",
+		"generator/nosuch":                "",
 	} {
 		if got := stageOf(pkg); got != want {
 			t.Errorf("stageOf(%q) = %q, want %q", pkg, got, want)

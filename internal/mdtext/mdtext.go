@@ -6,7 +6,8 @@
 // a crafted name can do. Fuzz tests prove the rules against goldmark with
 // GitHub's extensions (package mdtest): FuzzFragments here for each place
 // a writer puts a fragment, FuzzMarkdownWriters (generator/report) and
-// FuzzCommentMarkdown (generator/perfgate) for the documents themselves.
+// FuzzCommentMarkdown (cmd/perfpages/internal/perfgate) for the documents
+// themselves.
 //
 // The promise: whatever s holds, Text(s), Code(s) and CodeCell(s) render
 // as exactly one run of text (or one code span) showing Line(s), with two

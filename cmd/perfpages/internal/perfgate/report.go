@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // Check ids, finding codes and severities of reports (stable tokens).
@@ -23,12 +24,12 @@ const (
 
 // Report is a perfgate.report.v1 report.
 type Report struct {
-	ReportType string  `json:"report_type"`
-	Verdict    Verdict `json:"verdict"`
+	ReportType string          `json:"report_type"`
+	Verdict    receipt.Verdict `json:"verdict"`
 	// Compare is the compared receipt; absent when there was no baseline.
-	Compare  *CompareReceipt `json:"compare,omitempty"`
-	Findings []Finding       `json:"findings"`
-	Summary  Summary         `json:"summary"`
+	Compare  *receipt.Compare `json:"compare,omitempty"`
+	Findings []Finding        `json:"findings"`
+	Summary  Summary          `json:"summary"`
 }
 
 // Finding is one thing the report calls out.
@@ -78,9 +79,9 @@ const (
 // NewReport wraps a compare receipt in a report: the verdict copied, one
 // finding per warn or fail delta in metric order (check_id perf.budget,
 // code metric_warn or metric_fail), and the counts.
-func NewReport(c *CompareReceipt, w Wording) Report {
+func NewReport(c *receipt.Compare, w Wording) Report {
 	r := Report{
-		ReportType: ReportSchema,
+		ReportType: receipt.ReportSchema,
 		Verdict:    c.Verdict,
 		Compare:    c,
 		Findings:   []Finding{},
@@ -102,7 +103,7 @@ func NewReport(c *CompareReceipt, w Wording) Report {
 			continue
 		}
 		threshold, dir := budget.DefaultThreshold, budget.Lower
-		if m, ok := MetricByName(metric); ok {
+		if m, ok := receipt.MetricByName(metric); ok {
 			dir = m.Direction
 		}
 		if b, ok := c.Budgets[metric]; ok {
@@ -146,7 +147,7 @@ func percentOf(x float64) float64 {
 // finding, no compare receipt.
 func NoBaselineReport(bench string) Report {
 	return Report{
-		ReportType: ReportSchema,
+		ReportType: receipt.ReportSchema,
 		Verdict:    verdictJSON(budget.NoBaseline()),
 		Findings: []Finding{{
 			CheckID:  CheckBaseline,

@@ -1,4 +1,4 @@
-package perfgate
+package receipt
 
 import (
 	"github.com/perfpages/perfpages/analysis/budget"
@@ -91,8 +91,8 @@ type Stats struct {
 	ThroughputPerS *F64Summary `json:"throughput_per_s,omitempty"`
 }
 
-// RunReceipt is a perfgate.run.v1 receipt.
-type RunReceipt struct {
+// Run is a perfgate.run.v1 receipt.
+type Run struct {
 	Schema  string   `json:"schema"`
 	Tool    Tool     `json:"tool"`
 	Run     RunMeta  `json:"run"`
@@ -159,10 +159,11 @@ type Verdict struct {
 	Reasons []string      `json:"reasons"`
 }
 
-// CompareReceipt is a perfgate.compare.v1 receipt. Budgets and Deltas are
+// Compare is a perfgate.compare.v1 receipt. Budgets and Deltas are
 // keyed by metric: a perfgate metric name (wall_ms, …) when run receipts
-// were compared, a result key (see [ResultKey]) when archives were.
-type CompareReceipt struct {
+// were compared, a result key ("<benchmark>{<params>}/<metric>") when
+// archives were.
+type Compare struct {
 	Schema      string            `json:"schema"`
 	Tool        Tool              `json:"tool"`
 	Bench       Bench             `json:"bench"`
@@ -306,7 +307,7 @@ func (s *Stats) CV(metric string) *float64 {
 // Series returns the per-sample values of a metric over the measured
 // (non-warm-up) samples: what p95 and the significance test use. A sample
 // without the metric contributes nothing; throughput needs work units.
-func (r *RunReceipt) Series(metric string) []float64 {
+func (r *Run) Series(metric string) []float64 {
 	var xs []float64
 	for i := range r.Samples {
 		s := &r.Samples[i]

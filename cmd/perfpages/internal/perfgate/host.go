@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // ProbeHost describes this machine: operating system and architecture in
@@ -18,8 +20,8 @@ import (
 // perfpages compare without a spurious host mismatch; the number of
 // logical CPUs; total memory from /proc/meminfo when the system has it;
 // and the SHA-256 of the host name.
-func ProbeHost() Host {
-	h := Host{OS: rustOS(runtime.GOOS), Arch: rustArch(runtime.GOARCH)}
+func ProbeHost() receipt.Host {
+	h := receipt.Host{OS: rustOS(runtime.GOOS), Arch: rustArch(runtime.GOARCH)}
 	n := uint32(runtime.NumCPU())
 	h.CPUCount = &n
 	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
@@ -99,7 +101,7 @@ func rustArch(goarch string) string {
 // other. Host names are not compared: hosted CI runners get a new name
 // for every job, so a differing hostname_hash alone would flag every
 // comparison.
-func HostMismatch(base, cur Host) []string {
+func HostMismatch(base, cur receipt.Host) []string {
 	var reasons []string
 	if base.OS != cur.OS {
 		reasons = append(reasons, fmt.Sprintf("OS mismatch: baseline=%s, current=%s", base.OS, cur.OS))

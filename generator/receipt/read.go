@@ -1,4 +1,4 @@
-package perfgate
+package receipt
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -130,7 +129,7 @@ func sniff(name string, data []byte) (Kind, error) {
 // the required fields (missing or null ones are named by path, e.g.
 // "run.host.os") and their types. Unknown fields are accepted, so that
 // receipts from newer perfgate versions still read. name is used in errors.
-func ReadRun(name string, data []byte) (*RunReceipt, error) {
+func ReadRun(name string, data []byte) (*Run, error) {
 	obj, err := decodeObject(name, data)
 	if err != nil {
 		return nil, err
@@ -141,15 +140,30 @@ func ReadRun(name string, data []byte) (*RunReceipt, error) {
 	if err := requireFields(name, obj, runRequired); err != nil {
 		return nil, err
 	}
-	var r RunReceipt
+	var r Run
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, jsonError(name, data, err)
 	}
 	return &r, nil
 }
 
+// ReadRunFile returns the bytes of the run receipt at path as they are,
+// once [ReadRun] has validated them: what promote copies. Like every
+// receipt, the file is read only when it is a regular file (or a link to
+// one), within the default input cap; it is not inflated.
+func ReadRunFile(path string) ([]byte, error) {
+	data, err := capped.ReadRegular(path, 0)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	if _, err := ReadRun(path, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
 // ReadCompare decodes and validates a perfgate.compare.v1 receipt.
-func ReadCompare(name string, data []byte) (*CompareReceipt, error) {
+func ReadCompare(name string, data []byte) (*Compare, error) {
 	obj, err := decodeObject(name, data)
 	if err != nil {
 		return nil, err
@@ -160,7 +174,7 @@ func ReadCompare(name string, data []byte) (*CompareReceipt, error) {
 	if err := requireFields(name, obj, compareRequired); err != nil {
 		return nil, err
 	}
-	var c CompareReceipt
+	var c Compare
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, jsonError(name, data, err)
 	}
@@ -320,7 +334,7 @@ func fileError(file string, line int, err error) error {
 type Input struct {
 	Path    string
 	Kind    Kind
-	Run     *RunReceipt   // KindRun
+	Run     *Run          // KindRun
 	Archive *analysis.Run // KindArchive
 	// Problems are the archive's non-fatal problems (unknown fields,
 	// dropped results), as "file:line: message".
@@ -332,7 +346,7 @@ type Input struct {
 // archive.DefaultMaxBytes; see [ReadInput]). Errors name the file.
 //
 // A run receipt's statistics are those of its samples whenever it has
-// measured samples ([RunReceipt.VerifyStats]): the stats block is a
+// measured samples ([Run.VerifyStats]): the stats block is a
 // summary the receipt's writer computed, and a check judges what was
 // measured, so a hand-edited, stale or buggy summary cannot pass a
 // regression (or fail one). A stats block that disagrees with the samples
@@ -386,56 +400,4 @@ func pathError(path string, err error) error {
 		return fileError(path, 0, pe.Err)
 	}
 	return fileError(path, 0, err)
-}
-
-// Marshal is the JSON form perfpages writes receipts in: two-space
-// indentation, no HTML escaping, a final newline.
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// WriteFile writes data to path atomically (a temporary file in the same
-// folder, renamed), creating the folder when needed, so that a reader
-// never sees half a receipt.
-func WriteFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// WriteJSON marshals v with [Marshal] and writes it with [WriteFile].
-func WriteJSON(path string, v any) error {
-	data, err := Marshal(v)
-	if err != nil {
-		return err
-	}
-	return WriteFile(path, data)
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // Export formats.
@@ -43,7 +45,7 @@ type cell struct {
 func textCell(s string) cell   { return cell{kind: 's', s: s} }
 func uintCell(u uint64) cell   { return cell{kind: 'u', u: u} }
 func floatCell(f float64) cell { return cell{kind: 'f', f: f} }
-func optCell(u *U64Summary) cell {
+func optCell(u *receipt.U64Summary) cell {
 	if u == nil {
 		return cell{}
 	}
@@ -51,7 +53,7 @@ func optCell(u *U64Summary) cell {
 }
 
 // ExportRuns writes one row per run receipt, after a CSV header.
-func ExportRuns(w io.Writer, format string, runs []*RunReceipt) error {
+func ExportRuns(w io.Writer, format string, runs []*receipt.Run) error {
 	rows := make([][]cell, len(runs))
 	for i, r := range runs {
 		thr := cell{}
@@ -76,7 +78,7 @@ func ExportRuns(w io.Writer, format string, runs []*RunReceipt) error {
 // by metric: values with 6 decimals, regression_pct = pct × 100 (signed,
 // as perfgate exports it), threshold × 100 (0 when the metric has no
 // budget).
-func ExportCompares(w io.Writer, format string, cmps []*CompareReceipt) error {
+func ExportCompares(w io.Writer, format string, cmps []*receipt.Compare) error {
 	var rows [][]cell
 	for _, c := range cmps {
 		for _, k := range slices.Sorted(maps.Keys(c.Deltas)) {

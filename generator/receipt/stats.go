@@ -1,4 +1,4 @@
-package perfgate
+package receipt
 
 import (
 	"errors"
@@ -74,7 +74,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 // VerifyStats returns how it differed, one entry per metric ("wall_ms
 // median 5 vs 120 from the samples"). A receipt without measured samples
 // keeps its stats block: it is all there is.
-func (r *RunReceipt) VerifyStats() []string {
+func (r *Run) VerifyStats() []string {
 	st, err := ComputeStats(r.Samples, r.Bench.WorkUnits)
 	if err != nil {
 		return nil

@@ -1,4 +1,4 @@
-package perfgate
+package receipt
 
 import (
 	"errors"
@@ -82,7 +82,7 @@ func TestComputeStatsEdges(t *testing.T) {
 }
 
 func TestStatsAccessors(t *testing.T) {
-	r := &RunReceipt{
+	r := &Run{
 		Bench: Bench{WorkUnits: u64p(100)},
 		Samples: []Sample{
 			{WallMs: 9999, Warmup: true, MaxRSSKB: u64p(1)},
@@ -123,27 +123,42 @@ func TestStatsAccessors(t *testing.T) {
 	}
 }
 
+// baselineRun is a run receipt of five samples of wall time and RSS,
+// summarized without mean and stddev, as perfgate's CLI fixtures are
+// written.
+func baselineRun() *Run {
+	wall, rss := []uint64{100, 102, 98, 101, 99}, []uint64{1024, 1028, 1020, 1026, 1022}
+	r := &Run{Schema: RunSchema, Bench: Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: 5}}
+	for i := range wall {
+		r.Samples = append(r.Samples, Sample{WallMs: wall[i], MaxRSSKB: u64p(rss[i])})
+	}
+	r.Stats, _ = ComputeStats(r.Samples, nil)
+	r.Stats.WallMs.Mean, r.Stats.WallMs.Stddev = nil, nil
+	r.Stats.MaxRSSKB.Mean, r.Stats.MaxRSSKB.Stddev = nil, nil
+	return r
+}
+
 // VerifyStats keeps a stats block that agrees with the samples (means
 // left out included) and replaces one that does not, saying how.
 func TestVerifyStats(t *testing.T) {
 	mean := func(v float64) *float64 { return &v }
 	for _, tt := range []struct {
 		name   string
-		edit   func(r *RunReceipt)
+		edit   func(r *Run)
 		differ []string
 	}{
-		{"agrees, means left out", func(r *RunReceipt) {}, nil},
-		{"agrees, with means", func(r *RunReceipt) { r.Stats, _ = ComputeStats(r.Samples, nil) }, nil},
-		{"mean off by rounding", func(r *RunReceipt) {
+		{"agrees, means left out", func(r *Run) {}, nil},
+		{"agrees, with means", func(r *Run) { r.Stats, _ = ComputeStats(r.Samples, nil) }, nil},
+		{"mean off by rounding", func(r *Run) {
 			r.Stats, _ = ComputeStats(r.Samples, nil)
 			r.Stats.WallMs.Mean = mean(*r.Stats.WallMs.Mean * (1 + 1e-12))
 		}, nil},
-		{"median forged", func(r *RunReceipt) { r.Stats.WallMs.Median = 50 }, []string{"wall_ms median 50 vs 100 from the samples"}},
-		{"max forged", func(r *RunReceipt) { r.Stats.MaxRSSKB.Max = 1 }, []string{"max_rss_kb max 1 vs 1028 from the samples"}},
-		{"mean forged", func(r *RunReceipt) { r.Stats.WallMs.Mean = mean(1) }, []string{"wall_ms mean 1 vs 100 from the samples"}},
-		{"a measured metric left out", func(r *RunReceipt) { r.Stats.MaxRSSKB = nil }, []string{"max_rss_kb measured, but not summarized"}},
-		{"a metric no sample has", func(r *RunReceipt) { r.Stats.CPUMs = &U64Summary{Median: 1, Min: 1, Max: 1} }, []string{"cpu_ms summarized, but no sample has it"}},
-		{"no measured samples: the block is all there is", func(r *RunReceipt) {
+		{"median forged", func(r *Run) { r.Stats.WallMs.Median = 50 }, []string{"wall_ms median 50 vs 100 from the samples"}},
+		{"max forged", func(r *Run) { r.Stats.MaxRSSKB.Max = 1 }, []string{"max_rss_kb max 1 vs 1028 from the samples"}},
+		{"mean forged", func(r *Run) { r.Stats.WallMs.Mean = mean(1) }, []string{"wall_ms mean 1 vs 100 from the samples"}},
+		{"a measured metric left out", func(r *Run) { r.Stats.MaxRSSKB = nil }, []string{"max_rss_kb measured, but not summarized"}},
+		{"a metric no sample has", func(r *Run) { r.Stats.CPUMs = &U64Summary{Median: 1, Min: 1, Max: 1} }, []string{"cpu_ms summarized, but no sample has it"}},
+		{"no measured samples: the block is all there is", func(r *Run) {
 			for i := range r.Samples {
 				r.Samples[i].Warmup = true
 			}
@@ -151,7 +166,7 @@ func TestVerifyStats(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := fixtureBaseline()
+			r := baselineRun()
 			tt.edit(r)
 			before := r.Stats
 			differ := r.VerifyStats()

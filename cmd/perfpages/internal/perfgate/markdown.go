@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
@@ -23,7 +24,7 @@ import (
 // The bench name, metric keys, units and reason tokens come from the
 // receipts and archives: they go through mdtext, as in every Markdown
 // perfpages writes (FuzzCommentMarkdown).
-func Markdown(c *CompareReceipt, units map[string]string) string {
+func Markdown(c *receipt.Compare, units map[string]string) string {
 	var b strings.Builder
 	b.WriteString(verdictHeader(c.Verdict.Status))
 	b.WriteString("\n\n")
@@ -81,10 +82,12 @@ func statusIcon(s budget.Status) string {
 	return "⏭️"
 }
 
-func noisy(d Delta) bool { return d.CV != nil && d.NoiseThreshold != nil && *d.CV > *d.NoiseThreshold }
+func noisy(d receipt.Delta) bool {
+	return d.CV != nil && d.NoiseThreshold != nil && *d.CV > *d.NoiseThreshold
+}
 
 // reasonLine renders one verdict reason as a Notes bullet.
-func reasonLine(c *CompareReceipt, token string) string {
+func reasonLine(c *receipt.Compare, token string) string {
 	i := strings.LastIndexByte(token, '_')
 	if i > 0 {
 		metric, status := token[:i], budget.Status(token[i+1:])
@@ -118,7 +121,7 @@ func reasonLine(c *CompareReceipt, token string) string {
 // with a prefix: analysis.ValueParts, "16.3 k cpu-ns/op", never 16300 or
 // 1.63e+04. NaN and ±Inf are "n/a".
 func value(key string, v float64, units map[string]string) (number, unit string) {
-	m, ok := MetricByName(key)
+	m, ok := receipt.MetricByName(key)
 	switch {
 	case !ok:
 		return analysis.ValueParts(v, units[key])
@@ -149,7 +152,7 @@ type ValueRow struct {
 
 // RunValues are a run receipt's medians in the order perfgate lists them
 // when there is no baseline.
-func RunValues(r *RunReceipt) []ValueRow {
+func RunValues(r *receipt.Run) []ValueRow {
 	var rows []ValueRow
 	for _, name := range []string{"wall_ms", "cpu_ms", "page_faults", "ctx_switches", "max_rss_kb", "binary_bytes", "throughput_per_s"} {
 		if v, ok := r.Stats.Median(name); ok {

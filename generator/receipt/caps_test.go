@@ -1,4 +1,4 @@
-package perfgate
+package receipt
 
 import (
 	"bytes"

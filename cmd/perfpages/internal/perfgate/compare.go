@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // CompareOptions configures a comparison. perfgate takes its own options,
@@ -27,14 +28,14 @@ type CompareOptions struct {
 	Metrics map[string]analysis.Metric
 	// Significance turns on Welch's t-test; nil leaves it off.
 	Significance *budget.SignificancePolicy
-	Tool         Tool
+	Tool         receipt.Tool
 	// BaselinePath and CurrentPath go into the receipt's refs.
 	BaselinePath, CurrentPath string
 }
 
 // Comparison is a compare receipt with what rendering it needs.
 type Comparison struct {
-	Receipt CompareReceipt
+	Receipt receipt.Compare
 	// Units is the display unit of each delta key.
 	Units map[string]string
 	// Warnings are problems that did not stop the comparison (a host
@@ -51,11 +52,11 @@ type Comparison struct {
 // overrides threshold, warn factor, direction, statistic and noise
 // settings; unset values take perfgate's defaults (0.20, 0.90, the
 // metric's direction, median, no noise threshold, noise policy warn).
-func CompareRuns(base, cur *RunReceipt, opts CompareOptions) *Comparison {
+func CompareRuns(base, cur *receipt.Run, opts CompareOptions) *Comparison {
 	budgets := map[string]budget.Budget{}
 	var inputs []budget.Input
 	units := map[string]string{}
-	for _, m := range Metrics {
+	for _, m := range receipt.Metrics {
 		if !m.Budgeted {
 			continue
 		}
@@ -85,8 +86,8 @@ func CompareRuns(base, cur *RunReceipt, opts CompareOptions) *Comparison {
 	}
 	c := &Comparison{Units: units}
 	c.Receipt = newCompareReceipt(opts, cur.Bench,
-		Ref{Path: opts.BaselinePath, RunID: base.Run.ID},
-		Ref{Path: opts.CurrentPath, RunID: cur.Run.ID},
+		receipt.Ref{Path: opts.BaselinePath, RunID: base.Run.ID},
+		receipt.Ref{Path: opts.CurrentPath, RunID: cur.Run.ID},
 		budgets, budget.Compare(inputs, budgets, opts.Significance))
 	c.HostMismatch = HostMismatch(base.Run.Host, cur.Run.Host)
 	for _, r := range c.HostMismatch {
@@ -109,22 +110,22 @@ func budgetFor(b budget.Budget, ok bool, def budget.Direction) budget.Budget {
 }
 
 // newCompareReceipt assembles a receipt from the engine's result.
-func newCompareReceipt(opts CompareOptions, bench Bench, baseRef, curRef Ref, budgets map[string]budget.Budget, res budget.Result) CompareReceipt {
-	r := CompareReceipt{
-		Schema:      CompareSchema,
+func newCompareReceipt(opts CompareOptions, bench receipt.Bench, baseRef, curRef receipt.Ref, budgets map[string]budget.Budget, res budget.Result) receipt.Compare {
+	r := receipt.Compare{
+		Schema:      receipt.CompareSchema,
 		Tool:        opts.Tool,
 		Bench:       bench,
 		BaselineRef: baseRef,
 		CurrentRef:  curRef,
-		Budgets:     map[string]Budget{},
-		Deltas:      map[string]Delta{},
+		Budgets:     map[string]receipt.Budget{},
+		Deltas:      map[string]receipt.Delta{},
 		Verdict:     verdictJSON(res.Verdict),
 	}
 	if r.Bench.Command == nil {
 		r.Bench.Command = []string{}
 	}
 	for k, b := range budgets {
-		wb := Budget{Threshold: b.Threshold, WarnThreshold: b.WarnThreshold, NoiseThreshold: b.NoiseThreshold, Direction: b.Direction}
+		wb := receipt.Budget{Threshold: b.Threshold, WarnThreshold: b.WarnThreshold, NoiseThreshold: b.NoiseThreshold, Direction: b.Direction}
 		if p := b.Policy(); p != budget.NoiseIgnore {
 			wb.NoisePolicy = p
 		}
@@ -136,8 +137,8 @@ func newCompareReceipt(opts CompareOptions, bench Bench, baseRef, curRef Ref, bu
 	return r
 }
 
-func deltaJSON(d budget.Delta) Delta {
-	out := Delta{
+func deltaJSON(d budget.Delta) receipt.Delta {
+	out := receipt.Delta{
 		Baseline: d.Baseline, Current: d.Current, Ratio: d.Ratio, Pct: d.Pct, Regression: d.Regression,
 		CV: d.CV, NoiseThreshold: d.NoiseThreshold, Status: d.Status,
 	}
@@ -146,7 +147,7 @@ func deltaJSON(d budget.Delta) Delta {
 	}
 	if s := d.Significance; s != nil {
 		p := s.PValue
-		out.Significance = &Significance{
+		out.Significance = &receipt.Significance{
 			Test: s.Test, PValue: &p, Alpha: s.Alpha, Significant: s.Significant,
 			BaselineSamples: uint32(s.BaselineSamples), CurrentSamples: uint32(s.CurrentSamples),
 			CILower: s.CILower, CIUpper: s.CIUpper,
@@ -155,14 +156,14 @@ func deltaJSON(d budget.Delta) Delta {
 	return out
 }
 
-func verdictJSON(v budget.Verdict) Verdict {
+func verdictJSON(v budget.Verdict) receipt.Verdict {
 	reasons := v.Reasons
 	if reasons == nil {
 		reasons = []string{}
 	}
-	return Verdict{
+	return receipt.Verdict{
 		Status:  v.Status,
-		Counts:  Counts{Pass: uint32(v.Counts.Pass), Warn: uint32(v.Counts.Warn), Fail: uint32(v.Counts.Fail), Skip: uint32(v.Counts.Skip)},
+		Counts:  receipt.Counts{Pass: uint32(v.Counts.Pass), Warn: uint32(v.Counts.Warn), Fail: uint32(v.Counts.Fail), Skip: uint32(v.Counts.Skip)},
 		Reasons: reasons,
 	}
 }
@@ -287,10 +288,10 @@ func CompareArchives(base, cur *analysis.Run, opts CompareOptions) *Comparison {
 		c.Warnings = append(c.Warnings, "the archives have no test case and metric in common")
 	}
 
-	bench := Bench{Name: cur.Artifact.ID, Command: []string{}, Repeat: uint32(maxSamples)}
+	bench := receipt.Bench{Name: cur.Artifact.ID, Command: []string{}, Repeat: uint32(maxSamples)}
 	c.Receipt = newCompareReceipt(opts, bench,
-		Ref{Path: opts.BaselinePath, RunID: base.Artifact.ID},
-		Ref{Path: opts.CurrentPath, RunID: cur.Artifact.ID},
+		receipt.Ref{Path: opts.BaselinePath, RunID: base.Artifact.ID},
+		receipt.Ref{Path: opts.CurrentPath, RunID: cur.Artifact.ID},
 		budgets, budget.Compare(inputs, budgets, opts.Significance))
 	c.HostMismatch = machineMismatch(base, cur)
 	for _, r := range c.HostMismatch {
@@ -331,7 +332,7 @@ func machineMismatch(base, cur *analysis.Run) []string {
 		reasons = append(reasons, fmt.Sprintf("machine mismatch: baseline=%s, current=%s", bm.Name, cm.Name))
 	}
 	// A field only one archive states is not a difference.
-	var bh, ch Host
+	var bh, ch receipt.Host
 	if bm.OS != "" && cm.OS != "" {
 		bh.OS, ch.OS = bm.OS, cm.OS
 	}

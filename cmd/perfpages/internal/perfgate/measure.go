@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // DefaultOutputCap is how many bytes of a sample's stdout and stderr a
@@ -53,16 +55,16 @@ type RunOptions struct {
 	// OutputCap is the number of output bytes kept per stream (0:
 	// DefaultOutputCap; at most MaxOutputCap).
 	OutputCap int
-	Tool      Tool
+	Tool      receipt.Tool
 	// Now is the clock of the receipt's timestamps (default time.Now).
 	Now func() time.Time
 	// Host describes the machine (default ProbeHost).
-	Host func() Host
+	Host func() receipt.Host
 }
 
 // RunOutcome is a finished measurement.
 type RunOutcome struct {
-	Receipt *RunReceipt
+	Receipt *receipt.Run
 	// Failures lists measured samples that timed out or exited non-zero,
 	// in perfgate's words ("iteration 3 exit code 2", "iteration 4 timed
 	// out"; a killed sample is listed once, as timed out). Warm-up
@@ -118,11 +120,11 @@ func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 		return nil, err
 	}
 
-	r := &RunReceipt{
-		Schema: RunSchema,
+	r := &receipt.Run{
+		Schema: receipt.RunSchema,
 		Tool:   opts.Tool,
-		Run:    RunMeta{ID: id, StartedAt: now().UTC().Format(time.RFC3339Nano), Host: host()},
-		Bench: Bench{
+		Run:    receipt.RunMeta{ID: id, StartedAt: now().UTC().Format(time.RFC3339Nano), Host: host()},
+		Bench: receipt.Bench{
 			Name:      opts.Name,
 			Cwd:       opts.Cwd,
 			Command:   append([]string{}, opts.Command...),
@@ -155,7 +157,7 @@ func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 		}
 		r.Samples = append(r.Samples, s)
 	}
-	if r.Stats, err = ComputeStats(r.Samples, opts.WorkUnits); err != nil {
+	if r.Stats, err = receipt.ComputeStats(r.Samples, opts.WorkUnits); err != nil {
 		return nil, err
 	}
 	r.Run.EndedAt = now().UTC().Format(time.RFC3339Nano)
@@ -182,24 +184,24 @@ func lookPath(name string) (string, error) {
 const outputGrace = time.Second
 
 // runOnce runs the command once and measures it.
-func runOnce(ctx context.Context, path string, argv []string, dir string, timeout time.Duration, capBytes int) (Sample, error) {
+func runOnce(ctx context.Context, path string, argv []string, dir string, timeout time.Duration, capBytes int) (receipt.Sample, error) {
 	if err := ctx.Err(); err != nil {
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 	defer devnull.Close()
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 	stdout, stderr := &capBuffer{max: capBytes}, &capBuffer{max: capBytes}
 	var readers sync.WaitGroup
@@ -215,7 +217,7 @@ func runOnce(ctx context.Context, path string, argv []string, dir string, timeou
 		readers.Wait()
 		outR.Close()
 		errR.Close()
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 
 	// Kill the process group on timeout or cancellation, but never after
@@ -262,14 +264,14 @@ func runOnce(ctx context.Context, path string, argv []string, dir string, timeou
 	errR.Close()
 
 	if werr != nil {
-		return Sample{}, werr
+		return receipt.Sample{}, werr
 	}
 	if err := ctx.Err(); err != nil {
-		return Sample{}, err
+		return receipt.Sample{}, err
 	}
 	// ExitCode is -1 for a process ended by a signal (Go's convention;
 	// perfgate records the signal number).
-	s := Sample{
+	s := receipt.Sample{
 		WallMs:   uint64(wall.Milliseconds()),
 		ExitCode: int32(state.ExitCode()),
 		TimedOut: timedOut,

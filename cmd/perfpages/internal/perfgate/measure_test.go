@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 func needShell(t *testing.T) {
@@ -25,7 +27,7 @@ func needShell(t *testing.T) {
 
 var fixedClock = func() time.Time { return time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC) }
 
-func fixedHost() Host { return Host{OS: "linux", Arch: "x86_64"} }
+func fixedHost() receipt.Host { return receipt.Host{OS: "linux", Arch: "x86_64"} }
 
 var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
@@ -35,7 +37,7 @@ func TestRunShape(t *testing.T) {
 	needShell(t)
 	out, err := Run(context.Background(), RunOptions{
 		Name: "shell/true", Command: []string{"sh", "-c", "exit 0"}, Repeat: 3, Warmup: 1, WorkUnits: u64p(10),
-		Timeout: time.Minute, Tool: Tool{Name: "perfpages", Version: "test"}, Now: fixedClock, Host: fixedHost,
+		Timeout: time.Minute, Tool: receipt.Tool{Name: "perfpages", Version: "test"}, Now: fixedClock, Host: fixedHost,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -47,15 +49,15 @@ func TestRunShape(t *testing.T) {
 	if !uuidV4.MatchString(r.Run.ID) {
 		t.Errorf("run id %q is not a v4 UUID", r.Run.ID)
 	}
-	wantMeta := RunMeta{ID: r.Run.ID, StartedAt: "2026-11-20T03:00:00Z", EndedAt: "2026-11-20T03:00:00Z", Host: fixedHost()}
+	wantMeta := receipt.RunMeta{ID: r.Run.ID, StartedAt: "2026-11-20T03:00:00Z", EndedAt: "2026-11-20T03:00:00Z", Host: fixedHost()}
 	if diff := cmp.Diff(wantMeta, r.Run); diff != "" {
 		t.Errorf("run (-want +got):\n%s", diff)
 	}
-	wantBench := Bench{Name: "shell/true", Command: []string{"sh", "-c", "exit 0"}, Repeat: 3, Warmup: 1, WorkUnits: u64p(10), TimeoutMs: u64p(60000)}
+	wantBench := receipt.Bench{Name: "shell/true", Command: []string{"sh", "-c", "exit 0"}, Repeat: 3, Warmup: 1, WorkUnits: u64p(10), TimeoutMs: u64p(60000)}
 	if diff := cmp.Diff(wantBench, r.Bench); diff != "" {
 		t.Errorf("bench (-want +got):\n%s", diff)
 	}
-	if r.Schema != RunSchema || r.Tool.Name != "perfpages" || len(r.Samples) != 4 {
+	if r.Schema != receipt.RunSchema || r.Tool.Name != "perfpages" || len(r.Samples) != 4 {
 		t.Fatalf("receipt = %+v", r)
 	}
 	for i, s := range r.Samples {
@@ -70,13 +72,13 @@ func TestRunShape(t *testing.T) {
 		t.Errorf("stats = %+v", r.Stats)
 	}
 	measured := r.Samples[1:]
-	want, _ := ComputeStats(measured, r.Bench.WorkUnits)
+	want, _ := receipt.ComputeStats(measured, r.Bench.WorkUnits)
 	if diff := cmp.Diff(want, r.Stats); diff != "" {
 		t.Errorf("stats are not those of the measured samples (-want +got):\n%s", diff)
 	}
 	// The receipt reads back.
 	data, _ := Marshal(r)
-	if _, err := ReadRun("r.json", data); err != nil {
+	if _, err := receipt.ReadRun("r.json", data); err != nil {
 		t.Error(err)
 	}
 }

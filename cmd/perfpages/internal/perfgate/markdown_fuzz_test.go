@@ -4,18 +4,19 @@ import (
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 	"github.com/perfpages/perfpages/internal/mdtext"
 	"github.com/perfpages/perfpages/internal/mdtext/mdtest"
 )
 
 // commentReceipt is a warn verdict on one key, with a budget and a unit
 // for it: every part of the comment that shows data.
-func commentReceipt(bench, key string) *CompareReceipt {
-	return &CompareReceipt{
-		Bench:   Bench{Name: bench},
-		Budgets: map[string]Budget{key: {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
-		Deltas:  map[string]Delta{key: {Baseline: 100, Current: 119, Pct: 0.19, Regression: 0.19, Status: budget.Warn}},
-		Verdict: Verdict{Status: budget.Warn, Reasons: []string{key + "_warn", "no_baseline"}},
+func commentReceipt(bench, key string) *receipt.Compare {
+	return &receipt.Compare{
+		Bench:   receipt.Bench{Name: bench},
+		Budgets: map[string]receipt.Budget{key: {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
+		Deltas:  map[string]receipt.Delta{key: {Baseline: 100, Current: 119, Pct: 0.19, Regression: 0.19, Status: budget.Warn}},
+		Verdict: receipt.Verdict{Status: budget.Warn, Reasons: []string{key + "_warn", "no_baseline"}},
 	}
 }
 
@@ -32,7 +33,7 @@ func FuzzCommentMarkdown(f *testing.F) {
 		if mdtext.Line(bench) == "" || mdtext.Line(key) == "" || mdtext.Line(unit) == "" || mdtext.Line(warning) == "" {
 			t.Skip()
 		}
-		if _, ok := MetricByName(key); ok {
+		if _, ok := receipt.MetricByName(key); ok {
 			t.Skip() // perfgate's own metrics bring their own unit
 		}
 		want := map[string]string{

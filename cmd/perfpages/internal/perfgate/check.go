@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // Host mismatch policies of a check.
@@ -50,7 +51,7 @@ type CheckOptions struct {
 	// OutDir receives compare.json, report.json and comment.md; "" writes
 	// nothing.
 	OutDir string
-	Tool   Tool
+	Tool   receipt.Tool
 	// MaxInputBytes bounds the size of each input (0:
 	// archive.DefaultMaxBytes); see [ReadInput].
 	MaxInputBytes int64
@@ -59,7 +60,7 @@ type CheckOptions struct {
 // CheckResult is the outcome of a check.
 type CheckResult struct {
 	// Compare is nil when there was no baseline.
-	Compare  *CompareReceipt
+	Compare  *receipt.Compare
 	Report   Report
 	Markdown string
 	// Warnings are for the log: host mismatches, archive problems, a
@@ -112,7 +113,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 	default:
 		return nil, fmt.Errorf("host mismatch policy %q: want warn, error or ignore", opts.HostMismatch)
 	}
-	cur, err := Load(opts.CurrentPath, opts.MaxInputBytes)
+	cur, err := receipt.Load(opts.CurrentPath, opts.MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -121,14 +122,14 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 
 	basePath := opts.BaselinePath
 	if basePath == "" {
-		if cur.Kind != KindRun {
+		if cur.Kind != receipt.KindRun {
 			return nil, fmt.Errorf("%s is %s: name its baseline with -baseline", opts.CurrentPath, cur.Kind)
 		}
 		basePath = filepath.Join("baselines", cur.Run.Bench.Name+".json")
 	}
 	bench := benchName(cur)
 
-	base, err := Load(basePath, opts.MaxInputBytes)
+	base, err := receipt.Load(basePath, opts.MaxInputBytes)
 	if err != nil && errors.Is(err, fs.ErrNotExist) {
 		if opts.RequireBaseline {
 			return nil, fmt.Errorf("%s: no baseline for bench '%s' (-require-baseline)", basePath, bench)
@@ -157,7 +158,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		CurrentPath:  opts.CurrentPath,
 	}
 	var cmp *Comparison
-	if cur.Kind == KindRun {
+	if cur.Kind == receipt.KindRun {
 		cmp = CompareRuns(base.Run, cur.Run, copts)
 	} else {
 		cmp = CompareArchives(base.Archive, cur.Archive, copts)
@@ -171,7 +172,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		}
 		res.Warnings = append(res.Warnings, w)
 	}
-	if cur.Kind == KindRun {
+	if cur.Kind == receipt.KindRun {
 		if cv := cur.Run.Stats.CV("wall_ms"); cv != nil && *cv > highNoiseCV {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("high noise detected (wall_ms CV %s > 30%%): raise -repeat or run on a quieter machine", analysis.FormatPercent(*cv, 1)))
 		}
@@ -186,8 +187,8 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 // perfgate suggests a better measurement.
 const highNoiseCV = 0.30
 
-func benchName(in *Input) string {
-	if in.Kind == KindRun {
+func benchName(in *receipt.Input) string {
+	if in.Kind == receipt.KindRun {
 		return in.Run.Bench.Name
 	}
 	return in.Archive.Artifact.ID
@@ -195,8 +196,8 @@ func benchName(in *Input) string {
 
 // CurrentValues lists an input's values (medians) for the no-baseline
 // comment.
-func CurrentValues(in *Input) []ValueRow {
-	if in.Kind == KindRun {
+func CurrentValues(in *receipt.Input) []ValueRow {
+	if in.Kind == receipt.KindRun {
 		return RunValues(in.Run)
 	}
 	return ArchiveValues(in.Archive)

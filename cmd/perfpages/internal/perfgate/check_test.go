@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 func writeReceipt(t *testing.T, path string, v any) string {
@@ -25,7 +26,7 @@ func TestCheck(t *testing.T) {
 	base := writeReceipt(t, filepath.Join(dir, "base.json"), fixtureBaseline())
 	cur := writeReceipt(t, filepath.Join(dir, "cur.json"), fixtureWarn())
 	out := filepath.Join(dir, "out")
-	res, err := Check(CheckOptions{BaselinePath: base, CurrentPath: cur, OutDir: out, Tool: Tool{Name: "perfpages", Version: "test"}})
+	res, err := Check(CheckOptions{BaselinePath: base, CurrentPath: cur, OutDir: out, Tool: receipt.Tool{Name: "perfpages", Version: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestCheck(t *testing.T) {
 		t.Errorf("comment.md = %q", md)
 	}
 	data, _ := os.ReadFile(filepath.Join(out, "compare.json"))
-	c, err := ReadCompare("compare.json", data)
+	c, err := receipt.ReadCompare("compare.json", data)
 	if err != nil || c.BaselineRef.Path != base || c.CurrentRef.RunID != "warn" {
 		t.Errorf("compare.json = %+v, %v", c, err)
 	}
@@ -134,7 +135,7 @@ func TestCheckHighNoise(t *testing.T) {
 	dir := t.TempDir()
 	base := writeReceipt(t, filepath.Join(dir, "base.json"), fixtureBaseline())
 	noisy := fixture("noisy", []uint64{20, 100, 180}, nil)
-	noisy.Stats, _ = ComputeStats(noisy.Samples, nil)
+	noisy.Stats, _ = receipt.ComputeStats(noisy.Samples, nil)
 	cur := writeReceipt(t, filepath.Join(dir, "cur.json"), noisy)
 	res, err := Check(CheckOptions{BaselinePath: base, CurrentPath: cur})
 	if err != nil {
@@ -151,7 +152,7 @@ func TestCheckForgedStats(t *testing.T) {
 	dir := t.TempDir()
 	base := writeReceipt(t, filepath.Join(dir, "base.json"), fixtureBaseline())
 	forged := fixture("forged", []uint64{200, 202, 198, 201, 199}, []uint64{1024, 1028, 1020, 1026, 1022})
-	forged.Stats.WallMs = U64Summary{Median: 100, Min: 98, Max: 102}
+	forged.Stats.WallMs = receipt.U64Summary{Median: 100, Min: 98, Max: 102}
 	cur := writeReceipt(t, filepath.Join(dir, "cur.json"), forged)
 	res, err := Check(CheckOptions{BaselinePath: base, CurrentPath: cur})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // TestMarkdown pins the comment format of reference/stats.md C.7 on the
@@ -14,7 +15,7 @@ import (
 func TestMarkdown(t *testing.T) {
 	tests := []struct {
 		name    string
-		current *RunReceipt
+		current *receipt.Run
 		want    string
 	}{
 		{"warn", fixtureWarn(), `⚠️ perfgate: warn
@@ -65,19 +66,19 @@ func TestMarkdown(t *testing.T) {
 // TestMarkdownNoiseAndStatistic: "(noisy)" on the status, the NOISY note,
 // "(p95)" after the metric, skip lines, throughput with 3 decimals.
 func TestMarkdownNoiseAndStatistic(t *testing.T) {
-	c := &CompareReceipt{
-		Bench: Bench{Name: "noisy|bench"},
-		Budgets: map[string]Budget{
+	c := &receipt.Compare{
+		Bench: receipt.Bench{Name: "noisy|bench"},
+		Budgets: map[string]receipt.Budget{
 			"wall_ms":          {Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
 			"cpu_ms":           {Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseSkip, Direction: budget.Lower},
 			"throughput_per_s": {Threshold: 0.3, WarnThreshold: 0.27, Direction: budget.Higher},
 		},
-		Deltas: map[string]Delta{
+		Deltas: map[string]receipt.Delta{
 			"wall_ms":          {Baseline: 165, Current: 230, Pct: 0.3939, Status: budget.Warn, CV: f64p(0.5), NoiseThreshold: f64p(0.1), Statistic: budget.P95},
 			"cpu_ms":           {Baseline: 10, Current: 10, Status: budget.Skip, CV: f64p(0.25), NoiseThreshold: f64p(0.1)},
 			"throughput_per_s": {Baseline: 1234.5678, Current: 1234.5678, Status: budget.Pass},
 		},
-		Verdict: Verdict{Status: budget.Warn, Reasons: []string{"cpu_ms_skip", "wall_ms_warn", "host_mismatch"}},
+		Verdict: receipt.Verdict{Status: budget.Warn, Reasons: []string{"cpu_ms_skip", "wall_ms_warn", "host_mismatch"}},
 	}
 	// Outside a table a pipe needs no escape (and "\|" would show its
 	// backslash in a code span); inside, mdtext.CodeCell writes "\|".
@@ -168,7 +169,7 @@ func TestValue(t *testing.T) {
 func TestNoBaselineMarkdown(t *testing.T) {
 	r := fixtureWarn()
 	r.Bench.WorkUnits = u64p(1000)
-	r.Stats, _ = ComputeStats(r.Samples, r.Bench.WorkUnits)
+	r.Stats, _ = receipt.ComputeStats(r.Samples, r.Bench.WorkUnits)
 	got := NoBaselineMarkdown("fixture-bench", RunValues(r), []string{"no baseline found for bench 'fixture-bench' at baselines/fixture-bench.json, skipping comparison"})
 	want := `## perfgate: no baseline
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // TestPromote: without -normalize the bytes are copied; with it, only
@@ -14,8 +16,8 @@ import (
 // unknown fields, number spelling) is kept.
 func TestPromote(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("testdata", "run.json")
-	orig := readTestdata(t, "run.json")
+	src := receiptTestdataPath("run.json")
+	orig := receiptTestdata(t, "run.json")
 
 	plain := filepath.Join(dir, "baselines", "parse-large.json")
 	if err := Promote(src, plain, false); err != nil {
@@ -30,11 +32,11 @@ func TestPromote(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(norm)
-	r, err := ReadRun(norm, got)
+	r, err := receipt.ReadRun(norm, got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _ := ReadRun(src, orig)
+	o, _ := receipt.ReadRun(src, orig)
 	want := *o
 	want.Run.ID, want.Run.StartedAt, want.Run.EndedAt = "baseline", "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z"
 	if diff := cmp.Diff(&want, r); diff != "" {

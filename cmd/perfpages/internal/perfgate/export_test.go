@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // TestExportCompare reproduces perfgate's compare_csv and compare_jsonl
@@ -15,7 +17,7 @@ import (
 // threshold ×100, CSV reals with 6 decimals, JSONL reals as serde_json
 // writes them.
 func TestExportCompare(t *testing.T) {
-	c, err := ReadCompare("compare.json", readTestdata(t, "compare.json"))
+	c, err := receipt.ReadCompare("compare.json", receiptTestdata(t, "compare.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ alpha-bench,wall_ms,100.000000,110.000000,10.000000,pass,20.000000
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := ExportCompares(&b, tt.format, []*CompareReceipt{c}); err != nil {
+			if err := ExportCompares(&b, tt.format, []*receipt.Compare{c}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, b.String()); diff != "" {
@@ -47,7 +49,7 @@ alpha-bench,wall_ms,100.000000,110.000000,10.000000,pass,20.000000
 // (JSONL) for absent optional metrics, sample_count of measured samples,
 // timestamp = run.started_at, RFC 4180 quoting.
 func TestExportRuns(t *testing.T) {
-	r, err := ReadRun("run.json", readTestdata(t, "run.json"))
+	r, err := receipt.ReadRun("run.json", receiptTestdata(t, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ parse-large,102,100,104,2050,9807.692308,2,2026-01-15T10:00:00Z
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := ExportRuns(&b, tt.format, []*RunReceipt{r, plain}); err != nil {
+			if err := ExportRuns(&b, tt.format, []*receipt.Run{r, plain}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, b.String()); diff != "" {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // Normalized values of promote -normalize (seed 002 "Promote
@@ -27,16 +27,13 @@ const (
 // dest's folder is created when needed and the file is replaced
 // atomically.
 func Promote(src, dest string, normalize bool) error {
-	data, err := capped.ReadRegular(src, 0)
+	data, err := receipt.ReadRunFile(src)
 	if err != nil {
-		return pathError(src, err)
-	}
-	if _, err := ReadRun(src, data); err != nil {
 		return err
 	}
 	if normalize {
 		if data, err = Normalize(data); err != nil {
-			return fileError(src, 0, err)
+			return fmt.Errorf("%s: %w", src, err)
 		}
 	}
 	if err := WriteFile(dest, data); err != nil {

@@ -9,21 +9,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // snapshotCompare is the compare receipt of perfgate's report_warn
 // snapshot (crates/perfgate-app/src/report.rs; reference/stats.md C.8 (6)):
 // wall_ms 1000 → 1190 under a (0.2, 0.18, lower) budget.
-func snapshotCompare() *CompareReceipt {
-	return &CompareReceipt{
-		Schema:      CompareSchema,
-		Tool:        Tool{Name: "perfgate", Version: "0.1.0"},
-		Bench:       Bench{Name: "test-bench", Command: []string{"echo", "hello"}, Repeat: 5},
-		BaselineRef: Ref{Path: "baseline.json", RunID: "baseline-001"},
-		CurrentRef:  Ref{Path: "current.json", RunID: "current-001"},
-		Budgets:     map[string]Budget{"wall_ms": {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
-		Deltas:      map[string]Delta{"wall_ms": {Baseline: 1000, Current: 1190, Ratio: 1.19, Pct: 0.19, Regression: 0.19, Status: budget.Warn}},
-		Verdict:     Verdict{Status: budget.Warn, Counts: Counts{Warn: 1}, Reasons: []string{"wall_ms_warn"}},
+func snapshotCompare() *receipt.Compare {
+	return &receipt.Compare{
+		Schema:      receipt.CompareSchema,
+		Tool:        receipt.Tool{Name: "perfgate", Version: "0.1.0"},
+		Bench:       receipt.Bench{Name: "test-bench", Command: []string{"echo", "hello"}, Repeat: 5},
+		BaselineRef: receipt.Ref{Path: "baseline.json", RunID: "baseline-001"},
+		CurrentRef:  receipt.Ref{Path: "current.json", RunID: "current-001"},
+		Budgets:     map[string]receipt.Budget{"wall_ms": {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
+		Deltas:      map[string]receipt.Delta{"wall_ms": {Baseline: 1000, Current: 1190, Ratio: 1.19, Pct: 0.19, Regression: 0.19, Status: budget.Warn}},
+		Verdict:     receipt.Verdict{Status: budget.Warn, Counts: receipt.Counts{Warn: 1}, Reasons: []string{"wall_ms_warn"}},
 	}
 }
 
@@ -55,13 +56,13 @@ func TestReportSnapshot(t *testing.T) {
 // threshold: 20.0%)".
 func TestReportCheckWording(t *testing.T) {
 	c := snapshotCompare()
-	c.Budgets["max_rss_kb"] = Budget{Threshold: 0.15, WarnThreshold: 0.135, Direction: budget.Lower}
-	c.Deltas["max_rss_kb"] = Delta{Baseline: 1024, Current: 1280, Ratio: 1.25, Pct: 0.25, Regression: 0.25, Status: budget.Fail}
-	c.Deltas["cpu_ms"] = Delta{Baseline: 10, Current: 9, Ratio: 0.9, Pct: -0.1, Status: budget.Pass}
-	c.Budgets["throughput_per_s"] = Budget{Threshold: 0.1, WarnThreshold: 0.09, Direction: budget.Higher}
-	c.Deltas["throughput_per_s"] = Delta{Baseline: 100, Current: 90, Ratio: 0.9, Pct: -0.1, Regression: 0.1, Status: budget.Warn}
-	c.Deltas["page_faults"] = Delta{Baseline: 0, Current: 3, Ratio: 1, Status: budget.Skip}
-	c.Verdict = Verdict{Status: budget.Fail, Counts: Counts{Pass: 1, Warn: 2, Fail: 1, Skip: 1}, Reasons: []string{"max_rss_kb_fail", "throughput_per_s_warn", "wall_ms_warn"}}
+	c.Budgets["max_rss_kb"] = receipt.Budget{Threshold: 0.15, WarnThreshold: 0.135, Direction: budget.Lower}
+	c.Deltas["max_rss_kb"] = receipt.Delta{Baseline: 1024, Current: 1280, Ratio: 1.25, Pct: 0.25, Regression: 0.25, Status: budget.Fail}
+	c.Deltas["cpu_ms"] = receipt.Delta{Baseline: 10, Current: 9, Ratio: 0.9, Pct: -0.1, Status: budget.Pass}
+	c.Budgets["throughput_per_s"] = receipt.Budget{Threshold: 0.1, WarnThreshold: 0.09, Direction: budget.Higher}
+	c.Deltas["throughput_per_s"] = receipt.Delta{Baseline: 100, Current: 90, Ratio: 0.9, Pct: -0.1, Regression: 0.1, Status: budget.Warn}
+	c.Deltas["page_faults"] = receipt.Delta{Baseline: 0, Current: 3, Ratio: 1, Status: budget.Skip}
+	c.Verdict = receipt.Verdict{Status: budget.Fail, Counts: receipt.Counts{Pass: 1, Warn: 2, Fail: 1, Skip: 1}, Reasons: []string{"max_rss_kb_fail", "throughput_per_s_warn", "wall_ms_warn"}}
 
 	r := NewReport(c, CheckWording)
 	want := []Finding{
@@ -81,7 +82,7 @@ func TestReportCheckWording(t *testing.T) {
 	if want := (Summary{PassCount: 1, WarnCount: 2, FailCount: 1, SkipCount: 1, TotalCount: 5}); r.Summary != want {
 		t.Errorf("summary = %+v, want %+v", r.Summary, want)
 	}
-	if r.ReportType != ReportSchema || r.Compare != c || r.Verdict.Status != budget.Fail {
+	if r.ReportType != receipt.ReportSchema || r.Compare != c || r.Verdict.Status != budget.Fail {
 		t.Errorf("report header = %q %v", r.ReportType, r.Verdict)
 	}
 	// Finding count = warn + fail count.
@@ -140,12 +141,12 @@ func TestNoBaselineReport(t *testing.T) {
 // paired mode.
 func TestCompareReceiptJSON(t *testing.T) {
 	c := snapshotCompare()
-	c.Budgets["wall_ms"] = Budget{Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseWarn, Direction: budget.Lower}
+	c.Budgets["wall_ms"] = receipt.Budget{Threshold: 0.2, WarnThreshold: 0.18, NoiseThreshold: f64p(0.1), NoisePolicy: budget.NoiseWarn, Direction: budget.Lower}
 	d := c.Deltas["wall_ms"]
 	d.CV, d.NoiseThreshold, d.Statistic = f64p(0.05), f64p(0.1), budget.P95
-	d.Significance = &Significance{Test: "welch_t", PValue: f64p(0.5), Alpha: 0.05, BaselineSamples: 8, CurrentSamples: 9}
+	d.Significance = &receipt.Significance{Test: "welch_t", PValue: f64p(0.5), Alpha: 0.05, BaselineSamples: 8, CurrentSamples: 9}
 	c.Deltas["wall_ms"] = d
-	c.BaselineRef = Ref{}
+	c.BaselineRef = receipt.Ref{}
 	got, err := Marshal(c)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func TestCompareReceiptJSON(t *testing.T) {
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("compare receipt JSON (-want +got):\n%s", diff)
 	}
-	back, err := ReadCompare("c.json", got)
+	back, err := receipt.ReadCompare("c.json", got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,10 +254,10 @@ func TestFormatPct(t *testing.T) {
 // printed in exponent form, and regression_pct saturates instead of
 // overflowing to +Inf, which JSON cannot carry.
 func TestReportHugeRegression(t *testing.T) {
-	c := &CompareReceipt{
-		Budgets: map[string]Budget{"wall_ms": {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
-		Deltas:  map[string]Delta{"wall_ms": {Baseline: 1, Current: 1e308, Pct: 1e308, Regression: 1e308, Status: budget.Fail}},
-		Verdict: Verdict{Status: budget.Fail, Reasons: []string{"wall_ms_fail"}},
+	c := &receipt.Compare{
+		Budgets: map[string]receipt.Budget{"wall_ms": {Threshold: 0.2, WarnThreshold: 0.18, Direction: budget.Lower}},
+		Deltas:  map[string]receipt.Delta{"wall_ms": {Baseline: 1, Current: 1e308, Pct: 1e308, Regression: 1e308, Status: budget.Fail}},
+		Verdict: receipt.Verdict{Status: budget.Fail, Reasons: []string{"wall_ms_fail"}},
 	}
 	r := NewReport(c, CheckWording)
 	if got, want := r.Findings[0].Message, "wall_ms regression: 1.00e+310% (change: +1.00e+310%, threshold: 20.0%)"; got != want {

@@ -11,26 +11,27 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // fixture builds a run receipt from wall and RSS samples the way
 // perfgate's CLI fixtures are written: stats without mean and stddev, so
 // that no CV is known.
-func fixture(id string, wall, rss []uint64) *RunReceipt {
-	r := &RunReceipt{
-		Schema: RunSchema,
-		Tool:   Tool{Name: "perfgate", Version: "0.1.0"},
-		Run:    RunMeta{ID: id, StartedAt: "2024-01-01T00:00:00Z", EndedAt: "2024-01-01T00:00:01Z", Host: Host{OS: "linux", Arch: "x86_64"}},
-		Bench:  Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: uint32(len(wall))},
+func fixture(id string, wall, rss []uint64) *receipt.Run {
+	r := &receipt.Run{
+		Schema: receipt.RunSchema,
+		Tool:   receipt.Tool{Name: "perfgate", Version: "0.1.0"},
+		Run:    receipt.RunMeta{ID: id, StartedAt: "2024-01-01T00:00:00Z", EndedAt: "2024-01-01T00:00:01Z", Host: receipt.Host{OS: "linux", Arch: "x86_64"}},
+		Bench:  receipt.Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: uint32(len(wall))},
 	}
 	for i := range wall {
-		s := Sample{WallMs: wall[i]}
+		s := receipt.Sample{WallMs: wall[i]}
 		if rss != nil {
 			s.MaxRSSKB = u64p(rss[i])
 		}
 		r.Samples = append(r.Samples, s)
 	}
-	r.Stats, _ = ComputeStats(r.Samples, nil)
+	r.Stats, _ = receipt.ComputeStats(r.Samples, nil)
 	r.Stats.WallMs.Mean, r.Stats.WallMs.Stddev = nil, nil
 	if r.Stats.MaxRSSKB != nil {
 		r.Stats.MaxRSSKB.Mean, r.Stats.MaxRSSKB.Stddev = nil, nil
@@ -40,16 +41,16 @@ func fixture(id string, wall, rss []uint64) *RunReceipt {
 
 // The CLI fixtures of reference/stats.md C.8 (2).
 var (
-	fixtureBaseline = func() *RunReceipt {
+	fixtureBaseline = func() *receipt.Run {
 		return fixture("baseline", []uint64{100, 102, 98, 101, 99}, []uint64{1024, 1028, 1020, 1026, 1022})
 	}
-	fixturePass = func() *RunReceipt {
+	fixturePass = func() *receipt.Run {
 		return fixture("pass", []uint64{95, 97, 93, 96, 94}, []uint64{1000, 1004, 996, 1002, 998})
 	}
-	fixtureWarn = func() *RunReceipt {
+	fixtureWarn = func() *receipt.Run {
 		return fixture("warn", []uint64{119, 121, 117, 120, 118}, []uint64{1200, 1204, 1196, 1202, 1198})
 	}
-	fixtureFail = func() *RunReceipt {
+	fixtureFail = func() *receipt.Run {
 		return fixture("fail", []uint64{150, 152, 148, 151, 149}, []uint64{1500, 1504, 1496, 1502, 1498})
 	}
 )
@@ -59,24 +60,24 @@ func TestCompareRunsFixtures(t *testing.T) {
 	sixty := 0.60
 	tests := []struct {
 		name       string
-		current    *RunReceipt
+		current    *receipt.Run
 		budgets    map[string]budget.Budget
 		wantStatus map[string]budget.Status
-		want       Verdict
+		want       receipt.Verdict
 	}{
 		{"pass", fixturePass(), nil,
 			map[string]budget.Status{"wall_ms": budget.Pass, "max_rss_kb": budget.Pass},
-			Verdict{Status: budget.Pass, Counts: Counts{Pass: 2}, Reasons: []string{}}},
+			receipt.Verdict{Status: budget.Pass, Counts: receipt.Counts{Pass: 2}, Reasons: []string{}}},
 		{"warn: wall +19% warns, rss +17.19% passes", fixtureWarn(), nil,
 			map[string]budget.Status{"wall_ms": budget.Warn, "max_rss_kb": budget.Pass},
-			Verdict{Status: budget.Warn, Counts: Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}}},
+			receipt.Verdict{Status: budget.Warn, Counts: receipt.Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}}},
 		{"fail: both fail", fixtureFail(), nil,
 			map[string]budget.Status{"wall_ms": budget.Fail, "max_rss_kb": budget.Fail},
-			Verdict{Status: budget.Fail, Counts: Counts{Fail: 2}, Reasons: []string{"max_rss_kb_fail", "wall_ms_fail"}}},
+			receipt.Verdict{Status: budget.Fail, Counts: receipt.Counts{Fail: 2}, Reasons: []string{"max_rss_kb_fail", "wall_ms_fail"}}},
 		{"fail with threshold 0.60 everywhere passes", fixtureFail(),
 			map[string]budget.Budget{"wall_ms": withThreshold(sixty), "max_rss_kb": withThreshold(sixty)},
 			map[string]budget.Status{"wall_ms": budget.Pass, "max_rss_kb": budget.Pass},
-			Verdict{Status: budget.Pass, Counts: Counts{Pass: 2}, Reasons: []string{}}},
+			receipt.Verdict{Status: budget.Pass, Counts: receipt.Counts{Pass: 2}, Reasons: []string{}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,23 +101,23 @@ func TestCompareRunsFixtures(t *testing.T) {
 // the u64 medians, refs.
 func TestCompareRunsReceipt(t *testing.T) {
 	c := CompareRuns(fixtureBaseline(), fixtureWarn(), CompareOptions{
-		Tool: Tool{Name: "perfpages", Version: "test"}, BaselinePath: "base.json", CurrentPath: "cur.json",
+		Tool: receipt.Tool{Name: "perfpages", Version: "test"}, BaselinePath: "base.json", CurrentPath: "cur.json",
 	})
-	want := CompareReceipt{
-		Schema:      CompareSchema,
-		Tool:        Tool{Name: "perfpages", Version: "test"},
-		Bench:       Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: 5},
-		BaselineRef: Ref{Path: "base.json", RunID: "baseline"},
-		CurrentRef:  Ref{Path: "cur.json", RunID: "warn"},
-		Budgets: map[string]Budget{
+	want := receipt.Compare{
+		Schema:      receipt.CompareSchema,
+		Tool:        receipt.Tool{Name: "perfpages", Version: "test"},
+		Bench:       receipt.Bench{Name: "fixture-bench", Command: []string{"echo", "hello"}, Repeat: 5},
+		BaselineRef: receipt.Ref{Path: "base.json", RunID: "baseline"},
+		CurrentRef:  receipt.Ref{Path: "cur.json", RunID: "warn"},
+		Budgets: map[string]receipt.Budget{
 			"max_rss_kb": {Threshold: 0.2, WarnThreshold: 0.2 * 0.9, NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
 			"wall_ms":    {Threshold: 0.2, WarnThreshold: 0.2 * 0.9, NoisePolicy: budget.NoiseWarn, Direction: budget.Lower},
 		},
-		Deltas: map[string]Delta{
+		Deltas: map[string]receipt.Delta{
 			"max_rss_kb": {Baseline: 1024, Current: 1200, Ratio: 1200.0 / 1024, Pct: 176.0 / 1024, Regression: 176.0 / 1024, Status: budget.Pass},
 			"wall_ms":    {Baseline: 100, Current: 119, Ratio: 1.19, Pct: 0.19, Regression: 0.19, Status: budget.Warn},
 		},
-		Verdict: Verdict{Status: budget.Warn, Counts: Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}},
+		Verdict: receipt.Verdict{Status: budget.Warn, Counts: receipt.Counts{Pass: 1, Warn: 1}, Reasons: []string{"wall_ms_warn"}},
 	}
 	if diff := cmp.Diff(want, c.Receipt, approx); diff != "" {
 		t.Errorf("receipt (-want +got):\n%s", diff)
@@ -134,16 +135,16 @@ func TestCompareRunsReceipt(t *testing.T) {
 func TestCompareRunsWhichMetrics(t *testing.T) {
 	base := fixtureBaseline()
 	cur := fixtureWarn()
-	for _, r := range []*RunReceipt{base, cur} {
+	for _, r := range []*receipt.Run{base, cur} {
 		for i := range r.Samples {
 			r.Samples[i].EnergyUJ = u64p(500)
 			r.Samples[i].PageFaults = u64p(0)
 		}
 		r.Samples[0].CPUMs = u64p(10)
-		r.Stats, _ = ComputeStats(r.Samples, nil)
+		r.Stats, _ = receipt.ComputeStats(r.Samples, nil)
 	}
 	cur.Samples[0].CPUMs = nil
-	cur.Stats, _ = ComputeStats(cur.Samples, nil)
+	cur.Stats, _ = receipt.ComputeStats(cur.Samples, nil)
 	c := CompareRuns(base, cur, CompareOptions{})
 	if diff := cmp.Diff([]string{"max_rss_kb", "page_faults", "wall_ms"}, slices.Sorted(maps.Keys(c.Receipt.Budgets))); diff != "" {
 		t.Errorf("budgeted metrics (-want +got):\n%s", diff)
@@ -164,16 +165,16 @@ func TestCompareRunsConfig(t *testing.T) {
 	base := fixture("b", []uint64{100, 100, 100, 100, 100, 100, 100, 200}, nil)
 	cur := fixture("c", []uint64{100, 100, 100, 100, 100, 100, 100, 300}, nil)
 	c := CompareRuns(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
-	want := Delta{Baseline: 165, Current: 230, Ratio: 230.0 / 165, Pct: 65.0 / 165, Regression: 65.0 / 165, Statistic: budget.P95, Status: budget.Fail}
+	want := receipt.Delta{Baseline: 165, Current: 230, Ratio: 230.0 / 165, Pct: 65.0 / 165, Regression: 65.0 / 165, Statistic: budget.P95, Status: budget.Fail}
 	if diff := cmp.Diff(want, c.Receipt.Deltas["wall_ms"], approx); diff != "" {
 		t.Errorf("p95 delta (-want +got):\n%s", diff)
 	}
 
 	// Throughput: higher is better; a faster current run is no regression.
 	tb, tc := fixture("b", []uint64{100, 100}, nil), fixture("c", []uint64{50, 50}, nil)
-	for _, r := range []*RunReceipt{tb, tc} {
+	for _, r := range []*receipt.Run{tb, tc} {
 		r.Bench.WorkUnits = u64p(10)
-		r.Stats, _ = ComputeStats(r.Samples, r.Bench.WorkUnits)
+		r.Stats, _ = receipt.ComputeStats(r.Samples, r.Bench.WorkUnits)
 	}
 	c = CompareRuns(tb, tc, CompareOptions{})
 	if d := c.Receipt.Deltas["throughput_per_s"]; d.Baseline != 100 || d.Current != 200 || d.Regression != 0 || c.Receipt.Budgets["throughput_per_s"].Direction != budget.Higher {
@@ -189,7 +190,7 @@ func TestCompareRunsConfig(t *testing.T) {
 	// threshold makes the budget's policy apply.
 	nb := fixture("b", []uint64{100, 100, 100}, nil)
 	nc := fixture("c", []uint64{50, 100, 150}, nil)
-	nc.Stats, _ = ComputeStats(nc.Samples, nil)
+	nc.Stats, _ = receipt.ComputeStats(nc.Samples, nil)
 	tenth := 0.1
 	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold = &tenth })}})
 	d := c.Receipt.Deltas["wall_ms"]
@@ -230,8 +231,8 @@ func TestCompareRunsSignificance(t *testing.T) {
 
 func TestCompareRunsHostMismatch(t *testing.T) {
 	base, cur := fixtureBaseline(), fixturePass()
-	cur.Run.Host = Host{OS: "macos", Arch: "aarch64", CPUCount: u32p(16), MemoryBytes: u64p(64 << 30)}
-	base.Run.Host = Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(4), MemoryBytes: u64p(16 << 30), HostnameHash: "aa"}
+	cur.Run.Host = receipt.Host{OS: "macos", Arch: "aarch64", CPUCount: u32p(16), MemoryBytes: u64p(64 << 30)}
+	base.Run.Host = receipt.Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(4), MemoryBytes: u64p(16 << 30), HostnameHash: "aa"}
 	c := CompareRuns(base, cur, CompareOptions{})
 	want := []string{
 		"host mismatch: OS mismatch: baseline=linux, current=macos",
@@ -242,7 +243,7 @@ func TestCompareRunsHostMismatch(t *testing.T) {
 	if diff := cmp.Diff(want, c.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
-	cur.Run.Host = Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(8), MemoryBytes: u64p(24 << 30), HostnameHash: "bb"}
+	cur.Run.Host = receipt.Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(8), MemoryBytes: u64p(24 << 30), HostnameHash: "bb"}
 	if c := CompareRuns(base, cur, CompareOptions{}); len(c.Warnings) != 0 {
 		t.Errorf("2x CPUs, 1.5x memory, another host name: %v", c.Warnings)
 	}
@@ -315,11 +316,11 @@ func TestCompareArchives(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"parse/wall-time": "ns", "parse/throughput": "B/s", "encode/wall-time": "ns"}, c.Units); diff != "" {
 		t.Errorf("units (-want +got):\n%s", diff)
 	}
-	wantBench := Bench{Name: "bbb", Command: []string{}, Repeat: 3}
+	wantBench := receipt.Bench{Name: "bbb", Command: []string{}, Repeat: 3}
 	if diff := cmp.Diff(wantBench, c.Receipt.Bench); diff != "" {
 		t.Errorf("bench (-want +got):\n%s", diff)
 	}
-	if c.Receipt.BaselineRef != (Ref{Path: "a.json", RunID: "aaa"}) || c.Receipt.CurrentRef != (Ref{Path: "b.json", RunID: "bbb"}) {
+	if c.Receipt.BaselineRef != (receipt.Ref{Path: "a.json", RunID: "aaa"}) || c.Receipt.CurrentRef != (receipt.Ref{Path: "b.json", RunID: "bbb"}) {
 		t.Errorf("refs = %+v %+v", c.Receipt.BaselineRef, c.Receipt.CurrentRef)
 	}
 	if diff := cmp.Diff([]string{"parse/throughput_fail", "parse/wall-time_fail"}, c.Receipt.Verdict.Reasons); diff != "" {
@@ -406,4 +407,21 @@ func withThreshold(t float64) budget.Budget {
 	b := budget.New(t, budget.DefaultWarnFactor, "")
 	b.NoisePolicy = budget.Default().NoisePolicy
 	return b
+}
+
+// FuzzCompareRuns: whatever run receipt the reader accepts, promote can
+// normalize and check can compare with itself without a panic.
+func FuzzCompareRuns(f *testing.F) {
+	f.Add(receiptTestdata(f, "run.json"))
+	f.Add(receiptTestdata(f, "compare.json"))
+	f.Add([]byte(`{"schema":"perfgate.run.v1","samples":[{}]}`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		Normalize(data)
+		r, err := receipt.ReadRun("f.json", data)
+		if err != nil {
+			return
+		}
+		CompareRuns(r, r, CompareOptions{})
+	})
 }
