@@ -25,7 +25,7 @@
 //     fields, types) and name the file, and the line when there is one,
 //     in every error.
 //  3. [Load] does both for one side of a check, decoding an archive with
-//     generator/archive, and [Run.VerifyStats] makes a run's statistics
+//     generator/archive, and verifyStats makes a run's statistics
 //     those of its samples ([ComputeStats]).
 //
 // JSON field names, field order and omission rules follow perfgate's

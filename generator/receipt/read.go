@@ -346,7 +346,7 @@ type Input struct {
 // archive.DefaultMaxBytes; see [ReadInput]). Errors name the file.
 //
 // A run receipt's statistics are those of its samples whenever it has
-// measured samples ([Run.VerifyStats]): the stats block is a
+// measured samples (verifyStats): the stats block is a
 // summary the receipt's writer computed, and a check judges what was
 // measured, so a hand-edited, stale or buggy summary cannot pass a
 // regression (or fail one). A stats block that disagrees with the samples
@@ -368,7 +368,7 @@ func Load(path string, maxBytes int64) (*Input, error) {
 		if in.Run, err = ReadRun(path, data); err != nil {
 			return nil, err
 		}
-		if differ := in.Run.VerifyStats(); len(differ) > 0 {
+		if differ := in.Run.verifyStats(); len(differ) > 0 {
 			in.Problems = append(in.Problems, fileError(path, 0, fmt.Errorf(
 				"the stats block disagrees with the samples (%s); the statistics of the samples are used", strings.Join(differ, "; "))).Error())
 		}

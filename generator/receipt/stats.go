@@ -9,9 +9,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/budget"
 )
 
-// ErrNoSamples is returned by [ComputeStats] when every sample is a
+// errNoSamples is returned by [ComputeStats] when every sample is a
 // warm-up.
-var ErrNoSamples = errors.New("no measured samples to summarize")
+var errNoSamples = errors.New("no measured samples to summarize")
 
 // ComputeStats summarizes the measured samples as perfgate does
 // (reference/stats.md C.2): warm-ups are excluded, a metric is summarized
@@ -27,7 +27,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 		}
 	}
 	if len(measured) == 0 {
-		return Stats{}, ErrNoSamples
+		return Stats{}, errNoSamples
 	}
 	var st Stats
 	for _, m := range Metrics {
@@ -62,7 +62,7 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 	return st, nil
 }
 
-// VerifyStats makes sure the receipt's statistics are those of its
+// verifyStats makes sure the receipt's statistics are those of its
 // measured samples. It computes them (ComputeStats) and compares them
 // with the stats block: medians, minima and maxima must be equal (within
 // a relative 1e-9 for throughput, a real number), means and standard
@@ -71,10 +71,10 @@ func ComputeStats(samples []Sample, workUnits *uint64) (Stats, error) {
 // have must be summarized, and no other. A block that agrees is kept as
 // written, so that a check of honest receipts gives exactly perfgate's
 // numbers; one that disagrees is replaced by the samples' statistics, and
-// VerifyStats returns how it differed, one entry per metric ("wall_ms
+// verifyStats returns how it differed, one entry per metric ("wall_ms
 // median 5 vs 120 from the samples"). A receipt without measured samples
 // keeps its stats block: it is all there is.
-func (r *Run) VerifyStats() []string {
+func (r *Run) verifyStats() []string {
 	st, err := ComputeStats(r.Samples, r.Bench.WorkUnits)
 	if err != nil {
 		return nil

@@ -60,7 +60,7 @@ func TestComputeStats(t *testing.T) {
 }
 
 func TestComputeStatsEdges(t *testing.T) {
-	if _, err := ComputeStats([]Sample{{WallMs: 3, Warmup: true}}, nil); !errors.Is(err, ErrNoSamples) {
+	if _, err := ComputeStats([]Sample{{WallMs: 3, Warmup: true}}, nil); !errors.Is(err, errNoSamples) {
 		t.Errorf("only warm-ups: err = %v", err)
 	}
 	st, err := ComputeStats([]Sample{{WallMs: 0}, {WallMs: 10}}, u64p(5))
@@ -138,7 +138,7 @@ func baselineRun() *Run {
 	return r
 }
 
-// VerifyStats keeps a stats block that agrees with the samples (means
+// verifyStats keeps a stats block that agrees with the samples (means
 // left out included) and replaces one that does not, saying how.
 func TestVerifyStats(t *testing.T) {
 	mean := func(v float64) *float64 { return &v }
@@ -169,7 +169,7 @@ func TestVerifyStats(t *testing.T) {
 			r := baselineRun()
 			tt.edit(r)
 			before := r.Stats
-			differ := r.VerifyStats()
+			differ := r.verifyStats()
 			if diff := cmp.Diff(tt.differ, differ); diff != "" {
 				t.Errorf("differences (-want +got):\n%s", diff)
 			}

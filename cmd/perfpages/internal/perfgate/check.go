@@ -22,9 +22,9 @@ const (
 
 // Artifact file names of a check, written into CheckOptions.OutDir.
 const (
-	CompareFile = "compare.json"
-	ReportFile  = "report.json"
-	CommentFile = "comment.md"
+	compareFile = "compare.json"
+	reportFile  = "report.json"
+	commentFile = "comment.md"
 )
 
 // DefaultOutDir is where a check writes its artifacts by default.
@@ -40,7 +40,7 @@ type CheckOptions struct {
 	// same kind as the baseline.
 	CurrentPath string
 	// Budgets and Metrics are the config's [budgets] and [metrics] (see
-	// [CompareOptions]); nil means perfgate's defaults.
+	// [compareOptions]); nil means perfgate's defaults.
 	Budgets      map[string]budget.Budget
 	Metrics      map[string]analysis.Metric
 	Significance *budget.SignificancePolicy
@@ -136,9 +136,9 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		}
 		res.NoBaseline = true
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no baseline found for bench '%s' at %s, skipping comparison", bench, basePath))
-		res.Report = NoBaselineReport(bench)
-		rows := CurrentValues(cur)
-		res.Markdown = NoBaselineMarkdown(bench, rows, res.Warnings)
+		res.Report = noBaselineReport(bench)
+		rows := currentValues(cur)
+		res.Markdown = noBaselineMarkdown(bench, rows, res.Warnings)
 		return res, res.write(opts.OutDir)
 	}
 	if err != nil {
@@ -149,7 +149,7 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		return nil, fmt.Errorf("baseline %s is %s but current %s is %s: compare like with like", basePath, base.Kind, opts.CurrentPath, cur.Kind)
 	}
 
-	copts := CompareOptions{
+	copts := compareOptions{
 		Budgets:      opts.Budgets,
 		Metrics:      opts.Metrics,
 		Significance: opts.Significance,
@@ -157,11 +157,11 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		BaselinePath: basePath,
 		CurrentPath:  opts.CurrentPath,
 	}
-	var cmp *Comparison
+	var cmp *comparison
 	if cur.Kind == receipt.KindRun {
-		cmp = CompareRuns(base.Run, cur.Run, copts)
+		cmp = compareRuns(base.Run, cur.Run, copts)
 	} else {
-		cmp = CompareArchives(base.Archive, cur.Archive, copts)
+		cmp = compareArchives(base.Archive, cur.Archive, copts)
 	}
 	if len(cmp.HostMismatch) > 0 && opts.HostMismatch == HostMismatchError {
 		return nil, fmt.Errorf("host mismatch (-host-mismatch error): %s", strings.Join(cmp.HostMismatch, "; "))
@@ -178,8 +178,8 @@ func Check(opts CheckOptions) (*CheckResult, error) {
 		}
 	}
 	res.Compare = &cmp.Receipt
-	res.Report = NewReport(res.Compare, CheckWording)
-	res.Markdown = Markdown(res.Compare, cmp.Units)
+	res.Report = newReport(res.Compare, checkWording)
+	res.Markdown = markdown(res.Compare, cmp.Units)
 	return res, res.write(opts.OutDir)
 }
 
@@ -194,13 +194,13 @@ func benchName(in *receipt.Input) string {
 	return in.Archive.Artifact.ID
 }
 
-// CurrentValues lists an input's values (medians) for the no-baseline
+// currentValues lists an input's values (medians) for the no-baseline
 // comment.
-func CurrentValues(in *receipt.Input) []ValueRow {
+func currentValues(in *receipt.Input) []valueRow {
 	if in.Kind == receipt.KindRun {
-		return RunValues(in.Run)
+		return runValues(in.Run)
 	}
-	return ArchiveValues(in.Archive)
+	return archiveValues(in.Archive)
 }
 
 // write writes the artifacts into dir. Without a baseline a compare.json
@@ -210,7 +210,7 @@ func (r *CheckResult) write(dir string) error {
 	if dir == "" {
 		return nil
 	}
-	cmpPath := filepath.Join(dir, CompareFile)
+	cmpPath := filepath.Join(dir, compareFile)
 	if r.Compare != nil {
 		if err := WriteJSON(cmpPath, r.Compare); err != nil {
 			return pathError(cmpPath, err)
@@ -219,11 +219,11 @@ func (r *CheckResult) write(dir string) error {
 	} else if err := os.Remove(cmpPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return pathError(cmpPath, err)
 	}
-	repPath := filepath.Join(dir, ReportFile)
+	repPath := filepath.Join(dir, reportFile)
 	if err := WriteJSON(repPath, r.Report); err != nil {
 		return pathError(repPath, err)
 	}
-	mdPath := filepath.Join(dir, CommentFile)
+	mdPath := filepath.Join(dir, commentFile)
 	if err := WriteFile(mdPath, []byte(r.Markdown)); err != nil {
 		return pathError(mdPath, err)
 	}

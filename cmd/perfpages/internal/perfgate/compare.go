@@ -12,11 +12,11 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// CompareOptions configures a comparison. perfgate takes its own options,
+// compareOptions configures a comparison. perfgate takes its own options,
 // not config's types, so that it stays a reader of receipts that any
 // caller can drive: cmd turns perfpages.toml into them
 // (config.CompareOptions().Budgets, config.BuildOptions().Metrics).
-type CompareOptions struct {
+type compareOptions struct {
 	// Budgets are the budgets by metric name (the config's
 	// [budgets."metric"] sections); nil when there are none. A budget
 	// without a direction takes the metric's; a metric without a budget
@@ -33,8 +33,8 @@ type CompareOptions struct {
 	BaselinePath, CurrentPath string
 }
 
-// Comparison is a compare receipt with what rendering it needs.
-type Comparison struct {
+// comparison is a compare receipt with what rendering it needs.
+type comparison struct {
 	Receipt receipt.Compare
 	// Units is the display unit of each delta key.
 	Units map[string]string
@@ -45,14 +45,14 @@ type Comparison struct {
 	HostMismatch []string
 }
 
-// CompareRuns compares two run receipts (reference/stats.md C.3–C.6).
+// compareRuns compares two run receipts (reference/stats.md C.3–C.6).
 // wall_ms always gets a budget; cpu_ms, page_faults, ctx_switches,
 // max_rss_kb, binary_bytes and throughput_per_s get one when both receipts
 // have the metric. A [budgets.<metric>] section (perfgate's metric name)
 // overrides threshold, warn factor, direction, statistic and noise
 // settings; unset values take perfgate's defaults (0.20, 0.90, the
 // metric's direction, median, no noise threshold, noise policy warn).
-func CompareRuns(base, cur *receipt.Run, opts CompareOptions) *Comparison {
+func compareRuns(base, cur *receipt.Run, opts compareOptions) *comparison {
 	budgets := map[string]budget.Budget{}
 	var inputs []budget.Input
 	units := map[string]string{}
@@ -84,12 +84,12 @@ func CompareRuns(base, cur *receipt.Run, opts CompareOptions) *Comparison {
 			BaselineSamples: bs, CurrentSamples: cs,
 		})
 	}
-	c := &Comparison{Units: units}
+	c := &comparison{Units: units}
 	c.Receipt = newCompareReceipt(opts, cur.Bench,
 		receipt.Ref{Path: opts.BaselinePath, RunID: base.Run.ID},
 		receipt.Ref{Path: opts.CurrentPath, RunID: cur.Run.ID},
 		budgets, budget.Compare(inputs, budgets, opts.Significance))
-	c.HostMismatch = HostMismatch(base.Run.Host, cur.Run.Host)
+	c.HostMismatch = hostMismatch(base.Run.Host, cur.Run.Host)
 	for _, r := range c.HostMismatch {
 		c.Warnings = append(c.Warnings, "host mismatch: "+r)
 	}
@@ -110,7 +110,7 @@ func budgetFor(b budget.Budget, ok bool, def budget.Direction) budget.Budget {
 }
 
 // newCompareReceipt assembles a receipt from the engine's result.
-func newCompareReceipt(opts CompareOptions, bench receipt.Bench, baseRef, curRef receipt.Ref, budgets map[string]budget.Budget, res budget.Result) receipt.Compare {
+func newCompareReceipt(opts compareOptions, bench receipt.Bench, baseRef, curRef receipt.Ref, budgets map[string]budget.Budget, res budget.Result) receipt.Compare {
 	r := receipt.Compare{
 		Schema:      receipt.CompareSchema,
 		Tool:        opts.Tool,
@@ -168,12 +168,12 @@ func verdictJSON(v budget.Verdict) receipt.Verdict {
 	}
 }
 
-// ResultKey names a result of a perfpages archive in a comparison:
+// resultKey names a result of a perfpages archive in a comparison:
 // "<benchmark>/<metric>", or "<benchmark>{<k>=<v>,…}/<metric>" when the
 // test case has parameters (sorted by key). A value or key holding one of
 // `{},=/"` or a space is quoted Go-style, so distinct results never share
 // a key.
-func ResultKey(tc analysis.TestCase, metric string) string {
+func resultKey(tc analysis.TestCase, metric string) string {
 	var b strings.Builder
 	b.WriteString(tc.Benchmark)
 	if len(tc.Params) > 0 {
@@ -209,7 +209,7 @@ type archiveResult struct {
 }
 
 // archiveResults returns the results of run that have samples and no
-// error, keyed by ResultKey; duplicates after the first are reported.
+// error, keyed by resultKey; duplicates after the first are reported.
 func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, []string) {
 	out := map[string]archiveResult{}
 	var warnings []string
@@ -217,7 +217,7 @@ func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, [
 		if r.Error != "" || len(r.Samples) == 0 {
 			continue
 		}
-		k := ResultKey(r.Case, r.Metric)
+		k := resultKey(r.Case, r.Metric)
 		if _, dup := out[k]; dup {
 			warnings = append(warnings, fmt.Sprintf("%s: result %s appears twice; the first one is compared", path, k))
 			continue
@@ -227,9 +227,9 @@ func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, [
 	return out, warnings
 }
 
-// CompareArchives compares two perfpages archives result by result. Every
+// compareArchives compares two perfpages archives result by result. Every
 // test case and metric present on both sides with samples (and no error)
-// is one delta keyed by [ResultKey]; each archive is one machine in one
+// is one delta keyed by [resultKey]; each archive is one machine in one
 // context, so results pair by test case and metric, and a differing
 // machine or context is reported as a host mismatch. A metric gets a
 // budget when the config has [budgets."<metric name>"] or, when the config
@@ -238,10 +238,10 @@ func archiveResults(run *analysis.Run, path string) (map[string]archiveResult, [
 // ending in /s are higher-is-better). The median or p95 is taken over the
 // samples; the current samples' coefficient of variation feeds the noise
 // policy.
-func CompareArchives(base, cur *analysis.Run, opts CompareOptions) *Comparison {
+func compareArchives(base, cur *analysis.Run, opts compareOptions) *comparison {
 	bres, w1 := archiveResults(base, opts.BaselinePath)
 	cres, w2 := archiveResults(cur, opts.CurrentPath)
-	c := &Comparison{Units: map[string]string{}}
+	c := &comparison{Units: map[string]string{}}
 	c.Warnings = append(append(c.Warnings, w1...), w2...)
 
 	budgets := map[string]budget.Budget{}
@@ -347,7 +347,7 @@ func machineMismatch(base, cur *analysis.Run) []string {
 		b, c := uint64(bm.MemoryBytes), uint64(cm.MemoryBytes)
 		bh.MemoryBytes, ch.MemoryBytes = &b, &c
 	}
-	reasons = append(reasons, HostMismatch(bh, ch)...)
+	reasons = append(reasons, hostMismatch(bh, ch)...)
 	if b, c := base.Context.String(), cur.Context.String(); b != c {
 		reasons = append(reasons, fmt.Sprintf("context mismatch: baseline={%s}, current={%s}", b, c))
 	}

@@ -81,7 +81,7 @@ func TestCompareRunsFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := CompareRuns(fixtureBaseline(), tt.current, CompareOptions{Budgets: tt.budgets})
+			c := compareRuns(fixtureBaseline(), tt.current, compareOptions{Budgets: tt.budgets})
 			got := map[string]budget.Status{}
 			for k, d := range c.Receipt.Deltas {
 				got[k] = d.Status
@@ -100,7 +100,7 @@ func TestCompareRunsFixtures(t *testing.T) {
 // fixture: budgets with the check builders' noise policy warn, deltas with
 // the u64 medians, refs.
 func TestCompareRunsReceipt(t *testing.T) {
-	c := CompareRuns(fixtureBaseline(), fixtureWarn(), CompareOptions{
+	c := compareRuns(fixtureBaseline(), fixtureWarn(), compareOptions{
 		Tool: receipt.Tool{Name: "perfpages", Version: "test"}, BaselinePath: "base.json", CurrentPath: "cur.json",
 	})
 	want := receipt.Compare{
@@ -145,7 +145,7 @@ func TestCompareRunsWhichMetrics(t *testing.T) {
 	}
 	cur.Samples[0].CPUMs = nil
 	cur.Stats, _ = receipt.ComputeStats(cur.Samples, nil)
-	c := CompareRuns(base, cur, CompareOptions{})
+	c := compareRuns(base, cur, compareOptions{})
 	if diff := cmp.Diff([]string{"max_rss_kb", "page_faults", "wall_ms"}, slices.Sorted(maps.Keys(c.Receipt.Budgets))); diff != "" {
 		t.Errorf("budgeted metrics (-want +got):\n%s", diff)
 	}
@@ -164,7 +164,7 @@ func TestCompareRunsWhichMetrics(t *testing.T) {
 func TestCompareRunsConfig(t *testing.T) {
 	base := fixture("b", []uint64{100, 100, 100, 100, 100, 100, 100, 200}, nil)
 	cur := fixture("c", []uint64{100, 100, 100, 100, 100, 100, 100, 300}, nil)
-	c := CompareRuns(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
+	c := compareRuns(base, cur, compareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
 	want := receipt.Delta{Baseline: 165, Current: 230, Ratio: 230.0 / 165, Pct: 65.0 / 165, Regression: 65.0 / 165, Statistic: budget.P95, Status: budget.Fail}
 	if diff := cmp.Diff(want, c.Receipt.Deltas["wall_ms"], approx); diff != "" {
 		t.Errorf("p95 delta (-want +got):\n%s", diff)
@@ -176,12 +176,12 @@ func TestCompareRunsConfig(t *testing.T) {
 		r.Bench.WorkUnits = u64p(10)
 		r.Stats, _ = receipt.ComputeStats(r.Samples, r.Bench.WorkUnits)
 	}
-	c = CompareRuns(tb, tc, CompareOptions{})
+	c = compareRuns(tb, tc, compareOptions{})
 	if d := c.Receipt.Deltas["throughput_per_s"]; d.Baseline != 100 || d.Current != 200 || d.Regression != 0 || c.Receipt.Budgets["throughput_per_s"].Direction != budget.Higher {
 		t.Errorf("throughput: %+v %+v", d, c.Receipt.Budgets["throughput_per_s"])
 	}
 	// …unless the config says lower.
-	c = CompareRuns(tb, tc, CompareOptions{Budgets: map[string]budget.Budget{"throughput_per_s": bud(func(b *budget.Budget) { b.Direction = budget.Lower })}})
+	c = compareRuns(tb, tc, compareOptions{Budgets: map[string]budget.Budget{"throughput_per_s": bud(func(b *budget.Budget) { b.Direction = budget.Lower })}})
 	if d := c.Receipt.Deltas["throughput_per_s"]; d.Status != budget.Fail || d.Regression != 1 {
 		t.Errorf("throughput, direction lower: %+v", d)
 	}
@@ -192,19 +192,19 @@ func TestCompareRunsConfig(t *testing.T) {
 	nc := fixture("c", []uint64{50, 100, 150}, nil)
 	nc.Stats, _ = receipt.ComputeStats(nc.Samples, nil)
 	tenth := 0.1
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold = &tenth })}})
+	c = compareRuns(nb, nc, compareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold = &tenth })}})
 	d := c.Receipt.Deltas["wall_ms"]
 	if d.Status != budget.Warn || d.CV == nil || *d.CV != 0.5 || *d.NoiseThreshold != 0.1 {
 		t.Errorf("noisy pass under policy warn: %+v", d)
 	}
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseSkip })}})
+	c = compareRuns(nb, nc, compareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseSkip })}})
 	if d := c.Receipt.Deltas["wall_ms"]; d.Status != budget.Skip || c.Receipt.Verdict.Reasons[0] != "wall_ms_skip" || c.Receipt.Verdict.Status != budget.Skip {
 		t.Errorf("policy skip: %+v %+v", d, c.Receipt.Verdict)
 	}
 	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != budget.NoiseSkip || *b.NoiseThreshold != 0.1 {
 		t.Errorf("budget = %+v", b)
 	}
-	c = CompareRuns(nb, nc, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseIgnore })}})
+	c = compareRuns(nb, nc, compareOptions{Budgets: map[string]budget.Budget{"wall_ms": bud(func(b *budget.Budget) { b.NoiseThreshold, b.NoisePolicy = &tenth, budget.NoiseIgnore })}})
 	if b := c.Receipt.Budgets["wall_ms"]; b.NoisePolicy != "" {
 		t.Errorf("policy ignore is recorded as %q, want omitted", b.NoisePolicy)
 	}
@@ -217,14 +217,14 @@ func TestCompareRunsSignificance(t *testing.T) {
 	}
 	base, cur := fixture("b", bw, nil), fixture("c", cw, nil)
 	five := 0.05
-	opts := CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": withThreshold(five)}, Significance: &budget.SignificancePolicy{Alpha: 0.05, MinSamples: 8}}
-	c := CompareRuns(base, cur, opts)
+	opts := compareOptions{Budgets: map[string]budget.Budget{"wall_ms": withThreshold(five)}, Significance: &budget.SignificancePolicy{Alpha: 0.05, MinSamples: 8}}
+	c := compareRuns(base, cur, opts)
 	d := c.Receipt.Deltas["wall_ms"]
 	if d.Status != budget.Fail || d.Significance == nil || d.Significance.Significant || d.Significance.BaselineSamples != 10 || d.Significance.Test != "welch_t" {
 		t.Errorf("delta = %+v, significance %+v", d, d.Significance)
 	}
 	opts.Significance.Require = true
-	if d := CompareRuns(base, cur, opts).Receipt.Deltas["wall_ms"]; d.Status != budget.Pass {
+	if d := compareRuns(base, cur, opts).Receipt.Deltas["wall_ms"]; d.Status != budget.Pass {
 		t.Errorf("require significance: %+v", d)
 	}
 }
@@ -233,7 +233,7 @@ func TestCompareRunsHostMismatch(t *testing.T) {
 	base, cur := fixtureBaseline(), fixturePass()
 	cur.Run.Host = receipt.Host{OS: "macos", Arch: "aarch64", CPUCount: u32p(16), MemoryBytes: u64p(64 << 30)}
 	base.Run.Host = receipt.Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(4), MemoryBytes: u64p(16 << 30), HostnameHash: "aa"}
-	c := CompareRuns(base, cur, CompareOptions{})
+	c := compareRuns(base, cur, compareOptions{})
 	want := []string{
 		"host mismatch: OS mismatch: baseline=linux, current=macos",
 		"host mismatch: architecture mismatch: baseline=x86_64, current=aarch64",
@@ -244,7 +244,7 @@ func TestCompareRunsHostMismatch(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 	cur.Run.Host = receipt.Host{OS: "linux", Arch: "x86_64", CPUCount: u32p(8), MemoryBytes: u64p(24 << 30), HostnameHash: "bb"}
-	if c := CompareRuns(base, cur, CompareOptions{}); len(c.Warnings) != 0 {
+	if c := compareRuns(base, cur, compareOptions{}); len(c.Warnings) != 0 {
 		t.Errorf("2x CPUs, 1.5x memory, another host name: %v", c.Warnings)
 	}
 }
@@ -261,7 +261,7 @@ func TestResultKey(t *testing.T) {
 		{analysis.TestCase{Benchmark: "b", Params: analysis.Params{{Key: "a", Value: "x,y"}, {Key: "k", Value: ""}}}, "m", `b{a="x,y",k=""}/m`},
 	}
 	for _, tt := range tests {
-		if got := ResultKey(tt.tc, tt.metric); got != tt.want {
+		if got := resultKey(tt.tc, tt.metric); got != tt.want {
 			t.Errorf("ResultKey = %q, want %q", got, tt.want)
 		}
 	}
@@ -298,7 +298,7 @@ func TestCompareArchives(t *testing.T) {
 		result("new", "wall-time", "ns", 1),
 		analysis.Result{Case: analysis.TestCase{Benchmark: "broken"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}},
 	)
-	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json", CurrentPath: "b.json"})
+	c := compareArchives(base, cur, compareOptions{BaselinePath: "a.json", CurrentPath: "b.json"})
 	got := map[string]budget.Status{}
 	for k, d := range c.Receipt.Deltas {
 		got[k] = d.Status
@@ -337,7 +337,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 	base := archiveRun("a", result("p", "wall-time", "ns", 100, 100), result("p", "score", "points", 10, 10), result("p", "rss", "KB", 5, 5))
 	cur := archiveRun("b", result("p", "wall-time", "ns", 150, 150), result("p", "score", "points", 5, 5), result("p", "rss", "KB", 50, 50))
 	half := 0.5
-	c := CompareArchives(base, cur, CompareOptions{
+	c := compareArchives(base, cur, compareOptions{
 		Budgets: map[string]budget.Budget{"wall-time": withThreshold(half), "score": budget.Default()},
 		Metrics: map[string]analysis.Metric{"score": {Name: "score", Direction: analysis.HigherIsBetter}},
 	})
@@ -352,7 +352,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 	}
 
 	// A [budgets] section that names none of the metrics is reported.
-	c = CompareArchives(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall_ms": budget.Default()}})
+	c = compareArchives(base, cur, compareOptions{Budgets: map[string]budget.Budget{"wall_ms": budget.Default()}})
 	if len(c.Receipt.Deltas) != 0 || c.Receipt.Verdict.Status != budget.Skip ||
 		len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "no [budgets] section matches a metric of these archives (budgets: wall_ms; metrics: rss, score, wall-time)") {
 		t.Errorf("unmatched budgets: %+v %v", c.Receipt.Verdict, c.Warnings)
@@ -360,7 +360,7 @@ func TestCompareArchivesBudgets(t *testing.T) {
 
 	pb := archiveRun("a", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 200))
 	pc := archiveRun("b", result("p", "wall-time", "ns", 100, 100, 100, 100, 100, 100, 100, 300))
-	c = CompareArchives(pb, pc, CompareOptions{Budgets: map[string]budget.Budget{"wall-time": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
+	c = compareArchives(pb, pc, compareOptions{Budgets: map[string]budget.Budget{"wall-time": bud(func(b *budget.Budget) { b.Statistic = budget.P95 })}})
 	if d := c.Receipt.Deltas["p/wall-time"]; math.Abs(d.Baseline-165) > 1e-9 || math.Abs(d.Current-230) > 1e-9 || d.Statistic != budget.P95 {
 		t.Errorf("p95 = %+v", d)
 	}
@@ -371,7 +371,7 @@ func TestCompareArchivesWarnings(t *testing.T) {
 	cur := archiveRun("b", result("p", "wall-time", "ns", 100), result("q", "mem", "MB", 1))
 	cur.Machine = analysis.Machine{Name: "mac-arm-1", OS: "darwin", Arch: "arm64", Cores: 4}
 	cur.Context = analysis.Params{{Key: "toolchain", Value: "go1.27"}}
-	c := CompareArchives(base, cur, CompareOptions{BaselinePath: "a.json"})
+	c := compareArchives(base, cur, compareOptions{BaselinePath: "a.json"})
 	want := []string{
 		"a.json: result p/wall-time appears twice; the first one is compared",
 		`q/mem: unit changed from "KB" to "MB"; not compared`,
@@ -387,7 +387,7 @@ func TestCompareArchivesWarnings(t *testing.T) {
 	if len(c.HostMismatch) != 5 {
 		t.Errorf("host mismatch = %v", c.HostMismatch)
 	}
-	none := CompareArchives(archiveRun("a", result("x", "m", "ns", 1)), archiveRun("b", result("y", "m", "ns", 1)), CompareOptions{})
+	none := compareArchives(archiveRun("a", result("x", "m", "ns", 1)), archiveRun("b", result("y", "m", "ns", 1)), compareOptions{})
 	if diff := cmp.Diff([]string{"the archives have no test case and metric in common"}, none.Warnings); diff != "" {
 		t.Errorf("disjoint archives (-want +got):\n%s", diff)
 	}
@@ -417,11 +417,11 @@ func FuzzCompareRuns(f *testing.F) {
 	f.Add([]byte(`{"schema":"perfgate.run.v1","samples":[{}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		Normalize(data)
+		normalizeRun(data)
 		r, err := receipt.ReadRun("f.json", data)
 		if err != nil {
 			return
 		}
-		CompareRuns(r, r, CompareOptions{})
+		compareRuns(r, r, compareOptions{})
 	})
 }

@@ -21,11 +21,11 @@
 //     samples into a receipt.Run (schema perfgate.run.v1).
 //  2. receipt.Load reads each side of a check (a run receipt or a
 //     perfpages archive, told apart by content).
-//  3. [CompareRuns] and [CompareArchives] build a receipt.Compare
+//  3. compareRuns and compareArchives build a receipt.Compare
 //     (perfgate.compare.v1): which metrics get a budget, with what
 //     thresholds and direction (config [budgets."metric"]), one delta per
 //     metric and a verdict.
-//  4. [NewReport] (perfgate.report.v1) and [Markdown] render it; [Check]
+//  4. newReport (perfgate.report.v1) and markdown render it; [Check]
 //     ties 2–4 together and writes compare.json, report.json and
 //     comment.md.
 //  5. [ExportRuns] / [ExportCompares] write CSV and JSONL columns;

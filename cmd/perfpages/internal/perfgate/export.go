@@ -20,15 +20,15 @@ const (
 	FormatJSONL = "jsonl"
 )
 
-// RunColumns are the columns of a run export (seed 002 "Export Formats";
+// runColumns are the columns of a run export (seed 002 "Export Formats";
 // perfgate's newer code adds a median column per optional metric).
-var RunColumns = []string{
+var runColumns = []string{
 	"bench_name", "wall_ms_median", "wall_ms_min", "wall_ms_max",
 	"max_rss_kb_median", "throughput_median", "sample_count", "timestamp",
 }
 
-// CompareColumns are the columns of a compare export.
-var CompareColumns = []string{
+// compareColumns are the columns of a compare export.
+var compareColumns = []string{
 	"bench_name", "metric", "baseline_value", "current_value", "regression_pct", "status", "threshold",
 }
 
@@ -71,7 +71,7 @@ func ExportRuns(w io.Writer, format string, runs []*receipt.Run) error {
 			optCell(r.Stats.MaxRSSKB), thr, uintCell(uint64(measured)), textCell(r.Run.StartedAt),
 		}
 	}
-	return writeRows(w, format, RunColumns, rows)
+	return writeRows(w, format, runColumns, rows)
 }
 
 // ExportCompares writes one row per delta of each compare receipt, sorted
@@ -93,7 +93,7 @@ func ExportCompares(w io.Writer, format string, cmps []*receipt.Compare) error {
 			})
 		}
 	}
-	return writeRows(w, format, CompareColumns, rows)
+	return writeRows(w, format, compareColumns, rows)
 }
 
 func writeRows(w io.Writer, format string, cols []string, rows [][]cell) error {

@@ -15,12 +15,12 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// ProbeHost describes this machine: operating system and architecture in
+// probeHost describes this machine: operating system and architecture in
 // perfgate's (Rust's) spelling, so that receipts from perfgate and from
 // perfpages compare without a spurious host mismatch; the number of
 // logical CPUs; total memory from /proc/meminfo when the system has it;
 // and the SHA-256 of the host name.
-func ProbeHost() receipt.Host {
+func probeHost() receipt.Host {
 	h := receipt.Host{OS: rustOS(runtime.GOOS), Arch: rustArch(runtime.GOARCH)}
 	n := uint32(runtime.NumCPU())
 	h.CPUCount = &n
@@ -95,13 +95,13 @@ func rustArch(goarch string) string {
 	return goarch
 }
 
-// HostMismatch lists how two hosts differ enough to make a comparison of
+// hostMismatch lists how two hosts differ enough to make a comparison of
 // their timings doubtful (perfgate's rules): another OS or architecture,
 // or a CPU count or memory size more than twice or less than half the
 // other. Host names are not compared: hosted CI runners get a new name
 // for every job, so a differing hostname_hash alone would flag every
 // comparison.
-func HostMismatch(base, cur receipt.Host) []string {
+func hostMismatch(base, cur receipt.Host) []string {
 	var reasons []string
 	if base.OS != cur.OS {
 		reasons = append(reasons, fmt.Sprintf("OS mismatch: baseline=%s, current=%s", base.OS, cur.OS))

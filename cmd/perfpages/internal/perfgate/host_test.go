@@ -38,9 +38,9 @@ func TestRustNames(t *testing.T) {
 }
 
 func TestProbeHost(t *testing.T) {
-	h := ProbeHost()
+	h := probeHost()
 	if h.OS != rustOS(runtime.GOOS) || h.Arch != rustArch(runtime.GOARCH) || h.CPUCount == nil || *h.CPUCount < 1 {
-		t.Errorf("ProbeHost = %+v", h)
+		t.Errorf("probeHost = %+v", h)
 	}
 	if h.HostnameHash != "" && len(h.HostnameHash) != 64 {
 		t.Errorf("hostname hash %q is not a hex SHA-256", h.HostnameHash)

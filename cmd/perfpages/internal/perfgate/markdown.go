@@ -14,7 +14,7 @@ import (
 	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
-// Markdown renders a compare receipt as perfgate's pull-request comment
+// markdown renders a compare receipt as perfgate's pull-request comment
 // (reference/stats.md C.7): a header by verdict ("✅ perfgate: pass"), the
 // bench, a table with one row per delta (metric, baseline, current,
 // change, budget, status) and a Notes bullet per verdict reason. units
@@ -24,7 +24,7 @@ import (
 // The bench name, metric keys, units and reason tokens come from the
 // receipts and archives: they go through mdtext, as in every Markdown
 // perfpages writes (FuzzCommentMarkdown).
-func Markdown(c *receipt.Compare, units map[string]string) string {
+func markdown(c *receipt.Compare, units map[string]string) string {
 	var b strings.Builder
 	b.WriteString(verdictHeader(c.Verdict.Status))
 	b.WriteString("\n\n")
@@ -47,7 +47,7 @@ func Markdown(c *receipt.Compare, units map[string]string) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s (%s) | %s |\n",
 			mdtext.CodeCell(name), withUnit(value(key, d.Baseline, units)), withUnit(value(key, d.Current, units)),
-			FormatPct(d.Pct), budgetCol, dirCol, status)
+			formatPct(d.Pct), budgetCol, dirCol, status)
 	}
 	if len(c.Verdict.Reasons) > 0 {
 		b.WriteString("\n**Notes:**\n")
@@ -100,10 +100,10 @@ func reasonLine(c *receipt.Compare, token string) string {
 			}
 			switch status {
 			case budget.Warn:
-				return fmt.Sprintf("- %s: %s (warn >= %s, fail > %s)%s\n", mdtext.Text(token), FormatPct(d.Pct),
+				return fmt.Sprintf("- %s: %s (warn >= %s, fail > %s)%s\n", mdtext.Text(token), formatPct(d.Pct),
 					analysis.FormatPercent(b.WarnThreshold, 2), analysis.FormatPercent(b.Threshold, 2), noise)
 			case budget.Fail:
-				return fmt.Sprintf("- %s: %s (fail > %s)\n", mdtext.Text(token), FormatPct(d.Pct), analysis.FormatPercent(b.Threshold, 2))
+				return fmt.Sprintf("- %s: %s (fail > %s)\n", mdtext.Text(token), formatPct(d.Pct), analysis.FormatPercent(b.Threshold, 2))
 			case budget.Skip:
 				return fmt.Sprintf("- %s: skipped%s\n", mdtext.Text(token), noise)
 			}
@@ -144,41 +144,41 @@ func withUnit(v, unit string) string {
 	return v + " " + mdtext.Text(unit)
 }
 
-// ValueRow is one line of the current results shown when there is no
+// valueRow is one line of the current results shown when there is no
 // baseline.
-type ValueRow struct {
+type valueRow struct {
 	Metric, Value, Unit string
 }
 
-// RunValues are a run receipt's medians in the order perfgate lists them
+// runValues are a run receipt's medians in the order perfgate lists them
 // when there is no baseline.
-func RunValues(r *receipt.Run) []ValueRow {
-	var rows []ValueRow
+func runValues(r *receipt.Run) []valueRow {
+	var rows []valueRow
 	for _, name := range []string{"wall_ms", "cpu_ms", "page_faults", "ctx_switches", "max_rss_kb", "binary_bytes", "throughput_per_s"} {
 		if v, ok := r.Stats.Median(name); ok {
 			num, unit := value(name, v, nil)
-			rows = append(rows, ValueRow{Metric: name, Value: num, Unit: unit})
+			rows = append(rows, valueRow{Metric: name, Value: num, Unit: unit})
 		}
 	}
 	return rows
 }
 
-// ArchiveValues are an archive's results (with samples, without error)
+// archiveValues are an archive's results (with samples, without error)
 // and their medians, by key.
-func ArchiveValues(run *analysis.Run) []ValueRow {
+func archiveValues(run *analysis.Run) []valueRow {
 	res, _ := archiveResults(run, "")
-	var rows []ValueRow
+	var rows []valueRow
 	for _, k := range slices.Sorted(maps.Keys(res)) {
 		r := res[k]
 		num, unit := analysis.ValueParts(budget.MedianF64(r.samples), r.unit)
-		rows = append(rows, ValueRow{Metric: k, Value: num, Unit: unit})
+		rows = append(rows, valueRow{Metric: k, Value: num, Unit: unit})
 	}
 	return rows
 }
 
-// NoBaselineMarkdown is the comment of a check that found no baseline:
+// noBaselineMarkdown is the comment of a check that found no baseline:
 // the current results and the warnings.
-func NoBaselineMarkdown(bench string, rows []ValueRow, warnings []string) string {
+func noBaselineMarkdown(bench string, rows []valueRow, warnings []string) string {
 	var b strings.Builder
 	b.WriteString("## perfgate: no baseline\n\n")
 	fmt.Fprintf(&b, "**Bench:** %s\n\n", mdtext.Code(bench))

@@ -43,13 +43,13 @@ func FuzzCommentMarkdown(f *testing.F) {
 			"QUNITQ":     mdtest.Shown(unit, false),
 			"QWARNINGQ":  mdtest.Shown(warning, false),
 		}
-		clean := Markdown(commentReceipt("QBENCHQ", "QKEYQ"), map[string]string{"QKEYQ": "QUNITQ"})
-		got := Markdown(commentReceipt(bench, key), map[string]string{key: unit})
+		clean := markdown(commentReceipt("QBENCHQ", "QKEYQ"), map[string]string{"QKEYQ": "QUNITQ"})
+		got := markdown(commentReceipt(bench, key), map[string]string{key: unit})
 		if p := mdtest.Check([]byte(got), []byte(clean), want, nil); p != "" {
 			t.Errorf("comment:\n%s\nMarkdown:\n%s", p, got)
 		}
-		clean = NoBaselineMarkdown("QBENCHQ", []ValueRow{{Metric: "QKEYQ", Value: "5", Unit: "QUNITQ"}}, []string{"QWARNINGQ"})
-		got = NoBaselineMarkdown(bench, []ValueRow{{Metric: key, Value: "5", Unit: unit}}, []string{warning})
+		clean = noBaselineMarkdown("QBENCHQ", []valueRow{{Metric: "QKEYQ", Value: "5", Unit: "QUNITQ"}}, []string{"QWARNINGQ"})
+		got = noBaselineMarkdown(bench, []valueRow{{Metric: key, Value: "5", Unit: unit}}, []string{warning})
 		if p := mdtest.Check([]byte(got), []byte(clean), want, nil); p != "" {
 			t.Errorf("no-baseline comment:\n%s\nMarkdown:\n%s", p, got)
 		}

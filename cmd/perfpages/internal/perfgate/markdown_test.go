@@ -55,9 +55,9 @@ func TestMarkdown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := CompareRuns(fixtureBaseline(), tt.current, CompareOptions{})
-			if diff := cmp.Diff(tt.want, Markdown(&c.Receipt, c.Units)); diff != "" {
-				t.Errorf("Markdown (-want +got):\n%s", diff)
+			c := compareRuns(fixtureBaseline(), tt.current, compareOptions{})
+			if diff := cmp.Diff(tt.want, markdown(&c.Receipt, c.Units)); diff != "" {
+				t.Errorf("markdown (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -97,8 +97,8 @@ func TestMarkdownNoiseAndStatistic(t *testing.T) {
 - wall_ms_warn: +39.39% (warn >= 18.00%, fail > 20.00%) [NOISY: CV 50.00% > limit 10.00%]
 - host_mismatch
 `
-	if diff := cmp.Diff(want, Markdown(c, nil)); diff != "" {
-		t.Errorf("Markdown (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, markdown(c, nil)); diff != "" {
+		t.Errorf("markdown (-want +got):\n%s", diff)
 	}
 }
 
@@ -113,7 +113,7 @@ func TestMarkdownArchives(t *testing.T) {
 		result("json-decode", "wall-time", "ns", 1403.25, 1399, 1410.2),
 		result("parse_big", "wall-time", "ns", 150, 150),
 		result("regex", "throughput", "B/s", 1.52e9))
-	c := CompareArchives(base, cur, CompareOptions{Budgets: map[string]budget.Budget{"wall-time": budget.Default(), "throughput": budget.Default()}})
+	c := compareArchives(base, cur, compareOptions{Budgets: map[string]budget.Budget{"wall-time": budget.Default(), "throughput": budget.Default()}})
 	want := `❌ perfgate: fail
 
 **Bench:** ` + "`4e5f6a7`" + `
@@ -127,8 +127,8 @@ func TestMarkdownArchives(t *testing.T) {
 **Notes:**
 - parse_big/wall-time_fail: +50.00% (fail > 20.00%)
 `
-	if diff := cmp.Diff(want, Markdown(&c.Receipt, c.Units)); diff != "" {
-		t.Errorf("Markdown (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, markdown(&c.Receipt, c.Units)); diff != "" {
+		t.Errorf("markdown (-want +got):\n%s", diff)
 	}
 }
 
@@ -170,7 +170,7 @@ func TestNoBaselineMarkdown(t *testing.T) {
 	r := fixtureWarn()
 	r.Bench.WorkUnits = u64p(1000)
 	r.Stats, _ = receipt.ComputeStats(r.Samples, r.Bench.WorkUnits)
-	got := NoBaselineMarkdown("fixture-bench", RunValues(r), []string{"no baseline found for bench 'fixture-bench' at baselines/fixture-bench.json, skipping comparison"})
+	got := noBaselineMarkdown("fixture-bench", runValues(r), []string{"no baseline found for bench 'fixture-bench' at baselines/fixture-bench.json, skipping comparison"})
 	want := `## perfgate: no baseline
 
 **Bench:** ` + "`fixture-bench`" + `
@@ -191,8 +191,8 @@ No baseline found for comparison. This run will establish a new baseline.
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	rows := ArchiveValues(archiveRun("x", result("p", "wall-time", "ns", 3, 1, 2), result("p", "wall-time", "ns", 9)))
-	if diff := cmp.Diff([]ValueRow{{Metric: "p/wall-time", Value: "2", Unit: "ns"}}, rows); diff != "" {
-		t.Errorf("ArchiveValues (-want +got):\n%s", diff)
+	rows := archiveValues(archiveRun("x", result("p", "wall-time", "ns", 3, 1, 2), result("p", "wall-time", "ns", 9)))
+	if diff := cmp.Diff([]valueRow{{Metric: "p/wall-time", Value: "2", Unit: "ns"}}, rows); diff != "" {
+		t.Errorf("archiveValues (-want +got):\n%s", diff)
 	}
 }

@@ -19,26 +19,26 @@ import (
 // receipt keeps (perfgate's output_cap_bytes).
 const DefaultOutputCap = 8192
 
-// MaxOutputCap is the most bytes of each stream a receipt may keep per
+// maxOutputCap is the most bytes of each stream a receipt may keep per
 // sample: 1 MiB. The receipt must stay readable by check and export,
 // which refuse an input over 64 MiB (max_input_bytes): a default run of 5
 // samples keeping 1 MiB of stdout and stderr each writes 10 MiB of text,
 // up to 6 × that where JSON escapes control bytes. Output is kept to
 // diagnose a failing sample; a megabyte of it is plenty.
-const MaxOutputCap = 1 << 20
+const maxOutputCap = 1 << 20
 
 // CheckOutputCap says whether n bytes is a valid output cap: 1 to
-// MaxOutputCap.
+// maxOutputCap.
 func CheckOutputCap(n int) error {
-	if n < 1 || n > MaxOutputCap {
-		return fmt.Errorf("%d bytes: want 1 to %d (1 MiB), the most a receipt keeps of each stream of a sample", n, MaxOutputCap)
+	if n < 1 || n > maxOutputCap {
+		return fmt.Errorf("%d bytes: want 1 to %d (1 MiB), the most a receipt keeps of each stream of a sample", n, maxOutputCap)
 	}
 	return nil
 }
 
 // RunOptions describes a measurement.
 type RunOptions struct {
-	// Name is the bench name (see [ValidateBenchName]).
+	// Name is the bench name (see [validateBenchName]).
 	Name string
 	// Command is the argv to run; no shell is involved.
 	Command []string
@@ -53,12 +53,12 @@ type RunOptions struct {
 	// time has its whole process group killed and is recorded as timed out.
 	Timeout time.Duration
 	// OutputCap is the number of output bytes kept per stream (0:
-	// DefaultOutputCap; at most MaxOutputCap).
+	// DefaultOutputCap; at most maxOutputCap).
 	OutputCap int
 	Tool      receipt.Tool
 	// Now is the clock of the receipt's timestamps (default time.Now).
 	Now func() time.Time
-	// Host describes the machine (default ProbeHost).
+	// Host describes the machine (default probeHost).
 	Host func() receipt.Host
 }
 
@@ -81,7 +81,7 @@ type RunOutcome struct {
 // Nothing a sample starts outlives it: when the command exits, whatever it
 // left running in its process group is killed.
 func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
-	if err := ValidateBenchName(opts.Name); err != nil {
+	if err := validateBenchName(opts.Name); err != nil {
 		return nil, err
 	}
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
@@ -102,7 +102,7 @@ func Run(ctx context.Context, opts RunOptions) (*RunOutcome, error) {
 	}
 	host := opts.Host
 	if host == nil {
-		host = ProbeHost
+		host = probeHost
 	}
 	capBytes := opts.OutputCap
 	if capBytes == 0 {
@@ -325,21 +325,21 @@ func newUUID() (string, error) {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
 }
 
-// BenchNameMaxLen is the longest bench name perfgate accepts.
-const BenchNameMaxLen = 64
+// benchNameMaxLen is the longest bench name perfgate accepts.
+const benchNameMaxLen = 64
 
 var benchNameChars = regexp.MustCompile(`^[a-z0-9_./-]+$`)
 
-// ValidateBenchName checks a bench name by perfgate's rules: 1 to 64
+// validateBenchName checks a bench name by perfgate's rules: 1 to 64
 // characters out of lower-case letters, digits, '_', '.', '-' and '/',
 // with no empty, "." or ".." path segment. The name becomes a baseline
 // file name (baselines/<name>.json), so it must not escape that folder.
-func ValidateBenchName(name string) error {
+func validateBenchName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("bench name must not be empty")
-	case len(name) > BenchNameMaxLen:
-		return fmt.Errorf("bench name %q exceeds maximum length of %d characters", name, BenchNameMaxLen)
+	case len(name) > benchNameMaxLen:
+		return fmt.Errorf("bench name %q exceeds maximum length of %d characters", name, benchNameMaxLen)
 	case !benchNameChars.MatchString(name):
 		return fmt.Errorf("bench name %q contains invalid characters; allowed: lowercase alphanumeric, dots, underscores, hyphens, slashes", name)
 	}

@@ -77,7 +77,7 @@ func TestRunShape(t *testing.T) {
 		t.Errorf("stats are not those of the measured samples (-want +got):\n%s", diff)
 	}
 	// The receipt reads back.
-	data, _ := Marshal(r)
+	data, _ := marshal(r)
 	if _, err := receipt.ReadRun("r.json", data); err != nil {
 		t.Error(err)
 	}
@@ -316,8 +316,8 @@ func TestValidateBenchName(t *testing.T) {
 		{strings.Repeat("a", 65), false},
 	}
 	for _, tt := range tests {
-		if err := ValidateBenchName(tt.name); (err == nil) != tt.ok {
-			t.Errorf("ValidateBenchName(%q) = %v, want ok %v", tt.name, err, tt.ok)
+		if err := validateBenchName(tt.name); (err == nil) != tt.ok {
+			t.Errorf("validateBenchName(%q) = %v, want ok %v", tt.name, err, tt.ok)
 		}
 	}
 }
@@ -327,7 +327,7 @@ func TestValidateBenchName(t *testing.T) {
 func TestRunOutputCapCeiling(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "ran")
-	for _, n := range []int{-1, MaxOutputCap + 1, 1 << 40} {
+	for _, n := range []int{-1, maxOutputCap + 1, 1 << 40} {
 		_, err := Run(context.Background(), RunOptions{Name: "x", Command: []string{"touch", marker}, Repeat: 1, OutputCap: n, Now: fixedClock, Host: fixedHost})
 		if err == nil || !strings.Contains(err.Error(), "want 1 to 1048576 (1 MiB)") {
 			t.Errorf("OutputCap %d: %v, want the ceiling named", n, err)
@@ -336,7 +336,7 @@ func TestRunOutputCapCeiling(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the command ran")
 	}
-	if err := CheckOutputCap(MaxOutputCap); err != nil {
+	if err := CheckOutputCap(maxOutputCap); err != nil {
 		t.Errorf("the ceiling itself: %v", err)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // Normalized values of promote -normalize (seed 002 "Promote
 // Normalization").
 const (
-	NormalizedRunID = "baseline"
-	NormalizedTime  = "1970-01-01T00:00:00Z"
+	normalizedRunID = "baseline"
+	normalizedTime  = "1970-01-01T00:00:00Z"
 )
 
 // Promote copies the run receipt at src to dest, the new baseline. The
@@ -32,7 +32,7 @@ func Promote(src, dest string, normalize bool) error {
 		return err
 	}
 	if normalize {
-		if data, err = Normalize(data); err != nil {
+		if data, err = normalizeRun(data); err != nil {
 			return fmt.Errorf("%s: %w", src, err)
 		}
 	}
@@ -42,10 +42,10 @@ func Promote(src, dest string, normalize bool) error {
 	return nil
 }
 
-// Normalize rewrites run.id, run.started_at and run.ended_at of a run
+// normalizeRun rewrites run.id, run.started_at and run.ended_at of a run
 // receipt and keeps every other member as it is, in its order; the result
 // is indented like the receipts perfpages writes.
-func Normalize(data []byte) ([]byte, error) {
+func normalizeRun(data []byte) ([]byte, error) {
 	top, err := orderedObject(data)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func Normalize(data []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
-		run = run.set("id", NormalizedRunID).set("started_at", NormalizedTime).set("ended_at", NormalizedTime)
+		run = run.set("id", normalizedRunID).set("started_at", normalizedTime).set("ended_at", normalizedTime)
 		top[i].value = run.encode()
 		found = true
 	}

@@ -51,9 +51,9 @@ func TestPromote(t *testing.T) {
 		t.Error("member order changed")
 	}
 	// Normalizing twice changes nothing.
-	again, err := Normalize(got)
+	again, err := normalizeRun(got)
 	if err != nil || string(again) != string(got) {
-		t.Errorf("Normalize is not idempotent: %v", err)
+		t.Errorf("normalizeRun is not idempotent: %v", err)
 	}
 }
 
@@ -76,10 +76,10 @@ func TestPromoteErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "out.json")); err == nil {
 		t.Error("a failed promote wrote the destination")
 	}
-	if _, err := Normalize([]byte(`{"schema": "x"}`)); err == nil {
-		t.Error("Normalize without run succeeded")
+	if _, err := normalizeRun([]byte(`{"schema": "x"}`)); err == nil {
+		t.Error("normalizeRun without run succeeded")
 	}
-	if _, err := Normalize([]byte(`[1]`)); err == nil {
-		t.Error("Normalize of an array succeeded")
+	if _, err := normalizeRun([]byte(`[1]`)); err == nil {
+		t.Error("normalizeRun of an array succeeded")
 	}
 }

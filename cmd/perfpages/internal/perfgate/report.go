@@ -13,13 +13,13 @@ import (
 
 // Check ids, finding codes and severities of reports (stable tokens).
 const (
-	CheckBudget    = "perf.budget"
-	CheckBaseline  = "perf.baseline"
-	CodeMetricWarn = "metric_warn"
-	CodeMetricFail = "metric_fail"
-	CodeMissing    = "missing"
-	SeverityWarn   = "warn"
-	SeverityFail   = "fail"
+	checkBudget    = "perf.budget"
+	checkBaseline  = "perf.baseline"
+	codeMetricWarn = "metric_warn"
+	codeMetricFail = "metric_fail"
+	codeMissing    = "missing"
+	severityWarn   = "warn"
+	severityFail   = "fail"
 )
 
 // Report is a perfgate.report.v1 report.
@@ -60,26 +60,26 @@ type Summary struct {
 	TotalCount uint32 `json:"total_count"`
 }
 
-// Wording chooses between the two ways perfgate words its findings
+// wording chooses between the two ways perfgate words its findings
 // (reference/stats.md C.5).
-type Wording int
+type wording int
 
 const (
-	// CheckWording is what `perfgate check` writes, and `perfpages check`
+	// checkWording is what `perfgate check` writes, and `perfpages check`
 	// too: "wall_ms regression: 19.00% (change: +19.00%, threshold:
 	// 20.0%)", with data.regression_pct = regression × 100.
-	CheckWording Wording = iota
-	// ReportWording is what `perfgate report` writes: "Performance
+	checkWording wording = iota
+	// reportWording is what `perfgate report` writes: "Performance
 	// regression near threshold for wall_ms: 19.00% regression (threshold:
 	// 20.00%)" ("exceeded" for a fail), with data.regression_pct the
 	// regression as a fraction.
-	ReportWording
+	reportWording
 )
 
-// NewReport wraps a compare receipt in a report: the verdict copied, one
+// newReport wraps a compare receipt in a report: the verdict copied, one
 // finding per warn or fail delta in metric order (check_id perf.budget,
 // code metric_warn or metric_fail), and the counts.
-func NewReport(c *receipt.Compare, w Wording) Report {
+func newReport(c *receipt.Compare, w wording) Report {
 	r := Report{
 		ReportType: receipt.ReportSchema,
 		Verdict:    c.Verdict,
@@ -96,9 +96,9 @@ func NewReport(c *receipt.Compare, w Wording) Report {
 		var code, severity string
 		switch d.Status {
 		case budget.Warn:
-			code, severity = CodeMetricWarn, SeverityWarn
+			code, severity = codeMetricWarn, severityWarn
 		case budget.Fail:
-			code, severity = CodeMetricFail, SeverityFail
+			code, severity = codeMetricFail, severityFail
 		default:
 			continue
 		}
@@ -109,10 +109,10 @@ func NewReport(c *receipt.Compare, w Wording) Report {
 		if b, ok := c.Budgets[metric]; ok {
 			threshold, dir = b.Threshold, b.Direction
 		}
-		f := Finding{CheckID: CheckBudget, Code: code, Severity: severity,
+		f := Finding{CheckID: checkBudget, Code: code, Severity: severity,
 			Data: &FindingData{MetricName: metric, Baseline: d.Baseline, Current: d.Current, Threshold: threshold, Direction: dir}}
 		switch w {
-		case ReportWording:
+		case reportWording:
 			verb := "near"
 			if d.Status == budget.Fail {
 				verb = "exceeded"
@@ -122,7 +122,7 @@ func NewReport(c *receipt.Compare, w Wording) Report {
 			f.Data.RegressionPct = d.Regression
 		default:
 			f.Message = fmt.Sprintf("%s regression: %s (change: %s, threshold: %s)",
-				metric, analysis.FormatPercent(d.Regression, 2), FormatPct(d.Pct), analysis.FormatPercent(threshold, 1))
+				metric, analysis.FormatPercent(d.Regression, 2), formatPct(d.Pct), analysis.FormatPercent(threshold, 1))
 			f.Data.RegressionPct = percentOf(d.Regression)
 		}
 		r.Findings = append(r.Findings, f)
@@ -142,28 +142,28 @@ func percentOf(x float64) float64 {
 	return p
 }
 
-// NoBaselineReport is the report of a check that had nothing to compare
+// noBaselineReport is the report of a check that had nothing to compare
 // with: verdict warn with the reason no_baseline, one perf.baseline
 // finding, no compare receipt.
-func NoBaselineReport(bench string) Report {
+func noBaselineReport(bench string) Report {
 	return Report{
 		ReportType: receipt.ReportSchema,
 		Verdict:    verdictJSON(budget.NoBaseline()),
 		Findings: []Finding{{
-			CheckID:  CheckBaseline,
-			Code:     CodeMissing,
-			Severity: SeverityWarn,
+			CheckID:  checkBaseline,
+			Code:     codeMissing,
+			Severity: severityWarn,
 			Message:  fmt.Sprintf("No baseline found for bench '%s'; comparison skipped", bench),
 		}},
 		Summary: Summary{WarnCount: 1, TotalCount: 1},
 	}
 }
 
-// FormatPct formats a fractional change as perfgate does: "+19.00%",
+// formatPct formats a fractional change as perfgate does: "+19.00%",
 // "-5.00%", "0.00%" (a sign only when positive). Beyond perfgate, which
 // never meets them: "+1.00e+310%" from 1 000 000 % on and "n/a" for NaN
 // and ±Inf (analysis.FormatPercent).
-func FormatPct(pct float64) string {
+func formatPct(pct float64) string {
 	s := analysis.FormatPercent(pct, 2)
 	if pct > 0 && !math.IsInf(pct, 1) {
 		return "+" + s

@@ -41,7 +41,7 @@ func asJSONValue(t *testing.T, data []byte) any {
 // report command's wording (the snapshot is a serde_json Value, so its
 // keys are sorted; the comparison is of JSON values).
 func TestReportSnapshot(t *testing.T) {
-	got, err := Marshal(NewReport(snapshotCompare(), ReportWording))
+	got, err := marshal(newReport(snapshotCompare(), reportWording))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestReportCheckWording(t *testing.T) {
 	c.Deltas["page_faults"] = receipt.Delta{Baseline: 0, Current: 3, Ratio: 1, Status: budget.Skip}
 	c.Verdict = receipt.Verdict{Status: budget.Fail, Counts: receipt.Counts{Pass: 1, Warn: 2, Fail: 1, Skip: 1}, Reasons: []string{"max_rss_kb_fail", "throughput_per_s_warn", "wall_ms_warn"}}
 
-	r := NewReport(c, CheckWording)
+	r := newReport(c, checkWording)
 	want := []Finding{
 		{CheckID: "perf.budget", Code: "metric_fail", Severity: "fail",
 			Message: "max_rss_kb regression: 25.00% (change: +25.00%, threshold: 15.0%)",
@@ -96,7 +96,7 @@ func TestReportCheckWording(t *testing.T) {
 
 // TestNoBaselineReport is C.4's no-baseline handling.
 func TestNoBaselineReport(t *testing.T) {
-	got, err := Marshal(NoBaselineReport("my-bench"))
+	got, err := marshal(noBaselineReport("my-bench"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestCompareReceiptJSON(t *testing.T) {
 	d.Significance = &receipt.Significance{Test: "welch_t", PValue: f64p(0.5), Alpha: 0.05, BaselineSamples: 8, CurrentSamples: 9}
 	c.Deltas["wall_ms"] = d
 	c.BaselineRef = receipt.Ref{}
-	got, err := Marshal(c)
+	got, err := marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,8 +244,8 @@ func TestFormatPct(t *testing.T) {
 		{math.NaN(), "n/a"},
 	}
 	for _, tt := range tests {
-		if got := FormatPct(tt.pct); got != tt.want {
-			t.Errorf("FormatPct(%v) = %q, want %q", tt.pct, got, tt.want)
+		if got := formatPct(tt.pct); got != tt.want {
+			t.Errorf("formatPct(%v) = %q, want %q", tt.pct, got, tt.want)
 		}
 	}
 }
@@ -259,7 +259,7 @@ func TestReportHugeRegression(t *testing.T) {
 		Deltas:  map[string]receipt.Delta{"wall_ms": {Baseline: 1, Current: 1e308, Pct: 1e308, Regression: 1e308, Status: budget.Fail}},
 		Verdict: receipt.Verdict{Status: budget.Fail, Reasons: []string{"wall_ms_fail"}},
 	}
-	r := NewReport(c, CheckWording)
+	r := newReport(c, checkWording)
 	if got, want := r.Findings[0].Message, "wall_ms regression: 1.00e+310% (change: +1.00e+310%, threshold: 20.0%)"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
@@ -269,10 +269,10 @@ func TestReportHugeRegression(t *testing.T) {
 	if _, err := json.Marshal(r); err != nil {
 		t.Errorf("report does not encode: %v", err)
 	}
-	if got, want := NewReport(c, ReportWording).Findings[0].Message, "Performance regression exceeded threshold for wall_ms: 1.00e+310% regression (threshold: 20.00%)"; got != want {
+	if got, want := newReport(c, reportWording).Findings[0].Message, "Performance regression exceeded threshold for wall_ms: 1.00e+310% regression (threshold: 20.00%)"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
-	md := Markdown(c, nil)
+	md := markdown(c, nil)
 	for _, want := range []string{"| 1 ms | 1e+308 ms | +1.00e+310% |", "- wall_ms_fail: +1.00e+310% (fail > 20.00%)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in\n%s", want, md)

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 )
 
-// Marshal is the JSON form perfpages writes receipts in: two-space
+// marshal is the JSON form perfpages writes receipts in: two-space
 // indentation, no HTML escaping, a final newline.
-func Marshal(v any) ([]byte, error) {
+func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -52,9 +52,9 @@ func WriteFile(path string, data []byte) error {
 	return nil
 }
 
-// WriteJSON marshals v with [Marshal] and writes it with [WriteFile].
+// WriteJSON marshals v with [marshal] and writes it with [WriteFile].
 func WriteJSON(path string, v any) error {
-	data, err := Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,6 @@ func readTestdata(t testing.TB, name string) []byte {
 
 func u64p(v uint64) *uint64   { return &v }
 func f64p(v float64) *float64 { return &v }
-func strp(v string) *string   { return &v }
 func u32p(v uint32) *uint32   { return &v }
 
 // approx compares real-valued statistics within a relative 1e-9.
