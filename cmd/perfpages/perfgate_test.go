@@ -95,7 +95,7 @@ func TestCheckGolden(t *testing.T) {
 // TestCheckReportSnapshot is C.8 (6) through the command: wall_ms 1000 →
 // 1190 under the default budget is a warn with one perf.budget finding.
 // check words it as perfgate's check does (regression × 100); the
-// report command's wording is pinned in generator/perfgate.
+// report command's wording is pinned in cmd/perfpages/internal/perfgate.
 func TestCheckReportSnapshot(t *testing.T) {
 	out := t.TempDir()
 	_, stderr, code := perfgateCLI(t, "check", "-baseline", "report_baseline.json", "-current", "report_current.json", "-out-dir", out)
