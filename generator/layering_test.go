@@ -22,15 +22,16 @@ import (
 //
 //	stage       packages                                       may import
 //	toolkit     analysis/quantile, generator/internal/*,       (own stage)
-//	            generator/{inert,outdir}, content, themes
+//	            internal/mdtext, generator/{inert,outdir},
+//	            content, themes
 //	model       analysis/model (runs, results, the dataset)    toolkit
 //	statistics  analysis/{budget,criterion,zscore,             toolkit
 //	            mannwhitney,changepoint}
 //	analysis    analysis (comparisons, steps, verdicts)        toolkit, model, statistics
 //	config      generator/config                               toolkit, model, statistics, analysis — no reader
 //	readers     generator/{archive,source,demo,store}          toolkit, model
-//	foreign     generator/{foreign,perfgate}                   toolkit, model, statistics, analysis, readers
-//	evaluation  generator/planted                              toolkit, model, statistics, analysis, readers
+//	foreign     generator/{foreign,receipt}                    toolkit, model, statistics, readers
+//	evaluation  generator/planted                              toolkit, model, statistics, analysis, readers, foreign
 //	site model  generator/internal/slug, generator/route,      toolkit, model, statistics, analysis — no reader,
 //	            generator/{report,sitemodel}                   no config, no content, render or write
 //	content     generator/contentdir (the content folder's     toolkit, site model
@@ -38,14 +39,16 @@ import (
 //	render      generator/render                               toolkit, model, analysis, site model — no
 //	                                                           statistics, reader, config or content
 //	write       generator/write                                toolkit (outdir) only
-//	build       generator, cmd/perfpages, e2e, scripts/action  everything
+//	build       generator, cmd/perfpages,                      everything
+//	            cmd/perfpages/internal/perfgate, e2e,
+//	            scripts/action
 //
 // The readers of the tools' formats and of perfgate's receipts need more
-// than the model: generator/perfgate formats values with analysis and
-// measures and gates with analysis/budget, and generator/foreign (which
-// reads perfgate's receipts) checks a Criterion file's values against the
-// range analysis/criterion accepts (MinValue, MaxValue). generator/planted
-// scores what analysis says of the histories it makes.
+// than the model: generator/receipt checks a receipt's statistics against
+// its samples with analysis/budget, and generator/foreign checks a
+// Criterion file's values against the range analysis/criterion accepts
+// (MinValue, MaxValue). generator/planted scores what analysis says of the
+// histories it makes.
 //
 // A package may always import packages of its own stage. Every package of
 // the module must be in the table, so that a new one is placed on purpose.
@@ -54,19 +57,19 @@ var layerStages = []struct {
 	pkgs []string // module-relative import paths; a trailing "/..." covers a tree
 	may  []string // earlier stages it may import
 }{
-	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "generator/internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
+	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
 	{"model", []string{"analysis/model"}, []string{"toolkit"}},
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"analysis", []string{"analysis"}, []string{"toolkit", "model", "statistics"}},
 	{"config", []string{"generator/config"}, []string{"toolkit", "model", "statistics", "analysis"}},
 	{"readers", []string{"generator/archive", "generator/source", "generator/demo", "generator/store"}, []string{"toolkit", "model"}},
-	{"foreign", []string{"generator/foreign", "generator/perfgate"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
-	{"evaluation", []string{"generator/planted"}, []string{"toolkit", "model", "statistics", "analysis", "readers"}},
+	{"foreign", []string{"generator/foreign", "generator/receipt"}, []string{"toolkit", "model", "statistics", "readers"}},
+	{"evaluation", []string{"generator/planted"}, []string{"toolkit", "model", "statistics", "analysis", "readers", "foreign"}},
 	{"site model", []string{"generator/internal/slug", "generator/route", "generator/report", "generator/sitemodel"}, []string{"toolkit", "model", "statistics", "analysis"}},
 	{"content", []string{"generator/contentdir"}, []string{"toolkit", "site model"}},
 	{"render", []string{"generator/render"}, []string{"toolkit", "model", "analysis", "site model"}},
 	{"write", []string{"generator/write"}, []string{"toolkit"}},
-	{"build", []string{"generator", "cmd/perfpages", "e2e", "scripts/action"}, []string{"toolkit", "model", "statistics", "analysis", "config", "readers", "foreign", "evaluation", "site model", "content", "render", "write"}},
+	{"build", []string{"generator", "cmd/perfpages", "cmd/perfpages/internal/perfgate", "e2e", "scripts/action"}, []string{"toolkit", "model", "statistics", "analysis", "config", "readers", "foreign", "evaluation", "site model", "content", "render", "write"}},
 }
 
 const module = "github.com/perfpages/perfpages/"
@@ -156,21 +159,22 @@ func TestLayering(t *testing.T) {
 // TestLayering pass by placing nothing.
 func TestStageOf(t *testing.T) {
 	for pkg, want := range map[string]string{
-		"generator/internal/mdtext/mdtest": "toolkit",
-		"generator/internal/slug":          "site model",
-		"generator/sitemodel":              "site model",
-		"generator/contentdir":             "content",
-		"generator/render":                 "render",
-		"generator/write":                  "write",
-		"analysis":                         "analysis",
-		"analysis/model":                   "model",
-		"generator/planted":                "evaluation",
-		"analysis/zscore":                  "statistics",
-		"generator/config":                 "config",
-		"generator/perfgate":               "foreign",
-		"generator/store":                  "readers",
-		"generator":                        "build",
-		"generator/nosuch":                 "",
+		"internal/mdtext/mdtest":          "toolkit",
+		"generator/internal/slug":         "site model",
+		"generator/sitemodel":             "site model",
+		"generator/contentdir":            "content",
+		"generator/render":                "render",
+		"generator/write":                 "write",
+		"analysis":                        "analysis",
+		"analysis/model":                  "model",
+		"generator/planted":               "evaluation",
+		"analysis/zscore":                 "statistics",
+		"generator/config":                "config",
+		"generator/receipt":               "foreign",
+		"generator/store":                 "readers",
+		"cmd/perfpages/internal/perfgate": "build",
+		"generator":                       "build",
+		"generator/nosuch":                "",
 	} {
 		if got := stageOf(pkg); got != want {
 			t.Errorf("stageOf(%q) = %q, want %q", pkg, got, want)

@@ -9,7 +9,7 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/nearest"
-	"github.com/perfpages/perfpages/generator/perfgate"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // Names in the configuration and in annotations.yaml that select metrics,
@@ -59,7 +59,7 @@ func configNameWarnings(cfg *config.Config, d *model.Dataset) []error {
 		if slices.Contains(names.metrics, name) {
 			continue
 		}
-		if _, ok := perfgate.MetricByName(name); ok {
+		if _, ok := receipt.MetricByName(name); ok {
 			continue
 		}
 		out = append(out, fmt.Errorf("%s: [budgets.%s]: %s", file, tomlKey(name), unknownName("metric", name, names.metrics)))

@@ -8,10 +8,10 @@
 //	sources → archive model → analysis → site model → rendering → files
 //
 // and, like the rest of analysis/, it does no I/O: it takes numbers and
-// returns numbers. The receipts, files and commands that use it live in
-// generator/perfgate and cmd/perfpages. It depends on the standard library
-// only, so that perfgate's arithmetic can be checked in isolation against
-// perfgate's own tests.
+// returns numbers. The receipts and files that use it live in
+// generator/receipt, the commands in cmd/perfpages/internal/perfgate. It
+// depends on the standard library only, so that perfgate's arithmetic can
+// be checked in isolation against perfgate's own tests.
 //
 // A comparison goes in four steps (C.4):
 //

@@ -93,7 +93,7 @@ func CV(mean, stddev float64) (float64, bool) {
 
 // U64Summary summarizes unsigned integer samples (wall time in ms, RSS in
 // KB, …) as perfgate's run receipts do; it is the receipt's own type
-// (generator/perfgate.U64Summary), JSON names included.
+// (generator/receipt.U64Summary), JSON names included.
 type U64Summary struct {
 	Median uint64 `json:"median"`
 	Min    uint64 `json:"min"`

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/cmd/perfpages/internal/perfgate"
 	pparchive "github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/outdir"
-	"github.com/perfpages/perfpages/generator/perfgate"
 )
 
 // cmdImport turns foreign result files into native archives, one per run,

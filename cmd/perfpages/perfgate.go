@@ -13,16 +13,17 @@ import (
 	"strings"
 
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/cmd/perfpages/internal/perfgate"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/outdir"
-	"github.com/perfpages/perfpages/generator/perfgate"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // The perfgate commands (seed 002): run measures a command into a run
 // receipt, check judges a run against its baseline under budgets, export
 // prints receipts as CSV or JSON Lines, promote makes a run the baseline.
 
-func tool() perfgate.Tool { return perfgate.Tool{Name: "perfpages", Version: version()} }
+func tool() receipt.Tool { return receipt.Tool{Name: "perfpages", Version: version()} }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
@@ -216,26 +217,26 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errors.New("export: no receipts given")
 	}
-	var runs []*perfgate.RunReceipt
-	var cmps []*perfgate.CompareReceipt
+	var runs []*receipt.Run
+	var cmps []*receipt.Compare
 	var first string
 	if *maxInput < 0 {
 		return fmt.Errorf("export: -max-input-bytes %d: want a size in bytes", *maxInput)
 	}
 	for _, path := range fs.Args() {
-		data, kind, err := perfgate.ReadInput(path, *maxInput)
+		data, kind, err := receipt.ReadInput(path, *maxInput)
 		if err != nil {
 			return err
 		}
 		switch kind {
-		case perfgate.KindRun:
-			r, err := perfgate.ReadRun(path, data)
+		case receipt.KindRun:
+			r, err := receipt.ReadRun(path, data)
 			if err != nil {
 				return err
 			}
 			runs = append(runs, r)
-		case perfgate.KindCompare:
-			c, err := perfgate.ReadCompare(path, data)
+		case receipt.KindCompare:
+			c, err := receipt.ReadCompare(path, data)
 			if err != nil {
 				return err
 			}

@@ -15,7 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfpages/perfpages/generator/perfgate"
+	"github.com/perfpages/perfpages/cmd/perfpages/internal/perfgate"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // perfgateCLI runs the command line in testdata/perfgate, where the
@@ -94,7 +95,7 @@ func TestCheckGolden(t *testing.T) {
 // TestCheckReportSnapshot is C.8 (6) through the command: wall_ms 1000 →
 // 1190 under the default budget is a warn with one perf.budget finding.
 // check words it as perfgate's check does (regression × 100); the
-// report command's wording is pinned in generator/perfgate.
+// report command's wording is pinned in cmd/perfpages/internal/perfgate.
 func TestCheckReportSnapshot(t *testing.T) {
 	out := t.TempDir()
 	_, stderr, code := perfgateCLI(t, "check", "-baseline", "report_baseline.json", "-current", "report_current.json", "-out-dir", out)
@@ -186,7 +187,7 @@ func TestRunCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := perfgate.ReadRun("perfgate.json", data)
+	r, err := receipt.ReadRun("perfgate.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,15 +215,15 @@ func TestRunFailures(t *testing.T) {
 		name       string
 		args       []string
 		wantErr    string
-		wantSample perfgate.Sample
+		wantSample receipt.Sample
 	}{
 		{"non-zero exit", []string{"-name", "exits", "-repeat", "2", "--", "sh", "-c", "exit 3"},
 			"perfpages: run: benchmark command failed: iteration 1 exit code 3, iteration 2 exit code 3 (the receipt records it; -allow-nonzero accepts this)\n",
-			perfgate.Sample{ExitCode: 3}},
+			receipt.Sample{ExitCode: 3}},
 		{"timeout", []string{"-name", "hangs", "-repeat", "1", "-timeout", "100ms", "--", "sh", "-c", "sleep 30"},
 			"perfpages: run: benchmark command failed: iteration 1 timed out (the receipt records it; -allow-nonzero accepts this)\n",
-			perfgate.Sample{ExitCode: -1, TimedOut: true}},
-		{"allowed", []string{"-name", "exits", "-repeat", "1", "-allow-nonzero", "--", "sh", "-c", "exit 3"}, "", perfgate.Sample{ExitCode: 3}},
+			receipt.Sample{ExitCode: -1, TimedOut: true}},
+		{"allowed", []string{"-name", "exits", "-repeat", "1", "-allow-nonzero", "--", "sh", "-c", "exit 3"}, "", receipt.Sample{ExitCode: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,7 +240,7 @@ func TestRunFailures(t *testing.T) {
 			if err != nil {
 				t.Fatal("no receipt written: ", err)
 			}
-			r, err := perfgate.ReadRun("perfgate.json", data)
+			r, err := receipt.ReadRun("perfgate.json", data)
 			if err != nil {
 				t.Fatal(err)
 			}

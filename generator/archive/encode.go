@@ -71,7 +71,7 @@ func check(run model.Run) error {
 			text(path+" key", p.Key)
 			text(path+"."+p.Key, p.Value)
 			if i > 0 && ps[i-1].Key >= p.Key {
-				bad("%s: keys not sorted and unique at %q (build them with analysis.NewParams)", path, p.Key)
+				bad("%s: keys not sorted and unique at %q (build them with model.NewParams)", path, p.Key)
 			}
 		}
 	}

@@ -207,7 +207,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"no machine", func(r *model.Run) { r.Machine.Name = "" }, "json", "encoding archive: missing machine.name"},
 		{"negative memory", func(r *model.Run) { r.Machine.MemoryBytes = -1 }, "json", "encoding archive: machine.memory_bytes: must not be negative (-1)"},
 		{"unsorted params", func(r *model.Run) { r.Context = model.Params{{Key: "b"}, {Key: "a"}} }, "json",
-			`encoding archive: context: keys not sorted and unique at "a" (build them with analysis.NewParams)`},
+			`encoding archive: context: keys not sorted and unique at "a" (build them with model.NewParams)`},
 		{"NaN sample", func(r *model.Run) { r.Results[1].Samples[0] = math.NaN() }, "yaml",
 			"encoding archive: results[1] (json-decode n=1000 ratio=0.5 size=large instructions:u): samples[0] is NaN"},
 		{"negative time", func(r *model.Run) { r.Results[0].Samples[2] = -1 }, "json",

@@ -11,8 +11,7 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
 	"github.com/perfpages/perfpages/generator/internal/readkit"
-
-	"github.com/perfpages/perfpages/generator/perfgate"
+	"github.com/perfpages/perfpages/generator/receipt"
 )
 
 // perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
@@ -40,8 +39,8 @@ import (
 //     date from run.started_at when Defaults has none.
 //
 // The receipt's types (its schema id, host, metric table and throughput
-// rule) are generator/perfgate's, declared once there. The decoding is
-// this reader's own and more forgiving than perfgate.ReadRun, which
+// rule) are generator/receipt's, declared once there. The decoding is
+// this reader's own and more forgiving than receipt.ReadRun, which
 // validates a receipt for `check` and rejects it whole: a malformed sample
 // is dropped with a problem (with its line), and fields the reader does
 // not use (tool, stats, ended_at) are not required.
@@ -51,17 +50,17 @@ func init() {
 
 func sniffPerfgate(in Input) bool {
 	trimmed := bytes.TrimLeft(in.Data, " \t\r\n\ufeff")
-	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+perfgate.RunSchema+`"`)) {
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+receipt.RunSchema+`"`)) {
 		return false
 	}
 	var head struct {
 		Schema string `json:"schema"`
 	}
-	return json.Unmarshal(trimmed, &head) == nil && head.Schema == perfgate.RunSchema
+	return json.Unmarshal(trimmed, &head) == nil && head.Schema == receipt.RunSchema
 }
 
 // perfgateSample is the part of a sample that is not a metric, with
-// pointers where perfgate.Sample has values, so that a missing exit_code
+// pointers where receipt.Sample has values, so that a missing exit_code
 // is told from 0.
 type perfgateSample struct {
 	ExitCode *int32 `json:"exit_code"`
@@ -85,12 +84,12 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 	}
 	schema, ok := fields["schema"]
 	var id string
-	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != perfgate.RunSchema {
+	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != receipt.RunSchema {
 		what := "no schema field"
 		if ok {
 			what = "schema is " + asvShort(schema.Raw)
 		}
-		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, perfgate.RunSchema)}
+		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, receipt.RunSchema)}
 	}
 
 	var bench struct {
@@ -111,14 +110,14 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 
 	var problems []archive.Problem
 	var run struct {
-		StartedAt *string       `json:"started_at"`
-		Host      perfgate.Host `json:"host"`
+		StartedAt *string      `json:"started_at"`
+		Host      receipt.Host `json:"host"`
 	}
 	if re, ok := fields["run"]; !ok {
 		problems = append(problems, problem(in.Name, 0, `missing field "run": no host or start time`))
 	} else if err := json.Unmarshal(re.Raw, &run); err != nil {
 		problems = append(problems, problem(in.Name, re.Line, "run: %s; host and start time ignored", asvTypeError(err)))
-		run.StartedAt, run.Host = nil, perfgate.Host{}
+		run.StartedAt, run.Host = nil, receipt.Host{}
 	}
 
 	se, ok := fields["samples"]
@@ -170,11 +169,11 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 			}
 			problems = keep(problems, &dropped, problem(in.Name, el.Line, "bench %s: sample %d %s; kept, as perfgate's statistics keep it", name, i+1, why))
 		}
-		for _, pm := range perfgate.Metrics {
+		for _, pm := range receipt.Metrics {
 			switch pm.Name {
 			case "throughput_per_s":
 				if bench.WorkUnits != nil {
-					values[pm.Name] = append(values[pm.Name], perfgate.Throughput(*bench.WorkUnits, *wall))
+					values[pm.Name] = append(values[pm.Name], receipt.Throughput(*bench.WorkUnits, *wall))
 				}
 				continue
 			case "wall_ms":
@@ -216,7 +215,7 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 			problems = append(problems, problem(in.Name, 0, "run.started_at %q is not an RFC 3339 time; the run has no date", *run.StartedAt))
 		}
 	}
-	for _, pm := range perfgate.Metrics {
+	for _, pm := range receipt.Metrics {
 		xs := values[pm.Name]
 		if len(xs) == 0 {
 			continue
@@ -259,7 +258,7 @@ func perfgateFailure(s perfgateSample) string {
 
 // perfgateMachine describes the receipt's host; the caller's machine fills
 // what the receipt does not say.
-func perfgateMachine(file string, h perfgate.Host, def model.Machine, problems *[]archive.Problem) model.Machine {
+func perfgateMachine(file string, h receipt.Host, def model.Machine, problems *[]archive.Problem) model.Machine {
 	m := def
 	m.Labels = append(model.Params(nil), def.Labels...)
 	if h.OS != "" {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/report"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // siteTags are the elements goldmark writes with the site's extensions

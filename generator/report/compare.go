@@ -23,9 +23,9 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/analysis/zscore"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // Links builds the URLs documents point to.

@@ -10,8 +10,8 @@ import (
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/inert"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
-	"github.com/perfpages/perfpages/generator/internal/mdtext/mdtest"
+	"github.com/perfpages/perfpages/internal/mdtext"
+	"github.com/perfpages/perfpages/internal/mdtext/mdtest"
 )
 
 // hostile are the strings of the data the Markdown writers print.

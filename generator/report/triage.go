@@ -8,8 +8,8 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // plural is rustc-perf's count wording: the "s" is dropped only for

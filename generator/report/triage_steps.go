@@ -6,8 +6,8 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // MaxTriageSteps is the most steps a weekly report lists; the rest are

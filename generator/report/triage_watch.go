@@ -8,8 +8,8 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/generator/internal/mdtext"
 	"github.com/perfpages/perfpages/generator/internal/slug"
+	"github.com/perfpages/perfpages/internal/mdtext"
 )
 
 // NeedsLookTitle is the heading of a weekly report's section of what the

@@ -10,7 +10,7 @@
 //	sources → archive model → analysis → site model → rendering → files
 //
 // under generator/archive, generator/foreign, generator/source and
-// generator/perfgate, and imports none of them: a reader may use any of it,
+// generator/receipt, and imports none of them: a reader may use any of it,
 // it uses no reader.
 //
 // One edge rule holds for every position: a byte belongs to the line it is
