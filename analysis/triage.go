@@ -35,6 +35,15 @@ func (f TriageFilter) Valid() bool {
 	return false
 }
 
+// OrDefault is f, or for the empty filter the default,
+// DefinitelyRelevantFilter: the one place the default is filled in.
+func (f TriageFilter) OrDefault() TriageFilter {
+	if f == "" {
+		return DefinitelyRelevantFilter
+	}
+	return f
+}
+
 // Keeps reports whether a metric's summary passes the filter. A metric
 // without a relevant change never does.
 func (f TriageFilter) Keeps(m *MetricSummary) bool {

@@ -304,10 +304,8 @@ func (d *Dataset) SeriesByKey(k SeriesKey) (*Series, bool) {
 
 // BuildOptions says how runs become a dataset.
 type BuildOptions struct {
-	// Value is the single-value rule. The zero value means Best,
-	// rustc-perf's and the builder's rule before Auto existed, which the
-	// builder's callers in tests rely on; the product's default, Auto,
-	// comes from the configuration (analysis.value).
+	// Value is the single-value rule; empty is Auto, the product's
+	// default (filled in here, by NewBuilder, and nowhere else).
 	Value ValueKind
 	// Metrics overrides the unit, direction and noise class of metrics by
 	// name; fields left empty keep the defaults of DefaultMetric.
@@ -489,7 +487,7 @@ func (e *shapeEntry) matches(r *Result) bool {
 // NewBuilder returns an empty builder.
 func NewBuilder(opts BuildOptions) *Builder {
 	if opts.Value == "" {
-		opts.Value = Best
+		opts.Value = Auto
 	}
 	return &Builder{
 		opts:     opts,

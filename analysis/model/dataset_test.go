@@ -46,10 +46,10 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 	if len(d.Series) != 1 || len(d.Series[0].Points) != 6 {
 		t.Fatalf("series = %+v", d.Series)
 	}
-	// Best of lower-is-better samples is the minimum (the builder's
-	// default; the configuration's is Auto).
-	if p := d.Series[0].At(1); p == nil || p.Value != 1.5 || !p.OK || d.Series[0].Value != Best {
-		t.Errorf("point b = %+v by %s, want best 1.5", p, d.Series[0].Value)
+	// The default rule, Auto, reduces a noisy metric's samples to their
+	// median.
+	if p := d.Series[0].At(1); p == nil || p.Value != 1.75 || !p.OK || d.Series[0].Value != Median {
+		t.Errorf("point b = %+v by %s, want median 1.75", p, d.Series[0].Value)
 	}
 	if prev, ok := d.Previous(2); !ok || prev != 1 || !d.Contiguous(1, 2) {
 		t.Errorf("Previous/Contiguous of c wrong")

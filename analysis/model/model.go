@@ -354,14 +354,15 @@ const (
 	Auto ValueKind = "auto"
 )
 
-// Valid reports whether v is a known rule.
-func (v ValueKind) Valid() bool { return v == Best || v == Median || v == Mean || v == Auto }
+// Valid reports whether v is a known rule; empty is Auto.
+func (v ValueKind) Valid() bool { return v == "" || v == Best || v == Median || v == Mean || v == Auto }
 
 // For is the rule a series of metric m is reduced with: v itself, or for
-// Auto, Best when m is reliable and Median otherwise. It is decided per
-// metric, not per result, so that a series never mixes rules.
+// Auto (or empty, the default), Best when m is reliable and Median
+// otherwise. It is decided per metric, not per result, so that a series
+// never mixes rules.
 func (v ValueKind) For(m Metric) ValueKind {
-	if v != Auto {
+	if v != Auto && v != "" {
 		return v
 	}
 	if m.Noise == Reliable {

@@ -35,7 +35,7 @@ func cmdTriage(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	f := analysis.TriageFilter(env.site.Config.Triage.Filter)
+	f := analysis.TriageFilter(env.site.Config.Triage.Filter).OrDefault()
 	if *filter != "" {
 		f = analysis.TriageFilter(*filter)
 		if !f.Valid() {

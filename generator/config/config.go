@@ -393,54 +393,10 @@ func (c *Config) fill() {
 	if c.Site.MaxSiteBytes == 0 {
 		c.Site.MaxSiteBytes = DefaultMaxSiteBytes
 	}
-	c.fillAnalysis()
-	if c.Triage.Filter == "" {
-		c.Triage.Filter = triageFilters[0]
-	}
-	if c.Triage.LargeChange == nil {
-		x := Fraction(analysis.DefaultLargeChange)
-		c.Triage.LargeChange = &x
-	}
 	for i := range c.Sources {
 		if c.Sources[i].Git != "" && c.Sources[i].Notes == "" && c.Sources[i].Ref == "" {
 			c.Sources[i].Ref = "HEAD"
 		}
-	}
-}
-
-// fillAnalysis fills the unset keys of [analysis] from
-// analysis.DefaultOptions, the one place the analysis defaults are
-// written (issue 11): a default changed there is the config's default
-// too. An unset key is its zero value, so a key set to 0 takes the
-// default as well, as analysis.Options' zero fields do.
-func (c *Config) fillAnalysis() {
-	def, a := analysis.DefaultOptions, &c.Analysis
-	if a.Model == "" {
-		a.Model = def.Model
-	}
-	if a.Value == "" {
-		a.Value = string(model.Auto)
-	}
-	if a.History == 0 {
-		a.History = def.History
-	}
-	if a.ZThreshold == 0 {
-		a.ZThreshold = def.ZThreshold
-	}
-	if a.Lookback == 0 {
-		a.Lookback = def.Lookback
-	}
-	if a.ZMinCommits == 0 {
-		a.ZMinCommits = def.ZMinCommits
-	}
-	if a.NResamples == 0 {
-		a.NResamples = def.NResamples
-	}
-	if a.Alpha == 0 {
-		a.Alpha = Fraction(def.Alpha)
-	}
-	if a.NoiseThreshold == 0 {
-		a.NoiseThreshold = Fraction(def.NoiseThreshold)
 	}
 }
 
@@ -625,7 +581,7 @@ func (c *Config) validate() []error {
 		}
 		errs = append(errs, m.Steps.check(fmt.Sprintf("[metrics.%q.steps]", name))...)
 	}
-	if !slices.Contains(triageFilters, c.Triage.Filter) {
+	if c.Triage.Filter != "" && !slices.Contains(triageFilters, c.Triage.Filter) {
 		bad("triage.filter %q: want one of %s", c.Triage.Filter, strings.Join(triageFilters, ", "))
 	}
 	if err := checkFraction("[triage]", "large_change", c.Triage.LargeChange); err != nil {
@@ -767,17 +723,21 @@ func (c *Config) BuildOptions() model.BuildOptions {
 	return opts
 }
 
-// CompareOptions turns the analysis section into comparison options.
+// CompareOptions turns the analysis section into comparison options. An
+// unset key stays zero, which the analysis reads as its default
+// (analysis.DefaultOptions, filled in once, when a comparer is built), so
+// that the defaults are written and filled in one place.
 func (c *Config) CompareOptions() analysis.Options {
-	o := analysis.DefaultOptions
-	o.Model = c.Analysis.Model
-	o.History = c.Analysis.History
-	o.ZThreshold = c.Analysis.ZThreshold
-	o.Lookback = c.Analysis.Lookback
-	o.ZMinCommits = c.Analysis.ZMinCommits
-	o.Alpha = float64(c.Analysis.Alpha)
-	o.NResamples = c.Analysis.NResamples
-	o.NoiseThreshold = float64(c.Analysis.NoiseThreshold)
+	o := analysis.Options{
+		Model:          c.Analysis.Model,
+		History:        c.Analysis.History,
+		ZThreshold:     c.Analysis.ZThreshold,
+		Lookback:       c.Analysis.Lookback,
+		ZMinCommits:    c.Analysis.ZMinCommits,
+		Alpha:          float64(c.Analysis.Alpha),
+		NResamples:     c.Analysis.NResamples,
+		NoiseThreshold: float64(c.Analysis.NoiseThreshold),
+	}
 	if len(c.Budgets) > 0 {
 		o.Budgets = map[string]budget.Budget{}
 		for name, b := range c.Budgets {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/budget"
+	"github.com/perfpages/perfpages/analysis/model"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -24,8 +25,8 @@ func TestParseDefaults(t *testing.T) {
 		Site: Site{Title: "Benchmarks", BaseURL: "/", Content: filepath.Join(dir, "content"), Output: filepath.Join(dir, "public"), MaxInputBytes: 64 << 20,
 			MaxSiteFiles: DefaultMaxSiteFiles, MaxSiteBytes: DefaultMaxSiteBytes},
 		Sources:  []Source{{Dir: filepath.Join(dir, "results")}},
-		Analysis: Analysis{Model: "perfpages", Value: "auto", History: 30, ZThreshold: 5, Lookback: 100, ZMinCommits: 10, NResamples: 100_000, Alpha: 0.05, NoiseThreshold: 0.01},
-		Triage:   Triage{Filter: "definitely-relevant", LargeChange: ptr[Fraction](0.05)},
+		Analysis: Analysis{},
+		Triage:   Triage{},
 	}
 	if d := cmp.Diff(want, c); d != "" {
 		t.Errorf("config (-want +got):\n%s", d)
@@ -334,12 +335,17 @@ func TestLoadMissing(t *testing.T) {
 	}
 }
 
-// TestDefaultsAreAnalysis: a config without [analysis] compares with
-// analysis.DefaultOptions, the one place the defaults are written, and
-// budgets take budget's defaults.
+// TestDefaultsAreAnalysis: a config without [analysis] leaves every key
+// unset, and the comparisons made with it use analysis.DefaultOptions,
+// the one place the defaults are written and filled in; budgets take
+// budget's defaults.
 func TestDefaultsAreAnalysis(t *testing.T) {
-	if d := cmp.Diff(analysis.DefaultOptions, Default().CompareOptions()); d != "" {
-		t.Errorf("Default().CompareOptions() (-analysis.DefaultOptions +got):\n%s", d)
+	if d := cmp.Diff(analysis.Options{}, Default().CompareOptions()); d != "" {
+		t.Errorf("Default().CompareOptions() (-unset +got):\n%s", d)
+	}
+	res := analysis.Analyze(model.NewBuilder(model.BuildOptions{}).Dataset(), analysis.AnalyzeOptions{Compare: Default().CompareOptions()})
+	if d := cmp.Diff(analysis.DefaultOptions, res.Options()); d != "" {
+		t.Errorf("options the analysis used (-analysis.DefaultOptions +got):\n%s", d)
 	}
 	want := budget.New(budget.DefaultThreshold, budget.DefaultWarnFactor, "")
 	want.NoisePolicy = budget.NoiseWarn

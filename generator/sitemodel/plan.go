@@ -204,9 +204,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	if opts.Content.TriageNotes == nil {
 		opts.Content.TriageNotes = map[string]ContentPage{}
 	}
-	if !opts.TriageFilter.Valid() {
-		opts.TriageFilter = analysis.DefinitelyRelevantFilter
-	}
+	opts.TriageFilter = opts.TriageFilter.OrDefault()
 	if opts.Watch == (analysis.WatchOptions{}) {
 		opts.Watch = analysis.DefaultWatchOptions
 	}

@@ -35,7 +35,7 @@ const (
 // failure and a secondary benchmark: every kind of page and row.
 func smallDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := model.NewBuilder(model.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Best})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	m := model.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
 	res := func(bench, size, metric, unit string, samples ...float64) model.Result {
@@ -299,7 +299,7 @@ func TestSeriesDataJSON(t *testing.T) {
 // lists it once, failing since the first commit, and the comparisons after
 // that count it as still failing, not as failed.
 func TestFailingOnce(t *testing.T) {
-	b := model.NewBuilder(model.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Best})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	prev := ""
 	var ids []string

@@ -26,7 +26,7 @@ import (
 //     for it at commit 25.
 func stepsDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := model.NewBuilder(model.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Best})
 	start := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	noise := func(i, k int) float64 { return 1 + 0.001*float64((i*7+k*3)%5-2) }
 	for i := range 36 { // the rank test confirms a step about ten values after it

@@ -20,7 +20,7 @@ import (
 // benchmark only under 3.4, and 3.4's allocations going from 0 to 5.
 func contextDataset(t testing.TB) *model.Dataset {
 	t.Helper()
-	b := model.NewBuilder(model.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Best})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	m := model.Machine{Name: "linux-x64", OS: "linux", Arch: "amd64"}
 	res := func(bench, metric, unit string, v float64) model.Result {
@@ -113,7 +113,7 @@ func TestContextShown(t *testing.T) {
 // files: its pages fetch no file that does not exist.
 func TestSeriesIndexChunks(t *testing.T) {
 	// Three commits; "early" runs at the first only.
-	b := model.NewBuilder(model.BuildOptions{})
+	b := model.NewBuilder(model.BuildOptions{Value: model.Best})
 	day := time.Date(2026, 9, 7, 10, 0, 0, 0, time.UTC)
 	for i, id := range []string{sha1, sha2, sha3} {
 		a := model.Artifact{ID: id, Kind: model.KindCommit, Date: day.AddDate(0, 0, i), Branch: "main"}
