@@ -143,8 +143,6 @@ large_change = 0.1
 	}
 }
 
-func ptr[T any](x T) *T { return &x }
-
 // TestLargeChange: triage.large_change is a fraction; 0 turns the large
 // changes off (it is not "unset").
 func TestLargeChange(t *testing.T) {
