@@ -549,6 +549,9 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 		return nil, false
 	}
 	data, err := readSized(path, e.Size)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
 	var payload []byte
 	if err == nil {
 		payload, err = unseal(magicOf(name), data)

@@ -469,3 +469,16 @@ func TestCheckpoint(t *testing.T) {
 		t.Errorf("a flipped bit: read %t, warnings %v", ok, s.Warnings())
 	}
 }
+
+// A file the index lists that someone removed is missing, not broken.
+func TestRemovedFile(t *testing.T) {
+	dir := t.TempDir()
+	s := must(Open(dir, testOut))
+	s.Save("a", "", 1)
+	os.Remove(filepath.Join(s.Dir(), "a.gob"))
+	s = must(Open(dir, testOut))
+	var n int
+	if s.Load("a", "", &n) || len(s.Warnings()) != 0 {
+		t.Errorf("a removed value: read or warnings %v", s.Warnings())
+	}
+}
