@@ -1,13 +1,8 @@
 package generator
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/gob"
 	"encoding/json"
-	"fmt"
-	"io"
 
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
@@ -16,20 +11,20 @@ import (
 )
 
 // The checkpoint. Decoding a stored entry per archive and adding its
-// results to the builder again was most of a nightly build (at M, a
-// second of 1.7: two million results). The store keeps instead the
-// builder's state after the archives' runs (model.Builder.WriteState,
-// file builder.ckpt) with the list of the archive files it holds; the
-// next build resumes from it and decodes and adds only the files it does
-// not hold, at their places in the order of files. It falls back to
-// adding every file when
+// results to the builder again was most of a nightly build (two million
+// results at M). The store keeps instead the builder's state after the
+// archives' runs with the list of the archive files it holds
+// (store.Checkpoint); the next build resumes from it and decodes and adds
+// only the files it does not hold, at their places in the order of files.
+// It falls back to adding every file when
 //
 //   - a file the checkpoint holds is gone or changed, or the files it
 //     holds are in another order;
 //   - the tool, the archive options or the builder's options changed;
 //   - the resumed builder diverges (model.Builder.Diverged: a new run
 //     of an old artifact, …);
-//   - the checkpoint is broken (a warning; it is written again).
+//   - the checkpoint is broken (a warning of the store; it is written
+//     again).
 //
 // Runs of other tools' formats are added after the archives' on every
 // build (they are not in the checkpoint), except the result files of a
@@ -40,33 +35,15 @@ import (
 // does not hold are more than checkpointSlack allows: a nightly build of
 // one commit reads it but does not write it (at M it is 120 MB).
 
-const (
-	checkpointName  = "builder.ckpt"
-	checkpointMagic = "perfpages checkpoint v2\n"
-)
-
 // checkpointSlack is how many files a build may add to a checkpoint
 // before it writes a new one: at least 16, or 1 in 16 of what it holds.
 func checkpointSlack(held int) int { return max(16, held/16) }
 
-// checkpointInput is one archive file the checkpoint holds.
-type checkpointInput struct {
-	Key      [32]byte
-	Origin   string
-	Problems []store.Problem
-	Artifact string // of its run; "" when it has none
-}
-
-type checkpointMeta struct {
-	Key    string // checkpointKey
-	Inputs []checkpointInput
-}
-
-// checkpointKey is what a checkpoint depends on besides its files: the
-// tool and the archive options (the builder checks its own options).
-func checkpointKey(aopts archive.Options) string {
+// checkpointOptions is what a checkpoint depends on besides its files and
+// the tool: the archive options (the builder checks its own options).
+func checkpointOptions(aopts archive.Options) string {
 	o, _ := json.Marshal(aopts)
-	return hashParts([]byte(toolKey()), o)
+	return string(o)
 }
 
 // archives is what addArchives did.
@@ -74,15 +51,15 @@ type archives struct {
 	b        *model.Builder
 	inputs   map[string][][32]byte // artifact id → keys of its inputs, in order
 	problems []error
-	resumed  bool              // from the store's checkpoint
-	held     []checkpointInput // what a checkpoint of b holds
-	decoded  int               // files decoded, not taken from the store
+	resumed  bool         // from the store's checkpoint
+	held     []store.Held // what a checkpoint of b holds
+	decoded  int          // files decoded, not taken from the store
 }
 
 // fileInput is the checkpoint's record of file f (version v, store key
 // key): its problems probs and the artifact of its run r (nil for none).
-func fileInput(f input, key [32]byte, r *model.Run, probs []archive.Problem) checkpointInput {
-	in := checkpointInput{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
+func fileInput(f input, key [32]byte, r *model.Run, probs []archive.Problem) store.Held {
+	in := store.Held{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
 	if r != nil {
 		in.Artifact = r.Artifact.ID
 	}
@@ -92,7 +69,7 @@ func fileInput(f input, key [32]byte, r *model.Run, probs []archive.Problem) che
 // hold records the next file, in: its key among its artifact's inputs,
 // its problems probs among the build's warnings, itself among what a
 // checkpoint holds.
-func (a *archives) hold(in checkpointInput, probs []archive.Problem) {
+func (a *archives) hold(in store.Held, probs []archive.Problem) {
 	if in.Artifact != "" {
 		a.inputs[in.Artifact] = append(a.inputs[in.Artifact], in.Key)
 	}
@@ -131,49 +108,17 @@ func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys 
 		a.hold(fileInput(files[i], key, r, probs), probs)
 	})
 	if st != nil {
-		writeCheckpoint(st, b, checkpointMeta{Key: checkpointKey(aopts), Inputs: a.held}) // a failure is the store's warning
+		st.SaveCheckpoint(checkpointOptions(aopts), a.held, b) // before b takes other runs
 	}
 	return a
-}
-
-// writeCheckpoint writes b's checkpoint, before b takes other runs (a
-// failure is also one of the store's warnings).
-func writeCheckpoint(st *store.Store, b *model.Builder, meta checkpointMeta) error {
-	var m bytes.Buffer
-	if err := gob.NewEncoder(&m).Encode(&meta); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	return st.WriteBlob(checkpointName, checkpointMagic, func(w io.Writer, offset int) error {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(m.Len()))
-		if _, err := w.Write(n[:]); err != nil {
-			return err
-		}
-		if _, err := w.Write(m.Bytes()); err != nil {
-			return err
-		}
-		return b.WriteState(w, offset+8+m.Len())
-	})
 }
 
 // resumeArchives resumes from the store's checkpoint and adds the files it
 // does not hold; false when it cannot (see The checkpoint above).
 func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
-	payload, ok := st.ReadBlob(checkpointName, checkpointMagic)
+	options := checkpointOptions(aopts)
+	inputs, state, ok := st.Checkpoint(options)
 	if !ok {
-		return archives{}, false
-	}
-	var meta checkpointMeta
-	var state []byte
-	if len(payload) >= 8 {
-		n := binary.LittleEndian.Uint64(payload)
-		if n <= uint64(len(payload)-8) {
-			if gob.NewDecoder(bytes.NewReader(payload[8:8+n])).Decode(&meta) == nil {
-				state = payload[8+n:]
-			}
-		}
-	}
-	if state == nil || meta.Key != checkpointKey(aopts) {
 		return archives{}, false
 	}
 	// Match the checkpoint's files, in order, to this build's.
@@ -181,8 +126,8 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 		key    [32]byte
 		origin string
 	}
-	at := make(map[ident]int, len(meta.Inputs))
-	for j, in := range meta.Inputs {
+	at := make(map[ident]int, len(inputs))
+	for j, in := range inputs {
 		at[ident{in.Key, in.Origin}] = j
 	}
 	held := make([]int, len(files)) // file → its input in the checkpoint, or -1
@@ -198,11 +143,11 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 			return archives{}, false
 		}
 		held[i], next = j, next+1
-		if meta.Inputs[j].Artifact != "" {
+		if inputs[j].Artifact != "" {
 			runPos = append(runPos, i)
 		}
 	}
-	if next != len(meta.Inputs) {
+	if next != len(inputs) {
 		return archives{}, false
 	}
 	b, err := model.ResumeBuilder(opts, state, func(run int, origin string) (int, bool) {
@@ -246,7 +191,7 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	k := 0
 	for i, f := range files {
 		if j := held[i]; j >= 0 {
-			in := meta.Inputs[j]
+			in := inputs[j]
 			st.Keep(in.Key)
 			a.hold(in, problemsFrom(in.Problems, f.Origin))
 			continue
@@ -255,8 +200,8 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 		k++
 		a.hold(fileInput(f, keys[i], d.run, d.probs), d.probs)
 	}
-	if len(fresh) > checkpointSlack(len(meta.Inputs)) {
-		writeCheckpoint(st, b, checkpointMeta{Key: meta.Key, Inputs: a.held}) // a failure is the store's warning
+	if len(fresh) > checkpointSlack(len(inputs)) {
+		st.SaveCheckpoint(options, a.held, b)
 	}
 	return a, true
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/source"
+	"github.com/perfpages/perfpages/generator/store"
 )
 
 // The fingerprint identifies everything a build reads, so that a build
@@ -76,7 +77,7 @@ func (s *Site) fingerprint(ctx context.Context, out string, repos *gitRepos) (fp
 	f := &fingerprinter{now: time.Now(), max: capped.Or(cfg.Site.MaxInputBytes), stable: true}
 	b := &f.b
 	cfgJSON, _ := json.Marshal(cfg)
-	fmt.Fprintf(b, "tool %s\nconfig %s\nout %s\nenv %q\n", toolKey(), cfgJSON, out, os.Getenv("PERFPAGES_BASE_URL"))
+	fmt.Fprintf(b, "tool %s\nconfig %s\nout %s\nenv %q\n", store.Tool(), cfgJSON, out, os.Getenv("PERFPAGES_BASE_URL"))
 	for _, f := range s.Files {
 		fmt.Fprintf(b, "file %s %x\n", f.Name, sha256.Sum256(f.Data))
 	}

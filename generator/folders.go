@@ -114,7 +114,7 @@ func (fi *folderInput) key(in input) [32]byte {
 	if in.Blob != "" {
 		data = []byte("git blob " + in.Blob)
 	}
-	return store.RunKey("foreign "+fi.format+" file "+toolKey(), fi.options, []byte(in.rel), fi.shared[:], data)
+	return store.RunKey("foreign "+fi.format+" file", fi.options, []byte(in.rel), fi.shared[:], data)
 }
 
 // read decodes the folder's file in, whose bytes are data.
@@ -125,7 +125,7 @@ func (fi *folderInput) read(in input, data []byte) ([]model.Run, []archive.Probl
 // finish returns the folder's problems once its files are added: those of
 // its shared files, then what depends on all its files; files and held
 // are the build's inputs and what addArchives made of each.
-func (fi *folderInput) finish(files []input, held []checkpointInput) []archive.Problem {
+func (fi *folderInput) finish(files []input, held []store.Held) []archive.Problem {
 	var used []string
 	for i, f := range files {
 		if f.folder == fi && held[i].Artifact != "" {

@@ -1,16 +1,13 @@
 package generator
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
@@ -44,28 +41,6 @@ import (
 // itself) have the same fingerprint as the last successful build's does
 // nothing at all (see fingerprint).
 
-var (
-	toolOnce sync.Once
-	toolSum  string
-)
-
-// toolKey identifies the perfpages that runs: a SHA-256 of its
-// executable. Everything a build computes depends on the code, so a new
-// binary (an upgrade, a rebuild from changed sources) invalidates the store.
-func toolKey() string {
-	toolOnce.Do(func() {
-		h := sha256.New()
-		if exe, err := os.Executable(); err == nil {
-			if f, err := os.Open(exe); err == nil {
-				io.Copy(h, f)
-				f.Close()
-			}
-		}
-		toolSum = hex.EncodeToString(h.Sum(nil))
-	})
-	return toolSum
-}
-
 // archiveKey is the store key of archive file f read with options o: of
 // its bytes, or of its git blob id when it is a file of a git ref not
 // read yet (a blob id names its bytes), so that a build whose store has
@@ -78,7 +53,7 @@ func archiveKey(f input, o archive.Options) [32]byte {
 	if f.Blob != "" {
 		data = []byte("git blob " + f.Blob)
 	}
-	return store.RunKey("perfpages archive "+toolKey(),
+	return store.RunKey("perfpages archive",
 		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), data)
 }
 
@@ -176,7 +151,7 @@ func readCached(st *store.Store, format string, in foreign.Input, def foreign.De
 			size += int64(len(in.Files[n]))
 		}
 	}
-	key := store.RunKey("foreign "+format+" "+toolKey(), fmt.Sprintf("%+v max-bytes=%d", def, in.MaxBytes), parts...)
+	key := store.RunKey("foreign "+format, fmt.Sprintf("%+v max-bytes=%d", def, in.MaxBytes), parts...)
 	if st != nil {
 		limit := entryLimit(in.MaxBytes, parts...)
 		if len(blobs) > 0 {
@@ -270,7 +245,7 @@ func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 	for _, sr := range d.Series {
 		fmt.Fprintf(&series, "%s|%s|%s|%s|%s|%s\n", sr.Key, sr.Metric.Unit, sr.Metric.Direction, sr.Metric.Noise, sr.Case.Category, sr.Context)
 	}
-	k := keys{analysis: hashParts([]byte(toolKey()), cfgJSON, ann, []byte(series.String()), []byte(d.Value))}
+	k := keys{analysis: hashParts([]byte(store.Tool()), cfgJSON, ann, []byte(series.String()), []byte(d.Value))}
 	k.artifacts = make([]string, len(d.Artifacts))
 	for i, a := range d.Artifacts {
 		meta, _ := json.Marshal(a)
@@ -289,49 +264,6 @@ func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 	return k, nil
 }
 
-// briefs remembers the summaries of main-line comparisons across builds
-// (sitemodel.Briefs) in the store; only the ones this build used are saved.
-type briefs struct {
-	mu   sync.Mutex
-	old  map[string]sitemodel.Brief
-	used map[string]sitemodel.Brief
-}
-
-func loadBriefs(st *store.Store) *briefs {
-	b := &briefs{old: map[string]sitemodel.Brief{}, used: map[string]sitemodel.Brief{}}
-	if st != nil {
-		st.LoadValue("briefs", &b.old)
-	}
-	return b
-}
-
-// Brief implements sitemodel.Briefs.
-func (b *briefs) Brief(key string) (sitemodel.Brief, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if x, ok := b.used[key]; ok {
-		return x, true
-	}
-	x, ok := b.old[key]
-	if ok {
-		b.used[key] = x
-	}
-	return x, ok
-}
-
-// PutBrief implements sitemodel.Briefs.
-func (b *briefs) PutBrief(key string, x sitemodel.Brief) {
-	b.mu.Lock()
-	b.used[key] = x
-	b.mu.Unlock()
-}
-
-func (b *briefs) save(st *store.Store) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return st.SaveValue("briefs", b.used)
-}
-
 // siteKey identifies what every page of the site may show besides its own
 // data: the tool, every setting but the sources (the site, analysis,
 // metrics, budgets and triage sections: a page's own key need not list
@@ -348,7 +280,7 @@ func (s *Site) siteKey(cont *sitemodel.Content) string {
 		Budgets  map[string]config.Budget
 		Triage   config.Triage
 	}{cfg.Site, cfg.Analysis, cfg.Metrics, cfg.Budgets, cfg.Triage})
-	parts := [][]byte{[]byte(toolKey()), settings, []byte(os.Getenv("PERFPAGES_BASE_URL"))}
+	parts := [][]byte{[]byte(store.Tool()), settings, []byte(os.Getenv("PERFPAGES_BASE_URL"))}
 	for _, t := range s.Themes {
 		fs.WalkDir(t, ".", func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {

@@ -266,16 +266,20 @@ func TestStepStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var saved savedSteps
+	var saved []analysis.CachedSteps
 	o := stepOptions{cfg}
-	if !st.LoadValue(stepsValue, &saved) || saved.Key != o.key() || len(saved.Entries) != len(l.d.Series) {
-		t.Errorf("%d saved states (key %q, want %q) for %d series", len(saved.Entries), saved.Key, o.key(), len(l.d.Series))
+	if !st.Load(stepsValue, o.key(), &saved) || len(saved) != len(l.d.Series) {
+		t.Errorf("%d saved states for %d series", len(saved), len(l.d.Series))
 	}
 	// loadSteps loads them only for the options they were made with.
 	other := *cfg
 	other.Analysis.Steps.Window = 40
-	if (stepOptions{&other}).key() == saved.Key {
-		t.Errorf("the states of other options have the same key %q", saved.Key)
+	if (stepOptions{&other}).key() == o.key() {
+		t.Errorf("the states of other options have the same key %q", o.key())
+	}
+	var none []analysis.CachedSteps
+	if st.Load(stepsValue, stepOptions{&other}.key(), &none) {
+		t.Error("the states of other options were read")
 	}
 	cold := analysis.StepsBy(l.d, o.of, nil)
 	steps, _ := detectSteps(st, l.d, o)

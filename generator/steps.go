@@ -18,15 +18,15 @@ import (
 // the benchmark pages' history charts and the weekly triage reports show
 // them, and model perfpages' headline confirms changes with them.
 //
-// The detection state of each series is kept in the store ("steps", a gob
-// of savedSteps): a nightly build that adds one commit resumes every
-// series where the last build left it, one window test per series instead
-// of the whole history. The saved states are only a cache:
+// The detection state of each series is kept in the store (the value
+// "steps", see kept.go): a nightly build that adds one commit resumes
+// every series where the last build left it, one window test per series
+// instead of the whole history. The saved states are only a cache:
 // changepoint.Detect verifies each one against the values and gives
 // exactly a cold run's steps, so a state that does not fit costs a
 // recomputation, never a wrong step. Saved states of another tool or
-// other options are dropped as a whole; a corrupt file is a warning of
-// the store (which removes it) and everything is computed again.
+// other options are not read; a corrupt file is a warning of the store
+// (which removes it) and everything is computed again.
 
 // stepOptions are a site's step detection options per series: package
 // changepoint's defaults, which its documentation justifies on the
@@ -38,7 +38,8 @@ func (o stepOptions) of(s *model.Series) changepoint.Options {
 	return o.cfg.StepOptions(s.Key.Metric)
 }
 
-// key identifies what saved states depend on besides the values.
+// key identifies what saved states depend on besides the values and the
+// tool.
 func (o stepOptions) key() string {
 	perMetric := map[string]config.Steps{}
 	for _, name := range slices.Sorted(maps.Keys(o.cfg.Metrics)) {
@@ -49,17 +50,8 @@ func (o stepOptions) key() string {
 		Site     config.Steps
 		ByMetric map[string]config.Steps
 	}{changepoint.DefaultOptions, o.cfg.Analysis.Steps, perMetric})
-	return hashParts([]byte(toolKey()), b)
+	return hashParts(b)
 }
-
-// savedSteps is the store's "steps" value.
-type savedSteps struct {
-	// Key identifies the tool and the options the states were made with.
-	Key     string
-	Entries []analysis.CachedSteps
-}
-
-const stepsValue = "steps"
 
 // detectSteps detects the steps of d, resuming from the states the store
 // kept (st may be nil: everything is computed). It returns the steps and
@@ -67,22 +59,4 @@ const stepsValue = "steps"
 func detectSteps(st *store.Store, d *model.Dataset, o stepOptions) ([]analysis.Step, *analysis.StepCache) {
 	cache := loadSteps(st, o)
 	return analysis.StepsBy(d, o.of, cache), cache
-}
-
-// loadSteps returns the states the store kept for options o (none when
-// st is nil or they were made by another tool or with other options).
-func loadSteps(st *store.Store, o stepOptions) *analysis.StepCache {
-	cache := analysis.NewStepCache()
-	if st != nil {
-		var saved savedSteps
-		if st.LoadValue(stepsValue, &saved) && saved.Key == o.key() {
-			cache.Load(saved.Entries)
-		}
-	}
-	return cache
-}
-
-// saveSteps keeps the states this build used for the next one.
-func saveSteps(st *store.Store, cache *analysis.StepCache, o stepOptions) error {
-	return st.SaveValue(stepsValue, savedSteps{Key: o.key(), Entries: cache.Used()})
 }

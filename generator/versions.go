@@ -223,7 +223,7 @@ type decodeVersion func(origin string, data []byte) ([]model.Run, []archive.Prob
 // is its blob id and its origin (messages name it).
 func chainKeys(reader, options string, p histPath) [][32]byte {
 	keys := make([][32]byte, len(p.versions)+1)
-	keys[0] = store.RunKey("versions "+reader+" "+toolKey(), options, []byte(p.name))
+	keys[0] = store.RunKey("versions "+reader, options, []byte(p.name))
 	for j, v := range p.versions {
 		keys[j+1] = store.Hash(keys[j][:], []byte(v.Blob), []byte(v.Origin))
 	}

@@ -29,19 +29,21 @@ type Output struct {
 // separated, relative to the site's root).
 type Outputs map[string]Output
 
-const outputsMagic = "perfpages outputs v1\n"
+// outputsVersion is the manifest's version: of no tool (see the package
+// doc).
+var outputsVersion = version("", "outputs", "")
 
 // Outputs returns the manifest of the last build, nil when there is none.
 func (s *Store) Outputs() Outputs {
 	var o Outputs
-	if !s.loadGob("outputs.gob", outputsMagic, &o) {
+	if !s.loadGob("outputs", outputsVersion, &o) {
 		return nil
 	}
 	return o
 }
 
 // SaveOutputs records the manifest of the site just built.
-func (s *Store) SaveOutputs(o Outputs) error { return s.saveGob("outputs.gob", outputsMagic, o) }
+func (s *Store) SaveOutputs(o Outputs) error { return s.saveGob("outputs", outputsVersion, o) }
 
 // Check keeps the entries whose file under root is still the file the
 // build wrote: a regular file (not a link to one) of the recorded size
@@ -131,32 +133,19 @@ type State struct {
 	Pages, Files, Artifacts, Series int
 }
 
-const stateMagic = "perfpages state v1\n"
-
 // State returns the state of the last successful build, if any.
 func (s *Store) State() (State, bool) {
 	var st State
-	ok := s.loadGob("state.gob", stateMagic, &st)
+	ok := s.Load("state", "", &st)
 	return st, ok
 }
 
 // SaveState records the state of a successful build.
-func (s *Store) SaveState(st State) error { return s.saveGob("state.gob", stateMagic, st) }
+func (s *Store) SaveState(st State) error { return s.Save("state", "", st) }
 
 // ClearState forgets the last build's state (a build is under way: if it
 // fails, the next one must not believe nothing changed).
 func (s *Store) ClearState() {
 	os.Remove(filepath.Join(s.dir, "state.gob"))
-	s.recorded("state.gob", -1)
-}
-
-// LoadValue reads the value the last build saved under name (a gob), and
-// reports whether there was a good one.
-func (s *Store) LoadValue(name string, v any) bool {
-	return s.loadGob(name+".gob", "perfpages "+name+" v1\n", v)
-}
-
-// SaveValue saves v under name for the next build.
-func (s *Store) SaveValue(name string, v any) error {
-	return s.saveGob(name+".gob", "perfpages "+name+" v1\n", v)
+	s.recorded("state.gob", -1, [32]byte{})
 }

@@ -36,13 +36,13 @@ type Problem struct {
 	Fatal bool
 }
 
-// RunKey is the key of an input's entry: a hash of the store's format,
-// what reads the input (the reader's name and version, its options in a
-// canonical text) and the input's bytes (each file's name and bytes for
-// a folder of files).
+// RunKey is the key of an input's entry: a hash of its version (the
+// store's format, the tool, what reads the input and its options in a
+// canonical text: see the package doc) and of the input's bytes (each
+// file's name and bytes for a folder of files).
 func RunKey(reader, options string, files ...[]byte) [32]byte {
-	parts := [][]byte{[]byte(Version), []byte(reader), []byte(options)}
-	return Hash(append(parts, files...)...)
+	v := version(Tool(), "run "+reader, options)
+	return Hash(append([][]byte{v[:]}, files...)...)
 }
 
 func (s *Store) runPath(k [32]byte) string {
@@ -88,32 +88,30 @@ func (s *Store) Put(k [32]byte, e Entry) error {
 	return nil
 }
 
-// Prune removes the entries no lookup or Put of this build used: inputs
-// that are gone. Call it after a successful build.
-func (s *Store) Prune() error {
+// pruneRuns removes the .run entries no lookup, Put or Keep of this build
+// used: inputs that are gone, or read another way.
+func (s *Store) pruneRuns() error {
 	root := filepath.Join(s.dir, "runs")
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		name := d.Name()
-		if strings.HasPrefix(name, ".tmp-") {
+		raw, err := hex.DecodeString(strings.TrimSuffix(d.Name(), ".run"))
+		if err != nil || len(raw) != 32 || !d.Type().IsRegular() {
 			return os.Remove(p)
 		}
-		raw, err := hex.DecodeString(strings.TrimSuffix(name, ".run"))
-		if err != nil || len(raw) != 32 {
-			return os.Remove(p)
-		}
-		var k [32]byte
-		copy(k[:], raw)
 		s.mu.Lock()
-		used := s.used[k]
+		used := s.used[[32]byte(raw)]
 		s.mu.Unlock()
 		if !used {
 			return os.Remove(p)
 		}
 		return nil
 	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // The .run format (after the magic line "perfpages run v4\n" and the 32

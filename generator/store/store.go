@@ -1,6 +1,9 @@
 // Package store keeps, between builds, what a build computed that the next
 // one can reuse, so that a nightly build after one new result archive
-// decodes one archive, compares one commit and rewrites a few files.
+// decodes one archive, compares one commit and rewrites a few files. It is
+// the one place that says how what a build keeps is encoded, which build
+// may read it and when it goes; package generator only says what to save
+// and load, and when.
 //
 // Each output folder has a store of its own: a folder inside the cache
 // folder (.perfpages-cache beside the output by default, [site] cache or
@@ -8,7 +11,9 @@
 // ([FolderName]). It holds:
 //
 //	.perfpages-store      the marker: this folder is a store perfpages made,
-//	                      and of which version (see Ownership below)
+//	                      and of which format (see Ownership below)
+//	index.gob             the size and version of every other file the
+//	                      store wrote but the .run entries
 //	runs/<aa>/<key>.run   the decoded content of one input file (an archive,
 //	                      or a foreign tool's file or folder): its runs and
 //	                      the problems found, keyed by a SHA-256 of the
@@ -17,55 +22,99 @@
 //	                      the fold of a file's versions along a git ref
 //	                      (model.FileVersions), keyed by the versions
 //	                      folded in order
-//	index.gob             the size of every other file the store wrote
-//	briefs.gob            per main-line comparison, what the triage reports,
-//	                      the dashboard and PR pages show of it (metric
-//	                      summaries and counts), keyed by its chain key
-//	steps.gob             per series, the state of step detection
-//	                      (changepoint.State) for the next build to resume
-//	                      from, with a key of the tool and the options
-//	series-sizes.gob      per series, its number of points, so that the
-//	                      next build allocates each series' points once
-//	criterion.gob         the results of Criterion's bootstrap, by a key of
-//	                      their samples and options
 //	builder.ckpt          the dataset builder's state after the archives'
-//	                      runs, with the list of archive files it holds:
-//	                      the next build resumes from it and adds only new
-//	                      files (package generator, checkpoint.go; the
-//	                      state's layout is model.Builder.WriteState's)
+//	                      runs, with the list of input files it holds
+//	                      ([Store.Checkpoint]): the next build resumes from
+//	                      it and adds only new files
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
-//	                      its bytes
+//	                      its bytes ([Outputs])
 //	state.gob             the fingerprint of the last build's inputs and
 //	                      the problems it reported, for a build with
-//	                      nothing to do
+//	                      nothing to do ([State])
+//	<name>.gob            a value the caller keeps under a name ([Store.Save]);
+//	                      package generator keeps "steps" (per series, the
+//	                      state of step detection), "criterion" (the
+//	                      results of Criterion's bootstrap), "briefs" (per
+//	                      main-line comparison, what the triage reports and
+//	                      the dashboard show of it) and "series-sizes" (per
+//	                      series, its number of points)
+//
+// # Versions
+//
+// One rule says which entries a build may read. Every entry is kept under
+// a version: a SHA-256 of the store's format ([Version]), the tool that
+// made it ([Tool], the perfpages executable: everything a build computes
+// depends on the code), the entry's name and the options it was made with
+// (the caller's canonical text of what, besides its own key, the value
+// depends on: the step detection options, the archive options). A .run
+// entry's version is part of its key (RunKey), so that an input read by
+// another tool or with other options is another entry; every other
+// file's version is recorded in the index and at the head of the file. A
+// build reads an entry only under the version it asks for: one of another
+// tool or other options is not read, is no warning, and goes at the next
+// prune unless the build wrote it again. The site's manifest (outputs.gob)
+// alone is kept across tools: it says what is on disk, every file is
+// checked against its bytes before it is kept, and the keys in it name the
+// tool (the caller's), so a new perfpages still carries over the files it
+// writes with the same bytes.
+//
+// # Prune
+//
+// After a successful build, [Store.Prune] keeps exactly what that build
+// read or wrote: the .run entries it used (those the checkpoint held
+// included, [Store.Keep]) and the named files it read under their version
+// or saved. Everything else in the folder goes: the entries of inputs that
+// are gone, of another version, leftovers of killed builds. A failed build
+// prunes nothing; a build with nothing to do reads two files and writes
+// none.
+//
+// # Cold
+//
+// A cold build opens the store with [Reset]: the folder is emptied before
+// anything is read, so nothing earlier builds kept is read, and what the
+// build computes is kept for the next one.
+//
+// # Encodings
+//
+// Every file is sealed alike: a magic line naming its format, a 32-byte
+// key (a .run entry's key, or the file's version), the payload and a
+// CRC-32C of key and payload; it is written to a temporary name and
+// renamed, so that a killed build leaves the old file or none. The
+// payloads have three encodings, each where the others would cost:
+//
+//   - the .run entries, a compact binary of their own (runs.go): a large
+//     history keeps millions of results, whose names a string table stores
+//     once per run and whose samples decode into one array per run;
+//   - the checkpoint, the dataset builder's own layout
+//     (model.Builder.WriteState) after a gob of the inputs it holds: its
+//     columns of samples are used in place where the file was read;
+//   - gob for every other value: small Go values read whole, whose types
+//     are the callers'.
 //
 // Why files and not an embedded database: every entry is written once and
 // read whole by a key (content addressing), the folder is private to one
 // build at a time (the output's lock, taken before the store is opened),
 // and the whole store can be thrown away at any time. A folder of
 // immutable, self-checking files gives that with the standard library
-// only: a file is written to a temporary name and renamed, so a killed
-// build leaves no half entry, and one corrupt entry costs one re-decode,
-// not the store. A pure-Go SQLite would add a large dependency for
-// transactions this access pattern does not need. The formats are
-// documented at their types (runs.go).
+// only, and one corrupt entry costs one re-decode, not the store. A
+// pure-Go SQLite would add a large dependency for transactions this access
+// pattern does not need.
 //
 // Nothing read from the store is trusted blindly. Every file is read only
 // when it is a regular file (a symbolic link is not followed, a named
 // pipe or device never opened) and no larger than it should be: a .run
 // entry no larger than its caller's bound, any other file exactly the
-// size the index recorded when the store wrote it. Every file starts with
-// a magic line naming its format version and ends with a checksum; a .run
-// entry also names its own key. A file that fails any of this is a
+// size the index recorded when the store wrote it. Its magic line, its
+// key and its checksum are checked. A file that fails any of this is a
 // warning, is removed, and what it held is computed again.
 //
 // Ownership: perfpages deletes only what it can tell is its own by more
 // than a name. The store folder carries the marker file, whose content
 // names the format; a folder at the store's path without it (and not
 // empty) is left alone and the build runs without a store, saying why.
-// Inside its own folder the store removes entries no build uses any more;
-// it never follows a symbolic link out of it. Stores of the layout before
+// Inside its own folder the store removes what no build uses any more; it
+// never follows a symbolic link out of it. Stores of the layout before
 // per-output folders (a "store-v2" folder and a "criterion-v1.gob" file
 // in the cache folder) are removed when their content proves them
 // perfpages' (see removeLegacy).
@@ -92,7 +141,7 @@ import (
 
 // Version names the store's format; a store of another version is
 // emptied with a warning and filled again.
-const Version = "store-v4"
+const Version = "store-v5"
 
 // Marker is the file that makes a folder a store: its content is
 // markerContent. Nothing is removed from a folder without it.
@@ -118,8 +167,9 @@ type Store struct {
 
 	mu       sync.Mutex
 	warnings []error
-	used     map[[32]byte]bool // run keys read or written by this build
-	index    map[string]int64  // size of every file but .run entries, by name
+	used     map[[32]byte]bool  // run keys read or written by this build
+	kept     map[string]bool    // named files read or written by this build
+	index    map[string]indexed // every file but the .run entries, by name
 }
 
 // FolderName is the name of the store of the output folder out (an
@@ -171,7 +221,7 @@ func Reset(dir, out string) (*Store, error) {
 }
 
 func open(dir, out string, reset bool) (*Store, error) {
-	s := &Store{dir: filepath.Join(dir, FolderName(out)), used: map[[32]byte]bool{}, index: map[string]int64{}}
+	s := &Store{dir: filepath.Join(dir, FolderName(out)), used: map[[32]byte]bool{}, kept: map[string]bool{}, index: map[string]indexed{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -316,28 +366,23 @@ func (s *Store) warn(err error) {
 	s.mu.Unlock()
 }
 
-// Checked files: a magic line, the payload, a CRC-32C of the payload.
+// Checked files: a magic line, a 32-byte key, the payload, a CRC-32C of
+// key and payload.
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // errCorrupt marks a file that is not what it should be.
 var errCorrupt = errors.New("corrupt or of another version")
 
-func seal(magic string, payload []byte) []byte {
-	out := make([]byte, 0, len(magic)+len(payload)+4)
-	out = append(out, magic...)
-	out = append(out, payload...)
-	sum := crc32.Checksum(payload, crcTable)
-	return append(out, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
-}
-
-// sealAfter is seal for a payload written after the magic in the same
-// slice: it appends the checksum without copying.
+// sealAfter appends the checksum to b, a file's bytes after its magic
+// line (which b starts with), without copying them.
 func sealAfter(magic string, b []byte) []byte {
 	sum := crc32.Checksum(b[len(magic):], crcTable)
 	return append(b, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
 }
 
+// unseal returns what data holds after its magic line, key first, when its
+// checksum is right.
 func unseal(magic string, data []byte) ([]byte, error) {
 	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
 		return nil, errCorrupt
@@ -373,124 +418,6 @@ func writeFile(path string, data []byte) error {
 	return nil
 }
 
-// The index: the size of every file the store wrote but the .run entries
-// (whose callers bound their size), so that a file of another size — a
-// sparse file of 20 GB, one truncated or grown by someone else — is
-// refused by its size before any of it is read.
-
-const indexName, indexMagic = "index.gob", "perfpages store index v1\n"
-
-func (s *Store) loadIndex() {
-	path := filepath.Join(s.dir, indexName)
-	data, err := capped.ReadOwn(path, maxIndex)
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	var payload []byte
-	if err == nil {
-		payload, err = unseal(indexMagic, data)
-	}
-	var index map[string]int64
-	if err == nil {
-		err = gob.NewDecoder(bytes.NewReader(payload)).Decode(&index)
-	}
-	if err != nil {
-		s.warn(fmt.Errorf("store %s: %v; the store is rebuilt", path, err))
-		s.empty()
-		return
-	}
-	s.index = index
-}
-
-// recorded notes that the store wrote name with size bytes, and saves the
-// index.
-func (s *Store) recorded(name string, size int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if size < 0 {
-		delete(s.index, name)
-	} else {
-		s.index[name] = size
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(s.index); err != nil {
-		return err
-	}
-	return writeFile(filepath.Join(s.dir, indexName), seal(indexMagic, buf.Bytes()))
-}
-
-// readIndexed reads the store's file name (not a .run entry), which must
-// have the size the index recorded for it. It returns fs.ErrNotExist when
-// there is no such file, or the index does not know it.
-func (s *Store) readIndexed(name string) ([]byte, error) {
-	path := filepath.Join(s.dir, name)
-	s.mu.Lock()
-	size, ok := s.index[name]
-	s.mu.Unlock()
-	if !ok {
-		if _, err := os.Lstat(path); err == nil {
-			return nil, errors.New("not a file this store wrote (the index does not list it)")
-		}
-		return nil, fs.ErrNotExist
-	}
-	f, fi, err := capped.OpenRegular(path, false)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi.Size() != size {
-		return nil, fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
-	}
-	// One allocation of the recorded size (large ones are page-aligned,
-	// which the checkpoint's columns rely on), and not a byte more.
-	data := make([]byte, size)
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, err
-	}
-	if n, _ := f.Read(make([]byte, 1)); n != 0 {
-		return nil, errors.New("the file grew while it was read")
-	}
-	return data, nil
-}
-
-// The gob files: a magic line, a gob of the value, the checksum.
-
-func (s *Store) loadGob(name, magic string, v any) bool {
-	payload, ok := s.ReadBlob(name, magic)
-	if !ok {
-		return false
-	}
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
-		s.broken(name, err)
-		return false
-	}
-	return true
-}
-
-func (s *Store) saveGob(name, magic string, v any) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return fmt.Errorf("store %s: %w", name, err)
-	}
-	data := seal(magic, buf.Bytes())
-	if err := writeFile(filepath.Join(s.dir, name), data); err != nil {
-		return fmt.Errorf("store %s: %w", name, err)
-	}
-	if err := s.recorded(name, int64(len(data))); err != nil {
-		return fmt.Errorf("store %s: %w", name, err)
-	}
-	return nil
-}
-
-// broken reports the store's file name as broken (err says how) and
-// removes it, and what the index knows of it.
-func (s *Store) broken(name string, err error) {
-	path := filepath.Join(s.dir, name)
-	s.warn(fmt.Errorf("store %s: %v; it is rebuilt", path, err))
-	os.Remove(path)
-	s.recorded(name, -1)
-}
-
 // Hash is a SHA-256 of parts, each length-prefixed so that no two lists of
 // parts hash alike.
 func Hash(parts ...[]byte) [32]byte {
@@ -509,19 +436,164 @@ func Hash(parts ...[]byte) [32]byte {
 	return out
 }
 
-// Blobs: large files written as a stream (a magic line, the payload, a
-// CRC-32C of the payload) and read whole.
+// Versions (see the package doc).
 
-// WriteBlob writes the file name: the magic line, then what write writes
-// (offset is where that starts in the file), then the checksum; through a
-// temporary file and a rename, so that a killed build leaves the old file
-// or none. A failure is one of the store's warnings too.
-func (s *Store) WriteBlob(name, magic string, write func(w io.Writer, offset int) error) (err error) {
-	defer func() {
-		if err != nil {
-			s.warn(err)
+// Tool identifies the perfpages that runs: a SHA-256 of its executable,
+// in hex. Every entry but the site's manifest belongs to the tool that
+// made it.
+func Tool() string { return tool() }
+
+var tool = sync.OnceValue(func() string {
+	h := sha256.New()
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			io.Copy(h, f)
+			f.Close()
 		}
-	}()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
+
+// version is the version an entry named name, made by the tool tool ("" for
+// the manifest, which any tool may read) with options, is kept under: a
+// build reads an entry only under the version it asks for.
+func version(tool, name, options string) [32]byte {
+	return Hash([]byte(Version), []byte(tool), []byte(name), []byte(options))
+}
+
+// The index: the size and version of every file the store wrote but the
+// .run entries (whose callers bound their size, and whose key is their
+// version), so that a file of another size — a sparse file of 20 GB, one
+// truncated or grown by someone else — is refused by its size before any
+// of it is read, and one of another version is not read at all.
+
+const indexName, indexMagic = "index.gob", "perfpages store index v2\n"
+
+// indexed is what the index knows of a file.
+type indexed struct {
+	Size    int64
+	Version [32]byte
+}
+
+func (s *Store) loadIndex() {
+	path := filepath.Join(s.dir, indexName)
+	data, err := capped.ReadOwn(path, maxIndex)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var payload []byte
+	if err == nil {
+		payload, err = unseal(indexMagic, data)
+	}
+	var index map[string]indexed
+	if err == nil {
+		err = gob.NewDecoder(bytes.NewReader(payload)).Decode(&index)
+	}
+	if err != nil {
+		s.warn(fmt.Errorf("store %s: %v; the store is rebuilt", path, err))
+		s.empty()
+		return
+	}
+	s.index = index
+}
+
+// saveIndex writes the index; the caller holds s.mu.
+func (s *Store) saveIndex() error {
+	var buf bytes.Buffer
+	buf.WriteString(indexMagic)
+	if err := gob.NewEncoder(&buf).Encode(s.index); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(s.dir, indexName), sealAfter(indexMagic, buf.Bytes()))
+}
+
+// recorded notes that the store wrote the file name, of size bytes and
+// version v (and that this build keeps it), and saves the index; size < 0
+// forgets the file.
+func (s *Store) recorded(name string, size int64, v [32]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if size < 0 {
+		delete(s.index, name)
+		delete(s.kept, name)
+	} else {
+		s.index[name] = indexed{size, v}
+		s.kept[name] = true
+	}
+	return s.saveIndex()
+}
+
+// Named files: a magic line naming the format and the file, the file's
+// version, the payload, the checksum.
+
+func magicOf(name string) string { return "perfpages " + Version + " " + name + "\n" }
+
+// read returns the payload of the file name kept under version v (it
+// starts at offset len(magic)+32 of a buffer the file was read into whole,
+// of the size the index recorded: large ones are page-aligned, which the
+// checkpoint's columns rely on). It is false when there is none, when it
+// is of another version (which is no warning), or when it is broken (a
+// warning, and the file is removed).
+func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
+	path := filepath.Join(s.dir, name)
+	s.mu.Lock()
+	e, ok := s.index[name]
+	s.mu.Unlock()
+	if !ok {
+		if _, err := os.Lstat(path); err == nil {
+			s.broken(name, errors.New("not a file this store wrote (the index does not list it)"))
+		}
+		return nil, false
+	}
+	if e.Version != v {
+		return nil, false
+	}
+	data, err := readSized(path, e.Size)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	var payload []byte
+	if err == nil {
+		payload, err = unseal(magicOf(name), data)
+	}
+	if err == nil && (len(payload) < len(v) || [32]byte(payload[:len(v)]) != v) {
+		err = errors.New("of another version than the index says")
+	}
+	if err != nil {
+		s.broken(name, err)
+		return nil, false
+	}
+	s.mu.Lock()
+	s.kept[name] = true
+	s.mu.Unlock()
+	return payload[len(v):], true
+}
+
+// readSized reads the regular file path, which must be size bytes long.
+func readSized(path string, size int64) ([]byte, error) {
+	f, fi, err := capped.OpenRegular(path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() != size {
+		return nil, fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
+	}
+	// One allocation of the recorded size, and not a byte more.
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	if n, _ := f.Read(make([]byte, 1)); n != 0 {
+		return nil, errors.New("the file grew while it was read")
+	}
+	return data, nil
+}
+
+// write writes the file name under version v: the magic line, the
+// version, then what payload writes (offset is where that starts in the
+// file), then the checksum, through a temporary file and a rename.
+func (s *Store) write(name string, v [32]byte, payload func(w io.Writer, offset int) error) error {
 	path := filepath.Join(s.dir, name)
 	f, err := os.CreateTemp(s.dir, ".tmp-*")
 	if err != nil {
@@ -529,8 +601,13 @@ func (s *Store) WriteBlob(name, magic string, write func(w io.Writer, offset int
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	sum := crc32.New(crcTable)
+	magic := magicOf(name)
 	bw.WriteString(magic)
-	werr := write(io.MultiWriter(bw, sum), len(magic))
+	w := io.MultiWriter(bw, sum)
+	_, werr := w.Write(v[:])
+	if werr == nil {
+		werr = payload(w, len(magic)+len(v))
+	}
 	if werr == nil {
 		t := sum.Sum32()
 		_, werr = bw.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
@@ -554,29 +631,54 @@ func (s *Store) WriteBlob(name, magic string, write func(w io.Writer, offset int
 		os.Remove(f.Name())
 		return fmt.Errorf("store %s: %w", name, err)
 	}
-	if err := s.recorded(name, size); err != nil {
+	if err := s.recorded(name, size, v); err != nil {
 		return fmt.Errorf("store %s: %w", name, err)
 	}
 	return nil
 }
 
-// ReadBlob returns the payload of the file name (it starts at offset
-// len(magic) of a buffer the file was read into whole); false when there
-// is none or it is broken (a warning, and the file is removed).
-func (s *Store) ReadBlob(name, magic string) ([]byte, bool) {
-	data, err := s.readIndexed(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
+// broken reports the store's file name as broken (err says how) and
+// removes it, and what the index knows of it.
+func (s *Store) broken(name string, err error) {
+	path := filepath.Join(s.dir, name)
+	s.warn(fmt.Errorf("store %s: %v; it is rebuilt", path, err))
+	os.Remove(path)
+	s.recorded(name, -1, [32]byte{})
+}
+
+// Values: gobs of the caller's types, kept by name.
+
+// Load reads into v the value the last build of this tool saved as name
+// with the same options ([Store.Save]), and reports whether there was a
+// good one: a value of another tool or other options is not read.
+func (s *Store) Load(name, options string, v any) bool {
+	return s.loadGob(name, version(Tool(), name, options), v)
+}
+
+// Save keeps v (a gob) as the value name, made with options, for the next
+// build. options is the caller's canonical text of what v depends on
+// besides the tool and its own keys; a build with other options does not
+// read it.
+func (s *Store) Save(name, options string, v any) error {
+	return s.saveGob(name, version(Tool(), name, options), v)
+}
+
+func (s *Store) loadGob(name string, ver [32]byte, v any) bool {
+	payload, ok := s.read(name+".gob", ver)
+	if !ok {
+		return false
 	}
-	var payload []byte
-	if err == nil {
-		payload, err = unseal(magic, data)
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
+		s.broken(name+".gob", err)
+		return false
 	}
-	if err != nil {
-		s.broken(name, err)
-		return nil, false
-	}
-	return payload, true
+	return true
+}
+
+func (s *Store) saveGob(name string, ver [32]byte, v any) error {
+	return s.write(name+".gob", ver, func(w io.Writer, _ int) error {
+		return gob.NewEncoder(w).Encode(v)
+	})
 }
 
 // Keep marks the entry of key k as used by this build, so that Prune keeps
@@ -586,4 +688,43 @@ func (s *Store) Keep(k [32]byte) {
 	s.mu.Lock()
 	s.used[k] = true
 	s.mu.Unlock()
+}
+
+// Prune removes from the store's folder what this build neither read nor
+// wrote (see the package doc): .run entries no lookup, Put or Keep used,
+// named files no read found under its version and no write made, and
+// anything else but the marker and the index. Call it after a successful
+// build.
+func (s *Store) Prune() error {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	var errs []error
+	s.mu.Lock()
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == Marker || name == indexName:
+			continue
+		case name == "runs" && e.IsDir():
+			continue
+		case s.kept[name] && e.Type().IsRegular():
+			continue
+		}
+		errs = append(errs, os.RemoveAll(filepath.Join(s.dir, name)))
+		delete(s.index, name)
+	}
+	for name := range s.index {
+		if !s.kept[name] {
+			delete(s.index, name)
+		}
+	}
+	errs = append(errs, s.saveIndex())
+	s.mu.Unlock()
+	errs = append(errs, s.pruneRuns())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }

@@ -269,7 +269,7 @@ func TestReadRefusesOddFiles(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			s, _ := Open(dir, testOut)
-			if err := s.SaveValue("steps", []int{1, 2, 3}); err != nil {
+			if err := s.Save("steps", "", []int{1, 2, 3}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(s.Dir(), "steps.gob")
@@ -283,7 +283,7 @@ func TestReadRefusesOddFiles(t *testing.T) {
 			go func() {
 				s, _ := Open(dir, testOut)
 				var v []int
-				ok := s.LoadValue("steps", &v)
+				ok := s.Load("steps", "", &v)
 				done <- !ok && len(s.Warnings()) == 1
 			}()
 			select {
@@ -337,5 +337,148 @@ func TestGobFiles(t *testing.T) {
 	}
 	if len(s.Warnings()) != 1 {
 		t.Errorf("warnings: %v", s.Warnings())
+	}
+}
+
+// withTool makes the store's entries those of the tool name until the
+// test ends.
+func withTool(t *testing.T, name string) {
+	old := tool
+	tool = func() string { return name }
+	t.Cleanup(func() { tool = old })
+}
+
+// A value is read only under the version it was saved with: of another
+// tool or other options it is not read, is no warning, and goes at the
+// next prune unless saved again. The site's manifest belongs to no tool.
+func TestVersions(t *testing.T) {
+	dir := t.TempDir()
+	withTool(t, "perfpages 1")
+	s := must(Open(dir, testOut))
+	s.Save("steps", "window=30", []int{1, 2, 3})
+	s.Save("briefs", "", []int{4})
+	o := Outputs{"index.html": {Key: "k", Size: 3}}
+	s.SaveOutputs(o)
+	old := RunKey("archive", "", []byte("a"))
+	s.Put(old, Entry{})
+
+	var v []int
+	if s := must(Open(dir, testOut)); s.Load("steps", "window=40", &v) || len(s.Warnings()) != 0 {
+		t.Errorf("a value of other options was read (%v), warnings %v", v, s.Warnings())
+	}
+	withTool(t, "perfpages 2")
+	if RunKey("archive", "", []byte("a")) == old {
+		t.Error("an input read by another tool has the same key")
+	}
+	s = must(Open(dir, testOut))
+	if s.Load("steps", "window=30", &v) || s.Load("briefs", "", &v) || len(s.Warnings()) != 0 {
+		t.Errorf("a value of another tool was read (%v), warnings %v", v, s.Warnings())
+	}
+	if d := cmp.Diff(o, s.Outputs()); d != "" {
+		t.Errorf("the manifest of another tool differs:\n%s", d)
+	}
+	s.Save("briefs", "", []int{5})
+	if err := s.Prune(); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"steps.gob": false, "briefs.gob": true, "outputs.gob": true} {
+		if _, err := os.Lstat(filepath.Join(s.Dir(), name)); (err == nil) != want {
+			t.Errorf("after the prune, %s is there: %t", name, err == nil)
+		}
+	}
+	if _, err := os.Stat(s.runPath(old)); err == nil {
+		t.Error("the entry of another tool survived the prune")
+	}
+	s = must(Open(dir, testOut))
+	if !s.Load("briefs", "", &v) || len(v) != 1 || v[0] != 5 {
+		t.Errorf("briefs after the prune: %v", v)
+	}
+}
+
+// The prune keeps what the build read or wrote and removes everything
+// else in the store's folder, and nothing outside it.
+func TestPruneNamed(t *testing.T) {
+	dir := t.TempDir()
+	s := must(Open(dir, testOut))
+	s.Save("a", "", 1)
+	s.Save("b", "", 2)
+	outside := filepath.Join(dir, "outside")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	s = must(Open(dir, testOut))
+	var n int
+	if !s.Load("a", "", &n) || n != 1 {
+		t.Fatal("value a is not there")
+	}
+	os.WriteFile(filepath.Join(s.Dir(), ".tmp-123"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(s.Dir(), "stray.gob"), []byte("?"), 0o644)
+	os.Symlink(outside, filepath.Join(s.Dir(), "link"))
+	if err := s.Prune(); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, e := range must(os.ReadDir(s.Dir())) {
+		names[e.Name()] = true
+	}
+	want := map[string]bool{Marker: true, indexName: true, "runs": true, "a.gob": true}
+	if d := cmp.Diff(want, names); d != "" {
+		t.Errorf("the store after the prune (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Error("the prune removed a link's target")
+	}
+	s = must(Open(dir, testOut))
+	if s.Load("b", "", &n) || !s.Load("a", "", &n) || len(s.Warnings()) != 0 {
+		t.Errorf("after the prune: b read or a not, warnings %v", s.Warnings())
+	}
+}
+
+// A checkpoint reads back as written, only with the options it was
+// written with; a broken one is a warning.
+func TestCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	s := must(Open(dir, testOut))
+	b := model.NewBuilder(model.BuildOptions{})
+	run := sampleEntry().Runs[0]
+	b.AddAt(0, "a.json", run)
+	held := []Held{{Key: RunKey("x", "", []byte("a")), Origin: "a.json", Problems: []Problem{{Line: 2, Msg: "odd"}}, Artifact: run.Artifact.ID}}
+	s.SaveCheckpoint("opts", held, b)
+	s = must(Open(dir, testOut))
+	if _, _, ok := s.Checkpoint("other opts"); ok {
+		t.Error("the checkpoint of other options was read")
+	}
+	got, state, ok := s.Checkpoint("opts")
+	if !ok {
+		t.Fatalf("no checkpoint; warnings %v", s.Warnings())
+	}
+	if d := cmp.Diff(held, got); d != "" {
+		t.Errorf("held inputs differ:\n%s", d)
+	}
+	r, err := model.ResumeBuilder(model.BuildOptions{}, state, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(b.Dataset(), r.Dataset(), cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.AllowUnexported(model.Dataset{})); d != "" {
+		t.Errorf("resumed dataset differs:\n%s", d)
+	}
+	path := filepath.Join(s.Dir(), checkpointName)
+	data := must(os.ReadFile(path))
+	data[len(data)/2] ^= 1
+	os.WriteFile(path, data, 0o644)
+	s = must(Open(dir, testOut))
+	if _, _, ok := s.Checkpoint("opts"); ok || len(s.Warnings()) != 1 {
+		t.Errorf("a flipped bit: read %t, warnings %v", ok, s.Warnings())
+	}
+}
+
+// A file the index lists that someone removed is missing, not broken.
+func TestRemovedFile(t *testing.T) {
+	dir := t.TempDir()
+	s := must(Open(dir, testOut))
+	s.Save("a", "", 1)
+	os.Remove(filepath.Join(s.Dir(), "a.gob"))
+	s = must(Open(dir, testOut))
+	var n int
+	if s.Load("a", "", &n) || len(s.Warnings()) != 0 {
+		t.Errorf("a removed value: read or warnings %v", s.Warnings())
 	}
 }

@@ -1,0 +1,140 @@
+package generator
+
+import (
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/generator/store"
+)
+
+// What a build keeps in the store besides the inputs' entries, the
+// checkpoint (checkpoint.go), the site's manifest and its state. Package
+// store encodes each value, versions it by the tool and the options named
+// here, and prunes what a successful build did not save; a value of
+// another tool or other options is not read. Every one is only a cache: a
+// missing, stale or broken value costs work, never a different site.
+//
+//	steps         per series, the state of step detection: a nightly build
+//	              resumes every series where the last one left it; options:
+//	              the step detection options (stepOptions.key)
+//	criterion     the results of Criterion's bootstrap, by a key of their
+//	              samples, the series and the options: a nightly build
+//	              bootstraps only the new comparisons
+//	briefs        per main-line comparison, by its chain key, what the
+//	              triage reports, the dashboard and PR pages show of it
+//	              (sitemodel.Briefs)
+//	series-sizes  per series, its number of points, so that the next build
+//	              allocates each series' points once
+//	              (model.BuildOptions.SeriesSizes); sizes only decide
+//	              capacities
+//
+// Each value holds only what the build used, so it does not grow with
+// series or pairs no page shows any more.
+const (
+	stepsValue       = "steps"
+	testsValue       = "criterion"
+	briefsValue      = "briefs"
+	seriesSizesValue = "series-sizes"
+)
+
+// loadSteps returns the states the store kept for options o (none when
+// st is nil or they were made by another tool or with other options).
+func loadSteps(st *store.Store, o stepOptions) *analysis.StepCache {
+	cache := analysis.NewStepCache()
+	var saved []analysis.CachedSteps
+	if st != nil && st.Load(stepsValue, o.key(), &saved) {
+		cache.Load(saved)
+	}
+	return cache
+}
+
+// saveSteps keeps the states this build used for the next one.
+func saveSteps(st *store.Store, cache *analysis.StepCache, o stepOptions) error {
+	return st.Save(stepsValue, o.key(), cache.Used())
+}
+
+// loadTests fills c with the results the store kept (st may be nil).
+func loadTests(st *store.Store, c *analysis.TestCache) {
+	var saved []analysis.CachedTest
+	if st != nil && st.Load(testsValue, "", &saved) {
+		c.Load(saved)
+	}
+}
+
+// saveTests keeps the results c used for the next build.
+func saveTests(st *store.Store, c *analysis.TestCache) error {
+	return st.Save(testsValue, "", c.Used())
+}
+
+// savedSize is one series' size as the store keeps it.
+type savedSize struct {
+	Key model.SeriesKey
+	N   int
+}
+
+// loadSeriesSizes reads the sizes the last build saved, nil if none.
+func loadSeriesSizes(st *store.Store) map[model.SeriesKey]int {
+	var saved []savedSize
+	if st == nil || !st.Load(seriesSizesValue, "", &saved) {
+		return nil
+	}
+	sizes := make(map[model.SeriesKey]int, len(saved))
+	for _, s := range saved {
+		sizes[s.Key] = s.N
+	}
+	return sizes
+}
+
+// saveSeriesSizes saves the sizes of d's series for the next build.
+func saveSeriesSizes(st *store.Store, d *model.Dataset) error {
+	saved := make([]savedSize, len(d.Series))
+	for i, s := range d.Series {
+		saved[i] = savedSize{s.Key, len(s.Points)}
+	}
+	return st.Save(seriesSizesValue, "", saved)
+}
+
+// briefs remembers the summaries of main-line comparisons across builds
+// (sitemodel.Briefs) in the store; only the ones this build used are saved.
+type briefs struct {
+	mu   sync.Mutex
+	old  map[string]sitemodel.Brief
+	used map[string]sitemodel.Brief
+}
+
+func loadBriefs(st *store.Store) *briefs {
+	b := &briefs{old: map[string]sitemodel.Brief{}, used: map[string]sitemodel.Brief{}}
+	if st != nil {
+		st.Load(briefsValue, "", &b.old)
+	}
+	return b
+}
+
+// Brief implements sitemodel.Briefs.
+func (b *briefs) Brief(key string) (sitemodel.Brief, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if x, ok := b.used[key]; ok {
+		return x, true
+	}
+	x, ok := b.old[key]
+	if ok {
+		b.used[key] = x
+	}
+	return x, ok
+}
+
+// PutBrief implements sitemodel.Briefs.
+func (b *briefs) PutBrief(key string, x sitemodel.Brief) {
+	b.mu.Lock()
+	b.used[key] = x
+	b.mu.Unlock()
+}
+
+func (b *briefs) save(st *store.Store) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return st.Save(briefsValue, "", b.used)
+}
