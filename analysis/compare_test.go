@@ -59,8 +59,8 @@ func lineDataset(n int, series []lineSeries, extra ...model.Run) *model.Dataset 
 	return b.Dataset()
 }
 
-// rpAlt is 1000 at even commits and 1001 at odd ones (reference §3.1's
-// alternating history).
+// rpAlt is 1000 at even commits and 1001 at odd ones (the alternating
+// history of rustcperf_test.go).
 func rpAlt(i int) float64 { return 1000 + float64(i%2) }
 
 // rpRow finds the row of a benchmark and metric.
@@ -75,7 +75,7 @@ func rpRow(t *testing.T, c *Comparison, bench, metric string) Row {
 	return Row{}
 }
 
-// altThreshold is the threshold of 30 alternating values (reference §3.1).
+// altThreshold is the threshold of 30 alternating values.
 var altThreshold = altFence()
 
 const lineN = 60 // commits 0…59; the last is the head of most tests
@@ -147,7 +147,7 @@ func TestCompareThresholds(t *testing.T) {
 		t.Errorf("HistoryFrom = %d, want the base's parent %d", c.HistoryFrom, d.MainLine[lineN-3])
 	}
 
-	t.Run("30 alternating ancestors give the §3.1 threshold", func(t *testing.T) {
+	t.Run("30 alternating ancestors give the alternating history's threshold", func(t *testing.T) {
 		r := rpRow(t, c, "steady", "instructions:u")
 		if r.History != 30 || r.Threshold != altThreshold {
 			t.Errorf("history %d, threshold %v; want 30, %v", r.History, r.Threshold, altThreshold)
@@ -456,7 +456,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"z minimum of one", Options{ZMinCommits: 1}, "z_min_commits = 1: want at least 2 commits"},
 		{"alpha of 1", Options{Alpha: 1}, "alpha = 1: want a significance level between 0 and 1"},
 		{"negative nresamples", Options{NResamples: -5}, "nresamples = -5: want a positive number"},
-		// Issue 11: config accepted this, analysis refused it and silently
+		// Config once accepted this while analysis refused it and silently
 		// used its defaults; now it is one rule with the key's name.
 		{"too many resamples", Options{NResamples: 20_000_000}, "nresamples = 20000000: must be ≤ 10000000"},
 		{"largest nresamples", Options{NResamples: 10_000_000}, ""},

@@ -2,10 +2,7 @@
 // and their significance, step changes, headline verdicts, summaries and
 // the weekly triage.
 //
-// It sits in the middle of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
+// It is the analysis stage (see the architecture section of the README)
 // and knows nothing about files, HTML or git: it takes values and returns
 // values. Its input is package [model], the data model below it: the
 // generator packages decode archives into [model.Run] values, fold the

@@ -16,10 +16,10 @@ import (
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
-// This file runs the other four engines on a comparison's rows (SPEC
-// §5.8–5.11): Conbench's lookback z-score, the samples' test (Criterion's
-// analysis where both results carry iteration counts, benchstat's
-// Mann–Whitney U otherwise) and perfgate's budgets. The significance model
+// This file runs the other four engines on a comparison's rows: Conbench's
+// lookback z-score, the samples' test (Criterion's analysis where both
+// results carry iteration counts, benchstat's Mann–Whitney U otherwise)
+// and perfgate's budgets. The significance model
 // decides significance, relevance and every summary; these are extra
 // columns, each with the reason when it cannot be computed, except that
 // model perfpages also asks the samples' test where a test case has too

@@ -93,11 +93,12 @@ func TestEnginesZScoreConbench(t *testing.T) {
 	}
 }
 
-// stepValues is A.12's vector 2: a step from 10 to 20 at index 8.
+// stepValues is zscore's derived step vector (TestDerivedVectorStep): a
+// step from 10 to 20 at index 8.
 var stepValues = []float64{10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 20.0, 20.1, 19.9, 20.0, 20.0}
 
 // A distribution change annotated at the step restarts the rolling mean
-// (reference stats.md A.12 vector 2): the contender 20.0 scores 0 instead
+// (the same vector): the contender 20.0 scores 0 instead
 // of −1.568.
 func TestEnginesZScoreAnnotation(t *testing.T) {
 	d := sampleLine("wall-time", "s", ones(stepValues...), nil)

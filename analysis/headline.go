@@ -397,8 +397,10 @@ func visited(h []float64, level, dev float64) bool {
 
 // levelWindow is the newest Window finite values of a segment, in arrival
 // order (a ring) and sorted, so that the level before each position costs
-// an insertion and a removal instead of a selection: computing every
-// series' headlines at every build was a third of a nightly build at M.
+// an insertion and a removal instead of a selection: every build computes
+// every series' headlines, and with a selection per position that was a
+// large part of a nightly build at M (`perfpages build -timings` shows the
+// analysis stage's share).
 // Its median is SelectHalvesMedian's of the same values, bit for bit.
 type levelWindow struct {
 	start, next int // the segment's start; the next position to add

@@ -7,8 +7,7 @@ import "github.com/perfpages/perfpages/analysis/model"
 // windows, what a site gets from Consecutive's sliding windows: the history
 // chart's band is the Row.Z of each commit page ([zscore.Z.Band]) and the
 // changes it marks are the rows. The tests check that the two ways agree.
-// They were exported until issue 14, when nothing but the tests called
-// them.
+// They live in a test file because nothing but the tests calls them.
 
 // Band returns the lookback band of series i for its history chart, one
 // entry per main-line point in the order of SeriesHistory: the

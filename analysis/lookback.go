@@ -10,7 +10,7 @@ import (
 )
 
 // This file maps the dataset onto Conbench's lookback z-score (package
-// zscore, SPEC §5.8): which results form the distribution a head value is
+// zscore): which results form the distribution a head value is
 // scored against.
 //
 // Conbench takes the commits of the baseline's ancestry, baseline

@@ -5,21 +5,22 @@ import (
 	"math"
 )
 
-// This file is model "rustc-perf-2021" (seed 000): significance by fixed
+// This file is model "rustc-perf-2021" (rustc-perf's
+// docs/comparison-analysis.md as of 2021): significance by fixed
 // thresholds that depend on whether a test case is "dodgy" (noisy or highly
 // variable over its history), and confidence from the number of significant
 // test cases.
 //
-// It follows the seed, not any one historical commit of rustc-perf. Between
-// July and September 2021 upstream went through several variants
-// (reference/rustc-perf.md §2): the delta threshold was 0.05, 0.02, then
+// It follows that document, not any one historical commit of rustc-perf.
+// Between July and September 2021 upstream's site/src/comparison.rs went
+// through several variants: the delta threshold was 0.05, 0.02, then
 // 0.01 in code while the docs said 0.1; the non-dodgy/dodgy thresholds were
 // 0.001/1.0, 0.001/0.01, 0.002/0.01 and 0.002/0.008; the noise ratio divided
 // absolute deltas by the mean of the history, and an early version paired
 // sorted deltas with unsorted values; at least 50 ancestors were required.
-// The seed's wording is what is implemented here:
+// The document's wording is what is implemented here:
 //   - relative deltas |x_new − x_old| / x_old between adjacent results: the
-//     seed's "testResult2 - testResult1 / testResult1", where testResult1
+//     document's "testResult2 - testResult1 / testResult1", where testResult1
 //     is the earlier result; the absolute value, since a drop is as much a
 //     sign of variance as a rise; pairs whose older value is 0 have no
 //     relative delta and are skipped;
@@ -36,7 +37,7 @@ import (
 // Constants of model rustc-perf-2021.
 const (
 	// DefaultDodgyDelta is the relative delta above which a historical
-	// change is significant for dodginess (the seed's "currently 0.1").
+	// change is significant for dodginess (the document's "currently 0.1").
 	DefaultDodgyDelta = 0.1
 	// HighlyVariablePercent: a test case is highly variable when more than
 	// this percentage of its historical deltas are significant.
@@ -48,7 +49,7 @@ const (
 	// not dodgy (0.1 %), DodgyThreshold2021 that of a dodgy one (1 %).
 	Threshold2021      = 0.001
 	DodgyThreshold2021 = 0.01
-	// History2021 is the seed's history length: the previous 100 results.
+	// History2021 is the document's history length: the previous 100 results.
 	History2021 = 100
 )
 
@@ -75,7 +76,7 @@ type Dodginess struct {
 // Dodgy reports whether the test case is noisy or highly variable.
 func (v Dodginess) Dodgy() bool { return v.Noisy || v.HighlyVariable }
 
-// ClassifyDodginess classifies a history (newest first) by the seed's rules;
+// ClassifyDodginess classifies a history (newest first) by the document's rules;
 // dodgyDelta ≤ 0 means DefaultDodgyDelta. A delta exactly at dodgyDelta is
 // not significant ("above" the threshold).
 func ClassifyDodginess(history []float64, dodgyDelta float64) Dodginess {
@@ -167,7 +168,7 @@ func (c *Confidence) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown confidence %q (want maybe-relevant, probably-relevant or definitely-relevant)", b)
 }
 
-// ConfidenceOf is the seed's confidence from the number of significant test
+// ConfidenceOf is the document's confidence from the number of significant test
 // results (improvements and regressions alike): 0–3 maybe, 4–6 probably,
 // more than 6 definitely relevant.
 func ConfidenceOf(significant int) Confidence {

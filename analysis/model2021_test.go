@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Known answers for model rustc-perf-2021. The rules are seed 000's
-// ("Comparison Analysis", 2021): deltas above 0.1 are significant for
+// Known answers for model rustc-perf-2021. The rules are those of
+// rustc-perf's docs/comparison-analysis.md as of 2021: deltas above 0.1 are significant for
 // dodginess, more than 5 % of them makes a test case highly variable, a
 // mean of the others above 0.001 makes it noisy; significance at 0.1 % or
 // 1 % (dodgy); confidence 0–3 maybe, 4–6 probably, > 6 definitely.

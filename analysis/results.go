@@ -13,15 +13,13 @@ import (
 )
 
 // Results is the analysis stage's value: what the site model reads of a
-// dataset's statistics. The stage runs
-//
-//	dataset → steps (Steps) → Analyze → Results → site model
-//
-// and the site model asks Results for comparisons, summaries, steps,
-// headline verdicts, watches, weekly triage reports and series medians;
-// it builds no engine and runs no statistics of its own. Comparisons are computed when asked (a nightly build computes the
-// few whose inputs changed), by the one Comparer that holds the steps and
-// the headline verdicts of every series.
+// dataset's statistics. The stage finds the dataset's steps ([Steps]),
+// then [Analyze] returns the Results; the site model asks them for
+// comparisons, summaries, steps, headline verdicts, watches, weekly triage
+// reports and series medians, and builds no engine and runs no statistics
+// of its own. Comparisons are computed when asked (a nightly build
+// computes the few whose inputs changed), by the one Comparer that holds
+// the steps and the headline verdicts of every series.
 type Results struct {
 	d    *model.Dataset
 	cmp  *Comparer

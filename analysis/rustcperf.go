@@ -8,9 +8,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
-// This file is rustc-perf's per-test-case analysis (model "rustc-perf",
-// seed 001; reference/rustc-perf.md §1.3–§1.5), number for number with
-// site/src/comparison.rs: the significance threshold is the upper IQR fence
+// This file is rustc-perf's per-test-case analysis (model "rustc-perf", as
+// rustc-perf's docs/comparison-analysis.md describes it), number for
+// number with site/src/comparison.rs: the significance threshold is the upper IQR fence
 // of the percent changes between consecutive historical values, and a
 // change's magnitude averages how far it goes over that threshold with how
 // large it is in absolute terms.
@@ -44,7 +44,7 @@ func appendPercentChanges(dst, history []float64) []float64 {
 }
 
 // rustcQuartiles returns Q1 and Q3 of p, sorted ascending (NaNs first), by
-// rustc-perf's median-of-halves rule (reference §1.4):
+// rustc-perf's median-of-halves rule (site/src/comparison.rs):
 //   - len ≤ 2: Q1 = p[0], Q3 = median(p[1:]) (so p[1] for two values);
 //   - odd len: the halves p[:len/2] and p[len/2+1:] leave out the middle;
 //   - even len: the halves p[:len/2−1] and p[len/2+1:] leave out both

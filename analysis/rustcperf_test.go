@@ -11,9 +11,10 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
-// Known answers for model rustc-perf. Unless a case says otherwise the
-// numbers come from reference/rustc-perf.md §3.1 (vectors derived from
-// site/src/comparison.rs) or follow from the rule text of §1.4–§1.5.
+// Known answers for model rustc-perf. Upstream has no unit tests of the
+// quartiles, the threshold or the magnitude, so unless a case says
+// otherwise the numbers were derived from site/src/comparison.rs's rules
+// by a separate re-implementation, or follow from the rules themselves.
 
 // quartiles is rustcQuartiles of a sorted copy of p.
 func quartiles(p []float64) (q1, q3 float64) {
@@ -28,10 +29,10 @@ func TestQuartiles(t *testing.T) {
 		p      []float64
 		q1, q3 float64
 	}{
-		{"§3.1 even length 4 drops both middle elements", []float64{0.1, 0.2, 0.3, 0.4}, 0.1, 0.4},
-		{"§3.1 even length 6", []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, 0.15, 0.55},
-		{"§3.1 odd length 5 drops the middle element", []float64{1, 2, 3, 4, 5}, 1.5, 4.5},
-		{"§3.1 length 2", []float64{0.5, 0.7}, 0.5, 0.7},
+		{"even length 4 drops both middle elements", []float64{0.1, 0.2, 0.3, 0.4}, 0.1, 0.4},
+		{"even length 6", []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, 0.15, 0.55},
+		{"odd length 5 drops the middle element", []float64{1, 2, 3, 4, 5}, 1.5, 4.5},
+		{"length 2", []float64{0.5, 0.7}, 0.5, 0.7},
 		{"length 3: halves of one element", []float64{1, 2, 3}, 1, 3},
 		{"input is sorted first", []float64{5, 1, 4, 2, 3}, 1.5, 4.5},
 		{"length 1 does not panic", []float64{0.3}, 0.3, 0.3},
@@ -48,8 +49,9 @@ func TestQuartiles(t *testing.T) {
 	}
 }
 
-// With 30 history values there are 29 percent changes, and §1.4 says
-// Q1 = (p[6] + p[7]) / 2 and Q3 = (p[21] + p[22]) / 2 of the sorted list.
+// With 30 history values there are 29 percent changes, and the
+// median-of-halves rule says Q1 = (p[6] + p[7]) / 2 and
+// Q3 = (p[21] + p[22]) / 2 of the sorted list.
 func TestQuartilesOf29(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
@@ -87,7 +89,8 @@ func TestPercentChanges(t *testing.T) {
 	}
 }
 
-// rpAlternating returns n values 1000, 1001, 1000, … (reference §3.1).
+// rpAlternating returns n values 1000, 1001, 1000, … (the alternating
+// history of the derived vectors).
 func rpAlternating(n int, a, b float64) []float64 {
 	h := make([]float64, n)
 	for i := range h {
@@ -128,7 +131,7 @@ func altFence() float64 {
 }
 
 func TestSignificanceThreshold(t *testing.T) {
-	// §3.1: every percent change is 1/1000 or 1/1001, so Q1 = 1/1001 and
+	// Every percent change is 1/1000 or 1/1001, so Q1 = 1/1001 and
 	// Q3 = 1/1000 exactly, threshold = Q3 + 3·(Q3 − Q1) ≈ 0.001002997.
 	alt := altFence()
 
@@ -138,8 +141,8 @@ func TestSignificanceThreshold(t *testing.T) {
 		want    float64
 		tol     float64
 	}{
-		{"§3.1 sorted percent changes 0.0001…0.0029 give 0.00675", ladderHistory(), 0.00675, 1e-12},
-		{"§3.1 alternating 1000/1001", rpAlternating(30, 1000, 1001), alt, 0},
+		{"sorted percent changes 0.0001…0.0029 give 0.00675", ladderHistory(), 0.00675, 1e-12},
+		{"alternating 1000/1001", rpAlternating(30, 1000, 1001), alt, 0},
 		{"alternating starting with 1001", rpAlternating(30, 1001, 1000), alt, 0},
 		{"only the 30 newest values count", append(rpAlternating(30, 1000, 1001), 5000, 1, 9000), alt, 0},
 		{"29 values: default", rpAlternating(29, 1000, 1001), DefaultSignificanceThreshold, 0},
@@ -178,7 +181,7 @@ func TestSignificanceFactor(t *testing.T) {
 		want              float64
 	}{
 		{"ratio of absolute change", -0.006, 0.002, 3},
-		{"threshold 0 gives 0 (§3.1)", 0.0002, 0, 0},
+		{"threshold 0 gives 0", 0.0002, 0, 0},
 		{"0 / 0 gives 0", 0, 0, 0},
 	}
 	for _, tt := range tests {
@@ -192,7 +195,8 @@ func TestSignificanceFactor(t *testing.T) {
 
 // The over-threshold buckets are strict "<" against threshold × k computed
 // in float64, so a change exactly at k·t belongs to the upper bucket and the
-// float64 just below it to the lower one (§3.1 "Boundaries to test"). The
+// float64 just below it to the lower one (upstream multiplies the threshold
+// by k and divides nothing). The
 // absolute bucket is fixed at VeryLarge by using a large change relative to
 // a noise factor, so the combined magnitude shows the over bucket.
 func TestMagnitudeOverThresholdBoundaries(t *testing.T) {
@@ -218,7 +222,7 @@ func TestMagnitudeOverThresholdBoundaries(t *testing.T) {
 			}
 		}
 	}
-	// §3.1: 1.5 % with T = 1 % is over = Small because 1.5 × 0.01 == 0.015.
+	// 1.5 % with T = 1 % is over = Small because 1.5 × 0.01 == 0.015.
 	if got := overThresholdBucket(0.015, 0.01); got != Small {
 		t.Errorf("over bucket of 1.5%% at T = 1%% = %v, want small", got)
 	}
@@ -241,7 +245,7 @@ func belowPct(cut, nf float64) float64 {
 }
 
 func TestAbsoluteBucketBoundaries(t *testing.T) {
-	// §1.5: pct = |c|·100 / nf; < 0.2 VerySmall, < 1 Small, < 2 Medium,
+	// site/src/comparison.rs: pct = |c|·100 / nf; < 0.2 VerySmall, < 1 Small, < 2 Medium,
 	// < 5 Large, else VeryLarge.
 	tests := []struct {
 		name  string
@@ -281,21 +285,21 @@ func TestClassifyChange(t *testing.T) {
 		change, threshold, nf float64
 		want                  ChangeSignificance
 	}{
-		{"§3.1 0.25 % at T 0.2 %: significant but very small, not relevant", 0.0025, 0.002, rel,
+		{"0.25 % at T 0.2 %: significant but very small, not relevant", 0.0025, 0.002, rel,
 			ChangeSignificance{Threshold: 0.002, Factor: 1.25, Significant: true, Magnitude: VerySmall}},
-		{"§3.1 0.5 % at T 0.2 %: small", 0.005, 0.002, rel,
+		{"0.5 % at T 0.2 %: small", 0.005, 0.002, rel,
 			ChangeSignificance{Threshold: 0.002, Factor: 2.5, Significant: true, Magnitude: Small, Relevant: true}},
-		{"§3.1 3 % at T 0.2 %: large (5 + 4)", 0.03, 0.002, rel,
+		{"3 % at T 0.2 %: large (5 + 4)", 0.03, 0.002, rel,
 			ChangeSignificance{Threshold: 0.002, Factor: 15, Significant: true, Magnitude: Large, Relevant: true}},
-		{"§3.1 3 % at T 0.2 % noisy: large (5 + 3)", -0.03, 0.002, noisy,
+		{"3 % at T 0.2 % noisy: large (5 + 3)", -0.03, 0.002, noisy,
 			ChangeSignificance{Threshold: 0.002, Factor: 15, Significant: true, Magnitude: Large, Relevant: true}},
-		{"§3.1 0.05 % at T 0.01 %: small (3 + 1)", 0.0005, 0.0001, rel,
+		{"0.05 % at T 0.01 %: small (3 + 1)", 0.0005, 0.0001, rel,
 			ChangeSignificance{Threshold: 0.0001, Factor: 5, Significant: true, Magnitude: Small, Relevant: true}},
-		{"§3.1 1.2 % at T 1 %: small (1 + 3)", 0.012, 0.01, rel,
+		{"1.2 % at T 1 %: small (1 + 3)", 0.012, 0.01, rel,
 			ChangeSignificance{Threshold: 0.01, Factor: 1.2, Significant: true, Magnitude: Small, Relevant: true}},
-		{"§3.1 1.2 % at T 1 % noisy: very small (1 + 2), not relevant", 0.012, 0.01, noisy,
+		{"1.2 % at T 1 % noisy: very small (1 + 2), not relevant", 0.012, 0.01, noisy,
 			ChangeSignificance{Threshold: 0.01, Factor: 1.2, Significant: true, Magnitude: VerySmall}},
-		{"§3.1 0.02 % at T 0: significant, factor 0, medium (5 + 1), relevant", 0.0002, 0, rel,
+		{"0.02 % at T 0: significant, factor 0, medium (5 + 1), relevant", 0.0002, 0, rel,
 			ChangeSignificance{Threshold: 0, Factor: 0, Significant: true, Magnitude: Medium, Relevant: true}},
 		{"below the 0.01 % floor: very small whatever the threshold", 0.00009, 0, rel,
 			ChangeSignificance{Threshold: 0, Factor: 0, Significant: true, Magnitude: VerySmall}},

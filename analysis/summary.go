@@ -8,9 +8,10 @@ import (
 )
 
 // This file summarizes the changes of one comparison (one metric): per
-// category statistics and direction (reference/rustc-perf.md §1.6–§1.7),
-// how much the comparison deserves attention (§1.8) and its relevance
-// (SPEC §5.6).
+// category statistics and direction (rustc-perf's
+// ArtifactComparisonSummary in site/src/comparison.rs), how much the
+// comparison deserves attention (its deserves_attention_icount) and its
+// relevance ([RelevanceOf]).
 //
 // rustc-perf only knows lower-is-better metrics, where a regression is a
 // positive change. Here a regression is a change in the metric's bad
@@ -119,8 +120,9 @@ func (s CategorySummary) Largest() (SummaryItem, bool) {
 	return pos, true
 }
 
-// Direction is the category's direction by rustc-perf's rules (§1.7), with
-// ratio = regressions / relevant changes as a float64:
+// Direction is the category's direction by rustc-perf's rules
+// (ArtifactComparisonSummary::direction), with ratio = regressions /
+// relevant changes as a float64:
 //   - no relevant change: none; no regression: improvement; no
 //     improvement: regression;
 //   - medium-or-larger changes of both kinds: mixed;
@@ -229,7 +231,7 @@ func (d SummaryDirection) Join(o SummaryDirection) SummaryDirection {
 }
 
 // DeservesAttention is rustc-perf's current triage and PR-label rule
-// (deserves_attention_icount, §1.8), tried in order: the primary largest
+// (deserves_attention_icount), tried in order: the primary largest
 // change is at least Medium; else the secondary largest change is at least
 // Large; else 3 × primary + secondary relevant changes ≥ 9.
 func DeservesAttention(primary, secondary CategorySummary) bool {
@@ -242,7 +244,7 @@ func DeservesAttention(primary, secondary CategorySummary) bool {
 	return 3*primary.All.Count+secondary.All.Count >= 9
 }
 
-// Relevance is how much a whole comparison matters (SPEC §5.6).
+// Relevance is how much a whole comparison matters ([RelevanceOf]).
 type Relevance int
 
 // Relevance levels.
@@ -295,7 +297,8 @@ func (r Relevance) Confidence() Confidence {
 }
 
 // RelevanceOf is the relevance of a comparison from its significant changes
-// (seed 001's prose made concrete by SPEC §5.6):
+// (rustc-perf's docs/comparison-analysis.md describes it in prose; these
+// are perfpages' numbers for it):
 //   - high: any Large or VeryLarge change, or at least 2 Medium, or at
 //     least 20 Small-or-VerySmall changes;
 //   - medium: exactly 1 Medium, or 10 to 19 Small-or-VerySmall changes;

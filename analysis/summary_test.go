@@ -11,10 +11,11 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
-// Known answers for the summaries. Direction rules: reference/rustc-perf.md
-// §1.7 (ArtifactComparisonSummary::direction) and its worked boundaries
-// (3 of 20 = 0.15 mixed, 17 of 20 = 0.85 regression, 2 of 20 = 0.1 mixed);
-// seed 001's examples; deserves attention §1.8; relevance SPEC §5.6.
+// Known answers for the summaries. Direction rules: rustc-perf's
+// ArtifactComparisonSummary::direction (site/src/comparison.rs) and its
+// boundaries (3 of 20 = 0.15 mixed, 17 of 20 = 0.85 regression, 2 of 20 =
+// 0.1 mixed); the examples of rustc-perf's docs/comparison-analysis.md;
+// deserves attention: deserves_attention_icount; relevance: RelevanceOf.
 
 // relevantItems returns n relevant changes of one kind and magnitude, for a
 // lower-is-better metric (regressions are positive).
@@ -59,15 +60,15 @@ func TestSummaryDirection(t *testing.T) {
 		{"all small: 1 of 20 is an improvement", rpMix(1, 19, false, false), DirectionImprovement},
 		{"all small: 18 of 20 (ratio exactly 0.9) is mixed", rpMix(18, 2, false, false), DirectionMixed},
 		{"all small: 19 of 20 is a regression", rpMix(19, 1, false, false), DirectionRegression},
-		{"all small: 5 changes are always mixed (seed 001)", rpMix(4, 1, false, false), DirectionMixed},
+		{"all small: 5 changes are always mixed (rustc-perf's docs)", rpMix(4, 1, false, false), DirectionMixed},
 		{"all small: a tie is mixed", rpMix(10, 10, false, false), DirectionMixed},
 		{"medium improvement: 3 of 20 regressions (0.15) is mixed", rpMix(3, 17, false, true), DirectionMixed},
 		{"medium improvement: 2 of 20 regressions is an improvement", rpMix(2, 18, false, true), DirectionImprovement},
 		{"medium regression: 17 of 20 (0.85) is a regression", rpMix(17, 3, true, false), DirectionRegression},
 		{"medium regression: 16 of 20 is mixed", rpMix(16, 4, true, false), DirectionMixed},
-		{"medium regression: 20 + 4 improvements is mixed (seed 001)", rpMix(20, 4, true, false), DirectionMixed},
-		{"medium regression: 20 + 3 improvements is a regression (seed 001)", rpMix(20, 3, true, false), DirectionRegression},
-		{"medium regression: 5 + 1 improvement is mixed (seed 001)", rpMix(5, 1, true, false), DirectionMixed},
+		{"medium regression: 20 + 4 improvements is mixed (rustc-perf's docs)", rpMix(20, 4, true, false), DirectionMixed},
+		{"medium regression: 20 + 3 improvements is a regression (rustc-perf's docs)", rpMix(20, 3, true, false), DirectionRegression},
+		{"medium regression: 5 + 1 improvement is mixed (rustc-perf's docs)", rpMix(5, 1, true, false), DirectionMixed},
 		{"medium of both kinds is mixed even at 1 of 20", rpMix(1, 19, true, true), DirectionMixed},
 		{"large counts as medium or above", func() []SummaryItem {
 			it := rpMix(1, 19, false, false)

@@ -17,12 +17,14 @@ const (
 	// DefinitelyRelevantFilter keeps comparisons with a metric whose
 	// confidence is "definitely relevant" (relevance high under model
 	// rustc-perf; more than 6 significant changes under rustc-perf-2021):
-	// seed 000's and 001's triage rule.
+	// the triage rule of rustc-perf's docs/comparison-analysis.md, in its
+	// 2021 and current versions.
 	DefinitelyRelevantFilter TriageFilter = "definitely-relevant"
 	// ProbablyRelevantFilter also keeps "probably relevant" ones, what
-	// seed 000 reports on try runs.
+	// rustc-perf's 2021 comparison analysis reports on try runs.
 	ProbablyRelevantFilter TriageFilter = "probably-relevant"
-	// DeservesAttentionFilter is rustc-perf's current triage rule (§1.8).
+	// DeservesAttentionFilter is rustc-perf's current triage rule
+	// ([DeservesAttention]).
 	DeservesAttentionFilter TriageFilter = "deserves-attention"
 )
 

@@ -10,9 +10,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
-// This file is the "Needs a look" section of a weekly triage report
-// (issue 12, point 4). The triage filter keeps a comparison by its
-// per-metric summaries, and a summary can hide what a maintainer must see:
+// This file is the "Needs a look" section of a weekly triage report. The
+// triage filter keeps a comparison by its per-metric summaries, and a
+// summary can hide what a maintainer must see:
 //
 //   - a failure is excluded from every statistic, so a commit that breaks
 //     four benchmarks and changes nothing else is "maybe relevant";
@@ -43,7 +43,7 @@ import (
 // 5 %. It is the size rustc-perf's absolute scale alone calls large
 // for a noisy metric (2.5 % after the noise factor 2) and very large for
 // a reliable count: the sizes that make a comparison "definitely
-// relevant" on their own (SPEC §5.6). The magnitude averages that scale
+// relevant" on their own ([RelevanceOf]). The magnitude averages that scale
 // with the change's multiple of its series' threshold, which on a noisy
 // series can pull such a change down to medium or small; from 5 % on it
 // is listed whatever that average says. Below it, changes on noisy

@@ -7,7 +7,7 @@ import (
 )
 
 // TestFormatValue: every unit prints with a prefix or grouped, never as
-// 1.63e+04 (issue 24): time and bytes scale to their units, byte rates to
+// 1.63e+04: time and bytes scale to their units, byte rates to
 // decimal ones, any other unit takes an SI prefix before it.
 func TestFormatValue(t *testing.T) {
 	tests := []struct {

@@ -19,9 +19,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
-// The verdicts issue's cases (#12): each as a known answer, under the
-// default model and value, and under model rustc-perf with value best,
-// which reproduces what perfpages printed before.
+// The cases that made the verdicts what they are: each as a known answer,
+// under the default model and value, and under model rustc-perf with value
+// best, which reproduces what perfpages printed before.
 
 // lastRow compares the last two commits of d.
 func lastRow(t *testing.T, d *model.Dataset, opts Options) Row {
@@ -354,7 +354,7 @@ func TestZMinCommitsFalseAlarms(t *testing.T) {
 	if r := rate(DefaultZMinCommits); r > 0.003 {
 		t.Errorf("%d commits: %.4f false alarms, want about 0.1 %%", DefaultZMinCommits, r)
 	}
-	// The case: two nearly equal values, then a jump.
+	// The case that set the minimum: two nearly equal values, then a jump.
 	d := sampleLine("wall-time", "ns", ones(100, 100.001, 127.5), nil)
 	r := lastRow(t, d, DefaultOptions)
 	if r.Z.OK || !strings.Contains(r.Z.Reason, "a z-score needs at least 10") {

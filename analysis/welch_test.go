@@ -121,7 +121,7 @@ func summaryLine(values [][]float64, sums []*model.SampleSummary) *model.Dataset
 	return b.Dataset()
 }
 
-// Welch's test of summary statistics (issue 12,
+// Welch's test of summary statistics (as in
 // rlai-lab/ml-instrumentation's data.js) is the p-value column of results
 // that carry summaries and too few samples: samples the test can judge
 // take precedence; a summary on one side, or of one round, has no test.

@@ -180,7 +180,7 @@ func mergedCommit(base, prPath string) (string, error) {
 
 // TestReadableWithoutJavaScript fetches a commit page as plain HTML: the
 // summary table and the comparison rows must be there before any script
-// runs (SPEC §6: "Readable without JavaScript").
+// runs: the tables are pre-rendered, the script only enhances them.
 func TestReadableWithoutJavaScript(t *testing.T) {
 	base := demoSite(t)
 	path, err := recentCommit(base)
@@ -996,8 +996,8 @@ func TestFormatValueAgrees(t *testing.T) {
 	tb.check(t)
 }
 
-// TestBrowser drives headless Chromium over the demo site (SPEC §9, "Real
-// browser"): one browser, one tab per page.
+// TestBrowser drives headless Chromium over the demo site: one browser, one
+// tab per page.
 func TestBrowser(t *testing.T) {
 	path, err := findChromium()
 	if err != nil {
@@ -1127,8 +1127,8 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-// TestChartAxes checks the script's history charts on the series the
-// issue met: after a step from ~34 µs to ~100 ms the band (mean ± z·σ over
+// TestChartAxes checks the script's history charts on a series that once
+// drew badly: after a step from ~34 µs to ~100 ms the band (mean ± z·σ over
 // a window across the step) reaches below 0 and far above the values.
 // The band is clipped at 0, a linear axis follows the values, not the
 // band, and a series spanning orders of magnitude is drawn on a log axis.

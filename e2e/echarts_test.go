@@ -232,7 +232,7 @@ func buildModules(t *testing.T) []string {
 //   - that the theme's ECharts build has every series type, component and
 //     renderer the charts ask for, without a console error, and that every
 //     module of the build is asked for by some chart: the build ships only
-//     the chart code the site uses (issue 26);
+//     the chart code the site uses (scripts/echarts makes the build);
 //   - that the page costs at most 250 KB gzip to open (checkWeight).
 //
 // One visit per page: the browser tests share the e2e package's time.

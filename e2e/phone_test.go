@@ -1,12 +1,11 @@
 package e2e
 
-// Browser tests of what a reader meets first (issue 24, points 3–5): on a
-// phone (390 px) every table shows its change and verdict without
-// scrolling sideways and the page never scrolls sideways; chart texts
-// (legend, axis names, tick labels, bar names) never overlap, and the
-// names of a changes chart's bars tell them apart; on a wide screen the
-// triage report uses the width; a first run with one archive shows no
-// table without rows.
+// Browser tests of what a reader meets first: on a phone (390 px) every
+// table shows its change and verdict without scrolling sideways and the
+// page never scrolls sideways; chart texts (legend, axis names, tick
+// labels, bar names) never overlap, and the names of a changes chart's
+// bars tell them apart; on a wide screen the triage report uses the
+// width; a first run with one archive shows no table without rows.
 
 import (
 	"context"

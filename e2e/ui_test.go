@@ -1,7 +1,6 @@
 package e2e
 
-// Browser tests of the site's reader-facing tools (issue 13, points 4–6):
-// the compare form, the bench pages' normalized overview charts, the
+// Browser tests of the site's reader-facing tools: the compare form, the bench pages' normalized overview charts, the
 // comparison bar chart on a phone, the context that tells series apart,
 // and the navigation that exists but had no browser test (lists and their
 // pagers, short-sha and legacy bench redirects, the first metric tab,

@@ -16,8 +16,8 @@ import (
 // maxChartPageGzip is what a reader's first chart page may cost to open,
 // gzip-compressed as Pages and Netlify serve it: the HTML, the CSS, the
 // scripts (site.js and the theme's ECharts build) and the data files the
-// script fetches (issue 26: ≤ 250 KB; the full ECharts build alone was
-// 336 KB, its custom build is 186 KB).
+// script fetches (the full ECharts build alone was 336 KB; the theme's
+// custom build, made by scripts/echarts, ships only what the charts use).
 const maxChartPageGzip = 250_000
 
 // checkWeight adds up the gzip size of every file the tab asked for so far

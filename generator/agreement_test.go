@@ -38,8 +38,8 @@ type agreementPair struct {
 }
 
 // The two artifacts of every pair: the base is the head's only ancestor,
-// so the history is short (SPEC §5.2) and rustc-perf's threshold is the
-// default one.
+// so the history is short (fewer than 30 values) and rustc-perf's
+// threshold is the default one.
 var (
 	agreementBase = model.Artifact{ID: strings.Repeat("a", 40), Kind: model.KindCommit, Branch: "main",
 		Date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -50,7 +50,7 @@ var (
 // TestAgreementWithRealTools checks perfpages' samples test (the row's
 // Mann–Whitney or Criterion column) against the tools' own verdicts on
 // real runs of Go (benchstat), Criterion.rs, Google Benchmark,
-// pytest-benchmark and hyperfine (testdata/realtools; issue 12, point 5):
+// pytest-benchmark and hyperfine (testdata/realtools):
 // every pair's base and head are read with the foreign readers, built into
 // a dataset with the default configuration where the base is the head's
 // only ancestor, and compared with the default options. perfpages'
@@ -60,8 +60,8 @@ var (
 // The headline of such a pair is "not enough history": the tools judge
 // by the samples of one run each, which cannot see the run-to-run noise
 // (hyperfine's "same" program is 52 % faster, p < 0.001, on the second
-// run), and model perfpages does not let them decide (issue 22). Run with
-// -v for the agreement table.
+// run), and model perfpages does not let them decide. Run with -v for the
+// agreement table.
 func TestAgreementWithRealTools(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(realToolsDir, "expectations.json"))
 	if err != nil {

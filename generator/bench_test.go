@@ -16,10 +16,11 @@ import (
 	"github.com/perfpages/perfpages/generator/report"
 )
 
-// The analysis benchmarks run on the harness's data sets (SPEC §9): S is
-// 100 artifacts × 200 series, M 1,000 × 2,000, 5 samples per result. The
-// runs go straight into the dataset builder, so these measure analysis and
-// reporting, not archive decoding (BenchmarkLoad measures that).
+// The analysis benchmarks run on the harness's data sets (demo.PlanFor's
+// sizes, as `perfpages demo -size` writes them): S is 100 artifacts × 200
+// series, M 1,000 × 2,000, 5 samples per result. The runs go straight into
+// the dataset builder, so these measure analysis and reporting, not archive
+// decoding (BenchmarkLoad measures that).
 var (
 	datasetsMu sync.Mutex
 	datasets   = map[string]*model.Dataset{}
@@ -200,8 +201,8 @@ func BenchmarkEveryCommitConsecutive(b *testing.B) {
 // pays it for every series whose results carry iteration counts, once
 // ever thanks to the analysis cache. The samples are the demo generator's,
 // with Criterion's linear iteration counts on bench-0000's wall time; the
-// comparison of the other series (about 4 ms of the S data set's 200) is
-// included in ns/op, not in ms/criterion-case.
+// comparison of the S data set's other series is included in ns/op, not in
+// ms/criterion-case.
 func BenchmarkCriterionTestCase(b *testing.B) {
 	for _, samples := range []int{5, 10, 100} {
 		b.Run(fmt.Sprintf("samples=%d", samples), func(b *testing.B) {

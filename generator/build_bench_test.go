@@ -16,8 +16,8 @@ import (
 // The build benchmarks are the scale harness's figures (scripts/scale.sh
 // prints them for one run with wall time, CPU and RSS) as Go benchmarks:
 // a whole build from archives on disk, cold, after one more commit (the
-// nightly case) and with nothing changed. S runs in seconds; M takes
-// about a minute per figure (go test -bench 'Build/M' -benchtime 1x).
+// nightly case) and with nothing changed. S is quick; M builds a whole
+// site per figure, so run it once (go test -bench 'Build/M' -benchtime 1x).
 //
 //	go test ./generator -run '^$' -bench 'Build|Plan' -benchtime 1x
 

@@ -11,14 +11,14 @@ import (
 	"testing"
 )
 
-// TestDeadcodeAllowlist keeps issue 14's "no dead code": every function
+// TestDeadcodeAllowlist keeps the module free of dead code: every function
 // that golang.org/x/tools/cmd/deadcode finds unreachable from
 // cmd/perfpages must be listed in testdata/deadcode-allow.txt (API that a
 // package documents as such), and every listed function must still be
 // unreachable, so the list stays exact. The test runs an installed deadcode
 // (PATH or GOPATH/bin) and skips without one (fetching it would need the
 // network), except in CI (PERFPAGES_CI, set by .ci/run), where it fails.
-// It takes half a minute, so -short skips it too.
+// It analyses the whole module, so -short skips it too.
 func TestDeadcodeAllowlist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: deadcode loads the whole program")

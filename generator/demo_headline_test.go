@@ -28,8 +28,7 @@ func loadDemo(t *testing.T) (*Site, *model.Dataset) {
 // says at its commit: each step planted significant is counted there, in
 // its direction, on at least one series it touches; the spike is labelled
 // a spike and counted nowhere; the real 0.2 % slowdown below the noise is
-// not counted. (Issue 22: "every planted change that content/about.md
-// lists is still found".)
+// not counted.
 func TestDemoHeadlineFindsPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: analyses the demo data")

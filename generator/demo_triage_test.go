@@ -337,7 +337,7 @@ func TestDemoCountsAgree(t *testing.T) {
 	t.Logf("%d comparison pages, %d metric tabs, %d list entries, %d triage entry tables checked", len(pages), checked, len(lists), found)
 }
 
-// TestDemoWeekSummaries (issue 24): a week's summary says what its
+// TestDemoWeekSummaries: a week's summary says what its
 // entries say. For every week of the demo and every metric, the summary
 // counts the regressions and improvements the kept entries count, no
 // more; a week whose entries are all regressions is summarized as one

@@ -19,9 +19,9 @@ import (
 )
 
 // The demo in asv's layout. `perfpages demo -format asv` writes a plan's
-// main line as asv would have recorded it (reference/peers.md §1.1–1.2),
-// so that perfpages and `asv publish` can be run on the same data
-// (scripts/asv-compare.sh):
+// main line as asv would have recorded it (asv's results layout, as
+// asv/results.py writes it), so that perfpages and `asv publish` can be run
+// on the same data (scripts/asv-compare.sh):
 //
 //	results/benchmarks.json                 every benchmark: type, unit, version
 //	results/<machine>/machine.json          the machine
@@ -46,8 +46,8 @@ const ASVEnv = "virtualenv-py3.12"
 const asvDemoAuthor = "perfpages demo <demo@perfpages.invalid>"
 
 // ASVPlan is plan as asv results: one machine running every series (asv
-// keeps one results folder per machine; the issue's asv-layout M is one
-// file per commit).
+// keeps one results folder per machine; so `perfpages demo -size M -format
+// asv` writes one file per commit).
 func ASVPlan(plan demo.Plan) demo.Plan {
 	series := plan.SeriesPerMachine * len(plan.Machines)
 	m := plan.Machines[len(plan.Machines)-1]

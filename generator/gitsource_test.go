@@ -148,8 +148,8 @@ branch = "main"
 	}
 
 	// compare's names: an artifact's id or prefix, else any revision git
-	// resolves in [project] git to a commit with results (issue 24: a git
-	// tag such as v0.1 failed).
+	// resolves in [project] git to a commit with results (a git tag such as
+	// v0.1 once failed).
 	proj.git("tag", "v0.1", c1)
 	proj.git("tag", "-a", "v0.2", "-m", "annotated", c2)
 	d, _, err := s.Load(context.Background())

@@ -11,9 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Whole-site tests of real histories of other tools (issue 13, point 4):
-// a github-action-benchmark gh-pages folder and an asv results folder,
-// read by sources without an artifact pattern.
+// Whole-site tests of real histories of other tools: a
+// github-action-benchmark gh-pages folder and an asv results folder, read
+// by sources without an artifact pattern.
 
 // The commits of foreign/testdata/gab/history.js: pushed c1 c2 c3 c4,
 // authored c2 c1 c4 c3; p1 is PR 51's run, p2 PR 53's (also listed under

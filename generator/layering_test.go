@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// The stages of perfpages and what each may import. Data flows
-// sources → dataset → analysis → site model → render → write; imports
+// The stages of perfpages and what each may import. Data flows through
+// them in the order the README's architecture section draws; imports
 // follow the types: the readers produce model.Run, declared in
 // analysis/model, the leaf below the statistics, so they import the model
 // stage; package analysis computes over the model; the content folder's

@@ -14,8 +14,8 @@ import (
 // TestConfigNameTraps: names in perfpages.toml and annotations.yaml that
 // select a metric, machine or benchmark the results do not have are
 // warnings naming the nearest one, once per build, and fail -strict
-// (issue 24: [budgets.walltime] and [metrics."cpu-ns"] were accepted
-// without a word).
+// ([budgets.walltime] and [metrics."cpu-ns"] were once accepted without a
+// word).
 func TestConfigNameTraps(t *testing.T) {
 	site := strings.Replace(basicSite, "[[sources]]", `[budgets.walltime]
 threshold = "10%"

@@ -627,8 +627,8 @@ Not a result file.
 }
 
 // Names that would share a path never fail a build: the route table gives
-// them distinct paths, or skips a content page, and warns naming the input
-// (issue 10, point 5).
+// them distinct paths, or skips a content page, and warns naming the
+// input.
 func TestSiteCollidingNames(t *testing.T) {
 	run := func(id, date, parent, kind string, benches ...string) string {
 		var rs []string

@@ -50,7 +50,7 @@ dir = "results"
 // series' noise but with no values after it yet, is shown as unconfirmed
 // — on its commit page with the badge, in the lists of commits and on the
 // dashboard — and counted nowhere; a spike that came back is labelled a
-// spike (issue 22, point 2).
+// spike.
 func TestSiteUnconfirmed(t *testing.T) {
 	var files strings.Builder
 	files.WriteString("-- perfpages.toml --\n[[sources]]\ndir = \"results\"\n")

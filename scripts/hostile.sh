@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# hostile.sh — the hostile cases of issues 10 and 21, run against a fresh
-# build of perfpages in a scratch folder. Each case prints one line: ok or
-# FAIL, its name, and what perfpages said (the first line of its message).
-# The script exits 1 when any case fails, and fails loudly, with a FAIL
-# line, when a case cannot start: a missing tool, a command that never ran
-# (a case that expects perfpages to refuse checks that perfpages itself
-# refused, not that the shell could not run it). Every command a case runs
-# through a shell is run with bash, never /bin/sh (dash has no `exec -a`).
-# It needs bash, python3, mkfifo, GNU time (/usr/bin/time), pgrep and
-# timeout; it takes one to three minutes.
+# hostile.sh — hostile cases (the output guard, hostile inputs, what a build
+# keeps), run against a fresh build of perfpages in a scratch folder. Each
+# case prints one line: ok or FAIL, its name, and what perfpages said (the
+# first line of its message). The script exits 1 when any case fails, and
+# fails loudly, with a FAIL line, when a case cannot start: a missing tool,
+# a command that never ran (a case that expects perfpages to refuse checks
+# that perfpages itself refused, not that the shell could not run it). Every
+# command a case runs through a shell is run with bash, never /bin/sh (dash
+# has no `exec -a`). It needs bash, python3, mkfifo, GNU time
+# (/usr/bin/time), pgrep and timeout; it takes one to three minutes.
 #
 #   scripts/hostile.sh [SCRATCH]     (default: a new temporary folder, removed at the end)
 set -uo pipefail
@@ -248,7 +248,7 @@ printf '[site]\ntitle = "utf8"\n\n[[sources]]\ndir = "results"\n' >"$utf/perfpag
 (cd "$utf" && "$bin" build >"$out" 2>&1); rc=$?
 report invalid-utf8 "$([ $rc -eq 0 ] && grep -q 'bad.json:2' "$out" && echo 1)" "$out"
 
-# ---- Issue 21 ----
+# ---- Inputs the commands never trust: caps, pipes, receipts, serve, names, encodings ----
 
 # 10. run -output-cap has a ceiling (1 MiB): above it run refuses before
 # the command starts; at it, the receipt keeps exactly 1 MiB of output.
@@ -425,8 +425,8 @@ report lfs-utf16 "$([ $rc -eq 0 ] && grep -q 'pointer.json: is a Git LFS pointer
   grep -q 'utf16.json: is UTF-16 encoded: save it as UTF-8' "$out" && refused $rc2 "$scratch/out2.txt" && refused $rc3 "$scratch/out2.txt" &&
   grep -q 'bench.txt: is UTF-16 encoded' "$scratch/out2.txt" && grep -q 'pointer.txt: is a Git LFS pointer' "$scratch/out2.txt" && echo 1)" "$out"
 
-# ---- Issue 21: the store, the spare site, the lock and the fingerprint ----
-# 16. What a build keeps (issue 21). A helper: a fresh copy of the project
+# ---- What a build keeps: the store, the spare site, the lock and the fingerprint ----
+# 16. What a build keeps. A helper: a fresh copy of the project
 # (results, config, content) in a folder of its own.
 fresh() { rm -rf "$1"; mkdir -p "$1"; cp -r "$proj/results" "$proj/perfpages.toml" "$1/"; [ -d "$proj/content" ] && cp -r "$proj/content" "$1/"; return 0; }
 # same_as_cold DIR: the site in DIR/public equals a build from nothing.

@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # relevant-count.sh — how many relevant changes a build of perfpages finds
-# along a site's main line (issue 12, point 5: "report, on the demo and on
-# one real data.js history, how many relevant changes there were before and
-# after"). It builds the site of CONFIG with BIN into a scratch folder,
-# counts the build's warnings, then compares every main-line artifact with
-# its predecessor (`BIN compare -format json HEAD`, the comparison each
-# /commit/ page shows) and prints:
+# along a site's main line, to compare the rules of two perfpages builds on
+# the demo and on real histories. It builds the site of CONFIG with BIN into
+# a scratch folder, counts the build's warnings, then compares every
+# main-line artifact with its predecessor (`BIN compare -format json HEAD`,
+# the comparison each /commit/ page shows) and prints:
 #
 #   - comparisons, and those with at least one relevant row, split by the
 #     comparison's relevance (low / medium / high) and its confidence;
 #   - rows, significant rows and relevant rows, the relevant ones split by
 #     magnitude, direction and significance_basis (a binary from before
-#     issue 12 writes no basis: "-");
+#     significance_basis existed writes none: "-");
 #   - with -v, one line per relevant row (commit, title, test case, metric,
 #     change, p-value, basis, magnitude), for picking examples.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # verdicts.sh — how often the headline verdict flags the main-line commits
-# of real histories (issue 22: "the share of main-line commits flagged on
-# each real history you tried").
+# of real histories: the share of main-line commits flagged on each (the
+# real-histories table of generator/planted/README.md).
 #
 # For each CONFIG (a perfpages.toml whose sources point at a fetched
 # data.js or asv results folder), it loads the site as `perfpages build`

@@ -51,7 +51,8 @@ const (
 	P95    Statistic = "p95"    // the linear-interpolation 95th percentile of the samples
 )
 
-// Defaults of perfgate's code (reference/stats.md C.6).
+// Defaults of perfgate's code, as its compare and check commands apply
+// them (its `init` command writes a warn factor of 0.50 instead).
 const (
 	DefaultThreshold  = 0.20
 	DefaultWarnFactor = 0.90

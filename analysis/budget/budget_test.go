@@ -15,8 +15,8 @@ func ptr[T any](v T) *T { return &v }
 // below, which are exact decimal fractions.
 var approx = cmpopts.EquateApprox(0, 1e-12)
 
-// TestEvaluateBudgetTable is perfgate's domain/budget.rs unit tests
-// (reference/stats.md C.8 (1)): threshold 0.20, warn 0.10, lower is better.
+// TestEvaluateBudgetTable is perfgate's domain/budget.rs unit tests:
+// threshold 0.20, warn 0.10, lower is better.
 func TestEvaluateBudgetTable(t *testing.T) {
 	b := Budget{Threshold: 0.20, WarnThreshold: 0.10, Direction: Lower}
 	tests := []struct {
@@ -52,7 +52,8 @@ func TestEvaluateInvalidBaseline(t *testing.T) {
 	}
 }
 
-// TestStatusBoundaries: fail is strict, warn inclusive (C.8 (1)).
+// TestStatusBoundaries: fail is strict, warn inclusive (perfgate's
+// domain/budget.rs tests).
 func TestStatusBoundaries(t *testing.T) {
 	b := Budget{Threshold: 0.20, WarnThreshold: 0.10, Direction: Lower}
 	tests := []struct {
@@ -79,7 +80,7 @@ func TestStatusBoundaries(t *testing.T) {
 	}
 }
 
-// TestRegression is perfgate's calculate_regression tests (C.8 (1)).
+// TestRegression is perfgate's calculate_regression tests.
 func TestRegression(t *testing.T) {
 	tests := []struct {
 		name              string
@@ -101,8 +102,8 @@ func TestRegression(t *testing.T) {
 	}
 }
 
-// TestAggregate is perfgate's aggregation tests (C.8 (1)) plus the skip
-// rule of C.4 step 10.
+// TestAggregate is perfgate's aggregation tests plus its skip rule: with
+// no pass, warn or fail the verdict is skip.
 func TestAggregate(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -132,8 +133,9 @@ func TestNoBaseline(t *testing.T) {
 	}
 }
 
-// TestCompareMultiMetric is C.8 (1)'s multi-metric vector: wall 100 → 115
-// with (0.20, 0.10) warns, rss 1000 → 900 with (0.30, 0.15) passes.
+// TestCompareMultiMetric is perfgate's multi-metric budget test: wall
+// 100 → 115 with (0.20, 0.10) warns, rss 1000 → 900 with (0.30, 0.15)
+// passes.
 func TestCompareMultiMetric(t *testing.T) {
 	budgets := map[string]Budget{
 		"wall_ms":    {Threshold: 0.20, WarnThreshold: 0.10, Direction: Lower},
@@ -178,7 +180,7 @@ func TestCompareReasonsInMetricOrder(t *testing.T) {
 	}
 }
 
-// TestNoisePolicy: C.4 step 6. The current run's CV 0.5 is above the
+// TestNoisePolicy: perfgate's noise policy. The current run's CV 0.5 is above the
 // threshold 0.1; a CV at the threshold is not noisy (strict >).
 func TestNoisePolicy(t *testing.T) {
 	tests := []struct {
@@ -224,7 +226,7 @@ func TestNoisePolicy(t *testing.T) {
 }
 
 // TestRequireSignificance is perfgate's compare_runs_can_require_
-// significance (C.8 (4)): the u64 medians 95 → 101 regress 6.3158 % over a
+// significance: the u64 medians 95 → 101 regress 6.3158 % over a
 // 5 % budget, but Welch's test (t = −0.443129, df = 18, p ≈ 0.66295) finds
 // no significant difference, so require_significance downgrades the fail.
 func TestRequireSignificance(t *testing.T) {
@@ -270,7 +272,7 @@ func TestRequireSignificance(t *testing.T) {
 }
 
 // TestP95Budget is perfgate's compare_runs_uses_p95_when_requested
-// (C.8 (5)): p95 of [100×7, 200] is 165, of [100×7, 300] is 230; the
+// test: p95 of [100×7, 200] is 165, of [100×7, 300] is 230; the
 // regression 0.3939 fails a 20 % budget.
 func TestP95Budget(t *testing.T) {
 	base := []float64{100, 100, 100, 100, 100, 100, 100, 200}

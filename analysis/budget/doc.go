@@ -1,19 +1,17 @@
-// Package budget is perfgate's regression-budget engine (seed 002,
-// reference/stats.md part C): per-metric thresholds, the pass / warn /
-// fail / skip status of one metric, the noise policy, the optional Welch
-// t-test and the verdict of a whole comparison.
+// Package budget is perfgate's regression-budget engine (perfgate's
+// docs/DESIGN.md and crates/perfgate/src/domain): per-metric thresholds,
+// the pass / warn / fail / skip status of one metric, the noise policy,
+// the optional Welch t-test and the verdict of a whole comparison.
 //
-// It is part of the analysis stage of the pipeline
+// It is one of the engines of the analysis stage (see the architecture
+// section of the README) and, like the rest of analysis/, it does no I/O:
+// it takes numbers and returns numbers. The receipts and files that use it
+// live in generator/receipt, the commands in
+// cmd/perfpages/internal/perfgate. It imports only the standard library
+// and analysis/quantile, so that perfgate's arithmetic can be checked in
+// isolation against perfgate's own tests.
 //
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and, like the rest of analysis/, it does no I/O: it takes numbers and
-// returns numbers. The receipts and files that use it live in
-// generator/receipt, the commands in cmd/perfpages/internal/perfgate. It
-// depends on the standard library only, so that perfgate's arithmetic can
-// be checked in isolation against perfgate's own tests.
-//
-// A comparison goes in four steps (C.4):
+// A comparison goes in four steps, as perfgate's compare does:
 //
 //  1. the caller picks one value per side and metric: the median of the
 //     samples (perfgate's u64 median floors the average of the two middle

@@ -42,10 +42,9 @@ func TestStudentTTwoSided(t *testing.T) {
 	}
 }
 
-// TestWelchT is perfgate's domain/significance.rs tests (reference/
-// stats.md C.8 (3)); t, df and p were recomputed with mpmath at 40
-// digits. p is checked to 1e-4 relative as the brief asks, and in fact
-// matches to 1e-9.
+// TestWelchT is perfgate's domain/significance.rs tests; t, df and p were
+// recomputed with mpmath at 40 digits. p is checked to 1e-4 relative, and
+// in fact matches to 1e-9.
 func TestWelchT(t *testing.T) {
 	var noisyB, noisyC []float64
 	for i := range 20 {
@@ -95,7 +94,8 @@ func TestWelchT(t *testing.T) {
 }
 
 // TestWelch covers the wrapper: the minimum sample count, α inclusive,
-// and the same p at every α (C.8 (3): α 0.01 and 0.10 give the same p).
+// and the same p at every α (perfgate's domain/significance.rs tests: α
+// 0.01 and 0.10 give the same p).
 func TestWelch(t *testing.T) {
 	b := []float64{100, 101, 99, 100, 101, 99, 100, 101}
 	c := []float64{102, 103, 101, 102, 103, 101, 102, 103}

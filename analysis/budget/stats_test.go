@@ -11,8 +11,8 @@ import (
 )
 
 // TestMedianU64 pins perfgate's u64 median: the floor of the average for
-// an even count (seed 002 "Overflow-Safe Median"; C.2's [10,20,30,40] → 25
-// and [1,2] → 1), and no overflow next to MaxUint64.
+// an even count (perfgate's docs/DESIGN.md, "Overflow-Safe Median":
+// [10,20,30,40] → 25 and [1,2] → 1), and no overflow next to MaxUint64.
 func TestMedianU64(t *testing.T) {
 	const maxU = math.MaxUint64
 	tests := []struct {
@@ -124,8 +124,8 @@ func TestMeanVar(t *testing.T) {
 	}{
 		{"empty", nil, 0, 0, false, false},
 		{"one value has variance 0", []float64{5}, 5, 0, true, false},
-		{"C.8 (2) baseline wall", []float64{100, 102, 98, 101, 99}, 100, 2.5, true, false},
-		{"schema fixture samples (C.8 (8))", []float64{100, 104}, 102, 8, true, false},
+		{"perfgate's CLI fixture: baseline wall", []float64{100, 102, 98, 101, 99}, 100, 2.5, true, false},
+		{"perfgate's schema fixture samples", []float64{100, 104}, 102, 8, true, false},
 		{"large offset stays exact", []float64{1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16}, 1e9 + 10, 30, true, false},
 	}
 	for _, tt := range tests {
@@ -136,8 +136,8 @@ func TestMeanVar(t *testing.T) {
 			}
 		})
 	}
-	// C.8 (8): the schema fixture claims stddev 2.0 for 100, 104; the n−1
-	// value is 2.828.
+	// perfgate's schema fixture (fixtures/schema/v0.15/perfgate.run.v1.json)
+	// claims stddev 2.0 for 100, 104; the n−1 value is 2.828.
 	_, sd, _ := MeanStddev([]float64{100, 104})
 	if math.Abs(sd-2.8284271247461903) > 1e-12 {
 		t.Errorf("stddev = %v, want 2.828…", sd)

@@ -103,7 +103,7 @@ type Result struct {
 }
 
 // Compare judges every input that has a budget, in metric name order, as
-// perfgate's compare does (reference/stats.md C.4): a baseline ≤ 0 gives a
+// perfgate's compare does (its compare_runs): a baseline ≤ 0 gives a
 // skip delta with no reason token; otherwise [Evaluate], then the noise
 // policy on the current run's CV, then, with a policy, Welch's test and
 // the require-significance downgrade. Every final status other than pass

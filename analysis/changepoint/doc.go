@@ -2,14 +2,12 @@
 // the level of a benchmark's results moved for good, whichever pair of
 // commits anyone compared.
 //
-// It is one of the engines of the analysis stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and takes values and returns values: a series' values along the main
-// line ([Series]), and the [Step]s found in them. Package analysis maps a
-// dataset's series onto it (analysis.Steps) and names each step's
-// artifacts; this package imports only the standard library.
+// It is one of the engines of the analysis stage (see the architecture
+// section of the README) and takes values and returns values: a series'
+// values along the main line ([Series]), and the [Step]s found in them.
+// Package analysis maps a dataset's series onto it (analysis.Steps) and
+// names each step's artifacts; this package imports only the standard
+// library and analysis/quantile.
 //
 // # The method
 //
@@ -109,8 +107,8 @@
 // the table) the defaults find 85–89 % of the steps of 4 widths and more
 // at precision 0.82–0.83, 0.89–0.91 when the level shifts the real noise
 // itself contains are not counted against it. With the permutation test
-// at 0.001 and a size rule of 2 robust deviations (the defaults before
-// issue 22) it found 81–84 % at precision 0.75–0.77.
+// at 0.001 and a size rule of 2 robust deviations (the earlier defaults)
+// it found 81–84 % at precision 0.75–0.77.
 //
 // # Defaults
 //

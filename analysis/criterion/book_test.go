@@ -72,8 +72,7 @@ func TestBookRecursivePointEstimates(t *testing.T) {
 			t.Errorf("%s point = %v (Analyze), %v (direct); estimates.json has %v", name, g.analyze, g.direct, w.PointEstimate)
 		}
 	}
-	// B.10(2) lists the same values; pin them here too, in case the
-	// fixture is ever edited.
+	// The same values, pinned here too in case the fixture is ever edited.
 	if e.MedianAbsDev.Point != 300.31279213429315 || e.Slope.Point != 19310.74450671244 {
 		t.Errorf("MAD, slope = %v, %v; want 300.31279213429315, 19310.74450671244", e.MedianAbsDev.Point, e.Slope.Point)
 	}
@@ -112,8 +111,8 @@ func TestBookRecursiveIntervalsAgreeWithCriterion(t *testing.T) {
 func TestBookRecursiveTukey(t *testing.T) {
 	s := readBookSample(t, "Fibonacci/Recursive/new/sample.json")
 	f, o := Classify(s.Avg())
-	// B.10(2): the fixture's tukey.json (not in the stored copy of the
-	// repository; the values are from reference/stats.md).
+	// The four fences of the fixture's tukey.json in Criterion's book (the
+	// file is not in testdata/book; its values are copied here).
 	wantF := Fences{17650.693357726508, 18316.23397119015, 20091.008940426538, 20756.549553890185}
 	if f != wantF {
 		t.Errorf("fences = %v, want %v", f, wantF)
@@ -126,7 +125,7 @@ func TestBookRecursiveTukey(t *testing.T) {
 // The change lines and verdicts of the book's HTML reports
 // (Fibonacci/{Iterative,Recursive}/report/index.html): Criterion stores no
 // p-value, so the p's are those printed there, and the intervals are the
-// change/estimates.json values (B.10).
+// change/estimates.json values.
 func TestBookChangeLines(t *testing.T) {
 	var rec map[string]bookEstimate
 	readBookJSON(t, "Fibonacci/Recursive/change/estimates.json", &rec)

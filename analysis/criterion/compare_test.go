@@ -88,7 +88,7 @@ func TestPValue(t *testing.T) {
 		t    float64
 		want float64
 	}{
-		{"B.10(3): hits 8 of 10", []float64{-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 4}, 2.5, 0.4},
+		{"hand-computed: hits 8 of 10", []float64{-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 4}, 2.5, 0.4},
 		{"ties are not hits (strictly less)", []float64{1, 1, 1, 1}, 1, 0},
 		{"t beyond every value", []float64{1, 2, 3}, 10, 0},
 		{"t below every value", []float64{1, 2, 3}, -10, 0},
@@ -143,7 +143,7 @@ func TestFormatChange(t *testing.T) {
 }
 
 func TestCompareKnownPointEstimates(t *testing.T) {
-	// B.10(3) second Welch pair, as plain per-run values (nil Iters).
+	// The hand-computed second Welch pair, as plain per-run values (nil Iters).
 	cur := Sample{Times: []float64{10.0, 10.2, 9.9, 10.1, 10.3, 9.8, 10.0, 10.4}}
 	base := Sample{Times: []float64{11.0, 11.3, 10.9, 11.2, 11.1, 10.8, 11.4, 11.0}}
 	c, err := Compare(cur, base, 1, fastOptions())

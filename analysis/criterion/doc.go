@@ -5,17 +5,14 @@
 // the mixed-bootstrap p-value, the relative-change estimates and the
 // improved / regressed / within-noise / no-change verdict.
 //
-// It is one of the engines of the analysis stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and, like the rest of that stage, takes values and returns values. Package
-// analysis calls it with the samples of a result; this package knows nothing
-// of the domain model (it imports only the standard library and the
-// quantile family, analysis/quantile).
+// It is one of the engines of the analysis stage (see the architecture
+// section of the README) and, like the rest of that stage, takes values
+// and returns values. Package analysis calls it with the samples of a
+// result; this package knows nothing of the domain model (it imports only
+// the standard library and the quantile family, analysis/quantile).
 //
 // The work happens in four steps, as in Criterion's analysis/mod.rs and
-// analysis/compare.rs (reference/stats.md part B):
+// analysis/compare.rs (and its statistics under src/stats/univariate):
 //
 //  1. Each [Sample] holds the measured totals and iteration counts of one run;
 //     [Sample.Avg] divides them into the per-iteration values that every
@@ -66,8 +63,8 @@
 //     deviation, MAD, slope) in every digit, and the intervals within 0.3
 //     standard errors of Criterion's;
 //   - [Classify], [Tukey] and [Fences.Label]: the fences and outlier
-//     counts of the fixture's tukey.json (as restated in
-//     reference/stats.md B.10(2));
+//     counts of the fixture's tukey.json (its four fences are copied
+//     into book_test.go: the file is not in testdata/book);
 //   - [FormatChange]: the change lines of the book's HTML reports.
 //
 // The straightforward forms of the statistics (mean, variance, percentile,

@@ -11,8 +11,8 @@ import (
 // t, the p-value and the percentile interval. The package computes them
 // inside Analyze and Compare (from sorted copies, counted resamples and
 // selections); these are the oracles the tests check those faster paths
-// against, and the known answers of reference/stats.md B.10(3) check them.
-// They were exported API until issue 14: nothing but the tests called them.
+// against, and hand-computed known answers check them. They live in a test
+// file because nothing but the tests calls them.
 
 // Variance is the sample variance of xs with Bessel's correction, computed
 // in two passes (NaN when xs has fewer than 2 values).

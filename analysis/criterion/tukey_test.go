@@ -14,7 +14,7 @@ func TestClassify(t *testing.T) {
 		counts Outliers
 	}{
 		{
-			"B.10(3): one high severe outlier",
+			"hand-computed: one high severe outlier",
 			[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 100},
 			Fences{-10.25, -3.5, 14.5, 21.25},
 			Outliers{NotOutlier: 9, HighSevere: 1},
@@ -58,8 +58,9 @@ func TestClassify(t *testing.T) {
 }
 
 func TestLabelIsStrict(t *testing.T) {
-	// B.5: every test is strict and severe is checked before mild, so a
-	// value on a fence falls in the milder class.
+	// As in Criterion's stats/univariate/outliers/tukey.rs, every test is
+	// strict and severe is checked before mild, so a value on a fence falls
+	// in the milder class.
 	f := Fences{-10, -5, 5, 10}
 	tests := []struct {
 		x    float64

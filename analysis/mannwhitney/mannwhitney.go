@@ -2,16 +2,13 @@
 // A/B table: the median of each side with its confidence interval, the
 // Mann–Whitney U p-value, and the relative change of the medians.
 //
-// It sits in the analysis stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and, like the rest of analysis/, takes values and returns values. It is a
-// thin layer over golang.org/x/perf/benchmath under benchstat's default
-// assumption (assume=nothing: non-parametric, median summaries, two-sided
-// U-test) so that a comparison page shows exactly what `benchstat old.txt
-// new.txt` shows for the same samples (SPEC §5.10). The tests check that
-// against real benchstat output committed under testdata/.
+// It is one of the engines of the analysis stage (see the architecture
+// section of the README) and, like the rest of analysis/, takes values and
+// returns values. It is a thin layer over golang.org/x/perf/benchmath under
+// benchstat's default assumption (assume=nothing: non-parametric, median
+// summaries, two-sided U-test) so that a comparison page shows exactly what
+// `benchstat old.txt new.txt` shows for the same samples. The tests check
+// that against real benchstat output committed under testdata/.
 //
 // What this layer adds to benchmath is a defined outcome for inputs benchstat
 // never sees or turns into NaN: empty sides, NaN and ±Inf samples (dropped,

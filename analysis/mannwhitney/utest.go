@@ -13,16 +13,17 @@ import (
 )
 
 // A site compares every commit's samples with its parent's for thousands of
-// test cases, and benchmath's U test costs microseconds (the exact U
-// distribution is rebuilt for every pair, with maps when samples tie). Yet
-// its outcome depends on little: go-moremath's MannWhitneyUTest computes
-// the p-value from the sample sizes, the tie vector (how many values share
-// each rank of the merged samples) and the rank sum of the first sample,
-// and benchmath's warnings from the p-value, the sizes and alpha. With a
-// handful of samples per side few such keys exist, so the outcomes are
-// memoized by key: each is computed once by benchmath itself, which keeps
-// every p-value bit for bit benchmath's, ties and normal approximation
-// included, with no second implementation of the U distribution.
+// test cases, and benchmath's U test is costly at that rate (the exact U
+// distribution is rebuilt for every pair, with maps when samples tie;
+// BenchmarkTest measures Test against Compare). Yet its outcome depends on
+// little: go-moremath's MannWhitneyUTest computes the p-value from the
+// sample sizes, the tie vector (how many values share each rank of the
+// merged samples) and the rank sum of the first sample, and benchmath's
+// warnings from the p-value, the sizes and alpha. With a handful of samples
+// per side few such keys exist, so the outcomes are memoized by key: each
+// is computed once by benchmath itself, which keeps every p-value bit for
+// bit benchmath's, ties and normal approximation included, with no second
+// implementation of the U distribution.
 
 // uResult is what Compare takes from the U test of two samples.
 type uResult struct {

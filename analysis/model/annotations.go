@@ -8,11 +8,13 @@ import (
 // AnnotationKind says what an annotation records.
 type AnnotationKind string
 
-// Annotation kinds (SPEC §8, annotations.yaml).
+// Annotation kinds: the two lists of annotations.yaml (see the README's
+// Analysis section).
 const (
 	// DistributionChange marks the artifact where a series' distribution
 	// changes for good: the lookback z-score's rolling mean restarts there
-	// (Conbench's "begins distribution change", seed 004).
+	// (Conbench's "begins distribution change", its
+	// docs/pages/lookback_zscore.md).
 	DistributionChange AnnotationKind = "distribution-change"
 	// Acknowledged marks a change a maintainer has looked at and accepted;
 	// pages show its note beside the change.

@@ -16,8 +16,8 @@ import (
 )
 
 // Checkpoints. A nightly build adds a commit or two to a history of
-// thousands; adding every run again costs most of its time (at M, two
-// million results). A build can save its builder's state after the runs
+// thousands; adding every run again means adding two million results at M
+// for the sake of a few thousand. A build can save its builder's state after the runs
 // it added (WriteState) and the next build resume from it
 // (ResumeBuilder), adding only the runs it does not hold
 // (AddAt). The dataset is then the same as a builder given every

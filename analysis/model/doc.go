@@ -1,8 +1,9 @@
 // Package model is perfpages' data model: what was benchmarked where, what
-// it measured, and the dataset a site is built from. It is the stage
-// between the sources and package analysis, which computes every statistic
-// over these types; the readers (generator/archive, foreign, source, store,
-// demo) produce them and import nothing else of analysis.
+// it measured, and the dataset a site is built from. It is the model stage,
+// between the sources and package analysis (see the architecture section of
+// the README), which computes every statistic over these types; the readers
+// (generator/archive, foreign, source, store, demo) produce them and import
+// nothing else of analysis.
 //
 // What lives here:
 //   - a [Run]: one [Artifact] benchmarked on one [Machine] in one context

@@ -13,7 +13,7 @@ import (
 // ArtifactKind says what an artifact is.
 type ArtifactKind string
 
-// The artifact kinds of the archive format (SPEC §2).
+// The artifact kinds of the archive format (the README's Archives section).
 const (
 	KindCommit ArtifactKind = "commit" // a commit, usually on the main line
 	KindTry    ArtifactKind = "try"    // a try run of an open PR against Baseline
@@ -208,7 +208,7 @@ type Metric struct {
 	Guessed bool
 }
 
-// DefaultMetric fills in what the archive format leaves implicit (SPEC §2):
+// DefaultMetric fills in what the archive format leaves implicit:
 // units ending in "/s" are higher-is-better, everything else lower; counts
 // of instructions are reliable, everything else noisy. Configuration
 // overrides both. A direction the unit and the name do not tell is
@@ -337,7 +337,8 @@ type Run struct {
 	Results  []Result
 }
 
-// ValueKind chooses the single value of a result (SPEC §2).
+// ValueKind chooses the single value of a result (configuration key
+// analysis.value).
 type ValueKind string
 
 // Single-value rules.

@@ -1,6 +1,6 @@
 // Package quantile is the one family of medians and quantiles of
 // perfpages, each definition named after the upstream whose numbers it
-// must reproduce (reference/stats.md). They differ in the last bits, and
+// must reproduce. They differ in the last bits, and
 // the last bits matter: a reproduced Criterion interval or Conbench
 // z-score is checked against the upstream's own output, so each package
 // uses the definition of the tool it reproduces, by name, from here.

@@ -8,16 +8,17 @@ import (
 
 func sorted(xs ...float64) []float64 { return slices.Sorted(slices.Values(xs)) }
 
-// Known answers from reference/stats.md, one table per definition; where
-// upstreams differ on the same data, the cases say so.
+// Known answers, hand-computed or from the upstreams' own tests, one table
+// per definition; where upstreams differ on the same data, the cases say
+// so.
 func TestMedian(t *testing.T) {
 	for _, tt := range []struct {
 		in   []float64
 		want float64
 	}{
-		{sorted(1, 2, 3, 4, 100), 3},                               // B.10 (3)
+		{sorted(1, 2, 3, 4, 100), 3},                               // hand-computed
 		{sorted(1, 2, 3, 4), 2.5},                                  // (a+b)/2
-		{sorted(100, 102, 98, 101, 99), 100},                       // perfgate C.9 (2): wall median
+		{sorted(100, 102, 98, 101, 99), 100},                       // perfgate's CLI fixture: wall median
 		{[]float64{math.MaxFloat64, math.MaxFloat64}, math.Inf(1)}, // (a+b)/2 overflows: see HalvesMedian
 	} {
 		if got := Median(tt.in); got != tt.want {
@@ -34,9 +35,9 @@ func TestFloorMedianU64(t *testing.T) {
 		in   []uint64
 		want uint64
 	}{
-		{[]uint64{10, 20, 30, 40}, 25},                              // C.2
+		{[]uint64{10, 20, 30, 40}, 25},                              // perfgate's compute_stats
 		{[]uint64{1, 2}, 1},                                         // floors, where Median gives 1.5
-		{[]uint64{50, 60, 70, 80, 90, 100, 110, 120, 130, 140}, 95}, // C.9 (3)
+		{[]uint64{50, 60, 70, 80, 90, 100, 110, 120, 130, 140}, 95}, // perfgate's compare_runs_can_require_significance
 		{[]uint64{1024, 1026, 1028}, 1026},
 		{[]uint64{math.MaxUint64, math.MaxUint64}, math.MaxUint64}, // no overflow
 		{nil, 0},
@@ -82,8 +83,8 @@ func TestLinear(t *testing.T) {
 		got  float64
 		want float64
 	}{
-		{"Tukey q1 (B.10 3)", Linear(tukey, 0.25), 3.25},
-		{"Tukey q3 (B.10 3)", Linear(tukey, 0.75), 7.75},
+		{"Tukey q1 (hand-computed)", Linear(tukey, 0.25), 3.25},
+		{"Tukey q3 (hand-computed)", Linear(tukey, 0.75), 7.75},
 		{"median of [1 2 3 4 100]", Linear(sorted(1, 2, 3, 4, 100), 0.5), 3},
 		{"CI low of 1..100 at 95 %", Linear(oneTo100, 50*(1-cl)/100), 3.4750000000000023},
 		{"CI high of 1..100 at 95 %", Linear(oneTo100, 50*(1+cl)/100), 97.52499999999999},
@@ -104,7 +105,8 @@ func TestLinear(t *testing.T) {
 	}
 }
 
-// Conbench's trimming percentiles of A.12's spike vector.
+// Conbench's trimming percentiles of the spike vector of zscore's tests
+// (vector1 in analysis/zscore/distribution_test.go).
 func TestConbench(t *testing.T) {
 	svs := []float64{10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 30.0, 10.0, 9.9, 10.1}
 	var diffs []float64
@@ -113,7 +115,7 @@ func TestConbench(t *testing.T) {
 	}
 	slices.Sort(diffs)
 	if q05, q95 := Conbench(diffs, 0.05), Conbench(diffs, 0.95); math.Abs(q05+10.2) > 1e-12 || math.Abs(q95-10.05) > 1e-12 {
-		t.Errorf("q05, q95 = %v, %v, want -10.2, 10.05 (A.12)", q05, q95)
+		t.Errorf("q05, q95 = %v, %v, want -10.2, 10.05", q05, q95)
 	}
 	for _, tt := range []struct {
 		in   []float64

@@ -25,8 +25,8 @@ func SelectHalvesMedian(xs []float64) float64 {
 // SelectMedian is [Median] of xs without sorting ((a + b) / 2 of the two
 // middle values for an even count), NaN for none. It reorders xs, which
 // must not hold NaNs. The site's history charts normalize every series to
-// its median on every build: a thousand values each, sorted, were most of
-// the time the bench pages took.
+// its median on every build: sorting a thousand values each was most of
+// the work of the bench pages.
 func SelectMedian(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
@@ -66,8 +66,9 @@ func selectMiddle(xs []float64) (lo, hi float64) {
 // sorts the remaining range, bounding the worst case by O(n log n). The
 // step detector takes a few order statistics of a window for every value
 // of a series, and Criterion's confidence interval four of a bootstrap
-// distribution: selecting in place is several times faster than sorting,
-// and gives the same values.
+// distribution: selecting in place is faster than sorting (changepoint's
+// BenchmarkDetect and criterion's BenchmarkCompare exercise it), and gives
+// the same values.
 func SelectNth(xs []float64, k int) float64 {
 	lo, hi := 0, len(xs)-1
 	budget := 2 * bits.Len(uint(len(xs)))

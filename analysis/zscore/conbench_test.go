@@ -2,9 +2,9 @@ package zscore
 
 // Known answers from Conbench's own test suite (conbench 3af4a55):
 // conbench/tests/entities/test_history.py, conbench/tests/api/test_compare.py
-// and the fixture conbench/tests/api/_fixtures.py gen_fake_data(), restated
-// in reference/stats.md A.10. The tests compare like Conbench's
-// assert_equal_leeway: equal within 1e-13, or equal to 4 significant figures.
+// and the fixture conbench/tests/api/_fixtures.py gen_fake_data(). The
+// tests compare like Conbench's assert_equal_leeway: equal within 1e-13, or
+// equal to 4 significant figures.
 
 import (
 	"fmt"

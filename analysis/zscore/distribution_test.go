@@ -40,8 +40,9 @@ func flagged(rows []RowStats, pick func(RowStats) bool) []int {
 func isOutlier(r RowStats) bool { return r.Outlier }
 func isStep(r RowStats) bool    { return r.Step }
 
-// Vector 1 of reference/stats.md A.12 (derived from a re-implementation
-// verified against Conbench's tests): a spike at index 8.
+// A derived vector, not upstream (its expected values come from a
+// re-implementation that reproduces every z-score of Conbench's
+// test_history.py): a spike at index 8.
 var vector1 = []float64{10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 30.0, 10.0, 9.9, 10.1}
 
 func TestDerivedVectorSpike(t *testing.T) {
@@ -113,7 +114,7 @@ func TestDerivedVectorSpike(t *testing.T) {
 	}
 }
 
-// Vector 2 of reference/stats.md A.12: a lasting step at index 8.
+// The second derived vector: a lasting step at index 8.
 func TestDerivedVectorStep(t *testing.T) {
 	values := []float64{10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 20.0, 20.1, 19.9, 20.0}
 	tests := []struct {
@@ -375,7 +376,7 @@ func TestRollingMatchesDefinition(t *testing.T) {
 }
 
 // definition computes RowStats straight from Conbench's definitions
-// (reference/stats.md A.4–A.6), rescanning every window.
+// (conbench/entities/history.py), rescanning every window.
 func definition(obs []Observation, window int, inclusive bool) []RowStats {
 	var rows []int
 	for i, o := range obs {
@@ -411,7 +412,7 @@ func definition(obs []Observation, window int, inclusive bool) []RowStats {
 		return mean, math.Sqrt(ss / float64(len(xs)-1))
 	}
 
-	// A.4: trimmed-estimator outlier detection, by rows.
+	// Trimmed-estimator outlier detection, by rows.
 	diff := make([]float64, n)
 	var ds []float64
 	for i := range n {
@@ -452,7 +453,7 @@ func definition(obs []Observation, window int, inclusive bool) []RowStats {
 		step[i] = shift[i] && !outlier[i] && !(i > 0 && outlier[i-1])
 	}
 
-	// A.5: commits and segments (annotations on any row count).
+	// Commits and segments (annotations on any row count).
 	commit := make([]int, n)
 	for i := 1; i < n; i++ {
 		a, b := obs[rows[i-1]], obs[rows[i]]
@@ -505,7 +506,7 @@ func definition(obs []Observation, window int, inclusive bool) []RowStats {
 		return out
 	}
 
-	// A.6: means within the segment, residuals, std across segments.
+	// Means within the segment, residuals, std across segments.
 	resid := make([]float64, n)
 	out := make([]RowStats, len(obs))
 	for i := range n {

@@ -2,13 +2,10 @@
 // number (conbench/entities/history.py at 3af4a55, tested against the
 // expected values of Conbench's own test suite).
 //
-// It is one engine of the analysis stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and works on abstract inputs only: commits ([Commit]) and observations
-// ([Observation]). It knows nothing about perfpages' Dataset; the analysis
-// package adapts a series to observations and calls it.
+// It is one engine of the analysis stage (see the architecture section of
+// the README) and works on abstract inputs only: commits ([Commit]) and
+// observations ([Observation]). It knows nothing about perfpages' Dataset;
+// the analysis package adapts a series to observations and calls it.
 //
 // Scoring a contender result against its baseline commit takes four steps:
 //
@@ -42,5 +39,5 @@
 // takes them, kept as the port's public API because they are checked
 // against Conbench's own test suite (conbench_test.go:
 // test_history.py's set_z_scores cases, test_compare.py and the
-// gen_fake_data fixture, restated in reference/stats.md A.10).
+// gen_fake_data fixture).
 package zscore

@@ -2,9 +2,9 @@ package zscore
 
 // Rolling and RowStats give the rolling statistics of every row, where
 // Distribution gives those of the last one: the tests check the outlier and
-// step detection row by row with them (the vectors of reference/stats.md
-// A.12). They were exported until issue 14, when nothing but the tests
-// called them.
+// step detection row by row with them (TestDerivedVectorSpike and
+// TestDerivedVectorStep). They live in a test file because nothing but the
+// tests calls them.
 
 // RowStats are the rolling statistics of one row (Conbench's
 // rolling_mean, residual, rolling_stddev and is_outlier columns).

@@ -17,7 +17,8 @@ func TestSVS(t *testing.T) {
 		want float64
 		ok   bool
 	}{
-		// reference/stats.md A.2, and the SVS of Conbench's test vectors.
+		// Conbench's single value summary (SVS) rules, and the SVS of
+		// Conbench's test vectors.
 		{"best of one sample is the sample", []float64{5}, true, SVSBest, 5, true},
 		{"best of two, less is better", []float64{10, 20}, true, SVSBest, 10, true},
 		{"best of two, more is better", []float64{10, 20}, false, SVSBest, 20, true},

@@ -212,7 +212,7 @@ func (s *linkSite) resolve(t *testing.T, doc, link string) string {
 	return file
 }
 
-// TestDocumentLinksResolve (issue 24): every link perfpages writes — the
+// TestDocumentLinksResolve: every link perfpages writes — the
 // PR comment and compare's other formats, the triage report in Markdown
 // and JSON, the site's Markdown reports and feed — goes to a file of the
 // site it describes, an anchor to an id on that page, or to the compare

@@ -19,9 +19,10 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// The perfgate commands (seed 002): run measures a command into a run
-// receipt, check judges a run against its baseline under budgets, export
-// prints receipts as CSV or JSON Lines, promote makes a run the baseline.
+// The perfgate commands, as EffortlessMetrics/perfgate has them: run
+// measures a command into a run receipt, check judges a run against its
+// baseline under budgets, export prints receipts as CSV or JSON Lines,
+// promote makes a run the baseline.
 
 func tool() receipt.Tool { return receipt.Tool{Name: "perfpages", Version: version()} }
 

@@ -29,8 +29,8 @@ func perfgateCLI(t *testing.T, args ...string) (stdout, stderr string, code int)
 	return out.String(), errb.String(), exitCode(err)
 }
 
-// TestCheckFixtures is reference/stats.md C.8 (2): perfgate's CLI fixtures
-// with their exit codes.
+// TestCheckFixtures is perfgate's CLI fixtures
+// (crates/perfgate-cli/tests/fixtures/*.json) with their exit codes.
 func TestCheckFixtures(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -92,10 +92,11 @@ func TestCheckGolden(t *testing.T) {
 	}
 }
 
-// TestCheckReportSnapshot is C.8 (6) through the command: wall_ms 1000 →
-// 1190 under the default budget is a warn with one perf.budget finding.
-// check words it as perfgate's check does (regression × 100); the
-// report command's wording is pinned in cmd/perfpages/internal/perfgate.
+// TestCheckReportSnapshot is perfgate's report_warn snapshot through the
+// command: wall_ms 1000 → 1190 under the default budget is a warn with one
+// perf.budget finding. check words it as perfgate's check does
+// (regression × 100); the report command's wording is pinned in
+// cmd/perfpages/internal/perfgate.
 func TestCheckReportSnapshot(t *testing.T) {
 	out := t.TempDir()
 	_, stderr, code := perfgateCLI(t, "check", "-baseline", "report_baseline.json", "-current", "report_current.json", "-out-dir", out)
@@ -252,8 +253,8 @@ func TestRunFailures(t *testing.T) {
 	}
 }
 
-// TestExportGolden: CSV and JSON Lines of run receipts (the seed's eight
-// columns) and of a compare receipt.
+// TestExportGolden: CSV and JSON Lines of run receipts (the eight columns
+// of perfgate's docs/DESIGN.md) and of a compare receipt.
 func TestExportGolden(t *testing.T) {
 	out := t.TempDir()
 	if _, stderr, code := perfgateCLI(t, "check", "-baseline", "baseline.json", "-current", "current_fail.json", "-out-dir", out); code != 2 {

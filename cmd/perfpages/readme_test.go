@@ -11,7 +11,7 @@ import (
 )
 
 // TestREADMEOpens: the README opens with what a new user needs, in this
-// order (issue 24): what perfpages is, a screenshot of a real page (a
+// order: what perfpages is, a screenshot of a real page (a
 // small PNG in docs/), the two commands, then how to use it in your own
 // repository; the reference sections come after.
 func TestREADMEOpens(t *testing.T) {
@@ -114,8 +114,8 @@ func headingAnchors(md string) []string {
 }
 
 // TestCompareDocumentsNotPublished: the README and docs/ say once that the
-// site does not publish /data/compare/ (issue 24: it was documented both
-// as published and as not), and a build indeed writes none.
+// site does not publish /data/compare/ (it was once documented both as
+// published and as not), and a build indeed writes none.
 func TestCompareDocumentsNotPublished(t *testing.T) {
 	docs, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	for _, doc := range append([]string{readmePath}, docs...) {

@@ -17,7 +17,8 @@ import (
 	"github.com/perfpages/perfpages/generator"
 )
 
-// These tests pin issue 10, "Never destroy or leak a user's files".
+// These tests pin that no command destroys or leaks a user's files (see
+// package outdir).
 
 // TestPerfpagesMain is not a test of its own: run by the tests below as a
 // subprocess with PERFPAGES_MAIN_ARGS set, it is the perfpages command

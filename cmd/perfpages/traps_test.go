@@ -176,7 +176,7 @@ func TestCacheFlag(t *testing.T) {
 
 // TestBuildSaysWhichRef: build prints the ref and commit each git source
 // read, and says so when the local branch it reads is behind origin's
-// (issue 24: a local build silently read a stale
+// (a local build once silently read a stale
 // refs/remotes/origin/perf-results, and nothing said which).
 func TestBuildSaysWhichRef(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {

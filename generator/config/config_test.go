@@ -205,7 +205,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad budget", "[budgets.wall-time]\nwarn_factor = 2.5\nstatistic = \"p99\"\nnoise_policy = \"loud\"\ndirection = \"up\"\n",
 			[]string{`perfpages.toml: [budgets."wall-time"] warn_factor = 2.5 reads as 250 %; write 0.025 or "2.5%"`, `perfpages.toml: [budgets."wall-time"] statistic = "p99"`, `perfpages.toml: [budgets."wall-time"] noise_policy = "loud"`, `perfpages.toml: [budgets."wall-time"] direction = "up"`}},
 		{"negative budget threshold", "[budgets.x]\nthreshold = -0.1\n", []string{`perfpages.toml: [budgets."x"] threshold = -0.1: want a fraction between 0 and 1`}},
-		// Issue 24: meant 10 %, read as 1000 %.
+		// Meant 10 %, read as 1000 %.
 		{"budget threshold in percent", "[budgets.wall-time]\nthreshold = 10\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 10 reads as 1000 %; write 0.10 or "10%"`}},
 		{"budget threshold of 2 %", "[budgets.wall-time]\nthreshold = 2\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 2 reads as 200 %; write 0.02 or "2%"`}},
 		{"budget threshold far too large", "[budgets.wall-time]\nthreshold = 1000\n", []string{`perfpages.toml: [budgets."wall-time"] threshold = 1000: want a fraction between 0 and 1, such as 0.10 or "10%"`}},
@@ -214,7 +214,7 @@ func TestParseErrors(t *testing.T) {
 		{"step alpha in percent", "[analysis.steps]\nalpha = 1\nmin_change = 2\n", []string{`perfpages.toml: [analysis.steps] min_change = 2 reads as 200 %; write 0.02 or "2%"`}},
 		{"metric step change in percent", "[metrics.x]\nsteps = {min_change = 5}\n", []string{`perfpages.toml: [metrics."x".steps] min_change = 5 reads as 500 %; write 0.05 or "5%"`}},
 		{"negative budget noise threshold", "[budgets.x]\nnoise_threshold = -1\n", []string{`perfpages.toml: [budgets."x"] noise_threshold = -1`}},
-		// Issue 11: config accepted this, analysis refused it and every
+		// Config once accepted this while analysis refused it, and every
 		// comparison silently used the default model and budgets.
 		{"too many resamples", "[analysis]\nnresamples = 20000000\n", []string{`perfpages.toml: [analysis] nresamples = 20000000: must be ≤ 10000000`}},
 		{"bad history", "[analysis]\nhistory = 1\n", []string{`perfpages.toml: [analysis] history = 1: too short (want at least 2 values)`}},
@@ -353,7 +353,7 @@ func TestDefaultsAreAnalysis(t *testing.T) {
 }
 
 // TestFractions: every fraction key takes a number or a percentage in a
-// string (issue 24: "threshold = 10" meant 10 %).
+// string ("threshold = 10" meant 10 % and read as 1000 %).
 func TestFractions(t *testing.T) {
 	c, err := Parse("perfpages.toml", []byte(`
 [[sources]]

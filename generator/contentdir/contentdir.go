@@ -4,9 +4,8 @@
 // its YAML or TOML front matter. It hands the site model its
 // [sitemodel.Content]; rendering the Markdown is package render's.
 //
-// It is a reader, beside the results' sources:
-//
-//	content folder → contentdir (this) → site model → render → write
+// It is a reader beside the results' sources, and feeds the site model
+// stage (see the architecture section of the README).
 package contentdir
 
 import (

@@ -2,13 +2,11 @@
 // data behind the demo site that `perfpages build` shows without a
 // configuration, and the S, M and L datasets of the benchmark harness.
 //
-// It stands in for the first stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and produces what a source would: [model.Run] values, one per artifact
-// and machine, which the caller encodes as archives or feeds straight to an
-// [model.Builder]. It knows nothing about files.
+// It stands in for the sources stage of the build (see the architecture
+// section of the README) and produces what a source would: [model.Run]
+// values, one per artifact and machine, which the caller encodes as
+// archives or feeds straight to an [model.Builder]. It knows nothing about
+// files.
 //
 // A [Plan] says what to generate. Generation works in three steps:
 //

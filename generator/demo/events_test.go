@@ -14,11 +14,12 @@ import (
 	"github.com/perfpages/perfpages/analysis/budget"
 )
 
-// threshold is rustc-perf's significance threshold (reference/rustc-perf.md
-// §1.3–1.4): Q3 + 3·IQR of the percent changes of the 30 values before the
-// base, newest first, quartiles by median of halves; 0.002 without a full
-// history. The analysis package owns the real implementation; this copy
-// checks that the planted changes exercise it as intended.
+// threshold is rustc-perf's significance threshold
+// (site/src/comparison.rs): Q3 + 3·IQR of the percent changes of the 30
+// values before the base, newest first, quartiles by median of halves;
+// 0.002 without a full history. The analysis package owns the real
+// implementation; this copy checks that the planted changes exercise it as
+// intended.
 func threshold(history []float64) float64 {
 	if len(history) < 30 {
 		return 0.002
@@ -44,7 +45,7 @@ func quartiles(p []float64) (q1, q3 float64) {
 	}
 }
 
-// The vectors of reference/rustc-perf.md §3.1.
+// The derived vectors of analysis/rustcperf_test.go.
 func TestThresholdHelper(t *testing.T) {
 	quarts := []struct {
 		name   string
@@ -125,7 +126,7 @@ func (x data) at(s *model.Series, pos int) (float64, bool) {
 
 // history is the values of the 30 nearest main-line ancestors of the
 // commit at base that have one, newest first, looking back at most 90
-// commits: SPEC §5.2 skips failed and missing results where rustc-perf
+// commits: perfpages skips failed and missing results where rustc-perf
 // gives up on the test case.
 func (x data) history(s *model.Series, base int) []float64 {
 	var h []float64
@@ -406,8 +407,8 @@ func TestDemoCalendar(t *testing.T) {
 	}
 }
 
-// magnitude is rustc-perf's combined magnitude rank (reference/rustc-perf.md
-// §1.5): 1 very small … 5 very large.
+// magnitude is rustc-perf's combined magnitude rank
+// (site/src/comparison.rs): 1 very small … 5 very large.
 func magnitude(c, thr float64, metric string) int {
 	if c < 0.0001 {
 		return 1
@@ -433,7 +434,7 @@ func magnitude(c, thr float64, metric string) int {
 // once every series has 30 values of history (the new benchmark of week 1
 // has been run 30 times, early in week 3), the only
 // main-line comparisons that rustc-perf's rules put in a triage report —
-// "deserves attention" (§1.8) or high relevance (SPEC §5.6) — are the
+// "deserves attention" or high relevance (analysis.RelevanceOf) — are the
 // planted step changes, the spike and the return from it.
 func TestDemoTriageShowsOnlyPlantedChanges(t *testing.T) {
 	p, _ := PlanFor("demo")

@@ -21,7 +21,8 @@ const (
 )
 
 // metrics by kind: name and unit as archives carry them. Directions follow
-// from the units (SPEC §2): MB/s is higher-is-better, the rest lower.
+// from the units (model.DefaultMetric): MB/s is higher-is-better, the rest
+// lower.
 var metrics = [...]struct{ name, unit string }{
 	mInstructions: {"instructions:u", "count"},
 	mMaxRSS:       {"max-rss", "bytes"},

@@ -1,11 +1,8 @@
 // Package outdir guards the folders perfpages writes into, so that no
 // command ever destroys or leaks a user's files.
 //
-// It sits at the very end of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and answers two questions:
+// It sits at the very end of the build, beside the write stage (see the
+// architecture section of the README), and answers two questions:
 //
 //  1. May a build replace the folder X with a new site? [CheckSite] says no
 //     (with one line naming the folder, the reason and the fix) when X is

@@ -140,7 +140,8 @@ func removeMarkerLast(dir string) error {
 	// A site is thousands of small folders (one per page); removing them
 	// one after the other waits on the file system for each, so the
 	// second level (commit/<sha>, data/series …) is removed by several
-	// goroutines at once: three times faster on the M data set.
+	// goroutines at once, which is much faster on the M data set
+	// (scripts/scale.sh M measures whole builds).
 	var paths []string
 	for _, e := range entries {
 		if e.Name() == Marker {

@@ -1,8 +1,8 @@
 // Package planted makes planted-truth benchmark histories over real noise:
-// the measuring instrument for perfpages' verdicts (issue 22). It comes
-// after the readers and analysis (it produces model.Run values and
-// archives, and scores what analysis says of them), and nothing in the
-// build imports it: tests and reports do.
+// the measuring instrument for perfpages' verdicts (its README has the
+// numbers). It comes after the readers and analysis (it produces model.Run
+// values and archives, and scores what analysis says of them), and nothing
+// in the build imports it: tests and reports do.
 //
 // The pipeline it feeds is the product's own:
 //

@@ -59,9 +59,9 @@ type Verdict struct {
 
 // Headline is the headline verdict of row r of comparison c as the site
 // counts it today: the row is relevant (significant by the model's basis,
-// magnitude at least small). It is the one function a new verdict (issue
-// 22) replaces; ScoreHeadline takes it as a parameter so that old and new
-// can be scored side by side.
+// magnitude at least small). It is the one function a new verdict replaces;
+// ScoreHeadline takes it as a parameter so that old and new can be scored
+// side by side.
 func Headline(c *analysis.Comparison, r *analysis.Row) Verdict {
 	return Verdict{Flagged: r.OK && r.Relevant, Up: r.Change > 0, Basis: string(r.Basis)}
 }

@@ -17,9 +17,9 @@ import (
 // TestPlantedReport prints the planted-truth report: for both shapes and
 // the models the site offers, the headline verdict of every main-line
 // commit's rows against the truth and the step detection of
-// /regressions/. It measures; it asserts nothing about the numbers (they
-// are issue 22's "before" and "after"). It is heavy, so it runs only when
-// asked:
+// /regressions/. It measures; it asserts nothing about the numbers (its
+// README records them, before and after the verdicts' redesign). It is
+// heavy, so it runs only when asked:
 //
 //	PLANTED_REPORT=1 go test -run TestPlantedReport -v ./generator/planted
 //

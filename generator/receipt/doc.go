@@ -5,7 +5,8 @@
 // metric table both are keyed by, and the rule that makes a run's
 // statistics the summary of its samples.
 //
-// It sits with the readers, between the files and the commands that use
+// It sits with the readers (the sources stage; see the architecture
+// section of the README), between the files and the commands that use
 // them:
 //
 //   - generator/foreign reads run receipts into the dataset, with the

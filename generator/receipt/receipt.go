@@ -174,13 +174,13 @@ type Compare struct {
 	Verdict     Verdict           `json:"verdict"`
 }
 
-// Metric describes one of perfgate's metrics (reference/stats.md C.1).
+// Metric describes one of perfgate's metrics (crates/perfgate-types).
 type Metric struct {
 	Name      string
 	Direction budget.Direction
 	Unit      string // display unit of the Markdown comment
 	// Budgeted metrics get a budget in a comparison when both receipts
-	// have them (C.6); the others never do.
+	// have them, as in perfgate's compare and check; the others never do.
 	Budgeted bool
 }
 
@@ -329,7 +329,7 @@ func (r *Run) Series(metric string) []float64 {
 }
 
 // Throughput is work units per second of one sample, 0 for a sample that
-// took no measurable time (seed 002: not infinity).
+// took no measurable time (perfgate's docs/DESIGN.md: not infinity).
 func Throughput(work, wallMs uint64) float64 {
 	secs := float64(wallMs) / 1000
 	if secs <= 0 {

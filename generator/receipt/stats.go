@@ -14,7 +14,7 @@ import (
 var errNoSamples = errors.New("no measured samples to summarize")
 
 // ComputeStats summarizes the measured samples as perfgate does
-// (reference/stats.md C.2): warm-ups are excluded, a metric is summarized
+// (its compute_stats): warm-ups are excluded, a metric is summarized
 // when at least one sample has it, integer medians floor the average of
 // the two middle values, mean and standard deviation (n−1) come from
 // Welford's algorithm and are omitted when not finite, and throughput is

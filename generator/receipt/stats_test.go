@@ -16,9 +16,10 @@ func u32p(v uint32) *uint32   { return &v }
 
 var approx = cmpopts.EquateApprox(0, 1e-9)
 
-// TestComputeStats pins C.2's rules: warm-ups excluded, the u64 median
-// floors, Welford mean/stddev (n−1), a metric summarized only over the
-// samples that have it, throughput per sample (0 for a 0 ms sample).
+// TestComputeStats pins perfgate's compute_stats rules: warm-ups excluded,
+// the u64 median floors, Welford mean/stddev (n−1), a metric summarized
+// only over the samples that have it, throughput per sample (0 for a 0 ms
+// sample).
 func TestComputeStats(t *testing.T) {
 	samples := []Sample{
 		{WallMs: 5000, Warmup: true, MaxRSSKB: u64p(99999), CPUMs: u64p(999)},

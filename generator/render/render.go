@@ -3,16 +3,13 @@
 // the theme's html/template layouts, and hands them to the write stage
 // ([Files]).
 //
-// It sits between the site model and the writer:
-//
-//	sources → dataset → analysis → site model → render (this) → write
-//
-// and does no analysis, reads no input and writes no file itself: every
-// number it renders was computed and formatted by the plan. It owns the
-// theme (layouts, partials, static files; a user theme overrides any file
-// of the default), the Markdown renderer (goldmark, for content pages and
-// triage reports), the charts' options (go-echarts, see charts.go) and the
-// encoding of data files.
+// It sits between the site model and the writer (see the architecture
+// section of the README) and does no analysis, reads no input and writes no
+// file itself: every number it renders was computed and formatted by the
+// plan. It owns the theme (layouts, partials, static files; a user theme
+// overrides any file of the default), the Markdown renderer (goldmark, for
+// content pages and triage reports), the charts' options (go-echarts, see
+// charts.go) and the encoding of data files.
 package render
 
 import (
@@ -161,8 +158,8 @@ func (r *Renderer) pageData(o sitemodel.Output) pageData {
 // compressor state, thousands of times per build. Reset gives the same
 // bytes as a new writer of the same level.
 var gzipWriters = sync.Pool{New: func() any {
-	// Level 5 compresses these files within 1 % of level 6 and takes a
-	// quarter less time.
+	// Level 5 compresses these files within 1 % of level 6's size, and
+	// faster.
 	zw, err := gzip.NewWriterLevel(nil, 5)
 	if err != nil {
 		panic(err) // 5 is a valid level

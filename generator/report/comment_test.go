@@ -40,7 +40,7 @@ func commentPair(t *testing.T, changes map[string]float64, values map[string]flo
 	return d, analysis.Compare(d, 0, 1, rustcPerf)
 }
 
-// TestCommentListsChanges (issue 24): the PR comment lists the changed
+// TestCommentListsChanges: the PR comment lists the changed
 // benchmarks first, one row each with its values, change and verdict:
 // regressions before improvements, the largest first, ten at most and
 // "and N more" linking the page; values print with a prefix in any unit.

@@ -1,10 +1,12 @@
 // Package report turns comparisons and triage reports into the documents
 // people and tools read: the JSON of `perfpages compare -format json` and
-// of the site's /data/ files (a contract, SPEC §7), plain text for a
-// terminal, the Markdown a bot posts on a PR, and the weekly triage report
-// in Markdown (its source of truth; the site renders it to HTML) and JSON.
+// of the site's /data/ files (a contract other tools read), plain text for
+// a terminal, the Markdown a bot posts on a PR, and the weekly triage
+// report in Markdown (its source of truth; the site renders it to HTML) and
+// JSON.
 //
-// It sits between analysis and the outside world: it formats, it does not
+// It is part of the site model stage (see the architecture section of the
+// README), between analysis and the outside world: it formats, it does not
 // compute. Every number comes from an analysis.Comparison or
 // analysis.TriageReport.
 package report
@@ -198,9 +200,9 @@ func seriesJSON(s *model.Series) SeriesJSON {
 }
 
 // ResultJSON is one test case × metric (on one machine) of a comparison.
-// Field names are a contract (SPEC §7). Machine and context are added to
-// the fields the spec lists, because a result is not identified without
-// them; base, head and change are null when a value is missing (a failed
+// Field names are a contract (the README's Analysis section lists them,
+// TestCompareJSONFields pins them). Machine and context are among them
+// because a result is not identified without them; base, head and change are null when a value is missing (a failed
 // benchmark has error set).
 type ResultJSON struct {
 	SeriesJSON
@@ -235,8 +237,8 @@ type ResultJSON struct {
 	Relevant  bool          `json:"relevant"`
 	Error     string        `json:"error,omitempty"`
 
-	// The other engines (SPEC §7: "where computable"); a null value comes
-	// with a note saying why.
+	// The other engines, where computable; a null value comes with a note
+	// saying why.
 	ZScore     *float64      `json:"z_score"` // Conbench's lookback z-score, 4 significant figures; positive = improvement
 	ZScoreNote string        `json:"z_score_note,omitempty"`
 	Lookback   *LookbackJSON `json:"lookback,omitempty"`

@@ -25,7 +25,8 @@ func TestFormatChange(t *testing.T) {
 }
 
 // z-scores keep Conbench's four significant figures, no more than two
-// decimals (Conbench's test vectors and the verdicts issue's −38,880).
+// decimals (Conbench's test vectors, and the −38,880 of a two-commit
+// distribution that the README's Analysis section quotes).
 func TestFormatZ(t *testing.T) {
 	for z, want := range map[float64]string{
 		-4.949747468305833: "-4.95",

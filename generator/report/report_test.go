@@ -106,7 +106,7 @@ func TestLinks(t *testing.T) {
 }
 
 // TestCompareJSONFields pins the field names of the compare JSON: a
-// contract other tools read (SPEC §7).
+// contract other tools read (the README's Analysis section lists them).
 func TestCompareJSONFields(t *testing.T) {
 	b := model.NewBuilder(model.BuildOptions{})
 	day := time.Date(2026, 9, 7, 0, 0, 0, 0, time.UTC)

@@ -8,11 +8,12 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 )
 
-// SummaryTable renders rustc-perf's Markdown summary table (write_summary_table,
-// reference/rustc-perf.md §1.9) byte for byte: five rows (regressions primary
-// and secondary, improvements primary and secondary, all primary) by mean,
-// range and count, cells padded to the widest cell of their column, where ❌
-// and ✅ count as two columns. Every line ends in "\n".
+// SummaryTable renders rustc-perf's Markdown summary table
+// (write_summary_table in site/src/comparison.rs) byte for byte: five rows
+// (regressions primary and secondary, improvements primary and secondary,
+// all primary) by mean, range and count, cells padded to the widest cell of
+// their column, where ❌ and ✅ count as two columns. Every line ends in
+// "\n".
 //
 // metric is the label column's header: "(metric)" as in triage reports, or
 // "" for ten spaces as in the PR bot's comment. It is written as given, so
@@ -23,9 +24,9 @@ import (
 //
 // Percentages are formatted with Go's %.1f (through FormatPercent, which
 // switches to exponent form from 1 000 000 % on), which rounds the exact
-// binary value and exact ties to even. Rust's {:.1} is believed to do the same
-// (reference §8 leaves ties unverified); the upstream vectors, including
-// the exact tie 43.75 → 43.8, agree.
+// binary value and exact ties to even. Rust's {:.1} is believed to do the
+// same (not verified on ties); the upstream vectors, including the exact
+// tie 43.75 → 43.8, agree.
 func SummaryTable(primary, secondary analysis.CategorySummary, metric string) string {
 	header := strings.Repeat(" ", 10)
 	if metric != "" && (primary.All.Count > 0 || secondary.All.Count > 0) {

@@ -40,8 +40,7 @@ func tableSummaries(t *testing.T, cases []tableCase) (primary, secondary analysi
 
 // The 8 summary-table tests of rust-lang/rustc-perf site/src/comparison.rs
 // (summary_table_only_regressions_primary … summary_table_mixed_largest_
-// change_regression; reference/rustc-perf.md §3, which gives test 6
-// verbatim), byte for byte.
+// change_regression), byte for byte.
 func TestSummaryTableUpstream(t *testing.T) {
 	P, S := model.Primary, model.Secondary
 	tests := []struct {

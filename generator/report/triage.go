@@ -29,13 +29,14 @@ func CountLine(r *analysis.TriageReport) string {
 }
 
 // WriteTriageMarkdown writes a weekly triage report in the shape of
-// rustc-perf's (reference/rustc-perf.md §4.2): title, revision range,
-// the maintainers' notes where rustc-perf leaves "TODO: Summary", the
-// week's summary tables, the count lines, then the kept comparisons
-// grouped Regressions / Improvements / Mixed, each with its PR title, PR
-// link, comparison link, a summary table per metric that passed the
-// filter and the benchmarks that changed most under it. This Markdown is
-// the report's source of truth: the site renders its HTML page from it.
+// rustc-perf's (what its /perf/triage endpoint, handle_triage, writes):
+// title, revision range, the maintainers' notes where rustc-perf leaves
+// "TODO: Summary", the week's summary tables, the count lines, then the
+// kept comparisons grouped Regressions / Improvements / Mixed, each with
+// its PR title, PR link, comparison link, a summary table per metric that
+// passed the filter and the benchmarks that changed most under it. This
+// Markdown is the report's source of truth: the site renders its HTML page
+// from it.
 //
 // The week's summary is that of its entries (analysis.TriageReport.Summary):
 // their counted changes together, per metric, so it never says what the

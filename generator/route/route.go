@@ -1,7 +1,9 @@
 // Package route is the site's URL table: the one definition of the path of
 // every page and data file, used by the site model, the templates (through
 // the model), the documents that link into the site (report) and the
-// site's JavaScript (through [Table.Patterns], embedded in every page).
+// site's JavaScript (through [Table.Patterns], embedded in every page). It
+// is part of the site model stage (see the architecture section of the
+// README).
 //
 // URLs get pasted into issues, so they are stable: a path depends only on
 // the name or id it is built from, never on what else the site holds.

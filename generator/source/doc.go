@@ -1,13 +1,10 @@
 // Package source reads archive files from where they are stored, and the
 // benchmarked project's own git history.
 //
-// It is the first stage of perfpages' pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// and hands back raw [File] values (a name whose extension tells the format,
-// where the file came from, and its bytes); decoding them is the archive
-// package's job. There are three kinds of source:
+// It is the first part of the sources stage (see the architecture section
+// of the README) and hands back raw [File] values (a name whose extension
+// tells the format, where the file came from, and its bytes); decoding them
+// is the archive package's job. There are three kinds of source:
 //
 //  1. [Dir]: every archive file under a directory, recursively.
 //  2. [Git.History]: every version of every archive file under a path along a

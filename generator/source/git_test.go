@@ -381,8 +381,8 @@ func TestRemoteBranchFallback(t *testing.T) {
 // TestResolveSaysWhichRef: Resolve names the ref and commit a source
 // reads, and says why when the name could mean another: only origin's
 // remote-tracking branch exists (as of the last fetch), or a local branch
-// that differs from origin's is read (issue 24: a local build silently
-// read a stale refs/remotes/origin/perf-results).
+// that differs from origin's is read (a local build once silently read a
+// stale refs/remotes/origin/perf-results).
 func TestResolveSaysWhichRef(t *testing.T) {
 	r, c := nightlyRepo(t) // perf-results: c[0] … c[3], dated 2026-03-01
 	r.git("tag", "v0.1", c[1])

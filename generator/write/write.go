@@ -5,12 +5,10 @@
 // files whose bytes have not changed (keep.go); and swaps the new site in
 // only when the build succeeds ([Writer.Commit]).
 //
-// It is the end of the pipeline
-//
-//	sources → dataset → analysis → site model → render → write (this)
-//
-// and knows nothing of pages: it writes bytes at slash paths. What may be
-// replaced, the lock and the swap's system calls are package outdir's.
+// It is the last stage of the build (see the architecture section of the
+// README) and knows nothing of pages: it writes bytes at slash paths. What
+// may be replaced, the lock and the swap's system calls are package
+// outdir's.
 package write
 
 import (
@@ -37,19 +35,18 @@ import (
 // every site it writes carries the marker file [outdir.Marker], written
 // first so that even the temporary folder of a killed build carries it.
 //
-// The swap (decided in issue 10): the output stays a real folder — not a
-// symbolic link to a versioned folder, which deploy tools would copy as
-// a link or not at all — and the new site takes its place with one
-// renameat2(RENAME_EXCHANGE) on Linux, so a concurrent reader always
-// finds a complete site at the output path; elsewhere it is two renames
-// with a brief gap ([outdir.Swap]). Builds into one folder are serialised
-// by a lock file beside it ([outdir.Lock]), which the caller takes before
-// it reads anything and holds until the writer is done; a second build
-// fails at once. Under the lock a Writer removes what killed builds left
-// beside the target ([outdir.CleanLeftovers]), and after the swap the
-// previous site.
-// Failing to remove an old copy (a read-only tree) is a warning (see
-// Warnings), never a failed build: the new site is live by then.
+// The swap: the output stays a real folder — not a symbolic link to a
+// versioned folder, which deploy tools would copy as a link or not at all —
+// and the new site takes its place with one renameat2(RENAME_EXCHANGE) on
+// Linux, so a concurrent reader always finds a complete site at the output
+// path; elsewhere it is two renames with a brief gap ([outdir.Swap]).
+// Builds into one folder are serialised by a lock file beside it
+// ([outdir.Lock]), which the caller takes before it reads anything and
+// holds until the writer is done; a second build fails at once. Under the
+// lock a Writer removes what killed builds left beside the target
+// ([outdir.CleanLeftovers]), and after the swap the previous site. Failing
+// to remove an old copy (a read-only tree) is a warning (see Warnings),
+// never a failed build: the new site is live by then.
 type Writer struct {
 	target string
 	tmp    string

@@ -10,11 +10,11 @@ func TestName(t *testing.T) {
 		want       string
 		ok         bool
 	}{
-		{"walltime", metrics, "wall-time", true},          // issue 24
+		{"walltime", metrics, "wall-time", true},          // a separator left out
 		{"wall_time", metrics, "wall-time", true},         // separators differ
 		{"Wall-Time", metrics, "wall-time", true},         // case differs
 		{"wall-tme", metrics, "wall-time", true},          // a letter left out
-		{"cpu-ns", metrics, "cpu-ns/op", true},            // issue 24: the unit's prefix
+		{"cpu-ns", metrics, "cpu-ns/op", true},            // the unit's prefix
 		{"instructions", metrics, "instructions:u", true}, // a prefix
 		{"maxrss", metrics, "max-rss", true},
 		{"throughput", metrics, "throughput", true}, // itself

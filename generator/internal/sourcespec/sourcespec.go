@@ -2,7 +2,7 @@
 // say, apart from any reader: the names of the foreign formats and the
 // syntax of `artifact = "…"` path patterns. config checks a source with it
 // and generator/foreign reads files with it, so the arrow goes from the
-// readers to this leaf and config depends on no reader (issue 14).
+// readers to this leaf and config depends on no reader.
 package sourcespec
 
 import (
@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Formats are the names of the foreign formats (SPEC §4), sorted: the
+// Formats are the names of the foreign formats, sorted: the
 // contract names of -format and `format = "…"`. generator/foreign
 // registers a reader for each (a test keeps the two lists equal).
 var Formats = []string{"asv", "bmf", "criterion", "gab", "gobench", "googlebench", "hyperfine", "perfgate", "pytest-benchmark"}

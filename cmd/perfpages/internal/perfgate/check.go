@@ -100,9 +100,9 @@ func (r *CheckResult) ExitCode(failOnWarn bool) int {
 // Check compares a current run with its baseline under the config's
 // budgets and writes the artifacts: compare.json (when there is a
 // baseline), report.json and comment.md, the way `perfgate check` does
-// (reference/stats.md C.4 no-baseline handling, C.5, C.7). A baseline
-// file that does not exist is not an error unless RequireBaseline is set:
-// the report then warns with the reason no_baseline.
+// (its no-baseline handling, findings and comment). A baseline file that
+// does not exist is not an error unless RequireBaseline is set: the report
+// then warns with the reason no_baseline.
 func Check(opts CheckOptions) (*CheckResult, error) {
 	if opts.CurrentPath == "" {
 		return nil, errors.New("no current run given")

@@ -45,7 +45,7 @@ type comparison struct {
 	HostMismatch []string
 }
 
-// compareRuns compares two run receipts (reference/stats.md C.3–C.6).
+// compareRuns compares two run receipts as perfgate's compare does.
 // wall_ms always gets a budget; cpu_ms, page_faults, ctx_switches,
 // max_rss_kb, binary_bytes and throughput_per_s get one when both receipts
 // have the metric. A [budgets.<metric>] section (perfgate's metric name)

@@ -39,7 +39,7 @@ func fixture(id string, wall, rss []uint64) *receipt.Run {
 	return r
 }
 
-// The CLI fixtures of reference/stats.md C.8 (2).
+// perfgate's CLI fixtures (crates/perfgate-cli/tests/fixtures/*.json).
 var (
 	fixtureBaseline = func() *receipt.Run {
 		return fixture("baseline", []uint64{100, 102, 98, 101, 99}, []uint64{1024, 1028, 1020, 1026, 1022})
@@ -55,7 +55,8 @@ var (
 	}
 )
 
-// TestCompareRunsFixtures is C.8 (2): defaults 0.20 / 0.90 (warn at 0.18).
+// TestCompareRunsFixtures is perfgate's CLI fixtures: defaults 0.20 / 0.90
+// (warn at 0.18).
 func TestCompareRunsFixtures(t *testing.T) {
 	sixty := 0.60
 	tests := []struct {
@@ -130,7 +131,8 @@ func TestCompareRunsReceipt(t *testing.T) {
 	}
 }
 
-// TestCompareRunsWhichMetrics is C.6: wall_ms always; the other budgeted
+// TestCompareRunsWhichMetrics is perfgate's rule for which metrics get a
+// budget: wall_ms always; the other budgeted
 // metrics only when both receipts have them; io/network/energy never.
 func TestCompareRunsWhichMetrics(t *testing.T) {
 	base := fixtureBaseline()

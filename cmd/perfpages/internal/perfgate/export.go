@@ -20,7 +20,8 @@ const (
 	FormatJSONL = "jsonl"
 )
 
-// runColumns are the columns of a run export (seed 002 "Export Formats";
+// runColumns are the columns of a run export (perfgate's docs/DESIGN.md,
+// "Export Formats";
 // perfgate's newer code adds a median column per optional metric).
 var runColumns = []string{
 	"bench_name", "wall_ms_median", "wall_ms_min", "wall_ms_max",

@@ -45,9 +45,9 @@ alpha-bench,wall_ms,100.000000,110.000000,10.000000,pass,20.000000
 	}
 }
 
-// TestExportRuns: the seed's eight run columns, empty (CSV) or null
-// (JSONL) for absent optional metrics, sample_count of measured samples,
-// timestamp = run.started_at, RFC 4180 quoting.
+// TestExportRuns: the eight run columns of perfgate's docs/DESIGN.md, empty
+// (CSV) or null (JSONL) for absent optional metrics, sample_count of
+// measured samples, timestamp = run.started_at, RFC 4180 quoting.
 func TestExportRuns(t *testing.T) {
 	r, err := receipt.ReadRun("run.json", receiptTestdata(t, "run.json"))
 	if err != nil {

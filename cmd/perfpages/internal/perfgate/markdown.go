@@ -16,7 +16,7 @@ import (
 )
 
 // markdown renders a compare receipt as perfgate's pull-request comment
-// (reference/stats.md C.7): a header by verdict ("✅ perfgate: pass"), the
+// (its `md` command and comment.md): a header by verdict ("✅ perfgate: pass"), the
 // bench, a table with one row per delta (metric, baseline, current,
 // change, budget, status) and a Notes bullet per verdict reason. units
 // gives the display unit of keys that are not perfgate metrics (archive
@@ -114,13 +114,13 @@ func reasonLine(c *receipt.Compare, token string) string {
 }
 
 // value is a compared value and its unit as perfgate's tables show them:
-// perfgate's own metrics as perfgate prints them (reference/stats.md C.7:
-// whole numbers, throughput with 3 decimals; from 1e15 on — beyond any
-// real count of milliseconds or bytes — in exponent form with 6
-// significant digits, "1e+308", not 309 digits) in their unit; archive
-// results (their units in units, by key) as perfpages prints every value,
-// with a prefix: analysis.ValueParts, "16.3 k cpu-ns/op", never 16300 or
-// 1.63e+04. NaN and ±Inf are "n/a".
+// perfgate's own metrics as perfgate prints them (whole numbers,
+// throughput with 3 decimals; from 1e15 on — beyond any real count of
+// milliseconds or bytes — in exponent form with 6 significant digits,
+// "1e+308", not 309 digits) in their unit; archive results (their units in
+// units, by key) as perfpages prints every value, with a prefix:
+// analysis.ValueParts, "16.3 k cpu-ns/op", never 16300 or 1.63e+04. NaN
+// and ±Inf are "n/a".
 func value(key string, v float64, units map[string]string) (number, unit string) {
 	m, ok := receipt.MetricByName(key)
 	switch {

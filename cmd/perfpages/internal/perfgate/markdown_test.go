@@ -10,8 +10,8 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// TestMarkdown pins the comment format of reference/stats.md C.7 on the
-// CLI fixtures of C.8 (2).
+// TestMarkdown pins the format of perfgate's comment.md on perfgate's CLI
+// fixtures.
 func TestMarkdown(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -9,8 +9,8 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// Normalized values of promote -normalize (seed 002 "Promote
-// Normalization").
+// Normalized values of promote -normalize (perfgate's docs/DESIGN.md,
+// "Promote Normalization").
 const (
 	normalizedRunID = "baseline"
 	normalizedTime  = "1970-01-01T00:00:00Z"

@@ -60,8 +60,8 @@ type Summary struct {
 	TotalCount uint32 `json:"total_count"`
 }
 
-// wording chooses between the two ways perfgate words its findings
-// (reference/stats.md C.5).
+// wording chooses between the two ways perfgate words its findings, its
+// check command's and its report command's.
 type wording int
 
 const (

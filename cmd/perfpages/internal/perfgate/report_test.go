@@ -13,7 +13,7 @@ import (
 )
 
 // snapshotCompare is the compare receipt of perfgate's report_warn
-// snapshot (crates/perfgate-app/src/report.rs; reference/stats.md C.8 (6)):
+// snapshot (crates/perfgate-app/src/report.rs):
 // wall_ms 1000 → 1190 under a (0.2, 0.18, lower) budget.
 func snapshotCompare() *receipt.Compare {
 	return &receipt.Compare{
@@ -51,7 +51,7 @@ func TestReportSnapshot(t *testing.T) {
 	}
 }
 
-// TestReportCheckWording: what `check` writes (C.5): the regression ×
+// TestReportCheckWording: what perfgate's `check` writes: the regression ×
 // 100 in data and "wall_ms regression: 19.00% (change: +19.00%,
 // threshold: 20.0%)".
 func TestReportCheckWording(t *testing.T) {
@@ -94,7 +94,7 @@ func TestReportCheckWording(t *testing.T) {
 	}
 }
 
-// TestNoBaselineReport is C.4's no-baseline handling.
+// TestNoBaselineReport is perfgate check's no-baseline handling.
 func TestNoBaselineReport(t *testing.T) {
 	got, err := marshal(noBaselineReport("my-bench"))
 	if err != nil {
@@ -135,7 +135,8 @@ func TestNoBaselineReport(t *testing.T) {
 	}
 }
 
-// TestCompareReceiptJSON pins field order and the omission rules of C.3:
+// TestCompareReceiptJSON pins field order and the omission rules of
+// perfgate.compare.v1:
 // statistic only when not median, noise_policy only when not ignore, cv /
 // noise_threshold / significance only when present, CI bounds only from
 // paired mode.
