@@ -76,7 +76,7 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, o := range []JSONOptions{{}, {Duplicates: true, NumberText: true, Trailing: true}} {
+		for _, o := range []JSONOptions{{}, {Duplicates: true, NumberText: true, Trailing: true}, {Duplicates: true, Partial: true}} {
 			n, end, p := ParseJSON("f.json", data, o)
 			if p != nil && strings.Contains(p.Msg, "levels deep") {
 				return // encoding/json allows deeper nesting

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestLenient(t *testing.T) {
@@ -82,10 +83,11 @@ func TestParseJSONNonFinite(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			want, _, wantErr := ParseJSON("f.json", Lenient([]byte(in)), JSONOptions{})
 			got, _, err := ParseJSON("f.json", []byte(in), JSONOptions{NonFinite: true})
-			if (err != nil) != (wantErr != nil) {
+			if (err != nil) != (wantErr != nil) || err != nil && err.Error() != wantErr.Error() {
 				t.Fatalf("error %v, Lenient's document %v", err, wantErr)
 			}
-			if d := cmp.Diff(want, got); d != "" {
+			// Offsets differ: Lenient's document has quotes the file has not.
+			if d := cmp.Diff(want, got, cmpopts.IgnoreFields(Node{}, "Off")); d != "" {
 				t.Errorf("tree differs from Lenient's document's (-want +got):\n%s", d)
 			}
 		})

@@ -29,6 +29,13 @@ const (
 type Node struct {
 	Kind Kind
 	Bool bool
+	// Partial marks a JSON list or object that a syntax error cut short
+	// ([JSONOptions.Partial]): it holds the values read before the error.
+	Partial bool
+	// Off is where a JSON value starts in its document: its source text
+	// is [Source]. The numbers of a list of numbers only ([Node.Nums])
+	// have none; [JSONOptions.NumberText] keeps their text instead.
+	Off  int32
 	Line int
 	// Text is the value of a string or date, the source text of a YAML or
 	// TOML number, and of a JSON number when the parser keeps it
