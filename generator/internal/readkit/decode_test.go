@@ -3,6 +3,7 @@ package readkit
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +126,17 @@ func TestSource(t *testing.T) {
 	} {
 		if got := Source(data, tt.n); got != tt.want {
 			t.Errorf("Source = %s, want %s", got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		n    *Node
+		want []string
+	}{
+		{n.Get("a"), []string{"1", "2.50", `"x"`}},
+		{n.Get("n"), []string{"1", "2"}},
+	} {
+		if got := ElemSources(data, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("ElemSources = %q, want %q", got, tt.want)
 		}
 	}
 }

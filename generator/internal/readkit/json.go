@@ -722,22 +722,26 @@ func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 			p.path = p.path[:base].Index(idx)
 		}
 		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') && !p.nonFiniteAhead(c) {
+			at := p.i
 			x := Node{Line: p.line}
 			if !p.count() || !p.number(&x) {
 				return p.cutArray(n, start, nstart, compact)
 			}
-			p.nums = append(double(p.nums), NumOf(&x))
+			if x.Text == "" {
+				p.nums = append(double(p.nums), NumOf(&x))
+			} else {
+				// Out of range: a node of its own keeps its text for
+				// messages, which a Num cannot.
+				p.uncompact(nstart)
+				compact = false
+				m := p.newNode(x.Kind)
+				m.Float, m.Text, m.Off = x.Float, x.Text, offset32(at)
+				p.items = append(double(p.items), m)
+			}
 		} else {
 			if compact {
-				for _, x := range p.nums[nstart:] {
-					m := p.newNode(x.Kind)
-					m.Line, m.Float = int(x.Line), x.Float()
-					if x.Kind == Int {
-						m.Int = int64(x.Bits)
-					}
-					p.items = append(double(p.items), m)
-				}
-				p.nums, compact = p.nums[:nstart], false
+				p.uncompact(nstart)
+				compact = false
 			}
 			v := p.value()
 			if v != nil {
@@ -768,6 +772,20 @@ func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 			return p.cutArray(n, start, nstart, compact)
 		}
 	}
+}
+
+// uncompact turns the numbers read so far of the open list into nodes,
+// once it turns out not to hold numbers only.
+func (p *jsonParser) uncompact(nstart int) {
+	for _, x := range p.nums[nstart:] {
+		m := p.newNode(x.Kind)
+		m.Line, m.Float = int(x.Line), x.Float()
+		if x.Kind == Int {
+			m.Int = int64(x.Bits)
+		}
+		p.items = append(double(p.items), m)
+	}
+	p.nums = p.nums[:nstart]
 }
 
 // cutArray ends a list at a syntax error: nil, or with o.Partial the list
@@ -855,4 +873,29 @@ func skipValue(data []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// ElemSources is the text of each element of n, a list [ParseJSON] read
+// from data, as the document has it, numbers of a list of numbers only
+// included (which [Source] cannot quote exactly).
+func ElemSources(data []byte, n *Node) []string {
+	out := make([]string, 0, n.Len())
+	i := int(n.Off)
+	if i < 0 || i >= len(data) || data[i] != '[' {
+		for _, e := range n.Elems() {
+			out = append(out, Source(data, e))
+		}
+		return out
+	}
+	for i++; len(out) < n.Len() && i < len(data); {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n', ',':
+			i++
+			continue
+		}
+		j := skipValue(data, i)
+		out = append(out, string(data[i:j]))
+		i = j
+	}
+	return out
 }

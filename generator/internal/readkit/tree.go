@@ -44,7 +44,8 @@ type Node struct {
 	Int   int64   // Int
 	Float float64 // Int and Float; ±Inf for a number out of range
 	Items []*Node // List
-	// Nums holds a list made only of numbers instead of Items: samples
+	// Nums holds a list made only of numbers (in the float64 range: one
+	// out of it keeps its text, in a node) instead of Items: samples
 	// are most of an archive, and a node per number would triple the
 	// memory a decode needs. A list has Items or Nums, not both.
 	Nums   []Num
