@@ -24,7 +24,14 @@ func Decode(n *Node, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("readkit.Decode: want a non-nil pointer, got %T", v)
 	}
-	return decodeValue(n, rv.Elem(), nil)
+	return decodeValue(n, rv.Elem(), decodePath{})
+}
+
+// decodePath is where Decode is: the struct type whose field it fills
+// and the path of struct fields to the value, by their JSON names.
+type decodePath struct {
+	structName string
+	fields     []string
 }
 
 // TypeError is a value that does not fit the Go type Decode stores it
@@ -38,20 +45,23 @@ type TypeError struct {
 	// Field is the path of struct fields to the value by their JSON
 	// names, joined by dots ("throughput.elements"); "" at the top.
 	Field string
-	Line  int
+	// Struct is the name of the Go struct type whose field the value is
+	// for; "" at the top.
+	Struct string
+	Line   int
 }
 
+// Error is encoding/json's message for the same error.
 func (e *TypeError) Error() string {
-	where := ""
-	if e.Field != "" {
-		where = " field " + e.Field
+	if e.Struct != "" || e.Field != "" {
+		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type.String()
 	}
-	return fmt.Sprintf("line %d:%s: cannot read a JSON %s into a Go %s", e.Line, where, e.Value, e.Type)
+	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type.String()
 }
 
 var nodeType = reflect.TypeFor[Node]()
 
-func decodeValue(n *Node, v reflect.Value, path []string) error {
+func decodeValue(n *Node, v reflect.Value, path decodePath) error {
 	if n.Kind == Null {
 		switch v.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
@@ -74,7 +84,7 @@ func decodeValue(n *Node, v reflect.Value, path []string) error {
 		return nil
 	}
 	mismatch := func(value string) error {
-		return &TypeError{Value: value, Type: v.Type(), Field: strings.Join(path, "."), Line: n.Line}
+		return &TypeError{Value: value, Type: v.Type(), Field: strings.Join(path.fields, "."), Struct: path.structName, Line: n.Line}
 	}
 	switch n.Kind {
 	case Bool:
@@ -124,7 +134,8 @@ func decodeValue(n *Node, v reflect.Value, path []string) error {
 				if !ok {
 					continue
 				}
-				if err := decodeValue(f.Val, v.Field(sf.index), append(path, sf.name)); err != nil {
+				in := decodePath{structName: v.Type().Name(), fields: append(path.fields[:len(path.fields):len(path.fields)], sf.name)}
+				if err := decodeValue(f.Val, v.Field(sf.index), in); err != nil {
 					return err
 				}
 			}

@@ -70,8 +70,11 @@ func FuzzDecode(f *testing.F) {
 					value, _, _ = strings.Cut(value, " ")
 					ge.Value, _, _ = strings.Cut(ge.Value, " ")
 				}
-				if value != ge.Value || we.Type != ge.Type || we.Field != ge.Field {
-					t.Fatalf("encoding/json: %s %s %q; Decode: %s %s %q", we.Value, we.Type, we.Field, ge.Value, ge.Type, ge.Field)
+				if value != ge.Value || we.Type != ge.Type || we.Field != ge.Field || we.Struct != ge.Struct {
+					t.Fatalf("encoding/json: %s %s %q %q; Decode: %s %s %q %q", we.Value, we.Type, we.Field, we.Struct, ge.Value, ge.Type, ge.Field, ge.Struct)
+				}
+				if o.NumberText && we.Error() != ge.Error() {
+					t.Fatalf("encoding/json: %v; Decode: %v", we, ge)
 				}
 			default:
 				t.Fatalf("encoding/json: %v; Decode: %v", wantErr, gotErr)
