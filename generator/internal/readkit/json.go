@@ -135,6 +135,7 @@ type jsonParser struct {
 	dupLine int
 	dupMsg  string
 	slab    []Node // nodes are allocated in blocks: a 5,000-result archive has ~100,000
+	slabLen int    // the length of the last block
 	// items and fields collect the children of the open lists and objects,
 	// so that each gets one exactly-sized slice.
 	items  []*Node
@@ -241,7 +242,11 @@ func (p *jsonParser) newNode(k Kind) *Node {
 		return n
 	}
 	if len(p.slab) == 0 {
-		p.slab = make([]Node, 256)
+		// Blocks of 8 nodes, then twice as many up to 256: a small
+		// document (a Criterion file, a go test -json event) does not
+		// pay for a large one's block.
+		p.slabLen = min(max(2*p.slabLen, 8), 256)
+		p.slab = make([]Node, p.slabLen)
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -271,7 +276,7 @@ func double[S ~[]E, E any](s S) S {
 	if len(s) < cap(s) {
 		return s
 	}
-	return slices.Grow(s, max(len(s), 64))
+	return slices.Grow(s, max(len(s), 8))
 }
 
 // peek returns the next byte, 0 at the end.
@@ -803,13 +808,24 @@ func (p *jsonParser) cutArray(n *Node, start, nstart int, compact bool) *Node {
 	return n
 }
 
+// Span is the text of n, a value [ParseJSON] read from data, as a part of
+// data; ok is false when n has no offset (Node.Off), as a number of a
+// list of numbers only has none.
+func Span(data []byte, n *Node) (text []byte, ok bool) {
+	if i := int(n.Off); i >= 0 && i < len(data) && startsKind(data[i], n) {
+		end := skipValue(data, i)
+		return data[i:end:end], true
+	}
+	return nil, false
+}
+
 // Source is the text of n, a value [ParseJSON] read from data, as the
 // document has it: for a reader that quotes a value in a message. A
 // number of a list of numbers only has no offset (Node.Off): its text is
 // Node.Text when the parser kept it, else its shortest form.
 func Source(data []byte, n *Node) string {
-	if i := int(n.Off); i >= 0 && i < len(data) && startsKind(data[i], n) {
-		return string(data[i:skipValue(data, i)])
+	if text, ok := Span(data, n); ok {
+		return string(text)
 	}
 	if n.Text != "" {
 		return n.Text
@@ -880,21 +896,31 @@ func skipValue(data []byte, i int) int {
 // included (which [Source] cannot quote exactly).
 func ElemSources(data []byte, n *Node) []string {
 	out := make([]string, 0, n.Len())
-	i := int(n.Off)
-	if i < 0 || i >= len(data) || data[i] != '[' {
-		for _, e := range n.Elems() {
-			out = append(out, Source(data, e))
+	if i := int(n.Off); i >= 0 && i < len(data) && data[i] == '[' {
+		for _, e := range Elements(data, i) {
+			out = append(out, string(data[e[0]:e[1]]))
 		}
 		return out
 	}
-	for i++; len(out) < n.Len() && i < len(data); {
+	for _, e := range n.Elems() {
+		out = append(out, Source(data, e))
+	}
+	return out
+}
+
+// Elements returns where the text of each element of the list that
+// starts at data[i] starts and ends in data, for a list [ParseJSON] read
+// (it is not checked again).
+func Elements(data []byte, i int) [][2]int {
+	var out [][2]int
+	for i++; i < len(data) && data[i] != ']'; {
 		switch data[i] {
 		case ' ', '\t', '\r', '\n', ',':
 			i++
 			continue
 		}
 		j := skipValue(data, i)
-		out = append(out, string(data[i:j]))
+		out = append(out, [2]int{i, j})
 		i = j
 	}
 	return out
