@@ -241,7 +241,7 @@ func bmfMetric(file, bench string, m readkit.Field, unit string) (float64, bool,
 // context objects (strings inside) and github-action-benchmark's data
 // (a number first) all fail it.
 func sniffBMF(in Input) bool {
-	root := sniffJSON(in.Name, bytes.TrimPrefix(in.Data, utf8BOM))
+	root := sniffJSON(in.Name, bytes.TrimPrefix(in.Data, utf8BOM), sniffWindow)
 	bench := firstValue(root)
 	measure := firstValue(bench)
 	if measure == nil || measure.Kind != readkit.Map || measure.Partial || len(measure.Fields) > 3 {

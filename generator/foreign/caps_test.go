@@ -182,10 +182,10 @@ func TestReadAllocsPerByte(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: reads a few hundred inputs")
 	}
-	// 256 bytes per byte for every reader; the worst today are hyperfine
-	// (~210 on a list of numbers), perfgate and asv (~175): encoding/json's
-	// scanner and a message per bad element, most of it garbage at once.
-	// Before the caps and the readers parsed with readkit, 1,500.
+	// 256 bytes per byte for every reader; the worst are perfgate (~230
+	// on a list of empty objects: readkit's tree of the receipt, then
+	// encoding/json on each element) and hyperfine (~195 on a list of
+	// numbers: a message per bad element), most of it garbage at once.
 	const bound = 256
 	const n = 1 << 14
 	payloads := []struct{ name, value string }{

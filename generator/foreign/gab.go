@@ -1175,7 +1175,7 @@ func sniffGab(in Input) bool {
 	if bytes.HasPrefix(data, gabPrefix) {
 		return true
 	}
-	root := sniffJSON(in.Name, data)
+	root := sniffJSON(in.Name, data, sniffWindow)
 	switch {
 	case root == nil:
 		return false

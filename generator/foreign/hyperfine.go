@@ -64,11 +64,7 @@ const hyperfineSniffLimit = 64 << 10
 // an object holding a string "command" and one of hyperfine's measurement
 // keys. It parses the file's beginning only.
 func sniffHyperfine(in Input) bool {
-	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
-	if len(data) > hyperfineSniffLimit {
-		data = data[:hyperfineSniffLimit]
-	}
-	root, _, _ := parseJSON(in.Name, data, readkit.JSONOptions{Trailing: true, Duplicates: true, Partial: true})
+	root := sniffJSON(in.Name, bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf")), hyperfineSniffLimit)
 	if root == nil || root.Kind != readkit.Map {
 		return false
 	}

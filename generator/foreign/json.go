@@ -126,14 +126,15 @@ func writeQuoted(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// sniffWindow is how much of a file a format's Sniff parses (sniffJSON):
-// what they look at is at its start.
+// sniffWindow is how much of a file the Sniff of bmf and gab parses
+// (sniffJSON): what they look at is at its start.
 const sniffWindow = 16 << 10
 
-// sniffJSON parses the start of a file, what a format's Sniff looks at:
-// the tree of what is there (nil when it does not start with JSON), the
-// lists and objects the window or an error cuts marked Partial.
-func sniffJSON(name string, data []byte) *readkit.Node {
-	root, _, _ := parseJSON(name, data[:min(len(data), sniffWindow)], readkit.JSONOptions{Trailing: true, Duplicates: true, Partial: true})
+// sniffJSON parses the first window bytes of a file, what a format's
+// Sniff looks at: the tree of what is there (nil when it does not start
+// with JSON), the lists and objects the window or an error cuts marked
+// Partial.
+func sniffJSON(name string, data []byte, window int) *readkit.Node {
+	root, _, _ := parseJSON(name, data[:min(len(data), window)], readkit.JSONOptions{Trailing: true, Duplicates: true, Partial: true})
 	return root
 }

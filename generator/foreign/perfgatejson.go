@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"sync"
 
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
@@ -26,38 +27,47 @@ type asvEntry struct {
 // in the document lx indexes (for line numbers), with nothing after it
 // (top is always true).
 func asvObject(lx *readkit.Lines, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
-	root, err := asvSplit(lx, off, raw, readkit.Map)
+	a := splitArenas.Get().(*readkit.Arena)
+	defer func() { a.Reset(); splitArenas.Put(a) }()
+	root, err := asvSplit(lx, off, raw, a)
 	if err != nil {
 		return nil, err
 	}
 	first := lx.At(int(off))
 	entries := make([]asvEntry, len(root.Fields))
 	for i, m := range asvMembers(root) {
-		entries[i] = asvEntry{Key: m.Key, Line: first + m.Line - 1, Off: off + int64(m.Val.Off), Raw: []byte(readkit.Source(raw, m.Val)), Dup: m.Dup}
+		text, _ := readkit.Span(raw, m.Val)
+		entries[i] = asvEntry{Key: m.Key, Line: first + m.Line - 1, Off: off + int64(m.Val.Off), Raw: text, Dup: m.Dup}
 	}
 	return entries, nil
 }
 
-// asvArray reads the elements of the JSON array raw, valid JSON that
-// starts at off in the document lx indexes (for line numbers).
+// asvArray reads the elements of the JSON array raw, valid JSON (a value
+// asvObject returned) that starts at off in the document lx indexes (for
+// line numbers).
 func asvArray(lx *readkit.Lines, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
-	root, err := asvSplit(lx, off, raw, readkit.List)
-	if err != nil {
-		return nil, err
+	i := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
+	if i == len(raw) || raw[i] != '[' {
+		return nil, &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON array"}
 	}
-	first := lx.At(int(off))
-	elems := make([]asvEntry, root.Len())
-	for i, e := range root.Items {
-		elems[i] = asvEntry{Line: first + e.Line - 1, Off: off + int64(e.Off), Raw: []byte(readkit.Source(raw, e))}
+	parts := readkit.Elements(raw, i)
+	elems := make([]asvEntry, len(parts))
+	for k, e := range parts {
+		start := off + int64(e[0])
+		elems[k] = asvEntry{Line: lx.At(int(start)), Off: start, Raw: raw[e[0]:e[1]:e[1]]}
 	}
 	return elems, nil
 }
 
-// asvSplit parses raw, a value of kind at off in the document lx indexes,
-// every value with its offset (no compact lists).
-func asvSplit(lx *readkit.Lines, off int64, raw []byte, kind readkit.Kind) (*readkit.Node, *asvSyntaxError) {
-	root, end, perr := parseJSON("", raw, readkit.JSONOptions{Trailing: true, Duplicates: true, NumberText: true, Partial: true})
-	if err := asvCheck(raw, root, end, perr, kind); err != nil {
+// splitArenas hold the trees asvObject splits an object with: what it
+// returns are parts of the object, not of the tree.
+var splitArenas = sync.Pool{New: func() any { return new(readkit.Arena) }}
+
+// asvSplit parses raw, an object at off in the document lx indexes, in
+// arena.
+func asvSplit(lx *readkit.Lines, off int64, raw []byte, arena *readkit.Arena) (*readkit.Node, *asvSyntaxError) {
+	root, end, perr := parseJSON("", raw, readkit.JSONOptions{Trailing: true, Duplicates: true, Partial: true, Arena: arena})
+	if err := asvCheck(raw, root, end, perr, readkit.Map); err != nil {
 		first := lx.At(int(off))
 		err.line = first + max(err.line, 1) - 1
 		return nil, err
