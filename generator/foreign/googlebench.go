@@ -767,17 +767,8 @@ func gbNumber(n *readkit.Node) (float64, bool) {
 		return 0, true
 	case n.IsNumber():
 		return n.Float, !math.IsInf(n.Float, 0)
-	case n.Kind == readkit.String:
-		switch n.Text {
-		case "NaN":
-			return math.NaN(), true
-		case "Infinity":
-			return math.Inf(1), true
-		case "-Infinity":
-			return math.Inf(-1), true
-		}
 	}
-	return 0, false
+	return readkit.NonFinite(n)
 }
 
 // gbSyntax describes what is wrong with a file that is not JSON.

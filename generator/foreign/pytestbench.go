@@ -338,7 +338,7 @@ func (r *pytestReader) samples(d *readkit.Node, label string) (out []float64, n 
 		texts := readkit.ElemSources(r.data, d)
 		for i := range d.Len() {
 			v := d.Elem(i)
-			if !v.IsNumber() && !pytestNonFinite(v) {
+			if _, nonFinite := readkit.NonFinite(v); !v.IsNumber() && !nonFinite {
 				bad = append(bad, fmt.Sprintf("[%d] is %s", i, jsonKind(v)))
 				continue
 			}
@@ -589,18 +589,13 @@ func (r *pytestReader) paramValue(n *readkit.Node) string {
 	return b.String()
 }
 
-// pytestNonFinite reports whether n is one of the bare non-finite tokens
-// (read as strings, readkit.JSONOptions.NonFinite).
-func pytestNonFinite(n *readkit.Node) bool {
-	return n.Kind == readkit.String && (n.Text == "NaN" || n.Text == "Infinity" || n.Text == "-Infinity")
-}
-
 // pytestDuration reads a number of seconds, text as the file writes it;
 // msg says what is wrong with it.
 func pytestDuration(n *readkit.Node, text string) (x float64, msg string) {
-	switch {
-	case pytestNonFinite(n):
+	if _, ok := readkit.NonFinite(n); ok {
 		return 0, "is " + n.Text
+	}
+	switch {
 	case n.Kind == readkit.Null:
 		return 0, "is null"
 	case !n.IsNumber():
