@@ -124,7 +124,8 @@ func (r *asvOpener) suite(dir string) asvSuite {
 }
 
 func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
-	root, err := asvParse(r.file(rel), data, nil, nil)
+	defer r.arena.Reset() // what the suite keeps is copied out of the tree
+	root, err := asvParse(r.file(rel), data, &r.arena, asvSuiteWord)
 	if err != nil {
 		r.warn(rel, err.line, "%s; benchmark types and units are guessed from names", err.msg)
 		return nil
@@ -163,6 +164,38 @@ func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
 	return suite
 }
 
+// asvSuiteWord implements readkit.JSONOptions.Intern for benchmarks.json:
+// the keys and types every benchmark repeats.
+func asvSuiteWord(b []byte) (string, bool) {
+	switch string(b) {
+	case "code":
+		return "code", true
+	case "name":
+		return "name", true
+	case "param_names":
+		return "param_names", true
+	case "params":
+		return "params", true
+	case "pretty_name":
+		return "pretty_name", true
+	case "type":
+		return "type", true
+	case "unit":
+		return "unit", true
+	case "version":
+		return "version", true
+	case "time":
+		return "time", true
+	case "track":
+		return "track", true
+	case "seconds":
+		return "seconds", true
+	case "bytes":
+		return "bytes", true
+	}
+	return "", false
+}
+
 // machine returns the machine described by dir/machine.json, or nil.
 func (r *asvOpener) machine(dir string) *analysis.Machine {
 	if m, seen := r.machines[dir]; seen {
@@ -174,7 +207,8 @@ func (r *asvOpener) machine(dir string) *analysis.Machine {
 	if !ok {
 		return nil
 	}
-	root, err := asvParse(r.file(rel), data, nil, nil)
+	defer r.arena.Reset()
+	root, err := asvParse(r.file(rel), data, &r.arena, nil)
 	if err != nil {
 		r.warn(rel, err.line, "%s; the machine is described by the result files", err.msg)
 		return nil

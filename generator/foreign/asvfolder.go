@@ -144,6 +144,7 @@ type asvOpener struct {
 	shared   map[string][]byte
 	suites   map[string]asvSuite
 	machines map[string]*analysis.Machine
+	arena    readkit.Arena // the shared file being read
 }
 
 // asvFolder is an opened asv results folder: read-only once open, so

@@ -78,6 +78,7 @@ func asvSplit(lx *readkit.Lines, off int64, raw []byte, arena *readkit.Arena) (*
 // asvShort quotes at most 40 bytes of a raw value for a message.
 func asvShort(raw []byte) string { return asvShortText(string(bytes.TrimSpace(raw))) }
 
+// asvIsNull reports whether a raw value is null.
 func asvIsNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // asvTypeError words an encoding/json type error without Go type names.
