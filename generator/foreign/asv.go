@@ -2,10 +2,8 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path"
 	"slices"
@@ -126,14 +124,14 @@ func (r *asvOpener) suite(dir string) asvSuite {
 }
 
 func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
-	doc := readkit.Lenient(data)
-	entries, err := asvObject(readkit.NewLines(doc), 0, doc, true)
+	defer r.arena.Reset() // what the suite keeps is copied out of the tree
+	root, err := asvParse(r.file(rel), data, &r.arena, asvSuiteWord)
 	if err != nil {
 		r.warn(rel, err.line, "%s; benchmark types and units are guessed from names", err.msg)
 		return nil
 	}
 	suite := asvSuite{}
-	for _, e := range entries {
+	for _, e := range asvMembers(root) {
 		if e.Key == "version" {
 			continue
 		}
@@ -142,13 +140,13 @@ func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
 			continue
 		}
 		var b struct {
-			Type       *string         `json:"type"`
-			Unit       *string         `json:"unit"`
-			ParamNames []string        `json:"param_names"`
-			Version    json.RawMessage `json:"version"`
+			Type       *string       `json:"type"`
+			Unit       *string       `json:"unit"`
+			ParamNames []string      `json:"param_names"`
+			Version    *readkit.Node `json:"version"`
 		}
-		if err := json.Unmarshal(e.Raw, &b); err != nil {
-			r.warn(rel, e.Line, "benchmark %q: %s; its type is guessed from its name", e.Key, asvTypeError(err))
+		if err := readkit.Decode(e.Val, &b); err != nil {
+			r.warn(rel, e.Line, "benchmark %q: %s; its type is guessed from its name", e.Key, asvTypeMsg(err))
 			continue
 		}
 		bm := asvBenchmark{ParamNames: b.ParamNames}
@@ -158,12 +156,44 @@ func (r *asvOpener) readSuite(rel string, data []byte) asvSuite {
 		if b.Unit != nil {
 			bm.Unit = *b.Unit
 		}
-		if len(b.Version) > 0 && !asvIsNull(b.Version) {
-			bm.Version, bm.HasVersion = asvString(b.Version), true
+		if b.Version != nil {
+			bm.Version, bm.HasVersion = asvString(data, b.Version), true
 		}
 		suite[e.Key] = bm
 	}
 	return suite
+}
+
+// asvSuiteWord implements readkit.JSONOptions.Intern for benchmarks.json:
+// the keys and types every benchmark repeats.
+func asvSuiteWord(b []byte) (string, bool) {
+	switch string(b) {
+	case "code":
+		return "code", true
+	case "name":
+		return "name", true
+	case "param_names":
+		return "param_names", true
+	case "params":
+		return "params", true
+	case "pretty_name":
+		return "pretty_name", true
+	case "type":
+		return "type", true
+	case "unit":
+		return "unit", true
+	case "version":
+		return "version", true
+	case "time":
+		return "time", true
+	case "track":
+		return "track", true
+	case "seconds":
+		return "seconds", true
+	case "bytes":
+		return "bytes", true
+	}
+	return "", false
 }
 
 // machine returns the machine described by dir/machine.json, or nil.
@@ -177,16 +207,16 @@ func (r *asvOpener) machine(dir string) *model.Machine {
 	if !ok {
 		return nil
 	}
-	doc := readkit.Lenient(data)
-	entries, err := asvObject(readkit.NewLines(doc), 0, doc, true)
+	defer r.arena.Reset()
+	root, err := asvParse(r.file(rel), data, &r.arena, nil)
 	if err != nil {
 		r.warn(rel, err.line, "%s; the machine is described by the result files", err.msg)
 		return nil
 	}
 	info := map[string]string{}
-	for _, e := range entries {
+	for _, e := range asvMembers(root) {
 		if !e.Dup {
-			info[e.Key] = asvString(e.Raw)
+			info[e.Key] = asvString(data, e.Val)
 		}
 	}
 	m := machineFrom(&r.asvLog, rel, info)
@@ -536,22 +566,18 @@ func asvMetric(bm asvBenchmark) (metric, unit string, ok bool) {
 
 // asvString is a JSON value as text: a string's content, else the value's
 // JSON text (numbers, booleans; null is "None" as Python prints it).
-func asvString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	if asvIsNull(raw) {
+func asvString(data []byte, n *readkit.Node) string {
+	switch n.Kind {
+	case readkit.String:
+		return n.Text
+	case readkit.Null:
 		return "None"
 	}
-	return string(raw)
+	return readkit.Source(data, n)
 }
 
-func asvIsNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
-
-func asvShort(raw []byte) string {
-	s := string(bytes.TrimSpace(raw))
+// asvShortText is at most 40 bytes of a value's text, for a message.
+func asvShortText(s string) string {
 	if len(s) > 40 {
 		s = s[:37] + "..."
 	}
@@ -575,123 +601,95 @@ const (
 	asvBad
 )
 
-// asvEntry is one member of a JSON object, in file order.
-type asvEntry struct {
-	Key  string
-	Line int   // of the key, in the whole document
-	Off  int64 // of the value, in the whole document
-	Raw  json.RawMessage
-	Dup  bool // the key appeared earlier in the object
-}
-
 type asvSyntaxError struct {
 	line int
 	msg  string
 }
 
-// asvObject reads the members of the JSON object raw, which starts at off
-// in the document lx indexes (for line numbers). top requires nothing
-// after the object; raw need be valid JSON only when it is not top.
-func asvObject(lx *readkit.Lines, off int64, raw []byte, top bool) ([]asvEntry, *asvSyntaxError) {
-	if top && !json.Valid(raw) {
-		return nil, asvSyntax(lx, off, raw, '{')
+// asvParse parses a file of an asv folder (Python's bare NaN and Infinity
+// read as strings), in arena when it is not nil, and checks that it is one
+// JSON object; the error says what is wrong, in the words the reader
+// used when it parsed with encoding/json.
+func asvParse(file string, data []byte, arena *readkit.Arena, intern func([]byte) (string, bool)) (*readkit.Node, *asvSyntaxError) {
+	root, end, perr := parseJSON(file, data, readkit.JSONOptions{Trailing: true, Duplicates: true, NonFinite: true, Partial: true, Arena: arena, Intern: intern})
+	if err := asvCheck(data, root, end, perr, readkit.Map); err != nil {
+		return nil, err
 	}
-	kind, parts := splitJSON(raw)
-	if kind != '{' {
-		return nil, &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON object"}
-	}
-	entries := make([]asvEntry, len(parts))
-	seen := make(map[string]bool, len(parts))
-	for i, p := range parts {
-		entries[i] = asvEntry{Key: p.Key, Line: lx.At(int(off + int64(p.KeyOff))), Off: off + int64(p.Off), Raw: p.Raw, Dup: seen[p.Key]}
-		seen[p.Key] = true
-	}
-	return entries, nil
+	return root, nil
 }
 
-// asvSyntax describes what is wrong with raw, which is not valid JSON, in
-// encoding/json's words, at the line it is wrong.
-func asvSyntax(lx *readkit.Lines, off int64, raw []byte, want json.Delim) *asvSyntaxError {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	fail := func(err error) *asvSyntaxError {
-		at := off + dec.InputOffset()
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			at = off + syn.Offset
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return &asvSyntaxError{line: lx.Count(), msg: "invalid JSON: unexpected end of file"}
-		}
-		return &asvSyntaxError{line: lx.Error(at), msg: "invalid JSON: " + err.Error()}
+// asvCheck says what is wrong with a document that parseJSON parsed with
+// o.Trailing and o.Partial, or whose value is not of kind (an object or
+// a list), in the words the asv and perfgate readers used when they
+// parsed with encoding/json; nil when nothing is.
+func asvCheck(data []byte, root *readkit.Node, end int, perr *readkit.Problem, kind readkit.Kind) *asvSyntaxError {
+	notKind := &asvSyntaxError{line: 1, msg: "not a JSON object"}
+	if kind == readkit.List {
+		notKind.msg = "not a JSON array"
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return fail(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		if want == '{' {
-			return &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON object"}
-		}
-		return &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON array"}
-	}
-	var v json.RawMessage
-	for dec.More() {
-		if want == '{' {
-			if _, err := dec.Token(); err != nil {
-				return fail(err)
-			}
-		}
-		if err := dec.Decode(&v); err != nil {
-			return fail(err)
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return fail(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return &asvSyntaxError{line: lx.At(int(off + dec.InputOffset())), msg: "invalid JSON: data after the top-level object"}
-	}
-	return &asvSyntaxError{line: lx.At(int(off)), msg: "invalid JSON"}
-}
-
-// asvTypeError words an encoding/json type error without Go type names.
-func asvTypeError(err error) string {
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
-		kind := typ.Type.Kind().String()
-		what := "a " + kind
+	if perr != nil {
+		se, line, ok := jsonSyntax(perr, data)
 		switch {
-		case kind == "slice" || kind == "array":
-			what = "a list"
-		case kind == "map" || kind == "struct":
-			what = "an object"
-		case strings.HasPrefix(kind, "float"):
-			what = "a number"
-		case strings.HasPrefix(kind, "uint"):
-			what = "a non-negative integer"
-		case strings.HasPrefix(kind, "int"):
-			what = "an integer"
+		case !ok:
+			return &asvSyntaxError{line: perr.Line, msg: perr.Msg}
+		case root != nil && root.Kind != kind:
+			return notKind
+		case se.Truncated:
+			return &asvSyntaxError{line: line, msg: "invalid JSON: unexpected end of file"}
 		}
-		if typ.Field != "" {
-			return fmt.Sprintf("%s is a JSON %s, want %s", typ.Field, typ.Value, what)
-		}
-		return fmt.Sprintf("a JSON %s, want %s", typ.Value, what)
+		return &asvSyntaxError{line: line, msg: "invalid JSON: " + se.Msg}
 	}
-	return err.Error()
+	if root.Kind != kind {
+		return notKind
+	}
+	if l, ok := trailing(data, end, false); ok {
+		return &asvSyntaxError{line: l, msg: "invalid JSON: data after the top-level object"}
+	}
+	return nil
 }
 
-// asvArray reads the elements of the JSON array raw, valid JSON that
-// starts at off in the document lx indexes (for line numbers); Line is
-// each element's first line.
-func asvArray(lx *readkit.Lines, off int64, raw []byte) ([]asvEntry, *asvSyntaxError) {
-	kind, parts := splitJSON(raw)
-	if kind != '[' {
-		return nil, &asvSyntaxError{line: lx.At(int(off)), msg: "not a JSON array"}
+// asvMember is one member of a JSON object of a parsed file, in file
+// order.
+type asvMember struct {
+	Key  string
+	Line int // of the key
+	Val  *readkit.Node
+	Dup  bool // the key appeared earlier in the object
+}
+
+// asvMembers lists the members of an object, marking repeated keys.
+func asvMembers(n *readkit.Node) []asvMember {
+	out := make([]asvMember, len(n.Fields))
+	seen := make(map[string]bool, len(n.Fields))
+	for i, f := range n.Fields {
+		out[i] = asvMember{Key: f.Key, Line: f.Line, Val: f.Val, Dup: seen[f.Key]}
+		seen[f.Key] = true
 	}
-	elems := make([]asvEntry, len(parts))
-	for i, p := range parts {
-		start := off + int64(p.Off)
-		elems[i] = asvEntry{Line: lx.At(int(start)), Off: start, Raw: p.Raw}
+	return out
+}
+
+// asvTypeMsg words a type error of readkit.Decode without Go type names.
+func asvTypeMsg(err error) string {
+	var typ *readkit.TypeError
+	if !errors.As(err, &typ) {
+		return err.Error()
 	}
-	return elems, nil
+	kind := typ.Type.Kind().String()
+	what := "a " + kind
+	switch {
+	case kind == "slice" || kind == "array":
+		what = "a list"
+	case kind == "map" || kind == "struct":
+		what = "an object"
+	case strings.HasPrefix(kind, "float"):
+		what = "a number"
+	case strings.HasPrefix(kind, "uint"):
+		what = "a non-negative integer"
+	case strings.HasPrefix(kind, "int"):
+		what = "an integer"
+	}
+	if typ.Field != "" {
+		return fmt.Sprintf("%s is a JSON %s, want %s", typ.Field, typ.Value, what)
+	}
+	return fmt.Sprintf("a JSON %s, want %s", typ.Value, what)
 }

@@ -32,9 +32,9 @@ import (
 //
 // A result file is decoded in one pass: readkit.ParseJSON builds its tree
 // with the line of every value (Python's bare NaN and Infinity read as
-// strings, JSONOptions.NonFinite), and the reader walks the tree. Nothing is parsed twice: no json.Unmarshal of a part of
-// what was parsed before. Only a file that is not valid JSON is parsed
-// again, by encoding/json, for its message.
+// strings, JSONOptions.NonFinite), and the reader walks the tree. Nothing
+// is parsed twice. Only a file that is not valid JSON is parsed again, by
+// encoding/json inside readkit, for its message.
 
 // Folder is a folder input of a format that reads its files one at a
 // time against files they share (Format.Shared, Format.Open): asv's.
@@ -144,6 +144,7 @@ type asvOpener struct {
 	shared   map[string][]byte
 	suites   map[string]asvSuite
 	machines map[string]*model.Machine
+	arena    readkit.Arena // the shared file being read
 }
 
 // asvFolder is an opened asv results folder: read-only once open, so
@@ -312,15 +313,6 @@ type asvFile struct {
 	benchVersions       map[string]string // version 1: benchmark_version
 }
 
-// asvMember is one member of a JSON object of a parsed result file, in
-// file order.
-type asvMember struct {
-	Key  string
-	Line int // of the key
-	Val  *readkit.Node
-	Dup  bool // the key appeared earlier in the object
-}
-
 // readResults reads one result file into a run; ok is false when nothing
 // of it can be used (the problem is reported).
 func (r *asvFileReader) readResults(rel string, data []byte) (model.Run, bool) {
@@ -391,25 +383,13 @@ func (r *asvFileReader) readResults(rel string, data []byte) (model.Run, bool) {
 	return run, true
 }
 
-// asvMaxDepth is encoding/json's nesting limit, which the reader used
-// before it parsed with readkit: a deep value in one row costs that row,
-// not the file.
-const asvMaxDepth = 10000
-
 // decodeFile parses a result file (Python's bare NaN and Infinity read
 // as strings) and reads its fields; ok is false when the file is unusable
 // (the problem is reported).
 func (r *asvFileReader) decodeFile(rel string, data []byte, arena *readkit.Arena) (*asvFile, bool) {
-	root, _, perr := readkit.ParseJSON(r.file(rel), data, readkit.JSONOptions{Duplicates: true, NonFinite: true, MaxDepth: asvMaxDepth, Arena: arena, Intern: r.internBytes})
-	if perr != nil {
-		// encoding/json's words, as before the reader parsed with readkit.
-		doc := readkit.Lenient(data)
-		err := asvSyntax(readkit.NewLines(doc), 0, doc, '{')
+	root, err := asvParse(r.file(rel), data, arena, r.internBytes)
+	if err != nil {
 		r.warn(rel, err.line, "%s; skipped", err.msg)
-		return nil, false
-	}
-	if root.Kind != readkit.Map {
-		r.warn(rel, 1, "not a JSON object; skipped")
 		return nil, false
 	}
 	f := &asvFile{}
@@ -451,12 +431,7 @@ func (r *asvFileReader) decodeFile(rel string, data []byte, arena *readkit.Arena
 				r.warn(rel, v.Line, "results: not a JSON object; skipped")
 				return nil, false
 			}
-			f.results = make([]asvMember, len(v.Fields))
-			in := make(map[string]bool, len(v.Fields))
-			for i, m := range v.Fields {
-				f.results[i] = asvMember{Key: m.Key, Line: m.Line, Val: m.Val, Dup: in[m.Key]}
-				in[m.Key] = true
-			}
+			f.results = asvMembers(v)
 		}
 		if err != "" {
 			r.warn(rel, fd.Line, "%s: %s", fd.Key, err)
@@ -809,7 +784,7 @@ func asvWrite(b *strings.Builder, n *readkit.Node) {
 func asvShortNode(n *readkit.Node) string {
 	var b strings.Builder
 	asvWrite(&b, n)
-	return asvShort([]byte(b.String()))
+	return asvShortText(b.String())
 }
 
 // asvParamValue turns a parameter value, which asv stores as its Python

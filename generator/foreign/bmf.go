@@ -2,7 +2,6 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -85,7 +84,7 @@ var bmfIgnoreSuffixes = []string{"-bencher-ignore", "_bencher_ignore", "BencherI
 
 func readBMF(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, utf8BOM)
-	root, end, perr := readkit.ParseJSON(in.Name, data, readkit.JSONOptions{Trailing: true, Duplicates: true})
+	root, end, perr := parseJSON(in.Name, data, readkit.JSONOptions{Trailing: true, Duplicates: true})
 	if perr != nil {
 		return nil, []archive.Problem{*perr}
 	}
@@ -242,41 +241,34 @@ func bmfMetric(file, bench string, m readkit.Field, unit string) (float64, bool,
 // context objects (strings inside) and github-action-benchmark's data
 // (a number first) all fail it.
 func sniffBMF(in Input) bool {
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(in.Data, utf8BOM)))
-	for range 2 {
-		if !tokenDelim(dec, '{') {
-			return false
-		}
-		if _, ok := tokenKey(dec); !ok {
-			return false
-		}
-	}
-	if !tokenDelim(dec, '{') {
+	root := sniffJSON(in.Name, bytes.TrimPrefix(in.Data, utf8BOM), sniffWindow)
+	bench := firstValue(root)
+	measure := firstValue(bench)
+	if measure == nil || measure.Kind != readkit.Map || measure.Partial || len(measure.Fields) > 3 {
 		return false
 	}
 	value := false
-	for range 4 {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		if tok == json.Delim('}') {
-			return value
-		}
-		switch tok {
+	for _, f := range measure.Fields {
+		switch f.Key {
 		case "value":
 			value = true
 		case "lower_value", "upper_value":
 		default:
 			return false
 		}
-		if v, err := dec.Token(); err != nil {
-			return false
-		} else if _, ok := v.(float64); !ok {
+		if !f.Val.IsNumber() || math.IsInf(f.Val.Float, 0) {
 			return false
 		}
 	}
-	return false
+	return value
+}
+
+// firstValue is the value of the first member of an object, or nil.
+func firstValue(n *readkit.Node) *readkit.Node {
+	if n == nil || n.Kind != readkit.Map || len(n.Fields) == 0 {
+		return nil
+	}
+	return n.Fields[0].Val
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
@@ -306,20 +298,4 @@ func finite(n *readkit.Node) (float64, string) {
 		return 0, fmt.Sprintf("%s is out of range", n.Text)
 	}
 	return n.Float, ""
-}
-
-// tokenDelim reads the next token and reports whether it is d.
-func tokenDelim(dec *json.Decoder, d json.Delim) bool {
-	tok, err := dec.Token()
-	return err == nil && tok == d
-}
-
-// tokenKey reads an object key.
-func tokenKey(dec *json.Decoder) (string, bool) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", false
-	}
-	s, ok := tok.(string)
-	return s, ok
 }

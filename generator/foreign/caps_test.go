@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // problemTexts formats problems as Problem.Error(), "FATAL " in front of
@@ -132,52 +133,39 @@ func TestReadProblemsCapped(t *testing.T) {
 	}
 }
 
-// FuzzSplitJSON: splitJSON finds the members and elements of any valid
-// JSON object or array exactly as encoding/json does.
-func FuzzSplitJSON(f *testing.F) {
-	for _, s := range []string{`{}`, `[]`, ` { "a" : 1 , "b":[1,{"c":"]}"}] } `, `["\"", "\\", {"k\u0041": null}, -1.5e3, true]`, `{"a":{"a":{}},"a":2}`, `1`, `"x"`, "{\"\xde\":0}"} {
+// FuzzWriteCompact: writeCompact writes a parsed value as encoding/json
+// writes what it decodes from it (with UseNumber, without escaping HTML),
+// as pytest-benchmark's reader did when it wrote parameter values with
+// encoding/json.
+func FuzzWriteCompact(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, ` { "b" : 1.50 , "a":[1,{"c":"]}"}] } `, `["\"", "\\", {"k\u0041": null}, -1.5e3, true]`, `{"a":{"a":{}},"a":2}`, `1`, `"x<&>\u2028\u0001\b\f"`, "{\"\xde\":0}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		data, _ = readkit.ValidUTF8("f.json", data) // as Read gives it to a reader
 		if !json.Valid(data) {
 			return
 		}
-		kind, parts := splitJSON(data)
-		var want []jsonPart
-		var wantKind byte
-		trimmed := bytes.TrimLeft(data, " \t\r\n")
-		switch trimmed[0] {
-		case '{':
-			wantKind = '{'
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.Token()
-			for dec.More() {
-				k, _ := dec.Token()
-				var v json.RawMessage
-				dec.Decode(&v)
-				want = append(want, jsonPart{Key: k.(string), Raw: v})
-			}
-		case '[':
-			wantKind = '['
-			var vs []json.RawMessage
-			json.Unmarshal(data, &vs)
-			for _, v := range vs {
-				want = append(want, jsonPart{Raw: v})
-			}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return
 		}
-		if kind != wantKind {
-			t.Fatalf("kind %q, want %q", kind, wantKind)
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(v) != nil {
+			return
 		}
-		if len(parts) != len(want) {
-			t.Fatalf("%d parts, want %d", len(parts), len(want))
+		n, _, p := readkit.ParseJSON("f.json", data, readkit.JSONOptions{Duplicates: true, NumberText: true})
+		if p != nil {
+			return // a cap
 		}
-		for i, p := range parts {
-			if p.Key != want[i].Key || !bytes.Equal(p.Raw, want[i].Raw) || !bytes.Equal(data[p.Off:][:len(p.Raw)], p.Raw) {
-				t.Errorf("part %d = %q %q at %d, want %q %q", i, p.Key, p.Raw, p.Off, want[i].Key, want[i].Raw)
-			}
-			if kind == '{' && data[p.KeyOff] != '"' {
-				t.Errorf("part %d: key offset %d is not a quote", i, p.KeyOff)
-			}
+		var got strings.Builder
+		writeCompact(&got, n)
+		if w := strings.TrimSuffix(want.String(), "\n"); got.String() != w {
+			t.Fatalf("writeCompact = %s, encoding/json %s", got.String(), w)
 		}
 	})
 }
@@ -194,10 +182,10 @@ func TestReadAllocsPerByte(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: reads a few hundred inputs")
 	}
-	// 256 bytes per byte for every reader; the worst today are hyperfine
-	// (~210 on a list of numbers), perfgate and asv (~175): encoding/json's
-	// scanner and a message per bad element, most of it garbage at once.
-	// Before the caps and splitJSON, 1,500.
+	// 256 bytes per byte for every reader; the worst are perfgate (~230
+	// on a list of empty objects: readkit's tree of the receipt, then
+	// encoding/json on each element) and hyperfine (~195 on a list of
+	// numbers: a message per bad element), most of it garbage at once.
 	const bound = 256
 	const n = 1 << 14
 	payloads := []struct{ name, value string }{

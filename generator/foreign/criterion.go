@@ -3,7 +3,6 @@ package foreign
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -168,10 +167,10 @@ func readCriterion(in Input, def Defaults) ([]model.Run, []archive.Problem) {
 // criterionID is new/benchmark.json. Criterion writes further fields
 // (full_id, directory_name, title) that are derived from these.
 type criterionID struct {
-	GroupID    *string         `json:"group_id"`
-	FunctionID *string         `json:"function_id"`
-	ValueStr   *string         `json:"value_str"`
-	Throughput json.RawMessage `json:"throughput"`
+	GroupID    *string       `json:"group_id"`
+	FunctionID *string       `json:"function_id"`
+	ValueStr   *string       `json:"value_str"`
+	Throughput *readkit.Node `json:"throughput"`
 }
 
 // criterionSampleFile is the current layout of new/sample.json.
@@ -182,8 +181,8 @@ type criterionSampleFile struct {
 }
 
 // criterionEstimates holds the two estimates of new/estimates.json the
-// reader can use. encoding/json matches keys case-insensitively, so the
-// legacy "Mean" and "Slope" land here too.
+// reader can use. readkit.Decode matches keys case-insensitively, as
+// encoding/json does, so the legacy "Mean" and "Slope" land here too.
 type criterionEstimates struct {
 	Mean  *criterionEstimate `json:"mean"`
 	Slope *criterionEstimate `json:"slope"`
@@ -210,7 +209,8 @@ func readCriterionBenchmark(in Input, dir string) ([]model.Result, []archive.Pro
 	idFile := name("benchmark.json")
 	idData := in.Files[rel("benchmark.json")]
 	var id criterionID
-	if p, ok := criterionDecode(idFile, idData, &id); !ok {
+	idRoot, p, ok := criterionDecode(idFile, idData, &id)
+	if !ok {
 		return nil, []archive.Problem{p}
 	}
 	if id.GroupID == nil || *id.GroupID == "" {
@@ -245,9 +245,10 @@ func readCriterionBenchmark(in Input, dir string) ([]model.Result, []archive.Pro
 		results[0].Direction = model.LowerIsBetter
 		return results, problems
 	}
-	rates, warn := criterionThroughput(id.Throughput)
+	rates, warn := criterionThroughput(idData, id.Throughput)
 	if warn != "" {
-		problems = append(problems, problem(idFile, keyLine(idData, `"throughput"`), "%s", warn))
+		_, line := idRoot.Lookup("throughput")
+		problems = append(problems, problem(idFile, line, "%s", warn))
 	}
 rates:
 	for _, r := range rates {
@@ -274,7 +275,7 @@ func criterionSamples(file string, data []byte, problems *[]archive.Problem) (cr
 	var iters, times []float64
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
 		var legacy [][]float64
-		if p, ok := criterionDecode(file, data, &legacy); !ok {
+		if _, p, ok := criterionDecode(file, data, &legacy); !ok {
 			*problems = append(*problems, p)
 			return criterionMeasured{}, false
 		}
@@ -285,12 +286,14 @@ func criterionSamples(file string, data []byte, problems *[]archive.Problem) (cr
 		iters, times = legacy[0], legacy[1]
 	} else {
 		var cur criterionSampleFile
-		if p, ok := criterionDecode(file, data, &cur); !ok {
+		root, p, ok := criterionDecode(file, data, &cur)
+		if !ok {
 			*problems = append(*problems, p)
 			return criterionMeasured{}, false
 		}
 		if mode := cur.SamplingMode; mode != nil && *mode != "Linear" && *mode != "Flat" {
-			*problems = append(*problems, problem(file, keyLine(data, `"sampling_mode"`), "unknown sampling_mode %q (want Linear or Flat); samples read all the same", *mode))
+			_, line := root.Lookup("sampling_mode")
+			*problems = append(*problems, problem(file, line, "unknown sampling_mode %q (want Linear or Flat); samples read all the same", *mode))
 		}
 		iters, times = cur.Iters, cur.Times
 	}
@@ -329,7 +332,7 @@ func criterionTypical(file string, data []byte, problems *[]archive.Problem) (cr
 		return criterionMeasured{}, false
 	}
 	var est criterionEstimates
-	if p, ok := criterionDecode(file, data, &est); !ok {
+	if _, p, ok := criterionDecode(file, data, &est); !ok {
 		*problems = append(*problems, p)
 		return criterionMeasured{}, false
 	}
@@ -427,15 +430,15 @@ type criterionRate struct {
 	n            float64
 }
 
-// criterionThroughput reads benchmark.json's throughput. warn is set when
-// it is there but not fully understood.
-func criterionThroughput(raw json.RawMessage) (rates []criterionRate, warn string) {
-	if len(raw) == 0 || string(raw) == "null" {
+// criterionThroughput reads benchmark.json's throughput, a value of the
+// file data. warn is set when it is there but not fully understood.
+func criterionThroughput(data []byte, n *readkit.Node) (rates []criterionRate, warn string) {
+	if n == nil || n.Kind == readkit.Null {
 		return nil, ""
 	}
-	var kinds map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &kinds); err != nil || len(kinds) != 1 {
-		return nil, fmt.Sprintf("throughput %s is not one of {\"Bytes\": n}, {\"BytesDecimal\": n}, {\"Bits\": n}, {\"Elements\": n}, {\"ElementsAndBytes\": {…}}; only wall-time is kept", criterionShort(raw))
+	var kinds map[string]*readkit.Node
+	if err := readkit.Decode(n, &kinds); err != nil || len(kinds) != 1 {
+		return nil, fmt.Sprintf("throughput %s is not one of {\"Bytes\": n}, {\"BytesDecimal\": n}, {\"Bits\": n}, {\"Elements\": n}, {\"ElementsAndBytes\": {…}}; only wall-time is kept", criterionShort(data, n))
 	}
 	for kind, v := range kinds {
 		if kind == "ElementsAndBytes" {
@@ -443,15 +446,15 @@ func criterionThroughput(raw json.RawMessage) (rates []criterionRate, warn strin
 				Elements *float64 `json:"elements"`
 				Bytes    *float64 `json:"bytes"`
 			}
-			if json.Unmarshal(v, &both) != nil || both.Elements == nil || both.Bytes == nil ||
+			if readkit.Decode(v, &both) != nil || both.Elements == nil || both.Bytes == nil ||
 				criterionCount(*both.Elements) != nil || criterionCount(*both.Bytes) != nil {
-				return nil, fmt.Sprintf("throughput ElementsAndBytes %s: want {\"elements\": n, \"bytes\": m} with counts; only wall-time is kept", criterionShort(v))
+				return nil, fmt.Sprintf("throughput ElementsAndBytes %s: want {\"elements\": n, \"bytes\": m} with counts; only wall-time is kept", criterionShort(data, v))
 			}
 			return []criterionRate{{"throughput", "B/s", *both.Bytes}, {"throughput-elements", "elements/s", *both.Elements}}, ""
 		}
 		var n float64
-		if err := json.Unmarshal(v, &n); err != nil || criterionCount(n) != nil {
-			return nil, fmt.Sprintf("throughput %s %s is not a count; only wall-time is kept", kind, criterionShort(v))
+		if err := readkit.Decode(v, &n); err != nil || criterionCount(n) != nil {
+			return nil, fmt.Sprintf("throughput %s %s is not a count; only wall-time is kept", kind, criterionShort(data, v))
 		}
 		switch kind {
 		case "Bytes", "BytesDecimal":
@@ -467,33 +470,36 @@ func criterionThroughput(raw json.RawMessage) (rates []criterionRate, warn strin
 	return nil, ""
 }
 
-// criterionDecode unmarshals a JSON file into v, or returns a problem
-// naming the file and line.
-func criterionDecode(file string, data []byte, v any) (archive.Problem, bool) {
+// criterionDecode parses a JSON file into v and returns its tree, or a
+// problem naming the file and line.
+func criterionDecode(file string, data []byte, v any) (*readkit.Node, archive.Problem, bool) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return problem(file, 0, "empty file"), false
+		return nil, problem(file, 0, "empty file"), false
 	}
-	err := json.Unmarshal(data, v)
-	if err == nil {
-		return archive.Problem{}, true
-	}
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		msg := strings.TrimPrefix(se.Error(), "json: ")
-		if msg == "unexpected end of JSON input" {
-			msg = "truncated JSON"
+	root, _, perr := parseJSON(file, data, readkit.JSONOptions{Duplicates: true})
+	if perr != nil {
+		se, line, ok := jsonSyntax(perr, data)
+		switch {
+		case !ok:
+			return nil, *perr, false
+		case se.Truncated:
+			return nil, problem(file, line, "invalid JSON: truncated JSON"), false
 		}
-		return problem(file, readkit.ErrorLine(data, se.Offset), "invalid JSON: %s", msg), false
+		return nil, problem(file, line, "invalid JSON: %s", se.Msg), false
+	}
+	err := readkit.Decode(root, v)
+	var te *readkit.TypeError
+	switch {
 	case errors.As(err, &te):
 		where := ""
 		if te.Field != "" {
 			where = fmt.Sprintf("field %q: ", te.Field)
 		}
-		return problem(file, readkit.ErrorLine(data, te.Offset), "%sa JSON %s where %s belongs", where, te.Value, criterionKind(te.Type)), false
+		return nil, problem(file, te.Line, "%sa JSON %s where %s belongs", where, te.Value, criterionKind(te.Type)), false
+	case err != nil:
+		return nil, problem(file, 0, "invalid JSON: %v", err), false
 	}
-	return problem(file, 0, "invalid JSON: %v", err), false
+	return root, archive.Problem{}, true
 }
 
 // criterionKind names a Go type as the JSON value it decodes.
@@ -517,16 +523,6 @@ func criterionKind(t reflect.Type) string {
 	return "a " + t.String()
 }
 
-// keyLine is the line of the first occurrence of key in data, 0 when
-// there is none.
-func keyLine(data []byte, key string) int {
-	i := bytes.Index(data, []byte(key))
-	if i < 0 {
-		return 0
-	}
-	return readkit.LineAt(data, i)
-}
-
 // criterionPositive accepts the values the Criterion analysis can work
 // with: positive numbers within [criterion.MinValue, criterion.MaxValue].
 func criterionPositive(x float64) error {
@@ -546,9 +542,10 @@ func criterionCount(x float64) error {
 	return nil
 }
 
-// criterionShort quotes at most 60 bytes of raw JSON for a message.
-func criterionShort(raw []byte) string {
-	s := string(bytes.TrimSpace(raw))
+// criterionShort quotes at most 60 bytes of a value of data for a
+// message.
+func criterionShort(data []byte, n *readkit.Node) string {
+	s := readkit.Source(data, n)
 	if len(s) > 60 {
 		s = strings.ToValidUTF8(s[:60], "") + "…"
 	}

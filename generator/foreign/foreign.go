@@ -13,7 +13,6 @@
 package foreign
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -134,27 +133,4 @@ func problem(file string, line int, format string, args ...any) archive.Problem 
 // fatal is a shorthand for a problem that makes the whole input unusable.
 func fatal(file string, line int, format string, args ...any) archive.Problem {
 	return archive.Problem{File: file, Line: line, Msg: fmt.Sprintf(format, args...), Fatal: true}
-}
-
-// jsonKind names the JSON type of a raw value for messages ("an object",
-// "a list", "a string", "a boolean", "null", "a number"; "nothing" when
-// empty).
-func jsonKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

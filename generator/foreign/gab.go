@@ -3,7 +3,6 @@ package foreign
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path"
@@ -164,7 +163,7 @@ func readGab(in Input, def Defaults) (_ []model.Run, problems []archive.Problem)
 	if !ok {
 		return nil, g.problems
 	}
-	root, end, perr := readkit.ParseJSON(in.Name, data, readkit.JSONOptions{Start: start, Trailing: true, Duplicates: true, NumberText: true})
+	root, end, perr := parseJSON(in.Name, data, readkit.JSONOptions{Start: start, Trailing: true, Duplicates: true, NumberText: true})
 	if perr != nil {
 		return nil, append(g.problems, *perr)
 	}
@@ -1176,66 +1175,50 @@ func sniffGab(in Input) bool {
 	if bytes.HasPrefix(data, gabPrefix) {
 		return true
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
+	root := sniffJSON(in.Name, data, sniffWindow)
+	switch {
+	case root == nil:
 		return false
-	}
-	switch tok {
-	case json.Delim('{'):
-		for range 4 {
-			key, ok := tokenKey(dec)
-			if !ok {
-				return false
+	case root.Kind == readkit.Map:
+		for i, f := range root.Fields {
+			if i == 4 {
+				break
 			}
-			v, err := dec.Token()
-			if err != nil {
-				return false
-			}
-			switch key {
+			v := f.Val
+			switch f.Key {
 			case "lastUpdate":
-				if _, ok := v.(float64); !ok {
+				if !v.IsNumber() || math.IsInf(v.Float, 0) {
 					return false
 				}
 			case "repoUrl":
-				if _, ok := v.(string); !ok {
+				if v.Kind != readkit.String {
 					return false
 				}
 			case "entries":
-				return v == json.Delim('{')
+				return v.Kind == readkit.Map
 			case "version":
-				if v != 2.0 {
+				if !v.IsNumber() || v.Float != 2 {
 					return false
 				}
 			case "runs":
-				return v == json.Delim('[') // the columnar layout
+				return v.Kind == readkit.List // the columnar layout
 			default:
 				return false
 			}
 		}
-	case json.Delim('['):
-		if !tokenDelim(dec, '{') {
+	case root.Kind == readkit.List && root.Len() > 0:
+		first := root.Elem(0)
+		if first.Kind != readkit.Map || first.Partial || len(first.Fields) > 15 {
 			return false
 		}
 		have := map[string]bool{}
-		for range 16 {
-			tok, err := dec.Token()
-			if err != nil {
+		for _, f := range first.Fields {
+			if f.Val.Kind == readkit.Map || f.Val.Kind == readkit.List || f.Val.IsNumber() && math.IsInf(f.Val.Float, 0) {
 				return false
 			}
-			if tok == json.Delim('}') {
-				return have["name"] && have["unit"] && have["value"]
-			}
-			key, _ := tok.(string)
-			have[key] = true
-			v, err := dec.Token()
-			if err != nil {
-				return false
-			}
-			if _, nested := v.(json.Delim); nested {
-				return false
-			}
+			have[f.Key] = true
 		}
+		return have["name"] && have["unit"] && have["value"]
 	}
 	return false
 }

@@ -124,35 +124,3 @@ func classicOf(t *testing.T, data []byte) []byte {
 	}
 	return append([]byte("window.BENCHMARK_DATA = "), out...)
 }
-
-// TestGabColumnarBroken: a broken version 2 file is an error naming the
-// file and line, and a value that is not a number is skipped with a
-// warning naming its series and run.
-func TestGabColumnarBroken(t *testing.T) {
-	run := `{"id": "004104506f16784216aeee779fd460d08ad2d8bb", "timestamp": "2026-05-21T13:10:44+02:00", "message": "x"}`
-	for _, tc := range []struct {
-		name, data, want string
-		fatal            bool
-	}{
-		{"version 3", `{"version": 3, "runs": []}`, "f.js:1: data file version 3", true},
-		{"no values", `{"version": 2, "runs": [` + run + `], "names": ["BenchmarkA - ns/op"], "units": ["ns/op"]}`, `want an array "values", found nothing`, true},
-		{"lengths", `{"version": 2, "runs": [` + run + `], "names": ["BenchmarkA - ns/op"], "units": ["ns/op"], "values": []}`, "1 names, 1 units and 0 value rows", true},
-		{"not a number", "{\"version\": 2, \"runs\": [" + run + "],\n\"names\": [\"BenchmarkA - ns/op\", \"BenchmarkB - ns/op\"], \"units\": [\"ns/op\", \"ns/op\"],\n\"values\": [[\"x\"], [2]]}", `f.js:3: series "BenchmarkA - ns/op", run 1: value`, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			runs, problems := readGab(Input{Name: "f.js", Data: []byte(tc.data)}, bmfDefaults)
-			var text []string
-			fatal := false
-			for _, p := range problems {
-				text = append(text, p.Error())
-				fatal = fatal || p.Fatal
-			}
-			if all := strings.Join(text, "\n"); !strings.Contains(all, tc.want) || fatal != tc.fatal {
-				t.Errorf("problems %q (fatal %v), want one containing %q (fatal %v)", all, fatal, tc.want, tc.fatal)
-			}
-			if !tc.fatal && len(runs) != 1 {
-				t.Errorf("%d runs, want 1 (series B)", len(runs))
-			}
-		})
-	}
-}

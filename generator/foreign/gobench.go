@@ -3,7 +3,7 @@ package foreign
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
+	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
 // gobench reads the text `go test -bench` prints (the Go benchmark format
@@ -167,6 +168,20 @@ type gobenchEvent struct {
 	Output  *string
 }
 
+// decode reads one event, a line of the file name, parsed in arena: the
+// error is encoding/json's for the same line.
+func (ev *gobenchEvent) decode(name string, line []byte, arena *readkit.Arena) error {
+	defer arena.Reset()
+	n, _, p := parseJSON(name, line, readkit.JSONOptions{Duplicates: true, Arena: arena})
+	if p != nil {
+		if p.Err != nil {
+			return p.Err
+		}
+		return errors.New(p.Msg)
+	}
+	return readkit.Decode(n, ev)
+}
+
 // gobenchUnwrapJSON puts the "Output" fields of `go test -json` events
 // back together, one stream per package in the order packages first
 // appear, remembering for each text line the event line that started it.
@@ -181,6 +196,7 @@ func gobenchUnwrapJSON(name string, data []byte) ([]byte, []int, []archive.Probl
 		order    []string
 		streams  = map[string]*stream{}
 		problems []archive.Problem
+		arena    readkit.Arena // one event's tree at a time
 	)
 	add := func(pkg, s string, line int) {
 		st := streams[pkg]
@@ -214,7 +230,7 @@ func gobenchUnwrapJSON(name string, data []byte) ([]byte, []int, []archive.Probl
 			continue
 		}
 		var ev gobenchEvent
-		if err := json.Unmarshal(trimmed, &ev); err != nil {
+		if err := ev.decode(name, trimmed, &arena); err != nil {
 			problems = append(problems, problem(name, lineNo, "not a go test -json event: %v", err))
 			continue
 		}

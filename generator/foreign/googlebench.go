@@ -47,10 +47,7 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -87,13 +84,6 @@ func sniffGooglebench(in Input) bool {
 		has("real_time") && has("cpu_time") && has("time_unit")
 }
 
-// gbMember is one key of a JSON object with the line it is on.
-type gbMember struct {
-	key  string
-	line int
-	val  json.RawMessage
-}
-
 // gbRow is one element of "benchmarks".
 type gbRow struct {
 	line      int
@@ -127,13 +117,11 @@ type gbGroup struct {
 
 type gbReader struct {
 	file     string
-	lines    *readkit.Lines
+	data     []byte
 	problems []archive.Problem
 	dropped  int // warnings past maxProblems
 	warned   map[string]bool
 }
-
-func (r *gbReader) lineAt(off int64) int { return r.lines.At(int(off)) }
 
 func (r *gbReader) warn(line int, format string, args ...any) {
 	if !full(r.problems, &r.dropped) {
@@ -156,14 +144,25 @@ func (r *gbReader) fail(line int, format string, args ...any) ([]model.Run, []ar
 }
 
 func readGooglebench(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
-	data := readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))
-	r := &gbReader{file: in.Name, warned: map[string]bool{}, lines: readkit.NewLines(data)}
+	data := bytes.TrimPrefix(in.Data, []byte("\uFEFF"))
+	r := &gbReader{file: in.Name, data: data, warned: map[string]bool{}}
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		if err != nil {
-			return r.fail(r.errLine(err, dec), "not JSON: %s", r.errMsg(err))
+	// Text after the object is not looked at; a file cut short keeps
+	// the benchmarks before the cut.
+	root, _, perr := parseJSON(in.Name, data, readkit.JSONOptions{Trailing: true, Duplicates: true, NonFinite: true, Partial: true})
+	var syntax string // what is wrong with a file cut short
+	syntaxLine := 0
+	if perr != nil {
+		se, line, ok := jsonSyntax(perr, data)
+		switch {
+		case !ok:
+			return r.fail(perr.Line, "%s", perr.Msg)
+		case root == nil:
+			return r.fail(line, "not JSON: %s", gbSyntax(se))
 		}
+		syntax, syntaxLine = gbSyntax(se), line
+	}
+	if root.Kind != readkit.Map {
 		return r.fail(1, "not a Google Benchmark JSON file: want an object with \"context\" and \"benchmarks\"")
 	}
 	var (
@@ -176,70 +175,51 @@ func readGooglebench(in Input, def Defaults) (_ []model.Run, problems []archive.
 		seen       = map[string]bool{}
 	)
 top:
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
-			break
-		}
-		key, _ := tok.(string)
-		keyLine := r.lineAt(dec.InputOffset())
+	for _, f := range root.Fields {
+		key, v := f.Key, f.Val
 		if seen[key] {
-			r.warn(keyLine, "key %q repeated at the top of the file; the first is kept", key)
+			r.warn(f.Line, "key %q repeated at the top of the file; the first is kept", key)
 			key = ""
 		}
 		seen[key] = true
 		switch key {
 		case "benchmarks":
-			listLine = keyLine
-			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-				if err != nil {
-					r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
-					break top
-				}
-				r.warn(keyLine, "\"benchmarks\" is not a list")
-				if _, ok := tok.(json.Delim); ok {
+			listLine = f.Line
+			if v.Kind != readkit.List {
+				r.warn(f.Line, "\"benchmarks\" is not a list")
+				if v.Kind == readkit.Map {
+					syntax = "" // the reading stops here
 					break top
 				}
 				continue
 			}
 			sawList = true
-			for dec.More() {
-				start := gbSkipSpace(data, dec.InputOffset())
-				var raw json.RawMessage
-				if err := dec.Decode(&raw); err != nil {
-					r.warn(r.errLine(err, dec), "%s; the benchmarks before it are kept", r.errMsg(err))
-					break top
+			for _, e := range v.Elems() {
+				if e.Partial {
+					break
 				}
 				entries++
-				if row, ok := r.row(raw, start); ok {
+				if row, ok := r.row(e); ok {
 					rows = append(rows, row)
 				}
 			}
-			if _, err := dec.Token(); err != nil {
-				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
-				break top
+			if v.Partial {
+				syntax += "; the benchmarks before it are kept"
 			}
 		case "context":
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
+			if v.Partial {
 				break top
 			}
-			members, ok := r.members(raw, dec.InputOffset()-int64(len(raw)))
-			if !ok {
-				r.warn(keyLine, "\"context\" is not an object; ignored")
+			if v.Kind != readkit.Map {
+				r.warn(f.Line, "\"context\" is not an object; ignored")
 			}
 			if !sawContext {
-				run, sawContext = r.run(members, def), true
-			}
-		default:
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				r.warn(r.errLine(err, dec), "%s", r.errMsg(err))
-				break top
+				run, sawContext = r.run(v.Fields, def), true
 			}
 		}
+	}
+	if syntax != "" {
+		r.warn(syntaxLine, "%s", syntax)
 	}
 	if !sawList {
 		return r.fail(0, "no \"benchmarks\" list: not a Google Benchmark JSON file")
@@ -260,7 +240,7 @@ top:
 
 // run builds the run's artifact, machine and context from the file's
 // context, letting what the caller set win.
-func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
+func (r *gbReader) run(ctx []readkit.Field, def Defaults) model.Run {
 	run := model.Run{Artifact: def.Artifact, Machine: def.Machine}
 	run.Artifact.Parents = slices.Clone(def.Artifact.Parents)
 	run.Machine.Labels = slices.Clone(def.Machine.Labels)
@@ -269,7 +249,7 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
 		context[kv.Key] = kv.Value
 	}
 	for _, m := range ctx {
-		switch m.key {
+		switch m.Key {
 		case "date":
 			s, ok := r.str(m, "context")
 			if !ok || !run.Artifact.Date.IsZero() {
@@ -278,9 +258,9 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
 			t, zoned, err := gbParseDate(s)
 			switch {
 			case err != nil:
-				r.warn(m.line, "context date %q: not a date; ignored", s)
+				r.warn(m.Line, "context date %q: not a date; ignored", s)
 			case !zoned:
-				r.warn(m.line, "context date %q has no time zone; taken as UTC", s)
+				r.warn(m.Line, "context date %q has no time zone; taken as UTC", s)
 				run.Artifact.Date = t
 			default:
 				run.Artifact.Date = t
@@ -299,8 +279,8 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
 			}
 		case "library_build_type":
 			if s, ok := r.str(m, "context"); ok && s != "" {
-				if _, set := context[m.key]; !set {
-					context[m.key] = s
+				if _, set := context[m.Key]; !set {
+					context[m.Key] = s
 				}
 			}
 		}
@@ -309,38 +289,37 @@ func (r *gbReader) run(ctx []gbMember, def Defaults) model.Run {
 	return run
 }
 
-// str reads a string member, reporting another type.
-func (r *gbReader) str(m gbMember, where string) (string, bool) {
-	var s string
-	if err := json.Unmarshal(m.val, &s); err != nil {
-		r.warn(m.line, "%s %q: want a string, got %s; ignored", where, m.key, jsonKind(m.val))
-		return "", false
+// str reads a string member (null is ""), reporting another type.
+func (r *gbReader) str(m readkit.Field, where string) (string, bool) {
+	s, ok := gbString(m.Val)
+	if !ok {
+		r.warn(m.Line, "%s %q: want a string, got %s; ignored", where, m.Key, jsonKind(m.Val))
 	}
-	return s, true
+	return s, ok
 }
 
-// count reads a non-negative integer member of the context.
-func (r *gbReader) count(m gbMember) (int, bool) {
-	var f float64
-	if err := json.Unmarshal(m.val, &f); err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		r.warn(m.line, "context %q: want a non-negative integer, got %s; ignored", m.key, gbShow(m.val))
+// gbString is a string value; null is "".
+func gbString(n *readkit.Node) (string, bool) {
+	switch n.Kind {
+	case readkit.String:
+		return n.Text, true
+	case readkit.Null:
+		return "", true
+	}
+	return "", false
+}
+
+// count reads a non-negative integer member of the context (null is 0).
+func (r *gbReader) count(m readkit.Field) (int, bool) {
+	f, ok := 0.0, m.Val.Kind == readkit.Null
+	if m.Val.IsNumber() && !math.IsInf(m.Val.Float, 0) {
+		f, ok = m.Val.Float, true
+	}
+	if !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		r.warn(m.Line, "context %q: want a non-negative integer, got %s; ignored", m.Key, r.show(m.Val))
 		return 0, false
 	}
 	return int(f), true
-}
-
-// members splits a JSON object (from a decoder, so valid) into its keys,
-// with lines; start is the object's offset in the file.
-func (r *gbReader) members(raw json.RawMessage, start int64) ([]gbMember, bool) {
-	kind, parts := splitJSON(raw)
-	if kind != '{' {
-		return nil, false
-	}
-	out := make([]gbMember, len(parts))
-	for i, p := range parts {
-		out[i] = gbMember{key: p.Key, line: r.lineAt(start + int64(p.KeyOff)), val: p.Raw}
-	}
-	return out, true
 }
 
 // gbAggregateSuffixes are the statistics Google Benchmark appends to
@@ -349,11 +328,10 @@ var gbAggregateSuffixes = []string{"mean", "median", "stddev", "cv"}
 
 // row decodes one element of "benchmarks"; it reports what is wrong and
 // returns false for rows that cannot be used.
-func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
-	line := r.lineAt(start)
-	members, ok := r.members(raw, start)
-	if !ok {
-		r.warn(line, "benchmark entry is not an object (got %s); skipped", jsonKind(raw))
+func (r *gbReader) row(e *readkit.Node) (gbRow, bool) {
+	line := e.Line
+	if e.Kind != readkit.Map {
+		r.warn(line, "benchmark entry is not an object (got %s); skipped", jsonKind(e))
 		return gbRow{line: line, repIndex: -1}, false
 	}
 	// Declared here, not above: it escapes, and a list of a million
@@ -365,46 +343,52 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 		errOccurred, skipped   bool
 		errMsg, skipMsg        string
 		family, instance       = -1, -1
-		bad                    *gbMember // the first field that makes the row unusable
+		bad                    *readkit.Field // the first field that makes the row unusable
 		badWhy                 string
 	)
-	badField := func(m gbMember, why string) {
+	badField := func(m readkit.Field, why string) {
 		if bad == nil {
 			bad, badWhy = &m, why
 		}
 	}
 	seen := map[string]bool{}
-	for _, m := range members {
-		if seen[m.key] {
-			r.warn(m.line, "key %q repeated in one benchmark entry; the first is kept", m.key)
+	for _, m := range e.Fields {
+		if seen[m.Key] {
+			r.warn(m.Line, "key %q repeated in one benchmark entry; the first is kept", m.Key)
 			continue
 		}
-		seen[m.key] = true
+		seen[m.Key] = true
 		text := func(dst *string) {
-			if err := json.Unmarshal(m.val, dst); err != nil {
-				switch m.key {
-				case "name", "run_name", "run_type", "time_unit":
-					badField(m, "want a string, got "+jsonKind(m.val))
-				default:
-					r.warn(m.line, "%q: want a string, got %s; ignored", m.key, jsonKind(m.val))
-				}
+			s, ok := gbString(m.Val)
+			switch {
+			case ok && m.Val.Kind == readkit.String:
+				*dst = s
+			case ok:
+			case m.Key == "name", m.Key == "run_name", m.Key == "run_type", m.Key == "time_unit":
+				badField(m, "want a string, got "+jsonKind(m.Val))
+			default:
+				r.warn(m.Line, "%q: want a string, got %s; ignored", m.Key, jsonKind(m.Val))
 			}
 		}
 		integer := func(dst *int) {
-			f, err := gbNumber(m.val)
-			if err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-				r.warn(m.line, "%q: want a non-negative integer, got %s; ignored", m.key, gbShow(m.val))
+			f, ok := gbNumber(m.Val)
+			if !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+				r.warn(m.Line, "%q: want a non-negative integer, got %s; ignored", m.Key, r.show(m.Val))
 				return
 			}
 			*dst = int(f)
 		}
 		flag := func(dst *bool) {
-			if err := json.Unmarshal(m.val, dst); err != nil {
-				r.warn(m.line, "%q: want true or false, got %s; taken as true", m.key, gbShow(m.val))
+			switch m.Val.Kind {
+			case readkit.Bool:
+				*dst = m.Val.Bool
+			case readkit.Null:
+			default:
+				r.warn(m.Line, "%q: want true or false, got %s; taken as true", m.Key, r.show(m.Val))
 				*dst = true
 			}
 		}
-		switch m.key {
+		switch m.Key {
 		case "name":
 			text(&name)
 		case "run_name":
@@ -430,12 +414,12 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 		case "per_family_instance_index":
 			integer(&instance)
 		case "real_time", "cpu_time":
-			f, err := gbNumber(m.val)
-			if err != nil {
-				badField(m, "want a number, got "+gbShow(m.val))
+			f, ok := gbNumber(m.Val)
+			if !ok {
+				badField(m, "want a number, got "+r.show(m.Val))
 				continue
 			}
-			if m.key == "real_time" {
+			if m.Key == "real_time" {
 				realV = &f
 			} else {
 				cpuV = &f
@@ -446,12 +430,12 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 			// from run to run; the others are repeated in the name or are
 			// not measurements.
 		default:
-			f, err := gbNumber(m.val)
-			if err != nil {
-				r.warnOnce("key "+m.key, m.line, "unknown key %q (%s) ignored", m.key, jsonKind(m.val))
+			f, ok := gbNumber(m.Val)
+			if !ok {
+				r.warnOnce("key "+m.Key, m.Line, "unknown key %q (%s) ignored", m.Key, jsonKind(m.Val))
 				continue
 			}
-			row.counters = append(row.counters, gbCounter{name: m.key, val: f, line: m.line})
+			row.counters = append(row.counters, gbCounter{name: m.Key, val: f, line: m.Line})
 		}
 	}
 	if bad != nil {
@@ -462,7 +446,7 @@ func (r *gbReader) row(raw json.RawMessage, start int64) (gbRow, bool) {
 		if who != "" {
 			who += ": "
 		}
-		r.warn(bad.line, "%s%q: %s; entry skipped", who, bad.key, badWhy)
+		r.warn(bad.Line, "%s%q: %s; entry skipped", who, bad.Key, badWhy)
 		return row, false
 	}
 	if runName == "" {
@@ -774,60 +758,30 @@ func gbParseDate(s string) (t time.Time, zoned bool, err error) {
 	return time.Time{}, false, fmt.Errorf("unknown date format")
 }
 
-// gbNumber reads a JSON number, or one of the non-finite tokens that
-// readkit.Lenient turned into strings.
-func gbNumber(raw json.RawMessage) (float64, error) {
-	var f float64
-	if err := json.Unmarshal(raw, &f); err == nil {
-		return f, nil
-	}
-	if x, ok := readkit.NonFinite(raw); ok {
-		return x, nil
-	}
-	return 0, errors.New("not a number")
-}
-
-// gbSkipSpace returns the offset of the first byte at or after off that is
-// neither white space nor a comma.
-func gbSkipSpace(data []byte, off int64) int64 {
-	for off < int64(len(data)) {
-		switch data[off] {
-		case ' ', '\t', '\r', '\n', ',':
-			off++
-		default:
-			return off
-		}
-	}
-	return off
-}
-
-// errLine is the line of a decoding error.
-func (r *gbReader) errLine(err error, dec *json.Decoder) int {
-	var se *json.SyntaxError
+// gbNumber reads a JSON number, or one of the bare non-finite tokens
+// (read as strings, readkit.JSONOptions.NonFinite); a number out of the
+// float64 range is none, and null is 0 (as encoding/json reads it).
+func gbNumber(n *readkit.Node) (float64, bool) {
 	switch {
-	case errors.As(err, &se):
-		return r.lines.Error(se.Offset)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return r.lines.Count()
+	case n.Kind == readkit.Null:
+		return 0, true
+	case n.IsNumber():
+		return n.Float, !math.IsInf(n.Float, 0)
 	}
-	return r.lineAt(dec.InputOffset())
+	return readkit.NonFinite(n)
 }
 
-// errMsg describes a decoding error.
-func (r *gbReader) errMsg(err error) string {
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		return "malformed JSON: " + se.Error()
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+// gbSyntax describes what is wrong with a file that is not JSON.
+func gbSyntax(se *readkit.SyntaxError) string {
+	if se.Truncated {
 		return "truncated file: unexpected end of JSON"
 	}
-	return err.Error()
+	return "malformed JSON: " + se.Msg
 }
 
-// gbShow quotes a short value for a message.
-func gbShow(raw json.RawMessage) string {
-	s := string(bytes.TrimSpace(raw))
+// show quotes a short value for a message, as the file has it.
+func (r *gbReader) show(n *readkit.Node) string {
+	s := readkit.Source(r.data, n)
 	if len(s) > 40 {
 		s = s[:40] + "…"
 	}

@@ -2,10 +2,8 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -64,49 +62,35 @@ const hyperfineSniffLimit = 64 << 10
 
 // sniffHyperfine accepts a JSON object whose "results" array starts with
 // an object holding a string "command" and one of hyperfine's measurement
-// keys. It walks tokens of the file's beginning only.
+// keys. It parses the file's beginning only.
 func sniffHyperfine(in Input) bool {
-	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
-	if len(data) > hyperfineSniffLimit {
-		data = data[:hyperfineSniffLimit]
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	root := sniffJSON(in.Name, bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf")), hyperfineSniffLimit)
+	if root == nil || root.Kind != readkit.Map {
 		return false
 	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		if key != "results" {
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
+	for _, f := range root.Fields {
+		if f.Key != "results" {
+			if f.Val.Partial {
 				return false
 			}
 			continue
 		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return false
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		if f.Val.Kind != readkit.List || f.Val.Len() == 0 || f.Val.Elem(0).Kind != readkit.Map {
 			return false
 		}
 		command, measured := false, false
-		for dec.More() && !(command && measured) {
-			k, err := dec.Token()
-			if err != nil {
-				return false
+		for _, m := range f.Val.Elem(0).Fields {
+			if m.Val.Partial {
+				break
 			}
-			var v json.RawMessage
-			if dec.Decode(&v) != nil {
-				return false
-			}
-			switch k {
+			switch m.Key {
 			case "command":
-				command = len(v) > 0 && v[0] == '"'
+				command = m.Val.Kind == readkit.String
 			case "times", "mean", "exit_codes":
 				measured = true
+			}
+			if command && measured {
+				break
 			}
 		}
 		return command && measured
@@ -114,24 +98,36 @@ func sniffHyperfine(in Input) bool {
 	return false
 }
 
-// hyperfineFile holds what the reader needs to point problems at lines.
+// hyperfineFile is the file being read.
 type hyperfineFile struct {
-	name  string
-	data  []byte
-	lines *readkit.Lines
+	name string
+	data []byte
 }
 
-func (f *hyperfineFile) line(off int) int {
-	return f.lines.At(off)
+func (f *hyperfineFile) problem(n *readkit.Node, format string, args ...any) archive.Problem {
+	return problem(f.name, n.Line, format, args...)
 }
 
-func (f *hyperfineFile) problem(off int, format string, args ...any) archive.Problem {
-	return problem(f.name, f.line(off), format, args...)
+// short quotes at most 40 bytes of a value, as the file has it, for a
+// message.
+func (f *hyperfineFile) short(n *readkit.Node) string {
+	return hyperfineShort(readkit.Source(f.data, n))
+}
+
+func hyperfineShort(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	i := 40
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // hyperfineEntry is one usable element of "results".
 type hyperfineEntry struct {
-	off     int // where the element starts
+	line    int // where the element starts
 	what    string
 	command string
 	params  model.Params
@@ -140,27 +136,26 @@ type hyperfineEntry struct {
 
 func readHyperfine(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
 	data := bytes.TrimPrefix(in.Data, []byte("\xef\xbb\xbf"))
-	f := &hyperfineFile{name: in.Name, data: data, lines: readkit.NewLines(data)}
+	f := &hyperfineFile{name: in.Name, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, []archive.Problem{fatal(f.name, 0, "the file is empty")}
 	}
 	var probs []archive.Problem
 	dropped := 0
 	defer func() { problems = withDropped(problems, f.name, dropped) }()
-	elems, seen, err := hyperfineElements(f, &probs)
-	if err != nil {
-		p := hyperfineSyntax(f, err)
+	elems, seen, p := hyperfineElements(f, &probs)
+	if p != nil {
 		if len(elems) == 0 {
 			p.Fatal = true
-			return nil, append(probs, p)
+			return nil, append(probs, *p)
 		}
 		p.Msg += fmt.Sprintf(" (the %d results before it are kept)", len(elems))
-		probs = append(probs, p)
+		probs = append(probs, *p)
 	}
 	if !seen {
 		return nil, append(probs, fatal(f.name, 0, "no \"results\" array: not a hyperfine --export-json file"))
 	}
-	if len(elems) == 0 && err == nil {
+	if len(elems) == 0 && p == nil {
 		return nil, append(probs, fatal(f.name, 0, "the \"results\" array is empty: hyperfine benchmarked no command"))
 	}
 
@@ -180,11 +175,11 @@ func readHyperfine(in Input, def Defaults) (_ []model.Run, problems []archive.Pr
 		tc := model.TestCase{Benchmark: names[i], Params: e.params}
 		key := tc.String()
 		if at, dup := firstAt[key]; dup {
-			probs = keep(probs, &dropped, f.problem(e.off, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
-				e.what, key, f.line(at)))
+			probs = keep(probs, &dropped, problem(f.name, e.line, "%s: %q is a duplicate of the command at line %d; skipped (its runs would mix with the first one's)",
+				e.what, key, at))
 			continue
 		}
-		firstAt[key] = e.off
+		firstAt[key] = e.line
 		for _, r := range e.results {
 			r.Case = tc
 			run.Results = append(run.Results, r)
@@ -196,138 +191,91 @@ func readHyperfine(in Input, def Defaults) (_ []model.Run, problems []archive.Pr
 	return []model.Run{run}, probs
 }
 
-// hyperfineElement is the raw text of one element of "results" and where
-// it starts in the file.
-type hyperfineElement struct {
-	off int
-	raw []byte
-}
-
-// hyperfineElements splits the file into the elements of its "results"
+// hyperfineElements reads the file into the elements of its "results"
 // array. It returns the elements read before any syntax error, whether a
-// "results" array was found, and the error. A second "results" array is
-// ignored with a problem.
-func hyperfineElements(f *hyperfineFile, probs *[]archive.Problem) ([]hyperfineElement, bool, error) {
-	dec := json.NewDecoder(bytes.NewReader(f.data))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, false, err
+// "results" array was found, and what is wrong with the file. A second
+// "results" array is ignored with a problem.
+func hyperfineElements(f *hyperfineFile, probs *[]archive.Problem) ([]*readkit.Node, bool, *archive.Problem) {
+	root, end, perr := parseJSON(f.name, f.data, readkit.JSONOptions{Trailing: true, Duplicates: true, Partial: true})
+	var syntax *archive.Problem
+	if perr != nil {
+		se, line, ok := jsonSyntax(perr, f.data)
+		switch {
+		case !ok:
+			syntax = perr
+		case se.Truncated:
+			syntax = &archive.Problem{File: f.name, Line: line, Msg: "truncated JSON: the file ends in the middle of a value"}
+		default:
+			syntax = &archive.Problem{File: f.name, Line: line, Msg: "invalid JSON: " + se.Msg}
+		}
+		if root == nil {
+			return nil, false, syntax
+		}
 	}
-	if t != json.Delim('{') {
-		return nil, false, hyperfineTypeError{0, "the file is not a JSON object"}
+	if root.Kind != readkit.Map {
+		return nil, false, &archive.Problem{File: f.name, Line: 1, Msg: "the file is not a JSON object"}
 	}
-	var elems []hyperfineElement
+	var elems []*readkit.Node
 	seen := false
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return elems, seen, err
+	for _, m := range root.Fields {
+		if m.Key == "results" && seen {
+			*probs = append(*probs, f.problem(m.Val, "a second \"results\" array; ignored (the first one is read)"))
 		}
-		at := hyperfineSkip(f.data, int(dec.InputOffset()), " \t\r\n:")
-		if k == "results" && seen {
-			*probs = append(*probs, f.problem(at, "a second \"results\" array; ignored (the first one is read)"))
-		}
-		if k != "results" || seen {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return elems, seen, err
-			}
+		if m.Key != "results" || seen {
 			continue
 		}
 		seen = true
-		t, err := dec.Token()
-		if err != nil {
-			return elems, seen, err
+		if m.Val.Kind != readkit.List {
+			return nil, false, &archive.Problem{File: f.name, Line: m.Val.Line, Msg: "\"results\" is not an array"}
 		}
-		if t != json.Delim('[') {
-			return nil, false, hyperfineTypeError{at, "\"results\" is not an array"}
-		}
-		for dec.More() {
-			off := hyperfineSkip(f.data, int(dec.InputOffset()), " \t\r\n,")
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return elems, seen, err
+		for _, el := range m.Val.Elems() {
+			if !el.Partial {
+				elems = append(elems, el)
 			}
-			elems = append(elems, hyperfineElement{off, raw})
-		}
-		if _, err := dec.Token(); err != nil {
-			return elems, seen, err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return elems, seen, err
+	if syntax != nil {
+		return elems, seen, syntax
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return elems, seen, hyperfineTypeError{int(dec.InputOffset()), "unexpected data after the JSON object"}
+	if l, ok := trailing(f.data, end, false); ok {
+		return elems, seen, &archive.Problem{File: f.name, Line: l, Msg: "unexpected data after the JSON object"}
 	}
 	return elems, seen, nil
 }
 
-// hyperfineTypeError is a structural problem at a known offset.
-type hyperfineTypeError struct {
-	off int
-	msg string
-}
-
-func (e hyperfineTypeError) Error() string { return e.msg }
-
-// hyperfineSyntax turns a decoding error into a problem at its line.
-func hyperfineSyntax(f *hyperfineFile, err error) archive.Problem {
-	var syn *json.SyntaxError
-	var typ hyperfineTypeError
-	switch {
-	case errors.As(err, &typ):
-		return f.problem(typ.off, "%s", typ.msg)
-	case errors.As(err, &syn):
-		return problem(f.name, f.lines.Error(syn.Offset), "invalid JSON: %v", syn)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return f.problem(len(f.data), "truncated JSON: the file ends in the middle of a value")
-	}
-	return f.problem(0, "invalid JSON: %v", err)
-}
-
-// hyperfineSkip returns the offset of the first byte at or after off that
-// is not in set.
-func hyperfineSkip(data []byte, off int, set string) int {
-	for off < len(data) && strings.IndexByte(set, data[off]) >= 0 {
-		off++
-	}
-	return off
-}
-
-// hyperfineMember is one member of a JSON object with where its value
-// starts in the file.
-type hyperfineMember struct {
-	off int
-	raw []byte
-}
-
-// hyperfineObject splits a syntactically valid JSON value into the
-// members of an object; ok is false when it is not an object. A repeated
-// key keeps its last value, as encoding/json does.
-func hyperfineObject(el hyperfineElement) (map[string]hyperfineMember, bool) {
-	kind, parts := splitJSON(el.raw)
-	if kind != '{' {
+// hyperfineObject returns the members of an object (a repeated key keeps
+// its last value, as encoding/json does); ok is false when n is not an
+// object.
+func hyperfineObject(n *readkit.Node) (map[string]*readkit.Node, bool) {
+	if n.Kind != readkit.Map {
 		return nil, false
 	}
-	m := make(map[string]hyperfineMember, len(parts))
-	for _, p := range parts {
-		m[p.Key] = hyperfineMember{el.off + p.Off, p.Raw}
+	m := make(map[string]*readkit.Node, len(n.Fields))
+	for _, fd := range n.Fields {
+		m[fd.Key] = fd.Val
 	}
 	return m, true
 }
 
 // hyperfineNumbers decodes an array of numbers. Elements that are not
 // finite non-negative numbers are left out and named in bad.
-func hyperfineNumbers(raw []byte) (xs []float64, bad []string, ok bool) {
-	var elems []json.RawMessage
-	if json.Unmarshal(raw, &elems) != nil || elems == nil {
+func (f *hyperfineFile) numbers(n *readkit.Node) (xs []float64, bad []string, ok bool) {
+	if n.Kind != readkit.List {
 		return nil, nil, false
 	}
-	for i, e := range elems {
-		x, ok := hyperfineNumber(e)
+	var texts []string
+	for i := range n.Len() {
+		var x float64
+		if i < len(n.Nums) {
+			x, ok = n.Nums[i].Float(), true // a list of numbers only
+		} else {
+			x, ok = hyperfineNumber(n.Items[i])
+		}
 		if !ok || x < 0 {
-			bad = append(bad, fmt.Sprintf("[%d] = %s", i, hyperfineShort(e)))
+			if texts == nil {
+				texts = readkit.ElemSources(f.data, n)
+			}
+			bad = append(bad, fmt.Sprintf("[%d] = %s", i, hyperfineShort(texts[i])))
 			continue
 		}
 		xs = append(xs, x)
@@ -337,60 +285,52 @@ func hyperfineNumbers(raw []byte) (xs []float64, bad []string, ok bool) {
 
 // hyperfineNumber decodes a JSON number; null and numbers out of the
 // float64 range are not numbers.
-func hyperfineNumber(raw []byte) (float64, bool) {
-	var x *float64
-	if json.Unmarshal(raw, &x) != nil || x == nil {
+func hyperfineNumber(n *readkit.Node) (float64, bool) {
+	if n == nil || !n.IsNumber() || math.IsInf(n.Float, 0) {
 		return 0, false
 	}
-	return *x, true
-}
-
-// hyperfineShort quotes at most 40 bytes of a raw value for a message.
-func hyperfineShort(raw []byte) string {
-	if len(raw) <= 40 {
-		return string(raw)
-	}
-	n := 40
-	for n > 0 && !utf8.RuneStart(raw[n]) {
-		n--
-	}
-	return string(raw[:n]) + "…"
+	return n.Float, true
 }
 
 // hyperfineDecode reads element i of "results" into an entry; nil when
 // the element cannot be used (the problems say why).
-func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEntry, []archive.Problem) {
+func hyperfineDecode(f *hyperfineFile, i int, el *readkit.Node) (*hyperfineEntry, []archive.Problem) {
 	var probs []archive.Problem
 	what := fmt.Sprintf("results[%d]", i)
 	m, ok := hyperfineObject(el)
 	if !ok {
-		return nil, []archive.Problem{f.problem(el.off, "%s is %s, not an object; skipped", what, hyperfineShort(el.raw))}
+		return nil, []archive.Problem{f.problem(el, "%s is %s, not an object; skipped", what, f.short(el))}
 	}
 	cmd, ok := m["command"]
 	if !ok {
-		return nil, []archive.Problem{f.problem(el.off, "%s has no \"command\"; skipped", what)}
+		return nil, []archive.Problem{f.problem(el, "%s has no \"command\"; skipped", what)}
 	}
-	e := &hyperfineEntry{off: el.off}
-	if json.Unmarshal(cmd.raw, &e.command) != nil || e.command == "" {
-		return nil, []archive.Problem{f.problem(cmd.off, "%s: \"command\" is %s, not a non-empty string; skipped", what, hyperfineShort(cmd.raw))}
+	e := &hyperfineEntry{line: el.Line}
+	if e.command = cmd.Str(); e.command == "" {
+		return nil, []archive.Problem{f.problem(cmd, "%s: \"command\" is %s, not a non-empty string; skipped", what, f.short(cmd))}
 	}
 	e.what = fmt.Sprintf("%s (%q)", what, e.command)
 	what = e.what
 
-	if p, ok := m["parameters"]; ok && string(p.raw) != "null" {
-		var raw map[string]json.RawMessage
-		if json.Unmarshal(p.raw, &raw) != nil {
-			return nil, []archive.Problem{f.problem(p.off, "%s: \"parameters\" is %s, not an object; skipped", what, hyperfineShort(p.raw))}
+	if p, ok := m["parameters"]; ok && p.Kind != readkit.Null {
+		raw, ok := hyperfineObject(p)
+		if !ok {
+			return nil, []archive.Problem{f.problem(p, "%s: \"parameters\" is %s, not an object; skipped", what, f.short(p))}
 		}
 		params := make(map[string]string, len(raw))
-		for k, v := range raw {
+		for _, fd := range p.Fields {
+			k, v := fd.Key, fd.Val
+			if raw[k] != v {
+				continue // repeated: the last one counts
+			}
 			var s string
 			switch {
-			case json.Unmarshal(v, &s) == nil:
-			case len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9'):
-				s = string(v) // a number written by hand: keep its text
+			case v.Kind == readkit.String, v.Kind == readkit.Null:
+				s = v.Text
+			case v.IsNumber():
+				s = readkit.Source(f.data, v) // a number written by hand: keep its text
 			default:
-				return nil, []archive.Problem{f.problem(p.off, "%s: parameter %q is %s, not a string; skipped", what, k, hyperfineShort(v))}
+				return nil, []archive.Problem{f.problem(p, "%s: parameter %q is %s, not a string; skipped", what, k, f.short(v))}
 			}
 			params[k] = s
 		}
@@ -401,12 +341,12 @@ func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEn
 	var runErr string
 	if x, ok := m["exit_codes"]; ok {
 		var codes []*int
-		if json.Unmarshal(x.raw, &codes) != nil {
-			probs = append(probs, f.problem(x.off, "%s: \"exit_codes\" is %s, not an array of integers; ignored", what, hyperfineShort(x.raw)))
+		if readkit.Decode(x, &codes) != nil {
+			probs = append(probs, f.problem(x, "%s: \"exit_codes\" is %s, not an array of integers; ignored", what, f.short(x)))
 		} else if failed, how := hyperfineFailures(codes); failed == len(codes) && failed > 0 {
 			runErr = fmt.Sprintf("all %d runs failed (%s)", failed, how)
 		} else if failed > 0 {
-			probs = append(probs, f.problem(x.off, "%s: %d of %d runs failed (%s); their times are kept", what, failed, len(codes), how))
+			probs = append(probs, f.problem(x, "%s: %d of %d runs failed (%s); their times are kept", what, failed, len(codes), how))
 		}
 	}
 
@@ -419,24 +359,24 @@ func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEn
 	}
 
 	if t, ok := m["times"]; ok {
-		xs, bad, ok := hyperfineNumbers(t.raw)
+		xs, bad, ok := f.numbers(t)
 		switch {
 		case !ok:
-			return nil, append(probs, f.problem(t.off, "%s: \"times\" is %s, not an array of numbers; skipped", what, hyperfineShort(t.raw)))
+			return nil, append(probs, f.problem(t, "%s: \"times\" is %s, not an array of numbers; skipped", what, f.short(t)))
 		case len(bad) > 0:
-			probs = append(probs, f.problem(t.off, "%s: \"times\" has values that are not durations in seconds, left out: %s", what, strings.Join(bad, ", ")))
+			probs = append(probs, f.problem(t, "%s: \"times\" has values that are not durations in seconds, left out: %s", what, strings.Join(bad, ", ")))
 		}
 		if len(xs) == 0 {
-			return nil, append(probs, f.problem(t.off, "%s: \"times\" holds no run; skipped", what))
+			return nil, append(probs, f.problem(t, "%s: \"times\" holds no run; skipped", what))
 		}
 		add("wall-time", "s", xs)
 	} else {
 		mean, ok := m["mean"]
-		x, isNum := hyperfineNumber(mean.raw)
+		x, isNum := hyperfineNumber(mean)
 		if !ok || !isNum || x < 0 {
-			return nil, append(probs, f.problem(el.off, "%s has neither \"times\" nor a \"mean\" duration; skipped", what))
+			return nil, append(probs, f.problem(el, "%s has neither \"times\" nor a \"mean\" duration; skipped", what))
 		}
-		probs = append(probs, f.problem(mean.off, "%s has no \"times\" (hyperfine before 1.2?); its mean is the only wall-time sample", what))
+		probs = append(probs, f.problem(mean, "%s has no \"times\" (hyperfine before 1.2?); its mean is the only wall-time sample", what))
 		add("wall-time", "s", []float64{x})
 	}
 
@@ -445,21 +385,21 @@ func hyperfineDecode(f *hyperfineFile, i int, el hyperfineElement) (*hyperfineEn
 		if !ok {
 			continue
 		}
-		x, isNum := hyperfineNumber(v.raw)
+		x, isNum := hyperfineNumber(v)
 		if !isNum || x < 0 {
-			probs = append(probs, f.problem(v.off, "%s: %q is %s, not a duration in seconds; %s left out", what, k.key, hyperfineShort(v.raw), k.metric))
+			probs = append(probs, f.problem(v, "%s: %q is %s, not a duration in seconds; %s left out", what, k.key, f.short(v), k.metric))
 			continue
 		}
 		add(k.metric, "s", []float64{x})
 	}
 
-	if v, ok := m["memory_usage_byte"]; ok && string(v.raw) != "null" {
-		xs, bad, ok := hyperfineNumbers(v.raw)
+	if v, ok := m["memory_usage_byte"]; ok && v.Kind != readkit.Null {
+		xs, bad, ok := f.numbers(v)
 		switch {
 		case !ok:
-			probs = append(probs, f.problem(v.off, "%s: \"memory_usage_byte\" is %s, not an array of numbers; max-rss left out", what, hyperfineShort(v.raw)))
+			probs = append(probs, f.problem(v, "%s: \"memory_usage_byte\" is %s, not an array of numbers; max-rss left out", what, f.short(v)))
 		case len(bad) > 0:
-			probs = append(probs, f.problem(v.off, "%s: \"memory_usage_byte\" has values that are not byte counts, left out: %s", what, strings.Join(bad, ", ")))
+			probs = append(probs, f.problem(v, "%s: \"memory_usage_byte\" has values that are not byte counts, left out: %s", what, strings.Join(bad, ", ")))
 		}
 		if len(xs) > 0 {
 			add("max-rss", "B", xs)

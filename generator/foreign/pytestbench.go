@@ -2,10 +2,7 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -100,16 +97,13 @@ func sniffPytest(in Input) bool {
 type pytestReader struct {
 	file     string
 	data     []byte
-	lines    *readkit.Lines
 	problems []archive.Problem
 	dropped  int // warnings past maxProblems
 }
 
-// pytestField is one member of a JSON object and where its value starts.
-type pytestField struct {
-	raw json.RawMessage
-	off int
-}
+// pytestObject is the members of a JSON object by key (of a repeated
+// key, the last).
+type pytestObject map[string]*readkit.Node
 
 // pytestEntry is one benchmark of the file, read but not yet named.
 type pytestEntry struct {
@@ -121,8 +115,7 @@ type pytestEntry struct {
 }
 
 func readPytest(in Input, def Defaults) (_ []model.Run, problems []archive.Problem) {
-	r := &pytestReader{file: in.Name, data: readkit.Lenient(bytes.TrimPrefix(in.Data, []byte("\uFEFF")))}
-	r.lines = readkit.NewLines(r.data)
+	r := &pytestReader{file: in.Name, data: bytes.TrimPrefix(in.Data, []byte("\uFEFF"))}
 	defer func() { problems = withDropped(problems, r.file, r.dropped) }()
 	top, benches, ok := r.document()
 	if !ok {
@@ -158,90 +151,73 @@ func readPytest(in Input, def Defaults) (_ []model.Run, problems []archive.Probl
 // document reads the top-level object, keeping its members and the
 // benchmarks that precede any syntax error: a truncated file still gives
 // the benchmarks written before the cut.
-func (r *pytestReader) document() (map[string]pytestField, []pytestField, bool) {
-	dec := json.NewDecoder(bytes.NewReader(r.data))
-	tok, err := dec.Token()
-	if err != nil {
-		r.fail(r.syntaxLine(), "not JSON: %v", r.syntaxMsg(err))
-		return nil, nil, false
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		r.fail(r.line(r.skip(0)), "not a pytest-benchmark file: the document is not an object")
-		return nil, nil, false
-	}
-	top := map[string]pytestField{}
-	var benches []pytestField
-	sawBenchmarks := false
-	broken := false
-	for !broken && dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			broken = true
-			break
+func (r *pytestReader) document() (pytestObject, []*readkit.Node, bool) {
+	root, end, perr := parseJSON(r.file, r.data, readkit.JSONOptions{Trailing: true, Duplicates: true, NonFinite: true, Partial: true})
+	msg, syntaxLine := "", 0
+	if perr != nil {
+		se, line, ok := jsonSyntax(perr, r.data)
+		switch {
+		case !ok:
+			msg = perr.Msg
+		case se.Truncated:
+			msg = "file ends in the middle of the JSON document (truncated?)"
+		default:
+			msg = "malformed JSON: " + se.Msg
 		}
-		key, _ := tok.(string)
-		off := r.skip(int(dec.InputOffset()))
-		if key != "benchmarks" || off >= len(r.data) || r.data[off] != '[' {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				broken = true
+		syntaxLine = line
+		if root == nil {
+			r.fail(syntaxLine, "not JSON: %s", msg)
+			return nil, nil, false
+		}
+	}
+	if root.Kind != readkit.Map {
+		r.fail(root.Line, "not a pytest-benchmark file: the document is not an object")
+		return nil, nil, false
+	}
+	top := pytestObject{}
+	var benches []*readkit.Node
+	sawBenchmarks := false
+	for _, f := range root.Fields {
+		v := f.Val
+		if f.Key != "benchmarks" || v.Kind != readkit.List {
+			if v.Partial {
 				break
 			}
-			if key == "benchmarks" {
+			if f.Key == "benchmarks" {
 				sawBenchmarks = true
-				if !bytes.Equal(raw, []byte("null")) {
-					r.fail(r.line(off), "benchmarks: want a list, got %s", jsonKind(raw))
+				if v.Kind != readkit.Null {
+					r.fail(v.Line, "benchmarks: want a list, got %s", jsonKind(v))
 					return nil, nil, false
 				}
 			}
-			top[key] = pytestField{raw, off}
+			top[f.Key] = v
 			continue
 		}
 		sawBenchmarks = true
-		top[key] = pytestField{nil, off}
-		if _, err := dec.Token(); err != nil {
-			broken = true
-			break
-		}
-		for dec.More() {
-			boff := r.skip(int(dec.InputOffset()))
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				broken = true
-				break
-			}
-			benches = append(benches, pytestField{raw, boff})
-		}
-		if !broken {
-			if _, err := dec.Token(); err != nil {
-				broken = true
+		top[f.Key] = v
+		for _, b := range v.Elems() {
+			if !b.Partial {
+				benches = append(benches, b)
 			}
 		}
 	}
-	if !broken {
-		if _, err := dec.Token(); err != nil {
-			broken = true
-		} else if _, err := dec.Token(); err != io.EOF {
-			r.warn(r.line(r.skip(int(dec.InputOffset()))), "data after the end of the document ignored")
+	if perr == nil {
+		if l, ok := trailing(r.data, end, false); ok {
+			r.warn(l, "data after the end of the document ignored")
 		}
-	}
-	if broken {
-		msg := "malformed JSON"
-		if err := json.Unmarshal(r.data, new(json.RawMessage)); err != nil {
-			msg = r.syntaxMsg(err)
-		}
+	} else {
 		if len(benches) == 0 {
-			r.fail(r.syntaxLine(), "%s", msg)
+			r.fail(syntaxLine, "%s", msg)
 			return nil, nil, false
 		}
-		r.warn(r.syntaxLine(), "%s; kept the %d benchmarks before it", msg, len(benches))
+		r.warn(syntaxLine, "%s; kept the %d benchmarks before it", msg, len(benches))
 	}
 	switch {
 	case !sawBenchmarks:
 		r.fail(0, "not a pytest-benchmark file: no benchmarks list")
 		return nil, nil, false
 	case len(benches) == 0:
-		r.fail(r.line(top["benchmarks"].off), "the benchmarks list is empty (pytest-benchmark leaves out the benchmarks of failed tests)")
+		r.fail(top["benchmarks"].Line, "the benchmarks list is empty (pytest-benchmark leaves out the benchmarks of failed tests)")
 		return nil, nil, false
 	}
 	return top, benches, true
@@ -249,8 +225,8 @@ func (r *pytestReader) document() (map[string]pytestField, []pytestField, bool) 
 
 // benchmark reads one element of the benchmarks list. fromMin reports that
 // the sample is stats.min for want of stats.data.
-func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool) {
-	e.line = r.line(b.off)
+func (r *pytestReader) benchmark(b *readkit.Node) (e pytestEntry, fromMin, ok bool) {
+	e.line = b.Line
 	fields, err := r.object(b)
 	if err != nil {
 		r.warn(e.line, "benchmark: %v; skipped", err)
@@ -287,13 +263,13 @@ func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool
 	}
 
 	pm := map[string]string{}
-	if f, ok := fields["params"]; ok && !pytestNull(f.raw) {
+	if f, ok := fields["params"]; ok && f.Kind != readkit.Null {
 		obj, err := r.object(f)
 		if err != nil {
-			r.warn(r.line(f.off), "%s: params: %v; ignored", label, err)
+			r.warn(f.Line, "%s: params: %v; ignored", label, err)
 		}
 		for k, v := range obj {
-			pm[k] = pytestParamValue(v.raw)
+			pm[k] = r.paramValue(v)
 		}
 	}
 	if len(pm) == 0 && id != "" {
@@ -309,34 +285,34 @@ func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool
 	e.params = model.NewParams(pm)
 
 	st, ok := fields["stats"]
-	if !ok || pytestNull(st.raw) {
+	if !ok || st.Kind == readkit.Null {
 		r.warn(e.line, "%s: no stats; skipped", label)
 		return e, false, false
 	}
 	stats, err := r.object(st)
 	if err != nil {
-		r.warn(r.line(st.off), "%s: stats: %v; skipped", label, err)
+		r.warn(st.Line, "%s: stats: %v; skipped", label, err)
 		return e, false, false
 	}
-	if d, ok := stats["data"]; ok && !pytestNull(d.raw) {
+	if d, ok := stats["data"]; ok && d.Kind != readkit.Null {
 		var n int
 		e.samples, n = r.samples(d, label)
 		if len(e.samples) > 0 {
 			return e, false, true
 		}
 		if n > 0 {
-			r.warn(r.line(d.off), "%s: stats.data holds no valid sample; skipped", label)
+			r.warn(d.Line, "%s: stats.data holds no valid sample; skipped", label)
 			return e, false, false
 		}
 	}
 	m, ok := stats["min"]
-	if !ok || pytestNull(m.raw) {
-		r.warn(r.line(st.off), "%s: neither stats.data nor stats.min; skipped", label)
+	if !ok || m.Kind == readkit.Null {
+		r.warn(st.Line, "%s: neither stats.data nor stats.min; skipped", label)
 		return e, false, false
 	}
-	x, msg := pytestDuration(m.raw)
+	x, msg := pytestDuration(m, readkit.Source(r.data, m))
 	if msg != "" {
-		r.warn(r.line(m.off), "%s: stats.min %s; skipped", label, msg)
+		r.warn(m.Line, "%s: stats.min %s; skipped", label, msg)
 		return e, false, false
 	}
 	e.samples = []float64{x}
@@ -345,33 +321,34 @@ func (r *pytestReader) benchmark(b pytestField) (e pytestEntry, fromMin, ok bool
 
 // samples reads stats.data, dropping (and reporting) the values that are
 // not durations; n is the number of values the list holds.
-func (r *pytestReader) samples(f pytestField, label string) (out []float64, n int) {
-	dec := json.NewDecoder(bytes.NewReader(f.raw))
-	dec.UseNumber()
-	var vals []any
-	if err := dec.Decode(&vals); err != nil {
-		r.warn(r.line(f.off), "%s: stats.data: want a list of numbers, got %s", label, jsonKind(f.raw))
+func (r *pytestReader) samples(d *readkit.Node, label string) (out []float64, n int) {
+	if d.Kind != readkit.List {
+		r.warn(d.Line, "%s: stats.data: want a list of numbers, got %s", label, jsonKind(d))
 		return nil, 1
 	}
-	out = make([]float64, 0, len(vals))
+	out = make([]float64, 0, d.Len())
+	for _, x := range d.Nums { // a list of numbers only
+		if f := x.Float(); f >= 0 {
+			out = append(out, f)
+		}
+	}
 	var bad []string
-	for i, v := range vals {
-		n, isNum := v.(json.Number)
-		if s, isStr := v.(string); isStr {
-			if _, ok := readkit.NonFinite([]byte(strconv.Quote(s))); ok {
-				n, isNum = json.Number(strconv.Quote(s)), true
+	if len(out) < d.Len() {
+		out = out[:0]
+		texts := readkit.ElemSources(r.data, d)
+		for i := range d.Len() {
+			v := d.Elem(i)
+			if _, nonFinite := readkit.NonFinite(v); !v.IsNumber() && !nonFinite {
+				bad = append(bad, fmt.Sprintf("[%d] is %s", i, jsonKind(v)))
+				continue
 			}
+			x, msg := pytestDuration(v, texts[i])
+			if msg != "" {
+				bad = append(bad, fmt.Sprintf("[%d] %s", i, msg))
+				continue
+			}
+			out = append(out, x)
 		}
-		if !isNum {
-			bad = append(bad, fmt.Sprintf("[%d] is %s", i, pytestKindOf(v)))
-			continue
-		}
-		x, msg := pytestDuration(json.RawMessage(n))
-		if msg != "" {
-			bad = append(bad, fmt.Sprintf("[%d] %s", i, msg))
-			continue
-		}
-		out = append(out, x)
 	}
 	if nbad := len(bad); nbad > 0 {
 		const show = 3
@@ -380,9 +357,9 @@ func (r *pytestReader) samples(f pytestField, label string) (out []float64, n in
 			more = fmt.Sprintf(" and %d more", nbad-show)
 			bad = bad[:show]
 		}
-		r.warn(r.line(f.off), "%s: dropped %d invalid samples of stats.data: %s%s", label, nbad, strings.Join(bad, ", "), more)
+		r.warn(d.Line, "%s: dropped %d invalid samples of stats.data: %s%s", label, nbad, strings.Join(bad, ", "), more)
 	}
-	return out, len(vals)
+	return out, d.Len()
 }
 
 // results names the entries and drops duplicates.
@@ -417,14 +394,14 @@ func (r *pytestReader) results(entries []pytestEntry) []model.Result {
 
 // artifact takes the commit from commit_info when it names one, else the
 // caller's artifact.
-func (r *pytestReader) artifact(top map[string]pytestField, def model.Artifact) model.Artifact {
+func (r *pytestReader) artifact(top pytestObject, def model.Artifact) model.Artifact {
 	art := def
 	art.Parents = append([]string(nil), def.Parents...)
-	var ci map[string]pytestField
-	if f, ok := top["commit_info"]; ok && !pytestNull(f.raw) {
+	var ci pytestObject
+	if f, ok := top["commit_info"]; ok && f.Kind != readkit.Null {
 		var err error
 		if ci, err = r.object(f); err != nil {
-			r.warn(r.line(f.off), "commit_info: %v; ignored", err)
+			r.warn(f.Line, "commit_info: %v; ignored", err)
 		}
 	}
 	id, _ := r.stringField(ci, "id", "commit_info")
@@ -433,7 +410,7 @@ func (r *pytestReader) artifact(top map[string]pytestField, def model.Artifact) 
 	case pytestFullSHA(strings.ToLower(id)):
 		id = strings.ToLower(id)
 		if def.ID != "" && def.ID != id {
-			r.warn(r.line(ci["id"].off), "commit_info.id %s is not the given artifact %s; using the file's", id, def.ID)
+			r.warn(ci["id"].Line, "commit_info.id %s is not the given artifact %s; using the file's", id, def.ID)
 			art = model.Artifact{}
 		}
 		art.ID = id
@@ -442,7 +419,7 @@ func (r *pytestReader) artifact(top map[string]pytestField, def model.Artifact) 
 		}
 		if s, _ := r.stringField(ci, "time", "commit_info"); s != "" {
 			if t, err := pytestTime(s); err != nil {
-				r.warn(r.line(ci["time"].off), "commit_info.time %q is not a date; ignored", s)
+				r.warn(ci["time"].Line, "commit_info.time %q is not a date; ignored", s)
 			} else {
 				art.Date = t
 			}
@@ -450,25 +427,33 @@ func (r *pytestReader) artifact(top map[string]pytestField, def model.Artifact) 
 		if b, _ := r.stringField(ci, "branch", "commit_info"); b != "" && b != "(unknown)" && b != "(detached head)" && b != "HEAD" {
 			art.Branch = b
 		}
-		if f, ok := ci["dirty"]; ok && bytes.Equal(bytes.TrimSpace(f.raw), []byte("true")) {
-			r.warn(r.line(f.off), "measured on a working tree with uncommitted changes (commit_info.dirty); results attributed to commit %s", id)
+		if f, ok := ci["dirty"]; ok && f.Kind == readkit.Bool && f.Bool {
+			r.warn(f.Line, "measured on a working tree with uncommitted changes (commit_info.dirty); results attributed to commit %s", id)
 		}
 	case def.ID != "":
 	case id == "" || id == "unversioned" || id == "unknown":
-		r.warn(r.line(top["commit_info"].off), "the file names no commit (commit_info.id %q) and no artifact was given", id)
+		r.warn(pytestLine(top["commit_info"]), "the file names no commit (commit_info.id %q) and no artifact was given", id)
 	default:
-		r.warn(r.line(ci["id"].off), "commit_info.id %q is not a full commit sha and no artifact was given", id)
+		r.warn(ci["id"].Line, "commit_info.id %q is not a full commit sha and no artifact was given", id)
 	}
 	if art.Date.IsZero() {
 		if s, _ := r.stringField(top, "datetime", "document"); s != "" {
 			if t, err := pytestTime(s); err != nil {
-				r.warn(r.line(top["datetime"].off), "datetime %q is not a date; ignored", s)
+				r.warn(top["datetime"].Line, "datetime %q is not a date; ignored", s)
 			} else {
 				art.Date = t
 			}
 		}
 	}
 	return art
+}
+
+// pytestLine is the line of a member, 1 when it is missing.
+func pytestLine(n *readkit.Node) int {
+	if n == nil {
+		return 1
+	}
+	return n.Line
 }
 
 // pytestArch maps Python's platform.machine() to Go's GOARCH names, the
@@ -481,13 +466,13 @@ var pytestArch = map[string]string{
 	"ppc64le": "ppc64le", "ppc64": "ppc64", "s390x": "s390x", "riscv64": "riscv64",
 }
 
-func (r *pytestReader) machine(f pytestField, def model.Machine) model.Machine {
+func (r *pytestReader) machine(f *readkit.Node, def model.Machine) model.Machine {
 	m := def
-	var mi map[string]pytestField
-	if f.raw != nil && !pytestNull(f.raw) {
+	var mi pytestObject
+	if f != nil && f.Kind != readkit.Null {
 		var err error
 		if mi, err = r.object(f); err != nil {
-			r.warn(r.line(f.off), "machine_info: %v; ignored", err)
+			r.warn(f.Line, "machine_info: %v; ignored", err)
 		}
 	}
 	if m.Name == "" {
@@ -503,11 +488,11 @@ func (r *pytestReader) machine(f pytestField, def model.Machine) model.Machine {
 		}
 		m.Arch = s
 	}
-	var cpu map[string]pytestField
-	if c, ok := mi["cpu"]; ok && !pytestNull(c.raw) {
+	var cpu pytestObject
+	if c, ok := mi["cpu"]; ok && c.Kind != readkit.Null {
 		var err error
 		if cpu, err = r.object(c); err != nil {
-			r.warn(r.line(c.off), "machine_info.cpu: %v; ignored", err)
+			r.warn(c.Line, "machine_info.cpu: %v; ignored", err)
 		}
 	}
 	brand, _ := r.stringField(cpu, "brand_raw", "machine_info.cpu")
@@ -517,25 +502,26 @@ func (r *pytestReader) machine(f pytestField, def model.Machine) model.Machine {
 	if brand = strings.TrimSpace(brand); brand != "" && brand != "unknown" {
 		m.CPU = brand
 	}
-	if c, ok := cpu["count"]; ok && !pytestNull(c.raw) {
-		if n, err := strconv.Atoi(string(bytes.TrimSpace(c.raw))); err == nil && n > 0 {
+	if c, ok := cpu["count"]; ok && c.Kind != readkit.Null {
+		text := readkit.Source(r.data, c)
+		if n, err := strconv.Atoi(text); err == nil && n > 0 {
 			m.Cores = n
 		} else {
-			r.warn(r.line(c.off), "machine_info.cpu.count %s is not a number of cores; ignored", bytes.TrimSpace(c.raw))
+			r.warn(c.Line, "machine_info.cpu.count %s is not a number of cores; ignored", text)
 		}
 	}
 	if m.Name == "" {
-		r.warn(r.line(f.off), "the file names no machine (machine_info.node) and no machine was given")
+		r.warn(pytestLine(f), "the file names no machine (machine_info.node) and no machine was given")
 	}
 	return m
 }
 
-func (r *pytestReader) context(f pytestField, def model.Params) model.Params {
+func (r *pytestReader) context(f *readkit.Node, def model.Params) model.Params {
 	ctx := map[string]string{}
 	for _, kv := range def {
 		ctx[kv.Key] = kv.Value
 	}
-	if _, set := ctx["python"]; !set && f.raw != nil && !pytestNull(f.raw) {
+	if _, set := ctx["python"]; !set && f != nil && f.Kind != readkit.Null {
 		mi, _ := r.object(f) // already reported by machine
 		impl, _ := r.stringField(mi, "python_implementation", "machine_info")
 		ver, _ := r.stringField(mi, "python_version", "machine_info")
@@ -549,17 +535,14 @@ func (r *pytestReader) context(f pytestField, def model.Params) model.Params {
 	return model.NewParams(ctx)
 }
 
-// object splits a JSON object (from a decoder, so valid) into its
-// members, noting where each value starts.
-func (r *pytestReader) object(f pytestField) (map[string]pytestField, error) {
-	raw := bytes.TrimSpace(f.raw)
-	kind, parts := splitJSON(raw)
-	if kind != '{' {
-		return nil, fmt.Errorf("want an object, got %s", jsonKind(raw))
+// object returns the members of a JSON object.
+func (r *pytestReader) object(n *readkit.Node) (pytestObject, error) {
+	if n.Kind != readkit.Map {
+		return nil, fmt.Errorf("want an object, got %s", jsonKind(n))
 	}
-	out := make(map[string]pytestField, len(parts))
-	for _, p := range parts {
-		out[p.Key] = pytestField{p.Raw, f.off + p.Off}
+	out := make(pytestObject, len(n.Fields))
+	for _, f := range n.Fields {
+		out[f.Key] = f.Val
 	}
 	return out, nil
 }
@@ -567,17 +550,16 @@ func (r *pytestReader) object(f pytestField) (map[string]pytestField, error) {
 // stringField returns a string member; a member of another type is
 // reported and treated as absent. ok is false when the member is absent,
 // null or not a string.
-func (r *pytestReader) stringField(obj map[string]pytestField, key, where string) (string, bool) {
+func (r *pytestReader) stringField(obj pytestObject, key, where string) (string, bool) {
 	f, present := obj[key]
-	if !present || pytestNull(f.raw) {
+	if !present || f.Kind == readkit.Null {
 		return "", false
 	}
-	var s string
-	if err := json.Unmarshal(f.raw, &s); err != nil {
-		r.warn(r.line(f.off), "%s: %s: want a string, got %s; ignored", where, key, jsonKind(f.raw))
+	if f.Kind != readkit.String {
+		r.warn(f.Line, "%s: %s: want a string, got %s; ignored", where, key, jsonKind(f))
 		return "", false
 	}
-	return s, true
+	return f.Text, true
 }
 
 func (r *pytestReader) warn(line int, format string, args ...any) {
@@ -590,84 +572,40 @@ func (r *pytestReader) fail(line int, format string, args ...any) {
 	r.problems = append(r.problems, fatal(r.file, line, format, args...))
 }
 
-// line is the 1-based line of byte offset off.
-func (r *pytestReader) line(off int) int { return r.lines.At(off) }
-
-// skip returns the offset of the first byte at or after off that is not
-// white space or a separator (':' or ',').
-func (r *pytestReader) skip(off int) int { return pytestSkip(r.data, off) }
-
-func pytestSkip(data []byte, off int) int {
-	for off < len(data) {
-		switch data[off] {
-		case ' ', '\t', '\r', '\n', ':', ',':
-			off++
-		default:
-			return off
-		}
-	}
-	return off
-}
-
-// syntaxLine is the line of the file's first syntax error (the last line
-// for a truncated file).
-func (r *pytestReader) syntaxLine() int {
-	var se *json.SyntaxError
-	if err := json.Unmarshal(r.data, new(json.RawMessage)); errors.As(err, &se) {
-		return r.lines.Error(se.Offset)
-	}
-	return r.lines.Count()
-}
-
-func (r *pytestReader) syntaxMsg(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input") {
-		return "file ends in the middle of the JSON document (truncated?)"
-	}
-	return "malformed JSON: " + err.Error()
-}
-
-// pytestParamValue writes a parameter's value as text: a string as itself,
+// paramValue writes a parameter's value as text: a string as itself,
 // anything else as compact JSON with sorted keys and numbers as written.
-func pytestParamValue(raw json.RawMessage) string {
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' && json.Valid(t) {
-		return jsonKey(t) // the common case, without a decoder's buffers
+func (r *pytestReader) paramValue(n *readkit.Node) string {
+	if n.Kind == readkit.String {
+		return n.Text
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return string(bytes.TrimSpace(raw))
+	// Parsed again from its text, every number keeps how it is written.
+	text := readkit.Source(r.data, n)
+	v, _, p := readkit.ParseJSON(r.file, []byte(text), readkit.JSONOptions{Duplicates: true, NumberText: true, NonFinite: true})
+	if p != nil {
+		return text
 	}
-	if s, ok := v.(string); ok {
-		return s
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return string(bytes.TrimSpace(raw))
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	var b strings.Builder
+	writeCompact(&b, v)
+	return b.String()
 }
 
-// pytestDuration reads a number of seconds; msg says what is wrong with it.
-func pytestDuration(raw json.RawMessage) (x float64, msg string) {
-	s := string(bytes.TrimSpace(raw))
-	if _, ok := readkit.NonFinite(raw); ok {
-		return 0, "is " + strings.Trim(s, `"`)
+// pytestDuration reads a number of seconds, text as the file writes it;
+// msg says what is wrong with it.
+func pytestDuration(n *readkit.Node, text string) (x float64, msg string) {
+	if _, ok := readkit.NonFinite(n); ok {
+		return 0, "is " + n.Text
 	}
-	x, err := strconv.ParseFloat(s, 64)
 	switch {
-	case s == "null":
+	case n.Kind == readkit.Null:
 		return 0, "is null"
-	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, "is " + jsonKind(raw) + ", not a number"
-	case math.IsInf(x, 0) || math.IsNaN(x):
-		return 0, "is " + s + ", out of range"
-	case x < 0:
-		return 0, "is " + s + ", a negative duration"
+	case !n.IsNumber():
+		return 0, "is " + jsonKind(n) + ", not a number"
+	case math.IsInf(n.Float, 0):
+		return 0, "is " + text + ", out of range"
+	case n.Float < 0:
+		return 0, "is " + text + ", a negative duration"
 	}
-	return x, ""
+	return n.Float, ""
 }
 
 // pytestTime reads commit_info.time (ISO 8601 with an offset, from git's
@@ -688,24 +626,4 @@ func pytestTime(s string) (time.Time, error) {
 // Mercurial commit id.
 func pytestFullSHA(s string) bool {
 	return (len(s) == 40 || len(s) == 64) && model.IsSHA(s)
-}
-
-func pytestNull(raw json.RawMessage) bool {
-	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
-}
-
-func pytestKindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
 }

@@ -4,6 +4,11 @@
 // ([Lenient]: bare NaN and Infinity), and a JSON parser that records the
 // line of every value ([ParseJSON]) into the tree ([Node]) that the
 // archive codecs (JSON, YAML, TOML) and the foreign JSON readers build.
+// Every JSON reader parses with ParseJSON, so that lines, caps and
+// syntax errors are worked out in one place; a reader walks the tree, or
+// fills a Go value from it ([Decode]), and quotes a value's text from it
+// ([Source]). A file cut short still gives what it holds
+// ([JSONOptions.Partial]).
 //
 // It sits at the start of the pipeline
 //

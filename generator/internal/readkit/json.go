@@ -34,9 +34,10 @@ type JSONOptions struct {
 	// decimals exactly or show numbers as written.
 	NumberText bool
 	// NonFinite reads the bare NaN, Infinity and -Infinity tokens of
-	// Python's json module (asv) as the strings "NaN", "Infinity" and
-	// "-Infinity", the tree [Lenient] gives, without its pass over the
-	// document and its copy.
+	// Python's json module (asv, pytest-benchmark) and Google Benchmark as
+	// the strings "NaN", "Infinity" and "-Infinity", the tree [Lenient]
+	// gives, without its pass over the document and its copy (the text
+	// before Start must hold no such token).
 	NonFinite bool
 	// MaxValues caps the values (objects, lists, strings, numbers…);
 	// MaxString the bytes of one string; MaxDepth the nesting (0: 1000,
@@ -52,6 +53,13 @@ type JSONOptions struct {
 	// Arena, when set, holds the tree's nodes and lists (see [Arena]):
 	// the tree is valid until the arena's next Reset.
 	Arena *Arena
+	// Partial returns, beside the problem of a syntax error, the tree of
+	// what was read before it, for readers that keep what a file cut
+	// short holds: every list and object open at the error is in it,
+	// marked Node.Partial, with the values read before the error; the
+	// string, number or literal the error is in is left out. A cap still
+	// returns no tree.
+	Partial bool
 }
 
 // defaultMaxDepth bounds nesting when JSONOptions.MaxDepth is 0: no
@@ -62,7 +70,8 @@ const defaultMaxDepth = 1000
 // nodes and keys carry their lines, and returns it with the offset just
 // past it. file names the input in the problem returned when the value
 // is not valid JSON, is empty, hits a cap or (without o.Duplicates)
-// repeats a key; the problem is Fatal.
+// repeats a key; the problem is Fatal, and its Err is a [*SyntaxError]
+// when the document is not JSON.
 //
 // It is a recursive-descent parser that counts lines as it goes:
 // encoding/json's Decoder.Token gives the same lines several times slower,
@@ -79,7 +88,7 @@ func ParseJSON(file string, data []byte, o JSONOptions) (*Node, int, *Problem) {
 	p := &jsonParser{o: o, s: data, i: start, line: 1 + bytes.Count(data[:start], nl)}
 	p.space()
 	if p.i == len(p.s) {
-		return nil, 0, &Problem{File: file, Msg: "empty document", Fatal: true}
+		return nil, 0, &Problem{File: file, Msg: "empty document", Fatal: true, Err: &SyntaxError{Msg: "unexpected end of JSON input", Truncated: true}}
 	}
 	root := p.value()
 	end := p.i
@@ -90,13 +99,20 @@ func ParseJSON(file string, data []byte, o JSONOptions) (*Node, int, *Problem) {
 		}
 	}
 	switch {
-	case p.capped && p.firstError() == nil:
+	case p.capped && p.firstError(p.document()) == nil:
 		// A file that is broken as well gets its syntax error, as
 		// encoding/json would report it.
 		return nil, 0, &Problem{File: file, Line: p.badLine, Msg: p.badMsg, Fatal: true}
 	case p.bad:
-		line, msg := p.report()
-		return nil, 0, &Problem{File: file, Line: line, Msg: msg, Fatal: true}
+		line, err := p.report()
+		prob := &Problem{File: file, Line: line, Msg: "syntax error: " + err.Msg, Fatal: true, Err: err}
+		if err.Truncated {
+			prob.Msg += " (truncated file?)"
+		}
+		if o.Partial && !p.capped {
+			return root, p.i, prob
+		}
+		return nil, 0, prob
 	case p.dupLine > 0:
 		return nil, 0, &Problem{File: file, Line: p.dupLine, Msg: p.dupMsg, Fatal: true}
 	}
@@ -119,6 +135,7 @@ type jsonParser struct {
 	dupLine int
 	dupMsg  string
 	slab    []Node // nodes are allocated in blocks: a 5,000-result archive has ~100,000
+	slabLen int    // the length of the last block
 	// items and fields collect the children of the open lists and objects,
 	// so that each gets one exactly-sized slice.
 	items  []*Node
@@ -130,10 +147,32 @@ type jsonParser struct {
 	capped bool
 }
 
+// SyntaxError is the cause (Problem.Err) of the problem [ParseJSON]
+// returns for a document that is not JSON: encoding/json's words, for a
+// reader that reports it in its own.
+type SyntaxError struct {
+	Msg string // "invalid character 'x' looking for beginning of value"
+	// Truncated is set when the document ends inside a value (Msg is
+	// then "unexpected end of JSON input"), or is empty.
+	Truncated bool
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// document is the text encoding/json judges: data, with the bare
+// non-finite tokens that o.NonFinite reads turned into strings (lines do
+// not move).
+func (p *jsonParser) document() []byte {
+	if p.o.NonFinite {
+		return Lenient(p.s)
+	}
+	return p.s
+}
+
 // firstError is encoding/json's verdict on the value the parser read: nil
 // when it is valid.
-func (p *jsonParser) firstError() error {
-	doc := p.s[min(max(p.o.Start, 0), len(p.s)):]
+func (p *jsonParser) firstError(s []byte) error {
+	doc := s[min(max(p.o.Start, 0), len(s)):]
 	var v json.RawMessage // decoding validates before it builds anything
 	if p.o.Trailing {
 		return json.NewDecoder(bytes.NewReader(doc)).Decode(&v)
@@ -141,22 +180,23 @@ func (p *jsonParser) firstError() error {
 	return json.Unmarshal(doc, &v)
 }
 
-// report turns the first syntax error into a message in encoding/json's
-// words, at the line of its offset.
-func (p *jsonParser) report() (int, string) {
-	err := p.firstError()
-	start := min(max(p.o.Start, 0), len(p.s))
+// report turns the first syntax error into encoding/json's words, at the
+// line of its offset.
+func (p *jsonParser) report() (int, *SyntaxError) {
+	s := p.document()
+	err := p.firstError(s)
+	start := min(max(p.o.Start, 0), len(s))
 	var se *json.SyntaxError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
-		errors.As(err, &se) && se.Offset >= int64(len(p.s)-start) && se.Error() == "unexpected end of JSON input":
-		return ErrorLine(p.s, int64(len(p.s))), "syntax error: unexpected end of JSON input (truncated file?)"
+		errors.As(err, &se) && se.Offset >= int64(len(s)-start) && se.Error() == "unexpected end of JSON input":
+		return ErrorLine(s, int64(len(s))), &SyntaxError{Msg: "unexpected end of JSON input", Truncated: true}
 	case se != nil:
-		return ErrorLine(p.s, int64(start)+se.Offset), "syntax error: " + se.Error()
+		return ErrorLine(s, int64(start)+se.Offset), &SyntaxError{Msg: se.Error()}
 	case err != nil:
-		return p.badLine, "syntax error: " + err.Error()
+		return p.badLine, &SyntaxError{Msg: err.Error()}
 	}
-	return p.badLine, "syntax error: " + p.badMsg
+	return p.badLine, &SyntaxError{Msg: p.badMsg}
 }
 
 func (p *jsonParser) syntax(msg string) {
@@ -202,7 +242,11 @@ func (p *jsonParser) newNode(k Kind) *Node {
 		return n
 	}
 	if len(p.slab) == 0 {
-		p.slab = make([]Node, 256)
+		// Blocks of 8 nodes, then twice as many up to 256: a small
+		// document (a Criterion file, a go test -json event) does not
+		// pay for a large one's block.
+		p.slabLen = min(max(2*p.slabLen, 8), 256)
+		p.slab = make([]Node, p.slabLen)
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -232,7 +276,7 @@ func double[S ~[]E, E any](s S) S {
 	if len(s) < cap(s) {
 		return s
 	}
-	return slices.Grow(s, max(len(s), 64))
+	return slices.Grow(s, max(len(s), 8))
 }
 
 // peek returns the next byte, 0 at the end.
@@ -264,36 +308,49 @@ func (p *jsonParser) value() *Node {
 	if !p.count() {
 		return nil
 	}
+	at := p.i
+	var n *Node
 	switch c := p.s[p.i]; {
 	case c == '{':
-		return p.object()
+		n = p.object()
 	case c == '[':
-		return p.array()
+		n = p.array()
 	case c == '"':
 		s, ok := p.str()
 		if !ok {
 			return nil
 		}
-		n := p.newNode(String)
+		n = p.newNode(String)
 		n.Text = s
-		return n
 	case p.nonFiniteAhead(c):
-		return p.nonFinite()
+		n = p.nonFinite()
 	case c == '-' || '0' <= c && c <= '9':
-		n := p.newNode(Float)
+		n = p.newNode(Float)
 		if !p.number(n) {
 			return nil
 		}
-		return n
 	case c == 't':
-		return p.literal("true", Bool, true)
+		n = p.literal("true", Bool, true)
 	case c == 'f':
-		return p.literal("false", Bool, false)
+		n = p.literal("false", Bool, false)
 	case c == 'n':
-		return p.literal("null", Null, false)
+		n = p.literal("null", Null, false)
+	default:
+		p.syntax("invalid character looking for beginning of value")
+		return nil
 	}
-	p.syntax("invalid character looking for beginning of value")
-	return nil
+	if n != nil {
+		n.Off = offset32(at)
+	}
+	return n
+}
+
+// offset32 is an offset as Node.Off keeps it: -1 past 2 GiB.
+func offset32(i int) int32 {
+	if i > math.MaxInt32 {
+		return -1
+	}
+	return int32(i)
 }
 
 // nonFiniteAhead reports whether the value starting with c is a bare
@@ -566,17 +623,17 @@ func (p *jsonParser) objectBody(base, start int) *Node {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
 			p.syntax("invalid character looking for beginning of object key string")
-			return nil
+			return p.cutObject(n, start)
 		}
 		kline := p.line
 		key, ok := p.str()
 		if !ok {
-			return nil
+			return p.cutObject(n, start)
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
 			p.syntax("invalid character after object key")
-			return nil
+			return p.cutObject(n, start)
 		}
 		p.i++
 		p.space()
@@ -607,14 +664,16 @@ func (p *jsonParser) objectBody(base, start int) *Node {
 			}
 		}
 		v := p.value()
-		if v == nil {
-			return nil
+		if v != nil {
+			p.fields = append(double(p.fields), Field{Key: key, Line: kline, Val: v})
 		}
-		p.fields = append(double(p.fields), Field{Key: key, Line: kline, Val: v})
+		if p.bad {
+			return p.cutObject(n, start)
+		}
 		p.space()
 		if p.i >= len(p.s) {
 			p.syntax("unexpected end of JSON input")
-			return nil
+			return p.cutObject(n, start)
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -625,9 +684,20 @@ func (p *jsonParser) objectBody(base, start int) *Node {
 			return n
 		default:
 			p.syntax("invalid character after object key:value pair")
-			return nil
+			return p.cutObject(n, start)
 		}
 	}
+}
+
+// cutObject ends an object at a syntax error: nil, or with o.Partial the
+// object of the fields read before it.
+func (p *jsonParser) cutObject(n *Node, start int) *Node {
+	if !p.o.Partial || p.capped {
+		return nil
+	}
+	n.Partial = true
+	n.Fields = keep(p.o.Arena, fieldsOf, p.fields[start:])
+	return n
 }
 
 // array parses a list, restoring the scratch state as object does.
@@ -657,33 +727,39 @@ func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 			p.path = p.path[:base].Index(idx)
 		}
 		if c := p.peek(); compact && (c == '-' || '0' <= c && c <= '9') && !p.nonFiniteAhead(c) {
+			at := p.i
 			x := Node{Line: p.line}
 			if !p.count() || !p.number(&x) {
-				return nil
+				return p.cutArray(n, start, nstart, compact)
 			}
-			p.nums = append(double(p.nums), NumOf(&x))
+			if x.Text == "" {
+				p.nums = append(double(p.nums), NumOf(&x))
+			} else {
+				// Out of range: a node of its own keeps its text for
+				// messages, which a Num cannot.
+				p.uncompact(nstart)
+				compact = false
+				m := p.newNode(x.Kind)
+				m.Float, m.Text, m.Off = x.Float, x.Text, offset32(at)
+				p.items = append(double(p.items), m)
+			}
 		} else {
 			if compact {
-				for _, x := range p.nums[nstart:] {
-					m := p.newNode(x.Kind)
-					m.Line, m.Float = int(x.Line), x.Float()
-					if x.Kind == Int {
-						m.Int = int64(x.Bits)
-					}
-					p.items = append(double(p.items), m)
-				}
-				p.nums, compact = p.nums[:nstart], false
+				p.uncompact(nstart)
+				compact = false
 			}
 			v := p.value()
-			if v == nil {
-				return nil
+			if v != nil {
+				p.items = append(double(p.items), v)
 			}
-			p.items = append(double(p.items), v)
+			if p.bad {
+				return p.cutArray(n, start, nstart, compact)
+			}
 		}
 		p.space()
 		if p.i >= len(p.s) {
 			p.syntax("unexpected end of JSON input")
-			return nil
+			return p.cutArray(n, start, nstart, compact)
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -698,7 +774,154 @@ func (p *jsonParser) arrayBody(base, start, nstart int) *Node {
 			return n
 		default:
 			p.syntax("invalid character after array element")
-			return nil
+			return p.cutArray(n, start, nstart, compact)
 		}
 	}
+}
+
+// uncompact turns the numbers read so far of the open list into nodes,
+// once it turns out not to hold numbers only.
+func (p *jsonParser) uncompact(nstart int) {
+	for _, x := range p.nums[nstart:] {
+		m := p.newNode(x.Kind)
+		m.Line, m.Float = int(x.Line), x.Float()
+		if x.Kind == Int {
+			m.Int = int64(x.Bits)
+		}
+		p.items = append(double(p.items), m)
+	}
+	p.nums = p.nums[:nstart]
+}
+
+// cutArray ends a list at a syntax error: nil, or with o.Partial the list
+// of the values read before it.
+func (p *jsonParser) cutArray(n *Node, start, nstart int, compact bool) *Node {
+	if !p.o.Partial || p.capped {
+		return nil
+	}
+	n.Partial = true
+	if compact {
+		n.Nums = keep(p.o.Arena, numsOf, p.nums[nstart:])
+	} else {
+		n.Items = keep(p.o.Arena, itemsOf, p.items[start:])
+	}
+	return n
+}
+
+// Span is the text of n, a value [ParseJSON] read from data, as a part of
+// data; ok is false when n has no offset (Node.Off), as a number of a
+// list of numbers only has none.
+func Span(data []byte, n *Node) (text []byte, ok bool) {
+	if i := int(n.Off); i >= 0 && i < len(data) && startsKind(data[i], n) {
+		end := skipValue(data, i)
+		return data[i:end:end], true
+	}
+	return nil, false
+}
+
+// Source is the text of n, a value [ParseJSON] read from data, as the
+// document has it: for a reader that quotes a value in a message. A
+// number of a list of numbers only has no offset (Node.Off): its text is
+// Node.Text when the parser kept it, else its shortest form.
+func Source(data []byte, n *Node) string {
+	if text, ok := Span(data, n); ok {
+		return string(text)
+	}
+	if n.Text != "" {
+		return n.Text
+	}
+	s, _ := n.AsParam()
+	return s
+}
+
+// startsKind reports whether c can start the text of n.
+func startsKind(c byte, n *Node) bool {
+	switch n.Kind {
+	case Map:
+		return c == '{'
+	case List:
+		return c == '['
+	case String:
+		return c == '"' || c == 'N' || c == 'I' || c == '-' // or a non-finite token
+	case Int, Float:
+		return c == '-' || '0' <= c && c <= '9'
+	case Bool:
+		return c == 't' || c == 'f'
+	case Null:
+		return c == 'n'
+	}
+	return false
+}
+
+// skipValue returns the offset just past the valid JSON value at i.
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		for i++; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return i
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipValue(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+	}
+	return i
+}
+
+// ElemSources is the text of each element of n, a list [ParseJSON] read
+// from data, as the document has it, numbers of a list of numbers only
+// included (which [Source] cannot quote exactly).
+func ElemSources(data []byte, n *Node) []string {
+	out := make([]string, 0, n.Len())
+	if i := int(n.Off); i >= 0 && i < len(data) && data[i] == '[' {
+		for _, e := range Elements(data, i) {
+			out = append(out, string(data[e[0]:e[1]]))
+		}
+		return out
+	}
+	for _, e := range n.Elems() {
+		out = append(out, Source(data, e))
+	}
+	return out
+}
+
+// Elements returns where the text of each element of the list that
+// starts at data[i] starts and ends in data, for a list [ParseJSON] read
+// (it is not checked again).
+func Elements(data []byte, i int) [][2]int {
+	var out [][2]int
+	for i++; i < len(data) && data[i] != ']'; {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n', ',':
+			i++
+			continue
+		}
+		j := skipValue(data, i)
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
 }

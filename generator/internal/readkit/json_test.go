@@ -76,7 +76,7 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, o := range []JSONOptions{{}, {Duplicates: true, NumberText: true, Trailing: true}} {
+		for _, o := range []JSONOptions{{}, {Duplicates: true, NumberText: true, Trailing: true}, {Duplicates: true, Partial: true}} {
 			n, end, p := ParseJSON("f.json", data, o)
 			if p != nil && strings.Contains(p.Msg, "levels deep") {
 				return // encoding/json allows deeper nesting
@@ -191,10 +191,14 @@ func TestParseJSONNumbers(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Without NumberText a list of numbers is compact, and only an
-	// out-of-range number keeps its text (for messages).
-	n, _, _ = ParseJSON("f", []byte(`[1, 1e999]`), JSONOptions{})
+	// out-of-range number keeps its text (for messages), in a node.
+	n, _, _ = ParseJSON("f", []byte(`[1, 2]`), JSONOptions{})
 	if len(n.Nums) != 2 || len(n.Items) != 0 {
 		t.Fatalf("not compact: %+v", n)
+	}
+	n, _, _ = ParseJSON("f", []byte(`[1, 1e999]`), JSONOptions{})
+	if len(n.Nums) != 0 || len(n.Items) != 2 || n.Items[0].Int != 1 || n.Items[1].Text != "1e999" || Source([]byte(`[1, 1e999]`), n.Items[1]) != "1e999" {
+		t.Fatalf("compact with an out-of-range number: %+v", n)
 	}
 	n, _, _ = ParseJSON("f", []byte(`{"x": 1e999, "y": 2.50}`), JSONOptions{})
 	if n.Get("x").Text != "1e999" || n.Get("y").Text != "" {

@@ -64,16 +64,19 @@ func Lenient(data []byte) []byte {
 	return append(out, data[last:]...)
 }
 
-// NonFinite reads a JSON value that [Lenient] may have written for a
-// non-finite number: the raw text `"NaN"`, `"Infinity"` or `"-Infinity"`
-// (surrounding space allowed). ok is false for anything else.
-func NonFinite(raw []byte) (x float64, ok bool) {
-	switch string(bytes.TrimSpace(raw)) {
-	case `"NaN"`:
+// NonFinite reads a value that [JSONOptions.NonFinite] (or [Lenient])
+// may have made of a non-finite number: the string "NaN", "Infinity" or
+// "-Infinity". ok is false for anything else.
+func NonFinite(n *Node) (x float64, ok bool) {
+	if n.Kind != String {
+		return 0, false
+	}
+	switch n.Text {
+	case "NaN":
 		return math.NaN(), true
-	case `"Infinity"`:
+	case "Infinity":
 		return math.Inf(1), true
-	case `"-Infinity"`:
+	case "-Infinity":
 		return math.Inf(-1), true
 	}
 	return 0, false

@@ -54,11 +54,3 @@ func (l *Lines) At(off int) int {
 	}
 	return 1 + sort.SearchInts(l.newlines, off)
 }
-
-// Error is [ErrorLine] of the indexed data.
-func (l *Lines) Error(n int64) int {
-	return l.At(int(min(n, int64(l.size))) - 1)
-}
-
-// Count is the number of lines: the line of the last byte.
-func (l *Lines) Count() int { return l.At(l.size) }

@@ -40,9 +40,6 @@ func TestLineAt(t *testing.T) {
 			}
 		})
 	}
-	if got := NewLines([]byte(doc)).Count(); got != 4 {
-		t.Errorf("Count = %d, want 4", got)
-	}
 }
 
 // An error found after reading n bytes is on the line of the last byte
@@ -68,9 +65,6 @@ func TestErrorLine(t *testing.T) {
 			if got := ErrorLine([]byte(tt.data), se.Offset); got != tt.want {
 				t.Errorf("ErrorLine(%q, %d) (%v) = %d, want %d", tt.data, se.Offset, se, got, tt.want)
 			}
-			if got := NewLines([]byte(tt.data)).Error(se.Offset); got != tt.want {
-				t.Errorf("Lines.Error = %d, want %d", got, tt.want)
-			}
 		})
 	}
 }
@@ -81,9 +75,6 @@ func TestLinesAgreeWithLineAt(t *testing.T) {
 	for off := -2; off <= len(data)+2; off++ {
 		if a, b := LineAt(data, off), l.At(off); a != b {
 			t.Errorf("offset %d: LineAt %d, Lines.At %d", off, a, b)
-		}
-		if a, b := ErrorLine(data, int64(off)), l.Error(int64(off)); a != b {
-			t.Errorf("offset %d: ErrorLine %d, Lines.Error %d", off, a, b)
 		}
 	}
 }

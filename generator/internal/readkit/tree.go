@@ -29,6 +29,13 @@ const (
 type Node struct {
 	Kind Kind
 	Bool bool
+	// Partial marks a JSON list or object that a syntax error cut short
+	// ([JSONOptions.Partial]): it holds the values read before the error.
+	Partial bool
+	// Off is where a JSON value starts in its document: its source text
+	// is [Source]. The numbers of a list of numbers only ([Node.Nums])
+	// have none; [JSONOptions.NumberText] keeps their text instead.
+	Off  int32
 	Line int
 	// Text is the value of a string or date, the source text of a YAML or
 	// TOML number, and of a JSON number when the parser keeps it
@@ -37,7 +44,8 @@ type Node struct {
 	Int   int64   // Int
 	Float float64 // Int and Float; ±Inf for a number out of range
 	Items []*Node // List
-	// Nums holds a list made only of numbers instead of Items: samples
+	// Nums holds a list made only of numbers (in the float64 range: one
+	// out of it keeps its text, in a node) instead of Items: samples
 	// are most of an archive, and a node per number would triple the
 	// memory a decode needs. A list has Items or Nums, not both.
 	Nums   []Num
