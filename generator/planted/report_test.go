@@ -54,9 +54,11 @@ func TestPlantedReport(t *testing.T) {
 			} else {
 				d, cfg = wholeSite(t, s, sigModel)
 			}
-			h := ScoreHeadline(s, d, consecutive(d, cfg), Headline)
-			WriteHeadline(&b, fmt.Sprintf("headline, model %s", cfg.CompareOptions().Model), h)
-			heads = append(heads, Labeled[*HeadlineScore]{string(shape), cfg.CompareOptions().Model, h})
+			comps := consecutive(d, cfg)
+			h := ScoreHeadline(s, d, comps, Headline)
+			used := comps[0].Options.Model // the model the comparisons used, defaults filled in
+			WriteHeadline(&b, fmt.Sprintf("headline, model %s", used), h)
+			heads = append(heads, Labeled[*HeadlineScore]{string(shape), used, h})
 			if steps == nil {
 				steps = detectSteps(d)
 				sc := ScoreSteps(s, d, steps, DefaultTolerance, noiseSteps(s, d))

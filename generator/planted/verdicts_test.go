@@ -50,8 +50,9 @@ func TestVerdicts(t *testing.T) {
 		for _, model := range []string{site.Config.Analysis.Model, analysis.ModelRustcPerf} {
 			cfg := *site.Config
 			cfg.Analysis.Model = model
-			v := verdictsOf(d, analysis.NewComparer(d, cfg.CompareOptions()).Consecutive(0, len(d.MainLine)))
-			fmt.Fprintf(&b, "model %s: %s\n", cfg.CompareOptions().Model, v)
+			comps := analysis.NewComparer(d, cfg.CompareOptions()).Consecutive(0, len(d.MainLine))
+			v := verdictsOf(d, comps)
+			fmt.Fprintf(&b, "model %s: %s\n", comps[0].Options.Model, v)
 		}
 		b.WriteString("\n")
 	}
