@@ -14,7 +14,7 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
+// perfgate run receipts (perfgate.run.v1, perfgate's docs/DESIGN.md), as
 // `perfpages run` and perfgate itself write them. One receipt is one run
 // of one bench:
 //
