@@ -66,6 +66,12 @@ type JSONOptions struct {
 // format perfpages reads nests more than 10 deep.
 const defaultMaxDepth = 1000
 
+// EncodingJSONMaxDepth is encoding/json's bound on nesting: the MaxDepth
+// of the readers that decoded with encoding/json before they parsed with
+// ParseJSON (generator/foreign's and generator/receipt's), so that they
+// still read what they read then.
+const EncodingJSONMaxDepth = 10000
+
 // ParseJSON parses the JSON value at o.Start of data into a tree whose
 // nodes and keys carry their lines, and returns it with the offset just
 // past it. file names the input in the problem returned when the value
