@@ -18,8 +18,9 @@ import (
 	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
-// RelativeChange is (b − a) / a as a fraction (SPEC §5.1). A change from 0
-// is a change (SPEC §5.2): 0 → b is +Inf for b > 0 and −Inf for b < 0,
+// RelativeChange is (b − a) / a as a fraction, as rustc-perf's
+// site/src/comparison.rs computes it. A change from 0 is a change: 0 → b
+// is +Inf for b > 0 and −Inf for b < 0,
 // the relative change rustc-perf's arithmetic gives too, and 0 → 0 is 0
 // (no change; upstream's 0/0 is NaN, which is never significant either).
 // It reports false only when a value is not finite: there is no
@@ -91,8 +92,9 @@ type Row struct {
 	// Threshold the change at Options.Headline.Z widths of its noise.
 	Headline Verdict
 
-	// The other engines (SPEC §5.8–5.11), computed unless
-	// Options.SummaryOnly and only for rows with a result on the head.
+	// The other engines (lookback z-score, sample test, budget), computed
+	// unless Options.SummaryOnly and only for rows with a result on the
+	// head.
 	//
 	// Z is Conbench's lookback z-score of the head's value against the
 	// base's ancestry (see lookback.go). Its Mean and Std are the
@@ -118,7 +120,8 @@ type MetricSummary struct {
 	Primary, Secondary CategorySummary
 	// Direction is Primary's direction joined with Secondary's.
 	Direction SummaryDirection
-	// Relevance counts the significant changes of both categories (SPEC §5.6).
+	// Relevance counts the significant changes of both categories
+	// ([RelevanceOf]).
 	Relevance Relevance
 	// Significant is the number of significant changes.
 	Significant int
@@ -126,7 +129,8 @@ type MetricSummary struct {
 	// rustc-perf-2021, and Relevance's counterpart under model rustc-perf
 	// (high = definitely, medium = probably, low = maybe relevant).
 	Confidence Confidence
-	// DeservesAttention is rustc-perf's current triage rule (§1.8).
+	// DeservesAttention is rustc-perf's current triage rule
+	// (deserves_attention_icount in site/src/comparison.rs).
 	// Upstream applies it to instructions:u only and lists a comparison of
 	// any other metric when its direction is not none; here it is computed
 	// for every metric and the triage filter decides.
@@ -322,10 +326,14 @@ const (
 	// has Options.History values of history, and where it has fewer, the
 	// evidence the results carry (see [SignificanceBasis]).
 	ModelPerfpages = "perfpages"
-	// ModelRustcPerf is rustc-perf's model exactly (seed 001): the IQR
-	// fence over the 30 previous values, 0.2 % with fewer.
-	ModelRustcPerf     = "rustc-perf"
-	ModelRustcPerf2021 = "rustc-perf-2021" // dodgy test cases and fixed thresholds (seed 000)
+	// ModelRustcPerf is rustc-perf's model exactly (site/src/comparison.rs
+	// and docs/comparison-analysis.md): the IQR fence over the 30 previous
+	// values, 0.2 % with fewer.
+	ModelRustcPerf = "rustc-perf"
+	// ModelRustcPerf2021 is rustc-perf's model of 2021 (the 2021 version
+	// of docs/comparison-analysis.md): dodgy test cases and fixed
+	// thresholds.
+	ModelRustcPerf2021 = "rustc-perf-2021"
 )
 
 // SignificanceBasis says what decided whether a row's change is
@@ -507,8 +515,8 @@ func (o Options) historyWindow() int {
 // ancestors of the base, base excluded, newest first (see
 // [Comparison.HistoryFrom] for bases that are not on the main line).
 // rustc-perf takes exactly the 30 ancestor commits and gives up on a test
-// case when any of them lacks a value; following SPEC §5.2 ("the 30
-// main-line ancestors … with a value for the test case"), ancestors without
+// case when any of them lacks a value; here the history is the 30
+// main-line ancestors with a value for the test case: ancestors without
 // a value (not run, failed) are skipped instead, until Options.History
 // values are found, looking back at most 3 × Options.History ancestors so
 // that a test case that stopped running long ago does not reach into

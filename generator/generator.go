@@ -1,7 +1,6 @@
 // Package generator turns benchmark archives into a perfpages site: it is
-// the build, which runs the stages of the pipeline in order
-//
-//	sources → dataset → analysis → site model → render → write
+// the build, which runs the stages in order (see the architecture section
+// of the README).
 //
 // [Site] holds a configuration and where its inputs live; [Site.Load] reads
 // every source (directories, git history, git notes, the project's own

@@ -2,14 +2,11 @@
 // perfpages.run.v1: one file per run (one artifact benchmarked on one
 // machine) in JSON, YAML or TOML, each optionally gzip-compressed.
 //
-// It is the second stage of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// The sources (a directory, a git history, git notes) hand it bytes and a
-// name; [Decode] turns them into a [model.Run] plus the [Problem]s found
-// on the way, and importers of foreign formats write their runs back out
-// with [Encode].
+// It is one of the readers of the sources stage (see the architecture
+// section of the README). The sources (a directory, a git history, git
+// notes) hand it bytes and a name; [Decode] turns them into a [model.Run]
+// plus the [Problem]s found on the way, and importers of foreign formats
+// write their runs back out with [Encode].
 //
 // Decoding happens in three steps:
 //
@@ -34,8 +31,8 @@
 // after gunzip, values, separators, depth, string length) refuse a file
 // before it costs more.
 //
-// The fields of a result (SPEC §3), every one optional but benchmark,
-// metric and samples (or error):
+// The fields of a result (shown in the README's "Archives" section), every
+// one optional but benchmark, metric and samples (or error):
 //
 //	benchmark  the test case's name
 //	category   primary (default) or secondary

@@ -79,7 +79,7 @@ func directionRule(d model.Direction) string {
 }
 
 // sampleRule: a sample is a finite number, not negative for a time or a
-// size (SPEC §3).
+// size.
 func sampleRule(j int, x float64, unit string) string {
 	switch {
 	case math.IsNaN(x):

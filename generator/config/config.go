@@ -4,7 +4,7 @@
 // (unknown keys are errors that name the key), defaults are filled in and
 // relative paths are resolved against the config file's folder, so that
 // every later stage gets typed, validated settings. Key names are a
-// contract (SPEC §8): scripts and docs use them.
+// contract: scripts, the README and docs/ use them.
 package config
 
 import (
@@ -44,8 +44,9 @@ type Config struct {
 	Project  Project                 `toml:"project"`
 	Analysis Analysis                `toml:"analysis"`
 	Metrics  map[string]MetricConfig `toml:"metrics"`
-	// Budgets are perfgate budgets per metric name (SPEC §5.11): the
-	// `check` command and the budget column of comparison pages.
+	// Budgets are perfgate budgets per metric name (package
+	// analysis/budget): the `check` command and the budget column of
+	// comparison pages.
 	Budgets map[string]Budget `toml:"budgets"`
 	Triage  Triage            `toml:"triage"`
 }
@@ -135,9 +136,10 @@ type Source struct {
 	Ref   string `toml:"ref"`   // with git: the ref whose history holds archives (default HEAD)
 	Path  string `toml:"path"`  // with git: the folder inside the repository ("" for all)
 	Notes string `toml:"notes"` // with git: read git notes on this ref instead of files
-	// Format reads the source's files as another tool's results (SPEC §4:
-	// gobench, criterion, googlebench, pytest-benchmark, hyperfine, bmf,
-	// gab, asv, perfgate, or auto); "" or "perfpages" for archives.
+	// Format reads the source's files as another tool's results (package
+	// foreign: gobench, criterion, googlebench, pytest-benchmark,
+	// hyperfine, bmf, gab, asv, perfgate, or auto); "" or "perfpages" for
+	// archives.
 	Format string `toml:"format"`
 	// Artifact is the path pattern, relative to dir (or to path in a git
 	// repository), that gives each foreign file its artifact (and
@@ -291,7 +293,8 @@ func (c *Config) StepOptions(metric string) changepoint.Options {
 	return o
 }
 
-// Budget is a [budgets."metric"] section: a perfgate budget (seed 002).
+// Budget is a [budgets."metric"] section: a perfgate budget (perfgate's
+// docs/DESIGN.md).
 // Unset fields take perfgate's defaults: threshold 0.20, warn_factor
 // 0.90, the metric's own direction, statistic median, no noise threshold
 // and noise policy warn.
@@ -516,9 +519,9 @@ func (c *Config) validate() []error {
 	}
 	// The rules on the other [analysis] keys are analysis's own
 	// (Options.Validate), whose errors name the key: config keeps no copy
-	// that could accept what analysis refuses (issue 11: nresamples =
-	// 20000000 passed here, was refused there and silently replaced by the
-	// defaults).
+	// that could accept what analysis refuses (a copy once let nresamples
+	// = 20000000 pass here; analysis refused it and the build silently
+	// used the defaults).
 	// Fractions first: a percentage written as a number (alpha = 5) gets
 	// the error that says how to write it, not analysis's general one.
 	fractionBad := map[string]bool{}

@@ -14,8 +14,8 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
-// asv (airspeed velocity) keeps its results in a folder (reference/peers.md
-// §1.1–1.2):
+// asv (airspeed velocity) keeps its results in a folder (asv's
+// docs/source/dev.rst and asv/results.py):
 //
 //	results/benchmarks.json                    the suite: type, unit, params, version per benchmark
 //	results/<machine>/machine.json             the machine: machine, os, arch, cpu, num_cpu, ram

@@ -402,7 +402,7 @@ func (r *asvFileReader) decodeFile(rel string, data []byte, arena *readkit.Arena
 		}
 		seen[fd.Key] = true
 		v := fd.Val
-		var err string // a type error, in asvTypeError's words
+		var err string // a type error, in asvTypeMsg's words
 		switch fd.Key {
 		case "commit_hash":
 			f.commit, err = asvStringField(v)
@@ -640,7 +640,7 @@ func asvJSONKind(n *readkit.Node) string {
 }
 
 // asvStringField reads a string field: "" for null, a type error for
-// anything else, in asvTypeError's words.
+// anything else, in asvTypeMsg's words.
 func asvStringField(n *readkit.Node) (string, string) {
 	switch n.Kind {
 	case readkit.String:

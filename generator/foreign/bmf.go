@@ -12,8 +12,9 @@ import (
 )
 
 // bmfFormat reads the Bencher Metric Format (BMF, bencher.dev/bmf.json,
-// reference/peers.md §3.2): a JSON object of benchmarks, each an object of
-// measures, each a metric {value, lower_value?, upper_value?}:
+// Bencher's bencher-metric-format docs): a JSON object of benchmarks,
+// each an object of measures, each a metric {value, lower_value?,
+// upper_value?}:
 //
 //	{"parse/large": {"latency": {"value": 88.0, "lower_value": 87.4, "upper_value": 88.9}}}
 //

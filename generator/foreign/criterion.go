@@ -17,8 +17,8 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/readkit"
 )
 
-// criterion reads a Criterion.rs output folder, `target/criterion/`
-// (reference/stats.md B.9, peers.md §6.2). Every folder holding
+// criterion reads a Criterion.rs output folder, `target/criterion/` (the
+// files Criterion's src/analysis/mod.rs writes). Every folder holding
 // new/benchmark.json, at any depth, is one benchmark; its new/ files are
 // the latest run. base/ and named baselines (copies of an earlier new/),
 // change/ (the comparison Criterion made) and report/ (HTML, SVG) are not

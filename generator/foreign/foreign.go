@@ -2,9 +2,9 @@
 // `go test -bench` text, Criterion.rs directories, Google Benchmark,
 // pytest-benchmark, hyperfine, Bencher Metric Format, github-action-benchmark,
 // asv and perfgate — into the native model (model.Run), for
-// `perfpages import` and for sources with `format = "…"` (SPEC §4). It sits
-// beside generator/archive at the start of the pipeline: foreign files →
-// runs → dataset → analysis → site.
+// `perfpages import` and for sources with `format = "…"` (the README's
+// "Other tools' results"). It is a reader of the sources stage, beside
+// generator/archive (see the architecture section of the README).
 //
 // Each format has a Reader. A reader never panics and never gives up on a
 // whole file for one bad entry: problems come back as archive.Problem values

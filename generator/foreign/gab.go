@@ -18,8 +18,8 @@ import (
 	"github.com/perfpages/perfpages/generator/source"
 )
 
-// gabFormat reads what github-action-benchmark (reference/peers.md §2.1,
-// §2.2) leaves behind, two kinds of JSON:
+// gabFormat reads what github-action-benchmark (its src/extract.ts and
+// src/write.ts) leaves behind, two kinds of JSON:
 //
 //  1. The custom-tool input, a JSON array of {name, unit, value, range?,
 //     extra?} — one Run with artifact, machine and context from Defaults.

@@ -20,7 +20,7 @@ import (
 )
 
 // gobench reads the text `go test -bench` prints (the Go benchmark format
-// of proposal 14313, reference/peers.md §5.3), parsed by
+// of proposal 14313), parsed by
 // golang.org/x/perf/benchfmt, and the same output wrapped in `go test
 // -json` events, whose "Output" fields are put back together first (a
 // result line usually arrives in two events: the name, then the numbers).
@@ -62,7 +62,7 @@ import (
 // name in a run, are the samples of one result; the per-line iteration
 // count is not kept as Result.Iters, because Go's values are per-op means
 // already and Iters would make the analysis pick Criterion's test instead
-// of benchstat's Mann–Whitney U (SPEC §5.10).
+// of benchstat's Mann–Whitney U (analysis/mannwhitney).
 //
 // `Unit <unit> better=higher|lower` lines set Result.Direction of that unit
 // wherever it occurs in the file. Without one, a unit whose direction

@@ -1,7 +1,8 @@
 package foreign
 
 // Google Benchmark JSON (`--benchmark_format=json`, or `--benchmark_out=F
-// --benchmark_out_format=json`), reference/peers.md §6.3.
+// --benchmark_out_format=json`), as Google Benchmark's
+// src/json_reporter.cc writes it.
 //
 // The mapping:
 //

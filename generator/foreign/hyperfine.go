@@ -16,7 +16,7 @@ import (
 )
 
 // hyperfine reads the JSON that `hyperfine --export-json f` writes
-// (reference/peers.md §6.5):
+// (hyperfine's src/export/json.rs):
 //
 //	{"results": [{"command", "mean", "stddev", "median", "user", "system",
 //	              "min", "max", "times": […], "memory_usage_byte": […],
@@ -45,7 +45,7 @@ import (
 // failing run is only kept by `hyperfine -i`. When some runs failed the
 // samples are kept and a warning says how many failed; when every run
 // failed the command's results carry Error and no samples, as a failed
-// benchmark (SPEC §2).
+// benchmark (shown, excluded from the statistics).
 //
 // The file records no commit, date or machine: the run's artifact, machine
 // and context come from Defaults. The statistics hyperfine derives (stddev,

@@ -17,7 +17,7 @@ import (
 // jsonMaxDepth bounds the nesting of a JSON file: encoding/json's limit,
 // which the readers had before they parsed with readkit, so that a deep
 // value in one entry costs that entry, not the file.
-const jsonMaxDepth = 10000
+const jsonMaxDepth = readkit.EncodingJSONMaxDepth
 
 // parseJSON parses a file that passed the caps of [Read] (o says what
 // else it accepts, as readkit.JSONOptions do). The problem is Fatal;

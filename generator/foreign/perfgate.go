@@ -2,7 +2,6 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -14,7 +13,7 @@ import (
 	"github.com/perfpages/perfpages/generator/receipt"
 )
 
-// perfgate run receipts (perfgate.run.v1, reference/stats.md C.2), as
+// perfgate run receipts (perfgate.run.v1, perfgate's docs/DESIGN.md), as
 // `perfpages run` and perfgate itself write them. One receipt is one run
 // of one bench:
 //
@@ -39,11 +38,12 @@ import (
 //     date from run.started_at when Defaults has none.
 //
 // The receipt's types (its schema id, host, metric table and throughput
-// rule) are generator/receipt's, declared once there. The decoding is
-// this reader's own and more forgiving than receipt.ReadRun, which
-// validates a receipt for `check` and rejects it whole: a malformed sample
-// is dropped with a problem (with its line), and fields the reader does
-// not use (tool, stats, ended_at) are not required.
+// rule) are generator/receipt's, declared once there. The decoding (of
+// parseJSON's tree, as every reader here decodes) is this reader's own
+// and more forgiving than receipt.ReadRun, which validates a receipt for
+// `check` and rejects it whole: a malformed sample is dropped with a
+// problem (with its line), and fields the reader does not use (tool,
+// stats, ended_at) are not required.
 func init() {
 	register(Format{Name: "perfgate", Read: readPerfgate, Sniff: sniffPerfgate})
 }
@@ -53,10 +53,11 @@ func sniffPerfgate(in Input) bool {
 	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"`+receipt.RunSchema+`"`)) {
 		return false
 	}
+	root, _, p := parseJSON(in.Name, trimmed, readkit.JSONOptions{Duplicates: true})
 	var head struct {
 		Schema string `json:"schema"`
 	}
-	return json.Unmarshal(trimmed, &head) == nil && head.Schema == receipt.RunSchema
+	return p == nil && readkit.Decode(root, &head) == nil && head.Schema == receipt.RunSchema
 }
 
 // perfgateSample is the part of a sample that is not a metric, with
@@ -70,24 +71,22 @@ type perfgateSample struct {
 
 func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem) {
 	doc := bytes.TrimPrefix(in.Data, []byte("\ufeff"))
-	lx := readkit.NewLines(doc)
-	entries, serr := asvObject(lx, 0, doc, true)
-	if serr != nil {
-		return nil, []archive.Problem{fatal(in.Name, serr.line, "%s", serr.msg)}
+	root, end, perr := parseJSON(in.Name, doc, readkit.JSONOptions{Trailing: true, Duplicates: true, NumberText: true, Partial: true})
+	if err := asvCheck(doc, root, end, perr, readkit.Map); err != nil {
+		return nil, []archive.Problem{fatal(in.Name, max(err.line, 1), "%s", err.msg)}
 	}
-	fields := map[string]asvEntry{}
-	for _, e := range entries {
-		if e.Dup {
-			return nil, []archive.Problem{fatal(in.Name, e.Line, "field %q appears twice", e.Key)}
+	fields := map[string]asvMember{}
+	for _, m := range asvMembers(root) {
+		if m.Dup {
+			return nil, []archive.Problem{fatal(in.Name, m.Line, "field %q appears twice", m.Key)}
 		}
-		fields[e.Key] = e
+		fields[m.Key] = m
 	}
 	schema, ok := fields["schema"]
-	var id string
-	if !ok || json.Unmarshal(schema.Raw, &id) != nil || id != receipt.RunSchema {
+	if !ok || schema.Val.Kind != readkit.String || schema.Val.Text != receipt.RunSchema {
 		what := "no schema field"
 		if ok {
-			what = "schema is " + asvShort(schema.Raw)
+			what = "schema is " + asvShortText(readkit.Source(doc, schema.Val))
 		}
 		return nil, []archive.Problem{fatal(in.Name, schema.Line, "%s: not a %s receipt", what, receipt.RunSchema)}
 	}
@@ -100,8 +99,8 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 	if !ok {
 		return nil, []archive.Problem{fatal(in.Name, 0, `missing field "bench"`)}
 	}
-	if err := json.Unmarshal(be.Raw, &bench); err != nil {
-		return nil, []archive.Problem{fatal(in.Name, be.Line, "bench: %s", asvTypeError(err))}
+	if err := readkit.Decode(be.Val, &bench); err != nil {
+		return nil, []archive.Problem{fatal(in.Name, be.Line, "bench: %s", asvTypeMsg(err))}
 	}
 	if bench.Name == nil || strings.TrimSpace(*bench.Name) == "" {
 		return nil, []archive.Problem{fatal(in.Name, be.Line, "bench.name is missing or empty")}
@@ -115,19 +114,19 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 	}
 	if re, ok := fields["run"]; !ok {
 		problems = append(problems, problem(in.Name, 0, `missing field "run": no host or start time`))
-	} else if err := json.Unmarshal(re.Raw, &run); err != nil {
-		problems = append(problems, problem(in.Name, re.Line, "run: %s; host and start time ignored", asvTypeError(err)))
+	} else if err := readkit.Decode(re.Val, &run); err != nil {
+		problems = append(problems, problem(in.Name, re.Line, "run: %s; host and start time ignored", asvTypeMsg(err)))
 		run.StartedAt, run.Host = nil, receipt.Host{}
 	}
 
 	se, ok := fields["samples"]
-	if !ok || asvIsNull(se.Raw) {
+	if !ok || se.Val.Kind == readkit.Null {
 		return nil, append(problems, fatal(in.Name, 0, `missing field "samples"`))
 	}
-	elems, serr := asvArray(lx, se.Off, se.Raw)
-	if serr != nil {
-		return nil, append(problems, fatal(in.Name, serr.line, "samples: %s", serr.msg))
+	if se.Val.Kind != readkit.List {
+		return nil, append(problems, fatal(in.Name, se.Val.Line, "samples: not a JSON array"))
 	}
+	elems := se.Val.Elems()
 
 	dropped := 0
 	defer func() { all = withDropped(all, in.Name, dropped) }()
@@ -136,16 +135,15 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 	var firstFailure string
 	for i, el := range elems {
 		var s perfgateSample
-		var m map[string]json.RawMessage
-		if el.Raw[0] != '{' || json.Unmarshal(el.Raw, &m) != nil || m == nil {
+		if el.Kind != readkit.Map {
 			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d] is not an object; dropped", i))
 			continue
 		}
-		if err := json.Unmarshal(el.Raw, &s); err != nil {
-			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d]: %s; dropped", i, asvTypeError(err)))
+		if err := readkit.Decode(el, &s); err != nil {
+			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d]: %s; dropped", i, asvTypeMsg(err)))
 			continue
 		}
-		wall, err := perfgateU64(m, "wall_ms")
+		wall, err := perfgateU64(doc, el, "wall_ms")
 		switch {
 		case err != nil:
 			problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].wall_ms: %v; sample dropped", i, err))
@@ -180,7 +178,7 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 				values[pm.Name] = append(values[pm.Name], float64(*wall))
 				continue
 			}
-			v, err := perfgateU64(m, pm.Name)
+			v, err := perfgateU64(doc, el, pm.Name)
 			if err != nil {
 				problems = keep(problems, &dropped, problem(in.Name, el.Line, "samples[%d].%s: %v; value dropped", i, pm.Name, err))
 				continue
@@ -232,15 +230,16 @@ func readPerfgate(in Input, def Defaults) (_ []model.Run, all []archive.Problem)
 	return []model.Run{r}, problems
 }
 
-// perfgateU64 reads an optional unsigned integer field of a sample.
-func perfgateU64(m map[string]json.RawMessage, key string) (*uint64, error) {
-	raw, ok := m[key]
-	if !ok || asvIsNull(raw) {
+// perfgateU64 reads an optional unsigned integer field of a sample, an
+// object of doc.
+func perfgateU64(doc []byte, sample *readkit.Node, key string) (*uint64, error) {
+	n := sample.Last(key)
+	if n == nil || n.Kind == readkit.Null {
 		return nil, nil
 	}
 	var v uint64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("%s is not a non-negative integer", asvShort(raw))
+	if err := readkit.Decode(n, &v); err != nil {
+		return nil, fmt.Errorf("%s is not a non-negative integer", asvShortText(readkit.Source(doc, n)))
 	}
 	return &v, nil
 }

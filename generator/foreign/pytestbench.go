@@ -15,8 +15,8 @@ import (
 
 // pytest-benchmark files: the JSON that `pytest --benchmark-json=FILE`
 // writes, and the files `--benchmark-save`/`--benchmark-autosave` keep
-// under .benchmarks/<machine id>/ (the same document; reference/peers.md
-// §6.4):
+// under .benchmarks/<machine id>/ (the same document; pytest-benchmark's
+// session.py and stats.py):
 //
 //	{"machine_info": {node, processor, machine, system, python_*, cpu: {…}},
 //	 "commit_info": {id, time, author_time, dirty, project, branch},

@@ -24,7 +24,8 @@
 //     a perfpages archive apart by content.
 //  2. [ReadRun] and [ReadCompare] validate a receipt (schema id, required
 //     fields, types) and name the file, and the line when there is one,
-//     in every error.
+//     in every error. They parse with readkit.ParseJSON and decode its
+//     tree with readkit.Decode, as the other readers do.
 //  3. [Load] does both for one side of a check, decoding an archive with
 //     generator/archive, and verifyStats makes a run's statistics
 //     those of its samples ([ComputeStats]).

@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -103,12 +102,16 @@ func sniff(name string, data []byte) (Kind, error) {
 		}
 		return 0, fileError(name, 0, errors.New("not a JSON object: want a perfgate receipt or a perfpages archive"))
 	}
+	root, err := parse(name, data)
+	if err != nil {
+		return 0, err
+	}
 	var head struct {
 		Schema     *string `json:"schema"`
 		ReportType *string `json:"report_type"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return 0, jsonError(name, data, err)
+	if err := readkit.Decode(root, &head); err != nil {
+		return 0, typeError(name, err)
 	}
 	switch {
 	case head.Schema != nil && *head.Schema == RunSchema:
@@ -134,15 +137,15 @@ func ReadRun(name string, data []byte) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSchema(name, obj, "schema", RunSchema); err != nil {
+	if err := checkSchema(name, data, obj, "schema", RunSchema); err != nil {
 		return nil, err
 	}
 	if err := requireFields(name, obj, runRequired); err != nil {
 		return nil, err
 	}
 	var r Run
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, jsonError(name, data, err)
+	if err := readkit.Decode(obj, &r); err != nil {
+		return nil, typeError(name, err)
 	}
 	return &r, nil
 }
@@ -168,15 +171,15 @@ func ReadCompare(name string, data []byte) (*Compare, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSchema(name, obj, "schema", CompareSchema); err != nil {
+	if err := checkSchema(name, data, obj, "schema", CompareSchema); err != nil {
 		return nil, err
 	}
 	if err := requireFields(name, obj, compareRequired); err != nil {
 		return nil, err
 	}
 	var c Compare
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, jsonError(name, data, err)
+	if err := readkit.Decode(obj, &c); err != nil {
+		return nil, typeError(name, err)
 	}
 	return &c, nil
 }
@@ -204,37 +207,57 @@ var compareRequired = []string{
 	"verdict.status", "verdict.counts", "verdict.reasons",
 }
 
-type object = map[string]json.RawMessage
-
-// decodeObject parses the top level of a JSON document, which must be an
-// object.
-func decodeObject(name string, data []byte) (object, error) {
-	var obj object
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, jsonError(name, data, err)
+// parse parses a JSON document with readkit.ParseJSON, the parser of
+// every reader: a tree whose values carry their lines and whose numbers
+// keep their text (readkit.Decode then reads integers as encoding/json
+// does). Repeated keys are kept, the last one counting, and nesting is
+// bounded as encoding/json bounds it, so that what encoding/json read,
+// parse reads. A syntax error is "invalid JSON: …" at its line.
+func parse(name string, data []byte) (*readkit.Node, error) {
+	root, _, p := readkit.ParseJSON(name, data, readkit.JSONOptions{Duplicates: true, NumberText: true, MaxDepth: readkit.EncodingJSONMaxDepth})
+	if p == nil {
+		return root, nil
 	}
-	if obj == nil {
-		return nil, fileError(name, 0, errors.New("not a JSON object"))
+	var se *readkit.SyntaxError
+	if !errors.As(p.Err, &se) {
+		return nil, p
 	}
-	return obj, nil
+	line := p.Line
+	if line == 0 { // an empty document ends on its last line
+		line = readkit.ErrorLine(data, int64(len(data)))
+	}
+	return nil, fileError(name, line, fmt.Errorf("invalid JSON: %v", se))
 }
 
-func checkSchema(name string, obj object, key, want string) error {
-	raw, ok := obj[key]
-	if !ok || isNull(raw) {
+// decodeObject parses a JSON document, which must be an object.
+func decodeObject(name string, data []byte) (*readkit.Node, error) {
+	root, err := parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	switch root.Kind {
+	case readkit.Map:
+		return root, nil
+	case readkit.Null:
+		return nil, fileError(name, 0, errors.New("not a JSON object"))
+	}
+	var obj map[string]*readkit.Node
+	return nil, typeError(name, readkit.Decode(root, &obj))
+}
+
+func checkSchema(name string, data []byte, obj *readkit.Node, key, want string) error {
+	v := obj.Last(key)
+	if v == nil || v.Kind == readkit.Null {
 		return fileError(name, 0, fmt.Errorf("missing field %q: not a %s receipt", key, want))
 	}
-	var got string
-	if err := json.Unmarshal(raw, &got); err != nil || got != want {
-		return fileError(name, 0, fmt.Errorf("%s is %s, want %s", key, strings.TrimSpace(string(raw)), want))
+	if v.Kind != readkit.String || v.Text != want {
+		return fileError(name, 0, fmt.Errorf("%s is %s, want %s", key, readkit.Source(data, v), want))
 	}
 	return nil
 }
 
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
-
 // requireFields reports the first missing or null field of paths.
-func requireFields(name string, obj object, paths []string) error {
+func requireFields(name string, obj *readkit.Node, paths []string) error {
 	for _, p := range paths {
 		if missing := findMissing(obj, strings.Split(p, "."), ""); missing != "" {
 			return fileError(name, 0, fmt.Errorf("missing field %q", missing))
@@ -243,9 +266,10 @@ func requireFields(name string, obj object, paths []string) error {
 	return nil
 }
 
-// findMissing walks obj along path and returns the dotted path of the
-// first field that is absent or null, or "".
-func findMissing(obj object, path []string, prefix string) string {
+// findMissing walks obj, an object (or null, an object without fields),
+// along path and returns the dotted path of the first field that is
+// absent or null, or "".
+func findMissing(obj *readkit.Node, path []string, prefix string) string {
 	key := path[0]
 	optional := strings.HasSuffix(key, "?")
 	key = strings.TrimSuffix(key, "?")
@@ -253,8 +277,8 @@ func findMissing(obj object, path []string, prefix string) string {
 	if prefix != "" {
 		full = prefix + "." + key
 	}
-	raw, ok := obj[key]
-	if !ok || isNull(raw) {
+	v := obj.Last(key)
+	if v == nil || v.Kind == readkit.Null {
 		if optional {
 			return ""
 		}
@@ -264,44 +288,38 @@ func findMissing(obj object, path []string, prefix string) string {
 		return ""
 	}
 	if path[1] == "[]" {
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
+		if v.Kind != readkit.List {
 			return "" // the typed decode reports the wrong type
 		}
-		for i, e := range elems {
-			var sub object
-			if json.Unmarshal(e, &sub) != nil {
+		for i, e := range v.Elems() {
+			if e.Kind != readkit.Map && e.Kind != readkit.Null {
 				continue
 			}
-			if m := findMissing(sub, path[2:], fmt.Sprintf("%s[%d]", full, i)); m != "" {
+			if m := findMissing(e, path[2:], fmt.Sprintf("%s[%d]", full, i)); m != "" {
 				return m
 			}
 		}
 		return ""
 	}
-	var sub object
-	if json.Unmarshal(raw, &sub) != nil {
+	if v.Kind != readkit.Map {
 		return ""
 	}
-	return findMissing(sub, path[1:], full)
+	return findMissing(v, path[1:], full)
 }
 
-// jsonError turns an encoding/json error into a file error with the line of
-// the offending byte.
-func jsonError(name string, data []byte, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fileError(name, readkit.ErrorLine(data, syn.Offset), fmt.Errorf("invalid JSON: %v", syn))
-	case errors.As(err, &typ):
-		what := typ.Field
-		if what == "" {
-			what = "document"
-		}
-		return fileError(name, readkit.ErrorLine(data, typ.Offset), fmt.Errorf("%s: a JSON %s cannot be %s", what, typ.Value, typeName(typ.Type.String())))
+// typeError words a type error of readkit.Decode: the value's field (its
+// path of JSON names), the JSON value and what the field holds, at the
+// value's line.
+func typeError(name string, err error) error {
+	var typ *readkit.TypeError
+	if !errors.As(err, &typ) {
+		return fileError(name, 0, err)
 	}
-	return fileError(name, 0, err)
+	what := typ.Field
+	if what == "" {
+		what = "document"
+	}
+	return fileError(name, typ.Line, fmt.Errorf("%s: a JSON %s cannot be %s", what, typ.Value, typeName(typ.Type.String())))
 }
 
 func typeName(goType string) string {

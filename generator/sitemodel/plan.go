@@ -6,9 +6,8 @@
 // is the analysis'), renders nothing and writes nothing: package render
 // turns the plan's outputs into bytes, package write into files.
 //
-// It sits between analysis and rendering:
-//
-//	sources → dataset → analysis → site model (this) → render → write
+// It sits between analysis and rendering (see the architecture section of
+// the README).
 //
 // [Plan] walks the main line in chunks of [DefaultChunk] positions. For
 // each chunk it asks for the comparisons of consecutive commits once

@@ -17,8 +17,8 @@
 //
 // Git is read through the git command, never by walking objects in Go: one
 // streamed "git log -z" per query and one long-lived "git cat-file --batch"
-// process per repository for all blob reads. That is several times faster
-// than a pure-Go implementation on large histories and keeps dependencies
-// out of go.mod. Errors that a user can fix (a shallow clone, a ref that
+// process per repository for all blob reads. That was faster than a
+// pure-Go implementation (go-git) on large histories (BenchmarkHistory
+// says how it was measured) and keeps dependencies out of go.mod. Errors that a user can fix (a shallow clone, a ref that
 // was never fetched) say how.
 package source

@@ -51,7 +51,8 @@ func (s *Store) SaveOutputs(o Outputs) error { return s.saveGob("outputs", outpu
 // The bytes are checked, not the modification time, which rsync -a, cp -p,
 // tar or a hand edit with touch -r restore: a site must never keep a file
 // that differs from what a build from nothing would write. Files are
-// hashed on every core (at M, 74 MB in about a tenth of a second).
+// hashed on every core: at M, 74 MB on every build that may keep them
+// (the setup stage of `perfpages build -timings`).
 func (o Outputs) Check(root string) (Outputs, bool) {
 	paths := make([]string, 0, len(o))
 	for p := range o {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -16,6 +17,12 @@ import (
 // pointer, slice or map to nil. A *Node (or Node) receives the node
 // itself, for a part the reader looks at more closely. Interfaces and
 // arrays are not filled in (a value for one is a type error).
+//
+// A number is read from its text when the parser kept it
+// ([JSONOptions.NumberText]), as encoding/json reads it: a uint64 beyond
+// int64 fits, -0 is not an unsigned integer and is a negative zero
+// float. Without the text, a number beyond int64 is a float and fits no
+// integer, and -0 is 0.
 //
 // A value of the wrong type is a [*TypeError], with its line; Decode
 // stops at the first.
@@ -156,20 +163,38 @@ func decodeNumber(n *Node, v reflect.Value, mismatch func(string) error) error {
 	}
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
-		if math.IsInf(n.Float, 0) || v.OverflowFloat(n.Float) {
+		f, ok := n.Float, !math.IsInf(n.Float, 0)
+		if n.Text != "" {
+			var err error
+			f, err = strconv.ParseFloat(n.Text, v.Type().Bits())
+			ok = err == nil
+		}
+		if !ok || v.OverflowFloat(f) {
 			return mismatch(text())
 		}
-		v.SetFloat(n.Float)
+		v.SetFloat(f)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if n.Kind != Int || v.OverflowInt(n.Int) {
+		i, ok := n.Int, n.Kind == Int
+		if n.Text != "" {
+			var err error
+			i, err = strconv.ParseInt(n.Text, 10, 64)
+			ok = err == nil
+		}
+		if !ok || v.OverflowInt(i) {
 			return mismatch(text())
 		}
-		v.SetInt(n.Int)
+		v.SetInt(i)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if n.Kind != Int || n.Int < 0 || v.OverflowUint(uint64(n.Int)) {
+		u, ok := uint64(n.Int), n.Kind == Int && n.Int >= 0
+		if n.Text != "" {
+			var err error
+			u, err = strconv.ParseUint(n.Text, 10, 64)
+			ok = err == nil
+		}
+		if !ok || v.OverflowUint(u) {
 			return mismatch(text())
 		}
-		v.SetUint(uint64(n.Int))
+		v.SetUint(u)
 	default:
 		return mismatch("number")
 	}

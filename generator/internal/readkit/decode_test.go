@@ -3,6 +3,7 @@ package readkit
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -104,6 +105,40 @@ func TestDecodeNode(t *testing.T) {
 	var te *TypeError
 	if !errors.As(err, &te) || te.Line != 2 || te.Value != "object" {
 		t.Errorf("Decode(object, string) = %v", err)
+	}
+}
+
+// TestDecodeNumberText: with the numbers' text kept, a number is read as
+// encoding/json reads it, beyond int64 and at -0 too.
+func TestDecodeNumberText(t *testing.T) {
+	type target struct {
+		U uint64  `json:"u"`
+		I int64   `json:"i"`
+		B uint8   `json:"b"`
+		F float64 `json:"f"`
+		G float32 `json:"g"`
+	}
+	for _, doc := range []string{
+		`{"u": 18446744073709551615}`, `{"u": 18446744073709551616}`, `{"u": 9223372036854775808}`, `{"u": -0}`,
+		`{"u": 1e3}`, `{"u": 1.0}`, `{"i": -0}`, `{"i": 9223372036854775808}`, `{"i": -9223372036854775808}`,
+		`{"i": -9223372036854775809}`, `{"b": 255}`, `{"b": 256}`, `{"b": -1}`, `{"f": -0}`, `{"f": 1e400}`,
+		`{"g": 1e39}`, `{"g": 16777217}`, `{"g": 0.1}`,
+	} {
+		var want, got target
+		wantErr := json.Unmarshal([]byte(doc), &want)
+		n, _, p := ParseJSON("f.json", []byte(doc), JSONOptions{NumberText: true})
+		if p != nil {
+			t.Fatal(p)
+		}
+		gotErr := Decode(n, &got)
+		switch {
+		case wantErr == nil && gotErr == nil:
+			if got != want || math.Signbit(got.F) != math.Signbit(want.F) {
+				t.Errorf("%s: Decode %+v, encoding/json %+v", doc, got, want)
+			}
+		case wantErr == nil || gotErr == nil || wantErr.Error() != gotErr.Error():
+			t.Errorf("%s: Decode: %v; encoding/json: %v", doc, gotErr, wantErr)
+		}
 	}
 }
 

@@ -10,13 +10,10 @@
 // ([Source]). A file cut short still gives what it holds
 // ([JSONOptions.Partial]).
 //
-// It sits at the start of the pipeline
-//
-//	sources → archive model → analysis → site model → rendering → files
-//
-// under generator/archive, generator/foreign, generator/source and
-// generator/receipt, and imports none of them: a reader may use any of it,
-// it uses no reader.
+// It sits at the start of the sources stage (see the architecture section
+// of the README), under generator/archive, generator/foreign,
+// generator/source and generator/receipt, and imports none of them: a
+// reader may use any of it, it uses no reader.
 //
 // One edge rule holds for every position: a byte belongs to the line it is
 // on, and a newline to the line it ends ([LineAt]). An error found after

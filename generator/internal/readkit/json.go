@@ -66,6 +66,12 @@ type JSONOptions struct {
 // format perfpages reads nests more than 10 deep.
 const defaultMaxDepth = 1000
 
+// EncodingJSONMaxDepth is encoding/json's bound on nesting: the MaxDepth
+// of the readers that decoded with encoding/json before they parsed with
+// ParseJSON (generator/foreign's and generator/receipt's), so that they
+// still read what they read then.
+const EncodingJSONMaxDepth = 10000
+
 // ParseJSON parses the JSON value at o.Start of data into a tree whose
 // nodes and keys carry their lines, and returns it with the offset just
 // past it. file names the input in the problem returned when the value
@@ -74,11 +80,12 @@ const defaultMaxDepth = 1000
 // when the document is not JSON.
 //
 // It is a recursive-descent parser that counts lines as it goes:
-// encoding/json's Decoder.Token gives the same lines several times slower,
-// which matters for archives of a few MB and data.js files of tens. On a
-// syntax error it defers to encoding/json, so that validity and messages
-// are exactly the standard library's (FuzzParseJSON checks that the two
-// agree). A truncated document is reported at its last line with
+// encoding/json's Decoder.Token gives the same lines at a much higher cost
+// per value, which matters for archives of a few MB and data.js files of
+// tens (archive's BenchmarkDecodeJSON and foreign's BenchmarkRead measure
+// the readers that parse with it). On a syntax error it defers to
+// encoding/json, so that validity and messages are exactly the standard
+// library's (FuzzParseJSON checks that the two agree). A truncated document is reported at its last line with
 // "(truncated file?)".
 func ParseJSON(file string, data []byte, o JSONOptions) (*Node, int, *Problem) {
 	if o.MaxDepth <= 0 {

@@ -28,8 +28,8 @@ func ErrorLine(data []byte, n int64) int {
 var nl = []byte("\n")
 
 // Lines finds the line of an offset in O(log lines), for readers that
-// look up many: counting newlines from the start for every value took
-// minutes on a 1 MB list of tiny values. The rule is [LineAt]'s.
+// look up many: counting newlines from the start for every value is
+// quadratic in the size of a file of tiny values. The rule is [LineAt]'s.
 type Lines struct {
 	size     int
 	newlines []int // offsets of the '\n' bytes

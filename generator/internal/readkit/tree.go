@@ -137,6 +137,21 @@ func (n *Node) Get(key string) *Node {
 	return v
 }
 
+// Last returns the value of the last field called key, the one
+// encoding/json keeps of a repeated key, or nil (also for a nil node or
+// one that is not a map).
+func (n *Node) Last(key string) *Node {
+	if n == nil {
+		return nil
+	}
+	for i := len(n.Fields) - 1; i >= 0; i-- {
+		if n.Fields[i].Key == key {
+			return n.Fields[i].Val
+		}
+	}
+	return nil
+}
+
 // IsNumber reports whether n is an integer or another number.
 func (n *Node) IsNumber() bool { return n.Kind == Int || n.Kind == Float }
 
