@@ -35,9 +35,6 @@ func TestLineAt(t *testing.T) {
 			if got := LineAt([]byte(tt.data), tt.off); got != tt.want {
 				t.Errorf("LineAt(%q, %d) = %d, want %d", tt.data, tt.off, got, tt.want)
 			}
-			if got := NewLines([]byte(tt.data)).At(tt.off); got != tt.want {
-				t.Errorf("Lines.At(%q, %d) = %d, want %d", tt.data, tt.off, got, tt.want)
-			}
 		})
 	}
 }
@@ -66,15 +63,5 @@ func TestErrorLine(t *testing.T) {
 				t.Errorf("ErrorLine(%q, %d) (%v) = %d, want %d", tt.data, se.Offset, se, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestLinesAgreeWithLineAt(t *testing.T) {
-	data := []byte("x\n\n\nyy\nz\n\n")
-	l := NewLines(data)
-	for off := -2; off <= len(data)+2; off++ {
-		if a, b := LineAt(data, off), l.At(off); a != b {
-			t.Errorf("offset %d: LineAt %d, Lines.At %d", off, a, b)
-		}
 	}
 }
