@@ -141,11 +141,10 @@ func timeZoom() []dataZoom {
 	}
 }
 
-// historyOption is the option of every history chart: a line of the
-// results by date, the band behind it, markers of relevant changes and of
-// annotations. The script fills the series' data, the legend (only what
-// the series has) and the value axis' unit.
-func historyOption() map[string]any {
+// timeLine is a line chart over time, the ground of the history and
+// overview charts: UTC dates on a time axis with a zoom, one tooltip for
+// all series at a date, a scrolling legend, no animation.
+func timeLine() *charts.Line {
 	line := charts.NewLine()
 	line.Accept(&chartVisitor{extra: map[string]any{
 		"useUTC": true,
@@ -160,6 +159,15 @@ func historyOption() map[string]any {
 		charts.WithXAxisOpts(timeAxis()),
 		charts.WithYAxisOpts(valueAxis()),
 	)
+	return line
+}
+
+// historyOption is the option of every history chart: a line of the
+// results by date, the band behind it, markers of relevant changes and of
+// annotations. The script fills the series' data, the legend (only what
+// the series has) and the value axis' unit.
+func historyOption() map[string]any {
+	line := timeLine()
 	line.AddSeries(seriesValue, nil,
 		charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle", SymbolSize: 5, ConnectNulls: opts.Bool(false)}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorLine}),
@@ -204,20 +212,7 @@ func historyOption() map[string]any {
 // a step of a few percent shows; absolute values and a logarithmic axis
 // are the reader's options.
 func overviewOption() map[string]any {
-	line := charts.NewLine()
-	line.Accept(&chartVisitor{extra: map[string]any{
-		"useUTC": true,
-		"tooltip": tooltip{Trigger: "axis", Confine: true, ExtraCSSText: tooltipCSS,
-			AxisPointer: map[string]any{"type": "line", "snap": true}},
-		"dataZoom": timeZoom(),
-	}})
-	line.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4px", Type: "scroll"}),
-		charts.WithGridOpts(opts.Grid{Left: "8px", Right: "24px", Top: gridTopLegend, Bottom: "44px", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(timeAxis()),
-		charts.WithYAxisOpts(valueAxis()),
-	)
+	line := timeLine()
 	line.Validate()
 	return line.JSON()
 }
