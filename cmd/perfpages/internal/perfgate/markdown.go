@@ -59,16 +59,15 @@ func markdown(c *receipt.Compare, units map[string]string) string {
 	return b.String()
 }
 
+// verdictHeader is the comment's first line: the status' icon and name
+// (skip for any status that is not pass, warn or fail, as the icon).
 func verdictHeader(s budget.Status) string {
 	switch s {
-	case budget.Pass:
-		return "✅ perfgate: pass"
-	case budget.Warn:
-		return "⚠️ perfgate: warn"
-	case budget.Fail:
-		return "❌ perfgate: fail"
+	case budget.Pass, budget.Warn, budget.Fail:
+	default:
+		s = budget.Skip
 	}
-	return "⏭️ perfgate: skip"
+	return statusIcon(s) + " perfgate: " + string(s)
 }
 
 func statusIcon(s budget.Status) string {
