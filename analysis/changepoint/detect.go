@@ -568,11 +568,9 @@ func (d *detector) exceeds(w []float64, t int, before, after float64, noise func
 		return false
 	}
 	if d.o.NoiseMultiple > 0 {
+		// In logs only when every value of w is positive, and then so is
+		// every median of its values (gate reuses one noise for two pairs).
 		sigma, logs := noise()
-		if logs && !(before > 0 && after > 0) {
-			logs = false
-			sigma = 0
-		}
 		if change(before, after, logs) < d.o.NoiseMultiple*sigma {
 			return false
 		}
