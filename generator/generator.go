@@ -402,7 +402,14 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 	if err != nil {
 		return nil, nil, err
 	}
-	fs, err := g.Notes(ctx, src.Notes)
+	// Archives are listed unread, known by their blob ids: a build reads
+	// only the notes the store has not decoded. Another tool's files are
+	// picked by name, which a note has only once read (source.NoteExt).
+	list := g.NoteList
+	if src.Format != "" && src.Format != "perfpages" {
+		list = g.Notes
+	}
+	fs, err := list(ctx, src.Notes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -562,7 +569,7 @@ func readForeign(ctx context.Context, src config.Source, files []source.File, ma
 			for i := range files {
 				if f := &files[i]; f.Data == nil && f.Blob != "" {
 					blob := f.Blob
-					f.Load = func() ([]byte, error) { return readBlob(ctx, g, blob) }
+					f.Load = func() ([]byte, error) { return g.ReadBlob(ctx, blob) }
 				}
 			}
 			out.folders = append(out.folders, fi)

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -521,6 +523,72 @@ func TestSiteFromGitDataJSIncremental(t *testing.T) {
 	res.write("dev/bench/data.js", strings.Replace(string(must(os.ReadFile(filepath.Join(root, "pages", "dev/bench/data.js")))), "\"lastUpdate\": 1", "\"lastUpdate\": 2", 1))
 	res.git("commit", "-q", "--amend", "-am", "remove noisy benchmark spike (amended)")
 	check("a rewritten last commit", []string{removed})
+}
+
+// TestSiteFromGitNotesIncremental: a nightly build of a notes source reads
+// the new note's blob alone (the others are known to the store by their
+// blob ids) and builds what a cold build builds, gzip and YAML notes among
+// them; a note edited in place is read again.
+func TestSiteFromGitNotesIncremental(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a git notes site several times")
+	}
+	root := t.TempDir()
+	proj := newGitRepo(t, filepath.Join(root, "project"))
+	var shas []string
+	for i := range 8 {
+		proj.write("main.go", "package main // "+strconv.Itoa(i)+"\n")
+		proj.git("add", ".")
+		proj.git("commit", "-qm", "change "+strconv.Itoa(i))
+		shas = append(shas, proj.git("rev-parse", "HEAD"))
+	}
+	note := func(i int, v int) {
+		body := `{"schema": "perfpages.run.v1", "artifact": {"kind": "commit"}, "machine": {"name": "ci"},
+ "results": [{"benchmark": "parse", "metric": "wall-time", "unit": "ns", "samples": [` + strconv.Itoa(v) + `, ` + strconv.Itoa(v+3) + `]}]}`
+		switch i % 3 {
+		case 1: // a gzip note
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write([]byte(body))
+			zw.Close()
+			os.WriteFile(filepath.Join(root, "note"), b.Bytes(), 0o644)
+		case 2: // a YAML note
+			body = "schema: perfpages.run.v1\nartifact: {kind: commit}\nmachine: {name: ci}\nresults:\n  - {benchmark: parse, metric: wall-time, unit: ns, samples: [" + strconv.Itoa(v) + ", " + strconv.Itoa(v+3) + "]}\n"
+			os.WriteFile(filepath.Join(root, "note"), []byte(body), 0o644)
+		default:
+			os.WriteFile(filepath.Join(root, "note"), []byte(body), 0o644)
+		}
+		// -C takes the blob as it is (-F would clean up the text).
+		blob := proj.git("hash-object", "-w", filepath.Join(root, "note"))
+		proj.git("notes", "--ref=perf", "add", "-f", "-C", blob, shas[i])
+	}
+	for i := range 7 {
+		note(i, 1000+i%2)
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ngit = \"project\"\nnotes = \"refs/notes/perf\"\n\n[project]\ngit = \"project\"\n"), 0o644)
+	build := func(out string, cold bool) (*Report, map[string]fileInfo, string) {
+		t.Helper()
+		return buildIn(t, root, out, BuildOptions{Cold: cold, Strict: true})
+	}
+	if _, _, tm := build("public", false); !strings.HasPrefix(gitReads(tm), "7 blobs read") {
+		t.Errorf("cold build: %s, want the 7 notes read", gitReads(tm))
+	}
+	check := func(what string) {
+		t.Helper()
+		rep, got, tm := build("public", false)
+		if r := gitReads(tm); !strings.HasPrefix(r, "1 blobs read") {
+			t.Errorf("%s: %s, want 1 blob read", what, r)
+		}
+		if rep.Artifact != 8 {
+			t.Errorf("%s: %d artifacts, want 8", what, rep.Artifact)
+		}
+		_, want, _ := build("cold", true)
+		sameAsCold(t, got, want)
+	}
+	note(7, 1500)
+	check("+1 note")
+	note(3, 990)
+	check("a note edited in place")
 }
 
 func must[T any](x T, err error) T {

@@ -62,7 +62,9 @@ func archiveKey(f input, o archive.Options) [32]byte {
 func fileLimit(maxBytes int64, f source.File) int64 {
 	if f.Data == nil && f.Blob != "" {
 		n := f.Size
-		if strings.HasSuffix(f.Name, ".gz") {
+		// A gzip file may inflate to the cap; so may a note, whose name
+		// says nothing of its content.
+		if _, gz, ok := archive.FormatOf(f.Name); gz || !ok {
 			n = capped.Or(maxBytes)
 		}
 		return 8*n + 1<<20

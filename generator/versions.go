@@ -94,7 +94,7 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 					h.problems = append(h.problems, fmt.Errorf("%s: %w; file skipped", f.Origin, f.Err))
 					continue
 				}
-				f.Load = func() ([]byte, error) { return readBlob(ctx, g, f.Blob) }
+				f.Load = func() ([]byte, error) { return g.ReadBlob(ctx, f.Blob) }
 				h.files = append(h.files, input{File: f})
 				continue
 			}
@@ -160,16 +160,6 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 	h.runs = append(h.runs, foldedRuns(folds, src.KeepRemoved)...)
 	h.notes = versionNotes(src, folds, tally)
 	return h, nil
-}
-
-// readBlob reads one blob of g.
-func readBlob(ctx context.Context, g *source.Git, id string) ([]byte, error) {
-	var out []byte
-	err := g.ReadBlobs(ctx, []string{id}, func(_ int, data []byte) error {
-		out = data
-		return nil
-	})
-	return out, err
 }
 
 // histPath is one path along a git ref: its versions, oldest first.

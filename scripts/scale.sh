@@ -12,8 +12,9 @@
 #   +1 version  REF moved to its newest version of PATH: the nightly case
 #   unchanged   the same input again: nothing to do, no file written
 #
-# printing wall, CPU, max RSS, the site's size, files, files written and
-# the git blobs the build read (perfpages build -timings). Without REPO it
+# printing the columns of scripts/measure.sh (wall, CPU, max RSS, the
+# site's size, files, files written, files decoded and git blobs read, the
+# last two from perfpages build -timings). Without REPO it
 # generates a history (python3): a github-action-benchmark data.js (tool
 # cargo, two suites, 27 series, ± ranges) of VERSIONS versions (default
 # 1000), one entry appended per version, shaped like hyperium/hyper's
@@ -29,12 +30,14 @@
 #   +1 again    for the variance of the nightly case (another commit held back and added)
 #
 # For each: wall time, CPU time (user+sys), max RSS, the site's size
-# (apparent bytes), its files, and how many files the build wrote (new or
-# modified). Requires GNU time (/usr/bin/time) and GNU find.
+# (apparent bytes), its files, how many files the build wrote (new or
+# modified) and how many archives it decoded (scripts/measure.sh).
+# Requires GNU time (/usr/bin/time) and GNU find.
 set -euo pipefail
 
 size=${1:?usage: scripts/scale.sh S|M|L [DIR] | scripts/scale.sh git [REPO REF PATH FORMAT] [-dir DIR]}
 cd "$(dirname "$0")/.."
+. scripts/measure.sh
 
 # gab_history N writes a git fast-import stream of N versions of
 # dev/bench/data.js on refs/heads/gh-pages.
@@ -92,20 +95,8 @@ if [ "$size" = git ]; then
   echo "$(git -C "$clone" rev-list --count "$tip" -- "$path") versions of $path on $ref ($(du -sh "$clone" | cut -f1) of git)" >&2
   printf '[site]\ntitle = "git history scale"\n\n[[sources]]\ngit = "repo.git"\nref = "%s"\npath = "%s"\nformat = "%s"\n' \
     "$ref" "$path" "$format" >"$root/perfpages.toml"
-  printf '%-10s %9s %9s %9s %11s %7s %8s  %s\n' build wall cpu "max RSS" "site bytes" files written "git read"
-  gmeasure() {
-    local name=$1 stamp=$root/.stamp out=$root/site
-    touch "$stamp"; sleep 1
-    /usr/bin/time -f '%e %U %S %M' -o "$root/time" "$bin" build -timings -config "$root/perfpages.toml" -out "$out" >"$root/$name.log" 2>&1 || {
-      echo "build $name failed:" >&2; cat "$root/$name.log" >&2; exit 1; }
-    read -r wall user sys rss < <(tail -n 1 "$root/time")
-    local bytes files written reads
-    bytes=$(du -sb --apparent-size "$out" | cut -f1)
-    files=$(find "$out" -type f | wc -l)
-    written=$(find "$out" -type f -newer "$stamp" | wc -l)
-    reads=$(sed -n 's/^perfpages: git *\([0-9]\)/\1/p' "$root/$name.log")
-    printf '%-10s %8.2fs %8.2fs %7dMB %11d %7d %8d  %s\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$bytes" "$files" "$written" "${reads:-none}"
-  }
+  measure_header
+  gmeasure() { measure_build "$1" "$bin" "$root/perfpages.toml" "$root/site" "$root"; }
   git -C "$clone" update-ref "refs/heads/$ref" "$prev"
   gmeasure cold
   git -C "$clone" update-ref "refs/heads/$ref" "$tip"
@@ -148,19 +139,8 @@ unhold() {
   (cd "$held" && find . -type f) | while read -r f; do mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
 }
 
-printf '%-10s %9s %9s %9s %11s %7s %8s\n' build wall cpu "max RSS" "site bytes" files written
-measure() {
-  local name=$1 stamp=$root/.stamp
-  touch "$stamp"; sleep 1
-  /usr/bin/time -f '%e %U %S %M' -o "$root/time" "$bin" build -config "$data/perfpages.toml" -out "$out" >"$root/$name.log" 2>&1 || {
-    echo "build $name failed:" >&2; cat "$root/$name.log" >&2; exit 1; }
-  read -r wall user sys rss <"$root/time"
-  local bytes files written
-  bytes=$(du -sb --apparent-size "$out" | cut -f1)
-  files=$(find "$out" -type f | wc -l)
-  written=$(find "$out" -type f -newer "$stamp" | wc -l)
-  printf '%-10s %8.2fs %8.2fs %7dMB %11d %7d %8d\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$bytes" "$files" "$written"
-}
+measure_header
+measure() { measure_build "$1" "$bin" "$data/perfpages.toml" "$out" "$root"; }
 
 hold 2; hold 1
 measure cold

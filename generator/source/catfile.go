@@ -108,6 +108,16 @@ func (g *Git) ReadBlobs(ctx context.Context, ids []string, fn func(i int, data [
 	})
 }
 
+// ReadBlob reads one blob from the repository's cat-file process.
+func (g *Git) ReadBlob(ctx context.Context, id string) ([]byte, error) {
+	var out []byte
+	err := g.ReadBlobs(ctx, []string{id}, func(_ int, data []byte) error {
+		out = data
+		return nil
+	})
+	return out, err
+}
+
 // catBlobs reads the blobs ids from the repository's cat-file process
 // (started on first use) and calls fn with each in order: its content, or
 // nil and why when it is over g.MaxFileBytes (then it is skipped unread,

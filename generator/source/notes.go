@@ -11,22 +11,27 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // DefaultNotesRef is where perfpages looks for archives attached to commits.
 const DefaultNotesRef = "refs/notes/perf"
 
-// Notes returns every note on notesRef ("" for [DefaultNotesRef]), one
-// File per annotated object, sorted by its id. Artifact is the annotated
-// commit's full sha and Name is "<sha>.<ext>", where the extension comes
-// from the note's content (see [NoteExt]), since notes have no file name.
-// Origin is "<notes ref>:<sha>". A note over g.MaxFileBytes comes back
-// unread, with Err set (and the name of a ".yaml" note).
+// NoteList lists every note on notesRef ("" for [DefaultNotesRef]), one
+// File per annotated object, sorted by its id, none of them read: Blob is
+// the note's blob id and Size its size, Load reads it, Artifact is the
+// annotated commit's full sha, Name is that sha (a note has no file name:
+// an archive's format is told from its content when it is decoded) and
+// Origin is "<notes ref>:<sha>". A note over g.MaxFileBytes has Err set
+// and no Load. A blob id names its content, so a caller that has decoded
+// a note before knows it by Blob and need not read it again: a nightly
+// build reads the new notes only.
 //
 // notesRef is expanded as git notes --ref does: "perf" and "notes/perf"
 // both mean "refs/notes/perf". Notes are read from the tip of the notes
 // ref, so a shallow clone is fine as long as the notes ref was fetched.
-func (g *Git) Notes(ctx context.Context, notesRef string) ([]File, error) {
+func (g *Git) NoteList(ctx context.Context, notesRef string) ([]File, error) {
 	ref := expandNotesRef(notesRef)
 	if strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n") {
 		return nil, fmt.Errorf("git repository %s: invalid notes ref %q", g.dir, notesRef)
@@ -51,29 +56,63 @@ func (g *Git) Notes(ctx context.Context, notesRef string) ([]File, error) {
 		}
 		notes = append(notes, note{blob: f[0], object: f[1]})
 	}
+	if len(notes) == 0 {
+		return nil, nil
+	}
 	slices.SortFunc(notes, func(a, b note) int { return strings.Compare(a.object, b.object) })
 	ids := make([]string, len(notes))
 	for i, n := range notes {
 		ids[i] = n.blob
 	}
+	sizes, err := g.sizes(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	limit := capped.Or(g.MaxFileBytes)
+	files := make([]File, len(notes))
+	for i, n := range notes {
+		f := File{Name: n.object, Origin: ref + ":" + n.object, Artifact: n.object, Blob: n.blob, Size: sizes[i]}
+		if sizes[i] > limit {
+			f.Err = &capped.TooLargeError{Limit: limit, Size: sizes[i]}
+		} else {
+			f.Load = func() ([]byte, error) { return g.ReadBlob(ctx, n.blob) }
+		}
+		files[i] = f
+	}
+	return files, nil
+}
+
+// Notes is [Git.NoteList] with every note read: Data is its content and
+// Name is "<sha>.<ext>", the extension told from the content (see
+// [NoteExt]), for readers of other tools' formats, which pick files by
+// name. A note over g.MaxFileBytes comes back unread, with Err set (and
+// the name of a ".yaml" note).
+func (g *Git) Notes(ctx context.Context, notesRef string) ([]File, error) {
+	files, err := g.NoteList(ctx, notesRef)
+	if err != nil || len(files) == 0 {
+		return files, err
+	}
+	var ids []string
+	var at []int
+	for i := range files {
+		if files[i].Err == nil {
+			ids, at = append(ids, files[i].Blob), append(at, i)
+		}
+	}
 	blobs, tooLarge, err := g.readBlobs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	var files []File
-	if len(notes) > 0 {
-		files = make([]File, len(notes))
+	for j, i := range at {
+		files[i].Data = blobs[j]
+		if tooLarge != nil && tooLarge[j] != nil {
+			files[i].Err = tooLarge[j]
+		}
 	}
-	for i, n := range notes {
-		files[i] = File{
-			Name:     n.object + NoteExt(blobs[i]),
-			Origin:   ref + ":" + n.object,
-			Data:     blobs[i],
-			Artifact: n.object,
-		}
-		if tooLarge != nil {
-			files[i].Err = tooLarge[i]
-		}
+	for i := range files {
+		f := &files[i]
+		f.Name += NoteExt(f.Data)
+		f.Blob, f.Size, f.Load = "", 0, nil
 	}
 	return files, nil
 }

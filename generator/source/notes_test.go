@@ -90,6 +90,44 @@ func TestNotes(t *testing.T) {
 	})
 }
 
+// TestNoteList: the notes are listed with their blob ids and sizes and
+// none is read until its Load is called; a note over the size limit has
+// Err and no Load.
+func TestNoteList(t *testing.T) {
+	r := newTestRepo(t)
+	c1 := r.commit("one")
+	c2 := r.commit("two")
+	r.git("notes", "--ref=perf", "add", "-m", jsonNote, c1)
+	r.git("notes", "--ref=perf", "add", "-m", strings.Repeat("x", 100), c2)
+	g := r.open()
+	g.MaxFileBytes = 64
+	got, err := g.NoteList(context.Background(), "perf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blobs, _ := g.Reads(); blobs != 0 {
+		t.Errorf("NoteList read %d blobs, want none", blobs)
+	}
+	byArtifact := map[string]File{}
+	for _, f := range got {
+		byArtifact[f.Artifact] = f
+	}
+	small, big := byArtifact[c1], byArtifact[c2]
+	if small.Name != c1 || small.Origin != "refs/notes/perf:"+c1 || small.Data != nil || small.Size != int64(len(jsonNote)+1) || !isObjectID(small.Blob) || small.Err != nil || small.Load == nil {
+		t.Errorf("small note: %+v", small)
+	}
+	data, err := small.Load()
+	if err != nil || string(data) != jsonNote+"\n" {
+		t.Errorf("Load() = %q, %v", data, err)
+	}
+	if blobs, _ := g.Reads(); blobs != 1 {
+		t.Errorf("%d blobs read after one Load, want 1", blobs)
+	}
+	if big.Err == nil || big.Load != nil || big.Size != 101 {
+		t.Errorf("note over the limit: Err %v, Load set %t, Size %d", big.Err, big.Load != nil, big.Size)
+	}
+}
+
 func TestNotesManyWithFanout(t *testing.T) {
 	// Past a few hundred notes git splits the notes tree into folders
 	// ("ab/cdef…"); the ids must still come back whole.

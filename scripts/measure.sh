@@ -1,0 +1,29 @@
+# measure.sh — sourced by scale.sh and sources.sh: one build measured.
+#
+# measure_header prints the column heads; measure_build NAME BIN CONFIG OUT
+# LOGDIR runs `BIN build -timings -config CONFIG -out OUT` under GNU time
+# (log in LOGDIR/NAME.log) and prints one row: wall time, CPU time
+# (user+sys), max RSS, the site's apparent bytes, its files, the files the
+# build created or modified, the archives or result files it decoded and
+# the git blobs it read (both from -timings; "-" when the build read none
+# or did not say). A failed build prints its log and exits the script.
+
+measure_header() {
+  printf '%-12s %9s %9s %9s %11s %7s %8s  %-12s %s\n' build wall cpu "max RSS" "site bytes" files written decoded "git read"
+}
+
+measure_build() {
+  local name=$1 bin=$2 config=$3 out=$4 logs=$5
+  local stamp=$logs/.stamp log=$logs/$name.log
+  touch "$stamp"; sleep 1
+  /usr/bin/time -f '%e %U %S %M' -o "$logs/time" "$bin" build -timings -config "$config" -out "$out" >"$log" 2>&1 || {
+    echo "build $name failed:" >&2; cat "$log" >&2; exit 1; }
+  local wall user sys rss bytes files written decoded reads
+  read -r wall user sys rss < <(tail -n 1 "$logs/time")
+  bytes=$(du -sb --apparent-size "$out" | cut -f1)
+  files=$(find "$out" -type f | wc -l)
+  written=$(find "$out" -type f -newer "$stamp" | wc -l)
+  decoded=$(sed -n 's/^perfpages: files *\([0-9]* of [0-9]*\) decoded.*/\1/p' "$log" | tr ' ' '/' | sed 's#/of/#/#')
+  reads=$(sed -n 's/^perfpages: git *\([0-9][0-9]*\) blobs read.*/\1/p' "$log")
+  printf '%-12s %8.2fs %8.2fs %7dMB %11d %7d %8d  %-12s %s\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$bytes" "$files" "$written" "${decoded:--}" "${reads:--}"
+}
