@@ -81,17 +81,27 @@ func (a *archives) hold(in store.Held, probs []archive.Problem) {
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
 // i's run is at position i.
-func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store) archives {
+func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store, sums *fileSums) archives {
 	if st == nil {
 		return addAll(files, opts, aopts, nil, nil)
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
+		f := &files[i]
+		if f.folder == nil && f.Data == nil && f.Info != nil {
+			// Listed unread (source.List): its hash carried over, or
+			// read now.
+			if err := sums.sum(f); err != nil {
+				keys[i] = unreadableKey(*f, err)
+				return nil
+			}
+		}
 		o := aopts
-		o.DefaultArtifact = files[i].Artifact
-		keys[i] = archiveKey(files[i], o)
+		o.DefaultArtifact = f.Artifact
+		keys[i] = archiveKey(*f, o)
 		return nil
 	})
+
 	if a, ok := resumeArchives(files, keys, opts, aopts, st); ok {
 		return a
 	}

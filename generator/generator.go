@@ -180,6 +180,8 @@ type loaded struct {
 	files, decoded int
 	// annotations are the bytes of the annotations file read.
 	annotations []byte
+	// sums are the archives' hashes, for the next build (see fileSums).
+	sums *fileSums
 }
 
 // load reads every source and builds the dataset, taking the decoded
@@ -196,7 +198,8 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	openGit := func(dir string) (*source.Git, error) { return repos.open(ctx, dir) }
 
 	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
-	var later []laterRun // added after the archives' runs (see addArchives)
+	sums := newFileSums(st) // before any file is listed
+	var later []laterRun    // added after the archives' runs (see addArchives)
 	for _, src := range cfg.Sources {
 		if src.Kind() == "git" {
 			g, err := openGit(src.Git)
@@ -214,7 +217,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			notes = append(notes, h.notes...)
 			continue
 		}
-		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit)
+		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit, st != nil)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
@@ -251,8 +254,8 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	a := addArchives(files, opts, aopts, st)
-	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded}
+	a := addArchives(files, opts, aopts, st, sums)
+	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded, sums: sums}
 	warnings = append(warnings, foldFolders(a.problems, folders)...)
 	for _, fi := range folders {
 		warnings = problemErrors(warnings, fi.finish(files, a.held))
@@ -392,10 +395,15 @@ func (s *Site) annotations() (data []byte, name string, err error) {
 // readSource returns the archive files of a directory or git notes
 // source (git history sources are readHistory's), and the problems with
 // single files that do not stop the build: files over maxBytes are among
-// them, not among the files.
-func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
+// them, not among the files. With listOnly, a directory source of
+// perfpages' archives is listed, not read (source.List): the store may
+// know the files' content by their identity (see fileSums).
+func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error), listOnly bool) ([]source.File, []error, error) {
 	want := sourceWants(src)
 	if src.Kind() == "dir" {
+		if listOnly && (src.Format == "" || src.Format == "perfpages") {
+			return source.List(src.Dir, want, maxBytes)
+		}
 		return source.Dir(src.Dir, want, maxBytes)
 	}
 	g, err := openGit(src.Git)
@@ -948,7 +956,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		if !stable {
 			fp = [32]byte{} // no later fingerprint equals it: the next build is done
 		}
-		s.saveStore(st, d, br, stepCache, tests, manifest, fp, absOut, rep)
+		s.saveStore(st, l, br, stepCache, tests, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
@@ -1038,7 +1046,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -1048,7 +1056,7 @@ func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *a
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, stepOptions{s.Config}), saveTests(st, tests), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, stepOptions{s.Config}), saveTests(st, tests), saveSeriesSizes(st, l.d), l.sums.save(st), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -42,25 +43,40 @@ import (
 // nothing at all (see fingerprint).
 
 // archiveKey is the store key of archive file f read with options o: of
-// its bytes, or of its git blob id when it is a file of a git ref not
-// read yet (a blob id names its bytes), so that a build whose store has
-// it need not read it.
+// the SHA-256 of its bytes (carried over from the last build for a file
+// listed unread whose identity on disk did not change, see fileSums), or
+// of its git blob id when it is a file of a git ref not read yet (a blob
+// id names its bytes), so that a build whose store has it need not read
+// it.
 func archiveKey(f input, o archive.Options) [32]byte {
 	if f.folder != nil {
 		return f.folder.key(f)
 	}
-	data := f.Data
-	if f.Blob != "" {
-		data = []byte("git blob " + f.Blob)
+	var content []byte
+	switch {
+	case f.Blob != "":
+		content = []byte("git blob " + f.Blob)
+	case f.summed:
+		content = append([]byte("sha256 "), f.sum[:]...)
+	default:
+		sum := sha256.Sum256(f.Data)
+		content = append([]byte("sha256 "), sum[:]...)
 	}
 	return store.RunKey("perfpages archive",
-		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), data)
+		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), content)
+}
+
+// unreadableKey is the key of an archive listed but not read (err): no
+// entry is ever kept under it, and a checkpoint that held the file with
+// the same error holds its problem.
+func unreadableKey(f input, err error) [32]byte {
+	return store.RunKey("perfpages archive unreadable", f.Origin, []byte(err.Error()))
 }
 
 // fileLimit bounds the size of the store's entry of file f (see
 // entryLimit), whose bytes may not have been read.
 func fileLimit(maxBytes int64, f source.File) int64 {
-	if f.Data == nil && f.Blob != "" {
+	if f.Data == nil && (f.Blob != "" || f.Info != nil) {
 		n := f.Size
 		if strings.HasSuffix(f.Name, ".gz") {
 			n = capped.Or(maxBytes)

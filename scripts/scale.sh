@@ -152,9 +152,9 @@ printf '%-10s %9s %9s %9s %11s %7s %8s\n' build wall cpu "max RSS" "site bytes" 
 measure() {
   local name=$1 stamp=$root/.stamp
   touch "$stamp"; sleep 1
-  /usr/bin/time -f '%e %U %S %M' -o "$root/time" "$bin" build -config "$data/perfpages.toml" -out "$out" >"$root/$name.log" 2>&1 || {
+  /usr/bin/time -f '%e %U %S %M' -o "$root/time" "$bin" build -timings -config "$data/perfpages.toml" -out "$out" >"$root/$name.log" 2>&1 || {
     echo "build $name failed:" >&2; cat "$root/$name.log" >&2; exit 1; }
-  read -r wall user sys rss <"$root/time"
+  read -r wall user sys rss < <(tail -n 1 "$root/time")
   local bytes files written
   bytes=$(du -sb --apparent-size "$out" | cut -f1)
   files=$(find "$out" -type f | wc -l)
