@@ -551,6 +551,9 @@ type Comparer struct {
 	heads     []headlines
 	headsOnce sync.Once
 	steps     []Step
+	// headCache, when not nil, holds the last build's verdicts
+	// (HeadCache): only what may have changed is computed again.
+	headCache *HeadCache
 	// rank is each main-line position's rank in the z-score's order of
 	// commits, (Date, ID): the key of its rows in a sliding
 	// zscore.Window.
@@ -622,6 +625,10 @@ func (c *Comparer) computeHeads() {
 	}
 	breaks := breaksOf(d)
 	opts, _ := c.opts.resolve()
+	cache := c.headCache
+	if cache != nil {
+		cache.begin(opts.Headline)
+	}
 	c.heads = make([]headlines, len(d.Series))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -635,14 +642,34 @@ func (c *Comparer) computeHeads() {
 				}
 				s := d.Series[i]
 				vals := d.MainLineValues(s)
+				from := 0
+				var kept headlines
+				if cache != nil {
+					if old := cache.get(s.Key); old != nil {
+						from = resumeAt(old, cache.Unchanged, vals, bySeries[i], breaks[i], opts.Headline)
+						kept = old.before(from)
+					}
+				}
+				// Within-run evidence, where verdicts are computed.
 				se := make([]float64, len(vals))
 				for k := range s.Points {
 					p := &s.Points[k]
-					if pos := d.MainPos(p.Artifact); pos >= 0 {
+					if pos := d.MainPos(p.Artifact); pos >= from {
 						se[pos] = standardError(p, &buf)
 					}
 				}
-				c.heads[i] = seriesHeadlines(vals, se, bySeries[i], breaks[i], s.Metric.Direction, opts.Headline)
+				h := seriesHeadlines(vals, se, bySeries[i], breaks[i], s.Metric.Direction, opts.Headline, from)
+				h.verdicts = append(kept.verdicts, h.verdicts...)
+				h.noise = append(kept.noise, h.noise...)
+				c.heads[i] = h
+				if cache != nil {
+					e := CachedHeads{Key: s.Key, Breaks: breaks[i]}
+					for _, st := range bySeries[i] {
+						e.Steps = append(e.Steps, st.Step)
+					}
+					e.Verdicts, e.Noise = h.cached()
+					cache.put(e, len(vals)-from)
+				}
 			}
 		})
 	}

@@ -290,16 +290,19 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 // build's saved states: for a one-off command): step detection with the
 // site's options, then analysis.Analyze.
 func (s *Site) Analyze(d *model.Dataset) *analysis.Results {
-	res, _ := s.analyze(d, nil, nil)
+	res, _ := s.analyze(d, nil, nil, nil)
 	return res
 }
 
-// analyze is the analysis stage: steps (resumed from the states the store
-// kept; st may be nil) and the value the site model reads. It returns the
-// step cache to save.
-func (s *Site) analyze(d *model.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
+// analyze is the analysis stage: steps and headlines (resumed from the
+// states the store kept; st may be nil) and the value the site model
+// reads. data is the data chain of d's main line (keys.data; nil without
+// a store). It returns the states to save.
+func (s *Site) analyze(d *model.Dataset, st *store.Store, tests *analysis.TestCache, data []string) (*analysis.Results, *analysisState) {
 	steps, cache := detectSteps(st, d, stepOptions{s.Config})
-	return analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests}), cache
+	as := &analysisState{steps: cache, heads: loadHeads(st, data), data: data}
+	res := analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests, Heads: as.heads})
+	return res, as
 }
 
 // untitled is the note that points to [project] when at least half of
@@ -870,13 +873,16 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if tests.Len() == 0 {
 		loadTests(st, tests)
 	}
-	res, stepCache := s.analyze(d, st, tests)
-	t.done("analysis")
-	k, err := s.datasetKeys(l, res)
+	k, err := s.dataKeys(l)
 	if err != nil {
 		return rep, err
 	}
-	t.done("keys")
+	res, as := s.analyze(d, st, tests, k.data)
+	k.chainKeys(d, res)
+	t.done("analysis")
+	if as.heads != nil {
+		t.note("headlines", "%d of %d positions computed (the others' verdicts kept)", as.heads.Recomputed, len(d.MainLine)*len(d.Series))
+	}
 	w, err := write.New(out, write.Options{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
 	if err != nil {
 		return rep, err
@@ -956,7 +962,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		if !stable {
 			fp = [32]byte{} // no later fingerprint equals it: the next build is done
 		}
-		s.saveStore(st, l, br, stepCache, tests, manifest, fp, absOut, rep)
+		s.saveStore(st, l, br, as, tests, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
@@ -1046,7 +1052,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisState, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -1056,7 +1062,7 @@ func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, steps *analysis
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, stepOptions{s.Config}), saveTests(st, tests), saveSeriesSizes(st, l.d), l.sums.save(st), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, as.steps, stepOptions{s.Config}), as.saveHeads(st), saveTests(st, tests), saveSeriesSizes(st, l.d), l.sums.save(st), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

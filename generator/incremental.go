@@ -228,7 +228,13 @@ func problemsFrom(ps []store.Problem, name string) []archive.Problem {
 type keys struct {
 	analysis  string   // everything the analysis depends on besides the data
 	artifacts []string // per artifact of the dataset
-	chain     []string // per main-line position
+	// data is per main-line position the key of the data up to it: the
+	// analysis key, then each main-line artifact's key in order. Where
+	// two builds' data keys agree, every series has the same values and
+	// within-run evidence at every position up to there (the analysis
+	// resumes its headlines from there, see analysis.HeadCache).
+	data  []string
+	chain []string // per main-line position
 }
 
 // hashParts is the hex SHA-256 of parts.
@@ -237,16 +243,13 @@ func hashParts(parts ...[]byte) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// datasetKeys computes the keys of a loaded dataset: the analysis key
-// (the tool, the analysis and metric settings, the annotations and every
-// series' definition — a new series or a changed unit recomputes
-// everything), each artifact's key (its metadata and its inputs' keys in
-// the order the builder took them) and the chain: each main-line
-// position's key is the previous one's, the artifact's and the headline
-// verdicts of its comparison (res.Digest), which later values may still
-// change (a change confirmed, a spike that came back): a position's key
-// changes when anything up to it does, and only then.
-func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
+// dataKeys computes the keys of a loaded dataset before its analysis: the
+// analysis key (the tool, the analysis and metric settings, the
+// annotations and every series' definition — a new series or a changed
+// unit recomputes everything), each artifact's key (its metadata and its
+// inputs' keys in the order the builder took them) and the data chain
+// (keys.data). The chain (see chainKeys) needs the analysis.
+func (s *Site) dataKeys(l *loaded) (keys, error) {
 	d := l.d
 	cfgJSON, err := json.Marshal(struct {
 		Compare analysis.Options
@@ -271,13 +274,27 @@ func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 		}
 		k.artifacts[i] = hashParts(parts...)
 	}
+	k.data = make([]string, len(d.MainLine))
+	prev := k.analysis
+	for pos, a := range d.MainLine {
+		prev = hashParts([]byte(prev), []byte(k.artifacts[a]))
+		k.data[pos] = prev
+	}
+	return k, nil
+}
+
+// chainKeys sets the chain: each main-line position's key is the previous
+// one's, the artifact's and the headline verdicts of its comparison
+// (res.Digest), which later values may still change (a change confirmed,
+// a spike that came back): a position's key changes when anything up to
+// it does, and only then.
+func (k *keys) chainKeys(d *model.Dataset, res *analysis.Results) {
 	k.chain = make([]string, len(d.MainLine))
 	prev := k.analysis
 	for pos, a := range d.MainLine {
 		prev = hashParts([]byte(prev), []byte(k.artifacts[a]), []byte(res.Digest(pos)))
 		k.chain[pos] = prev
 	}
-	return k, nil
 }
 
 // siteKey identifies what every page of the site may show besides its own
