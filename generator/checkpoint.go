@@ -128,7 +128,7 @@ func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys 
 // does not hold; false when it cannot (see The checkpoint above).
 func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
 	options := checkpointOptions(aopts)
-	inputs, state, ok := st.Checkpoint(options)
+	inputs, state, chunk, ok := st.Checkpoint(options)
 	if !ok {
 		return archives{}, false
 	}
@@ -161,7 +161,7 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	if next != len(inputs) {
 		return archives{}, false
 	}
-	b, err := model.ResumeBuilder(opts, state, func(run int, origin string) (int, bool) {
+	b, err := model.ResumeBuilder(opts, state, chunk, func(run int, origin string) (int, bool) {
 		if run >= len(runPos) || files[runPos[run]].Origin != origin {
 			return 0, false
 		}
