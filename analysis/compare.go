@@ -634,14 +634,16 @@ func (c *Comparer) computeHeads() {
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(d.Series))) {
 		wg.Go(func() {
-			var buf []float64
+			// Memory for each series' values and standard errors in turn:
+			// nothing kept refers to it.
+			var buf, vals, se []float64
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(d.Series) {
 					return
 				}
 				s := d.Series[i]
-				vals := d.MainLineValues(s)
+				vals = d.MainLineValuesTo(vals, s)
 				from := 0
 				var kept headlines
 				if cache != nil {
@@ -651,7 +653,8 @@ func (c *Comparer) computeHeads() {
 					}
 				}
 				// Within-run evidence, where verdicts are computed.
-				se := make([]float64, len(vals))
+				se = slices.Grow(se[:0], len(vals))[:len(vals)]
+				clear(se[from:])
 				for k := range s.Points {
 					p := &s.Points[k]
 					if pos := d.MainPos(p.Artifact); pos >= from {

@@ -718,10 +718,12 @@ type BuildOptions struct {
 	Timings io.Writer
 }
 
-// stages times the stages of a build for BuildOptions.Timings.
+// stages times the stages of a build for BuildOptions.Timings: wall and
+// CPU time (user and system, of every core).
 type stages struct {
-	w    io.Writer
-	last time.Time
+	w       io.Writer
+	last    time.Time
+	lastCPU int64
 }
 
 // note reports what a stage did.
@@ -736,9 +738,9 @@ func (t *stages) done(name string) {
 	if t.w == nil {
 		return
 	}
-	now := time.Now()
-	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
-	t.last = now
+	now, cpu := time.Now(), cpuTime()
+	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs  cpu %6.3fs\n", name, now.Sub(t.last).Seconds(), float64(cpu-t.lastCPU)/1e9)
+	t.last, t.lastCPU = now, cpu
 }
 
 // Report says what a build did.
@@ -788,7 +790,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		out = s.Config.Site.Output
 	}
 	rep := &Report{Out: out}
-	t := &stages{w: opts.Timings, last: time.Now()}
+	t := &stages{w: opts.Timings, last: time.Now(), lastCPU: cpuTime()}
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}

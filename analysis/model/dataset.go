@@ -281,7 +281,13 @@ func (d *Dataset) headlessPRs() string {
 // MainLineValues returns series s's values along the main line, one per
 // position, NaN where it has no value (no result, or a failed one).
 func (d *Dataset) MainLineValues(s *Series) []float64 {
-	vals := make([]float64, len(d.MainLine))
+	return d.MainLineValuesTo(nil, s)
+}
+
+// MainLineValuesTo is MainLineValues into buf's memory when it is large
+// enough (a caller that goes through every series reuses one buffer).
+func (d *Dataset) MainLineValuesTo(buf []float64, s *Series) []float64 {
+	vals := slices.Grow(buf[:0], len(d.MainLine))[:len(d.MainLine)]
 	for i := range vals {
 		vals[i] = math.NaN()
 	}
