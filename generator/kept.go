@@ -31,6 +31,10 @@ import (
 //	              series' verdicts again only from where they may differ
 //	              (analysis.HeadCache); options: none (the cache keys its
 //	              entries by the headline's options itself)
+//	file-sums     per archive of a folder source, the SHA-256 of its
+//	              bytes under its identity on disk, so that the next build
+//	              keys an unchanged archive without reading it (fileSums,
+//	              filesums.go)
 //	series-sizes  per series, its number of points, so that the next build
 //	              allocates each series' points once
 //	              (model.BuildOptions.SeriesSizes); sizes only decide

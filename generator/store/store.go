@@ -22,10 +22,16 @@
 //	                      the fold of a file's versions along a git ref
 //	                      (model.FileVersions), keyed by the versions
 //	                      folded in order
-//	builder.ckpt          the dataset builder's state after the archives'
-//	                      runs, with the list of input files it holds
-//	                      ([Store.Checkpoint]): the next build resumes from
-//	                      it and adds only new files
+//	builder.ckpt          the checkpoint's head: the dataset builder's
+//	                      dataset-wide state after the archives' runs
+//	                      (runs, artifacts, machines, warnings), with the
+//	                      list of input files it holds ([Store.Checkpoint]):
+//	                      the next build resumes from it and adds only new
+//	                      files
+//	builder-<i>.ckpt      the checkpoint's columns: the points of the i-th
+//	                      chunk of 256 series (values, samples, artifacts,
+//	                      runs, counts, flags), each chunk a file of its own
+//	                      (see Columns below)
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes ([Outputs])
@@ -37,8 +43,13 @@
 //	                      state of step detection), "criterion" (the
 //	                      results of Criterion's bootstrap), "briefs" (per
 //	                      main-line comparison, what the triage reports and
-//	                      the dashboard show of it) and "series-sizes" (per
-//	                      series, its number of points)
+//	                      the dashboard show of it), "series-sizes" (per
+//	                      series, its number of points), "headlines" (per
+//	                      series, its headline verdicts, for the analysis
+//	                      to resume) and "file-sums" (per archive of a
+//	                      folder, the SHA-256 of its bytes under its
+//	                      identity on disk, so that an unchanged archive is
+//	                      not read to be keyed)
 //
 // # Versions
 //
@@ -86,11 +97,47 @@
 //   - the .run entries, a compact binary of their own (runs.go): a large
 //     history keeps millions of results, whose names a string table stores
 //     once per run and whose samples decode into one array per run;
-//   - the checkpoint, the dataset builder's own layout
+//   - the checkpoint, the dataset builder's own columnar layout
 //     (model.Builder.WriteState) after a gob of the inputs it holds: its
 //     columns of samples are used in place where the file was read;
 //   - gob for every other value: small Go values read whole, whose types
 //     are the callers'.
+//
+// # Columns
+//
+// The checkpoint is what a nightly build reads most of: every series'
+// points (at M, 2,000 series of 1,000 points of 5 samples, 130 MB). It is
+// kept as columns per chunk of 256 series — values, samples, artifacts,
+// runs, counts, flags, each column contiguous, the rare errors, summaries
+// and ranges as sorted lists — in files of their own beside a small head
+// (builder.ckpt) holding what every new run's merge reads. A build reads
+// the head, then the chunks on every core at once, each checked by its
+// own checksum and decoded without a per-point lookup; the samples stay
+// where the chunk was read. The chunks' versions name the head's
+// generation (16 random bytes), so that a chunk of another checkpoint —
+// a build killed between writing the chunks and the head — is not mixed
+// in: it is not read, and the build adds every run again.
+//
+// At M a new commit gives every series a point, so a build that rewrites
+// the checkpoint rewrites every chunk; it does so only when the files it
+// does not hold are more than 1 in 16 (generator's checkpointSlack), and a
+// nightly build in between reads the chunks and adds the new archives'
+// runs. What a nightly build cannot avoid is holding every point: the
+// dataset (model.Dataset) is every series' points in memory, which the
+// analysis and the site model read; the chunks hold nothing else.
+//
+// Why our own files rather than an embedded columnar format (Arrow IPC,
+// Parquet) or database (SQLite, bbolt, Pebble): what is read is always
+// whole chunks into the dataset, in one known layout; the samples are
+// used in place, which a format of its own encoding would copy; every
+// file keeps the store's one rule of versions and prune, and its checks
+// (a regular file of the recorded size, magic, version, checksum) against
+// hostile or broken files (scripts/hostile.sh), which a database's own
+// files would need again around them. A chunk is not memory-mapped: a
+// mapping would save the copy into memory, but a file changed or cut in
+// place while a build runs would then change the dataset under it, or
+// kill the build with SIGBUS, after its checksum was checked; read into
+// memory, what was checked is what is used.
 //
 // Why files and not an embedded database: every entry is written once and
 // read whole by a key (content addressing), the folder is private to one
