@@ -542,7 +542,7 @@ func standardError(p *model.Point, buf *[]float64) float64 {
 			return 1.2533 * 1.4826 * quantile.SelectHalvesMedian(l) / math.Sqrt(n)
 		}
 	}
-	if s := p.Summary; s != nil && s.N >= 2 && s.Mean > 0 && s.StdDev >= 0 {
+	if s := p.Summary(); s != nil && s.N >= 2 && s.Mean > 0 && s.StdDev >= 0 {
 		return s.StdDev / s.Mean / math.Sqrt(float64(s.N))
 	}
 	return 0

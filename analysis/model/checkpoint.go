@@ -302,15 +302,15 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 			if p.Error != "" {
 				m.Errors = append(m.Errors, stateError{m.Points, p.Error})
 			}
-			if p.Summary != nil {
-				m.Summaries = append(m.Summaries, stateSummary{m.Points, *p.Summary})
+			if sum := p.Summary(); sum != nil {
+				m.Summaries = append(m.Summaries, stateSummary{m.Points, *sum})
 			}
 			if text, ok := sb.ranges[pt]; ok {
 				m.Ranges = append(m.Ranges, stateError{m.Points, text})
 			}
 			m.Points++
 			m.Samples += len(p.Samples)
-			m.Iters += len(p.Iters)
+			m.Iters += len(p.Iters())
 		}
 	}
 	if err := writeHead(w, offset, &m); err != nil {
@@ -342,7 +342,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		}
 	})
 	each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Iters {
+		for _, x := range p.Iters() {
 			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
 		}
 	})
@@ -356,7 +356,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Samples)))
 	})
 	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters)))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters())))
 	})
 	each(func(p *Point, _ *seriesBuild, _ int32) {
 		if p.OK {
@@ -565,18 +565,21 @@ func resumeChunk(data []byte, i int, want stateChunk, arts, runs int, newPos fun
 			if k > 0 {
 				p.Samples = samples[so : so+k : so+k]
 			}
+			var its []float64
 			if l > 0 {
-				p.Iters = iters[io : io+l : io+l]
+				its = iters[io : io+l : io+l]
 			}
 			so, io = so+k, io+l
 			if ei < len(m.Errors) && m.Errors[ei].Point == g {
 				p.Error = m.Errors[ei].Msg
 				ei++
 			}
+			var sum *SampleSummary
 			if si < len(m.Summaries) && m.Summaries[si].Point == g {
-				p.Summary = &m.Summaries[si].S
+				sum = &m.Summaries[si].S
 				si++
 			}
+			p.setRare(its, sum)
 			if ri < len(m.Ranges) && m.Ranges[ri].Point == g {
 				if sb.ranges == nil {
 					sb.ranges = map[int32]string{}

@@ -57,15 +57,47 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 type Point struct {
 	Artifact int // index into Dataset.Artifacts
 	Samples  []float64
-	Iters    []float64
 	Error    string
 	// Value is the single value of the samples by the dataset's rule; it is
 	// meaningful only when OK.
 	Value float64
 	OK    bool // no error and at least one sample
-	// Summary is the result's summary statistics (Result.Summary), nil
-	// for almost every point: a pointer costs 8 bytes a point.
-	Summary *SampleSummary
+	// rare holds what few points have (Iters, Summary), nil for almost
+	// every point: a dataset holds every point of every series in memory
+	// (two million at M), and out of line they cost 8 bytes a point, not
+	// 32.
+	rare *rarePoint
+}
+
+// rarePoint is what few points have.
+type rarePoint struct {
+	iters   []float64
+	summary *SampleSummary
+}
+
+func (p *Point) setRare(iters []float64, summary *SampleSummary) {
+	p.rare = nil
+	if len(iters) > 0 || summary != nil {
+		p.rare = &rarePoint{iters, summary}
+	}
+}
+
+// Iters are the point's per-sample iteration counts (Result.Iters), nil
+// for almost every point.
+func (p *Point) Iters() []float64 {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.iters
+}
+
+// Summary is the result's summary statistics (Result.Summary), nil for
+// almost every point.
+func (p *Point) Summary() *SampleSummary {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.summary
 }
 
 // Series is every result of one (machine, context, test case, metric),
@@ -594,7 +626,8 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		p := Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary}
+		p := Point{Artifact: art, Samples: res.Samples, Error: res.Error}
+		p.setRare(res.Iters, res.Summary)
 		sb.reduce(&p)
 		if res.Range != "" {
 			if sb.ranges == nil {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -457,7 +458,7 @@ func TestCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(b.Dataset(), r.Dataset(), cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.AllowUnexported(model.Dataset{})); d != "" {
+	if d := cmp.Diff(b.Dataset(), r.Dataset(), cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.Exporter(func(reflect.Type) bool { return true })); d != "" {
 		t.Errorf("resumed dataset differs:\n%s", d)
 	}
 	path := filepath.Join(s.Dir(), checkpointName)
