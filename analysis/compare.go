@@ -560,13 +560,32 @@ type Comparer struct {
 	rank []int
 }
 
-// linePoint is a point of a series on the main line.
+// linePoint is a point of a series on the main line: 16 bytes, every
+// point of every series has one.
 type linePoint struct {
 	pos   int32 // position on the main line
-	idx   int32 // index in Series.Points
+	ref   int32 // index in Series.Points, ^index when the point is not OK
 	value float64
-	ok    bool
 }
+
+func newLinePoint(pos, idx int, p *model.Point) linePoint {
+	ref := int32(idx)
+	if !p.OK {
+		ref = ^ref
+	}
+	return linePoint{int32(pos), ref, p.Value}
+}
+
+// idx is the point's index in Series.Points.
+func (lp linePoint) idx() int32 {
+	if lp.ref < 0 {
+		return ^lp.ref
+	}
+	return lp.ref
+}
+
+// ok is the point's OK.
+func (lp linePoint) ok() bool { return lp.ref >= 0 }
 
 // NewComparer indexes d for comparisons with opts. The dataset must not
 // change afterwards.
@@ -582,7 +601,7 @@ func NewComparerCache(d *model.Dataset, opts Options, cache *TestCache) *Compare
 		line := make([]linePoint, 0, len(s.Points))
 		for k, p := range s.Points {
 			if pos := d.MainPos(p.Artifact); pos >= 0 {
-				line = append(line, linePoint{int32(pos), int32(k), p.Value, p.OK})
+				line = append(line, newLinePoint(pos, k, &s.Points[k]))
 			}
 		}
 		if !sort.SliceIsSorted(line, func(a, b int) bool { return line[a].pos < line[b].pos }) {
@@ -735,7 +754,7 @@ func walkHistory(dst []float64, d *model.Dataset, s *model.Series, start, n int)
 func lineHistory(dst []float64, line []linePoint, end, start, n int) []float64 {
 	stop := start - 3*n
 	for j := end - 1; j >= 0 && int(line[j].pos) > stop && len(dst) < n; j-- {
-		if line[j].ok {
+		if line[j].ok() {
 			dst = append(dst, line[j].value)
 		}
 	}
@@ -762,7 +781,7 @@ func lineSearch(line []linePoint, pos, from int) int {
 func linePoints(s *model.Series, line []linePoint, base, head, bpos, hpos int) (before, after *model.Point, end int) {
 	at := func(k, pos int) *model.Point {
 		if k < len(line) && int(line[k].pos) == pos {
-			return &s.Points[line[k].idx]
+			return &s.Points[line[k].idx()]
 		}
 		return nil
 	}

@@ -102,16 +102,22 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 // decoded on its own, on every core at once, and a corrupt chunk costs
 // that chunk's check, not a guess.
 //
-// Each part is two little-endian uint64s, the length of a gob (stateMeta
-// or chunkMeta) and the number of zero bytes after it (up to a multiple
-// of 8 of the offset in the part's file), the gob, the zero bytes; a
-// chunk then has its points' columns: values (float64), samples and
-// iteration counts (float64, all points' in a row), artifacts and runs
-// (int32), sample and iteration counts (uint32), OK flags (bytes). The
-// float columns are used in place when the chunk is 8-byte aligned in
-// memory on a little-endian machine, which a file read whole is. The few
-// points with an error, a summary or a range are listed in the chunk's
-// gob, by point, in order.
+// A chunk is two parts: its columns, which a resumed builder copies into
+// the points and then drops (so that a build reads them into the same
+// memory chunk after chunk), and its floats, the samples and iteration
+// counts the points keep using where they were read. The dataset-wide
+// part and a chunk's columns part are two little-endian uint64s, the
+// length of a gob (stateMeta or chunkMeta) and the number of zero bytes
+// after it (up to a multiple of 8 of the offset in the part's file), the
+// gob, the zero bytes; the columns part then has its points' values
+// (float64), artifacts and runs (int32), sample and iteration counts
+// (uint32) and OK flags (bytes). The floats part is a little-endian
+// uint64, the number of zero bytes that follow it to align what comes
+// next, those bytes, every point's samples, then every point's iteration
+// counts (float64). The float columns are used in place when they are
+// 8-byte aligned in memory on a little-endian machine, which a file read
+// whole is. The few points with an error, a summary or a range are listed
+// in the chunk's gob, by point, in order.
 
 // stateVersion changes with the layout or the meaning of the state.
 const stateVersion = 3
@@ -210,10 +216,10 @@ type StatePart func(w io.Writer, offset int) error
 
 // WriteState writes the builder's state for ResumeBuilder: the
 // dataset-wide part to w, at offset in its file, and each chunk of series
-// through chunk(i, part), which writes chunk i with part. It must be
-// called before Dataset. A chunk is written as it is made, a megabyte at
-// a time.
-func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, part StatePart) error) error {
+// through chunk(i, cols, floats), which writes chunk i's two parts, each
+// in a file of its own. It must be called before Dataset. A chunk is
+// written as it is made, a megabyte at a time.
+func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) error) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
 		return errors.New("model: state of a diverged builder")
 	}
@@ -267,7 +273,9 @@ func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, part Sta
 		return err
 	}
 	for i, c := range chunks {
-		if err := chunk(i, func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, ri) }); err != nil {
+		cols := func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, ri) }
+		floats := func(w io.Writer, offset int) error { return writeFloats(w, offset, c) }
+		if err := chunk(i, cols, floats); err != nil {
 			return err
 		}
 	}
@@ -290,8 +298,8 @@ func writeHead(w io.Writer, offset int, v any) error {
 	return err
 }
 
-// writeChunk writes chunk i of a state: the series all, ri mapping run
-// indices to their places in the state.
+// writeChunk writes the columns part of chunk i of a state: the series
+// all, ri mapping run indices to their places in the state.
 func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) error {
 	m := chunkMeta{Version: stateVersion, Index: i}
 	for _, sb := range all {
@@ -316,59 +324,80 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 	if err := writeHead(w, offset, &m); err != nil {
 		return err
 	}
-	var werr error
-	dst := make([]byte, 0, 1<<20+4096)
-	flush := func() {
-		if len(dst) >= 1<<20 && werr == nil {
-			_, werr = w.Write(dst)
-			dst = dst[:0]
+	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(p.Value))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(p.Artifact))
+	})
+	c.each(func(_ *Point, sb *seriesBuild, pt int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(ri[sb.runs[pt]]))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Samples)))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Iters())))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		if p.OK {
+			c.dst = append(c.dst, 1)
+		} else {
+			c.dst = append(c.dst, 0)
 		}
-	}
-	// One pass per column.
-	each := func(f func(p *Point, sb *seriesBuild, pt int32)) {
-		for _, sb := range all {
-			for pt := range sb.n {
-				f(sb.point(pt), sb, pt)
-				flush()
+	})
+	return c.end()
+}
+
+// writeFloats writes the floats part of a chunk of the series all: the
+// number of zero bytes that align what follows (a little-endian uint64),
+// those bytes, then every point's samples and every point's iteration
+// counts, in a row.
+func writeFloats(w io.Writer, offset int, all []*seriesBuild) error {
+	pad := (8 - (offset+8)%8) % 8
+	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
+	c.dst = binary.LittleEndian.AppendUint64(c.dst, uint64(pad))
+	c.dst = append(c.dst, make([]byte, pad)...)
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		for _, x := range p.Samples {
+			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
+		}
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		for _, x := range p.Iters() {
+			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
+		}
+	})
+	return c.end()
+}
+
+// columns writes a chunk's columns, a megabyte at a time, one pass over
+// its points per column.
+type columns struct {
+	w   io.Writer
+	dst []byte
+	err error
+	all []*seriesBuild
+}
+
+func (c *columns) each(f func(p *Point, sb *seriesBuild, pt int32)) {
+	for _, sb := range c.all {
+		for pt := range sb.n {
+			f(sb.point(pt), sb, pt)
+			if len(c.dst) >= 1<<20 && c.err == nil {
+				_, c.err = c.w.Write(c.dst)
+				c.dst = c.dst[:0]
 			}
 		}
 	}
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(p.Value))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Samples {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
-		}
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Iters() {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
-		}
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(p.Artifact))
-	})
-	each(func(_ *Point, sb *seriesBuild, pt int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(ri[sb.runs[pt]]))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Samples)))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters())))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		if p.OK {
-			dst = append(dst, 1)
-		} else {
-			dst = append(dst, 0)
-		}
-	})
-	if werr == nil {
-		_, werr = w.Write(dst)
+}
+
+func (c *columns) end() error {
+	if c.err == nil {
+		_, c.err = c.w.Write(c.dst)
 	}
-	return werr
+	return c.err
 }
 
 // errState is returned for a state that does not decode.
@@ -390,15 +419,18 @@ func readHead(part []byte, v any) ([]byte, error) {
 }
 
 // ResumeBuilder makes a builder from a state WriteState wrote: state is
-// its dataset-wide part, chunk(i) returns its chunk i (false when it
-// cannot: the state is then not resumed), called on several goroutines
-// at once. It holds the state's runs at new positions: pos(i, origin) is
-// the position of the state's run i (from origin) in this build's order
-// of runs, false when this build does not have it; positions must
+// its dataset-wide part, chunk(i, scratch) returns the two parts of its
+// chunk i (false when it cannot: the state is then not resumed), called
+// on several goroutines at once. The columns part is used only until
+// the next call on the same goroutine, which passes it back as scratch
+// (its memory may hold the next chunk's columns); the points' samples and
+// iteration counts share the floats part's memory, which must not change
+// afterwards. It holds the state's runs at new positions: pos(i, origin)
+// is the position of the state's run i (from origin) in this build's
+// order of runs, false when this build does not have it; positions must
 // increase with i. New runs are then added with AddAt; before Dataset,
-// Diverged says whether the result can be used. The points' samples may
-// share the chunks' memory, which must not change afterwards.
-func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int) ([]byte, bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
+// Diverged says whether the result can be used.
+func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
 	b := NewBuilder(opts)
 	var m stateMeta
 	if _, err := readHead(state, &m); err != nil {
@@ -466,17 +498,19 @@ func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int) ([]byte, b
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(m.Chunks))) {
 		wg.Go(func() {
+			var scratch []byte
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(m.Chunks) {
 					return
 				}
-				data, ok := chunk(i)
+				cols, floats, ok := chunk(i, scratch)
 				if !ok {
 					errs[i] = fmt.Errorf("model: chunk %d of the builder state is missing", i)
 					continue
 				}
-				got[i], errs[i] = resumeChunk(data, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
+				got[i], errs[i] = resumeChunk(cols, floats, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
+				scratch = cols[:0]
 			}
 		})
 	}
@@ -495,10 +529,11 @@ func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int) ([]byte, b
 	return b, nil
 }
 
-// resumeChunk decodes chunk i of a state, which the dataset-wide part
-// says holds want: arts artifacts and runs runs are the state's, newPos
-// maps its positions to this build's.
-func resumeChunk(data []byte, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
+// resumeChunk decodes chunk i of a state (its columns and floats parts),
+// which the dataset-wide part says holds want: arts artifacts and runs
+// runs are the state's, newPos maps its positions to this build's.
+// Nothing it returns refers to data.
+func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
 	var m chunkMeta
 	cols, err := readHead(data, &m)
 	if err != nil {
@@ -508,14 +543,24 @@ func resumeChunk(data []byte, i int, want stateChunk, arts, runs int, newPos fun
 		return nil, errState
 	}
 	np, ns, ni := m.Points, m.Samples, m.Iters
-	if np < 0 || ns < 0 || ni < 0 || np > len(cols) || ns > len(cols)/8 || ni > len(cols)/8 ||
-		uint64(len(cols)) != uint64(np)*(8+4+4+4+4+1)+8*uint64(ns)+8*uint64(ni) {
+	if np < 0 || ns < 0 || ni < 0 || np > len(cols) || uint64(len(cols)) != uint64(np)*(8+4+4+4+4+1) {
+		return nil, errState
+	}
+	if len(floats) < 8 {
+		return nil, errState
+	}
+	pad := binary.LittleEndian.Uint64(floats)
+	if pad > 7 || uint64(len(floats)-8) < pad {
+		return nil, errState
+	}
+	floats = floats[8+pad:]
+	if ns > len(floats)/8 || ni > len(floats)/8 || uint64(len(floats)) != 8*uint64(ns)+8*uint64(ni) {
 		return nil, errState
 	}
 	values := floatsAt(cols, np)
-	samples := floatsAt(cols[8*np:], ns)
-	iters := floatsAt(cols[8*(np+ns):], ni)
-	ints := cols[8*(np+ns+ni):]
+	samples := floatsAt(floats, ns)
+	iters := floatsAt(floats[8*ns:], ni)
+	ints := cols[8*np:]
 	u32 := func(col, i int) uint32 { return binary.LittleEndian.Uint32(ints[4*(col*np+i):]) }
 	ok := ints[16*np:]
 	runIdx := make([]int32, np)

@@ -149,7 +149,7 @@ func TestResumeEqualsFull(t *testing.T) {
 		// ones: a new machine's file sorts first).
 		have := make([]bool, n)
 		var state []byte
-		var chunk func(int) ([]byte, bool)
+		var chunk func(int, []byte) ([]byte, []byte, bool)
 		var stateRuns []int // full positions of the state's runs
 		ok := true
 		for step := range 3 {
@@ -210,32 +210,48 @@ func TestResumeEqualsFull(t *testing.T) {
 	}
 }
 
-// writeState writes b's state into memory at offset off (the chunks each
-// at off too): the dataset-wide part and a reader of the chunks.
-func writeState(t *testing.T, b *Builder, off int) ([]byte, func(int) ([]byte, bool)) {
+// writeState writes b's state into memory at offset off (the chunks' parts
+// each at off too): the dataset-wide part and a reader of the chunks,
+// which checks that the columns part may go in the scratch it is given.
+func writeState(t *testing.T, b *Builder, off int) ([]byte, func(int, []byte) ([]byte, []byte, bool)) {
 	t.Helper()
 	var head bytes.Buffer
-	var chunks [][]byte
-	err := b.WriteState(&head, off, func(i int, part StatePart) error {
-		if i != len(chunks) {
-			t.Fatalf("chunk %d written after %d", i, len(chunks))
-		}
+	var cols, floats [][]byte
+	// at puts a part at offset off of its memory: in place where the
+	// offset is right, copied where not.
+	at := func(part StatePart) ([]byte, error) {
 		var buf bytes.Buffer
 		if err := part(&buf, off); err != nil {
+			return nil, err
+		}
+		return append(make([]byte, off, buf.Len()+off), buf.Bytes()...)[off:], nil
+	}
+	err := b.WriteState(&head, off, func(i int, c, f StatePart) error {
+		if i != len(cols) {
+			t.Fatalf("chunk %d written after %d", i, len(cols))
+		}
+		cb, err := at(c)
+		if err != nil {
 			return err
 		}
-		// In place where the offset is right, copied where not.
-		chunks = append(chunks, append(make([]byte, off, buf.Len()+off), buf.Bytes()...)[off:])
+		fb, err := at(f)
+		if err != nil {
+			return err
+		}
+		cols, floats = append(cols, cb), append(floats, fb)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return head.Bytes(), func(i int) ([]byte, bool) {
-		if i < 0 || i >= len(chunks) {
-			return nil, false
+	return head.Bytes(), func(i int, scratch []byte) ([]byte, []byte, bool) {
+		if i < 0 || i >= len(cols) {
+			return nil, nil, false
 		}
-		return chunks[i], true
+		// The columns in scratch, as the store reads them: the builder
+		// must not keep them.
+		c := append(scratch[:0], cols[i]...)
+		return c, floats[i], true
 	}
 }
 
@@ -277,19 +293,27 @@ func TestResumeCorrupt(t *testing.T) {
 			t.Errorf("state cut at %d resumed", cut)
 		}
 	}
-	c1, _ := chunk(1)
-	missing := func(i int) ([]byte, bool) {
+	c1, f1, _ := chunk(1, nil)
+	missing := func(i int, scratch []byte) ([]byte, []byte, bool) {
 		if i == 1 {
-			return nil, false
+			return nil, nil, false
 		}
-		return chunk(i)
+		return chunk(i, scratch)
 	}
 	if _, err := ResumeBuilder(BuildOptions{}, state, missing, pos); err == nil {
 		t.Error("state with a chunk missing resumed")
 	}
-	swapped := func(i int) ([]byte, bool) { return chunk(i ^ 1) }
+	swapped := func(i int, scratch []byte) ([]byte, []byte, bool) { return chunk(i^1, scratch) }
 	if _, err := ResumeBuilder(BuildOptions{}, state, swapped, pos); err == nil {
 		t.Error("state with chunks swapped resumed")
+	}
+	otherFloats := func(i int, scratch []byte) ([]byte, []byte, bool) {
+		c, _, ok := chunk(i, scratch)
+		_, f, _ := chunk(i^1, nil)
+		return c, f, ok
+	}
+	if _, err := ResumeBuilder(BuildOptions{}, state, otherFloats, pos); err == nil {
+		t.Error("state with another chunk's floats resumed")
 	}
 	flip := func(part []byte, with func(bad []byte)) {
 		for i := 0; i < len(part); i += 1 + len(part)/200 {
@@ -307,11 +331,19 @@ func TestResumeCorrupt(t *testing.T) {
 	}
 	flip(state, func(bad []byte) { ResumeBuilder(BuildOptions{}, bad, chunk, pos) })
 	flip(c1, func(bad []byte) {
-		ResumeBuilder(BuildOptions{}, state, func(i int) ([]byte, bool) {
+		ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
 			if i == 1 {
-				return bad, true
+				return bad, f1, true
 			}
-			return chunk(i)
+			return chunk(i, scratch)
+		}, pos)
+	})
+	flip(f1, func(bad []byte) {
+		ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
+			if i == 1 {
+				return c1, bad, true
+			}
+			return chunk(i, scratch)
 		}, pos)
 	})
 }

@@ -20,10 +20,11 @@ import (
 // length of the list of inputs it holds (8 bytes, little-endian), that
 // list (a gob of []Held), the checkpoint's generation (16 random bytes),
 // then the builder's dataset-wide state (runs, artifacts, machines,
-// warnings: what every new run's merge reads) — and builder-<i>.ckpt the
-// columns of the points of the i-th chunk of series (model.StateChunk
-// series each, in key order), whose samples are used in place where the
-// file was read.
+// warnings: what every new run's merge reads) — and, for the i-th chunk
+// of series (model.StateChunk series each, in key order), builder-<i>.ckpt
+// the columns of its points, which are copied into the dataset and
+// dropped, and builder-<i>.floats their samples and iteration counts,
+// used in place where the file was read.
 //
 // Each chunk file is sealed, checked and versioned like every named file,
 // its version naming the generation of the builder.ckpt it belongs to, so
@@ -33,13 +34,14 @@ import (
 
 const checkpointName = "builder.ckpt"
 
-// chunkName is the file of chunk i of the checkpoint.
-func chunkName(i int) string { return fmt.Sprintf("builder-%d.ckpt", i) }
+// chunkName is the file of chunk i's columns, floatsName of its floats.
+func chunkName(i int) string  { return fmt.Sprintf("builder-%d.ckpt", i) }
+func floatsName(i int) string { return fmt.Sprintf("builder-%d.floats", i) }
 
-// chunkVersion is the version of chunk i of the checkpoint of generation
-// gen, kept with options.
-func chunkVersion(i int, options string, gen []byte) [32]byte {
-	return version(Tool(), chunkName(i), options+"\x00"+hex.EncodeToString(gen))
+// partVersion is the version of the part name of a chunk of the
+// checkpoint of generation gen, kept with options.
+func partVersion(name, options string, gen []byte) [32]byte {
+	return version(Tool(), name, options+"\x00"+hex.EncodeToString(gen))
 }
 
 // Held is an input file a checkpoint holds, in the order the builder took
@@ -54,12 +56,13 @@ type Held struct {
 
 // Checkpoint returns the inputs, the builder's dataset-wide state and a
 // reader of its chunks (for model.ResumeBuilder, safe to call on several
-// goroutines) of the checkpoint kept with options (what it depends on
-// besides its inputs: the builder checks its own options); false when
-// there is none of that version, or it is broken. A chunk that is
-// missing, of another checkpoint or broken is false from chunk (a broken
-// one is also a warning, and removed).
-func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int) ([]byte, bool), ok bool) {
+// goroutines; the columns are read into scratch when it is large enough)
+// of the checkpoint kept with options (what it depends on besides its
+// inputs: the builder checks its own options); false when there is none
+// of that version, or it is broken. A chunk a part of which is missing,
+// of another checkpoint or broken is false from chunk (a broken one is
+// also a warning, and removed).
+func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), ok bool) {
 	payload, ok := s.read(checkpointName, version(Tool(), checkpointName, options))
 	if !ok {
 		return nil, nil, nil, false
@@ -76,8 +79,13 @@ func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk fun
 		s.broken(checkpointName, err)
 		return nil, nil, nil, false
 	}
-	chunk = func(i int) ([]byte, bool) {
-		return s.read(chunkName(i), chunkVersion(i, options, gen))
+	chunk = func(i int, scratch []byte) ([]byte, []byte, bool) {
+		cols, ok := s.readInto(chunkName(i), partVersion(chunkName(i), options, gen), scratch)
+		if !ok {
+			return nil, nil, false
+		}
+		floats, ok := s.read(floatsName(i), partVersion(floatsName(i), options, gen))
+		return cols, floats, ok
 	}
 	return held, state, chunk, true
 }
@@ -97,8 +105,11 @@ func (s *Store) SaveCheckpoint(options string, held []Held, b *model.Builder) {
 	// The head is made as the state is written, after its chunks.
 	var head bytes.Buffer
 	prefix := len(magicOf(checkpointName)) + 32 + 8 + list.Len() + 16
-	err := b.WriteState(&head, prefix, func(i int, part model.StatePart) error {
-		return s.write(chunkName(i), chunkVersion(i, options, gen), func(w io.Writer, offset int) error { return part(w, offset) })
+	err := b.WriteState(&head, prefix, func(i int, cols, floats model.StatePart) error {
+		if err := s.write(chunkName(i), partVersion(chunkName(i), options, gen), cols); err != nil {
+			return err
+		}
+		return s.write(floatsName(i), partVersion(floatsName(i), options, gen), floats)
 	})
 	if err == nil {
 		err = s.write(checkpointName, version(Tool(), checkpointName, options), func(w io.Writer, offset int) error {

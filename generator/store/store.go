@@ -582,6 +582,12 @@ func magicOf(name string) string { return "perfpages " + Version + " " + name + 
 // is of another version (which is no warning), or when it is broken (a
 // warning, and the file is removed).
 func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
+	return s.readInto(name, v, nil)
+}
+
+// readInto is read into buf's memory when it is large enough: a caller
+// that reads many files it uses one at a time reads them into one buffer.
+func (s *Store) readInto(name string, v [32]byte, buf []byte) ([]byte, bool) {
 	path := filepath.Join(s.dir, name)
 	s.mu.Lock()
 	e, ok := s.index[name]
@@ -595,7 +601,7 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 	if e.Version != v {
 		return nil, false
 	}
-	data, err := readSized(path, e.Size)
+	data, err := readSized(path, e.Size, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
@@ -616,8 +622,9 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 	return payload[len(v):], true
 }
 
-// readSized reads the regular file path, which must be size bytes long.
-func readSized(path string, size int64) ([]byte, error) {
+// readSized reads the regular file path, which must be size bytes long,
+// into buf's memory when it is large enough.
+func readSized(path string, size int64, buf []byte) ([]byte, error) {
 	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
 		return nil, err
@@ -627,7 +634,12 @@ func readSized(path string, size int64) ([]byte, error) {
 		return nil, fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
 	}
 	// One allocation of the recorded size, and not a byte more.
-	data := make([]byte, size)
+	var data []byte
+	if int64(cap(buf)) >= size {
+		data = buf[:size]
+	} else {
+		data = make([]byte, size)
+	}
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, err
 	}

@@ -485,7 +485,7 @@ func TestCheckpoint(t *testing.T) {
 	if !ok {
 		t.Fatalf("no checkpoint; warnings %v", s.Warnings())
 	}
-	if _, ok := chunk(0); ok || len(s.Warnings()) != 1 {
+	if _, _, ok := chunk(0, nil); ok || len(s.Warnings()) != 1 {
 		t.Errorf("a flipped bit in a chunk: read %t, warnings %v", ok, s.Warnings())
 	}
 	// A chunk of another checkpoint is not read.
@@ -497,8 +497,20 @@ func TestCheckpoint(t *testing.T) {
 	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
 		t.Fatal("no checkpoint")
 	}
-	if _, ok := chunk(0); ok {
+	if _, _, ok := chunk(0, nil); ok {
 		t.Error("a chunk of another checkpoint was read")
+	}
+	// Floats of another checkpoint are not read either.
+	s.SaveCheckpoint("opts", held, fresh())
+	old = must(os.ReadFile(filepath.Join(s.Dir(), floatsName(0))))
+	s.SaveCheckpoint("opts", held, fresh())
+	os.WriteFile(filepath.Join(s.Dir(), floatsName(0)), old, 0o644)
+	s = must(Open(dir, testOut))
+	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
+		t.Fatal("no checkpoint")
+	}
+	if _, _, ok := chunk(0, nil); ok {
+		t.Error("floats of another checkpoint were read")
 	}
 }
 
