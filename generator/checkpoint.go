@@ -35,8 +35,8 @@ import (
 // A checkpoint is rewritten when it was not used, or when the files it
 // does not hold are more than checkpointSlack allows: a nightly build of
 // one commit reads it but does not write it (at M it is 130 MB, in a head
-// and chunks of 256 series' columns that a build reads on every core; see
-// Columns in package store).
+// and chunks of 256 series' columns and samples that a build reads on
+// every core; see Columns in package store).
 //
 // The files' keys need not read the files: a folder source is listed
 // unread and each archive keyed by the hash the store kept for its

@@ -29,9 +29,9 @@
 //	                      the next build resumes from it and adds only new
 //	                      files
 //	builder-<i>.ckpt      the checkpoint's columns: the points of the i-th
-//	                      chunk of 256 series (values, samples, artifacts,
-//	                      runs, counts, flags), each chunk a file of its own
-//	                      (see Columns below)
+//	                      chunk of 256 series (values, artifacts, runs,
+//	                      counts, flags; see Columns below)
+//	builder-<i>.floats    the samples and iteration counts of those points
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes ([Outputs])
@@ -107,16 +107,21 @@
 //
 // The checkpoint is what a nightly build reads most of: every series'
 // points (at M, 2,000 series of 1,000 points of 5 samples, 130 MB). It is
-// kept as columns per chunk of 256 series — values, samples, artifacts,
-// runs, counts, flags, each column contiguous, the rare errors, summaries
-// and ranges as sorted lists — in files of their own beside a small head
-// (builder.ckpt) holding what every new run's merge reads. A build reads
-// the head, then the chunks on every core at once, each checked by its
-// own checksum and decoded without a per-point lookup; the samples stay
-// where the chunk was read. The chunks' versions name the head's
-// generation (16 random bytes), so that a chunk of another checkpoint —
-// a build killed between writing the chunks and the head — is not mixed
-// in: it is not read, and the build adds every run again.
+// kept as columns per chunk of 256 series — values, artifacts, runs,
+// counts, flags, each column contiguous, the rare errors, summaries and
+// ranges as sorted lists — in files of their own beside a small head
+// (builder.ckpt) holding what every new run's merge reads, and the
+// chunk's samples and iteration counts in a file of their own
+// (builder-<i>.floats). A build reads the head, then the chunks on every
+// core at once, each file checked by its own checksum and decoded without
+// a per-point lookup: the columns are copied into the points and dropped,
+// each core reading chunk after chunk into one buffer, and the samples
+// stay where their file was read (what a build's memory holds of the
+// checkpoint is its samples, 80 MB at M, not its 130 MB). The chunks'
+// versions name the head's generation (16 random bytes), so that a chunk
+// of another checkpoint — a build killed between writing the chunks and
+// the head — is not mixed in: it is not read, and the build adds every
+// run again.
 //
 // At M a new commit gives every series a point, so a build that rewrites
 // the checkpoint rewrites every chunk; it does so only when the files it
