@@ -551,19 +551,41 @@ type Comparer struct {
 	heads     []headlines
 	headsOnce sync.Once
 	steps     []Step
+	// headCache, when not nil, holds the last build's verdicts
+	// (HeadCache): only what may have changed is computed again.
+	headCache *HeadCache
 	// rank is each main-line position's rank in the z-score's order of
 	// commits, (Date, ID): the key of its rows in a sliding
 	// zscore.Window.
 	rank []int
 }
 
-// linePoint is a point of a series on the main line.
+// linePoint is a point of a series on the main line: 16 bytes, every
+// point of every series has one.
 type linePoint struct {
 	pos   int32 // position on the main line
-	idx   int32 // index in Series.Points
+	ref   int32 // index in Series.Points, ^index when the point is not OK
 	value float64
-	ok    bool
 }
+
+func newLinePoint(pos, idx int, p *model.Point) linePoint {
+	ref := int32(idx)
+	if !p.OK {
+		ref = ^ref
+	}
+	return linePoint{int32(pos), ref, p.Value}
+}
+
+// idx is the point's index in Series.Points.
+func (lp linePoint) idx() int32 {
+	if lp.ref < 0 {
+		return ^lp.ref
+	}
+	return lp.ref
+}
+
+// ok is the point's OK.
+func (lp linePoint) ok() bool { return lp.ref >= 0 }
 
 // NewComparer indexes d for comparisons with opts. The dataset must not
 // change afterwards.
@@ -579,7 +601,7 @@ func NewComparerCache(d *model.Dataset, opts Options, cache *TestCache) *Compare
 		line := make([]linePoint, 0, len(s.Points))
 		for k, p := range s.Points {
 			if pos := d.MainPos(p.Artifact); pos >= 0 {
-				line = append(line, linePoint{int32(pos), int32(k), p.Value, p.OK})
+				line = append(line, newLinePoint(pos, k, &s.Points[k]))
 			}
 		}
 		if !sort.SliceIsSorted(line, func(a, b int) bool { return line[a].pos < line[b].pos }) {
@@ -622,27 +644,54 @@ func (c *Comparer) computeHeads() {
 	}
 	breaks := breaksOf(d)
 	opts, _ := c.opts.resolve()
+	cache := c.headCache
+	if cache != nil {
+		cache.begin(opts.Headline)
+	}
 	c.heads = make([]headlines, len(d.Series))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(d.Series))) {
 		wg.Go(func() {
-			var buf []float64
+			// Memory for each series' values and standard errors in turn:
+			// nothing kept refers to it.
+			var buf, vals, se []float64
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(d.Series) {
 					return
 				}
 				s := d.Series[i]
-				vals := d.MainLineValues(s)
-				se := make([]float64, len(vals))
+				vals = d.MainLineValuesTo(vals, s)
+				from := 0
+				var kept headlines
+				if cache != nil {
+					if old := cache.get(s.Key); old != nil {
+						from = resumeAt(old, cache.Unchanged, vals, bySeries[i], breaks[i], opts.Headline)
+						kept = old.before(from)
+					}
+				}
+				// Within-run evidence, where verdicts are computed.
+				se = slices.Grow(se[:0], len(vals))[:len(vals)]
+				clear(se[from:])
 				for k := range s.Points {
 					p := &s.Points[k]
-					if pos := d.MainPos(p.Artifact); pos >= 0 {
+					if pos := d.MainPos(p.Artifact); pos >= from {
 						se[pos] = standardError(p, &buf)
 					}
 				}
-				c.heads[i] = seriesHeadlines(vals, se, bySeries[i], breaks[i], s.Metric.Direction, opts.Headline)
+				h := seriesHeadlines(vals, se, bySeries[i], breaks[i], s.Metric.Direction, opts.Headline, from)
+				h.verdicts = append(kept.verdicts, h.verdicts...)
+				h.noise = append(kept.noise, h.noise...)
+				c.heads[i] = h
+				if cache != nil {
+					e := CachedHeads{Key: s.Key, Breaks: breaks[i]}
+					for _, st := range bySeries[i] {
+						e.Steps = append(e.Steps, st.Step)
+					}
+					e.Verdicts, e.Noise = h.cached()
+					cache.put(e, len(vals)-from)
+				}
 			}
 		})
 	}
@@ -705,7 +754,7 @@ func walkHistory(dst []float64, d *model.Dataset, s *model.Series, start, n int)
 func lineHistory(dst []float64, line []linePoint, end, start, n int) []float64 {
 	stop := start - 3*n
 	for j := end - 1; j >= 0 && int(line[j].pos) > stop && len(dst) < n; j-- {
-		if line[j].ok {
+		if line[j].ok() {
 			dst = append(dst, line[j].value)
 		}
 	}
@@ -732,7 +781,7 @@ func lineSearch(line []linePoint, pos, from int) int {
 func linePoints(s *model.Series, line []linePoint, base, head, bpos, hpos int) (before, after *model.Point, end int) {
 	at := func(k, pos int) *model.Point {
 		if k < len(line) && int(line[k].pos) == pos {
-			return &s.Points[line[k].idx]
+			return &s.Points[line[k].idx()]
 		}
 		return nil
 	}

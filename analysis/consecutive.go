@@ -172,12 +172,12 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		first, n := th, 0
 		for first > 0 && n < opts.History {
 			first--
-			if line[first].ok {
+			if line[first].ok() {
 				n++
 			}
 		}
 		for _, lp := range line[first:th] {
-			if lp.ok {
+			if lp.ok() {
 				sw.thr.push(lp.pos, lp.value)
 			}
 		}
@@ -191,7 +191,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 			hi++
 		}
 		for ; sliding && th < len(line) && int(line[th].pos) <= p-2; th++ {
-			if line[th].ok {
+			if line[th].ok() {
 				sw.thr.push(line[th].pos, line[th].value)
 			}
 		}
@@ -202,11 +202,11 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		var before, after *model.Point
 		end := hi // entries before the base
 		if hi > 0 && int(line[hi-1].pos) == p-1 {
-			before = &s.Points[line[hi-1].idx]
+			before = &s.Points[line[hi-1].idx()]
 			end = hi - 1
 		}
 		if hi < len(line) && int(line[hi].pos) == p {
-			after = &s.Points[line[hi].idx]
+			after = &s.Points[line[hi].idx()]
 		}
 		r := &out[k].Rows[slot[k]]
 		var classifiable bool

@@ -296,14 +296,15 @@ func TestThresholdWindow(t *testing.T) {
 			if rng.IntN(30) == 0 {
 				v = []float64{0, -3, math.NaN(), math.Inf(1), math.Copysign(0, -1)}[rng.IntN(5)]
 			}
-			line = append(line, linePoint{pos: int32(pos), idx: int32(len(line)), value: v, ok: rng.IntN(8) > 0})
+			p := model.Point{Value: v, OK: rng.IntN(8) > 0}
+			line = append(line, newLinePoint(pos, len(line), &p))
 		}
 		var tw thresholdWindow
 		tw.reset(n)
 		pushed := 0
 		for start := -1; start < 85; start++ {
 			for ; pushed < len(line) && int(line[pushed].pos) <= start; pushed++ {
-				if line[pushed].ok {
+				if line[pushed].ok() {
 					tw.push(line[pushed].pos, line[pushed].value)
 				}
 			}

@@ -187,7 +187,7 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	case len(b.Samples) < 2 || len(a.Samples) < 2:
 		return SampleTest{Reason: fmt.Sprintf("needs at least 2 samples per side (%d and %d): no test", len(b.Samples), len(a.Samples))}
 	}
-	if len(b.Iters) == len(b.Samples) && len(a.Iters) == len(a.Samples) {
+	if len(b.Iters()) == len(b.Samples) && len(a.Iters()) == len(a.Samples) {
 		return e.criterionTest(r, opts)
 	}
 	m := mannwhitney.Test(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
@@ -240,9 +240,9 @@ func sign(x float64) int {
 func criterionSample(p *model.Point) criterion.Sample {
 	times := make([]float64, len(p.Samples))
 	for j, v := range p.Samples {
-		times[j] = v * p.Iters[j]
+		times[j] = v * p.Iters()[j]
 	}
-	return criterion.Sample{Iters: p.Iters, Times: times}
+	return criterion.Sample{Iters: p.Iters(), Times: times}
 }
 
 // budgetCheck evaluates the metric's budget, if it has one.

@@ -344,7 +344,7 @@ func TestBandIsTheRowsDistribution(t *testing.T) {
 					continue
 				}
 				bands++
-				v := s.Points[lp.idx].Value
+				v := s.Points[lp.idx()].Value
 				if out := v < lo || v > hi; out != (z.Regression || z.Improvement) {
 					t.Errorf("%s point %d: %v outside %v..%v is %v, z %+v", s.Key, k, v, lo, hi, out, z)
 				}

@@ -192,7 +192,12 @@ func (h headlines) at(pos int, se float64) Verdict {
 // (sorted): a level starts there as at a step, and the change at a break
 // counts as confirmed by the annotation when it is out of the noise and
 // the next values stayed (step detection finds no step at a break).
-func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.Direction, o HeadlineOptions) headlines {
+//
+// from, a multiple of widthBlock, is the first position computed: the
+// verdicts and noise points returned are those at from and after, the
+// same as a computation from 0 returns there (see Incremental headlines
+// in headcache.go); se is read only there.
+func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.Direction, o HeadlineOptions, from int) headlines {
 	var out []posVerdict
 	var noise []noisePoint
 	stepAt := map[int]Step{}
@@ -237,7 +242,7 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 		}
 	}
 	var lw levelWindow
-	for p := 1; p < len(vals); p++ {
+	for p := max(1, from); p < len(vals); p++ {
 		if !finite(vals[p]) || !finite(vals[p-1]) {
 			continue
 		}
@@ -537,7 +542,7 @@ func standardError(p *model.Point, buf *[]float64) float64 {
 			return 1.2533 * 1.4826 * quantile.SelectHalvesMedian(l) / math.Sqrt(n)
 		}
 	}
-	if s := p.Summary; s != nil && s.N >= 2 && s.Mean > 0 && s.StdDev >= 0 {
+	if s := p.Summary(); s != nil && s.N >= 2 && s.Mean > 0 && s.StdDev >= 0 {
 		return s.StdDev / s.Mean / math.Sqrt(float64(s.N))
 	}
 	return 0

@@ -159,7 +159,7 @@ func TestCulpritMoved(t *testing.T) {
 		at        int
 		confirmed bool
 	}{{41, true}, {40, false}} {
-		h := seriesHeadlines(vals, se, step(tt.at), nil, model.LowerIsBetter, DefaultHeadline.withDefaults())
+		h := seriesHeadlines(vals, se, step(tt.at), nil, model.LowerIsBetter, DefaultHeadline.withDefaults(), 0)
 		v := h.at(tt.at, 0)
 		if (v.State == StateConfirmed) != tt.confirmed || v.Relevant != tt.confirmed {
 			t.Errorf("step found at %d: verdict there %+v, want confirmed %v", tt.at, v, tt.confirmed)

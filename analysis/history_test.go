@@ -37,7 +37,7 @@ func (c *Comparer) Band(i int) (lower, upper []float64) {
 	for k, lp := range line {
 		lower[k], upper[k] = math.NaN(), math.NaN()
 		lw.moveTo(c, i, line, int(lp.pos)-1, opts.Lookback)
-		r := Row{Series: s, After: &s.Points[lp.idx]}
+		r := Row{Series: s, After: &s.Points[lp.idx()]}
 		if !scored(&r) {
 			continue
 		}
@@ -63,10 +63,10 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 	rows := make([]Row, 0, len(line))
 	var sebuf []float64
 	for k, lp := range line {
-		after := &s.Points[lp.idx]
+		after := &s.Points[lp.idx()]
 		var before *model.Point
 		if k > 0 && line[k-1].pos == lp.pos-1 {
-			before = &s.Points[line[k-1].idx]
+			before = &s.Points[line[k-1].idx()]
 		}
 		r, classifiable, _ := newRow(s, before, after)
 		if classifiable && opts.Model == ModelPerfpages {

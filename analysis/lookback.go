@@ -66,7 +66,7 @@ func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset,
 		start--
 	}
 	for _, lp := range line[start:end] {
-		if lp.ok {
+		if lp.ok() {
 			dst = append(dst, lb.observation(d, i, lp))
 		}
 	}
@@ -207,12 +207,12 @@ func (lw *lineWindow) reset(line []linePoint, from, lookback int) {
 // one: the entries up to b join it, those at or before b − lookback leave.
 func (lw *lineWindow) moveTo(c *Comparer, i int, line []linePoint, b, lookback int) {
 	for ; lw.hi < len(line) && int(line[lw.hi].pos) <= b; lw.hi++ {
-		if lp := line[lw.hi]; lp.ok {
+		if lp := line[lw.hi]; lp.ok() {
 			lw.win.Insert(c.rank[lp.pos], lp.value, c.eng.lb.beginsAt(i, lp.pos))
 		}
 	}
 	for ; lw.lo < lw.hi && int(line[lw.lo].pos) <= b-lookback; lw.lo++ {
-		if lp := line[lw.lo]; lp.ok {
+		if lp := line[lw.lo]; lp.ok() {
 			lw.win.Delete(c.rank[lp.pos])
 		}
 	}

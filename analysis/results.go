@@ -37,11 +37,16 @@ type AnalyzeOptions struct {
 	Steps []Step
 	// Tests caches sample tests, perhaps with earlier builds' results.
 	Tests *TestCache
+	// Heads, when not nil, holds the headline verdicts of an earlier
+	// build (HeadCache): only those that may differ are computed again,
+	// and it is updated with this build's.
+	Heads *HeadCache
 }
 
 // Analyze returns the analysis of d.
 func Analyze(d *model.Dataset, o AnalyzeOptions) *Results {
 	c := NewComparerCache(d, o.Compare, o.Tests)
+	c.headCache = o.Heads
 	if o.Steps != nil {
 		c.SetSteps(o.Steps)
 	}

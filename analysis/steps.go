@@ -64,12 +64,13 @@ func StepsBy(d *model.Dataset, o func(*model.Series) changepoint.Options, cache 
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(d.Series))) {
 		wg.Go(func() {
+			var buf []float64
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(d.Series) {
 					return
 				}
-				per[i] = seriesSteps(d, i, breaks[i], o(d.Series[i]), cache)
+				per[i] = seriesSteps(d, i, breaks[i], o(d.Series[i]), cache, &buf)
 			}
 		})
 	}
@@ -77,9 +78,12 @@ func StepsBy(d *model.Dataset, o func(*model.Series) changepoint.Options, cache 
 	return slices.Concat(per...)
 }
 
-func seriesSteps(d *model.Dataset, i int, breaks []int, o changepoint.Options, cache *StepCache) []Step {
+// seriesSteps detects the steps of series i; buf is memory for its
+// values, which nothing returned refers to.
+func seriesSteps(d *model.Dataset, i int, breaks []int, o changepoint.Options, cache *StepCache, buf *[]float64) []Step {
 	s := d.Series[i]
-	in := changepoint.Series{Values: d.MainLineValues(s), Breaks: breaks, Seed: criterion.Seed(s.Key.String())}
+	*buf = d.MainLineValuesTo(*buf, s)
+	in := changepoint.Series{Values: *buf, Breaks: breaks, Seed: criterion.Seed(s.Key.String())}
 	var prev *changepoint.State
 	if cache != nil {
 		prev = cache.get(s.Key)

@@ -51,10 +51,10 @@ func WelchSummaries(b, a model.SampleSummary) (t, df, p float64, ok bool) {
 // Welch's test can judge (at least 2 samples a side).
 func summaryTestable(r *Row) bool {
 	b, a := r.Before, r.After
-	if b == nil || a == nil || !usable(b.Summary) || !usable(a.Summary) {
+	if b == nil || a == nil || !usable(b.Summary()) || !usable(a.Summary()) {
 		return false
 	}
-	_, _, _, ok := WelchSummaries(*b.Summary, *a.Summary)
+	_, _, _, ok := WelchSummaries(*b.Summary(), *a.Summary())
 	return ok
 }
 
@@ -62,7 +62,7 @@ func summaryTestable(r *Row) bool {
 // test; summaryTestable(r) must hold. Shift is the sign of the summaries'
 // difference, which for pytest is the opposite of the value's.
 func summaryTest(r *Row, opts Options) SampleTest {
-	b, a := *r.Before.Summary, *r.After.Summary
+	b, a := *r.Before.Summary(), *r.After.Summary()
 	t, df, p, _ := WelchSummaries(b, a)
 	st := SampleTest{Method: MethodWelch, P: p, OK: true, Significant: p <= opts.Alpha, Shift: sign(a.Mean - b.Mean)}
 	if !st.Significant {

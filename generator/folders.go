@@ -45,6 +45,10 @@ type input struct {
 	source.File
 	folder *folderInput // nil for an archive
 	rel    string       // the file's slash-separated path in folder
+	// sum is the SHA-256 of the bytes of an archive listed unread
+	// (source.List), when summed (see fileSums).
+	sum    [32]byte
+	summed bool
 }
 
 // archiveInputs are archive files as inputs.

@@ -180,6 +180,8 @@ type loaded struct {
 	files, decoded int
 	// annotations are the bytes of the annotations file read.
 	annotations []byte
+	// sums are the archives' hashes, for the next build (see fileSums).
+	sums *fileSums
 }
 
 // load reads every source and builds the dataset, taking the decoded
@@ -196,7 +198,8 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	openGit := func(dir string) (*source.Git, error) { return repos.open(ctx, dir) }
 
 	aopts := archive.Options{DateOptional: dateOptional, MaxBytes: cfg.Site.MaxInputBytes}
-	var later []laterRun // added after the archives' runs (see addArchives)
+	sums := newFileSums(st) // before any file is listed
+	var later []laterRun    // added after the archives' runs (see addArchives)
 	for _, src := range cfg.Sources {
 		if src.Kind() == "git" {
 			g, err := openGit(src.Git)
@@ -214,7 +217,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			notes = append(notes, h.notes...)
 			continue
 		}
-		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit)
+		fs, problems, err := readSource(ctx, src, cfg.Site.MaxInputBytes, openGit, st != nil)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
@@ -251,8 +254,8 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	a := addArchives(files, opts, aopts, st)
-	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded}
+	a := addArchives(files, opts, aopts, st, sums)
+	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded, sums: sums}
 	warnings = append(warnings, foldFolders(a.problems, folders)...)
 	for _, fi := range folders {
 		warnings = problemErrors(warnings, fi.finish(files, a.held))
@@ -287,16 +290,19 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 // build's saved states: for a one-off command): step detection with the
 // site's options, then analysis.Analyze.
 func (s *Site) Analyze(d *model.Dataset) *analysis.Results {
-	res, _ := s.analyze(d, nil, nil)
+	res, _ := s.analyze(d, nil, nil, nil)
 	return res
 }
 
-// analyze is the analysis stage: steps (resumed from the states the store
-// kept; st may be nil) and the value the site model reads. It returns the
-// step cache to save.
-func (s *Site) analyze(d *model.Dataset, st *store.Store, tests *analysis.TestCache) (*analysis.Results, *analysis.StepCache) {
+// analyze is the analysis stage: steps and headlines (resumed from the
+// states the store kept; st may be nil) and the value the site model
+// reads. data is the data chain of d's main line (keys.data; nil without
+// a store). It returns the states to save.
+func (s *Site) analyze(d *model.Dataset, st *store.Store, tests *analysis.TestCache, data []string) (*analysis.Results, *analysisState) {
 	steps, cache := detectSteps(st, d, stepOptions{s.Config})
-	return analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests}), cache
+	as := &analysisState{steps: cache, heads: loadHeads(st, data), data: data}
+	res := analysis.Analyze(d, analysis.AnalyzeOptions{Compare: s.Config.CompareOptions(), Steps: steps, Tests: tests, Heads: as.heads})
+	return res, as
 }
 
 // untitled is the note that points to [project] when at least half of
@@ -392,10 +398,15 @@ func (s *Site) annotations() (data []byte, name string, err error) {
 // readSource returns the archive files of a directory or git notes
 // source (git history sources are readHistory's), and the problems with
 // single files that do not stop the build: files over maxBytes are among
-// them, not among the files.
-func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error)) ([]source.File, []error, error) {
+// them, not among the files. With listOnly, a directory source of
+// perfpages' archives is listed, not read (source.List): the store may
+// know the files' content by their identity (see fileSums).
+func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error), listOnly bool) ([]source.File, []error, error) {
 	want := sourceWants(src)
 	if src.Kind() == "dir" {
+		if listOnly && (src.Format == "" || src.Format == "perfpages") {
+			return source.List(src.Dir, want, maxBytes)
+		}
 		return source.Dir(src.Dir, want, maxBytes)
 	}
 	g, err := openGit(src.Git)
@@ -714,10 +725,12 @@ type BuildOptions struct {
 	Timings io.Writer
 }
 
-// stages times the stages of a build for BuildOptions.Timings.
+// stages times the stages of a build for BuildOptions.Timings: wall and
+// CPU time (user and system, of every core).
 type stages struct {
-	w    io.Writer
-	last time.Time
+	w       io.Writer
+	last    time.Time
+	lastCPU int64
 }
 
 // note reports what a stage did.
@@ -732,9 +745,9 @@ func (t *stages) done(name string) {
 	if t.w == nil {
 		return
 	}
-	now := time.Now()
-	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
-	t.last = now
+	now, cpu := time.Now(), cpuTime()
+	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs  cpu %6.3fs\n", name, now.Sub(t.last).Seconds(), float64(cpu-t.lastCPU)/1e9)
+	t.last, t.lastCPU = now, cpu
 }
 
 // Report says what a build did.
@@ -784,7 +797,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		out = s.Config.Site.Output
 	}
 	rep := &Report{Out: out}
-	t := &stages{w: opts.Timings, last: time.Now()}
+	t := &stages{w: opts.Timings, last: time.Now(), lastCPU: cpuTime()}
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}
@@ -869,13 +882,16 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if tests.Len() == 0 {
 		loadTests(st, tests)
 	}
-	res, stepCache := s.analyze(d, st, tests)
-	t.done("analysis")
-	k, err := s.datasetKeys(l, res)
+	k, err := s.dataKeys(l)
 	if err != nil {
 		return rep, err
 	}
-	t.done("keys")
+	res, as := s.analyze(d, st, tests, k.data)
+	k.chainKeys(d, res)
+	t.done("analysis")
+	if as.heads != nil {
+		t.note("headlines", "%d of %d positions computed (the others' verdicts kept)", as.heads.Recomputed, len(d.MainLine)*len(d.Series))
+	}
 	w, err := write.New(out, write.Options{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
 	if err != nil {
 		return rep, err
@@ -955,7 +971,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		if !stable {
 			fp = [32]byte{} // no later fingerprint equals it: the next build is done
 		}
-		s.saveStore(st, d, br, stepCache, tests, manifest, fp, absOut, rep)
+		s.saveStore(st, l, br, as, tests, manifest, fp, absOut, rep)
 	}
 	t.done("store")
 	return rep, nil
@@ -1045,7 +1061,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
-func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *analysis.StepCache, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
+func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisState, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
 		outs[p] = store.Output(r)
@@ -1055,7 +1071,7 @@ func (s *Site) saveStore(st *store.Store, d *model.Dataset, br *briefs, steps *a
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, steps, stepOptions{s.Config}), saveTests(st, tests), saveSeriesSizes(st, d), st.Prune(), st.SaveState(state)} {
+	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, as.steps, stepOptions{s.Config}), as.saveHeads(st), saveTests(st, tests), saveSeriesSizes(st, l.d), l.sums.save(st), st.Prune(), st.SaveState(state)} {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -42,25 +43,40 @@ import (
 // nothing at all (see fingerprint).
 
 // archiveKey is the store key of archive file f read with options o: of
-// its bytes, or of its git blob id when it is a file of a git ref not
-// read yet (a blob id names its bytes), so that a build whose store has
-// it need not read it.
+// the SHA-256 of its bytes (carried over from the last build for a file
+// listed unread whose identity on disk did not change, see fileSums), or
+// of its git blob id when it is a file of a git ref not read yet (a blob
+// id names its bytes), so that a build whose store has it need not read
+// it.
 func archiveKey(f input, o archive.Options) [32]byte {
 	if f.folder != nil {
 		return f.folder.key(f)
 	}
-	data := f.Data
-	if f.Blob != "" {
-		data = []byte("git blob " + f.Blob)
+	var content []byte
+	switch {
+	case f.Blob != "":
+		content = []byte("git blob " + f.Blob)
+	case f.summed:
+		content = append([]byte("sha256 "), f.sum[:]...)
+	default:
+		sum := sha256.Sum256(f.Data)
+		content = append([]byte("sha256 "), sum[:]...)
 	}
 	return store.RunKey("perfpages archive",
-		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), data)
+		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), content)
+}
+
+// unreadableKey is the key of an archive listed but not read (err): no
+// entry is ever kept under it, and a checkpoint that held the file with
+// the same error holds its problem.
+func unreadableKey(f input, err error) [32]byte {
+	return store.RunKey("perfpages archive unreadable", f.Origin, []byte(err.Error()))
 }
 
 // fileLimit bounds the size of the store's entry of file f (see
 // entryLimit), whose bytes may not have been read.
 func fileLimit(maxBytes int64, f source.File) int64 {
-	if f.Data == nil && f.Blob != "" {
+	if f.Data == nil && (f.Blob != "" || f.Info != nil) {
 		n := f.Size
 		// A gzip file may inflate to the cap; so may a note, whose name
 		// says nothing of its content.
@@ -214,7 +230,13 @@ func problemsFrom(ps []store.Problem, name string) []archive.Problem {
 type keys struct {
 	analysis  string   // everything the analysis depends on besides the data
 	artifacts []string // per artifact of the dataset
-	chain     []string // per main-line position
+	// data is per main-line position the key of the data up to it: the
+	// analysis key, then each main-line artifact's key in order. Where
+	// two builds' data keys agree, every series has the same values and
+	// within-run evidence at every position up to there (the analysis
+	// resumes its headlines from there, see analysis.HeadCache).
+	data  []string
+	chain []string // per main-line position
 }
 
 // hashParts is the hex SHA-256 of parts.
@@ -223,16 +245,13 @@ func hashParts(parts ...[]byte) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// datasetKeys computes the keys of a loaded dataset: the analysis key
-// (the tool, the analysis and metric settings, the annotations and every
-// series' definition — a new series or a changed unit recomputes
-// everything), each artifact's key (its metadata and its inputs' keys in
-// the order the builder took them) and the chain: each main-line
-// position's key is the previous one's, the artifact's and the headline
-// verdicts of its comparison (res.Digest), which later values may still
-// change (a change confirmed, a spike that came back): a position's key
-// changes when anything up to it does, and only then.
-func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
+// dataKeys computes the keys of a loaded dataset before its analysis: the
+// analysis key (the tool, the analysis and metric settings, the
+// annotations and every series' definition — a new series or a changed
+// unit recomputes everything), each artifact's key (its metadata and its
+// inputs' keys in the order the builder took them) and the data chain
+// (keys.data). The chain (see chainKeys) needs the analysis.
+func (s *Site) dataKeys(l *loaded) (keys, error) {
 	d := l.d
 	cfgJSON, err := json.Marshal(struct {
 		Compare analysis.Options
@@ -257,13 +276,27 @@ func (s *Site) datasetKeys(l *loaded, res *analysis.Results) (keys, error) {
 		}
 		k.artifacts[i] = hashParts(parts...)
 	}
+	k.data = make([]string, len(d.MainLine))
+	prev := k.analysis
+	for pos, a := range d.MainLine {
+		prev = hashParts([]byte(prev), []byte(k.artifacts[a]))
+		k.data[pos] = prev
+	}
+	return k, nil
+}
+
+// chainKeys sets the chain: each main-line position's key is the previous
+// one's, the artifact's and the headline verdicts of its comparison
+// (res.Digest), which later values may still change (a change confirmed,
+// a spike that came back): a position's key changes when anything up to
+// it does, and only then.
+func (k *keys) chainKeys(d *model.Dataset, res *analysis.Results) {
 	k.chain = make([]string, len(d.MainLine))
 	prev := k.analysis
 	for pos, a := range d.MainLine {
 		prev = hashParts([]byte(prev), []byte(k.artifacts[a]), []byte(res.Digest(pos)))
 		k.chain[pos] = prev
 	}
-	return k, nil
 }
 
 // siteKey identifies what every page of the site may show besides its own

@@ -25,6 +25,16 @@ import (
 //	briefs        per main-line comparison, by its chain key, what the
 //	              triage reports, the dashboard and PR pages show of it
 //	              (sitemodel.Briefs)
+//	headlines     per series, its headline verdicts, noise points, steps
+//	              and breaks, with the data chain of the main line they
+//	              were made on (keys.data): a nightly build computes each
+//	              series' verdicts again only from where they may differ
+//	              (analysis.HeadCache); options: none (the cache keys its
+//	              entries by the headline's options itself)
+//	file-sums     per archive of a folder source, the SHA-256 of its
+//	              bytes under its identity on disk, so that the next build
+//	              keys an unchanged archive without reading it (fileSums,
+//	              filesums.go)
 //	series-sizes  per series, its number of points, so that the next build
 //	              allocates each series' points once
 //	              (model.BuildOptions.SeriesSizes); sizes only decide
@@ -37,7 +47,51 @@ const (
 	testsValue       = "criterion"
 	briefsValue      = "briefs"
 	seriesSizesValue = "series-sizes"
+	headsValue       = "headlines"
 )
+
+// analysisState is what the analysis stage keeps for the next build.
+type analysisState struct {
+	steps *analysis.StepCache
+	heads *analysis.HeadCache // nil without a store
+	data  []string            // the data chain the heads were made on
+}
+
+// savedHeads is the value headlines: the data chain, per main-line
+// position, and the cache.
+type savedHeads struct {
+	Data  []string
+	Heads analysis.SavedHeads
+}
+
+// loadHeads returns the headline cache for data, this build's data chain:
+// the entries the store kept, told how many main-line positions hold the
+// same data as when they were made (the length of the chains' common
+// prefix). Nil when st is.
+func loadHeads(st *store.Store, data []string) *analysis.HeadCache {
+	if st == nil {
+		return nil
+	}
+	c := analysis.NewHeadCache()
+	var saved savedHeads
+	if st.Load(headsValue, "", &saved) {
+		n := 0
+		for n < len(saved.Data) && n < len(data) && saved.Data[n] == data[n] {
+			n++
+		}
+		c.Unchanged = n
+		c.Load(saved.Heads)
+	}
+	return c
+}
+
+// saveHeads keeps the headline cache for the next build.
+func (as *analysisState) saveHeads(st *store.Store) error {
+	if as.heads == nil {
+		return nil
+	}
+	return st.Save(headsValue, "", savedHeads{Data: as.data, Heads: as.heads.Saved()})
+}
 
 // loadSteps returns the states the store kept for options o (none when
 // st is nil or they were made by another tool or with other options).

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/perfpages/perfpages/analysis/quantile"
 )
@@ -222,9 +223,30 @@ func Detect(s Series, o Options, prev *State) ([]Step, *State) {
 		return detectPotts(s, o), nil
 	}
 	d := newDetector(s, o)
+	defer d.release()
 	d.resume(prev)
 	d.scan()
 	return d.steps(), d.state()
+}
+
+// buffers are a detector's arrays of the series' length, reused from one
+// call to the next (a build detects the steps of thousands of series, a
+// nightly one resuming each near its end: allocating them anew for each
+// was most of the memory step detection touched).
+type buffers struct {
+	x   []float64
+	idx []int
+	brk []bool
+}
+
+var pool = sync.Pool{New: func() any { return new(buffers) }}
+
+// release gives the detector's arrays back for the next call; nothing
+// Detect returns refers to them.
+func (d *detector) release() {
+	d.bufs.x, d.bufs.idx, d.bufs.brk = d.x[:0], d.idx[:0], d.brk[:0]
+	pool.Put(d.bufs)
+	d.bufs, d.x, d.idx, d.brk = nil, nil, nil, nil
 }
 
 // detector is one call of Detect with Method EDivisive.
@@ -232,6 +254,7 @@ type detector struct {
 	o      Options
 	s      Series
 	key    [32]byte
+	bufs   *buffers  // where x, idx and brk come from
 	x      []float64 // the values, without the missing ones
 	idx    []int     // position of each value of x
 	brk    []bool    // a break begins at x[j]
@@ -268,9 +291,10 @@ func newDetector(s Series, o Options) *detector {
 		d.breaks = d.breaks[1:]
 	}
 	d.isBrk = func(i int) bool { _, ok := slices.BinarySearch(d.breaks, i); return ok }
-	d.x = make([]float64, 0, len(s.Values))
-	d.idx = make([]int, 0, len(s.Values))
-	d.brk = make([]bool, 0, len(s.Values))
+	d.bufs = pool.Get().(*buffers)
+	d.x = slices.Grow(d.bufs.x[:0], len(s.Values))
+	d.idx = slices.Grow(d.bufs.idx[:0], len(s.Values))
+	d.brk = slices.Grow(d.bufs.brk[:0], len(s.Values))
 	b := 0 // next break
 	pending := false
 	for i, v := range s.Values {

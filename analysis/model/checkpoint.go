@@ -11,7 +11,10 @@ import (
 	"io"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -91,33 +94,65 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 	return true
 }
 
-// The state's layout: two little-endian uint64s, the length of a gob of
-// stateMeta and the number of zero bytes after it (up to a multiple of 8
-// of the offset in the state's file), the gob, the zero bytes, then the
-// points' columns: values (float64), samples and iteration counts
-// (float64, all points' in a row), artifacts and runs (int32), sample and
-// iteration counts (uint32), OK flags (bytes). The float columns are used
-// in place when the state is 8-byte aligned in memory on a little-endian
-// machine, which a file read whole is.
+// The state's layout. A state is in parts, each a file of its own to the
+// caller: the dataset-wide part (runs, claims, artifacts' order and
+// origins, machines, warnings: what every run's merge reads) and one part
+// per chunk of up to StateChunk series, in key order, with the series'
+// definitions and their points as columns. A chunk is read, checked and
+// decoded on its own, on every core at once, and a corrupt chunk costs
+// that chunk's check, not a guess.
+//
+// A chunk is two parts: its columns, which a resumed builder copies into
+// the points and then drops (so that a build reads them into the same
+// memory chunk after chunk), and its floats, the samples and iteration
+// counts the points keep using where they were read. The dataset-wide
+// part and a chunk's columns part are two little-endian uint64s, the
+// length of a gob (stateMeta or chunkMeta) and the number of zero bytes
+// after it (up to a multiple of 8 of the offset in the part's file), the
+// gob, the zero bytes; the columns part then has its points' values
+// (float64), artifacts and runs (int32), sample and iteration counts
+// (uint32) and OK flags (bytes). The floats part is a little-endian
+// uint64, the number of zero bytes that follow it to align what comes
+// next, those bytes, every point's samples, then every point's iteration
+// counts (float64). The float columns are used in place when they are
+// 8-byte aligned in memory on a little-endian machine, which a file read
+// whole is. The few points with an error, a summary or a range are listed
+// in the chunk's gob, by point, in order.
 
 // stateVersion changes with the layout or the meaning of the state.
-const stateVersion = 2
+const stateVersion = 3
+
+// StateChunk is the number of series in each chunk of a state.
+var StateChunk = 256
 
 type stateMeta struct {
+	Version  int
+	Options  string // optionsKey of the builder
+	Runs     []stateRun
+	Claims   []stateClaims
+	Order    []string // pending number → artifact id
+	Origins  []string // pending number → origin of its first run
+	FirstPos []int
+	Machines []Machine
+	Warnings []stateWarning
+	// Chunks are the series' chunks: how many series and points each
+	// holds.
+	Chunks []stateChunk
+}
+
+type stateChunk struct {
+	Series, Points int
+}
+
+// chunkMeta heads a chunk of the state.
+type chunkMeta struct {
 	Version   int
-	Options   string // optionsKey of the builder
-	Runs      []stateRun
-	Claims    []stateClaims
-	Order     []string // pending number → artifact id
-	Origins   []string // pending number → origin of its first run
-	FirstPos  []int
-	Machines  []Machine
-	Warnings  []stateWarning
+	Index     int // the chunk's number
 	Series    []stateSeries
 	Points    int
 	Samples   int
 	Iters     int
-	Errors    []stateError
+	Errors    []stateError // by point, in order
 	Summaries []stateSummary
 	Ranges    []stateError // the points' ranges (Result.Range)
 }
@@ -175,11 +210,16 @@ func (b *Builder) optionsKey() string {
 	return string(k)
 }
 
-// WriteState writes the builder's state to w, for ResumeBuilder; offset
-// is where in its file the state starts (for alignment). It must be
-// called before Dataset. The state is written as it is made, a megabyte
-// at a time: at L it is gigabytes.
-func (b *Builder) WriteState(w io.Writer, offset int) error {
+// StatePart writes one part of a state at offset in its file (for
+// alignment).
+type StatePart func(w io.Writer, offset int) error
+
+// WriteState writes the builder's state for ResumeBuilder: the
+// dataset-wide part to w, at offset in its file, and each chunk of series
+// through chunk(i, cols, floats), which writes chunk i's two parts, each
+// in a file of its own. It must be called before Dataset. A chunk is
+// written as it is made, a megabyte at a time.
+func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) error) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
 		return errors.New("model: state of a diverged builder")
 	}
@@ -216,8 +256,53 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 	keys := slices.SortedFunc(maps.Keys(b.series), func(x, y SeriesKey) int { return x.Compare(y) })
 	all := make([]*seriesBuild, len(keys))
 	for i, k := range keys {
-		sb := b.series[k]
-		all[i] = sb
+		all[i] = b.series[k]
+	}
+	size := max(1, StateChunk)
+	var chunks [][]*seriesBuild
+	for lo := 0; lo < len(all); lo += size {
+		c := all[lo:min(lo+size, len(all))]
+		chunks = append(chunks, c)
+		n := 0
+		for _, sb := range c {
+			n += int(sb.n)
+		}
+		m.Chunks = append(m.Chunks, stateChunk{len(c), n})
+	}
+	if err := writeHead(w, offset, &m); err != nil {
+		return err
+	}
+	for i, c := range chunks {
+		cols := func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, ri) }
+		floats := func(w io.Writer, offset int) error { return writeFloats(w, offset, c) }
+		if err := chunk(i, cols, floats); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeHead writes the head of a part, v's gob, padded for the columns
+// after it.
+func writeHead(w io.Writer, offset int, v any) error {
+	var meta bytes.Buffer
+	if err := gob.NewEncoder(&meta).Encode(v); err != nil {
+		return fmt.Errorf("model: builder state: %w", err)
+	}
+	pad := (8 - (offset+16+meta.Len())%8) % 8
+	dst := binary.LittleEndian.AppendUint64(nil, uint64(meta.Len()))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(pad))
+	dst = append(dst, meta.Bytes()...)
+	dst = append(dst, make([]byte, pad)...)
+	_, err := w.Write(dst)
+	return err
+}
+
+// writeChunk writes the columns part of chunk i of a state: the series
+// all, ri mapping run indices to their places in the state.
+func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) error {
+	m := chunkMeta{Version: stateVersion, Index: i}
+	for _, sb := range all {
 		s := sb.s
 		m.Series = append(m.Series, stateSeries{s.Key, s.Case, s.Context, s.Metric, s.Origin, sb.originPos, sb.value, int(sb.n), sb.maxArt})
 		for pt := range sb.n {
@@ -225,105 +310,131 @@ func (b *Builder) WriteState(w io.Writer, offset int) error {
 			if p.Error != "" {
 				m.Errors = append(m.Errors, stateError{m.Points, p.Error})
 			}
-			if p.Summary != nil {
-				m.Summaries = append(m.Summaries, stateSummary{m.Points, *p.Summary})
+			if sum := p.Summary(); sum != nil {
+				m.Summaries = append(m.Summaries, stateSummary{m.Points, *sum})
 			}
 			if text, ok := sb.ranges[pt]; ok {
 				m.Ranges = append(m.Ranges, stateError{m.Points, text})
 			}
 			m.Points++
 			m.Samples += len(p.Samples)
-			m.Iters += len(p.Iters)
+			m.Iters += len(p.Iters())
 		}
 	}
-	var meta bytes.Buffer
-	if err := gob.NewEncoder(&meta).Encode(&m); err != nil {
-		return fmt.Errorf("model: builder state: %w", err)
+	if err := writeHead(w, offset, &m); err != nil {
+		return err
 	}
-	var werr error
-	dst := make([]byte, 0, 1<<20+4096)
-	flush := func() {
-		if len(dst) >= 1<<20 && werr == nil {
-			_, werr = w.Write(dst)
-			dst = dst[:0]
+	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(p.Value))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(p.Artifact))
+	})
+	c.each(func(_ *Point, sb *seriesBuild, pt int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(ri[sb.runs[pt]]))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Samples)))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Iters())))
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		if p.OK {
+			c.dst = append(c.dst, 1)
+		} else {
+			c.dst = append(c.dst, 0)
 		}
-	}
-	pad := (8 - (offset+16+meta.Len())%8) % 8
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(meta.Len()))
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(pad))
-	dst = append(dst, meta.Bytes()...)
-	dst = append(dst, make([]byte, pad)...)
-	// One pass per column.
-	_, werr = w.Write(dst)
-	dst = dst[:0]
-	each := func(f func(p *Point, sb *seriesBuild, pt int32)) {
-		for _, sb := range all {
-			for pt := range sb.n {
-				f(sb.point(pt), sb, pt)
-				flush()
+	})
+	return c.end()
+}
+
+// writeFloats writes the floats part of a chunk of the series all: the
+// number of zero bytes that align what follows (a little-endian uint64),
+// those bytes, then every point's samples and every point's iteration
+// counts, in a row.
+func writeFloats(w io.Writer, offset int, all []*seriesBuild) error {
+	pad := (8 - (offset+8)%8) % 8
+	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
+	c.dst = binary.LittleEndian.AppendUint64(c.dst, uint64(pad))
+	c.dst = append(c.dst, make([]byte, pad)...)
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		for _, x := range p.Samples {
+			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
+		}
+	})
+	c.each(func(p *Point, _ *seriesBuild, _ int32) {
+		for _, x := range p.Iters() {
+			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
+		}
+	})
+	return c.end()
+}
+
+// columns writes a chunk's columns, a megabyte at a time, one pass over
+// its points per column.
+type columns struct {
+	w   io.Writer
+	dst []byte
+	err error
+	all []*seriesBuild
+}
+
+func (c *columns) each(f func(p *Point, sb *seriesBuild, pt int32)) {
+	for _, sb := range c.all {
+		for pt := range sb.n {
+			f(sb.point(pt), sb, pt)
+			if len(c.dst) >= 1<<20 && c.err == nil {
+				_, c.err = c.w.Write(c.dst)
+				c.dst = c.dst[:0]
 			}
 		}
 	}
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(p.Value))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Samples {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
-		}
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Iters {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
-		}
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(p.Artifact))
-	})
-	each(func(_ *Point, sb *seriesBuild, pt int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(ri[sb.runs[pt]]))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Samples)))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.Iters)))
-	})
-	each(func(p *Point, _ *seriesBuild, _ int32) {
-		if p.OK {
-			dst = append(dst, 1)
-		} else {
-			dst = append(dst, 0)
-		}
-	})
-	if werr == nil {
-		_, werr = w.Write(dst)
+}
+
+func (c *columns) end() error {
+	if c.err == nil {
+		_, c.err = c.w.Write(c.dst)
 	}
-	return werr
+	return c.err
 }
 
 // errState is returned for a state that does not decode.
 var errState = errors.New("model: builder state is corrupt")
 
-// ResumeBuilder makes a builder from a state WriteState wrote,
-// holding its runs at new positions: pos(i, origin) is the position of
-// the state's run i (from origin) in this build's order of runs, false
-// when this build does not have it; positions must increase with i. New
-// runs are then added with AddAt; before Dataset, Diverged says whether
-// the result can be used. The points' samples may share state's memory,
-// which must not change afterwards.
-func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin string) (int, bool)) (*Builder, error) {
-	b := NewBuilder(opts)
-	if len(state) < 16 {
+// readHead decodes the head of a part into v and returns what follows it.
+func readHead(part []byte, v any) ([]byte, error) {
+	if len(part) < 16 {
 		return nil, errState
 	}
-	n, pad := binary.LittleEndian.Uint64(state), binary.LittleEndian.Uint64(state[8:])
-	if n > uint64(len(state)-16) || pad > 7 || pad > uint64(len(state)-16)-n {
+	n, pad := binary.LittleEndian.Uint64(part), binary.LittleEndian.Uint64(part[8:])
+	if n > uint64(len(part)-16) || pad > 7 || pad > uint64(len(part)-16)-n {
 		return nil, errState
 	}
-	var m stateMeta
-	if err := gob.NewDecoder(bytes.NewReader(state[16 : 16+n])).Decode(&m); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(part[16 : 16+n])).Decode(v); err != nil {
 		return nil, fmt.Errorf("%w: %v", errState, err)
+	}
+	return part[16+n+pad:], nil
+}
+
+// ResumeBuilder makes a builder from a state WriteState wrote: state is
+// its dataset-wide part, chunk(i, scratch) returns the two parts of its
+// chunk i (false when it cannot: the state is then not resumed), called
+// on several goroutines at once. The columns part is used only until
+// the next call on the same goroutine, which passes it back as scratch
+// (its memory may hold the next chunk's columns); the points' samples and
+// iteration counts share the floats part's memory, which must not change
+// afterwards. It holds the state's runs at new positions: pos(i, origin)
+// is the position of the state's run i (from origin) in this build's
+// order of runs, false when this build does not have it; positions must
+// increase with i. New runs are then added with AddAt; before Dataset,
+// Diverged says whether the result can be used.
+func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
+	b := NewBuilder(opts)
+	var m stateMeta
+	if _, err := readHead(state, &m); err != nil {
+		return nil, err
 	}
 	if m.Version != stateVersion {
 		return nil, fmt.Errorf("model: builder state of version %d, not %d", m.Version, stateVersion)
@@ -380,82 +491,155 @@ func ResumeBuilder(opts BuildOptions, state []byte, pos func(run int, origin str
 		b.warnings = append(b.warnings, posWarning{newPos(w.Pos), errors.New(w.Msg)})
 	}
 
-	// The columns.
-	cols := state[16+n+pad:]
+	// The chunks, on every core.
+	got := make([][]*seriesBuild, len(m.Chunks))
+	errs := make([]error, len(m.Chunks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(m.Chunks))) {
+		wg.Go(func() {
+			var scratch []byte
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(m.Chunks) {
+					return
+				}
+				cols, floats, ok := chunk(i, scratch)
+				if !ok {
+					errs[i] = fmt.Errorf("model: chunk %d of the builder state is missing", i)
+					continue
+				}
+				got[i], errs[i] = resumeChunk(cols, floats, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
+				scratch = cols[:0]
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, c := range got {
+		for _, sb := range c {
+			if _, dup := b.series[sb.s.Key]; dup {
+				return nil, errState
+			}
+			b.series[sb.s.Key] = sb
+		}
+	}
+	return b, nil
+}
+
+// resumeChunk decodes chunk i of a state (its columns and floats parts),
+// which the dataset-wide part says holds want: arts artifacts and runs
+// runs are the state's, newPos maps its positions to this build's.
+// Nothing it returns refers to data.
+func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
+	var m chunkMeta
+	cols, err := readHead(data, &m)
+	if err != nil {
+		return nil, err
+	}
+	if m.Version != stateVersion || m.Index != i || len(m.Series) != want.Series || m.Points != want.Points {
+		return nil, errState
+	}
 	np, ns, ni := m.Points, m.Samples, m.Iters
-	if np < 0 || ns < 0 || ni < 0 || uint64(len(cols)) != uint64(np)*(8+4+4+4+4+1)+8*uint64(ns)+8*uint64(ni) {
+	if np < 0 || ns < 0 || ni < 0 || np > len(cols) || uint64(len(cols)) != uint64(np)*(8+4+4+4+4+1) {
+		return nil, errState
+	}
+	if len(floats) < 8 {
+		return nil, errState
+	}
+	pad := binary.LittleEndian.Uint64(floats)
+	if pad > 7 || uint64(len(floats)-8) < pad {
+		return nil, errState
+	}
+	floats = floats[8+pad:]
+	if ns > len(floats)/8 || ni > len(floats)/8 || uint64(len(floats)) != 8*uint64(ns)+8*uint64(ni) {
 		return nil, errState
 	}
 	values := floatsAt(cols, np)
-	samples := floatsAt(cols[8*np:], ns)
-	iters := floatsAt(cols[8*(np+ns):], ni)
-	ints := cols[8*(np+ns+ni):]
+	samples := floatsAt(floats, ns)
+	iters := floatsAt(floats[8*ns:], ni)
+	ints := cols[8*np:]
 	u32 := func(col, i int) uint32 { return binary.LittleEndian.Uint32(ints[4*(col*np+i):]) }
 	ok := ints[16*np:]
-	runs := make([]int32, np)
-	for i := range runs {
-		runs[i] = int32(u32(1, i))
-		if !run(runs[i]) {
+	runIdx := make([]int32, np)
+	for i := range runIdx {
+		runIdx[i] = int32(u32(1, i))
+		if runIdx[i] < 0 || int(runIdx[i]) >= runs {
 			return nil, errState
 		}
 	}
-	errs := map[int]string{}
-	for _, e := range m.Errors {
-		errs[e.Point] = e.Msg
+	// The sparse lists, by point in order: a cursor each.
+	sorted := func(n int, at func(int) int) bool {
+		for k := range n {
+			if p := at(k); p < 0 || p >= np || k > 0 && p <= at(k-1) {
+				return false
+			}
+		}
+		return true
 	}
-	sums := map[int]*SampleSummary{}
-	for _, s := range m.Summaries {
-		sums[s.Point] = &s.S
+	if !sorted(len(m.Errors), func(k int) int { return m.Errors[k].Point }) ||
+		!sorted(len(m.Summaries), func(k int) int { return m.Summaries[k].Point }) ||
+		!sorted(len(m.Ranges), func(k int) int { return m.Ranges[k].Point }) {
+		return nil, errState
 	}
-	ranges := map[int]string{}
-	for _, r := range m.Ranges {
-		ranges[r.Point] = r.Msg
-	}
+	ei, si, ri := 0, 0, 0
+	out := make([]*seriesBuild, 0, len(m.Series))
 	at, so, io := 0, 0, 0
 	for _, ss := range m.Series {
-		if ss.N < 0 || at+ss.N > np {
+		if ss.N < 0 || ss.N > np-at {
 			return nil, errState
 		}
 		s := &Series{Key: ss.Key, Case: ss.Case, Context: ss.Context, Metric: ss.Metric, Origin: ss.Origin}
 		pts := make([]Point, ss.N, ss.N+ss.N/64+8)
+		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
+			runs: runIdx[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
 		for j := range pts {
 			g := at + j
 			p := &pts[j]
 			art := u32(0, g)
-			if int(art) >= len(m.Order) {
+			if int(art) >= arts {
 				return nil, errState
 			}
 			p.Artifact, p.Value, p.OK = int(art), values[g], ok[g] == 1
 			k, l := int(u32(2, g)), int(u32(3, g))
-			if so+k > ns || io+l > ni {
+			if k > ns-so || l > ni-io {
 				return nil, errState
 			}
 			if k > 0 {
 				p.Samples = samples[so : so+k : so+k]
 			}
+			var its []float64
 			if l > 0 {
-				p.Iters = iters[io : io+l : io+l]
+				its = iters[io : io+l : io+l]
 			}
 			so, io = so+k, io+l
-			p.Error, p.Summary = errs[g], sums[g]
-		}
-		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
-			runs: runs[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
-		for j := range ss.N {
-			if text, ok := ranges[at+j]; ok {
+			if ei < len(m.Errors) && m.Errors[ei].Point == g {
+				p.Error = m.Errors[ei].Msg
+				ei++
+			}
+			var sum *SampleSummary
+			if si < len(m.Summaries) && m.Summaries[si].Point == g {
+				sum = &m.Summaries[si].S
+				si++
+			}
+			p.setRare(its, sum)
+			if ri < len(m.Ranges) && m.Ranges[ri].Point == g {
 				if sb.ranges == nil {
 					sb.ranges = map[int32]string{}
 				}
-				sb.ranges[int32(j)] = text
+				sb.ranges[int32(j)] = m.Ranges[ri].Msg
+				ri++
 			}
 		}
-		b.series[ss.Key] = sb
+		out = append(out, sb)
 		at += ss.N
 	}
 	if at != np || so != ns || io != ni {
 		return nil, errState
 	}
-	return b, nil
+	return out, nil
 }
 
 // littleEndian is set on machines that keep numbers as the state does.

@@ -128,6 +128,8 @@ func sameDataset(x, y *Dataset) string {
 // of new commits only, it always can. The state is also taken from a
 // resumed builder and resumed again, as a nightly build does.
 func TestResumeEqualsFull(t *testing.T) {
+	defer func(n int) { StateChunk = n }(StateChunk)
+	StateChunk = 5 // several chunks of the few series
 	opts := BuildOptions{Value: Median, Metrics: map[string]Metric{"wall-time": {Noise: Noisy}}}
 	resumed, diverged := 0, 0
 	for seed := range 400 {
@@ -147,6 +149,7 @@ func TestResumeEqualsFull(t *testing.T) {
 		// ones: a new machine's file sorts first).
 		have := make([]bool, n)
 		var state []byte
+		var chunk func(int, []byte) ([]byte, []byte, bool)
 		var stateRuns []int // full positions of the state's runs
 		ok := true
 		for step := range 3 {
@@ -155,7 +158,7 @@ func TestResumeEqualsFull(t *testing.T) {
 				b = NewBuilder(opts)
 			} else {
 				var err error
-				b, err = ResumeBuilder(opts, state, func(i int, origin string) (int, bool) {
+				b, err = ResumeBuilder(opts, state, chunk, func(i int, origin string) (int, bool) {
 					p := stateRuns[i]
 					return p, origins[p] == origin
 				})
@@ -190,15 +193,7 @@ func TestResumeEqualsFull(t *testing.T) {
 				}
 				break
 			}
-			var buf bytes.Buffer
-			if err := b.WriteState(&buf, step+3); err != nil { // an odd offset
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			state = buf.Bytes()
-			if step == 1 {
-				// In place where the offset is right, copied where not.
-				state = append(make([]byte, step+3, len(state)+8), state...)[step+3:]
-			}
+			state, chunk = writeState(t, b, step+3) // an odd offset, then an even one
 			stateRuns = mergeSorted(stateRuns, added)
 		}
 		if ok {
@@ -212,6 +207,51 @@ func TestResumeEqualsFull(t *testing.T) {
 	// others do to cover conflicts and warnings in the state.
 	if resumed < 220 {
 		t.Errorf("only %d of 400 histories resumed", resumed)
+	}
+}
+
+// writeState writes b's state into memory at offset off (the chunks' parts
+// each at off too): the dataset-wide part and a reader of the chunks,
+// which checks that the columns part may go in the scratch it is given.
+func writeState(t *testing.T, b *Builder, off int) ([]byte, func(int, []byte) ([]byte, []byte, bool)) {
+	t.Helper()
+	var head bytes.Buffer
+	var cols, floats [][]byte
+	// at puts a part at offset off of its memory: in place where the
+	// offset is right, copied where not.
+	at := func(part StatePart) ([]byte, error) {
+		var buf bytes.Buffer
+		if err := part(&buf, off); err != nil {
+			return nil, err
+		}
+		return append(make([]byte, off, buf.Len()+off), buf.Bytes()...)[off:], nil
+	}
+	err := b.WriteState(&head, off, func(i int, c, f StatePart) error {
+		if i != len(cols) {
+			t.Fatalf("chunk %d written after %d", i, len(cols))
+		}
+		cb, err := at(c)
+		if err != nil {
+			return err
+		}
+		fb, err := at(f)
+		if err != nil {
+			return err
+		}
+		cols, floats = append(cols, cb), append(floats, fb)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return head.Bytes(), func(i int, scratch []byte) ([]byte, []byte, bool) {
+		if i < 0 || i >= len(cols) {
+			return nil, nil, false
+		}
+		// The columns in scratch, as the store reads them: the builder
+		// must not keep them.
+		c := append(scratch[:0], cols[i]...)
+		return c, floats[i], true
 	}
 }
 
@@ -234,37 +274,76 @@ func TestResumeCorrupt(t *testing.T) {
 	for i := range runs {
 		b.Add(origins[i], runs[i])
 	}
-	var buf bytes.Buffer
-	if err := b.WriteState(&buf, 0); err != nil {
-		t.Fatal(err)
-	}
-	state := buf.Bytes()
+	defer func(n int) { StateChunk = n }(StateChunk)
+	StateChunk = 4
+	state, chunk := writeState(t, b, 0)
 	pos := func(i int, _ string) (int, bool) { return i, true }
-	if _, err := ResumeBuilder(BuildOptions{}, state, pos); err != nil {
+	if _, err := ResumeBuilder(BuildOptions{}, state, chunk, pos); err != nil {
 		t.Fatalf("good state: %v", err)
 	}
-	if _, err := ResumeBuilder(BuildOptions{Value: Mean}, state, pos); err == nil {
+	if _, err := ResumeBuilder(BuildOptions{Value: Mean}, state, chunk, pos); err == nil {
 		t.Error("state of other options resumed")
 	}
 	gone := func(i int, _ string) (int, bool) { return i, i != 3 }
-	if _, err := ResumeBuilder(BuildOptions{}, state, gone); err == nil {
+	if _, err := ResumeBuilder(BuildOptions{}, state, chunk, gone); err == nil {
 		t.Error("state with a run gone resumed")
 	}
 	for _, cut := range []int{0, 10, len(state) / 2, len(state) - 1} {
-		if _, err := ResumeBuilder(BuildOptions{}, state[:cut], pos); err == nil {
+		if _, err := ResumeBuilder(BuildOptions{}, state[:cut], chunk, pos); err == nil {
 			t.Errorf("state cut at %d resumed", cut)
 		}
 	}
-	for i := 0; i < len(state); i += 1 + len(state)/200 {
-		bad := append([]byte(nil), state...)
-		bad[i] ^= 0xff
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Fatalf("byte %d flipped: panic %v", i, r)
-				}
-			}()
-			ResumeBuilder(BuildOptions{}, bad, pos)
-		}()
+	c1, f1, _ := chunk(1, nil)
+	missing := func(i int, scratch []byte) ([]byte, []byte, bool) {
+		if i == 1 {
+			return nil, nil, false
+		}
+		return chunk(i, scratch)
 	}
+	if _, err := ResumeBuilder(BuildOptions{}, state, missing, pos); err == nil {
+		t.Error("state with a chunk missing resumed")
+	}
+	swapped := func(i int, scratch []byte) ([]byte, []byte, bool) { return chunk(i^1, scratch) }
+	if _, err := ResumeBuilder(BuildOptions{}, state, swapped, pos); err == nil {
+		t.Error("state with chunks swapped resumed")
+	}
+	otherFloats := func(i int, scratch []byte) ([]byte, []byte, bool) {
+		c, _, ok := chunk(i, scratch)
+		_, f, _ := chunk(i^1, nil)
+		return c, f, ok
+	}
+	if _, err := ResumeBuilder(BuildOptions{}, state, otherFloats, pos); err == nil {
+		t.Error("state with another chunk's floats resumed")
+	}
+	flip := func(part []byte, with func(bad []byte)) {
+		for i := 0; i < len(part); i += 1 + len(part)/200 {
+			bad := append([]byte(nil), part...)
+			bad[i] ^= 0xff
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("byte %d flipped: panic %v", i, r)
+					}
+				}()
+				with(bad)
+			}()
+		}
+	}
+	flip(state, func(bad []byte) { ResumeBuilder(BuildOptions{}, bad, chunk, pos) })
+	flip(c1, func(bad []byte) {
+		ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
+			if i == 1 {
+				return bad, f1, true
+			}
+			return chunk(i, scratch)
+		}, pos)
+	})
+	flip(f1, func(bad []byte) {
+		ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
+			if i == 1 {
+				return c1, bad, true
+			}
+			return chunk(i, scratch)
+		}, pos)
+	})
 }

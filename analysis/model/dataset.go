@@ -57,15 +57,47 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 type Point struct {
 	Artifact int // index into Dataset.Artifacts
 	Samples  []float64
-	Iters    []float64
 	Error    string
 	// Value is the single value of the samples by the dataset's rule; it is
 	// meaningful only when OK.
 	Value float64
 	OK    bool // no error and at least one sample
-	// Summary is the result's summary statistics (Result.Summary), nil
-	// for almost every point: a pointer costs 8 bytes a point.
-	Summary *SampleSummary
+	// rare holds what few points have (Iters, Summary), nil for almost
+	// every point: a dataset holds every point of every series in memory
+	// (two million at M), and out of line they cost 8 bytes a point, not
+	// 32.
+	rare *rarePoint
+}
+
+// rarePoint is what few points have.
+type rarePoint struct {
+	iters   []float64
+	summary *SampleSummary
+}
+
+func (p *Point) setRare(iters []float64, summary *SampleSummary) {
+	p.rare = nil
+	if len(iters) > 0 || summary != nil {
+		p.rare = &rarePoint{iters, summary}
+	}
+}
+
+// Iters are the point's per-sample iteration counts (Result.Iters), nil
+// for almost every point.
+func (p *Point) Iters() []float64 {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.iters
+}
+
+// Summary is the result's summary statistics (Result.Summary), nil for
+// almost every point.
+func (p *Point) Summary() *SampleSummary {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.summary
 }
 
 // Series is every result of one (machine, context, test case, metric),
@@ -281,7 +313,13 @@ func (d *Dataset) headlessPRs() string {
 // MainLineValues returns series s's values along the main line, one per
 // position, NaN where it has no value (no result, or a failed one).
 func (d *Dataset) MainLineValues(s *Series) []float64 {
-	vals := make([]float64, len(d.MainLine))
+	return d.MainLineValuesTo(nil, s)
+}
+
+// MainLineValuesTo is MainLineValues into buf's memory when it is large
+// enough (a caller that goes through every series reuses one buffer).
+func (d *Dataset) MainLineValuesTo(buf []float64, s *Series) []float64 {
+	vals := slices.Grow(buf[:0], len(d.MainLine))[:len(d.MainLine)]
 	for i := range vals {
 		vals[i] = math.NaN()
 	}
@@ -588,7 +626,8 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		p := Point{Artifact: art, Samples: res.Samples, Iters: res.Iters, Error: res.Error, Summary: res.Summary}
+		p := Point{Artifact: art, Samples: res.Samples, Error: res.Error}
+		p.setRare(res.Iters, res.Summary)
 		sb.reduce(&p)
 		if res.Range != "" {
 			if sb.ranges == nil {

@@ -316,7 +316,7 @@ func TestBuilderSeriesSizes(t *testing.T) {
 		"long":  scaled(func(n int) int { return 10 * n }),
 	} {
 		got := builtFrom(runs, order, BuildOptions{SeriesSizes: sizes})
-		if diff := cmp.Diff(want.Series, got.Series); diff != "" {
+		if diff := cmp.Diff(want.Series, got.Series, cmp.AllowUnexported(Point{}, rarePoint{})); diff != "" {
 			t.Errorf("%s sizes: series differ (-without +with):\n%s", name, diff)
 		}
 		if diff := cmp.Diff(errorStrings(want.Warnings), errorStrings(got.Warnings)); diff != "" {

@@ -22,7 +22,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cold := fs.Bool("cold", false, "ignore what earlier builds stored beside the output: compute everything again")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end of the build to this file")
-	timings := fs.Bool("timings", false, "print the wall time of each stage of the build on stderr")
+	timings := fs.Bool("timings", false, "print the wall and CPU time of each stage of the build on stderr")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}

@@ -42,6 +42,10 @@ type File struct {
 	// Tip is set on the version of a file that the ref's tip has
 	// ([Git.Versions]): a path none of whose versions has it was deleted.
 	Tip bool
+	// Info is what stat said of the file when [List] listed it (nil
+	// otherwise): its identity on disk, for a caller that knows the
+	// content of files by it.
+	Info fs.FileInfo
 	// Err is set, and Data nil, for a git blob that was not read because
 	// it is over the size limit ([Git.MaxFileBytes]): the caller reports
 	// it, naming Origin, and skips the file. ([Dir] reports such files in
@@ -79,6 +83,55 @@ func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files [
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, problems, nil
+}
+
+// List is [Dir] without reading the files: each File has Data nil, Size
+// and Info (what stat said of it as it was listed) set, and Load reads it
+// through root opened again as an [os.Root], so that a caller that knows
+// a file's content by its identity (see generator's archive keys) never
+// reads it. A file the listing already knows to be over maxBytes is read
+// there, as Dir reads it, so that its problem is Dir's.
+func List(root string, isArchive func(name string) bool, maxBytes int64) (files []File, problems []error, err error) {
+	limit := capped.Or(maxBytes)
+	problems, err = Walk(root, isArchive, func(r *os.Root, name string, info fs.FileInfo) error {
+		if info.Size() > limit {
+			f, err := r.Open(name)
+			if err != nil {
+				return unwrapPath(err)
+			}
+			_, err = capped.Read(f, maxBytes)
+			f.Close()
+			return fmt.Errorf("%v; file skipped", unwrapPath(err))
+		}
+		files = append(files, File{Name: name, Origin: onDisk(root, name), Size: info.Size(), Info: info,
+			Load: func() ([]byte, error) { return readIn(root, name, maxBytes) }})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return files, problems, nil
+}
+
+// readIn reads the file name (slash-separated) under root through an
+// [os.Root], as Dir does: nothing outside root is read.
+func readIn(root, name string, maxBytes int64) ([]byte, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer r.Close()
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer f.Close()
+	data, err := capped.Read(f, maxBytes)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	return data, nil
 }
 
 // onDisk is the path of the file name (slash-separated, relative to root)

@@ -2,8 +2,10 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,14 +13,36 @@ import (
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
-// The checkpoint (builder.ckpt): the dataset builder's state after the
-// archives' runs, for the next build to resume from rather than add every
-// run again. After the file's magic line and version: the length of the
-// list of inputs it holds (8 bytes, little-endian), that list (a gob of
-// []Held), then the builder's state (model.Builder.WriteState), whose
-// columns are used in place where the file was read.
+// The checkpoint: the dataset builder's state after the archives' runs,
+// for the next build to resume from rather than add every run again. It
+// is columnar and in parts (model.Builder.WriteState): builder.ckpt holds
+// the dataset-wide part — after the file's magic line and version, the
+// length of the list of inputs it holds (8 bytes, little-endian), that
+// list (a gob of []Held), the checkpoint's generation (16 random bytes),
+// then the builder's dataset-wide state (runs, artifacts, machines,
+// warnings: what every new run's merge reads) — and, for the i-th chunk
+// of series (model.StateChunk series each, in key order), builder-<i>.ckpt
+// the columns of its points, which are copied into the dataset and
+// dropped, and builder-<i>.floats their samples and iteration counts,
+// used in place where the file was read.
+//
+// Each chunk file is sealed, checked and versioned like every named file,
+// its version naming the generation of the builder.ckpt it belongs to, so
+// that a chunk of another checkpoint (a build killed between writing the
+// chunks and the head) is never mixed in: it is not read, and the build
+// adds every run again. Chunks are read and decoded on every core at once.
 
 const checkpointName = "builder.ckpt"
+
+// chunkName is the file of chunk i's columns, floatsName of its floats.
+func chunkName(i int) string  { return fmt.Sprintf("builder-%d.ckpt", i) }
+func floatsName(i int) string { return fmt.Sprintf("builder-%d.floats", i) }
+
+// partVersion is the version of the part name of a chunk of the
+// checkpoint of generation gen, kept with options.
+func partVersion(name, options string, gen []byte) [32]byte {
+	return version(Tool(), name, options+"\x00"+hex.EncodeToString(gen))
+}
 
 // Held is an input file a checkpoint holds, in the order the builder took
 // them: its key, its origin, the problems found reading it, and the
@@ -30,49 +54,75 @@ type Held struct {
 	Artifact string
 }
 
-// Checkpoint returns the inputs and the builder's state (for
-// model.ResumeBuilder) of the checkpoint kept with options (what it
-// depends on besides its inputs: the builder checks its own options);
-// false when there is none of that version, or it is broken.
-func (s *Store) Checkpoint(options string) (held []Held, state []byte, ok bool) {
+// Checkpoint returns the inputs, the builder's dataset-wide state and a
+// reader of its chunks (for model.ResumeBuilder, safe to call on several
+// goroutines; the columns are read into scratch when it is large enough)
+// of the checkpoint kept with options (what it depends on besides its
+// inputs: the builder checks its own options); false when there is none
+// of that version, or it is broken. A chunk a part of which is missing,
+// of another checkpoint or broken is false from chunk (a broken one is
+// also a warning, and removed).
+func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), ok bool) {
 	payload, ok := s.read(checkpointName, version(Tool(), checkpointName, options))
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
+	var gen []byte
 	err := errors.New("the list of inputs ends early")
 	if len(payload) >= 8 {
-		if n := binary.LittleEndian.Uint64(payload); n <= uint64(len(payload)-8) {
+		if n := binary.LittleEndian.Uint64(payload); n <= uint64(len(payload)-8) && uint64(len(payload)-8)-n >= 16 {
 			err = gob.NewDecoder(bytes.NewReader(payload[8 : 8+n])).Decode(&held)
-			state = payload[8+n:]
+			gen, state = payload[8+n:8+n+16], payload[8+n+16:]
 		}
 	}
 	if err != nil {
 		s.broken(checkpointName, err)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return held, state, true
+	chunk = func(i int, scratch []byte) ([]byte, []byte, bool) {
+		cols, ok := s.readInto(chunkName(i), partVersion(chunkName(i), options, gen), scratch)
+		if !ok {
+			return nil, nil, false
+		}
+		floats, ok := s.read(floatsName(i), partVersion(floatsName(i), options, gen))
+		return cols, floats, ok
+	}
+	return held, state, chunk, true
 }
 
 // SaveCheckpoint keeps b's state, before b takes other runs, with the
-// inputs held it holds, under options (see Checkpoint). A failure is one
-// of the store's warnings: the next build adds every run again.
+// inputs held it holds, under options (see Checkpoint): the chunks first,
+// then the head that names their generation. A failure is one of the
+// store's warnings: the next build adds every run again.
 func (s *Store) SaveCheckpoint(options string, held []Held, b *model.Builder) {
 	var list bytes.Buffer
 	if err := gob.NewEncoder(&list).Encode(held); err != nil {
 		s.warn(fmt.Errorf("store %s: %w", checkpointName, err))
 		return
 	}
-	err := s.write(checkpointName, version(Tool(), checkpointName, options), func(w io.Writer, offset int) error {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(list.Len()))
-		if _, err := w.Write(n[:]); err != nil {
+	gen := make([]byte, 16)
+	rand.Read(gen)
+	// The head is made as the state is written, after its chunks.
+	var head bytes.Buffer
+	prefix := len(magicOf(checkpointName)) + 32 + 8 + list.Len() + 16
+	err := b.WriteState(&head, prefix, func(i int, cols, floats model.StatePart) error {
+		if err := s.write(chunkName(i), partVersion(chunkName(i), options, gen), cols); err != nil {
 			return err
 		}
-		if _, err := w.Write(list.Bytes()); err != nil {
-			return err
-		}
-		return b.WriteState(w, offset+8+list.Len())
+		return s.write(floatsName(i), partVersion(floatsName(i), options, gen), floats)
 	})
+	if err == nil {
+		err = s.write(checkpointName, version(Tool(), checkpointName, options), func(w io.Writer, offset int) error {
+			var n [8]byte
+			binary.LittleEndian.PutUint64(n[:], uint64(list.Len()))
+			for _, part := range [][]byte{n[:], list.Bytes(), gen, head.Bytes()} {
+				if _, err := w.Write(part); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		s.warn(err)
 	}

@@ -22,10 +22,16 @@
 //	                      the fold of a file's versions along a git ref
 //	                      (model.FileVersions), keyed by the versions
 //	                      folded in order
-//	builder.ckpt          the dataset builder's state after the archives'
-//	                      runs, with the list of input files it holds
-//	                      ([Store.Checkpoint]): the next build resumes from
-//	                      it and adds only new files
+//	builder.ckpt          the checkpoint's head: the dataset builder's
+//	                      dataset-wide state after the archives' runs
+//	                      (runs, artifacts, machines, warnings), with the
+//	                      list of input files it holds ([Store.Checkpoint]):
+//	                      the next build resumes from it and adds only new
+//	                      files
+//	builder-<i>.ckpt      the checkpoint's columns: the points of the i-th
+//	                      chunk of 256 series (values, artifacts, runs,
+//	                      counts, flags; see Columns below)
+//	builder-<i>.floats    the samples and iteration counts of those points
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes ([Outputs])
@@ -37,8 +43,13 @@
 //	                      state of step detection), "criterion" (the
 //	                      results of Criterion's bootstrap), "briefs" (per
 //	                      main-line comparison, what the triage reports and
-//	                      the dashboard show of it) and "series-sizes" (per
-//	                      series, its number of points)
+//	                      the dashboard show of it), "series-sizes" (per
+//	                      series, its number of points), "headlines" (per
+//	                      series, its headline verdicts, for the analysis
+//	                      to resume) and "file-sums" (per archive of a
+//	                      folder, the SHA-256 of its bytes under its
+//	                      identity on disk, so that an unchanged archive is
+//	                      not read to be keyed)
 //
 // # Versions
 //
@@ -86,11 +97,52 @@
 //   - the .run entries, a compact binary of their own (runs.go): a large
 //     history keeps millions of results, whose names a string table stores
 //     once per run and whose samples decode into one array per run;
-//   - the checkpoint, the dataset builder's own layout
+//   - the checkpoint, the dataset builder's own columnar layout
 //     (model.Builder.WriteState) after a gob of the inputs it holds: its
 //     columns of samples are used in place where the file was read;
 //   - gob for every other value: small Go values read whole, whose types
 //     are the callers'.
+//
+// # Columns
+//
+// The checkpoint is what a nightly build reads most of: every series'
+// points (at M, 2,000 series of 1,000 points of 5 samples, 130 MB). It is
+// kept as columns per chunk of 256 series — values, artifacts, runs,
+// counts, flags, each column contiguous, the rare errors, summaries and
+// ranges as sorted lists — in files of their own beside a small head
+// (builder.ckpt) holding what every new run's merge reads, and the
+// chunk's samples and iteration counts in a file of their own
+// (builder-<i>.floats). A build reads the head, then the chunks on every
+// core at once, each file checked by its own checksum and decoded without
+// a per-point lookup: the columns are copied into the points and dropped,
+// each core reading chunk after chunk into one buffer, and the samples
+// stay where their file was read (what a build's memory holds of the
+// checkpoint is its samples, 80 MB at M, not its 130 MB). The chunks'
+// versions name the head's generation (16 random bytes), so that a chunk
+// of another checkpoint — a build killed between writing the chunks and
+// the head — is not mixed in: it is not read, and the build adds every
+// run again.
+//
+// At M a new commit gives every series a point, so a build that rewrites
+// the checkpoint rewrites every chunk; it does so only when the files it
+// does not hold are more than 1 in 16 (generator's checkpointSlack), and a
+// nightly build in between reads the chunks and adds the new archives'
+// runs. What a nightly build cannot avoid is holding every point: the
+// dataset (model.Dataset) is every series' points in memory, which the
+// analysis and the site model read; the chunks hold nothing else.
+//
+// Why our own files rather than an embedded columnar format (Arrow IPC,
+// Parquet) or database (SQLite, bbolt, Pebble): what is read is always
+// whole chunks into the dataset, in one known layout; the samples are
+// used in place, which a format of its own encoding would copy; every
+// file keeps the store's one rule of versions and prune, and its checks
+// (a regular file of the recorded size, magic, version, checksum) against
+// hostile or broken files (scripts/hostile.sh), which a database's own
+// files would need again around them. A chunk is not memory-mapped: a
+// mapping would save the copy into memory, but a file changed or cut in
+// place while a build runs would then change the dataset under it, or
+// kill the build with SIGBUS, after its checksum was checked; read into
+// memory, what was checked is what is used.
 //
 // Why files and not an embedded database: every entry is written once and
 // read whole by a key (content addressing), the folder is private to one
@@ -535,6 +587,12 @@ func magicOf(name string) string { return "perfpages " + Version + " " + name + 
 // is of another version (which is no warning), or when it is broken (a
 // warning, and the file is removed).
 func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
+	return s.readInto(name, v, nil)
+}
+
+// readInto is read into buf's memory when it is large enough: a caller
+// that reads many files it uses one at a time reads them into one buffer.
+func (s *Store) readInto(name string, v [32]byte, buf []byte) ([]byte, bool) {
 	path := filepath.Join(s.dir, name)
 	s.mu.Lock()
 	e, ok := s.index[name]
@@ -548,7 +606,7 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 	if e.Version != v {
 		return nil, false
 	}
-	data, err := readSized(path, e.Size)
+	data, err := readSized(path, e.Size, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
@@ -569,8 +627,9 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 	return payload[len(v):], true
 }
 
-// readSized reads the regular file path, which must be size bytes long.
-func readSized(path string, size int64) ([]byte, error) {
+// readSized reads the regular file path, which must be size bytes long,
+// into buf's memory when it is large enough.
+func readSized(path string, size int64, buf []byte) ([]byte, error) {
 	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
 		return nil, err
@@ -580,7 +639,12 @@ func readSized(path string, size int64) ([]byte, error) {
 		return nil, fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
 	}
 	// One allocation of the recorded size, and not a byte more.
-	data := make([]byte, size)
+	var data []byte
+	if int64(cap(buf)) >= size {
+		data = buf[:size]
+	} else {
+		data = make([]byte, size)
+	}
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, err
 	}

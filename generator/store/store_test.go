@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -443,21 +444,21 @@ func TestCheckpoint(t *testing.T) {
 	held := []Held{{Key: RunKey("x", "", []byte("a")), Origin: "a.json", Problems: []Problem{{Line: 2, Msg: "odd"}}, Artifact: run.Artifact.ID}}
 	s.SaveCheckpoint("opts", held, b)
 	s = must(Open(dir, testOut))
-	if _, _, ok := s.Checkpoint("other opts"); ok {
+	if _, _, _, ok := s.Checkpoint("other opts"); ok {
 		t.Error("the checkpoint of other options was read")
 	}
-	got, state, ok := s.Checkpoint("opts")
+	got, state, chunk, ok := s.Checkpoint("opts")
 	if !ok {
 		t.Fatalf("no checkpoint; warnings %v", s.Warnings())
 	}
 	if d := cmp.Diff(held, got); d != "" {
 		t.Errorf("held inputs differ:\n%s", d)
 	}
-	r, err := model.ResumeBuilder(model.BuildOptions{}, state, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
+	r, err := model.ResumeBuilder(model.BuildOptions{}, state, chunk, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(b.Dataset(), r.Dataset(), cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.AllowUnexported(model.Dataset{})); d != "" {
+	if d := cmp.Diff(b.Dataset(), r.Dataset(), cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.Exporter(func(reflect.Type) bool { return true })); d != "" {
 		t.Errorf("resumed dataset differs:\n%s", d)
 	}
 	path := filepath.Join(s.Dir(), checkpointName)
@@ -465,8 +466,51 @@ func TestCheckpoint(t *testing.T) {
 	data[len(data)/2] ^= 1
 	os.WriteFile(path, data, 0o644)
 	s = must(Open(dir, testOut))
-	if _, _, ok := s.Checkpoint("opts"); ok || len(s.Warnings()) != 1 {
+	if _, _, _, ok := s.Checkpoint("opts"); ok || len(s.Warnings()) != 1 {
 		t.Errorf("a flipped bit: read %t, warnings %v", ok, s.Warnings())
+	}
+	// A broken chunk: the head reads, the chunk does not, with a warning.
+	fresh := func() *model.Builder {
+		b := model.NewBuilder(model.BuildOptions{})
+		b.AddAt(0, "a.json", run)
+		return b
+	}
+	s.SaveCheckpoint("opts", held, fresh())
+	path = filepath.Join(s.Dir(), chunkName(0))
+	data = must(os.ReadFile(path))
+	data[len(data)/2] ^= 1
+	os.WriteFile(path, data, 0o644)
+	s = must(Open(dir, testOut))
+	_, _, chunk, ok = s.Checkpoint("opts")
+	if !ok {
+		t.Fatalf("no checkpoint; warnings %v", s.Warnings())
+	}
+	if _, _, ok := chunk(0, nil); ok || len(s.Warnings()) != 1 {
+		t.Errorf("a flipped bit in a chunk: read %t, warnings %v", ok, s.Warnings())
+	}
+	// A chunk of another checkpoint is not read.
+	s.SaveCheckpoint("opts", held, fresh())
+	old := must(os.ReadFile(filepath.Join(s.Dir(), chunkName(0))))
+	s.SaveCheckpoint("opts", held, fresh())
+	os.WriteFile(filepath.Join(s.Dir(), chunkName(0)), old, 0o644)
+	s = must(Open(dir, testOut))
+	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
+		t.Fatal("no checkpoint")
+	}
+	if _, _, ok := chunk(0, nil); ok {
+		t.Error("a chunk of another checkpoint was read")
+	}
+	// Floats of another checkpoint are not read either.
+	s.SaveCheckpoint("opts", held, fresh())
+	old = must(os.ReadFile(filepath.Join(s.Dir(), floatsName(0))))
+	s.SaveCheckpoint("opts", held, fresh())
+	os.WriteFile(filepath.Join(s.Dir(), floatsName(0)), old, 0o644)
+	s = must(Open(dir, testOut))
+	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
+		t.Fatal("no checkpoint")
+	}
+	if _, _, ok := chunk(0, nil); ok {
+		t.Error("floats of another checkpoint were read")
 	}
 }
 
