@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -707,10 +708,13 @@ type BuildOptions struct {
 	Timings io.Writer
 }
 
-// stages times the stages of a build for BuildOptions.Timings.
+// stages times the stages of a build for BuildOptions.Timings: wall
+// time, and the process' CPU time (user and system, every core) when the
+// system tells it.
 type stages struct {
-	w    io.Writer
-	last time.Time
+	w       io.Writer
+	last    time.Time
+	lastCPU int64
 }
 
 // note reports what a stage did.
@@ -720,14 +724,26 @@ func (t *stages) note(name, format string, args ...any) {
 	}
 }
 
+// begin labels the work of the stage that begins now, and of the
+// goroutines it starts, with its name: a CPU profile of a build
+// (build -cpuprofile) shows one stage with pprof's -tagfocus=stage=NAME
+// (load, analysis, plan: the last is -timings' plan+render).
+func (t *stages) begin(ctx context.Context, name string) {
+	pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("stage", name)))
+}
+
 // done reports the stage that ends now.
 func (t *stages) done(name string) {
 	if t.w == nil {
 		return
 	}
-	now := time.Now()
-	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
-	t.last = now
+	now, cpu := time.Now(), cpuTime()
+	if cpu > 0 && t.lastCPU > 0 {
+		fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs  cpu %7.3fs\n", name, now.Sub(t.last).Seconds(), float64(cpu-t.lastCPU)/1e9)
+	} else {
+		fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
+	}
+	t.last, t.lastCPU = now, cpu
 }
 
 // Report says what a build did.
@@ -777,7 +793,8 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		out = s.Config.Site.Output
 	}
 	rep := &Report{Out: out}
-	t := &stages{w: opts.Timings, last: time.Now()}
+	t := &stages{w: opts.Timings, last: time.Now(), lastCPU: cpuTime()}
+	defer pprof.SetGoroutineLabels(ctx) // the caller's labels back (see stages.begin)
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}
@@ -820,6 +837,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		defer func() { rep.Warnings = append(rep.Warnings, st.Warnings()...) }()
 	}
 
+	t.begin(ctx, "load")
 	l, warnings, err := s.load(ctx, st, repos)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
@@ -862,6 +880,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if tests.Len() == 0 {
 		loadTests(st, tests)
 	}
+	t.begin(ctx, "analysis")
 	res, stepCache := s.analyze(d, st, tests)
 	t.done("analysis")
 	k, err := s.datasetKeys(l, res)
@@ -918,6 +937,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(cont), k.chain, k.artifacts, known, br
 	}
+	t.begin(ctx, "plan")
 	plan := sitemodel.NewPlan(res, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
 	r, err := render.New(plan.SiteView(), s.Themes, w)
