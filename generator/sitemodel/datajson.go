@@ -80,10 +80,7 @@ func appendExacts(b []byte, name string, xs []Exact) []byte {
 }
 
 func appendFixed(b []byte, name string, xs []Fixed) []byte {
-	return appendArray(b, name, xs, true, func(b []byte, x Fixed) []byte {
-		j, _ := x.MarshalJSON()
-		return append(b, j...)
-	})
+	return appendArray(b, name, xs, true, appendFixedValue)
 }
 
 func appendStrings(b []byte, name string, xs []string, omitEmpty bool) []byte {

@@ -224,7 +224,7 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 				if prev[seg] == nil {
 					prev[seg] = map[string]float64{}
 				}
-				id := p.seriesRow(r.Series).Series
+				id := p.seriesIDOf(r.Series)
 				if _, ok := prev[seg][id]; !ok {
 					prev[seg][id] = math.NaN()
 					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
@@ -256,8 +256,8 @@ func (p *planner) mainChunk(ctx context.Context, from, to int) error {
 			refs := byBench[seg]
 			row := func(j int) *analysis.Row { return &c.comps[refs[j].i].Rows[refs[j].k] }
 			o.Data = seriesData(from, to-from, len(refs),
-				func(j int) (string, int) { return p.seriesRow(row(j).Series).Series, from + int(refs[j].i) },
-				func(j int) seriesPoint { r := row(j); return p.point(from+int(refs[j].i), r, p.dataRow(r)) },
+				func(j int) (string, int) { return p.seriesIDOf(row(j).Series), from + int(refs[j].i) },
+				func(j int) seriesPoint { return p.point(from+int(refs[j].i), row(j)) },
 				prev[seg])
 			return nil
 		})

@@ -178,19 +178,15 @@ func (p *planner) comparisonPage(base, head int, page Output, wrap func(Comparis
 // main-line commits, emits its rows file and returns its view.
 func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, error) {
 	c := p.res.Compare(base, head)
-	rows := make([]Row, len(c.Rows))
-	for k := range c.Rows {
-		rows[k] = p.dataRow(&c.Rows[k])
-	}
 	p.mu.Lock()
 	p.stats.Comparisons++
 	p.mu.Unlock()
 	v := p.comparison(c, -1)
 	v.Rows.File = rowsFile.Path
 	err := p.out(rowsFile, func(o *Output) error {
-		points := make([]seriesPoint, len(rows))
+		points := make([]seriesPoint, len(c.Rows))
 		for k := range c.Rows {
-			points[k] = p.point(0, &c.Rows[k], rows[k])
+			points[k] = p.point(0, &c.Rows[k])
 		}
 		o.Data = p.rowsData(points)
 		return nil

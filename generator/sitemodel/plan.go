@@ -171,8 +171,9 @@ type planner struct {
 	// data file (noteSeriesData).
 	dataChunks map[string][]int
 
-	seriesMu   sync.RWMutex
-	seriesRows map[*model.Series]Row
+	// seriesRows are the rows of every series of the dataset
+	// (seriesRow), made before the plan runs and only read after.
+	seriesRows map[*model.Series]*Row
 	// shown are the context values that tell series of one test case,
 	// metric and machine apart (contextShown).
 	shown map[*model.Series]model.Params
@@ -226,6 +227,11 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.view = p.siteView()
 	p.summaries = make([]*listEntry, len(d.MainLine))
 	p.shown = contextShown(d.Series)
+	p.seriesRows = make(map[*model.Series]*Row, len(d.Series))
+	for _, s := range d.Series {
+		row := p.makeSeriesRow(s)
+		p.seriesRows[s] = &row
+	}
 	p.stepsOf = map[*model.Series][]analysis.Step{}
 	for _, st := range res.Steps() {
 		s := d.Series[st.Series]
