@@ -203,10 +203,26 @@ func (t *Theme) Render(layout string, data any) ([]byte, error) {
 		return nil, fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
 	}
 	var buf bytes.Buffer
-	if err := tpl.ExecuteTemplate(&buf, "base", data); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", layout, err)
+	if err := t.renderTo(&buf, tpl, layout, data); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// renderPage is Render into buf.
+func (t *Theme) renderPage(buf *bytes.Buffer, layout string, data any) error {
+	tpl, ok := t.pages[layout]
+	if !ok {
+		return fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
+	}
+	return t.renderTo(buf, tpl, layout, data)
+}
+
+func (t *Theme) renderTo(buf *bytes.Buffer, tpl *template.Template, layout string, data any) error {
+	if err := tpl.ExecuteTemplate(buf, "base", data); err != nil {
+		return fmt.Errorf("rendering %s: %w", layout, err)
+	}
+	return nil
 }
 
 // RenderStandalone executes the XML layout named layout ("sitemap.xml").
