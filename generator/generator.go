@@ -882,6 +882,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	t.begin(ctx, "analysis")
 	res, stepCache := s.analyze(d, st, tests)
+	res.Steps() // the headline verdicts (lazy), here rather than in the plan's time
 	t.done("analysis")
 	k, err := s.datasetKeys(l, res)
 	if err != nil {
@@ -945,6 +946,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		var stats sitemodel.Stats
 		stats, err = plan.Run(ctx, r.Emit)
 		rep.Pages, rep.Kept, rep.Comparisons = stats.Pages, stats.Kept, stats.Comparisons
+		t.note("compare", "%.3fs of plan+render waiting for the analysis' comparisons of consecutive commits", stats.Consecutive.Seconds())
 	}
 	if err == nil {
 		err = r.Finish()

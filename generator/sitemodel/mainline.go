@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
@@ -206,7 +207,11 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 		first = 1
 	}
 	if first < to {
+		start := time.Now()
 		copy(w.comps[first-from:], p.res.Consecutive(first, to))
+		p.mu.Lock()
+		p.stats.Consecutive += time.Since(start)
+		p.mu.Unlock()
 	}
 	w.computed = to - first
 	// Series data, one file per benchmark.

@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
@@ -139,6 +140,10 @@ type Stats struct {
 	Pages       int
 	Comparisons int // comparisons computed
 	Kept        int // outputs kept from the previous build
+	// Consecutive is the wall time the plan waited for the analysis'
+	// comparisons of consecutive main-line commits (Results.Consecutive,
+	// on every core): the analysis' part of the plan's time.
+	Consecutive time.Duration
 }
 
 // planner is the state of one plan.
