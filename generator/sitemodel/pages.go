@@ -96,8 +96,21 @@ func (p *planner) prs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return par.Each(ctx, len(pairs), func(i int) error {
-		pr := pairs[i]
+	// The pairs with a page of their own (a comparison to compute) first,
+	// so that no core is left with one at the end.
+	order := make([]int, 0, len(pairs))
+	for i, pr := range pairs {
+		if pr.Own {
+			order = append(order, i)
+		}
+	}
+	for i, pr := range pairs {
+		if !pr.Own {
+			order = append(order, i)
+		}
+	}
+	return par.Each(ctx, len(order), func(i int) error {
+		pr := pairs[order[i]]
 		bid, hid := d.Artifacts[pr.Base].ID, d.Artifacts[pr.Head].ID
 		title := "Compare " + d.Artifacts[pr.Base].Label() + " … " + d.Artifacts[pr.Head].Label()
 		if !pr.Own {
