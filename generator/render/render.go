@@ -117,7 +117,8 @@ func (r *Renderer) Emit(o sitemodel.Output) error {
 // collector to free.
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// Render returns the bytes of one output.
+// render returns the bytes of one output, rendered into buf (reset):
+// the bytes may be buf's.
 //
 // No output carries a bidirectional formatting character (U+202E and its
 // kind, see package inert): a benchmark, machine or commit title holding
@@ -128,9 +129,6 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // covers every name a template shows, now and in any theme. The site
 // owner's own Markdown pages (layout "page") are left as written: a page
 // in Arabic or Hebrew needs its marks.
-func (r *Renderer) Render(o sitemodel.Output) ([]byte, error) { return r.render(o, new(bytes.Buffer)) }
-
-// render is Render into buf (reset): the bytes it returns may be buf's.
 func (r *Renderer) render(o sitemodel.Output, buf *bytes.Buffer) ([]byte, error) {
 	buf.Reset()
 	var b []byte
@@ -141,7 +139,7 @@ func (r *Renderer) render(o sitemodel.Output, buf *bytes.Buffer) ([]byte, error)
 	case strings.HasSuffix(o.Layout, ".xml"):
 		b, err = r.theme.RenderStandalone(o.Layout, r.pageData(o))
 	default:
-		err = r.theme.renderPage(buf, o.Layout, r.pageData(o))
+		err = r.theme.Render(buf, o.Layout, r.pageData(o))
 		b = buf.Bytes()
 	}
 	if err != nil || o.Layout == contentLayout {

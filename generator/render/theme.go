@@ -196,29 +196,12 @@ func parseInto(t *template.Template, fsys fs.FS, name string) error {
 	return nil
 }
 
-// Render executes the page layout named layout with data.
-func (t *Theme) Render(layout string, data any) ([]byte, error) {
-	tpl, ok := t.pages[layout]
-	if !ok {
-		return nil, fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
-	}
-	var buf bytes.Buffer
-	if err := t.renderTo(&buf, tpl, layout, data); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// renderPage is Render into buf.
-func (t *Theme) renderPage(buf *bytes.Buffer, layout string, data any) error {
+// Render executes the page layout named layout with data into buf.
+func (t *Theme) Render(buf *bytes.Buffer, layout string, data any) error {
 	tpl, ok := t.pages[layout]
 	if !ok {
 		return fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
 	}
-	return t.renderTo(buf, tpl, layout, data)
-}
-
-func (t *Theme) renderTo(buf *bytes.Buffer, tpl *template.Template, layout string, data any) error {
 	if err := tpl.ExecuteTemplate(buf, "base", data); err != nil {
 		return fmt.Errorf("rendering %s: %w", layout, err)
 	}
