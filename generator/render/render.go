@@ -108,6 +108,9 @@ func (r *Renderer) Emit(o sitemodel.Output) error {
 	if err != nil {
 		return fmt.Errorf("/%s: %w", o.Path, err)
 	}
+	if d, ok := o.Data.(interface{ Release() }); ok {
+		d.Release() // encoded: its storage serves the next data file
+	}
 	return r.out.Put(file, o.Key, data)
 }
 

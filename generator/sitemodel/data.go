@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -93,6 +94,50 @@ type SeriesData struct {
 	// Strings is the file's string table: the columns of texts (notes,
 	// reasons, titles) hold indices into it; 0 is "".
 	Strings []string `json:"str"`
+	// store holds the columns' storage, reused for another file once
+	// this one is encoded (Release).
+	store *Columns
+}
+
+// columnsPool holds the storage of columns of data files that were
+// encoded (SeriesData.Release): a cold build at M fills 2 million rows
+// of them, half a gigabyte when each file's columns were new.
+var columnsPool = sync.Pool{New: func() any { return new(Columns) }}
+
+// Release gives the storage of the file's columns back for the next
+// file: the caller is done with d (it encoded it) and reads it no more.
+// Only the renderer calls it; a plan's outputs that are kept (tests)
+// are never released.
+func (d SeriesData) Release() {
+	if d.store != nil {
+		d.store.reset()
+		columnsPool.Put(d.store)
+	}
+}
+
+// useStore starts the columns of a file of n rows in the storage of a
+// released file. Without rows the columns stay nil, as a file of none
+// writes them.
+func (d *SeriesData) useStore(n int) {
+	if n > 0 {
+		d.store = columnsPool.Get().(*Columns)
+		d.Columns = *d.store
+	}
+}
+
+// keepStore records the columns' storage, as they grew, before the
+// empty ones are dropped (Columns.trim).
+func (d *SeriesData) keepStore() {
+	if d.store != nil {
+		*d.store = d.Columns
+	}
+}
+
+// reset empties every column, keeping its storage.
+func (s *Columns) reset() {
+	*s = Columns{Pos: s.Pos[:0], V: s.V[:0], B: s.B[:0], T: s.T[:0], F: s.F[:0], Mean: s.Mean[:0], Std: s.Std[:0],
+		Samples: s.Samples[:0], Z: s.Z[:0], P: s.P[:0], K: s.K[:0], Note: s.Note[:0], ZR: s.ZR[:0], PT: s.PT[:0],
+		BT: s.BT[:0], Ack: s.Ack[:0], Ann: s.Ann[:0], Err: s.Err[:0], Rng: s.Rng[:0], CO: s.CO[:0], EV: s.EV[:0], CV: s.CV[:0]}
 }
 
 // SeriesIndex is data/series/<bench>/index.json: the series of a
@@ -685,6 +730,7 @@ func trimZero[T comparable](xs []T) []T {
 // allocated. prev gives, per series id, the value at position from-1.
 func seriesData(from, span, n int, key func(i int) (string, int), point func(i int) seriesPoint, prev map[string]float64) SeriesData {
 	out := SeriesData{From: from, N: span}
+	out.useStore(n)
 	e := encoder{str: newStrtab()}
 	// Series by id, each series' rows in position order.
 	type ref struct{ i, pos int }
@@ -719,6 +765,7 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 	if !hasPrev {
 		out.Prev = nil
 	}
+	out.keepStore()
 	out.Columns.trim()
 	out.Strings = e.str.list
 	return out
@@ -729,6 +776,7 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 // each its own series.
 func (p *planner) rowsData(points []seriesPoint) SeriesData {
 	out := SeriesData{N: 1}
+	out.useStore(len(points))
 	e := encoder{str: newStrtab(), before: true}
 	benches := map[string]int{}
 	out.Columns.grow(len(points), e.before)
@@ -746,6 +794,7 @@ func (p *planner) rowsData(points []seriesPoint) SeriesData {
 		out.Bench = append(out.Bench, b)
 		e.add(&out.Columns, &points[i], points[i].pos)
 	}
+	out.keepStore()
 	out.Columns.trim()
 	out.Strings = e.str.list
 	return out
