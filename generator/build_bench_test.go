@@ -8,9 +8,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/generator/render"
 	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/generator/write"
 )
 
 // The build benchmarks are the scale harness's figures (scripts/scale.sh
@@ -185,6 +188,59 @@ func BenchmarkPlan(b *testing.B) {
 				pages = stats.Pages
 			}
 			b.ReportMetric(float64(pages), "pages")
+		})
+	}
+}
+
+// BenchmarkSite is the site model, render and write stages of a cold
+// build on an analysed dataset in memory: every page and data file
+// planned, rendered and written into a new folder (the analysis'
+// comparisons, which the plan asks for chunk by chunk, included; the
+// steps and headline verdicts not). It reports the CPU time per site
+// beside the wall time, and the wall time the plan waited for the
+// comparisons of consecutive commits.
+//
+//	go test ./generator -run '^$' -bench 'Site/M' -benchtime 1x
+func BenchmarkSite(b *testing.B) {
+	for _, size := range []string{"S", "M"} {
+		b.Run(size, func(b *testing.B) {
+			d := dataset(b, size)
+			var cpu int64
+			var consecutive time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				res := analysis.Analyze(d, analysis.AnalyzeOptions{Compare: analysis.DefaultOptions, Tests: analysis.NewTestCache()})
+				res.Steps() // the steps and headline verdicts, as a build's analysis stage
+				out := filepath.Join(b.TempDir(), "site")
+				w, err := write.New(out, write.Options{Fresh: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				c0 := cpuTime()
+				plan := sitemodel.NewPlan(res, sitemodel.Options{Title: size, BasePath: "/"})
+				r, err := render.New(plan.SiteView(), nil, w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				stats, err := plan.Run(context.Background(), r.Emit)
+				if err != nil {
+					b.Fatal(err)
+				}
+				consecutive += stats.Consecutive
+				if err := r.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - c0
+				b.StopTimer()
+				os.RemoveAll(filepath.Dir(out))
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu)/1e9/float64(b.N), "cpu-s/op")
+			b.ReportMetric(consecutive.Seconds()/float64(b.N), "consecutive-s/op")
 		})
 	}
 }

@@ -2,5 +2,5 @@
 
 package generator
 
-// cpuTime: not known here (see cputime_unix.go).
+// cpuTime is unknown here (see cputime_unix.go).
 func cpuTime() int64 { return 0 }

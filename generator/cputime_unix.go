@@ -4,9 +4,9 @@ package generator
 
 import "syscall"
 
-// cpuTime is the process's user and system CPU time so far, in
-// nanoseconds (build -timings prints it per stage: on a shared machine it
-// says more than the wall clock); 0 where it is not known.
+// cpuTime is the process's user and system CPU time in nanoseconds, 0
+// when unknown: on a shared machine a stage's CPU time says more than
+// its wall time.
 func cpuTime() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

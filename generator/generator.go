@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -725,8 +726,9 @@ type BuildOptions struct {
 	Timings io.Writer
 }
 
-// stages times the stages of a build for BuildOptions.Timings: wall and
-// CPU time (user and system, of every core).
+// stages times the stages of a build for BuildOptions.Timings: wall
+// time, and the process' CPU time (user and system, every core) when the
+// system tells it.
 type stages struct {
 	w       io.Writer
 	last    time.Time
@@ -740,13 +742,25 @@ func (t *stages) note(name, format string, args ...any) {
 	}
 }
 
+// begin labels the work of the stage that begins now, and of the
+// goroutines it starts, with its name: a CPU profile of a build
+// (build -cpuprofile) shows one stage with pprof's -tagfocus=stage=NAME
+// (load, analysis, plan: the last is -timings' plan+render).
+func (t *stages) begin(ctx context.Context, name string) {
+	pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("stage", name)))
+}
+
 // done reports the stage that ends now.
 func (t *stages) done(name string) {
 	if t.w == nil {
 		return
 	}
 	now, cpu := time.Now(), cpuTime()
-	fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs  cpu %6.3fs\n", name, now.Sub(t.last).Seconds(), float64(cpu-t.lastCPU)/1e9)
+	if cpu > 0 && t.lastCPU > 0 {
+		fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs  cpu %7.3fs\n", name, now.Sub(t.last).Seconds(), float64(cpu-t.lastCPU)/1e9)
+	} else {
+		fmt.Fprintf(t.w, "perfpages: %-10s %7.3fs\n", name, now.Sub(t.last).Seconds())
+	}
 	t.last, t.lastCPU = now, cpu
 }
 
@@ -798,6 +812,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	rep := &Report{Out: out}
 	t := &stages{w: opts.Timings, last: time.Now(), lastCPU: cpuTime()}
+	defer pprof.SetGoroutineLabels(ctx) // the caller's labels back (see stages.begin)
 	if err := outdir.CheckSite(out, s.protected()); err != nil {
 		return rep, err
 	}
@@ -840,6 +855,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		defer func() { rep.Warnings = append(rep.Warnings, st.Warnings()...) }()
 	}
 
+	t.begin(ctx, "load")
 	l, warnings, err := s.load(ctx, st, repos)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
@@ -882,11 +898,13 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if tests.Len() == 0 {
 		loadTests(st, tests)
 	}
+	t.begin(ctx, "analysis")
 	k, err := s.dataKeys(l)
 	if err != nil {
 		return rep, err
 	}
 	res, as := s.analyze(d, st, tests, k.data)
+	res.Steps() // the headline verdicts (lazy), here rather than in the plan's time
 	k.chainKeys(d, res)
 	t.done("analysis")
 	if as.heads != nil {
@@ -941,6 +959,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(cont), k.chain, k.artifacts, known, br
 	}
+	t.begin(ctx, "plan")
 	plan := sitemodel.NewPlan(res, popts)
 	rep.Warnings = append(rep.Warnings, plan.Warnings()...)
 	r, err := render.New(plan.SiteView(), s.Themes, w)
@@ -948,6 +967,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		var stats sitemodel.Stats
 		stats, err = plan.Run(ctx, r.Emit)
 		rep.Pages, rep.Kept, rep.Comparisons = stats.Pages, stats.Kept, stats.Comparisons
+		t.note("compare", "%.3fs of plan+render waiting for the analysis' comparisons of consecutive commits", stats.Consecutive.Seconds())
 	}
 	if err == nil {
 		err = r.Finish()

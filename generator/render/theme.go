@@ -196,17 +196,16 @@ func parseInto(t *template.Template, fsys fs.FS, name string) error {
 	return nil
 }
 
-// Render executes the page layout named layout with data.
-func (t *Theme) Render(layout string, data any) ([]byte, error) {
+// Render executes the page layout named layout with data into buf.
+func (t *Theme) Render(buf *bytes.Buffer, layout string, data any) error {
 	tpl, ok := t.pages[layout]
 	if !ok {
-		return nil, fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
+		return fmt.Errorf("theme has no layout %q (layouts/%s.html)", layout, layout)
 	}
-	var buf bytes.Buffer
-	if err := tpl.ExecuteTemplate(&buf, "base", data); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", layout, err)
+	if err := tpl.ExecuteTemplate(buf, "base", data); err != nil {
+		return fmt.Errorf("rendering %s: %w", layout, err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // RenderStandalone executes the XML layout named layout ("sitemap.xml").

@@ -415,7 +415,7 @@ func (p *planner) lists(ctx context.Context) error {
 		}
 		items[i] = it
 	}
-	for page := 0; page <= prPages; page++ {
+	if err := par.Each(ctx, prPages+1, func(page int) error {
 		// Page 0 is the index: the newest PRs; pages 1… from the oldest.
 		var v PRList
 		path, title := route.PRsIndex, "Pull requests"
@@ -428,12 +428,12 @@ func (p *planner) lists(ctx context.Context) error {
 			v = PRList{Page: page, Pages: pager(prPages, route.PRsPage, page), PRs: items[lo:hi]}
 			path, title = route.PRsPage(page), fmt.Sprintf("Pull requests, page %d of %d", page, prPages)
 		}
-		if err := p.out(Output{Path: path, Layout: "prs", Title: title, Sitemap: true}, func(o *Output) error {
+		return p.out(Output{Path: path, Layout: "prs", Title: title, Sitemap: true}, func(o *Output) error {
 			o.Data = v
 			return nil
-		}); err != nil {
-			return err
-		}
+		})
+	}); err != nil {
+		return err
 	}
 
 	// /commit/<7-digit sha>/ redirects to the commit's page when no other
@@ -446,18 +446,22 @@ func (p *planner) lists(ctx context.Context) error {
 			prefixes[a.ID[:7]]++
 		}
 	}
+	var short []string
 	for _, a := range d.MainLine {
 		id := d.Artifacts[a].ID
-		if !model.IsSHA(id) || len(id) <= 7 || prefixes[id[:7]] != 1 || segments[id[:7]] {
-			continue
+		if model.IsSHA(id) && len(id) > 7 && prefixes[id[:7]] == 1 && !segments[id[:7]] {
+			short = append(short, id)
 		}
+	}
+	if err := par.Each(ctx, len(short), func(i int) error {
+		id := short[i]
 		to := p.routes.Commit(id)
-		if err := p.out(Output{Path: route.CommitAt(id[:7]), Layout: "redirect", Title: "Commit " + id[:7], Key: to}, func(o *Output) error {
+		return p.out(Output{Path: route.CommitAt(id[:7]), Layout: "redirect", Title: "Commit " + id[:7], Key: to}, func(o *Output) error {
 			o.Data = Redirect{To: to}
 			return nil
-		}); err != nil {
-			return err
-		}
+		})
+	}); err != nil {
+		return err
 	}
 	// Benchmark pages that moved keep their old URL, redirecting.
 	for name, old := range p.routes.LegacyBench() {

@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/report"
 )
 
@@ -92,6 +94,50 @@ type SeriesData struct {
 	// Strings is the file's string table: the columns of texts (notes,
 	// reasons, titles) hold indices into it; 0 is "".
 	Strings []string `json:"str"`
+	// store holds the columns' storage, reused for another file once
+	// this one is encoded (Release).
+	store *Columns
+}
+
+// columnsPool holds the storage of columns of data files that were
+// encoded (SeriesData.Release): a cold build at M fills 2 million rows
+// of them, half a gigabyte when each file's columns were new.
+var columnsPool = sync.Pool{New: func() any { return new(Columns) }}
+
+// Release gives the storage of the file's columns back for the next
+// file: the caller is done with d (it encoded it) and reads it no more.
+// Only the renderer calls it; a plan's outputs that are kept (tests)
+// are never released.
+func (d SeriesData) Release() {
+	if d.store != nil {
+		d.store.reset()
+		columnsPool.Put(d.store)
+	}
+}
+
+// useStore starts the columns of a file of n rows in the storage of a
+// released file. Without rows the columns stay nil, as a file of none
+// writes them.
+func (d *SeriesData) useStore(n int) {
+	if n > 0 {
+		d.store = columnsPool.Get().(*Columns)
+		d.Columns = *d.store
+	}
+}
+
+// keepStore records the columns' storage, as they grew, before the
+// empty ones are dropped (Columns.trim).
+func (d *SeriesData) keepStore() {
+	if d.store != nil {
+		*d.store = d.Columns
+	}
+}
+
+// reset empties every column, keeping its storage.
+func (s *Columns) reset() {
+	*s = Columns{Pos: s.Pos[:0], V: s.V[:0], B: s.B[:0], T: s.T[:0], F: s.F[:0], Mean: s.Mean[:0], Std: s.Std[:0],
+		Samples: s.Samples[:0], Z: s.Z[:0], P: s.P[:0], K: s.K[:0], Note: s.Note[:0], ZR: s.ZR[:0], PT: s.PT[:0],
+		BT: s.BT[:0], Ack: s.Ack[:0], Ann: s.Ann[:0], Err: s.Err[:0], Rng: s.Rng[:0], CO: s.CO[:0], EV: s.EV[:0], CV: s.CV[:0]}
 }
 
 // SeriesIndex is data/series/<bench>/index.json: the series of a
@@ -184,18 +230,21 @@ func appendNumber(dst []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return append(dst, "null"...)
 	}
-	e := strconv.AppendFloat(nil, x, 'g', prec, 64)
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'g', prec, 64)
+	e := dst[n:]
 	if bytes.IndexByte(e, 'e') < 0 {
-		return append(dst, e...)
+		return dst
 	}
 	if prec > 0 {
 		x, _ = strconv.ParseFloat(string(e), 64)
 	}
-	f := strconv.AppendFloat(nil, x, 'f', -1, 64)
+	var buf [32]byte
+	f := strconv.AppendFloat(buf[:0], x, 'f', -1, 64)
 	if len(f) < len(e) {
-		return append(dst, f...)
+		return append(dst[:n], f...)
 	}
-	return append(dst, e...)
+	return dst
 }
 
 // Fixed is a formatted number stored as the integer of its digits: "+1.23%"
@@ -209,18 +258,22 @@ type Fixed struct {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (f Fixed) MarshalJSON() ([]byte, error) {
+func (f Fixed) MarshalJSON() ([]byte, error) { return appendFixedValue(nil, f), nil }
+
+// appendFixedValue appends f's JSON.
+func appendFixedValue(b []byte, f Fixed) []byte {
 	switch {
 	case !f.set:
-		return []byte("null"), nil
+		return append(b, "null"...)
 	case f.text != "":
-		return json.Marshal(f.text)
+		j, _ := json.Marshal(f.text)
+		return append(b, j...)
 	case f.neg && f.n == 0:
-		return []byte("-0"), nil
+		return append(b, "-0"...)
 	case f.neg:
-		return strconv.AppendInt(nil, -f.n, 10), nil
+		return strconv.AppendInt(b, -f.n, 10)
 	}
-	return strconv.AppendInt(nil, f.n, 10), nil
+	return strconv.AppendInt(b, f.n, 10)
 }
 
 // fixedOf turns the text of a formatted number with the given decimals
@@ -313,28 +366,184 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
+// codeFields are the enumerated fields of a row, as its cells show them.
+type codeFields struct {
+	magnitude, dir, zClass, pClass, verdict, budget, budgetText, class, basis, state string
+	hasChange, relevant, dodgy                                                       bool
+}
+
 // rowCodes packs the enumerated fields of a row, and reports false when a
 // value is not one the codes know (the caller then keeps it as text).
-func rowCodes(r *Row, verdict string) (int, bool) {
-	m, d, z, pc, v, b, bs, st := indexOf(magnitudes, r.Magnitude), indexOf(dirs, r.Dir), indexOf(dirs, r.ZClass),
-		indexOf(pClasses, r.PClass), indexOf(verdicts, verdict), indexOf(budgets, r.Budget), 0, indexOf(states, r.State)
-	if r.HasChange {
-		bs = indexOf(bases, r.Basis)
+func rowCodes(f codeFields) (int, bool) {
+	m, d, z, pc, v, b, bs, st := indexOf(magnitudes, f.magnitude), indexOf(dirs, f.dir), indexOf(dirs, f.zClass),
+		indexOf(pClasses, f.pClass), indexOf(verdicts, f.verdict), indexOf(budgets, f.budget), 0, indexOf(states, f.state)
+	if f.hasChange {
+		bs = indexOf(bases, f.basis)
 	}
-	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || st < 0 || (r.Class != "" && r.Class != r.Dir) || r.BudgetText != r.Budget {
+	if m < 0 || d < 0 || z < 0 || pc < 0 || v < 0 || b < 0 || bs < 0 || st < 0 || (f.class != "" && f.class != f.dir) || f.budgetText != f.budget {
 		return 0, false
 	}
 	k := m | d<<kDirShift | z<<kZShift | pc<<kPShift | v<<kVerdict | b<<kBudget | bs<<kBasis | st<<kState
-	if r.HasChange {
+	if f.hasChange {
 		k |= kHasChange
 	}
-	if r.Relevant {
+	if f.relevant {
 		k |= kRelevant
 	}
-	if r.Dodgy {
+	if f.dodgy {
 		k |= kDodgy
 	}
 	return k, true
+}
+
+// cells are what a data file stores of a row besides its values: the
+// cells the page's script rebuilds from numbers and codes, and its texts.
+// dataCells makes them from an analysis row with the helpers formatRow
+// formats a page's rows with (a test checks both say the same).
+type cells struct {
+	t, f, z, p Fixed
+	k          int
+	// change is Row.Change when hasChange.
+	hasChange bool
+	change    float64
+	// The texts: the note, the z-score's reason, the test's title, the
+	// budget's title, the acknowledgements, a headline's evidence.
+	note, zr, pt, bt, ack, ev string
+}
+
+// dataCells are the cells of analysis row r in a data file: the cells
+// of p.row(r), made without formatting what the data file stores as a
+// number (the formatted text is only made where it is no plain number).
+func (p *planner) dataCells(r *analysis.Row) cells {
+	c := cells{note: r.Note, ack: p.ackNotes(r)}
+	f := codeFields{}
+	if r.OK {
+		c.hasChange, c.change = true, rowChange(r)
+		f.hasChange, f.relevant, f.dodgy = true, r.Relevant, r.Dodgy
+		f.basis, f.state = string(r.Basis), string(r.Headline.State)
+		c.ev = badgeEvidence(r)
+		f.magnitude = r.Magnitude.String()
+		c.t, c.f = thresholdFixed(r.Threshold), factorFixed(r.Factor)
+		f.dir = rowDir(r)
+		if r.Relevant {
+			f.class = f.dir
+		}
+	}
+	if z := r.Z; z.OK {
+		c.z = zFixed(z.Z)
+		f.zClass = zClass(z)
+	} else if z.Reason != "" {
+		c.zr = zReason(z) // the cell is "–": null
+	}
+	t := r.Test
+	if t.OK {
+		f.verdict, c.pt, f.pClass = testCell(t)
+		c.p = pFixed(t.P)
+	} else if t.Reason != "" {
+		c.pt = testReason(t) // the cell is "–": null
+	}
+	if b := r.Budget; b != nil {
+		f.budget = string(b.Delta.Status)
+		f.budgetText = f.budget
+		c.bt = budgetTitle(b)
+	}
+	k, ok := rowCodes(f)
+	if !ok {
+		// Something the codes do not know: keep the p-value's text as
+		// it is (the script shows text columns verbatim).
+		text := ""
+		if t.OK {
+			text = report.FormatP(t.P)
+			if t.Method == analysis.MethodCriterion {
+				text += " " + f.verdict
+			}
+		} else if t.Reason != "" {
+			text = "–"
+		}
+		c.p, k = Fixed{set: text != "", text: text}, 0
+	}
+	c.k = k
+	return c
+}
+
+// fixedFast is fixedOf(analysis.FormatFixed(x, decimals), decimals, "")
+// for a finite x with |x| < analysis.FixedLimit, without the text; ok is
+// false for any other x, or a text fixedOf would keep as text.
+func fixedFast(x float64, decimals int) (_ Fixed, ok bool) {
+	if !(math.Abs(x) < analysis.FixedLimit) {
+		return Fixed{}, false // NaN, ±Inf, the exponent form
+	}
+	if x == 0 {
+		x = 0 // −0, as FormatFixed
+	}
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], x, 'f', decimals, 64)
+	neg := false
+	if b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	whole := bytes.IndexByte(b, '.')
+	if whole <= 0 || whole > 15 || len(b)-whole-1 != decimals {
+		return Fixed{}, false
+	}
+	var n int64
+	for i, c := range b {
+		if i == whole {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return Fixed{}, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return Fixed{set: true, neg: neg, n: n}, true
+}
+
+// thresholdFixed is fixedOf(report.FormatThreshold(t), 2, "%").
+func thresholdFixed(t float64) Fixed {
+	if t == 0 {
+		return Fixed{} // "-"
+	}
+	if math.Abs(t) < analysis.FixedLimit/100 {
+		if f, ok := fixedFast(t*100, 2); ok {
+			return f
+		}
+	}
+	return fixedOf(report.FormatThreshold(t), 2, "%")
+}
+
+// factorFixed is fixedOf(report.FormatFactor(x), 2, "x").
+func factorFixed(x float64) Fixed {
+	if x == 0 {
+		return Fixed{} // "-"
+	}
+	if f, ok := fixedFast(x, 2); ok {
+		return f
+	}
+	return fixedOf(report.FormatFactor(x), 2, "x")
+}
+
+// zFixed is fixedOf(report.FormatZ(z), 2, "").
+func zFixed(z float64) Fixed {
+	if r := zscore.Round4(z); math.Abs(r) <= report.ZShown {
+		// FormatSigned's "+" is dropped by fixedOf.
+		if f, ok := fixedFast(r, 2); ok {
+			return f
+		}
+	}
+	return fixedOf(report.FormatZ(z), 2, "")
+}
+
+// pFixed is the p-value's cell of a test's p-value x: fixedOf of
+// report.FormatP(x), with "<0.001" as -1.
+func pFixed(x float64) Fixed {
+	if x < 0.001 && x > 0 {
+		return Fixed{set: true, neg: true, n: 1} // "<0.001"
+	}
+	if f, ok := fixedFast(x, 3); ok {
+		return f
+	}
+	return fixedOf(report.FormatP(x), 3, "")
 }
 
 // seriesPoint is one row of a series at a main-line position, as the data
@@ -342,7 +551,7 @@ func rowCodes(r *Row, verdict string) (int, bool) {
 type seriesPoint struct {
 	series *model.Series
 	pos    int
-	row    Row
+	cells  cells
 	value  float64 // NaN: none
 	before float64 // NaN: none
 	// change is the change from before to value as the page's script
@@ -357,8 +566,8 @@ type seriesPoint struct {
 }
 
 // point turns an analysis row at main-line position pos into a data point.
-func (p *planner) point(pos int, r *analysis.Row, row Row) seriesPoint {
-	pt := seriesPoint{series: r.Series, pos: pos, row: row, value: math.NaN(), before: math.NaN(), mean: math.NaN(), std: math.NaN()}
+func (p *planner) point(pos int, r *analysis.Row) seriesPoint {
+	pt := seriesPoint{series: r.Series, pos: pos, cells: p.dataCells(r), value: math.NaN(), before: math.NaN(), mean: math.NaN(), std: math.NaN()}
 	if a := r.After; a != nil {
 		if a.OK {
 			pt.value = a.Value
@@ -409,67 +618,46 @@ type encoder struct {
 
 // add appends one row.
 func (e *encoder) add(s *Columns, pt *seriesPoint, from int) {
-	r := &pt.row
+	c := &pt.cells
 	s.Pos = append(s.Pos, pt.pos-from)
 	s.V = append(s.V, Exact(pt.value))
 	if e.before {
 		s.B = append(s.B, Exact(pt.before))
 	}
-	s.T = append(s.T, fixedOf(r.ThresholdText, 2, "%"))
-	s.F = append(s.F, fixedOf(r.FactorText, 2, "x"))
+	s.T = append(s.T, c.t)
+	s.F = append(s.F, c.f)
 	s.Mean = append(s.Mean, Rounded(RoundMean(pt.mean)))
 	s.Std = append(s.Std, Rounded(RoundStd(pt.std)))
 	s.Samples = append(s.Samples, pt.samples)
-	s.Z = append(s.Z, fixedOf(r.Z, 2, ""))
-	p, verdict := r.P, ""
-	if i := strings.IndexByte(p, ' '); i > 0 {
-		p, verdict = p[:i], p[i+1:]
-	}
-	pf := fixedOf(p, 3, "")
-	if p == "<0.001" {
-		pf = Fixed{set: true, neg: true, n: 1}
-	}
-	k, ok := rowCodes(r, verdict)
-	if !ok {
-		// Something the codes do not know: keep the row's texts as
-		// they are (the script shows text columns verbatim).
-		pf = Fixed{set: r.P != "", text: r.P}
-		k = 0
-	}
-	s.P = append(s.P, pf)
-	s.K = append(s.K, k)
-	// The z-score's title is made from the stored distribution when
-	// there is a z-score; otherwise it is a reason, kept as text.
-	zr := ""
-	if r.Z == "" || r.Z == "–" {
-		zr = r.ZTitle
-	}
+	s.Z = append(s.Z, c.z)
+	s.P = append(s.P, c.p)
+	s.K = append(s.K, c.k)
 	// The change and the factor are derived from the values and the
 	// threshold the way the generator computed them; where that would not
 	// give the generator's text, the text is kept.
 	co, cv := "", math.NaN()
-	if r.HasChange {
+	if c.hasChange {
 		// The same change (bit for bit) prints the same text.
-		if c, cok := pt.change, pt.changeOK; !cok || c != r.Change {
-			co, cv = report.FormatChange(r.Change), r.Change
-			if cok && math.IsInf(c, 0) {
+		if ch, cok := pt.change, pt.changeOK; !cok || ch != c.change {
+			co, cv = report.FormatChange(c.change), c.change
+			if cok && math.IsInf(ch, 0) {
 				// A change from 0: the row holds the largest finite
 				// change (it sorts first), the page prints "+∞%".
-				co = report.FormatChange(c)
+				co = report.FormatChange(ch)
 			}
 		}
 	}
 	s.CV = append(s.CV, Exact(cv))
-	s.Note = append(s.Note, e.str.id(r.Note))
-	s.ZR = append(s.ZR, e.str.id(zr))
-	s.PT = append(s.PT, e.str.id(r.PTitle))
-	s.BT = append(s.BT, e.str.id(r.BudgetTitle))
-	s.Ack = append(s.Ack, e.str.id(r.Ack))
+	s.Note = append(s.Note, e.str.id(c.note))
+	s.ZR = append(s.ZR, e.str.id(c.zr))
+	s.PT = append(s.PT, e.str.id(c.pt))
+	s.BT = append(s.BT, e.str.id(c.bt))
+	s.Ack = append(s.Ack, e.str.id(c.ack))
 	s.Ann = append(s.Ann, e.str.id(pt.ann))
 	s.Err = append(s.Err, e.str.id(pt.err))
 	s.Rng = append(s.Rng, e.str.id(pt.rng))
 	s.CO = append(s.CO, e.str.id(co))
-	s.EV = append(s.EV, e.str.id(r.Evidence))
+	s.EV = append(s.EV, e.str.id(c.ev))
 }
 
 // grow makes room for n more rows in every column that add fills, so that
@@ -542,6 +730,7 @@ func trimZero[T comparable](xs []T) []T {
 // allocated. prev gives, per series id, the value at position from-1.
 func seriesData(from, span, n int, key func(i int) (string, int), point func(i int) seriesPoint, prev map[string]float64) SeriesData {
 	out := SeriesData{From: from, N: span}
+	out.useStore(n)
 	e := encoder{str: newStrtab()}
 	// Series by id, each series' rows in position order.
 	type ref struct{ i, pos int }
@@ -576,6 +765,7 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 	if !hasPrev {
 		out.Prev = nil
 	}
+	out.keepStore()
 	out.Columns.trim()
 	out.Strings = e.str.list
 	return out
@@ -586,6 +776,7 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 // each its own series.
 func (p *planner) rowsData(points []seriesPoint) SeriesData {
 	out := SeriesData{N: 1}
+	out.useStore(len(points))
 	e := encoder{str: newStrtab(), before: true}
 	benches := map[string]int{}
 	out.Columns.grow(len(points), e.before)
@@ -603,6 +794,7 @@ func (p *planner) rowsData(points []seriesPoint) SeriesData {
 		out.Bench = append(out.Bench, b)
 		e.add(&out.Columns, &points[i], points[i].pos)
 	}
+	out.keepStore()
 	out.Columns.trim()
 	out.Strings = e.str.list
 	return out

@@ -11,7 +11,12 @@ import (
 // package generator measures it). The fields and their
 // forms are those of the struct tags (a test checks both agree).
 func (d SeriesData) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 64+len(d.Pos)*48)
+	return d.AppendJSON(make([]byte, 0, 64+len(d.Pos)*48)), nil
+}
+
+// AppendJSON appends the JSON MarshalJSON returns to b: the renderer
+// encodes data files into buffers it reuses.
+func (d SeriesData) AppendJSON(b []byte) []byte {
 	b = append(b, `{"from":`...)
 	b = strconv.AppendInt(b, int64(d.From), 10)
 	b = append(b, `,"n":`...)
@@ -42,7 +47,7 @@ func (d SeriesData) MarshalJSON() ([]byte, error) {
 	}
 	b = appendExacts(b, "cv", c.CV)
 	b = appendStrings(b, "str", d.Strings, false)
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // appendArray appends the column `,"name":[x,…]`, each x written by one;
@@ -80,10 +85,7 @@ func appendExacts(b []byte, name string, xs []Exact) []byte {
 }
 
 func appendFixed(b []byte, name string, xs []Fixed) []byte {
-	return appendArray(b, name, xs, true, func(b []byte, x Fixed) []byte {
-		j, _ := x.MarshalJSON()
-		return append(b, j...)
-	})
+	return appendArray(b, name, xs, true, appendFixedValue)
 }
 
 func appendStrings(b []byte, name string, xs []string, omitEmpty bool) []byte {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
@@ -14,23 +15,22 @@ import (
 )
 
 // mainLine plans, chunk by chunk, the commit pages and the series and
-// artifact data files of the main line.
+// artifact data files of the main line: a chunk's comparisons are
+// computed (prepareChunk), then its outputs are emitted (emitChunk), so
+// that one chunk's rows are in memory at a time. (Preparing the next
+// chunk while one is emitted kept two chunks' rows, 25 MB each at M, in
+// memory for little: both stages already keep both cores busy.)
 func (p *planner) mainLine(ctx context.Context) error {
 	n := len(p.d.MainLine)
 	for from := 0; from < n; from += p.chunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := p.mainChunk(ctx, from, min(from+p.chunk, n)); err != nil {
+		if err := p.emitChunk(ctx, p.prepareChunk(from, min(from+p.chunk, n))); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// chunkRows are the comparisons of the positions of one chunk.
-type chunkRows struct {
-	comps []*analysis.Comparison // per position; nil where nothing is compared
 }
 
 // rowRef is a row of a chunk: the comparison at position index i, row k.
@@ -70,36 +70,43 @@ func (p *planner) commitKey(pos int) string {
 	return "commit " + c + " " + p.artifactKey(next)
 }
 
-// keep emits every output of the chunk [from, to) as kept and takes its
-// summaries from the briefs, when the previous build wrote all of them
-// from the same inputs and remembers their summaries: nothing of the
-// chunk is computed. It reports whether it did.
-func (p *planner) keepChunk(from, to int) (bool, error) {
+// keptChunk is a chunk the previous build wrote whole from the same
+// inputs: its outputs, to emit as kept, the summaries of its positions,
+// and the benchmarks with a series data file of it.
+type keptChunk struct {
+	outs    []Output
+	briefs  []*listEntry
+	benches []string
+}
+
+// keepable returns the kept chunk [from, to) when the previous build
+// wrote all of its outputs from the same inputs and remembers their
+// summaries: nothing of the chunk is computed.
+func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 	if p.opts.Known == nil || p.opts.Briefs == nil || p.chainKey(to-1) == "" {
-		return false, nil
+		return nil, false
 	}
-	var outs []Output
+	k := &keptChunk{briefs: make([]*listEntry, to-from)}
 	known := func(o Output) bool {
 		k, ok := p.opts.Known[route.File(o.Path)]
 		return ok && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
 	}
-	briefs := make([]*listEntry, to-from)
 	for pos := from; pos < to; pos++ {
 		o := Output{Path: p.routes.Commit(p.d.Artifacts[p.d.MainLine[pos]].ID), Key: p.commitKey(pos), Layout: "commit", Sitemap: true}
 		if !known(o) {
-			return false, nil
+			return nil, false
 		}
-		outs = append(outs, o)
+		k.outs = append(k.outs, o)
 		if pos > 0 {
 			b, ok := p.opts.Briefs.Brief(p.chainKey(pos))
 			if !ok {
-				return false, nil
+				return nil, false
 			}
 			bb, ok := p.fromBrief(b)
 			if !ok {
-				return false, nil
+				return nil, false
 			}
-			briefs[pos-from] = bb
+			k.briefs[pos-from] = bb
 		}
 	}
 	chunk := from / p.chunk
@@ -109,27 +116,33 @@ func (p *planner) keepChunk(from, to int) (bool, error) {
 			continue
 		}
 		if !known(o) {
-			return false, nil
+			return nil, false
 		}
-		outs = append(outs, o)
+		k.outs = append(k.outs, o)
+		k.benches = append(k.benches, seg)
 	}
 	a := Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}
 	if !known(a) {
-		return false, nil
+		return nil, false
 	}
-	outs = append(outs, a)
-	for _, seg := range p.benchSegs {
-		if _, ok := p.opts.Known[route.File(route.SeriesData(seg, chunk))]; ok {
-			p.noteSeriesData(seg, chunk)
-		}
+	k.outs = append(k.outs, a)
+	return k, true
+}
+
+// emitKept emits the outputs of a kept chunk as kept and takes its
+// summaries from the briefs.
+func (p *planner) emitKept(from int, k *keptChunk) error {
+	chunk := from / p.chunk
+	for _, seg := range k.benches {
+		p.noteSeriesData(seg, chunk)
 	}
-	copy(p.summaries[from:to], briefs)
-	for _, o := range outs {
+	copy(p.summaries[from:], k.briefs)
+	for _, o := range k.outs {
 		if err := p.out(o, nil); err != nil {
-			return true, err
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // noteSeriesData records that benchmark segment seg has a series data file
@@ -163,110 +176,149 @@ func (p *planner) fromBrief(b Brief) (*listEntry, bool) {
 	return &listEntry{comp: c, counts: b.Counts, watch: b.Watch}, true
 }
 
-func (p *planner) mainChunk(ctx context.Context, from, to int) error {
-	if kept, err := p.keepChunk(from, to); kept || err != nil {
-		return err
+// chunkWork is a chunk of the main line ready to emit: kept whole, or
+// its comparisons and their rows sorted by benchmark.
+type chunkWork struct {
+	from, to int
+	kept     *keptChunk
+	comps    []*analysis.Comparison // per position; nil where nothing is compared
+	computed int                    // comparisons computed
+	// byBench are the rows of each benchmark (segment), segs the
+	// benchmarks in order, prev per benchmark each series' value at
+	// from-1.
+	byBench map[string][]rowRef
+	segs    []string
+	prev    map[string]map[string]float64
+}
+
+// prepareChunk computes what chunk [from, to) needs before it is
+// emitted: whether it is kept, else its comparisons (the analysis'
+// Consecutive) and their rows by benchmark.
+func (p *planner) prepareChunk(from, to int) *chunkWork {
+	w := &chunkWork{from: from, to: to}
+	if k, ok := p.keepable(from, to); ok {
+		w.kept = k
+		return w
 	}
-	c := chunkRows{comps: make([]*analysis.Comparison, to-from)}
+	w.comps = make([]*analysis.Comparison, to-from)
 	first := from
 	if from == 0 {
-		c.comps[0] = p.firstComparison()
+		w.comps[0] = p.firstComparison()
 		first = 1
 	}
 	if first < to {
-		copy(c.comps[first-from:], p.res.Consecutive(first, to))
+		start := time.Now()
+		copy(w.comps[first-from:], p.res.Consecutive(first, to))
+		p.mu.Lock()
+		p.stats.Consecutive += time.Since(start)
+		p.mu.Unlock()
 	}
-	err := par.Each(ctx, to-from, func(i int) error {
-		cm := c.comps[i]
-		if cm == nil {
-			return nil
-		}
-		if pos := from + i; pos > 0 {
-			b := &listEntry{comp: summaryOf(cm), watch: p.res.Watch(cm, p.opts.Watch)}
-			for k := range cm.Rows {
-				b.counts.add(&cm.Rows[k])
-			}
-			p.summaries[pos] = b
-			if key := p.chainKey(pos); key != "" && p.opts.Briefs != nil {
-				p.opts.Briefs.PutBrief(key, p.toBrief(b))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	p.mu.Lock()
-	p.stats.Comparisons += to - first
-	p.mu.Unlock()
-
-	// Commit pages.
-	err = par.Each(ctx, to-from, func(i int) error {
-		return p.commitPage(from+i, c.comps[i])
-	})
-	if err != nil {
-		return err
-	}
-	// Series data, one file per benchmark: the rows of each benchmark are
-	// formatted and encoded by one worker at a time, so that a chunk's
-	// rows are never all in memory formatted.
-	byBench := map[string][]rowRef{}
-	prev := map[string]map[string]float64{} // bench → series id → value at from-1
-	for i, cm := range c.comps {
+	w.computed = to - first
+	// Series data, one file per benchmark.
+	w.byBench = map[string][]rowRef{}
+	w.prev = map[string]map[string]float64{} // bench → series id → value at from-1
+	for i, cm := range w.comps {
 		if cm == nil {
 			continue
 		}
 		for k := range cm.Rows {
 			r := &cm.Rows[k]
 			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
-			byBench[seg] = append(byBench[seg], rowRef{int32(i), int32(k)})
+			w.byBench[seg] = append(w.byBench[seg], rowRef{int32(i), int32(k)})
 			if from > 0 {
-				if prev[seg] == nil {
-					prev[seg] = map[string]float64{}
+				if w.prev[seg] == nil {
+					w.prev[seg] = map[string]float64{}
 				}
-				id := p.seriesRow(r.Series).Series
-				if _, ok := prev[seg][id]; !ok {
-					prev[seg][id] = math.NaN()
+				id := p.seriesIDOf(r.Series)
+				if _, ok := w.prev[seg][id]; !ok {
+					w.prev[seg][id] = math.NaN()
 					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
-						prev[seg][id] = pt.Value
+						w.prev[seg][id] = pt.Value
 					}
 				}
 			}
 		}
 	}
-	for _, m := range prev {
+	for _, m := range w.prev {
 		for id, v := range m {
 			if math.IsNaN(v) {
 				delete(m, id)
 			}
 		}
 	}
-	chunk := from / p.chunk
-	segs := make([]string, 0, len(byBench))
-	for seg := range byBench {
-		segs = append(segs, seg)
+	w.segs = make([]string, 0, len(w.byBench))
+	for seg := range w.byBench {
+		w.segs = append(w.segs, seg)
 	}
-	slices.Sort(segs)
-	for _, seg := range segs {
+	slices.Sort(w.segs)
+	return w
+}
+
+// emitChunk emits the outputs of a prepared chunk: its commit pages, its
+// series data files (one per benchmark) and its artifacts file, and
+// notes the summaries of its positions. They are one pool of jobs on
+// every core, the largest (the data files) first: a chunk's rows are
+// formatted and encoded by one worker per benchmark at a time, so that
+// they are never all in memory formatted.
+func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
+	from, to := w.from, w.to
+	if w.kept != nil {
+		return p.emitKept(from, w.kept)
+	}
+	p.mu.Lock()
+	p.stats.Comparisons += w.computed
+	p.mu.Unlock()
+	chunk := from / p.chunk
+	for _, seg := range w.segs {
 		p.noteSeriesData(seg, chunk)
 	}
-	err = par.Each(ctx, len(segs), func(i int) error {
-		seg := segs[i]
-		return p.out(Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-			refs := byBench[seg]
-			row := func(j int) *analysis.Row { return &c.comps[refs[j].i].Rows[refs[j].k] }
-			o.Data = seriesData(from, to-from, len(refs),
-				func(j int) (string, int) { return p.seriesRow(row(j).Series).Series, from + int(refs[j].i) },
-				func(j int) seriesPoint { r := row(j); return p.point(from+int(refs[j].i), r, p.dataRow(r)) },
-				prev[seg])
+	segs, n := w.segs, to-from
+	return par.Each(ctx, len(segs)+2*n+1, func(j int) error {
+		switch {
+		case j < len(segs):
+			return p.seriesFile(w, segs[j])
+		case j < len(segs)+n:
+			i := j - len(segs)
+			return p.commitPage(from+i, w.comps[i])
+		case j < len(segs)+2*n:
+			p.summarize(from+j-len(segs)-n, w.comps[j-len(segs)-n])
+			return nil
+		}
+		return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
+			o.Data = p.artifactData(from, to, segs)
 			return nil
 		})
 	})
-	if err != nil {
-		return err
+}
+
+// summarize notes the summary of the comparison c of the main-line
+// commit at pos with its predecessor, for the lists of comparisons (and
+// the briefs of later builds).
+func (p *planner) summarize(pos int, c *analysis.Comparison) {
+	if c == nil || pos == 0 {
+		return
 	}
-	return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-		o.Data = p.artifactData(from, to, segs)
+	b := &listEntry{comp: summaryOf(c), watch: p.res.Watch(c, p.opts.Watch)}
+	for k := range c.Rows {
+		b.counts.add(&c.Rows[k])
+	}
+	p.summaries[pos] = b
+	if key := p.chainKey(pos); key != "" && p.opts.Briefs != nil {
+		p.opts.Briefs.PutBrief(key, p.toBrief(b))
+	}
+}
+
+// seriesFile emits the series data file of benchmark segment seg for a
+// prepared chunk.
+func (p *planner) seriesFile(w *chunkWork, seg string) error {
+	from, to := w.from, w.to
+	return p.out(Output{Path: route.SeriesData(seg, from/p.chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
+		refs := w.byBench[seg]
+		row := func(j int) *analysis.Row { return &w.comps[refs[j].i].Rows[refs[j].k] }
+		o.Data = seriesData(from, to-from, len(refs),
+			func(j int) (string, int) { return p.seriesIDOf(row(j).Series), from + int(refs[j].i) },
+			func(j int) seriesPoint { return p.point(from+int(refs[j].i), row(j)) },
+			w.prev[seg])
 		return nil
 	})
 }

@@ -96,8 +96,21 @@ func (p *planner) prs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return par.Each(ctx, len(pairs), func(i int) error {
-		pr := pairs[i]
+	// The pairs with a page of their own (a comparison to compute) first,
+	// so that no core is left with one at the end.
+	order := make([]int, 0, len(pairs))
+	for i, pr := range pairs {
+		if pr.Own {
+			order = append(order, i)
+		}
+	}
+	for i, pr := range pairs {
+		if !pr.Own {
+			order = append(order, i)
+		}
+	}
+	return par.Each(ctx, len(order), func(i int) error {
+		pr := pairs[order[i]]
 		bid, hid := d.Artifacts[pr.Base].ID, d.Artifacts[pr.Head].ID
 		title := "Compare " + d.Artifacts[pr.Base].Label() + " … " + d.Artifacts[pr.Head].Label()
 		if !pr.Own {
@@ -178,19 +191,15 @@ func (p *planner) comparisonPage(base, head int, page Output, wrap func(Comparis
 // main-line commits, emits its rows file and returns its view.
 func (p *planner) fullComparison(base, head int, rowsFile Output) (Comparison, error) {
 	c := p.res.Compare(base, head)
-	rows := make([]Row, len(c.Rows))
-	for k := range c.Rows {
-		rows[k] = p.dataRow(&c.Rows[k])
-	}
 	p.mu.Lock()
 	p.stats.Comparisons++
 	p.mu.Unlock()
 	v := p.comparison(c, -1)
 	v.Rows.File = rowsFile.Path
 	err := p.out(rowsFile, func(o *Output) error {
-		points := make([]seriesPoint, len(rows))
+		points := make([]seriesPoint, len(c.Rows))
 		for k := range c.Rows {
-			points[k] = p.point(0, &c.Rows[k], rows[k])
+			points[k] = p.point(0, &c.Rows[k])
 		}
 		o.Data = p.rowsData(points)
 		return nil

@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
@@ -139,6 +140,10 @@ type Stats struct {
 	Pages       int
 	Comparisons int // comparisons computed
 	Kept        int // outputs kept from the previous build
+	// Consecutive is the wall time the plan waited for the analysis'
+	// comparisons of consecutive main-line commits (Results.Consecutive,
+	// on every core): the analysis' part of the plan's time.
+	Consecutive time.Duration
 }
 
 // planner is the state of one plan.
@@ -171,8 +176,9 @@ type planner struct {
 	// data file (noteSeriesData).
 	dataChunks map[string][]int
 
-	seriesMu   sync.RWMutex
-	seriesRows map[*model.Series]Row
+	// seriesRows are the rows of every series of the dataset
+	// (seriesRow), made before the plan runs and only read after.
+	seriesRows map[*model.Series]*Row
 	// shown are the context values that tell series of one test case,
 	// metric and machine apart (contextShown).
 	shown map[*model.Series]model.Params
@@ -226,6 +232,11 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.view = p.siteView()
 	p.summaries = make([]*listEntry, len(d.MainLine))
 	p.shown = contextShown(d.Series)
+	p.seriesRows = make(map[*model.Series]*Row, len(d.Series))
+	for _, s := range d.Series {
+		row := p.makeSeriesRow(s)
+		p.seriesRows[s] = &row
+	}
 	p.stepsOf = map[*model.Series][]analysis.Step{}
 	for _, st := range res.Steps() {
 		s := d.Series[st.Series]

@@ -12,6 +12,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/criterion"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/zscore"
 	"github.com/perfpages/perfpages/generator/internal/slug"
 	"github.com/perfpages/perfpages/generator/report"
 )
@@ -85,12 +86,10 @@ func badgeEvidence(r *analysis.Row) string {
 
 // row formats one analysis row. Its cells are formatted here rather than
 // in the template: a comparison has thousands of rows, the same fields go
-// to the data files, and the page's script only places them.
+// to the data files, and the page's script only places them. The data
+// files do not take rows: they take the same cells as numbers
+// (dataCells), made with the same helpers.
 func (p *planner) row(r *analysis.Row) Row { return p.formatRow(r, true) }
-
-// dataRow is row without the cells the data files make from numbers (the
-// values, the change, the z-score's distribution): what the encoder needs.
-func (p *planner) dataRow(r *analysis.Row) Row { return p.formatRow(r, false) }
 
 func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	s := r.Series
@@ -116,54 +115,71 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 		row.ThresholdText = report.FormatThreshold(r.Threshold)
 		row.FactorText = report.FormatFactor(r.Factor)
 		// The factor sorts rows as printed: the data files hold it so.
-		row.Change, row.Factor = r.Change, fixedOf(row.FactorText, 2, "x").over(100)
-		if r.FromZero {
-			// A change from 0 is infinite ("+∞%"): it sorts before every
-			// finite change, but JSON (data files, the bar chart) has no
-			// infinity, so the row holds the largest change whose percent
-			// is still a number.
-			row.Change = math.Copysign(math.MaxFloat64/100, r.Change)
-		}
-		switch {
-		case r.Regression:
-			row.Dir = "regression"
-		case r.Change != 0:
-			row.Dir = "improvement"
-		}
+		row.Change, row.Factor = rowChange(r), fixedOf(row.FactorText, 2, "x").over(100)
+		row.Dir = rowDir(r)
 		if r.Relevant {
 			row.Class = row.Dir
 		}
 	}
 	engineCells(&row, r, full)
-	if p.d.Annotations != nil && r.After != nil {
-		var notes []string
-		for _, a := range p.d.Annotations.For(s, r.After.Artifact) {
-			if a.Kind == model.Acknowledged {
-				notes = append(notes, cmp.Or(a.Note, "acknowledged"))
-			}
-		}
-		row.Ack = strings.Join(notes, "; ")
-	}
+	row.Ack = p.ackNotes(r)
 	return row
 }
 
+// rowChange is the change a row holds (Row.Change) when it has one.
+func rowChange(r *analysis.Row) float64 {
+	if r.FromZero {
+		// A change from 0 is infinite ("+∞%"): it sorts before every
+		// finite change, but JSON (data files, the bar chart) has no
+		// infinity, so the row holds the largest change whose percent
+		// is still a number.
+		return math.Copysign(math.MaxFloat64/100, r.Change)
+	}
+	return r.Change
+}
+
+// rowDir is the direction of a row's change (Row.Dir).
+func rowDir(r *analysis.Row) string {
+	switch {
+	case r.Regression:
+		return "regression"
+	case r.Change != 0:
+		return "improvement"
+	}
+	return ""
+}
+
+// ackNotes are the notes of the acknowledgements of a row's change at its
+// head (Row.Ack).
+func (p *planner) ackNotes(r *analysis.Row) string {
+	if p.d.Annotations == nil || r.After == nil {
+		return ""
+	}
+	var notes []string
+	for _, a := range p.d.Annotations.For(r.Series, r.After.Artifact) {
+		if a.Kind == model.Acknowledged {
+			notes = append(notes, cmp.Or(a.Note, "acknowledged"))
+		}
+	}
+	return strings.Join(notes, "; ")
+}
+
 // seriesRow is the part of a row that depends only on its series: what
-// a benchmark's index of series holds. It is made once per series.
+// a benchmark's index of series holds. NewPlan makes it once per series
+// (seriesRows), before any worker reads it.
 func (p *planner) seriesRow(s *model.Series) Row {
-	p.seriesMu.RLock()
-	row, ok := p.seriesRows[s]
-	p.seriesMu.RUnlock()
-	if ok {
-		return row
+	if row, ok := p.seriesRows[s]; ok {
+		return *row
 	}
-	row = p.makeSeriesRow(s)
-	p.seriesMu.Lock()
-	if p.seriesRows == nil {
-		p.seriesRows = map[*model.Series]Row{}
+	return p.makeSeriesRow(s)
+}
+
+// seriesIDOf is seriesRow(s).Series, without copying the row.
+func (p *planner) seriesIDOf(s *model.Series) string {
+	if row, ok := p.seriesRows[s]; ok {
+		return row.Series
 	}
-	p.seriesRows[s] = row
-	p.seriesMu.Unlock()
-	return row
+	return seriesID(s.Key)
 }
 
 func (p *planner) makeSeriesRow(s *model.Series) Row {
@@ -197,50 +213,80 @@ func engineCells(row *Row, r *analysis.Row, full bool) {
 				row.ZTitle += "; " + report.ZCapped
 			}
 		}
-		switch {
-		case z.Regression:
-			row.ZClass = "regression"
-		case z.Improvement:
-			row.ZClass = "improvement"
-		}
+		row.ZClass = zClass(z)
 	} else if z.Reason != "" {
-		row.Z, row.ZTitle = "–", "no z-score: "+z.Reason
+		row.Z, row.ZTitle = "–", zReason(z)
 	}
 	if t := r.Test; t.OK {
 		row.P = report.FormatP(t.P)
-		switch t.Method {
-		case analysis.MethodCriterion:
-			c := t.Criterion
-			row.P += " " + string(t.Verdict)
-			row.PTitle = fmt.Sprintf("Criterion: t = %.3f, mean change %s [%s, %s] at %g %%, %d resamples; %s", finiteOr0(c.T), report.FormatChange(c.Mean.Point), report.FormatChange(c.Mean.Lower), report.FormatChange(c.Mean.Upper), c.Mean.ConfidenceLevel*100, c.NResamples, t.Verdict)
-			switch t.Verdict {
-			case criterion.Regressed:
-				row.PClass = "regression"
-			case criterion.Improved:
-				row.PClass = "improvement"
-			}
-		default:
-			if t.Method == analysis.MethodWelch {
-				row.PTitle = "Welch's t-test of the results' summary statistics (mean, stddev, count)"
-				if t.Reason != "" {
-					row.PTitle += "; " + t.Reason
-				}
-			}
-			if t.Significant {
-				row.PClass = "significant"
-			}
+		verdict := ""
+		verdict, row.PTitle, row.PClass = testCell(t)
+		if t.Method == analysis.MethodCriterion {
+			row.P += " " + verdict
 		}
 	} else if t.Reason != "" {
-		row.P, row.PTitle = "–", "no test: "+t.Reason
+		row.P, row.PTitle = "–", testReason(t)
 	}
 	if b := r.Budget; b != nil {
 		row.Budget = string(b.Delta.Status)
 		row.BudgetText = row.Budget
-		row.BudgetTitle = fmt.Sprintf("budget: fail above %.1f %%, warn from %.1f %% (%s is better, %s); regression %.2f %%", b.Budget.Threshold*100, b.Budget.WarnThreshold*100, b.Budget.Direction, b.Budget.Stat(), b.Delta.Regression*100)
-		if b.Reason != "" {
-			row.BudgetTitle += "; " + b.Reason
+		row.BudgetTitle = budgetTitle(b)
+	}
+}
+
+// zClass is the class of a z-score's cell (Row.ZClass).
+func zClass(z zscore.Z) string {
+	switch {
+	case z.Regression:
+		return "regression"
+	case z.Improvement:
+		return "improvement"
+	}
+	return ""
+}
+
+// zReason is the title of the cell of a row without a z-score.
+func zReason(z zscore.Z) string { return "no z-score: " + z.Reason }
+
+// testReason is the title of the cell of a row without a test.
+func testReason(t analysis.SampleTest) string { return "no test: " + t.Reason }
+
+// testCell is what the p-value's cell of a test t (OK) shows beside the
+// p-value: Criterion's verdict ("" for other tests), the cell's title and
+// its class.
+func testCell(t analysis.SampleTest) (verdict, title, class string) {
+	switch t.Method {
+	case analysis.MethodCriterion:
+		c := t.Criterion
+		verdict = string(t.Verdict)
+		title = fmt.Sprintf("Criterion: t = %.3f, mean change %s [%s, %s] at %g %%, %d resamples; %s", finiteOr0(c.T), report.FormatChange(c.Mean.Point), report.FormatChange(c.Mean.Lower), report.FormatChange(c.Mean.Upper), c.Mean.ConfidenceLevel*100, c.NResamples, t.Verdict)
+		switch t.Verdict {
+		case criterion.Regressed:
+			class = "regression"
+		case criterion.Improved:
+			class = "improvement"
+		}
+	default:
+		if t.Method == analysis.MethodWelch {
+			title = "Welch's t-test of the results' summary statistics (mean, stddev, count)"
+			if t.Reason != "" {
+				title += "; " + t.Reason
+			}
+		}
+		if t.Significant {
+			class = "significant"
 		}
 	}
+	return verdict, title, class
+}
+
+// budgetTitle is the title of a row's budget cell.
+func budgetTitle(b *analysis.BudgetCheck) string {
+	t := fmt.Sprintf("budget: fail above %.1f %%, warn from %.1f %% (%s is better, %s); regression %.2f %%", b.Budget.Threshold*100, b.Budget.WarnThreshold*100, b.Budget.Direction, b.Budget.Stat(), b.Delta.Regression*100)
+	if b.Reason != "" {
+		t += "; " + b.Reason
+	}
+	return t
 }
 
 func finiteOr0(x float64) float64 {

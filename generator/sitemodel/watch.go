@@ -9,7 +9,7 @@ import (
 
 // This file is the site's side of the "Needs a look" section of the
 // weekly reports (analysis/triage_watch.go): the watch of each main-line
-// comparison is made with its rows, in mainChunk, and kept with its
+// comparison is made with its rows, in summarize, and kept with its
 // summary (listEntry, and Brief across builds), so that the weekly reports and
 // the dashboard never need the rows again.
 
