@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/demo"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 )
@@ -167,4 +169,68 @@ func TestSiteFromGitASVIncremental(t *testing.T) {
 	}
 	_, want, _ := build("cold", true)
 	sameAsCold(t, got, want)
+}
+
+// TestASVFolderListedUnread: with a store, an asv results folder is listed
+// unread like an archive folder — its result files are read only when
+// their identity on disk changed (fileSums) — and builds as it did read
+// whole; a result file rewritten with its time restored is read again.
+func TestASVFolderListedUnread(t *testing.T) {
+	if _, _, ok := fileid.Identity(must(os.Stat(t.TempDir()))); !ok {
+		t.Skip("no status-change time on this system: every file is read")
+	}
+	root := t.TempDir()
+	plan, err := demo.PlanFor("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Commits, plan.SeriesPerMachine = 12, 4
+	if _, err := WriteASV(root, ASVPlan(plan)); err != nil {
+		t.Fatal(err)
+	}
+	src := config.Source{Dir: filepath.Join(root, "results"), Format: "asv"}
+	files, problems, err := readSource(context.Background(), src, 0, nil, true)
+	if err != nil || len(problems) > 0 || len(files) < 12 {
+		t.Fatalf("readSource: %v %v, %d files", err, problems, len(files))
+	}
+	for _, f := range files {
+		if f.Data != nil || f.Load == nil || f.Info == nil {
+			t.Fatalf("%s: read when listed (Data %t, Load %t)", f.Name, f.Data != nil, f.Load != nil)
+		}
+	}
+	time.Sleep(2 * fileid.FineWindow) // the files out of the racy window
+	_, first, _ := buildIn(t, root, "public", BuildOptions{Strict: false})
+	var sums []fileSum
+	if !openTestStore(t, root, filepath.Join(root, "public")).Load(fileSumsValue, "", &sums) {
+		t.Fatal("no file sums kept")
+	}
+	recorded := 0
+	for _, s := range sums {
+		if strings.HasSuffix(s.Origin, "-"+ASVEnv+".json") {
+			recorded++
+		}
+	}
+	if recorded < 12 {
+		t.Errorf("%d asv result files known by their identity, want every one", recorded)
+	}
+	_, cold, _ := buildIn(t, root, "cold", BuildOptions{Cold: true, Strict: false})
+	sameAsCold(t, first, cold)
+
+	// A result file rewritten with its time restored: read again, and the
+	// site follows it.
+	results, _ := filepath.Glob(filepath.Join(root, "results", "*", "*-"+ASVEnv+".json"))
+	f := results[len(results)/2]
+	info := must(os.Stat(f))
+	data := must(os.ReadFile(f))
+	changed := strings.Replace(string(data), `": [[`, `": [[9`, 1) // a first result ten times or more larger
+	if changed == string(data) {
+		t.Fatalf("%s: no result list to change", f)
+	}
+	if err := os.WriteFile(f, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(f, info.ModTime(), info.ModTime())
+	_, again, _ := buildIn(t, root, "public", BuildOptions{Strict: false})
+	_, cold2, _ := buildIn(t, root, "cold2", BuildOptions{Cold: true, Strict: false})
+	sameAsCold(t, again, cold2)
 }

@@ -95,7 +95,7 @@ func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, 
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
 		f := &files[i]
-		if f.folder == nil && f.Data == nil && f.Info != nil {
+		if f.Data == nil && f.Info != nil {
 			// Listed unread (source.List): its hash carried over, or
 			// read now.
 			if err := sums.sum(f); err != nil {

@@ -87,8 +87,17 @@ func openFolder(ctx context.Context, f foreign.Format, name string, files map[st
 		switch {
 		case f.Shared(rel):
 			shared[rel] = file.Data
-			if file.Data == nil && file.Blob != "" {
+			switch {
+			case file.Data == nil && file.Blob != "":
 				blobs[rel] = file.Blob
+			case file.Data == nil && file.Load != nil:
+				// Listed unread (source.List): shared files are read
+				// whenever the folder is opened.
+				data, err := file.Load()
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", file.Origin, err)
+				}
+				shared[rel] = data
 			}
 		case f.Wants(rel):
 			rels = append(rels, rel)
@@ -114,11 +123,7 @@ func openFolder(ctx context.Context, f foreign.Format, name string, files map[st
 
 // key is the store key of the folder's file in (see the top of this file).
 func (fi *folderInput) key(in input) [32]byte {
-	data := in.Data
-	if in.Blob != "" {
-		data = []byte("git blob " + in.Blob)
-	}
-	return store.RunKey("foreign "+fi.format+" file", fi.options, []byte(in.rel), fi.shared[:], data)
+	return store.RunKey("foreign "+fi.format+" file", fi.options, []byte(in.rel), fi.shared[:], contentKey(in))
 }
 
 // read decodes the folder's file in, whose bytes are data.

@@ -405,7 +405,7 @@ func (s *Site) annotations() (data []byte, name string, err error) {
 func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error), listOnly bool) ([]source.File, []error, error) {
 	want := sourceWants(src)
 	if src.Kind() == "dir" {
-		if listOnly && (src.Format == "" || src.Format == "perfpages") {
+		if listOnly && readsFileByFile(src) {
 			return source.List(src.Dir, want, maxBytes)
 		}
 		return source.Dir(src.Dir, want, maxBytes)
@@ -435,6 +435,21 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 		kept = append(kept, f)
 	}
 	return kept, problems, nil
+}
+
+// readsFileByFile says the source's files are inputs of their own, each
+// keyed by its bytes and read only when the store lacks its runs:
+// archives, and the result files of a folder format read file by file
+// (asv's). Such a folder source is listed unread like an archive folder;
+// its shared files (benchmarks.json, machine.json) are read when it is
+// opened (openFolder). Another tool's single files and folders read
+// whole are read by their readers, every build.
+func readsFileByFile(src config.Source) bool {
+	if src.Format == "" || src.Format == "perfpages" {
+		return true
+	}
+	f, ok := foreign.Lookup(src.Format)
+	return ok && f.Dir && f.Open != nil
 }
 
 // sourceWants says which files of the source src are its inputs: archives,

@@ -52,18 +52,23 @@ func archiveKey(f input, o archive.Options) [32]byte {
 	if f.folder != nil {
 		return f.folder.key(f)
 	}
-	var content []byte
+	return store.RunKey("perfpages archive",
+		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), contentKey(f))
+}
+
+// contentKey names the content of input f in its store key: its git blob
+// id, or the SHA-256 of its bytes (carried over from the last build for a
+// file listed unread whose identity on disk did not change, see
+// fileSums), so that the key is the same whether the file was read.
+func contentKey(f input) []byte {
 	switch {
 	case f.Blob != "":
-		content = []byte("git blob " + f.Blob)
+		return []byte("git blob " + f.Blob)
 	case f.summed:
-		content = append([]byte("sha256 "), f.sum[:]...)
-	default:
-		sum := sha256.Sum256(f.Data)
-		content = append([]byte("sha256 "), sum[:]...)
+		return append([]byte("sha256 "), f.sum[:]...)
 	}
-	return store.RunKey("perfpages archive",
-		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), content)
+	sum := sha256.Sum256(f.Data)
+	return append([]byte("sha256 "), sum[:]...)
 }
 
 // unreadableKey is the key of an archive listed but not read (err): no
