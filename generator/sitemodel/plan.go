@@ -87,6 +87,12 @@ type Options struct {
 	// computed.
 	Chain        []string
 	ArtifactKeys []string
+	// Previous returns the bytes of a file the previous build wrote that
+	// are still as it wrote them (nil: none): a data file of a benchmark
+	// whose chunks are longer than the site's (ChunkLen) that a build
+	// rewrites takes the rows of the chunks it keeps from it. nil: no
+	// file is read, such a chunk is computed.
+	Previous func(path string) []byte
 	// Briefs remembers what lists show of main-line comparisons (their
 	// summaries) across builds, by chain key; nil: nothing is
 	// remembered.
@@ -175,6 +181,18 @@ type planner struct {
 	// dataChunks are, by benchmark segment, the chunks that have a series
 	// data file (noteSeriesData).
 	dataChunks map[string][]int
+	// chunkLen is each benchmark segment's chunk length (ChunkLen),
+	// rowChunks the site's chunks (of chunk positions) at which it has
+	// rows, in order: which data files it has, known before any is
+	// computed.
+	chunkLen  map[string]int
+	rowChunks map[string][]bool
+	// files are the data files being gathered of the benchmarks whose
+	// chunks are longer than the site's (benchFile), by segment.
+	files map[string]*benchFile
+	// byID are the series by benchmark segment and id (seriesByID).
+	byID     map[[2]string]*model.Series
+	byIDOnce sync.Once
 
 	// seriesRows are the rows of every series of the dataset
 	// (seriesRow), made before the plan runs and only read after.
@@ -254,6 +272,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	for _, n := range names {
 		p.benchSegs = append(p.benchSegs, p.routes.BenchSegment(n))
 	}
+	p.dataLayout()
 	return &Plan{p}
 }
 
