@@ -14,7 +14,9 @@
 // (analysis.Results.Consecutive), and emits from them the commit pages
 // (header, summaries, the relevant rows) and the series data files of the
 // chunk (every row, for the rows a page does not pre-render and for the
-// history charts), then the pages that need every chunk: PR and compare
+// history charts; a benchmark of few series has files of longer chunks,
+// [ChunkLen], gathered over the chunks they span and emitted with their
+// last), then the pages that need every chunk: PR and compare
 // pages, benchmark pages (which only name their data files), the triage
 // reports, the regressions page and its feed (the steps the caller
 // detected, Options.Steps), the dashboard, lists, the sitemap and the
