@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
 	"time"
 
 	"github.com/perfpages/perfpages/analysis"
