@@ -846,12 +846,13 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 
 // benchFile is a series data file of a benchmark whose chunks are longer
 // than the site's (ChunkLen), gathered over the site's chunks it spans:
-// each chunk's rows are encoded into their series' columns as the chunk
-// is emitted, and the file is made from them once its last chunk is.
+// each chunk's rows are encoded, as a file of their own with the columns
+// that hold something (a third of the bytes of every column), as the
+// chunk is emitted, and the file is made from them once its last chunk
+// is.
 type benchFile struct {
 	from, to int // the file's main-line positions
-	e        encoder
-	series   map[string]*fileSeries
+	parts    []filePart
 	// old is the previous build's file of the same path and positions,
 	// whose rows of the chunks an incremental build keeps are taken as
 	// they are (oldRead: it was looked for).
@@ -859,30 +860,45 @@ type benchFile struct {
 	oldRead bool
 }
 
-// fileSeries are the rows of one series of a benchFile.
-type fileSeries struct {
-	s    *model.Series
-	cols Columns
+// filePart are the rows of d at main-line positions [from, to).
+type filePart struct {
+	d        *SeriesData
+	from, to int
 }
 
-func newBenchFile(from, to int) *benchFile {
-	return &benchFile{from: from, to: to, e: encoder{str: newStrtab()}, series: map[string]*fileSeries{}}
-}
+func newBenchFile(from, to int) *benchFile { return &benchFile{from: from, to: to} }
 
-// add encodes one row of series s (id) into the file.
-func (f *benchFile) add(id string, s *model.Series, pt *seriesPoint) {
-	fs := f.series[id]
-	if fs == nil {
-		fs = &fileSeries{s: s}
-		f.series[id] = fs
-	}
-	f.e.add(&fs.cols, pt, f.from)
+// addPart adds the rows of d (positions relative to the file's first)
+// at positions [from, to).
+func (f *benchFile) addPart(d *SeriesData, from, to int) {
+	f.parts = append(f.parts, filePart{d, from, to})
 }
 
 // addOld adds the rows of the previous build's file at positions
-// [from, to), of series s(id) (nil when the dataset has no such series).
-func (f *benchFile) addOld(from, to int, s func(id string) *model.Series) {
-	o := f.old
+// [from, to).
+func (f *benchFile) addOld(from, to int) { f.addPart(f.old, from, to) }
+
+// compact gives d's columns their own storage of their length and the
+// pooled storage back: a part of a benchFile waits for the file's last
+// chunk.
+func (d *SeriesData) compact() {
+	c := &d.Columns
+	*c = Columns{Pos: slices.Clone(c.Pos), V: slices.Clone(c.V), B: slices.Clone(c.B), T: slices.Clone(c.T), F: slices.Clone(c.F),
+		Mean: slices.Clone(c.Mean), Std: slices.Clone(c.Std), Samples: slices.Clone(c.Samples), Z: slices.Clone(c.Z), P: slices.Clone(c.P),
+		K: slices.Clone(c.K), Note: slices.Clone(c.Note), ZR: slices.Clone(c.ZR), PT: slices.Clone(c.PT), BT: slices.Clone(c.BT),
+		Ack: slices.Clone(c.Ack), Ann: slices.Clone(c.Ann), Err: slices.Clone(c.Err), Rng: slices.Clone(c.Rng), CO: slices.Clone(c.CO),
+		EV: slices.Clone(c.EV), CV: slices.Clone(c.CV)}
+	d.Release()
+	d.store = nil
+}
+
+// fileSeries are the rows of one series of a benchFile, every column.
+type fileSeries struct{ cols Columns }
+
+// merge adds the rows of part p to the series' columns, its strings to
+// t (a column the part left out holds its empty value).
+func (p filePart) merge(series map[string]*fileSeries, t *strtab, from int) {
+	o := p.d
 	str := func(col []int, g int) string {
 		if col == nil || col[g] < 0 || col[g] >= len(o.Strings) {
 			return ""
@@ -912,16 +928,16 @@ func (f *benchFile) addOld(from, to int, s func(id string) *model.Series) {
 		n := o.Len[si]
 		for g := start; g < start+n; g++ {
 			pos := o.From + o.Pos[g]
-			if pos < from || pos >= to {
+			if pos < p.from || pos >= p.to {
 				continue
 			}
-			fs := f.series[id]
+			fs := series[id]
 			if fs == nil {
-				fs = &fileSeries{s: s(id)}
-				f.series[id] = fs
+				fs = &fileSeries{}
+				series[id] = fs
 			}
-			c, t := &fs.cols, f.e.str
-			c.Pos = append(c.Pos, pos-f.from)
+			c := &fs.cols
+			c.Pos = append(c.Pos, pos-from)
 			c.V = append(c.V, exact(o.V, g))
 			c.T, c.F = append(c.T, fixed(o.T, g)), append(c.F, fixed(o.F, g))
 			c.Mean, c.Std = append(c.Mean, rounded(o.Mean, g)), append(c.Std, rounded(o.Std, g))
@@ -941,12 +957,17 @@ func (f *benchFile) addOld(from, to int, s func(id string) *model.Series) {
 
 // data is the file: its series by id, as seriesData writes them, with
 // each series' value at position from-1 (at is the main-line artifact
-// there, -1 for none).
-func (f *benchFile) data(at int) SeriesData {
+// there, -1 for none; seriesOf finds a series by id, nil for none).
+func (f *benchFile) data(at int, seriesOf func(id string) *model.Series) SeriesData {
 	out := SeriesData{From: f.from, N: f.to - f.from}
-	ids := make([]string, 0, len(f.series))
+	series, t := map[string]*fileSeries{}, newStrtab()
+	for _, p := range f.parts {
+		p.merge(series, t, f.from)
+	}
+	f.parts = nil
+	ids := make([]string, 0, len(series))
 	n := 0
-	for id, fs := range f.series {
+	for id, fs := range series {
 		ids = append(ids, id)
 		n += len(fs.cols.Pos)
 	}
@@ -955,12 +976,12 @@ func (f *benchFile) data(at int) SeriesData {
 	out.Columns.grow(n, false)
 	hasPrev := false
 	for _, id := range ids {
-		fs := f.series[id]
+		fs := series[id]
 		out.IDs = append(out.IDs, id)
 		out.Len = append(out.Len, len(fs.cols.Pos))
 		v := math.NaN()
-		if at >= 0 && fs.s != nil {
-			if pt := fs.s.At(at); pt != nil && pt.OK {
+		if s := seriesOf(id); at >= 0 && s != nil {
+			if pt := s.At(at); pt != nil && pt.OK {
 				v, hasPrev = pt.Value, true
 			}
 		}
@@ -970,7 +991,7 @@ func (f *benchFile) data(at int) SeriesData {
 	if !hasPrev {
 		out.Prev = nil
 	}
-	out.Strings = out.Columns.renumber(f.e.str.list)
+	out.Strings = out.Columns.renumber(t.list)
 	out.keepStore()
 	out.Columns.trim()
 	return out

@@ -157,7 +157,7 @@ func (p *planner) emitKept(from, to int, k *keptChunk) error {
 		p.noteSeriesData(seg, from/p.lenOf(seg))
 	}
 	for _, seg := range k.old {
-		p.files[seg].addOld(from, to, func(id string) *model.Series { return p.seriesByID(seg, id) })
+		p.files[seg].addOld(from, to)
 	}
 	copy(p.summaries[from:], k.briefs)
 	for _, o := range k.outs {
@@ -362,11 +362,14 @@ func (p *planner) gather(w *chunkWork, seg string) {
 	if f == nil {
 		return
 	}
-	for _, r := range w.byBench[seg] {
-		row := &w.comps[r.i].Rows[r.k]
-		pt := p.point(w.from+int(r.i), row)
-		f.add(p.seriesIDOf(row.Series), row.Series, &pt)
-	}
+	refs := w.byBench[seg]
+	row := func(j int) *analysis.Row { return &w.comps[refs[j].i].Rows[refs[j].k] }
+	d := seriesData(f.from, f.to-f.from, len(refs),
+		func(j int) (string, int) { return p.seriesIDOf(row(j).Series), w.from + int(refs[j].i) },
+		func(j int) seriesPoint { return p.point(w.from+int(refs[j].i), row(j)) },
+		nil)
+	d.compact()
+	f.addPart(&d, w.from, w.to)
 }
 
 // endFile emits benchmark segment seg's data file that ends at main-line
@@ -385,7 +388,7 @@ func (p *planner) endFile(seg string, to int) error {
 		if from > 0 {
 			at = p.d.MainLine[from-1]
 		}
-		o.Data = f.data(at)
+		o.Data = f.data(at, func(id string) *model.Series { return p.seriesByID(seg, id) })
 		return nil
 	})
 }
