@@ -15,6 +15,7 @@ package generator
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -935,11 +936,12 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	// written: the plan keeps what it would write again from the same
 	// keys, the writer carries over files whose bytes are the same.
 	var known map[string]string
+	var records map[string]write.FileRecord
 	if st != nil {
 		written := st.Outputs()
 		prev, _ := written.Check(absOut)
 		known = map[string]string{}
-		records := map[string]write.FileRecord{}
+		records = map[string]write.FileRecord{}
 		for p, r := range written {
 			if _, ok := prev[p]; ok {
 				records[p] = write.FileRecord(r)
@@ -973,6 +975,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	if st != nil {
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(cont), k.chain, k.artifacts, known, br
+		popts.Previous = previousFiles(absOut, records)
 	}
 	t.begin(ctx, "plan")
 	plan := sitemodel.NewPlan(res, popts)
@@ -1167,4 +1170,32 @@ func (s *Site) TriageNotes(week string) string {
 		return ""
 	}
 	return string(body)
+}
+
+// previousFiles reads the files of the site in folder out that the
+// previous build wrote and that are as it wrote them (records, by path;
+// their bytes are checked against the sums it noted): the plan takes
+// the rows of kept chunks of a data file it rewrites from them.
+func previousFiles(out string, records map[string]write.FileRecord) func(path string) []byte {
+	return func(path string) []byte {
+		p := route.File(path)
+		r, ok := records[p]
+		if !ok {
+			return nil
+		}
+		name := filepath.Join(out, filepath.FromSlash(p))
+		if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() != r.Size {
+			return nil // not the file written (a link is never read)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, r.Size+1))
+		if err != nil || int64(len(b)) != r.Size || sha256.Sum256(b) != r.Sum {
+			return nil
+		}
+		return b
+	}
 }

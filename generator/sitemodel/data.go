@@ -23,8 +23,11 @@ import (
 //
 //	data/series/<bench>/<chunk>.json   SeriesData: the rows of every series of a
 //	                                   benchmark at main-line positions
-//	                                   [chunk·Chunk, (chunk+1)·Chunk)
-//	data/artifacts/<chunk>.json        ArtifactData: who those positions are
+//	                                   [chunk·L, (chunk+1)·L), L the
+//	                                   benchmark's chunk length (ChunkLen,
+//	                                   SeriesIndex.Chunk)
+//	data/artifacts/<chunk>.json        ArtifactData: who the positions
+//	                                   [chunk·Chunk, (chunk+1)·Chunk) are
 //	data/rows/<base>...<head>.json     SeriesData too: the rows of a comparison that
 //	                                   is not between consecutive main-line commits
 //
@@ -43,6 +46,28 @@ import (
 // history every file of the benchmark: 32 keeps both at tens of requests
 // for a project of a thousand commits.
 const DefaultChunk = 32
+
+// ChunkValues is how many values a benchmark's series data file holds at
+// most once its chunks are longer than the site's (ChunkLen).
+const ChunkValues = 1024
+
+// ChunkLen is the number of main-line positions of a series data file of
+// a benchmark of the given number of series, on a site of data files of
+// chunk positions: chunk·2^j with j the largest such that the file holds
+// at most ChunkValues values (positions × series) and ChunkValues
+// positions, chunk itself when even that holds more. A benchmark of one
+// series (asv, github-action-benchmark) has one file per 1,024 commits
+// where 32-position files made 32 files of 32 values; one of 32 series
+// or more keeps the site's chunk. The one definition of the length: the
+// plan writes the files by it and a benchmark's series index tells the
+// page's script (SeriesIndex.Chunk).
+func ChunkLen(chunk, series int) int {
+	l := max(chunk, 1)
+	for 2*l <= ChunkValues && 2*l*max(series, 1) <= ChunkValues {
+		l *= 2
+	}
+	return l
+}
 
 // SeriesData is one data/series/<bench>/<chunk>.json, and the form of a
 // rows file too. Its rows are those of several series, series after
@@ -148,6 +173,9 @@ type SeriesIndex struct {
 	// Chunks are the chunks that have a data file of the benchmark
 	// (data/series/<bench>/<chunk>.json), in order.
 	Chunks []int `json:"chunks"`
+	// Chunk is the benchmark's chunk length (ChunkLen): its data file k
+	// holds positions [k·Chunk, (k+1)·Chunk).
+	Chunk int `json:"chunk"`
 }
 
 // Columns are the columns of a data file's rows (see SeriesData).
@@ -187,6 +215,27 @@ type Exact float64
 // MarshalJSON implements json.Marshaler.
 func (x Exact) MarshalJSON() ([]byte, error) {
 	return appendNumber(nil, float64(x), -1), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null is NaN.
+func (x *Exact) UnmarshalJSON(b []byte) error {
+	f, err := unmarshalNumber(b)
+	*x = Exact(f)
+	return err
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null is NaN.
+func (n *Rounded) UnmarshalJSON(b []byte) error {
+	f, err := unmarshalNumber(b)
+	*n = Rounded(f)
+	return err
+}
+
+func unmarshalNumber(b []byte) (float64, error) {
+	if string(b) == "null" {
+		return math.NaN(), nil
+	}
+	return strconv.ParseFloat(string(b), 64)
 }
 
 // MeanDigits and StdDigits are the significant digits the data files keep
@@ -259,6 +308,30 @@ type Fixed struct {
 
 // MarshalJSON implements json.Marshaler.
 func (f Fixed) MarshalJSON() ([]byte, error) { return appendFixedValue(nil, f), nil }
+
+// UnmarshalJSON implements json.Unmarshaler, reading what MarshalJSON
+// writes.
+func (f *Fixed) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+		*f = Fixed{}
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var t string
+		if err := json.Unmarshal(b, &t); err != nil {
+			return err
+		}
+		*f = Fixed{set: true, text: t}
+		return nil
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	*f = Fixed{set: true, neg: neg, n: n}
+	return err
+}
 
 // appendFixedValue appends f's JSON.
 func appendFixedValue(b []byte, f Fixed) []byte {
@@ -769,6 +842,185 @@ func seriesData(from, span, n int, key func(i int) (string, int), point func(i i
 	out.Columns.trim()
 	out.Strings = e.str.list
 	return out
+}
+
+// benchFile is a series data file of a benchmark whose chunks are longer
+// than the site's (ChunkLen), gathered over the site's chunks it spans:
+// each chunk's rows are encoded, as a file of their own with the columns
+// that hold something (a third of the bytes of every column), as the
+// chunk is emitted, and the file is made from them once its last chunk
+// is.
+type benchFile struct {
+	from, to int // the file's main-line positions
+	parts    []filePart
+	// old is the previous build's file of the same path and positions,
+	// whose rows of the chunks an incremental build keeps are taken as
+	// they are (oldRead: it was looked for).
+	old     *SeriesData
+	oldRead bool
+}
+
+// filePart are the rows of d at main-line positions [from, to).
+type filePart struct {
+	d        *SeriesData
+	from, to int
+}
+
+func newBenchFile(from, to int) *benchFile { return &benchFile{from: from, to: to} }
+
+// addPart adds the rows of d (positions relative to the file's first)
+// at positions [from, to).
+func (f *benchFile) addPart(d *SeriesData, from, to int) {
+	f.parts = append(f.parts, filePart{d, from, to})
+}
+
+// addOld adds the rows of the previous build's file at positions
+// [from, to).
+func (f *benchFile) addOld(from, to int) { f.addPart(f.old, from, to) }
+
+// compact gives d's columns their own storage of their length and the
+// pooled storage back: a part of a benchFile waits for the file's last
+// chunk.
+func (d *SeriesData) compact() {
+	c := &d.Columns
+	*c = Columns{Pos: slices.Clone(c.Pos), V: slices.Clone(c.V), B: slices.Clone(c.B), T: slices.Clone(c.T), F: slices.Clone(c.F),
+		Mean: slices.Clone(c.Mean), Std: slices.Clone(c.Std), Samples: slices.Clone(c.Samples), Z: slices.Clone(c.Z), P: slices.Clone(c.P),
+		K: slices.Clone(c.K), Note: slices.Clone(c.Note), ZR: slices.Clone(c.ZR), PT: slices.Clone(c.PT), BT: slices.Clone(c.BT),
+		Ack: slices.Clone(c.Ack), Ann: slices.Clone(c.Ann), Err: slices.Clone(c.Err), Rng: slices.Clone(c.Rng), CO: slices.Clone(c.CO),
+		EV: slices.Clone(c.EV), CV: slices.Clone(c.CV)}
+	d.Release()
+	d.store = nil
+}
+
+// fileSeries are the rows of one series of a benchFile, every column.
+type fileSeries struct{ cols Columns }
+
+// merge adds the rows of part p to the series' columns, its strings to
+// t (a column the part left out holds its empty value).
+func (p filePart) merge(series map[string]*fileSeries, t *strtab, from int) {
+	o := p.d
+	str := func(col []int, g int) string {
+		if col == nil || col[g] < 0 || col[g] >= len(o.Strings) {
+			return ""
+		}
+		return o.Strings[col[g]]
+	}
+	fixed := func(col []Fixed, g int) Fixed {
+		if col == nil {
+			return Fixed{}
+		}
+		return col[g]
+	}
+	exact := func(col []Exact, g int) Exact {
+		if col == nil {
+			return Exact(math.NaN())
+		}
+		return col[g]
+	}
+	rounded := func(col []Rounded, g int) Rounded {
+		if col == nil {
+			return Rounded(math.NaN())
+		}
+		return col[g]
+	}
+	start := 0
+	for si, id := range o.IDs {
+		n := o.Len[si]
+		for g := start; g < start+n; g++ {
+			pos := o.From + o.Pos[g]
+			if pos < p.from || pos >= p.to {
+				continue
+			}
+			fs := series[id]
+			if fs == nil {
+				fs = &fileSeries{}
+				series[id] = fs
+			}
+			c := &fs.cols
+			c.Pos = append(c.Pos, pos-from)
+			c.V = append(c.V, exact(o.V, g))
+			c.T, c.F = append(c.T, fixed(o.T, g)), append(c.F, fixed(o.F, g))
+			c.Mean, c.Std = append(c.Mean, rounded(o.Mean, g)), append(c.Std, rounded(o.Std, g))
+			c.Samples = append(c.Samples, o.Samples[g])
+			c.Z, c.P = append(c.Z, fixed(o.Z, g)), append(c.P, fixed(o.P, g))
+			c.K = append(c.K, o.K[g])
+			c.CV = append(c.CV, exact(o.CV, g))
+			c.Note, c.ZR = append(c.Note, t.id(str(o.Note, g))), append(c.ZR, t.id(str(o.ZR, g)))
+			c.PT, c.BT = append(c.PT, t.id(str(o.PT, g))), append(c.BT, t.id(str(o.BT, g)))
+			c.Ack, c.Ann = append(c.Ack, t.id(str(o.Ack, g))), append(c.Ann, t.id(str(o.Ann, g)))
+			c.Err, c.Rng = append(c.Err, t.id(str(o.Err, g))), append(c.Rng, t.id(str(o.Rng, g)))
+			c.CO, c.EV = append(c.CO, t.id(str(o.CO, g))), append(c.EV, t.id(str(o.EV, g)))
+		}
+		start += n
+	}
+}
+
+// data is the file: its series by id, as seriesData writes them, with
+// each series' value at position from-1 (at is the main-line artifact
+// there, -1 for none; seriesOf finds a series by id, nil for none).
+func (f *benchFile) data(at int, seriesOf func(id string) *model.Series) SeriesData {
+	out := SeriesData{From: f.from, N: f.to - f.from}
+	series, t := map[string]*fileSeries{}, newStrtab()
+	for _, p := range f.parts {
+		p.merge(series, t, f.from)
+	}
+	f.parts = nil
+	ids := make([]string, 0, len(series))
+	n := 0
+	for id, fs := range series {
+		ids = append(ids, id)
+		n += len(fs.cols.Pos)
+	}
+	slices.Sort(ids)
+	out.useStore(n)
+	out.Columns.grow(n, false)
+	hasPrev := false
+	for _, id := range ids {
+		fs := series[id]
+		out.IDs = append(out.IDs, id)
+		out.Len = append(out.Len, len(fs.cols.Pos))
+		v := math.NaN()
+		if s := seriesOf(id); at >= 0 && s != nil {
+			if pt := s.At(at); pt != nil && pt.OK {
+				v, hasPrev = pt.Value, true
+			}
+		}
+		out.Prev = append(out.Prev, Exact(v))
+		out.Columns.appendAll(&fs.cols)
+	}
+	if !hasPrev {
+		out.Prev = nil
+	}
+	out.Strings = out.Columns.renumber(t.list)
+	out.keepStore()
+	out.Columns.trim()
+	return out
+}
+
+// renumber numbers the strings of the columns' rows, whose indices are
+// into list, in the order the rows use them (as seriesData's encoder
+// does for a file's rows in one pass, so that a file gathered over
+// several chunks has the same bytes), and returns the new table.
+func (s *Columns) renumber(list []string) []string {
+	t := newStrtab()
+	cols := [...][]int{s.Note, s.ZR, s.PT, s.BT, s.Ack, s.Ann, s.Err, s.Rng, s.CO, s.EV} // add's order
+	for g := range s.Pos {
+		for _, c := range cols {
+			c[g] = t.id(list[c[g]])
+		}
+	}
+	return t.list
+}
+
+// appendAll appends the rows of c, every column of them (c is not
+// trimmed).
+func (s *Columns) appendAll(c *Columns) {
+	s.Pos, s.V, s.B = append(s.Pos, c.Pos...), append(s.V, c.V...), append(s.B, c.B...)
+	s.T, s.F, s.Z, s.P = append(s.T, c.T...), append(s.F, c.F...), append(s.Z, c.Z...), append(s.P, c.P...)
+	s.Mean, s.Std, s.Samples, s.K = append(s.Mean, c.Mean...), append(s.Std, c.Std...), append(s.Samples, c.Samples...), append(s.K, c.K...)
+	s.Note, s.ZR, s.PT, s.BT = append(s.Note, c.Note...), append(s.ZR, c.ZR...), append(s.PT, c.PT...), append(s.BT, c.BT...)
+	s.Ack, s.Ann, s.Err, s.Rng = append(s.Ack, c.Ack...), append(s.Ann, c.Ann...), append(s.Err, c.Err...), append(s.Rng, c.Rng...)
+	s.CO, s.EV, s.CV = append(s.CO, c.CO...), append(s.EV, c.EV...), append(s.CV, c.CV...)
 }
 
 // rowsData encodes the rows of a comparison that is not between

@@ -1,9 +1,14 @@
 package sitemodel
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -77,6 +82,9 @@ type keptChunk struct {
 	outs    []Output
 	briefs  []*listEntry
 	benches []string
+	// old are the benchmarks whose data file being gathered takes the
+	// chunk's rows from the previous build's (benchFile.old).
+	old []string
 }
 
 // keepable returns the kept chunk [from, to) when the previous build
@@ -111,15 +119,28 @@ func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 	}
 	chunk := from / p.chunk
 	for _, seg := range p.benchSegs {
-		o := Output{Path: route.SeriesData(seg, chunk), Key: p.chainKey(to - 1)}
-		if _, ok := p.opts.Known[route.File(o.Path)]; !ok {
+		if !p.hasRows(seg, chunk) {
 			continue
 		}
-		if !known(o) {
-			return nil, false
-		}
-		k.outs = append(k.outs, o)
+		// The benchmark's file of the chunk: kept only when the file is
+		// (a file of longer chunks is emitted with its last chunk,
+		// fileEnds).
+		_, ffrom, fto, o := p.dataFile(seg, from)
 		k.benches = append(k.benches, seg)
+		switch {
+		case p.lenOf(seg) == p.chunk:
+			if !known(o) {
+				return nil, false
+			}
+			k.outs = append(k.outs, o)
+		case !known(o):
+			// A file of longer chunks that is rewritten (its last chunk
+			// changed): the rows of this chunk are the previous file's.
+			if !p.previousRows(seg, o.Path, ffrom, fto, to) {
+				return nil, false
+			}
+			k.old = append(k.old, seg)
+		}
 	}
 	a := Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}
 	if !known(a) {
@@ -131,10 +152,12 @@ func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 
 // emitKept emits the outputs of a kept chunk as kept and takes its
 // summaries from the briefs.
-func (p *planner) emitKept(from int, k *keptChunk) error {
-	chunk := from / p.chunk
+func (p *planner) emitKept(from, to int, k *keptChunk) error {
 	for _, seg := range k.benches {
-		p.noteSeriesData(seg, chunk)
+		p.noteSeriesData(seg, from/p.lenOf(seg))
+	}
+	for _, seg := range k.old {
+		p.files[seg].addOld(from, to)
 	}
 	copy(p.summaries[from:], k.briefs)
 	for _, o := range k.outs {
@@ -142,7 +165,232 @@ func (p *planner) emitKept(from int, k *keptChunk) error {
 			return err
 		}
 	}
+	for _, seg := range p.fileEnds(to) {
+		if err := p.endFile(seg, to); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// fileOf is the data file being gathered of benchmark segment seg, of
+// positions [from, to), made when there is none.
+func (p *planner) fileOf(seg string, from, to int) *benchFile {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil {
+		p.files = map[string]*benchFile{}
+	}
+	f := p.files[seg]
+	if f == nil {
+		f = newBenchFile(from, to)
+		p.files[seg] = f
+	}
+	return f
+}
+
+// previousRows reports whether the previous build's data file of
+// benchmark segment seg at path, which the file of positions [from, to)
+// being gathered replaces, holds its rows up to position upTo: the
+// same path of the same first position (the same chunk length, or the
+// first file), covering them.
+func (p *planner) previousRows(seg, path string, from, to, upTo int) bool {
+	if p.opts.Previous == nil {
+		return false
+	}
+	f := p.fileOf(seg, from, to)
+	if !f.oldRead {
+		f.oldRead = true
+		if b := p.opts.Previous(path); b != nil {
+			f.old = decodeSeriesData(b)
+		}
+	}
+	return f.old != nil && f.old.From == from && f.old.From+f.old.N >= upTo
+}
+
+// decodeSeriesData reads a gzip-compressed series data file (nil when it
+// is not one).
+func decodeSeriesData(b []byte) *SeriesData {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil
+	}
+	var d SeriesData
+	if err := json.NewDecoder(zr).Decode(&d); err != nil {
+		return nil
+	}
+	n := 0
+	for _, l := range d.Len {
+		n += l
+	}
+	if len(d.IDs) != len(d.Len) || len(d.Pos) != n || len(d.V) != n || len(d.Samples) != n || len(d.K) != n {
+		return nil
+	}
+	for _, c := range [][]int{d.Note, d.ZR, d.PT, d.BT, d.Ack, d.Ann, d.Err, d.Rng, d.CO, d.EV} {
+		if c != nil && len(c) != n {
+			return nil
+		}
+	}
+	if !okLen(d.T, n) || !okLen(d.F, n) || !okLen(d.Z, n) || !okLen(d.P, n) || !okLen(d.Mean, n) || !okLen(d.Std, n) || !okLen(d.CV, n) {
+		return nil
+	}
+	return &d
+}
+
+func okLen[T any](xs []T, n int) bool { return xs == nil || len(xs) == n }
+
+// seriesByID is the series of benchmark segment seg of id.
+func (p *planner) seriesByID(seg, id string) *model.Series {
+	p.byIDOnce.Do(func() {
+		p.byID = map[[2]string]*model.Series{}
+		for _, s := range p.d.Series {
+			p.byID[[2]string{p.routes.BenchSegment(s.Case.Benchmark), p.seriesIDOf(s)}] = s
+		}
+	})
+	return p.byID[[2]string{seg, id}]
+}
+
+// dataLayout sets each benchmark's chunk length (ChunkLen of its number
+// of series) and the site's chunks at which it has rows: the comparison
+// at main-line position q has a row of every series with a point at q
+// (its head) or at q−1 (its base).
+func (p *planner) dataLayout() {
+	d := p.d
+	n := len(d.MainLine)
+	nc := (n + p.chunk - 1) / p.chunk
+	count := map[string]int{}
+	segOf := map[string]string{}
+	p.rowChunks = map[string][]bool{}
+	for _, s := range d.Series {
+		seg, ok := segOf[s.Case.Benchmark]
+		if !ok {
+			seg = p.routes.BenchSegment(s.Case.Benchmark)
+			segOf[s.Case.Benchmark] = seg
+		}
+		count[seg]++
+		rows := p.rowChunks[seg]
+		if rows == nil {
+			rows = make([]bool, nc)
+			p.rowChunks[seg] = rows
+		}
+		for _, pt := range s.Points {
+			q := d.MainPos(pt.Artifact)
+			if q < 0 {
+				continue
+			}
+			rows[q/p.chunk] = true
+			if q+1 < n {
+				rows[(q+1)/p.chunk] = true
+			}
+		}
+	}
+	p.chunkLen = make(map[string]int, len(count))
+	for seg, c := range count {
+		p.chunkLen[seg] = ChunkLen(p.chunk, c)
+	}
+}
+
+// lenOf is benchmark segment seg's chunk length.
+func (p *planner) lenOf(seg string) int {
+	if l, ok := p.chunkLen[seg]; ok {
+		return l
+	}
+	return p.chunk
+}
+
+// hasRows reports whether benchmark segment seg has rows in the site's
+// chunk c.
+func (p *planner) hasRows(seg string, c int) bool {
+	rows := p.rowChunks[seg]
+	return c >= 0 && c < len(rows) && rows[c]
+}
+
+// rowsIn reports whether benchmark segment seg has rows at main-line
+// positions [from, to) (a range of whole site chunks).
+func (p *planner) rowsIn(seg string, from, to int) bool {
+	for c := from / p.chunk; c*p.chunk < to; c++ {
+		if p.hasRows(seg, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// dataFile is benchmark segment seg's series data file that holds
+// main-line position pos: its chunk k, its positions [from, to) and its
+// output. Its key is the chain key of its last position: the file
+// changes whenever a row in it does (a file of a length other than the
+// site's chunk says its length too).
+func (p *planner) dataFile(seg string, pos int) (k, from, to int, o Output) {
+	l := p.lenOf(seg)
+	k = pos / l
+	from, to = k*l, min((k+1)*l, len(p.d.MainLine))
+	key := p.chainKey(to - 1)
+	if key != "" && l != p.chunk {
+		key += " chunk " + strconv.Itoa(l)
+	}
+	return k, from, to, Output{Path: route.SeriesData(seg, k), Key: key}
+}
+
+// keptOutput reports whether the previous build wrote o with the same key.
+func (p *planner) keptOutput(o Output) bool {
+	k, ok := p.opts.Known[route.File(o.Path)]
+	return ok && o.Key != "" && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
+}
+
+// fileEnds are the benchmarks of chunks longer than the site's whose
+// data file with rows ends at main-line position to.
+func (p *planner) fileEnds(to int) []string {
+	var out []string
+	for _, seg := range p.benchSegs {
+		if p.lenOf(seg) == p.chunk {
+			continue
+		}
+		if _, from, end, _ := p.dataFile(seg, to-1); end == to && p.rowsIn(seg, from, end) {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
+// gather encodes the rows of benchmark segment seg of a prepared chunk
+// into the data file being gathered of it (none when the file is kept).
+func (p *planner) gather(w *chunkWork, seg string) {
+	p.mu.Lock()
+	f := p.files[seg]
+	p.mu.Unlock()
+	if f == nil {
+		return
+	}
+	refs := w.byBench[seg]
+	row := func(j int) *analysis.Row { return &w.comps[refs[j].i].Rows[refs[j].k] }
+	d := seriesData(f.from, f.to-f.from, len(refs),
+		func(j int) (string, int) { return p.seriesIDOf(row(j).Series), w.from + int(refs[j].i) },
+		func(j int) seriesPoint { return p.point(w.from+int(refs[j].i), row(j)) },
+		nil)
+	d.compact()
+	f.addPart(&d, w.from, w.to)
+}
+
+// endFile emits benchmark segment seg's data file that ends at main-line
+// position to, from the rows gathered of it (or kept).
+func (p *planner) endFile(seg string, to int) error {
+	_, from, _, o := p.dataFile(seg, to-1)
+	p.mu.Lock()
+	f := p.files[seg]
+	delete(p.files, seg)
+	p.mu.Unlock()
+	return p.out(o, func(o *Output) error {
+		if f == nil || f.from != from {
+			return fmt.Errorf("the rows of positions [%d, %d) were not gathered", from, to)
+		}
+		at := -1
+		if from > 0 {
+			at = p.d.MainLine[from-1]
+		}
+		o.Data = f.data(at, func(id string) *model.Series { return p.seriesByID(seg, id) })
+		return nil
+	})
 }
 
 // noteSeriesData records that benchmark segment seg has a series data file
@@ -263,25 +511,51 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 	from, to := w.from, w.to
 	if w.kept != nil {
-		return p.emitKept(from, w.kept)
+		return p.emitKept(from, to, w.kept)
 	}
 	p.mu.Lock()
 	p.stats.Comparisons += w.computed
 	p.mu.Unlock()
 	chunk := from / p.chunk
 	for _, seg := range w.segs {
-		p.noteSeriesData(seg, chunk)
+		p.noteSeriesData(seg, from/p.lenOf(seg))
+	}
+	// The benchmarks of longer chunks gather their rows in a file until
+	// its last chunk (unless the file is kept), and emit it then.
+	jobs := slices.Clone(w.segs)
+	ends := map[string]bool{}
+	for _, seg := range p.fileEnds(to) {
+		ends[seg] = true
+		if _, ok := w.byBench[seg]; !ok {
+			jobs = append(jobs, seg)
+		}
+	}
+	for _, seg := range w.segs {
+		if p.lenOf(seg) == p.chunk {
+			continue
+		}
+		if _, ffrom, fto, o := p.dataFile(seg, from); !p.keptOutput(o) {
+			p.fileOf(seg, ffrom, fto)
+		}
 	}
 	segs, n := w.segs, to-from
-	return par.Each(ctx, len(segs)+2*n+1, func(j int) error {
+	return par.Each(ctx, len(jobs)+2*n+1, func(j int) error {
 		switch {
-		case j < len(segs):
-			return p.seriesFile(w, segs[j])
-		case j < len(segs)+n:
-			i := j - len(segs)
+		case j < len(jobs):
+			seg := jobs[j]
+			if p.lenOf(seg) == p.chunk {
+				return p.seriesFile(w, seg)
+			}
+			p.gather(w, seg)
+			if ends[seg] {
+				return p.endFile(seg, to)
+			}
+			return nil
+		case j < len(jobs)+n:
+			i := j - len(jobs)
 			return p.commitPage(from+i, w.comps[i])
-		case j < len(segs)+2*n:
-			p.summarize(from+j-len(segs)-n, w.comps[j-len(segs)-n])
+		case j < len(jobs)+2*n:
+			p.summarize(from+j-len(jobs)-n, w.comps[j-len(jobs)-n])
 			return nil
 		}
 		return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {

@@ -605,6 +605,7 @@ func (p *planner) benches(ctx context.Context) error {
 			if idx.Chunks == nil {
 				idx.Chunks = []int{}
 			}
+			idx.Chunk = p.lenOf(p.routes.BenchSegment(name))
 			o.Data = idx
 			return nil
 		})

@@ -14,7 +14,9 @@
 // (analysis.Results.Consecutive), and emits from them the commit pages
 // (header, summaries, the relevant rows) and the series data files of the
 // chunk (every row, for the rows a page does not pre-render and for the
-// history charts), then the pages that need every chunk: PR and compare
+// history charts; a benchmark of few series has files of longer chunks,
+// [ChunkLen], gathered over the chunks they span and emitted with their
+// last), then the pages that need every chunk: PR and compare
 // pages, benchmark pages (which only name their data files), the triage
 // reports, the regressions page and its feed (the steps the caller
 // detected, Options.Steps), the dashboard, lists, the sitemap and the
@@ -87,6 +89,12 @@ type Options struct {
 	// computed.
 	Chain        []string
 	ArtifactKeys []string
+	// Previous returns the bytes of a file the previous build wrote that
+	// are still as it wrote them (nil: none): a data file of a benchmark
+	// whose chunks are longer than the site's (ChunkLen) that a build
+	// rewrites takes the rows of the chunks it keeps from it. nil: no
+	// file is read, such a chunk is computed.
+	Previous func(path string) []byte
 	// Briefs remembers what lists show of main-line comparisons (their
 	// summaries) across builds, by chain key; nil: nothing is
 	// remembered.
@@ -175,6 +183,18 @@ type planner struct {
 	// dataChunks are, by benchmark segment, the chunks that have a series
 	// data file (noteSeriesData).
 	dataChunks map[string][]int
+	// chunkLen is each benchmark segment's chunk length (ChunkLen),
+	// rowChunks the site's chunks (of chunk positions) at which it has
+	// rows, in order: which data files it has, known before any is
+	// computed.
+	chunkLen  map[string]int
+	rowChunks map[string][]bool
+	// files are the data files being gathered of the benchmarks whose
+	// chunks are longer than the site's (benchFile), by segment.
+	files map[string]*benchFile
+	// byID are the series by benchmark segment and id (seriesByID).
+	byID     map[[2]string]*model.Series
+	byIDOnce sync.Once
 
 	// seriesRows are the rows of every series of the dataset
 	// (seriesRow), made before the plan runs and only read after.
@@ -254,6 +274,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	for _, n := range names {
 		p.benchSegs = append(p.benchSegs, p.routes.BenchSegment(n))
 	}
+	p.dataLayout()
 	return &Plan{p}
 }
 

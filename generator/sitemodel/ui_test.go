@@ -1,6 +1,7 @@
 package sitemodel
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -297,5 +298,50 @@ func TestShortenBars(t *testing.T) {
 				t.Errorf("bars (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// ChunkLen: 32·2^j positions of at most 1,024 values, at most 1,024
+// positions, the site's chunk for a benchmark of 32 series or more.
+func TestChunkLen(t *testing.T) {
+	for _, c := range []struct{ chunk, series, want int }{
+		{32, 1, 1024}, {32, 2, 512}, {32, 3, 256}, {32, 4, 256}, {32, 5, 128}, {32, 16, 64}, {32, 17, 32},
+		{32, 32, 32}, {32, 33, 32}, {32, 500, 32}, {32, 0, 1024}, {1, 36, 16}, {1, 1, 1024}, {2048, 1, 2048},
+	} {
+		if got := ChunkLen(c.chunk, c.series); got != c.want {
+			t.Errorf("ChunkLen(%d, %d) = %d, want %d", c.chunk, c.series, got, c.want)
+		}
+	}
+}
+
+// A data file gathered over several of the site's chunks (a benchmark of
+// few series) holds the same data as one written in one pass: with
+// chunks of 1 position, every benchmark of the small dataset has one
+// file of its 3 positions, gathered over 3 chunks; with chunks of 1,024,
+// the same file is written at once.
+func TestGatheredSeriesData(t *testing.T) {
+	d := smallDataset(t)
+	files := func(chunk int) map[string]string {
+		opts := smallOptions()
+		opts.Chunk = chunk
+		_, outs := planAll(t, d, opts)
+		out := map[string]string{}
+		for _, o := range outs {
+			if sd, ok := o.Data.(SeriesData); ok && strings.HasPrefix(o.Path, "data/series/") {
+				b, err := json.Marshal(sd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[o.Path] = string(b)
+			}
+		}
+		return out
+	}
+	one, gathered := files(1024), files(1)
+	if len(one) == 0 {
+		t.Fatal("no series data files")
+	}
+	if d := cmp.Diff(one, gathered); d != "" {
+		t.Errorf("files written at once (-) and gathered (+):\n%s", d)
 	}
 }

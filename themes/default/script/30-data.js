@@ -141,20 +141,36 @@ function seriesIndex(bench) {
   });
 }
 
-// benchChunks lists the chunks that have a data file of a benchmark (its
+// benchChunks gives the chunks that have a data file of a benchmark (its
 // series index says which: one that stopped or started late has none
-// for the others).
+// for the others) and the benchmark's chunk length: {chunks, len}. A
+// benchmark of few series has longer chunks (sitemodel.ChunkLen); an
+// index without its length has the site's.
 function benchChunks(bench) {
-  return fetchJSON(route("seriesIndex", {bench: bench})).then(function (idx) { return idx.chunks || []; });
+  return fetchJSON(route("seriesIndex", {bench: bench})).then(function (idx) {
+    return {chunks: idx.chunks || [], len: idx.chunk || site.chunk};
+  });
 }
 
 var histories = {};
 function benchHistory(bench) {
   if (!histories[bench]) {
-    histories[bench] = benchChunks(bench).then(function (cs) {
-      var files = cs.map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
+    histories[bench] = benchChunks(bench).then(function (bc) {
+      var files = bc.chunks.map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
+      return Promise.all(files);
+    }).then(function (files) {
+      // The artifacts files are by the site's chunk: those of the
+      // positions the benchmark's rows are at.
+      var need = {}, cs = [];
+      files.forEach(function (file) {
+        file.pos.forEach(function (p) {
+          var c = Math.floor((file.from + p) / site.chunk);
+          if (!need[c]) { need[c] = true; cs.push(c); }
+        });
+      });
+      cs.sort(function (a, b) { return a - b; });
       var arts = cs.map(function (c) { return fetchJSON(route("artifacts", {chunk: c})); });
-      return Promise.all([Promise.all(files), Promise.all(arts), seriesIndex(bench)]);
+      return Promise.all([files, Promise.all(arts), seriesIndex(bench)]);
     }).then(function (r) {
       var index = r[2];
       var artifacts = {};

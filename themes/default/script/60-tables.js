@@ -99,11 +99,14 @@ function comparisonRows(src) {
     });
   }
   // The benchmarks with data in the position's chunk are listed in the
-  // chunk's artifact data, not on every page.
+  // chunk's artifact data, not on every page; each benchmark's data file
+  // of the position is by its own chunk length (its series index).
   var chunk = Math.floor(src.position / site.chunk);
   return fetchJSON(route("artifacts", {chunk: chunk})).then(function (arts) {
     return Promise.all((arts.benches || []).map(function (b) {
-      return Promise.all([fetchJSON(route("series", {bench: b, chunk: chunk})), seriesIndex(b)]);
+      return benchChunks(b).then(function (bc) {
+        return Promise.all([fetchJSON(route("series", {bench: b, chunk: Math.floor(src.position / bc.len)})), seriesIndex(b)]);
+      });
     }));
   }).then(function (files) {
     var rows = [];

@@ -123,9 +123,9 @@ function compareForm(form) {
     out.textContent = "";
     out.setAttribute("aria-busy", "true");
     form.removeAttribute("data-loaded");
-    var cb = Math.floor(b.pos / site.chunk), ch = Math.floor(h.pos / site.chunk);
     return Promise.all((info.benches || []).map(function (bench) {
-      return benchChunks(bench).then(function (cs) {
+      return benchChunks(bench).then(function (bc) {
+        var cs = bc.chunks, cb = Math.floor(b.pos / bc.len), ch = Math.floor(h.pos / bc.len);
         var files = [cb, ch].filter(function (k, i) { return cs.indexOf(k) >= 0 && (i === 0 || k !== cb); }).map(function (k) {
           return fetchJSON(route("series", {bench: bench, chunk: k}));
         });
