@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -361,4 +363,57 @@ func gunzipIf(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(r)
+}
+
+// TestChunkLengthChanges: a benchmark's data files are as long as its
+// series count allows (sitemodel.ChunkLen); when a new commit gives it more
+// series, its files are written under the new length and the old ones go,
+// and the incremental site is the cold one's.
+func TestChunkLengthChanges(t *testing.T) {
+	root := t.TempDir()
+	results := filepath.Join(root, "results")
+	os.MkdirAll(results, 0o755)
+	archive := func(i, params int) {
+		var rs []string
+		rs = append(rs, `{"benchmark": "other", "metric": "wall-time", "unit": "ns", "samples": [`+strconv.Itoa(500+i%3)+`]}`)
+		for p := range params {
+			rs = append(rs, `{"benchmark": "parse", "params": {"n": "`+strconv.Itoa(p)+`"}, "metric": "wall-time", "unit": "ns", "samples": [`+strconv.Itoa(1000+p+i%2)+`]}`)
+		}
+		doc := `{"schema": "perfpages.run.v1", "artifact": {"id": "` + fmt.Sprintf("%040x", i+1) + `", "kind": "commit", "date": "2026-03-` + fmt.Sprintf("%02d", 1+i/4) + `T` + fmt.Sprintf("%02d", 1+i%4) + `:00:00Z"},
+ "machine": {"name": "ci"}, "results": [` + strings.Join(rs, ",\n") + `]}`
+		os.WriteFile(filepath.Join(results, fmt.Sprintf("2026-03-%02dT%02d-%03d.json", 1+i/4, 1+i%4, i)), []byte(doc), 0o644)
+	}
+	for i := range 40 {
+		archive(i, 1) // parse: one series, 1,024 positions a file
+	}
+	os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte("[site]\ntitle = \"t\"\n\n[[sources]]\ndir = \"results\"\n"), 0o644)
+	build := func(out string, cold bool) map[string]fileInfo {
+		t.Helper()
+		_, tree, _ := buildIn(t, root, out, BuildOptions{Cold: cold})
+		return tree
+	}
+	first := build("public", false)
+	if _, ok := first["data/series/parse/0.json.gz"]; !ok {
+		t.Fatalf("no data/series/parse/0.json.gz in the first build")
+	}
+	time.Sleep(2 * fileid.FineWindow)
+	archive(40, 40) // parse now has 40 series: 32 positions a file
+	time.Sleep(2 * fileid.FineWindow)
+	got := build("public", false)
+	want := build("cold", true)
+	sameAsCold(t, got, want)
+	if _, ok := got["data/series/parse/1.json.gz"]; !ok {
+		t.Errorf("parse's files are not 32 positions long after it gained series: %v", keysWith(got, "data/series/parse/"))
+	}
+}
+
+func keysWith(m map[string]fileInfo, prefix string) []string {
+	var out []string
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
