@@ -48,22 +48,32 @@ import (
 const DefaultChunk = 32
 
 // ChunkValues is how many values a benchmark's series data file holds at
-// most once its chunks are longer than the site's (ChunkLen).
-const ChunkValues = 1024
+// most once its chunks are longer than the site's (ChunkLen), and
+// ChunkPositions how many positions: a nightly build rewrites each
+// benchmark's last file whole (from the previous build's file and the new
+// rows), so the longer the files, the more a +1 commit re-encodes — at
+// the asv layout's M (2,000 one-series benchmarks, 1,000 commits),
+// 1,024-position files made a +1 16 CPU-s against 10.5 with 32, where 256
+// keeps it near the latter and the files few (sitemodel's doc in
+// docs/internals.md counts them).
+const (
+	ChunkValues    = 1024
+	ChunkPositions = 256
+)
 
 // ChunkLen is the number of main-line positions of a series data file of
 // a benchmark of the given number of series, on a site of data files of
 // chunk positions: chunk·2^j with j the largest such that the file holds
-// at most ChunkValues values (positions × series) and ChunkValues
+// at most ChunkValues values (positions × series) and ChunkPositions
 // positions, chunk itself when even that holds more. A benchmark of one
-// series (asv, github-action-benchmark) has one file per 1,024 commits
-// where 32-position files made 32 files of 32 values; one of 32 series
+// series (asv, github-action-benchmark) has one file per 256 commits
+// where 32-position files made 8 files of 32 values; one of 32 series
 // or more keeps the site's chunk. The one definition of the length: the
 // plan writes the files by it and a benchmark's series index tells the
 // page's script (SeriesIndex.Chunk).
 func ChunkLen(chunk, series int) int {
 	l := max(chunk, 1)
-	for 2*l <= ChunkValues && 2*l*max(series, 1) <= ChunkValues {
+	for 2*l <= ChunkPositions && 2*l*max(series, 1) <= ChunkValues {
 		l *= 2
 	}
 	return l

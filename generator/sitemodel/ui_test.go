@@ -301,12 +301,12 @@ func TestShortenBars(t *testing.T) {
 	}
 }
 
-// ChunkLen: 32·2^j positions of at most 1,024 values, at most 1,024
+// ChunkLen: 32·2^j positions of at most 1,024 values, at most 256
 // positions, the site's chunk for a benchmark of 32 series or more.
 func TestChunkLen(t *testing.T) {
 	for _, c := range []struct{ chunk, series, want int }{
-		{32, 1, 1024}, {32, 2, 512}, {32, 3, 256}, {32, 4, 256}, {32, 5, 128}, {32, 16, 64}, {32, 17, 32},
-		{32, 32, 32}, {32, 33, 32}, {32, 500, 32}, {32, 0, 1024}, {1, 36, 16}, {1, 1, 1024}, {2048, 1, 2048},
+		{32, 1, 256}, {32, 2, 256}, {32, 3, 256}, {32, 4, 256}, {32, 5, 128}, {32, 16, 64}, {32, 17, 32},
+		{32, 32, 32}, {32, 33, 32}, {32, 500, 32}, {32, 0, 256}, {1, 36, 16}, {1, 1, 256}, {2048, 1, 2048},
 	} {
 		if got := ChunkLen(c.chunk, c.series); got != c.want {
 			t.Errorf("ChunkLen(%d, %d) = %d, want %d", c.chunk, c.series, got, c.want)
