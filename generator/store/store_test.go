@@ -488,29 +488,22 @@ func TestCheckpoint(t *testing.T) {
 	if _, _, ok := chunk(0, nil); ok || len(s.Warnings()) != 1 {
 		t.Errorf("a flipped bit in a chunk: read %t, warnings %v", ok, s.Warnings())
 	}
-	// A chunk of another checkpoint is not read.
-	s.SaveCheckpoint("opts", held, fresh())
-	old := must(os.ReadFile(filepath.Join(s.Dir(), chunkName(0))))
-	s.SaveCheckpoint("opts", held, fresh())
-	os.WriteFile(filepath.Join(s.Dir(), chunkName(0)), old, 0o644)
-	s = must(Open(dir, testOut))
-	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
-		t.Fatal("no checkpoint")
-	}
-	if _, _, ok := chunk(0, nil); ok {
-		t.Error("a chunk of another checkpoint was read")
-	}
-	// Floats of another checkpoint are not read either.
-	s.SaveCheckpoint("opts", held, fresh())
-	old = must(os.ReadFile(filepath.Join(s.Dir(), floatsName(0))))
-	s.SaveCheckpoint("opts", held, fresh())
-	os.WriteFile(filepath.Join(s.Dir(), floatsName(0)), old, 0o644)
-	s = must(Open(dir, testOut))
-	if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
-		t.Fatal("no checkpoint")
-	}
-	if _, _, ok := chunk(0, nil); ok {
-		t.Error("floats of another checkpoint were read")
+	// A chunk's columns or floats of another checkpoint are not read.
+	for _, part := range []struct {
+		name func(int) string
+		what string
+	}{{chunkName, "a chunk"}, {floatsName, "floats"}} {
+		s.SaveCheckpoint("opts", held, fresh())
+		old := must(os.ReadFile(filepath.Join(s.Dir(), part.name(0))))
+		s.SaveCheckpoint("opts", held, fresh())
+		os.WriteFile(filepath.Join(s.Dir(), part.name(0)), old, 0o644)
+		s = must(Open(dir, testOut))
+		if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
+			t.Fatal("no checkpoint")
+		}
+		if _, _, ok := chunk(0, nil); ok {
+			t.Errorf("%s of another checkpoint was read", part.what)
+		}
 	}
 }
 
