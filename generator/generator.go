@@ -224,7 +224,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loa
 			return nil, warnings, fmt.Errorf("source %s: %w", src, err)
 		}
 		warnings = append(warnings, problems...)
-		if src.Format != "" && src.Format != "perfpages" {
+		if !src.Archives() {
 			r, problems := readForeign(ctx, src, fs, cfg.Site.MaxInputBytes, st, nil)
 			later = append(later, r.runs...)
 			files = append(files, r.files...)
@@ -400,9 +400,10 @@ func (s *Site) annotations() (data []byte, name string, err error) {
 // readSource returns the archive files of a directory or git notes
 // source (git history sources are readHistory's), and the problems with
 // single files that do not stop the build: files over maxBytes are among
-// them, not among the files. With listOnly, a directory source of
-// perfpages' archives is listed, not read (source.List): the store may
-// know the files' content by their identity (see fileSums).
+// them, not among the files. With listOnly, a directory source whose
+// files are inputs of their own (readsFileByFile) is listed, not read
+// (source.List): the store may know the files' content by their identity
+// (see fileSums).
 func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit func(string) (*source.Git, error), listOnly bool) ([]source.File, []error, error) {
 	want := sourceWants(src)
 	if src.Kind() == "dir" {
@@ -419,7 +420,7 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 	// only the notes the store has not decoded. Another tool's files are
 	// picked by name, which a note has only once read (source.NoteExt).
 	list := g.NoteList
-	if src.Format != "" && src.Format != "perfpages" {
+	if !src.Archives() {
 		list = g.Notes
 	}
 	fs, err := list(ctx, src.Notes)
@@ -446,7 +447,7 @@ func readSource(ctx context.Context, src config.Source, maxBytes int64, openGit 
 // opened (openFolder). Another tool's single files and folders read
 // whole are read by their readers, every build.
 func readsFileByFile(src config.Source) bool {
-	if src.Format == "" || src.Format == "perfpages" {
+	if src.Archives() {
 		return true
 	}
 	f, ok := foreign.Lookup(src.Format)
@@ -457,7 +458,7 @@ func readsFileByFile(src config.Source) bool {
 // or for a source of another tool's format the files its artifact
 // pattern or the format picks. The fingerprint asks it too.
 func sourceWants(src config.Source) func(string) bool {
-	if src.Format == "" || src.Format == "perfpages" {
+	if src.Archives() {
 		return isArchive
 	}
 	// Foreign files have the tool's own names; the artifact pattern

@@ -85,7 +85,7 @@ func readHistory(ctx context.Context, src config.Source, g *source.Git, st *stor
 		return nil
 	}
 	switch pat, dirFormat, err := foreignPattern(src); {
-	case src.Format == "" || src.Format == "perfpages":
+	case src.Archives():
 		o, _ := json.Marshal(aopts)
 		for _, p := range paths {
 			if len(p.versions) == 1 && !p.deleted {

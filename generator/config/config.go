@@ -168,6 +168,10 @@ func (s Source) Kind() string {
 	}
 }
 
+// Archives says the source holds perfpages' own archives (format unset
+// or "perfpages"), not another tool's files.
+func (s Source) Archives() bool { return s.Format == "" || s.Format == "perfpages" }
+
 // String describes the source for messages.
 func (s Source) String() string {
 	switch s.Kind() {
@@ -504,13 +508,13 @@ func (c *Config) validate() []error {
 		case s.KeepRemoved && s.Kind() != "git":
 			bad("%s: keep_removed keeps what later versions of a file along a git ref removed: it goes with git (and ref, path), not dir or notes", where)
 		}
-		if s.Format != "" && s.Format != "perfpages" && s.Format != "auto" {
+		if !s.Archives() && s.Format != "auto" {
 			if !sourcespec.IsFormat(s.Format) {
 				bad("%s: format %q: want perfpages, auto or one of %s", where, s.Format, strings.Join(sourcespec.Formats, ", "))
 			}
 		}
 		if s.Artifact != "" {
-			if s.Format == "" || s.Format == "perfpages" {
+			if s.Archives() {
 				bad("%s: artifact names the path pattern of foreign files: set format too", where)
 			} else if _, err := sourcespec.ParsePattern(s.Artifact); err != nil {
 				bad("%s: %v", where, err)

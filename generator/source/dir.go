@@ -66,14 +66,9 @@ type File struct {
 // and does not stop the others. A missing or unreadable root is an error.
 func Dir(root string, isArchive func(name string) bool, maxBytes int64) (files []File, problems []error, err error) {
 	problems, err = Walk(root, isArchive, func(r *os.Root, name string, _ fs.FileInfo) error {
-		f, err := r.Open(name)
+		data, err := readListed(r, name, maxBytes)
 		if err != nil {
-			return unwrapPath(err)
-		}
-		data, err := capped.Read(f, maxBytes)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%v; file skipped", unwrapPath(err))
+			return err
 		}
 		files = append(files, File{Name: name, Origin: onDisk(root, name), Data: data})
 		return nil
@@ -95,13 +90,14 @@ func List(root string, isArchive func(name string) bool, maxBytes int64) (files 
 	limit := capped.Or(maxBytes)
 	problems, err = Walk(root, isArchive, func(r *os.Root, name string, info fs.FileInfo) error {
 		if info.Size() > limit {
-			f, err := r.Open(name)
+			// Read as Dir reads it, so that its problem is Dir's (and a
+			// file that shrank since it was listed is read).
+			data, err := readListed(r, name, maxBytes)
 			if err != nil {
-				return unwrapPath(err)
+				return err
 			}
-			_, err = capped.Read(f, maxBytes)
-			f.Close()
-			return fmt.Errorf("%v; file skipped", unwrapPath(err))
+			files = append(files, File{Name: name, Origin: onDisk(root, name), Data: data})
+			return nil
 		}
 		files = append(files, File{Name: name, Origin: onDisk(root, name), Size: info.Size(), Info: info,
 			Load: func() ([]byte, error) { return readIn(root, name, maxBytes) }})
@@ -112,6 +108,22 @@ func List(root string, isArchive func(name string) bool, maxBytes int64) (files 
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, problems, nil
+}
+
+// readListed reads the file name that Walk listed under r, at most
+// maxBytes: an error opening it is returned as it is, one reading it (over
+// maxBytes, cut short) says the file was skipped.
+func readListed(r *os.Root, name string, maxBytes int64) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	data, err := capped.Read(f, maxBytes)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%v; file skipped", unwrapPath(err))
+	}
+	return data, nil
 }
 
 // readIn reads the file name (slash-separated) under root through an
