@@ -945,7 +945,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		records = map[string]write.FileRecord{}
 		for p, r := range written {
 			if _, ok := prev[p]; ok {
-				records[p] = write.FileRecord(r)
+				records[p] = write.FileRecord{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
 			} else if r.Key != "" {
 				// Written, but changed or gone since: the plan must know
 				// the file was there (a chunk of series data tells which
@@ -1103,8 +1103,9 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisState, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
 	outs := store.Outputs{}
 	for p, r := range manifest {
-		outs[p] = store.Output(r)
+		outs[p] = store.Output{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
 	}
+	outs.Identify(out, time.Now())
 	state := store.State{Fingerprint: fp, Out: out, Notes: rep.Notes,
 		Pages: rep.Pages, Files: rep.Files, Artifacts: rep.Artifact, Series: rep.Series}
 	for _, w := range rep.Warnings {

@@ -519,3 +519,52 @@ func TestRemovedFile(t *testing.T) {
 		t.Errorf("a removed value: read or warnings %v", s.Warnings())
 	}
 }
+
+// TestOutputsIdentity: a file whose identity Identify recorded is checked
+// without its bytes; an edit of the same size with the modification time
+// restored still fails the check (the status-change time moved), and a
+// file changed within the clock's tick gets no identity.
+func TestOutputsIdentity(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "page.html")
+	body := []byte("<p>hello</p>")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	o := Outputs{"page.html": {Key: "k", Size: int64(len(body)), Time: fi.ModTime(), Sum: sha256.Sum256(body)}}
+	o.Identify(root, time.Now())
+	if o["page.html"].Ident != "" {
+		t.Errorf("a file written just now has an identity: %q", o["page.html"].Ident)
+	}
+	later := time.Now().Add(time.Hour)
+	o.Identify(root, later)
+	if o["page.html"].Ident == "" {
+		t.Skip("no status-change time on this system: files are always hashed")
+	}
+	if _, all := o.Check(root); !all {
+		t.Fatal("the unchanged file fails the check")
+	}
+	// An edit of the same size, its time restored (touch -r).
+	time.Sleep(20 * time.Millisecond) // a clock tick, so the status-change time moves
+	if err := os.WriteFile(path, []byte("<p>HELLO</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if kept, all := o.Check(root); all || len(kept) != 0 {
+		t.Errorf("the edited file passes the check: %v", kept)
+	}
+	// A link in its place, to a file with the same bytes: not a regular
+	// file, refused whatever its identity.
+	other := filepath.Join(root, "other.html")
+	os.WriteFile(other, body, 0o644)
+	os.Remove(path)
+	if err := os.Symlink(other, path); err != nil {
+		t.Fatal(err)
+	}
+	if _, all := o.Check(root); all {
+		t.Error("a link passes the check")
+	}
+}
