@@ -654,9 +654,11 @@ func isArchive(name string) bool {
 // order (so the dataset does not depend on scheduling), as soon as it and
 // the ones before it are decoded: only a few decoded files are in memory
 // at a time. key is the file's store key (keys[i] when keys is not nil,
-// else computed), probs its problems. It returns how many files it
-// decoded (the others' runs came from the store).
-func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, add func(i int, r *model.Run, key [32]byte, probs []archive.Problem)) int {
+// else computed), probs its problems. A decoded file's entry is put in
+// the store when put is true (not when a checkpoint saved next holds
+// it). It returns how many files it decoded (the others' runs came from
+// the store).
+func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, put bool, add func(i int, r *model.Run, key [32]byte, probs []archive.Problem)) int {
 	var decoded atomic.Int64
 	type result struct {
 		run   *model.Run
@@ -686,7 +688,7 @@ func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.S
 				} else {
 					key = archiveKey(f, o)
 				}
-				run, key, probs, stored := decodeCached(st, f, o, key)
+				run, key, probs, stored := decodeCached(st, f, o, key, put)
 				if !stored {
 					decoded.Add(1)
 				}

@@ -95,8 +95,9 @@ func fileLimit(maxBytes int64, f source.File) int64 {
 
 // decodeCached decodes one archive, or takes its content from the store
 // (stored is true); key is archiveKey(f, o). A file not read yet (f.Load)
-// is read only when the store does not have it.
-func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ *model.Run, _ [32]byte, _ []archive.Problem, stored bool) {
+// is read only when the store does not have it. The decoded entry is put
+// in the store when put is true.
+func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte, put bool) (_ *model.Run, _ [32]byte, _ []archive.Problem, stored bool) {
 	if st != nil {
 		if e, ok := st.Entry(key, fileLimit(o.MaxBytes, f.File)); ok && len(e.Runs) <= 1 {
 			probs := problemsFrom(e.Problems, f.Origin)
@@ -129,7 +130,7 @@ func decodeCached(st *store.Store, f input, o archive.Options, key [32]byte) (_ 
 		out = &runs[0]
 		e.Runs = runs
 	}
-	if st != nil {
+	if st != nil && put {
 		if err := st.Put(key, e); err != nil {
 			problems = append(problems, archive.Problem{File: f.Origin, Msg: err.Error()})
 		}

@@ -314,6 +314,23 @@ func TestCheckpointFallback(t *testing.T) {
 func TestCorruptStoreRebuilt(t *testing.T) {
 	b := siteTest(t, basicSite)
 	want := b.Files()
+	// The store keeps a .run entry only for a file its checkpoint does not
+	// hold: one added since the checkpoint was written. So: a build
+	// without try.json (which writes a checkpoint without it), then one
+	// with it again.
+	try := filepath.Join(b.dir, "results", "try.json")
+	data, err := os.ReadFile(try)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(try)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
+	}
+	os.WriteFile(try, data, 0o644)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
+	}
 	storeDir := testStoreDir(t, b.dir, b.out)
 	var runs []string
 	filepath.WalkDir(storeDir, func(p string, d fs.DirEntry, err error) error {
@@ -416,4 +433,40 @@ func keysWith(m map[string]fileInfo, prefix string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestRunEntriesBeyondCheckpoint: the store keeps a file's decoded runs
+// (.run entry) only while its checkpoint does not hold the file.
+func TestRunEntriesBeyondCheckpoint(t *testing.T) {
+	b := siteTest(t, basicSite)
+	storeDir := testStoreDir(t, b.dir, b.out)
+	entries := func() int {
+		n := 0
+		filepath.WalkDir(storeDir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".run") {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	if n := entries(); n != 0 {
+		t.Errorf("a cold build kept %d .run entries beside the checkpoint holding their files", n)
+	}
+	try := filepath.Join(b.dir, "results", "try.json")
+	data, _ := os.ReadFile(try)
+	os.Remove(try)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
+	}
+	os.WriteFile(try, data, 0o644)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
+	}
+	if !b.report.Resumed {
+		t.Fatal("the build with a new file did not resume from the checkpoint")
+	}
+	if n := entries(); n != 1 {
+		t.Errorf("%d .run entries after one file added to the checkpoint's, want 1", n)
+	}
 }

@@ -75,20 +75,20 @@ func (s *Store) Entry(k [32]byte, limit int64) (Entry, bool) {
 		os.Remove(path)
 		return Entry{}, false
 	}
-	s.Keep(k)
+	s.keep(k)
 	return e, true
 }
 
 // Put stores the entry of key k.
 func (s *Store) Put(k [32]byte, e Entry) error {
-	s.Keep(k)
+	s.keep(k)
 	if err := writeFile(s.runPath(k), sealAfter(runMagic, encodeEntry(runMagic+string(k[:]), e))); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
 }
 
-// pruneRuns removes the .run entries no lookup, Put or Keep of this build
+// pruneRuns removes the .run entries no lookup or Put of this build
 // used: inputs that are gone, or read another way.
 func (s *Store) pruneRuns() error {
 	root := filepath.Join(s.dir, "runs")

@@ -18,7 +18,9 @@
 //	                      or a foreign tool's file or folder): its runs and
 //	                      the problems found, keyed by a SHA-256 of the
 //	                      input's bytes (or of its git blob id, which names
-//	                      them) and of how it was read (see RunKey); or
+//	                      them) and of how it was read (see RunKey), kept
+//	                      only while no checkpoint holds the input
+//	                      (SaveCheckpoint); or
 //	                      the fold of a file's versions along a git ref
 //	                      (model.FileVersions), keyed by the versions
 //	                      folded in order
@@ -73,9 +75,9 @@
 // # Prune
 //
 // After a successful build, [Store.Prune] keeps exactly what that build
-// read or wrote: the .run entries it used (those the checkpoint held
-// included, [Store.Keep]) and the named files it read under their version
-// or saved. Everything else in the folder goes: the entries of inputs that
+// read or wrote: the .run entries it used but those of the inputs a
+// checkpoint it saved holds ([Store.SaveCheckpoint]: the checkpoint has
+// their runs), and the named files it read under their version or saved. Everything else in the folder goes: the entries of inputs that
 // are gone, of another version, leftovers of killed builds. A failed build
 // prunes nothing; a build with nothing to do reads two files and writes
 // none.
@@ -745,17 +747,17 @@ func (s *Store) saveGob(name string, ver [32]byte, v any) error {
 	})
 }
 
-// Keep marks the entry of key k as used by this build, so that Prune keeps
-// it: Entry and Put mark what they read and write, a build marks the
-// entries it did not need to read (the checkpoint held them).
-func (s *Store) Keep(k [32]byte) {
+// keep marks the entry of key k as used by this build, so that Prune keeps
+// it: Entry and Put mark what they read and write.
+func (s *Store) keep(k [32]byte) {
 	s.mu.Lock()
 	s.used[k] = true
 	s.mu.Unlock()
 }
 
 // Prune removes from the store's folder what this build neither read nor
-// wrote (see the package doc): .run entries no lookup, Put or Keep used,
+// wrote (see the package doc): .run entries no lookup or Put used (nor
+// those a checkpoint saved since holds, SaveCheckpoint),
 // named files no read found under its version and no write made, and
 // anything else but the marker and the index. Call it after a successful
 // build.
