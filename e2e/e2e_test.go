@@ -876,6 +876,30 @@ func checkBenchTools(t *testing.T, tb *tab) {
 	if r.Artifact == "" || !strings.Contains(r.PointURL, r.Artifact) || !strings.Contains(r.Snippet, "artifact: "+r.Artifact) || !strings.Contains(r.Snippet, "distribution_changes:") {
 		t.Errorf("annotation snippet for %s: artifact %q, snippet:\n%s", r.PointURL, r.Artifact, r.Snippet)
 	}
+	// A history table opened: its rows, and the count of results (the
+	// data's: the page does not name it) in its summary.
+	eval[bool](t, tb, "opening a history table", `(function () {
+		var d = document.querySelector("details.history[data-series]");
+		d.open = true;
+		d.dispatchEvent(new Event("toggle"));
+		return true;
+	})()`)
+	if !poll(t, tb, pollTimeout, `(function () { var d = document.querySelector("details.history[data-series]"); return d.hasAttribute("data-loaded") || d.hasAttribute("data-error"); })()`) {
+		t.Fatalf("the history table did not load within %v", pollTimeout)
+	}
+	type history struct {
+		Summary, Error string
+		Rows           int
+	}
+	h := eval[history](t, tb, "reading the history table", `(function () {
+		var d = document.querySelector("details.history[data-series]");
+		return {Summary: d.querySelector("summary").textContent, Error: d.getAttribute("data-error") || "", Rows: d.querySelectorAll("tbody tr").length};
+	})()`)
+	var n int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(h.Summary, "History table: "), "%d main-line result", &n); err != nil || h.Error != "" || h.Rows == 0 ||
+		n < h.Rows || (n > h.Rows) != strings.Contains(h.Summary, fmt.Sprintf("(the newest %d shown)", h.Rows)) {
+		t.Errorf("history table: %d rows, summary %q, error %q", h.Rows, h.Summary, h.Error)
+	}
 }
 
 // internalLinks lists the href of every link of the page that points into

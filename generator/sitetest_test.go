@@ -280,7 +280,7 @@ func TestSiteRoutes(t *testing.T) {
 	b.AssertFileContent("compare/"+sha3+"..."+shaT+"/index.html", `url=/pr/14/`)
 	// Benchmark history.
 	// Benchmark pages name their series; values are in the data files.
-	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "3 main-line results", `data-bench="json-decode"`)
+	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "<summary>History table</summary>", `data-bench="json-decode"`)
 	b.AssertFileContent("data/series/json-decode/0.json.gz", `"v":[100,110,null,1000,900,901]`, "exit status 2")
 	b.AssertFileContent("data/series/json-decode/index.json.gz", `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`)
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)

@@ -168,8 +168,13 @@ if (series.length > 0) {
           tr.appendChild(el("td", {}, r.has_change ? (r.magnitude || "") : ""));
           tbody.appendChild(tr);
         });
+        // The count is the data's, not the page's: a page that named it
+        // would change with every new result (and be written again by
+        // every nightly build).
+        var sum = d.querySelector("summary");
+        sum.appendChild(document.createTextNode(": " + pts.length + " main-line result" + (pts.length === 1 ? "" : "s")));
         if (pts.length > shown.length) {
-          d.querySelector("summary").appendChild(document.createTextNode(" (the newest " + shown.length + " shown)"));
+          sum.appendChild(document.createTextNode(" (the newest " + shown.length + " shown)"));
         }
         d.setAttribute("data-loaded", "");
       }).catch(function (err) { d.setAttribute("data-error", String(err)); });
