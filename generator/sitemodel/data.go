@@ -946,6 +946,11 @@ func (p filePart) merge(series map[string]*fileSeries, t *strtab, from int) {
 				fs = &fileSeries{}
 				series[id] = fs
 			}
+			if g == start || len(fs.cols.Pos) == cap(fs.cols.Pos) {
+				// Room for the rest of the part's rows at once: one
+				// growth per column, not one per doubling.
+				fs.cols.grow(start+n-g, false)
+			}
 			c := &fs.cols
 			c.Pos = append(c.Pos, pos-from)
 			c.V = append(c.V, exact(o.V, g))

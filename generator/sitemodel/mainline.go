@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -215,8 +215,18 @@ func decodeSeriesData(b []byte) *SeriesData {
 	if err != nil {
 		return nil
 	}
+	// The gzip trailer's size (modulo 2³²) sizes the buffer: read at
+	// once, not grown by doubling. A wrong one only costs a growth.
+	var buf bytes.Buffer
+	if n := len(b); n >= 4 {
+		buf.Grow(min(int(binary.LittleEndian.Uint32(b[n-4:])), 64<<20) + 1)
+	}
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil
+	}
+	raw := buf.Bytes()
 	var d SeriesData
-	if err := json.NewDecoder(zr).Decode(&d); err != nil {
+	if err := unmarshalSeriesData(raw, &d); err != nil {
 		return nil
 	}
 	n := 0
