@@ -16,21 +16,19 @@ import (
 // (summarizeMetrics), exactly as Compare sums them.
 
 // Assembled returns the Results of dataset d whose comparisons and steps
-// were computed elsewhere: comps are every comparison the reader will ask
-// for (Compare, Summary and Consecutive return them; a comparison not
-// among them is a bug of the caller and panics), steps the steps of every
-// series in series order. opts are the resolved options (ResolveOptions).
-func Assembled(d *model.Dataset, opts Options, steps []Step, comps []*Comparison) *Results {
-	parts := make(map[[2]int]*Comparison, len(comps))
-	for _, c := range comps {
-		parts[[2]int{c.Base, c.Head}] = c
-	}
-	return &Results{d: d, opts: opts, parts: parts, steps: steps}
+// were computed elsewhere: compare returns the comparison of base with
+// head (AssembleComparison) when it is asked for (Compare, Summary and
+// Consecutive; it may be called from several goroutines at once), and
+// false for a comparison it does not have, which is a bug of the caller
+// and panics; steps are the steps of every series in series order. opts
+// are the resolved options (ResolveOptions).
+func Assembled(d *model.Dataset, opts Options, steps []Step, compare func(base, head int) (*Comparison, bool)) *Results {
+	return &Results{d: d, opts: opts, parts: compare, steps: steps}
 }
 
 // part is the assembled comparison of base with head.
 func (r *Results) part(base, head int) *Comparison {
-	c, ok := r.parts[[2]int{base, head}]
+	c, ok := r.parts(base, head)
 	if !ok {
 		panic(fmt.Sprintf("analysis: assembled results have no comparison of %s with %s", r.d.Artifacts[base].ID, r.d.Artifacts[head].ID))
 	}

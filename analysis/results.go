@@ -24,9 +24,9 @@ type Results struct {
 	d    *model.Dataset
 	cmp  *Comparer // nil for Assembled results
 	opts Options
-	// parts are the comparisons of Assembled results, by base and head;
-	// steps their steps.
-	parts map[[2]int]*Comparison
+	// parts makes the comparisons of Assembled results; steps are
+	// their steps.
+	parts func(base, head int) (*Comparison, bool)
 	steps []Step
 
 	digestOnce sync.Once

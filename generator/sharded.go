@@ -41,7 +41,7 @@ type shardPart struct {
 // are d's.
 func (s *Site) newShardPart(sp shard.Spec, d *model.Dataset, cont *sitemodel.Content, k keys, warnings []error) *shardPart {
 	p := sitemodel.NewPartial(sp.I, sp.N, d, warnings)
-	p.Config = s.siteKey(cont)
+	p.Config = s.shardKey(cont)
 	// Every series of every shard and every artifact's inputs: shards
 	// that read other results disagree here.
 	parts := [][]byte{[]byte(k.analysis)}
@@ -50,6 +50,19 @@ func (s *Site) newShardPart(sp shard.Spec, d *model.Dataset, cont *sitemodel.Con
 	}
 	p.Inputs = hashParts(parts...)
 	return &shardPart{p: p, collect: p.Collect(d)}
+}
+
+// shardKey identifies what a sharded build's shards and merge must agree
+// on: the perfpages binary and every setting that reaches a page (the
+// site key), but not where each job writes (site.output, site.cache) or
+// where the content folder is: each job of a matrix has its own folders,
+// and only the merge reads the content.
+func (s *Site) shardKey(cont *sitemodel.Content) string {
+	c := *s.Config
+	c.Site.Output, c.Site.Cache, c.Site.Content = "", "", ""
+	t := *s
+	t.Config = &c
+	return t.siteKey(cont)
 }
 
 // emit wraps the renderer's emit to note the paths of the shard's files.
@@ -163,7 +176,7 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 	}
 	copts, _ := analysis.ResolveOptions(s.Config.CompareOptions())
 	data, name, aerr := s.annotations()
-	merged, err := sitemodel.Merge(parts, opts.Shards, s.siteKey(cont), copts, func(d *model.Dataset) { s.annotate(d, data, name, aerr) })
+	merged, err := sitemodel.Merge(parts, opts.Shards, s.shardKey(cont), copts, func(d *model.Dataset) { s.annotate(d, data, name, aerr) })
 	if err != nil {
 		return rep, fmt.Errorf("merge: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/gob"
 	"errors"
@@ -62,8 +63,12 @@ type Partial struct {
 	// Series are the shard's series with their points, in key order.
 	Series []PartialSeries
 	// Comparisons are the comparisons of Options.Comparisons, their rows
-	// the shard's.
-	Comparisons []PartialComparison
+	// the shard's, each encoded on its own (a PartialComparison, gob,
+	// then flate): a merge holds them encoded and decodes one when the
+	// plan asks for it, so that its memory holds the comparisons of one
+	// chunk of the main line decoded at a time, not every row of the
+	// site.
+	Comparisons []PartialBlob
 	// Steps are the steps of the shard's series (Series indexes Series).
 	Steps []analysis.Step
 	// Warnings are the build's problems with the inputs, as its pages
@@ -105,6 +110,12 @@ type PartialPoint struct {
 	Value    float64
 	OK       bool
 	Extras   *model.PointExtras
+}
+
+// PartialBlob is an encoded PartialComparison of Base with Head.
+type PartialBlob struct {
+	Base, Head int
+	Data       []byte
 }
 
 // PartialComparison is a comparison's rows of one shard.
@@ -206,9 +217,30 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 			j++
 		}
 	}
+	var buf bytes.Buffer
+	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	err := gob.NewEncoder(zw).Encode(&pc)
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		panic(fmt.Sprintf("sitemodel: encoding a comparison: %v", err)) // of values this package made: a bug
+	}
 	c.mu.Lock()
-	c.p.Comparisons = append(c.p.Comparisons, pc)
+	c.p.Comparisons = append(c.p.Comparisons, PartialBlob{Base: cm.Base, Head: cm.Head, Data: buf.Bytes()})
 	c.mu.Unlock()
+}
+
+// decode decodes the comparison of b.
+func (b *PartialBlob) decode() (*PartialComparison, error) {
+	var pc PartialComparison
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(b.Data))).Decode(&pc); err != nil {
+		return nil, err
+	}
+	if pc.Base != b.Base || pc.Head != b.Head {
+		return nil, errors.New("a comparison is not what it says")
+	}
+	return &pc, nil
 }
 
 // Encode writes p.
@@ -222,7 +254,7 @@ func (p *Partial) Encode(w io.Writer) error {
 	}
 	// Comparisons in a fixed order: they were collected from several
 	// goroutines.
-	slices.SortFunc(p.Comparisons, func(a, b PartialComparison) int {
+	slices.SortFunc(p.Comparisons, func(a, b PartialBlob) int {
 		return cmp.Or(cmp.Compare(a.Head, b.Head), cmp.Compare(a.Base, b.Base))
 	})
 	if err := gob.NewEncoder(zw).Encode(p); err != nil {
@@ -291,14 +323,12 @@ func (p *Partial) check() error {
 			}
 		}
 	}
-	for _, c := range p.Comparisons {
+	for i, c := range p.Comparisons {
 		if c.Base < 0 || c.Base >= na || c.Head < 0 || c.Head >= na {
 			return errors.New("comparison names no artifact")
 		}
-		for _, r := range c.Rows {
-			if r.S < 0 || int(r.S) >= len(p.Series) {
-				return errors.New("row names no series")
-			}
+		if i > 0 && p.Comparisons[i-1].Head == c.Head && p.Comparisons[i-1].Base == c.Base {
+			return errors.New("a comparison twice")
 		}
 	}
 	for _, st := range p.Steps {
@@ -405,70 +435,69 @@ func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options
 	}
 	slices.SortStableFunc(steps, func(a, b analysis.Step) int { return cmp.Compare(a.Series, b.Series) })
 
-	// The comparisons: each shard's rows of one pair, in series order.
-	type pair struct{ base, head int }
-	type grouped struct {
-		historyFrom int
-		lead        []string
-		rows        []struct {
-			g  int
-			pr *PartialRow
-		}
+	// The comparisons: each shard's rows of one pair, in series order,
+	// decoded when the plan asks for them.
+	type blob struct {
+		part int
+		b    *PartialBlob
 	}
-	byPair := map[pair]*grouped{}
-	var order []pair
+	byPair := map[[2]int][]blob{}
 	for k, p := range parts {
 		for ci := range p.Comparisons {
-			pc := &p.Comparisons[ci]
-			pk := pair{pc.Base, pc.Head}
-			gr := byPair[pk]
-			if gr == nil {
-				gr = &grouped{historyFrom: pc.HistoryFrom, lead: pc.Lead}
-				byPair[pk] = gr
-				order = append(order, pk)
-			}
-			for ri := range pc.Rows {
-				gr.rows = append(gr.rows, struct {
-					g  int
-					pr *PartialRow
-				}{global[k][pc.Rows[ri].S], &pc.Rows[ri]})
-			}
+			pb := &p.Comparisons[ci]
+			key := [2]int{pb.Base, pb.Head}
+			byPair[key] = append(byPair[key], blob{k, pb})
 		}
 	}
-	comps := make([]*analysis.Comparison, 0, len(order))
-	for _, pk := range order {
-		gr := byPair[pk]
-		slices.SortFunc(gr.rows, func(a, b struct {
-			g  int
-			pr *PartialRow
-		}) int {
-			return cmp.Compare(a.g, b.g)
-		})
-		rows := make([]analysis.Row, len(gr.rows))
-		warnings := errorsOf(gr.lead)
-		for i, x := range gr.rows {
+	type ref2 struct {
+		g  int
+		pr *PartialRow
+	}
+	compare := func(base, head int) (*analysis.Comparison, bool) {
+		blobs, ok := byPair[[2]int{base, head}]
+		if !ok {
+			return nil, false
+		}
+		var rows []ref2
+		var first *PartialComparison
+		for _, b := range blobs {
+			pc, err := b.b.decode()
+			if err != nil {
+				panic(fmt.Sprintf("%s: corrupt partial site model: %v", dirs[b.part], err))
+			}
+			if first == nil {
+				first = pc
+			}
+			for ri := range pc.Rows {
+				pr := &pc.Rows[ri]
+				if pr.S < 0 || int(pr.S) >= len(global[b.part]) {
+					panic(fmt.Sprintf("%s: corrupt partial site model: a row names no series", dirs[b.part]))
+				}
+				rows = append(rows, ref2{global[b.part][pr.S], pr})
+			}
+		}
+		slices.SortFunc(rows, func(a, b ref2) int { return cmp.Compare(a.g, b.g) })
+		out := make([]analysis.Row, len(rows))
+		warnings := errorsOf(first.Lead)
+		for i, x := range rows {
 			r := x.pr.R
 			s := series[x.g]
 			r.Series = s
 			if x.pr.B {
-				r.Before = s.At(pk.base)
+				r.Before = s.At(base)
 			}
 			if x.pr.A {
-				r.After = s.At(pk.head)
+				r.After = s.At(head)
 			}
 			if x.pr.Warning != "" {
 				warnings = append(warnings, errors.New(x.pr.Warning))
 			}
-			rows[i] = r
+			out[i] = r
 		}
-		comps = append(comps, analysis.AssembleComparison(pk.base, pk.head, opts, gr.historyFrom, rows, warnings))
-		delete(byPair, pk)
-	}
-	for k := range parts {
-		parts[k].Comparisons = nil
+		return analysis.AssembleComparison(base, head, opts, first.HistoryFrom, out, warnings), true
 	}
 
-	m := &Merged{Results: analysis.Assembled(d, opts, steps, comps), Warnings: errorsOf(parts[0].Warnings)}
+	m := &Merged{Results: analysis.Assembled(d, opts, steps, compare), Warnings: errorsOf(parts[0].Warnings)}
 	for k, p := range parts {
 		for _, f := range p.Files {
 			m.Files = append(m.Files, MergedFile{Dir: dirs[k], PartialOutput: f})
