@@ -138,10 +138,17 @@ func TestShardedEqualsOne(t *testing.T) {
 		return readTree(t, out)
 	}
 	want := build(filepath.Join(dir, "one"))
-	for _, must := range []string{"pr/", "benchmarks/solo/"} {
+	for _, must := range []string{"pr/", "bench/solo/"} {
 		if !slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(p string) bool { return strings.HasPrefix(p, must) }) {
 			t.Errorf("the site has no %s…: the data set does not test what it should", must)
 		}
+	}
+	failed := false
+	for p, f := range want {
+		failed = failed || strings.HasPrefix(p, "commit/") && bytes.Contains(f.data, []byte("failed: "))
+	}
+	if !failed {
+		t.Error("no commit page shows a failed result")
 	}
 	if !bytes.Contains(want["index.html"].data, []byte("broken.json")) {
 		t.Error("the dashboard does not show the broken archive's warning")
@@ -154,13 +161,10 @@ func TestShardedEqualsOne(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	shardedSite(t, dir, files, "")
 	time.Sleep(2 * fileid.FineWindow)
-	cold := t.TempDir()
-	shardedSite(t, cold, files, "")
+	// The cold build of the same folder (the warnings name its files).
 	wantCold := func() map[string]fileInfo {
-		cfg, _ := config.Load(filepath.Join(cold, "perfpages.toml"))
-		s, _ := FromConfig(cfg)
-		out := filepath.Join(cold, "one")
-		if rep, err := s.Build(context.Background(), BuildOptions{Out: out}); err != nil {
+		out := filepath.Join(dir, "cold")
+		if rep, err := site().Build(context.Background(), BuildOptions{Out: out, Cold: true}); err != nil {
 			t.Fatalf("build: %v (%v)", err, rep.Warnings)
 		}
 		return readTree(t, out)

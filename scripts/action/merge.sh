@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # merge: the last job of a sharded build — puts the shards' output folders
-# (build.sh with PP_SHARD, brought here by actions/download-artifact)
+# (build.sh with a shard input, brought here by actions/download-artifact)
 # together into the site. It reads no results: no results branch is
 # fetched.
 #
