@@ -77,6 +77,26 @@ type Partial struct {
 	// Files are the shard's outputs (site-relative paths) and their
 	// SHA-256, which the merge checks as it copies them.
 	Files []PartialOutput
+
+	// src are the series Encode writes (NewPartial's; Series is
+	// empty then): each is converted as it is written, never all at
+	// once.
+	src []*model.Series
+}
+
+// partialHead is what the file holds first: Partial but its series and
+// comparisons, which follow it one gob value each (Series, then
+// Comparisons), so that neither a shard nor a merge holds them all in one
+// encoded message.
+type partialHead struct {
+	Shard, Of      int
+	Config, Inputs string
+	Dataset        PartialDataset
+	Steps          []analysis.Step
+	Warnings       []string
+	Files          []PartialOutput
+	Series         int // how many series follow
+	Comparisons    int // and comparisons after them
 }
 
 // PartialDataset is what a dataset holds besides its series.
@@ -157,20 +177,23 @@ func NewPartial(i, n int, d *model.Dataset, warnings []error) *Partial {
 	for _, w := range warnings {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
-	for _, s := range d.Series {
-		ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges,
-			Points: make([]PartialPoint, len(s.Points))}
-		for k := range s.Points {
-			pt := &s.Points[k]
-			pp := PartialPoint{Artifact: pt.Artifact, Samples: pt.Samples, Error: pt.Error, Value: pt.Value, OK: pt.OK}
-			if e := pt.Extras(); e.Iters != nil || e.Summary != nil {
-				pp.Extras = &e
-			}
-			ps.Points[k] = pp
-		}
-		p.Series = append(p.Series, ps)
-	}
+	p.src = d.Series
 	return p
+}
+
+// partialSeries is series s as a partial site model holds it.
+func partialSeries(s *model.Series) PartialSeries {
+	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges,
+		Points: make([]PartialPoint, len(s.Points))}
+	for k := range s.Points {
+		pt := &s.Points[k]
+		pp := PartialPoint{Artifact: pt.Artifact, Samples: pt.Samples, Error: pt.Error, Value: pt.Value, OK: pt.OK}
+		if e := pt.Extras(); e.Iters != nil || e.Summary != nil {
+			pp.Extras = &e
+		}
+		ps.Points[k] = pp
+	}
+	return ps
 }
 
 // Collector gathers a shard's comparisons into its partial site model:
@@ -257,8 +280,31 @@ func (p *Partial) Encode(w io.Writer) error {
 	slices.SortFunc(p.Comparisons, func(a, b PartialBlob) int {
 		return cmp.Or(cmp.Compare(a.Head, b.Head), cmp.Compare(a.Base, b.Base))
 	})
-	if err := gob.NewEncoder(zw).Encode(p); err != nil {
+	series := p.Series
+	if p.src != nil {
+		series = nil
+	}
+	head := partialHead{Shard: p.Shard, Of: p.Of, Config: p.Config, Inputs: p.Inputs, Dataset: p.Dataset, Steps: p.Steps,
+		Warnings: p.Warnings, Files: p.Files, Series: len(series) + len(p.src), Comparisons: len(p.Comparisons)}
+	enc := gob.NewEncoder(zw)
+	if err := enc.Encode(&head); err != nil {
 		return err
+	}
+	for i := range series {
+		if err := enc.Encode(&series[i]); err != nil {
+			return err
+		}
+	}
+	for _, s := range p.src {
+		ps := partialSeries(s)
+		if err := enc.Encode(&ps); err != nil {
+			return err
+		}
+	}
+	for i := range p.Comparisons {
+		if err := enc.Encode(&p.Comparisons[i]); err != nil {
+			return err
+		}
 	}
 	return zw.Close()
 }
@@ -276,10 +322,10 @@ func ReadPartial(dir string) (*Partial, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	head := make([]byte, len(partialMagic))
-	if _, err := io.ReadFull(br, head); err != nil || !bytes.Equal(head, []byte(partialMagic)) {
-		if bytes.HasPrefix(head, []byte("perfpages partial site model ")) {
-			return nil, fmt.Errorf("%s: a partial site model of another format (%q; this perfpages reads %q): build the shards and merge with one perfpages", name, bytes.TrimSpace(head), partialMagic[:len(partialMagic)-1])
+	magic := make([]byte, len(partialMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
+		if bytes.HasPrefix(magic, []byte("perfpages partial site model ")) {
+			return nil, fmt.Errorf("%s: a partial site model of another format (%q; this perfpages reads %q): build the shards and merge with one perfpages", name, bytes.TrimSpace(magic), partialMagic[:len(partialMagic)-1])
 		}
 		return nil, fmt.Errorf("%s: not a partial site model", name)
 	}
@@ -287,9 +333,28 @@ func ReadPartial(dir string) (*Partial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 	}
-	var p Partial
-	if err := gob.NewDecoder(zr).Decode(&p); err != nil {
+	dec := gob.NewDecoder(zr)
+	var head partialHead
+	if err := dec.Decode(&head); err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	p := Partial{Shard: head.Shard, Of: head.Of, Config: head.Config, Inputs: head.Inputs, Dataset: head.Dataset, Steps: head.Steps,
+		Warnings: head.Warnings, Files: head.Files}
+	// The counts are the file's word: they size nothing before the
+	// values are there.
+	for range head.Series {
+		var ps PartialSeries
+		if err := dec.Decode(&ps); err != nil {
+			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+		}
+		p.Series = append(p.Series, ps)
+	}
+	for range head.Comparisons {
+		var pb PartialBlob
+		if err := dec.Decode(&pb); err != nil {
+			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+		}
+		p.Comparisons = append(p.Comparisons, pb)
 	}
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
