@@ -165,8 +165,8 @@ type PartialOutput struct {
 }
 
 // NewPartial starts the partial site model of shard i of n, whose
-// analysed dataset is d (the shard's series) and whose whole dataset is
-// whole (every shard's, for the skeleton).
+// analysed dataset is d (the shard's series; the rest of it is every
+// shard's) and whose build found the problems warnings in its inputs.
 func NewPartial(i, n int, d *model.Dataset, warnings []error) *Partial {
 	p := &Partial{Shard: i, Of: n}
 	p.Dataset = PartialDataset{Artifacts: d.Artifacts, Machines: d.Machines, MainLine: d.MainLine,
@@ -213,7 +213,7 @@ func (p *Partial) Collect(d *model.Dataset) *Collector {
 	return c
 }
 
-// Add adds comparison c (safe for concurrent use).
+// Add adds comparison cm (safe for concurrent use).
 func (c *Collector) Add(cm *analysis.Comparison) {
 	pc := PartialComparison{Base: cm.Base, Head: cm.Head, HistoryFrom: cm.HistoryFrom, Rows: make([]PartialRow, len(cm.Rows))}
 	var rowWarnings []string
