@@ -832,6 +832,11 @@ func newComparison(d *model.Dataset, base, head int, opts Options, warning error
 	return c
 }
 
+// NoteNotANumber is the note of a row whose values give no relative
+// change (a NaN or an infinity): the one row whose comparison also carries
+// a warning about it.
+const NoteNotANumber = "value is not a number"
+
 // newRow is the rule for a row of series s between the points before and
 // after (either may be nil): the note of a row without a change, the
 // change and its direction. classify reports whether the row has a change
@@ -851,7 +856,7 @@ func newRow(s *model.Series, before, after *model.Point) (r Row, classify bool, 
 	default:
 		r.Change, r.OK = RelativeChange(before.Value, after.Value)
 		if !r.OK {
-			r.Note = "value is not a number"
+			r.Note = NoteNotANumber
 			return r, false, fmt.Errorf("%s %s on %s: a value is not a finite number, no relative change", s.Case, s.Key.Metric, s.Key.Machine)
 		}
 		r.FromZero = math.IsInf(r.Change, 0)

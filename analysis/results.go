@@ -22,8 +22,12 @@ import (
 // the steps and the headline verdicts of every series.
 type Results struct {
 	d    *model.Dataset
-	cmp  *Comparer
+	cmp  *Comparer // nil for Assembled results
 	opts Options
+	// parts makes the comparisons of Assembled results; steps are
+	// their steps.
+	parts func(base, head int) (*Comparison, bool)
+	steps []Step
 
 	digestOnce sync.Once
 	digests    []string
@@ -63,19 +67,41 @@ func (r *Results) Options() Options { return r.opts }
 // Steps are the step changes of every series (see Steps): those
 // AnalyzeOptions gave, or found with changepoint's defaults.
 func (r *Results) Steps() []Step {
+	if r.cmp == nil {
+		return r.steps
+	}
 	r.cmp.headsOnce.Do(r.cmp.computeHeads)
 	return r.cmp.steps
 }
 
 // Compare compares artifact head with artifact base (see [Compare]).
-func (r *Results) Compare(base, head int) *Comparison { return r.cmp.Compare(base, head) }
+func (r *Results) Compare(base, head int) *Comparison {
+	if r.cmp == nil {
+		return r.part(base, head)
+	}
+	return r.cmp.Compare(base, head)
+}
 
 // Summary is Compare with Options.SummaryOnly.
-func (r *Results) Summary(base, head int) *Comparison { return r.cmp.Summary(base, head) }
+func (r *Results) Summary(base, head int) *Comparison {
+	if r.cmp == nil {
+		return r.part(base, head)
+	}
+	return r.cmp.Summary(base, head)
+}
 
 // Consecutive compares each main-line commit in [from, to) with its
 // predecessor (see [Comparer.Consecutive]).
-func (r *Results) Consecutive(from, to int) []*Comparison { return r.cmp.Consecutive(from, to) }
+func (r *Results) Consecutive(from, to int) []*Comparison {
+	if r.cmp == nil {
+		out := make([]*Comparison, 0, to-from)
+		for pos := from; pos < to; pos++ {
+			out = append(out, r.part(r.d.MainLine[pos-1], r.d.MainLine[pos]))
+		}
+		return out
+	}
+	return r.cmp.Consecutive(from, to)
+}
 
 // MetricSummary summarizes rows of this analysis' comparisons together,
 // whatever their metric ([SummarizeMetric] under the comparisons' model):
@@ -174,7 +200,7 @@ func (r *Results) RelativeChange(a, b float64) (float64, bool) { return Relative
 // — its page, its summary in lists and reports — is keyed by its history
 // (which only looks back) and this. It is "" under the other models.
 func (r *Results) Digest(pos int) string {
-	if r.opts.Model != ModelPerfpages || pos < 0 || pos >= len(r.d.MainLine) {
+	if r.cmp == nil || r.opts.Model != ModelPerfpages || pos < 0 || pos >= len(r.d.MainLine) {
 		return ""
 	}
 	r.digestOnce.Do(r.computeDigests)

@@ -44,6 +44,7 @@ import (
 	"github.com/perfpages/perfpages/generator/render"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/generator/shard"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 	"github.com/perfpages/perfpages/generator/source"
 	"github.com/perfpages/perfpages/generator/store"
@@ -743,6 +744,12 @@ type BuildOptions struct {
 	// Timings, when not nil, receives the wall time of each stage of the
 	// build, one line each: where a build's time goes, without a profiler.
 	Timings io.Writer
+	// Shard, when set, builds shard Shard.I of Shard.N alone: its
+	// benchmarks' files and its partial site model
+	// (sitemodel.PartialFile), which Merge puts together with the other
+	// shards' into the site (see package shard for which benchmarks a
+	// shard holds).
+	Shard shard.Spec
 }
 
 // stages times the stages of a build for BuildOptions.Timings: wall
@@ -922,9 +929,15 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	res, as := s.analyze(d, st, tests, k.data)
+	// A shard analyses its benchmarks' series alone: none of a series'
+	// statistics looks at another series.
+	ad := d
+	if opts.Shard.On() {
+		ad = d.Subset(func(sr *model.Series) bool { return opts.Shard.Holds(sr.Case.Benchmark) })
+	}
+	res, as := s.analyze(ad, st, tests, k.data)
 	res.Steps() // the headline verdicts (lazy), here rather than in the plan's time
-	k.chainKeys(d, res)
+	k.chainKeys(ad, res)
 	t.done("analysis")
 	if as.heads != nil {
 		t.note("headlines", "%d of %d positions computed (the others' verdicts kept)", as.heads.Recomputed, len(d.MainLine)*len(d.Series))
@@ -962,21 +975,17 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	br := loadBriefs(st)
 	t.done("setup")
-	popts := sitemodel.Options{
-		Title:        s.Config.Site.Title,
-		BasePath:     s.Config.BasePath(),
-		AbsURL:       s.Config.AbsURL(),
-		Repository:   s.Config.Site.Repository,
-		CommitURL:    s.Config.Site.CommitURL,
-		PRURL:        s.Config.Site.PRURL,
-		CompareURL:   s.Config.Site.CompareURL,
-		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
-		Watch:        s.Config.Triage.Watch(),
-		Content:      cont,
-		Warnings:     rep.Warnings,
-		StepOptions:  s.Config.StepOptions,
-	}
-	if st != nil {
+	popts := s.planOptions(cont, rep.Warnings)
+	var part *shardPart
+	switch {
+	case opts.Shard.On():
+		// A shard's outputs are computed whole: its partial site model
+		// needs every comparison (the writer still writes only the files
+		// whose bytes changed).
+		part = s.newShardPart(opts.Shard, ad, cont, k, rep.Warnings)
+		in := route.ForDataset(d)
+		popts.Part, popts.Routes, popts.Comparisons = sitemodel.PartShard, &in, part.collect.Add
+	case st != nil:
 		popts.SiteKey, popts.Chain, popts.ArtifactKeys, popts.Known, popts.Briefs = s.siteKey(cont), k.chain, k.artifacts, known, br
 		popts.Previous = previousFiles(absOut, records)
 	}
@@ -986,12 +995,19 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	r, err := render.New(plan.SiteView(), s.Themes, w)
 	if err == nil {
 		var stats sitemodel.Stats
-		stats, err = plan.Run(ctx, r.Emit)
+		emit := r.Emit
+		if part != nil {
+			emit = part.emit(r.Emit)
+		}
+		stats, err = plan.Run(ctx, emit)
 		rep.Pages, rep.Kept, rep.Comparisons = stats.Pages, stats.Kept, stats.Comparisons
 		t.note("compare", "%.3fs of plan+render waiting for the analysis' comparisons of consecutive commits", stats.Consecutive.Seconds())
 	}
 	if err == nil {
 		err = r.Finish()
+	}
+	if err == nil && part != nil {
+		err = part.write(w, res)
 	}
 	if err != nil {
 		w.Abort()
@@ -1016,6 +1032,26 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 	t.done("store")
 	return rep, nil
+}
+
+// planOptions are the options of the site's plan with content cont and
+// the problems found in its inputs, without the keys of an incremental
+// build.
+func (s *Site) planOptions(cont *sitemodel.Content, warnings []error) sitemodel.Options {
+	return sitemodel.Options{
+		Title:        s.Config.Site.Title,
+		BasePath:     s.Config.BasePath(),
+		AbsURL:       s.Config.AbsURL(),
+		Repository:   s.Config.Site.Repository,
+		CommitURL:    s.Config.Site.CommitURL,
+		PRURL:        s.Config.Site.PRURL,
+		CompareURL:   s.Config.Site.CompareURL,
+		TriageFilter: analysis.TriageFilter(s.Config.Triage.Filter),
+		Watch:        s.Config.Triage.Watch(),
+		Content:      cont,
+		Warnings:     warnings,
+		StepOptions:  s.Config.StepOptions,
+	}
 }
 
 // openStore opens the store of the output out (resolved), emptied for a

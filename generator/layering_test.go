@@ -57,7 +57,7 @@ var layerStages = []struct {
 	pkgs []string // module-relative import paths; a trailing "/..." covers a tree
 	may  []string // earlier stages it may import
 }{
-	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "content", "themes"}, nil},
+	{"toolkit", []string{"analysis/quantile", "generator/inert", "generator/internal/capped", "generator/internal/confined", "generator/internal/fileid", "internal/mdtext/...", "generator/internal/nearest", "generator/internal/par", "generator/internal/readkit", "generator/internal/sourcespec", "generator/outdir", "generator/shard", "content", "themes"}, nil},
 	{"model", []string{"analysis/model"}, []string{"toolkit"}},
 	{"statistics", []string{"analysis/budget", "analysis/criterion", "analysis/zscore", "analysis/mannwhitney", "analysis/changepoint"}, []string{"toolkit"}},
 	{"analysis", []string{"analysis"}, []string{"toolkit", "model", "statistics"}},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfpages/perfpages/generator"
+	"github.com/perfpages/perfpages/generator/shard"
 	"github.com/perfpages/perfpages/generator/sitemodel"
 )
 
@@ -23,8 +24,16 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end of the build to this file")
 	timings := fs.Bool("timings", false, "print the wall and CPU time of each stage of the build on stderr")
+	shardFlag := fs.String("shard", "", "build shard `i/n` alone: its benchmarks' files and its partial site model, for perfpages merge")
 	if err := parse(fs, args, 0); err != nil {
 		return err
+	}
+	var sp shard.Spec
+	if *shardFlag != "" {
+		var err error
+		if sp, err = shard.Parse(*shardFlag); err != nil {
+			return err
+		}
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -49,7 +58,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	bo := generator.BuildOptions{Out: *out, Strict: *strict, Cold: *cold}
+	bo := generator.BuildOptions{Out: *out, Strict: *strict, Cold: *cold, Shard: sp}
 	if *timings {
 		bo.Timings = stderr
 	}
@@ -79,8 +88,18 @@ func printGrouped(w io.Writer, prefix string, problems []error) {
 
 func build(ctx context.Context, s *generator.Site, opts generator.BuildOptions, stdout, stderr io.Writer) (*generator.Report, error) {
 	start := time.Now()
-	strict := opts.Strict
 	rep, err := s.Build(ctx, opts)
+	what := "built"
+	if opts.Shard.On() {
+		what = "built shard " + opts.Shard.String() + ":"
+	}
+	return reportBuild(rep, err, start, what, opts.Strict, stdout, stderr)
+}
+
+// reportBuild reports a build or merge that began at start and returned
+// rep and err: notes and warnings on stderr, one line each, and a summary
+// line on stdout that begins with what ("built").
+func reportBuild(rep *generator.Report, err error, start time.Time, what string, strict bool, stdout, stderr io.Writer) (*generator.Report, error) {
 	prefix := "perfpages: warning: "
 	if strict {
 		prefix = "perfpages: "
@@ -113,8 +132,8 @@ func build(ctx context.Context, s *generator.Site, opts generator.BuildOptions, 
 		fmt.Fprintf(stdout, "%s is up to date: nothing changed since its last build (%d pages, %d files from %d artifacts and %d series; checked in %s)",
 			where, rep.Pages, rep.Files, rep.Artifact, rep.Series, time.Since(start).Round(time.Millisecond))
 	} else {
-		fmt.Fprintf(stdout, "built %d pages (%d files) from %d artifacts and %d series into %s in %s",
-			rep.Pages, rep.Files, rep.Artifact, rep.Series, where, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "%s %d pages (%d files) from %d artifacts and %d series into %s in %s",
+			what, rep.Pages, rep.Files, rep.Artifact, rep.Series, where, time.Since(start).Round(time.Millisecond))
 		if rep.Kept > 0 {
 			fmt.Fprintf(stdout, "; %d comparisons computed, %d files kept from the last build", rep.Comparisons, rep.Kept)
 		}

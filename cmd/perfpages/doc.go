@@ -5,12 +5,19 @@
 //
 // Usage:
 //
-//	perfpages build [-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F] [-timings]
+//	perfpages build [-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-shard I/N] [-cpuprofile F] [-memprofile F] [-timings]
 //	      builds the site; with no -config and no perfpages.toml in the current
 //	      folder, the embedded demo site into public/ (saying so on stderr);
 //	      -base-url (or PERFPAGES_BASE_URL) overrides site.base_url, -cache the
 //	      store of earlier builds (site.cache); a build reuses what the last one
-//	      computed and rewrites only what changed, -cold computes everything again
+//	      computed and rewrites only what changed, -cold computes everything
+//	      again; -shard i/n builds shard i of n alone (its benchmarks' files and a
+//	      partial site model) for merge
+//	perfpages merge [-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-timings] SHARD-DIR...
+//	      the last job of a sharded build: puts the output folders of every build
+//	      -shard i/n together into the site, byte for byte the one build writes
+//	      without shards (same config, same inputs; it reads the shards' partial
+//	      site models, not the results)
 //	perfpages serve [-config F] [-addr 127.0.0.1:8080] [-base-url URL] [-cache DIR|off] [-poll 1s]
 //	      builds, serves, and rebuilds when the config, archives, content, theme
 //	      or annotations.yaml change

@@ -40,10 +40,15 @@ var commands []subcommand
 func init() {
 	commands = []subcommand{
 		{name: "build", run: cmdBuild,
-			synopsis: "[-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-cpuprofile F] [-memprofile F] [-timings]",
+			synopsis: "[-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-shard I/N] [-cpuprofile F] [-memprofile F] [-timings]",
 			summary: "builds the site; with no `-config` and no `perfpages.toml` in the current folder, the embedded demo site into `public/` " +
 				"(saying so on stderr); `-base-url` (or `PERFPAGES_BASE_URL`) overrides `site.base_url`, `-cache` the store of earlier builds (`site.cache`); " +
-				"a build reuses what the last one computed and rewrites only what changed, `-cold` computes everything again"},
+				"a build reuses what the last one computed and rewrites only what changed, `-cold` computes everything again; " +
+				"`-shard i/n` builds shard i of n alone (its benchmarks' files and a partial site model) for `merge`"},
+		{name: "merge", run: cmdMerge,
+			synopsis: "[-config F] [-out DIR] [-base-url URL] [-cache DIR|off] [-strict] [-cold] [-timings] SHARD-DIR...",
+			summary: "the last job of a sharded build: puts the output folders of every `build -shard i/n` together into the site, " +
+				"byte for byte the one `build` writes without shards (same config, same inputs; it reads the shards' partial site models, not the results)"},
 		{name: "serve", run: cmdServe,
 			synopsis: "[-config F] [-addr 127.0.0.1:8080] [-base-url URL] [-cache DIR|off] [-poll 1s]",
 			summary:  "builds, serves, and rebuilds when the config, archives, content, theme or `annotations.yaml` change"},

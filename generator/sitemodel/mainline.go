@@ -91,7 +91,7 @@ type keptChunk struct {
 // wrote all of its outputs from the same inputs and remembers their
 // summaries: nothing of the chunk is computed.
 func (p *planner) keepable(from, to int) (*keptChunk, bool) {
-	if p.opts.Known == nil || p.opts.Briefs == nil || p.chainKey(to-1) == "" {
+	if p.opts.Part == PartShard || p.opts.Known == nil || p.opts.Briefs == nil || p.chainKey(to-1) == "" {
 		return nil, false
 	}
 	k := &keptChunk{briefs: make([]*listEntry, to-from)}
@@ -472,6 +472,11 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 		p.mu.Unlock()
 	}
 	w.computed = to - first
+	if p.opts.Comparisons != nil {
+		for _, c := range w.comps[first-from:] {
+			p.opts.Comparisons(c)
+		}
+	}
 	// Series data, one file per benchmark.
 	w.byBench = map[string][]rowRef{}
 	w.prev = map[string]map[string]float64{} // bench → series id → value at from-1
@@ -549,6 +554,12 @@ func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 		}
 	}
 	segs, n := w.segs, to-from
+	switch p.opts.Part {
+	case PartShard:
+		n = 0 // the data files alone
+	case PartSiteWide:
+		jobs = nil // the shards wrote the data files
+	}
 	return par.Each(ctx, len(jobs)+2*n+1, func(j int) error {
 		switch {
 		case j < len(jobs):
@@ -566,6 +577,8 @@ func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 			return p.commitPage(from+i, w.comps[i])
 		case j < len(jobs)+2*n:
 			p.summarize(from+j-len(jobs)-n, w.comps[j-len(jobs)-n])
+			return nil
+		case p.opts.Part == PartShard:
 			return nil
 		}
 		return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {

@@ -124,6 +124,53 @@ func (p *planner) prs(ctx context.Context) error {
 	})
 }
 
+// SiteComparisons are the comparisons other than those of consecutive
+// main-line commits that the site's pages show whole (base, head): the
+// latest try run of each PR that is not merged against its base, and
+// every pair the URL table gives a page of its own (route.Shown).
+func (p *planner) siteComparisons() [][2]int {
+	d := p.d
+	var out [][2]int
+	seen := map[[2]int]bool{}
+	add := func(base, head int) {
+		if k := [2]int{base, head}; !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, pr := range d.PRs() {
+		head, ok := d.PRHead(pr)
+		if !ok || d.MainPos(head) >= 0 {
+			continue
+		}
+		if b, ok := d.PRBase(head); ok {
+			add(b, head)
+		}
+	}
+	for _, pr := range p.pairs.Pairs {
+		if pr.Own {
+			add(pr.Base, pr.Head)
+		}
+	}
+	return out
+}
+
+// pairComparisons computes, in a shard's plan, the comparisons of
+// siteComparisons and hands them to Options.Comparisons.
+func (p *planner) pairComparisons(ctx context.Context) error {
+	pairs := p.siteComparisons()
+	return par.Each(ctx, len(pairs), func(i int) error {
+		c := p.res.Compare(pairs[i][0], pairs[i][1])
+		p.mu.Lock()
+		p.stats.Comparisons++
+		p.mu.Unlock()
+		if p.opts.Comparisons != nil {
+			p.opts.Comparisons(c)
+		}
+		return nil
+	})
+}
+
 // isKnown reports whether the previous build wrote o from the same inputs.
 func (p *planner) isKnown(o Output) bool {
 	if o.Key == "" {
@@ -584,11 +631,23 @@ func (p *planner) benches(ctx context.Context) error {
 		slices.Sort(l.Metrics)
 		idx.Benchmarks = append(idx.Benchmarks, l)
 	}
-	if err := p.out(Output{Path: route.BenchIndex, Layout: "benchmarks", Title: "Benchmarks", Sitemap: true}, func(o *Output) error {
-		o.Data = idx
+	if p.opts.Part != PartShard {
+		if err := p.out(Output{Path: route.BenchIndex, Layout: "benchmarks", Title: "Benchmarks", Sitemap: true}, func(o *Output) error {
+			o.Data = idx
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if p.opts.Part == PartSiteWide {
+		// The shards wrote the benchmarks' pages; the sitemap lists them.
+		p.mu.Lock()
+		for _, name := range names {
+			p.pages = append(p.pages, p.routes.Bench(name))
+			p.stats.Pages++
+		}
+		p.mu.Unlock()
 		return nil
-	}); err != nil {
-		return err
 	}
 	return par.Each(ctx, len(names), func(i int) error {
 		name := names[i]

@@ -99,7 +99,38 @@ type Options struct {
 	// summaries) across builds, by chain key; nil: nothing is
 	// remembered.
 	Briefs Briefs
+
+	// Part makes the plan one part of a sharded site (see partial.go);
+	// PartWhole: the whole site.
+	Part Part
+	// Routes are the URL table's inputs when the dataset is not the
+	// whole site's (a shard's: its benchmarks' segments must be the
+	// whole site's); nil: route.ForDataset of the dataset.
+	Routes *route.Input
+	// Comparisons receives, in a shard's plan (PartShard), every
+	// comparison the site-wide outputs show: those of consecutive
+	// main-line commits from position 1 on, then the pairs with pages of
+	// their own (SiteComparisons). It is called from several goroutines
+	// at once.
+	Comparisons func(*analysis.Comparison)
 }
+
+// Part is which outputs of the site a plan emits.
+type Part int
+
+// The parts of a site.
+const (
+	// PartWhole is every output of the site.
+	PartWhole Part = iota
+	// PartShard is the outputs of each benchmark of the dataset alone:
+	// its series data files, series index and page. The site-wide
+	// outputs are not computed; their comparisons go to
+	// Options.Comparisons instead.
+	PartShard
+	// PartSiteWide is every output but those of PartShard: a merge's,
+	// which takes the benchmarks' files from the shards.
+	PartSiteWide
+)
 
 // Briefs is a memory of main-line comparisons' summaries.
 type Briefs interface {
@@ -241,6 +272,10 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 		p.chunk = DefaultChunk
 	}
 	in := route.ForDataset(d)
+	if opts.Routes != nil {
+		in = *opts.Routes
+		in.Pages = slices.Clone(in.Pages)
+	}
 	for _, cp := range opts.Content.Pages {
 		in.Pages = append(in.Pages, route.Named{Name: cp.Slug, Origin: cp.Source})
 	}
@@ -295,6 +330,9 @@ func (pl *Plan) Run(ctx context.Context, emit Emit) (_ Stats, err error) {
 		return p.stats, err
 	}
 	steps := []func(context.Context) error{p.prs, p.weeks, p.benches, p.regressions, p.dashboard, p.lists, p.contentPages, p.fixed}
+	if p.opts.Part == PartShard {
+		steps = []func(context.Context) error{p.pairComparisons, p.benches}
+	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return p.stats, err

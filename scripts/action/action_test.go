@@ -635,3 +635,67 @@ func TestRecordErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestShardedBuildMerge: the matrix of a sharded build (build.sh with
+// PP_SHARD in two jobs) and its merge job (merge.sh) write the site the
+// plain build does, byte for byte.
+func TestShardedBuildMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the action's scripts end to end")
+	}
+	s := newScratch(t)
+	for i, c := range []string{"c1", "c2", "c3"} {
+		r := s.record(s.proj, "PP_FILES="+s.benchFile(c+".txt", 1000+100*float64(i)), "PP_ARTIFACT="+s.sha[c], "PP_MACHINE=ci-linux")
+		if r.err != nil {
+			t.Fatalf("record %s: %v\n%s", c, r.err, r.stderr)
+		}
+	}
+	ci := s.clone("ci")
+	env := []string{"PP_BASE_URL=https://example.github.io/proj/"}
+	if b := s.run("build", ci, append(env, "PP_OUT=public")...); b.err != nil {
+		t.Fatalf("build: %v", b.err)
+	}
+	for _, sh := range []string{"1/2", "2/2"} {
+		if b := s.run("build", ci, append(env, "PP_OUT=shard-"+sh[:1], "PP_SHARD="+sh)...); b.err != nil {
+			t.Fatalf("build shard %s: %v", sh, b.err)
+		}
+	}
+	m := s.run("merge", ci, append(env, "PP_OUT=site", "PP_SHARDS=shard-*")...)
+	if m.err != nil {
+		t.Fatalf("merge: %v", m.err)
+	}
+	if m.outputs["out"] != "site" {
+		t.Errorf("merge's output out = %q, want site", m.outputs["out"])
+	}
+	want, got := tree(t, filepath.Join(ci, "public")), tree(t, filepath.Join(ci, "site"))
+	if len(want) < 10 || len(got) != len(want) {
+		t.Errorf("the merged site has %d files, the plain build's %d", len(got), len(want))
+	}
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("%s: differs from the plain build's", p)
+		}
+	}
+	if b := s.run("merge", ci, append(env, "PP_OUT=site", "PP_SHARDS=shard-1")...); b.err == nil || !strings.Contains(b.stderr, "missing") {
+		t.Errorf("a merge of one of two shards: %v\n%s", b.err, b.stderr)
+	}
+}
+
+// tree reads every file under root, by slash path.
+func tree(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -9,6 +9,9 @@
 #   PP_CACHE           analysis cache folder, kept between runs by the action's cache step
 #                      (default .perfpages-cache; "off" for none)
 #   PP_STRICT          true: fail on any warning
+#   PP_SHARD           i/n: build shard i of n alone (a matrix job of a sharded build); the
+#                      out folder then holds the shard's files and partial site model, for
+#                      merge.sh (upload it with actions/upload-artifact)
 #   PP_RESULTS_BRANCH  results branch to fetch first (default perf-results; "" for none)
 #   PP_REMOTE          remote (default origin)
 # Outputs: out (the site folder).
@@ -25,5 +28,6 @@ args=(build -out "$out" -cache "${PP_CACHE:-.perfpages-cache}")
 [ -z "${PP_CONFIG:-}" ] || args+=(-config "$PP_CONFIG")
 [ -z "${PP_BASE_URL:-}" ] || args+=(-base-url "$PP_BASE_URL")
 [ "${PP_STRICT:-false}" != true ] || args+=(-strict)
+[ -z "${PP_SHARD:-}" ] || args+=(-shard "$PP_SHARD")
 "$PERFPAGES" "${args[@]}" || pp_die "build: perfpages build failed (see above)"
 pp_output out "$out"

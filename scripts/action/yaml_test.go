@@ -98,8 +98,8 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("step %q sets %v; %s.sh reads %v", step.Name, set, m[1], read)
 		}
 	}
-	if scripts != 5 {
-		t.Errorf("%d steps run scripts, want 5 (key, install, record, build, comment)", scripts)
+	if scripts != 6 {
+		t.Errorf("%d steps run scripts, want 6 (key, install, record, build, merge, comment)", scripts)
 	}
 }
 

@@ -1,0 +1,255 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
+	"github.com/perfpages/perfpages/generator/shard"
+)
+
+// shardedBuild builds site s as n shards into dir/shard-<i> and merges
+// them into dir/site; it returns the merged site's files.
+func shardedBuild(t *testing.T, s func() *Site, dir string, n int) map[string]fileInfo {
+	t.Helper()
+	var shards []string
+	for i := 1; i <= n; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
+		if rep, err := s().Build(context.Background(), BuildOptions{Out: out, Shard: shard.Spec{I: i, N: n}}); err != nil {
+			t.Fatalf("shard %d/%d: %v (warnings %v)", i, n, err, rep.Warnings)
+		}
+		shards = append(shards, out)
+	}
+	out := filepath.Join(dir, "site")
+	if rep, err := s().Merge(context.Background(), MergeOptions{Out: out, Shards: shards}); err != nil {
+		t.Fatalf("merge: %v (warnings %v)", err, rep.Warnings)
+	}
+	return readTree(t, out)
+}
+
+// sameSite reports every file of got that is missing from want, differs,
+// or is only in got.
+func sameSite(t *testing.T, what string, got, want map[string]fileInfo) {
+	t.Helper()
+	var diff []string
+	for p, w := range want {
+		g, ok := got[p]
+		switch {
+		case !ok:
+			diff = append(diff, p+": missing")
+		case !bytes.Equal(g.data, w.data):
+			diff = append(diff, p+": differs")
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diff = append(diff, p+": only in the sharded site")
+		}
+	}
+	slices.Sort(diff)
+	if len(diff) > 0 {
+		t.Errorf("%s: %d of %d files not as one build's:\n%v", what, len(diff), len(want), diff[:min(len(diff), 30)])
+	}
+}
+
+func TestShardedDemo(t *testing.T) {
+	demo := func() *Site {
+		s, err := Demo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one")
+	if rep, err := demo().Build(context.Background(), BuildOptions{Out: one}); err != nil {
+		t.Fatalf("build: %v (%v)", err, rep.Warnings)
+	}
+	want := readTree(t, one)
+	for _, n := range []int{1, 3} {
+		got := shardedBuild(t, demo, filepath.Join(dir, fmt.Sprint(n)), n)
+		sameSite(t, fmt.Sprintf("%d shards", n), got, want)
+		t.Logf("%d shards: %d files, one build %d", n, len(got), len(want))
+	}
+}
+
+// shardedSite is a site for the sharded tests: the S data set (PRs, try
+// runs, failed results, five machines) without the archives whose name
+// holds skip, a benchmark of one series on a machine of its own, and a
+// broken archive (a warning every page shows).
+func shardedSite(t *testing.T, dir string, files map[string][]byte, skip string) {
+	t.Helper()
+	scaleSite(t, dir, files, skip)
+	solo := `{"schema": "perfpages.run.v1", "artifact": {"id": "231fb282053342ea40b01fc87b9ec318469c437d", "kind": "commit", "date": "2026-01-05T01:13:54Z", "branch": "main"},
+ "machine": {"name": "solo-box"}, "results": [{"benchmark": "solo", "metric": "wall-time", "unit": "ns", "samples": [10, 11, 12]}]}`
+	writeFile(t, filepath.Join(dir, "results", "solo-box", "solo.json"), solo)
+	writeFile(t, filepath.Join(dir, "results", "solo-box", "broken.json"), `{"schema": "perfpages.run.v1", "artifact": `)
+}
+
+func writeFile(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestShardedEqualsOne builds the S data set once, as 3 shards and a
+// merge, and as 1 shard and a merge: the sites are the same files with the
+// same bytes. Then a commit more, built incrementally (the same output
+// folders and stores): one build, the shards and the merge again write a
+// cold build's site.
+func TestShardedEqualsOne(t *testing.T) {
+	files, names := scaleFiles(t)
+	newest := filepath.Base(names[len(names)-1])[:17]
+	for _, name := range names {
+		if s := filepath.Base(name)[:17]; s > newest {
+			newest = s
+		}
+	}
+	dir := t.TempDir()
+	shardedSite(t, dir, files, newest)
+	site := func() *Site {
+		cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	build := func(out string) map[string]fileInfo {
+		if rep, err := site().Build(context.Background(), BuildOptions{Out: out}); err != nil {
+			t.Fatalf("build: %v (%v)", err, rep.Warnings)
+		}
+		return readTree(t, out)
+	}
+	want := build(filepath.Join(dir, "one"))
+	for _, must := range []string{"pr/", "bench/solo/"} {
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(p string) bool { return strings.HasPrefix(p, must) }) {
+			t.Errorf("the site has no %s…: the data set does not test what it should", must)
+		}
+	}
+	failed := false
+	for p, f := range want {
+		failed = failed || strings.HasPrefix(p, "commit/") && bytes.Contains(f.data, []byte("failed: "))
+	}
+	if !failed {
+		t.Error("no commit page shows a failed result")
+	}
+	if !bytes.Contains(want["index.html"].data, []byte("broken.json")) {
+		t.Error("the dashboard does not show the broken archive's warning")
+	}
+	for _, n := range []int{1, 3} {
+		sameSite(t, fmt.Sprintf("%d shards", n), shardedBuild(t, site, filepath.Join(dir, fmt.Sprint(n)), n), want)
+	}
+
+	// A commit more: incremental builds of the same folders.
+	time.Sleep(20 * time.Millisecond)
+	shardedSite(t, dir, files, "")
+	time.Sleep(2 * fileid.FineWindow)
+	// The cold build of the same folder (the warnings name its files).
+	wantCold := func() map[string]fileInfo {
+		out := filepath.Join(dir, "cold")
+		if rep, err := site().Build(context.Background(), BuildOptions{Out: out, Cold: true}); err != nil {
+			t.Fatalf("build: %v (%v)", err, rep.Warnings)
+		}
+		return readTree(t, out)
+	}()
+	sameSite(t, "one build +1", build(filepath.Join(dir, "one")), wantCold)
+	sameSite(t, "3 shards +1", shardedBuild(t, site, filepath.Join(dir, "3"), 3), wantCold)
+}
+
+// TestMergeRefuses: a merge of shards that are not every shard of one
+// build, or whose partial site model is not one, fails naming what is
+// wrong, and writes no site.
+func TestMergeRefuses(t *testing.T) {
+	demo := func() *Site {
+		s, err := Demo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	dir := t.TempDir()
+	shardOf := func(s *Site, name string, i, n int) string {
+		out := filepath.Join(dir, name)
+		if rep, err := s.Build(context.Background(), BuildOptions{Out: out, Shard: shard.Spec{I: i, N: n}}); err != nil {
+			t.Fatalf("shard %d/%d: %v (%v)", i, n, err, rep.Warnings)
+		}
+		return out
+	}
+	s1, s2, s3 := shardOf(demo(), "s1", 1, 3), shardOf(demo(), "s2", 2, 3), shardOf(demo(), "s3", 3, 3)
+	half := shardOf(demo(), "half", 1, 2)
+	other := demo()
+	other.Files = other.Files[:len(other.Files)-1] // one archive less
+	otherInputs := shardOf(other, "other-inputs", 1, 3)
+	titled := demo()
+	cfg := *titled.Config
+	cfg.Site.Title = "another title"
+	titled.Config = &cfg
+	otherConfig := shardOf(titled, "other-config", 1, 3)
+
+	corrupt := filepath.Join(dir, "corrupt")
+	os.CopyFS(corrupt, os.DirFS(s1))
+	writeFile(t, filepath.Join(corrupt, "perfpages-partial.gob.gz"), "perfpages partial site model 1\nnot gzip")
+	oldFormat := filepath.Join(dir, "old-format")
+	os.CopyFS(oldFormat, os.DirFS(s1))
+	writeFile(t, filepath.Join(oldFormat, "perfpages-partial.gob.gz"), "perfpages partial site model 0\n")
+	notShard := filepath.Join(dir, "not-a-shard")
+	os.MkdirAll(notShard, 0o755)
+	changed := filepath.Join(dir, "changed")
+	os.CopyFS(changed, os.DirFS(s2))
+	tampered := false
+	filepath.WalkDir(changed, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !tampered && strings.HasSuffix(p, "index.html") {
+			tampered = true
+			return os.WriteFile(p, []byte("edited"), 0o644)
+		}
+		return err
+	})
+
+	for _, tc := range []struct {
+		name   string
+		shards []string
+		want   string
+	}{
+		{"a shard missing", []string{s1, s3}, "shards [2] of 3 missing"},
+		{"a shard twice", []string{s1, s2, s3, s2}, "shard 2/3 twice"},
+		{"shards of different counts", []string{s1, half}, "shards of different builds"},
+		{"different inputs", []string{s3, s2, otherInputs}, "read different inputs"},
+		{"different settings", []string{otherConfig, s2, s3}, "other settings"},
+		{"corrupt", []string{corrupt, s2, s3}, "corrupt partial site model"},
+		{"another format", []string{oldFormat, s2, s3}, "another format"},
+		{"not a shard", []string{notShard, s2, s3}, "no partial site model"},
+		{"a shard's file changed", []string{s1, changed, s3}, "changed since its shard wrote it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "site-"+strings.ReplaceAll(tc.name, " ", "-"))
+			_, err := demo().Merge(context.Background(), MergeOptions{Out: out, Shards: tc.shards})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("merge: %v, want an error with %q", err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+				t.Error("the failed merge wrote a site")
+			}
+		})
+	}
+	// The output may be no shard's folder.
+	if _, err := demo().Merge(context.Background(), MergeOptions{Out: s1, Shards: []string{s1, s2, s3}}); err == nil {
+		t.Error("a merge into a shard's folder was not refused")
+	}
+}

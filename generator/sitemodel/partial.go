@@ -1,0 +1,580 @@
+package sitemodel
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/flate"
+	"compress/gzip"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/perfpages/perfpages/analysis"
+	"github.com/perfpages/perfpages/analysis/model"
+)
+
+// This file is the partial site model: what one shard of a sharded build
+// (build -shard i/n, see package shard) hands the merge, and how the merge
+// puts the shards' parts together into the analysis' value the site-wide
+// outputs are planned from (analysis.Assembled).
+//
+// A shard analyses its benchmarks' series alone (a benchmark's series
+// never meet another's in a statistic: each series' steps, headline
+// verdicts and comparison rows are its own), writes their outputs (series
+// data files, series indexes, benchmark pages: PartShard) and a partial
+// site model. The merge plans every other output (PartSiteWide) from the
+// shards' partial models and copies the shards' files in place. It runs
+// no statistic: every row comes classified, every step detected; a
+// comparison's per-metric summaries are summed from its rows as the
+// analysis sums them (analysis.AssembleComparison).
+//
+// The same boundary (analysis of some series → partial site model →
+// site-wide plan) is what a single build would take to bound its memory by
+// groups of series: the parts need not come from other machines.
+
+// PartialFile is the name of a shard's partial site model in its output
+// folder. It is not part of the site: the merge reads it and copies only
+// the files it lists.
+const PartialFile = "perfpages-partial.gob.gz"
+
+// partialMagic starts every partial site model; its last field is the
+// format's version, which a merge requires to be its own.
+const partialMagic = "perfpages partial site model 1\n"
+
+// Partial is one shard's partial site model.
+type Partial struct {
+	// Shard is the shard's number, 1 to Of.
+	Shard, Of int
+	// Config identifies the perfpages binary and every setting that
+	// reaches a page (a build's site key); Inputs the dataset the shard
+	// read, every series of every shard (the analysis and artifact keys
+	// of the inputs). Shards of one site agree on both; the merge checks
+	// Config against its own.
+	Config, Inputs string
+	// Dataset is the dataset's skeleton (artifacts, machines, main line,
+	// warnings, notes), every shard's the same; its series are Series.
+	Dataset PartialDataset
+	// Series are the shard's series with their points, in key order.
+	Series []PartialSeries
+	// Comparisons are the comparisons of Options.Comparisons, their rows
+	// the shard's, each encoded on its own (a PartialComparison, gob,
+	// then flate): a merge holds them encoded and decodes one when the
+	// plan asks for it, so that its memory holds the comparisons of one
+	// chunk of the main line decoded at a time, not every row of the
+	// site.
+	Comparisons []PartialBlob
+	// Steps are the steps of the shard's series (Series indexes Series).
+	Steps []analysis.Step
+	// Warnings are the build's problems with the inputs, as its pages
+	// show them (every shard reads every input: they are the same).
+	Warnings []string
+	// Files are the shard's outputs (site-relative paths) and their
+	// SHA-256, which the merge checks as it copies them.
+	Files []PartialOutput
+
+	// src are the series Encode writes (NewPartial's; Series is
+	// empty then): each is converted as it is written, never all at
+	// once.
+	src []*model.Series
+}
+
+// partialHead is what the file holds first: Partial but its series and
+// comparisons, which follow it one gob value each (Series, then
+// Comparisons), so that neither a shard nor a merge holds them all in one
+// encoded message.
+type partialHead struct {
+	Shard, Of      int
+	Config, Inputs string
+	Dataset        PartialDataset
+	Steps          []analysis.Step
+	Warnings       []string
+	Files          []PartialOutput
+	Series         int // how many series follow
+	Comparisons    int // and comparisons after them
+}
+
+// PartialDataset is what a dataset holds besides its series.
+type PartialDataset struct {
+	Artifacts []model.Artifact
+	Machines  []model.Machine
+	MainLine  []int
+	Warnings  []string
+	Notes     []string
+	Value     model.ValueKind
+	Origins   []string
+}
+
+// PartialSeries is a series and its points.
+type PartialSeries struct {
+	Key     model.SeriesKey
+	Case    model.TestCase
+	Context model.Params
+	Metric  model.Metric
+	Origin  string
+	Value   model.ValueKind
+	Ranges  map[int]string
+	Points  []PartialPoint
+}
+
+// PartialPoint is a point of a series.
+type PartialPoint struct {
+	Artifact int
+	Samples  []float64
+	Error    string
+	Value    float64
+	OK       bool
+	Extras   *model.PointExtras
+}
+
+// PartialBlob is an encoded PartialComparison of Base with Head.
+type PartialBlob struct {
+	Base, Head int
+	Data       []byte
+}
+
+// PartialComparison is a comparison's rows of one shard.
+type PartialComparison struct {
+	Base, Head, HistoryFrom int
+	// Lead are the comparison's warnings that no row gave (the
+	// options'), every shard's the same.
+	Lead []string
+	Rows []PartialRow
+}
+
+// PartialRow is a classified row: R without its series and points, which
+// are the shard's series S at the comparison's base (B) and head (A).
+type PartialRow struct {
+	S    int32
+	B, A bool
+	R    analysis.Row
+	// Warning is the comparison's warning this row gave ("a value is not
+	// a finite number"), "" for none.
+	Warning string
+}
+
+// PartialOutput is a file a shard wrote.
+type PartialOutput struct {
+	Path string
+	Sum  [32]byte
+}
+
+// NewPartial starts the partial site model of shard i of n, whose
+// analysed dataset is d (the shard's series; the rest of it is every
+// shard's) and whose build found the problems warnings in its inputs.
+func NewPartial(i, n int, d *model.Dataset, warnings []error) *Partial {
+	p := &Partial{Shard: i, Of: n}
+	p.Dataset = PartialDataset{Artifacts: d.Artifacts, Machines: d.Machines, MainLine: d.MainLine,
+		Notes: d.Notes, Value: d.Value, Origins: d.Origins()}
+	for _, w := range d.Warnings {
+		p.Dataset.Warnings = append(p.Dataset.Warnings, w.Error())
+	}
+	for _, w := range warnings {
+		p.Warnings = append(p.Warnings, w.Error())
+	}
+	p.src = d.Series
+	return p
+}
+
+// partialSeries is series s as a partial site model holds it.
+func partialSeries(s *model.Series) PartialSeries {
+	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges,
+		Points: make([]PartialPoint, len(s.Points))}
+	for k := range s.Points {
+		pt := &s.Points[k]
+		pp := PartialPoint{Artifact: pt.Artifact, Samples: pt.Samples, Error: pt.Error, Value: pt.Value, OK: pt.OK}
+		if e := pt.Extras(); e.Iters != nil || e.Summary != nil {
+			pp.Extras = &e
+		}
+		ps.Points[k] = pp
+	}
+	return ps
+}
+
+// Collector gathers a shard's comparisons into its partial site model:
+// its Add is Options.Comparisons.
+type Collector struct {
+	p     *Partial
+	index map[*model.Series]int32
+	mu    sync.Mutex
+}
+
+// Collect returns the collector of p's comparisons of dataset d's series.
+func (p *Partial) Collect(d *model.Dataset) *Collector {
+	c := &Collector{p: p, index: make(map[*model.Series]int32, len(d.Series))}
+	for i, s := range d.Series {
+		c.index[s] = int32(i)
+	}
+	return c
+}
+
+// Add adds comparison cm (safe for concurrent use).
+func (c *Collector) Add(cm *analysis.Comparison) {
+	pc := PartialComparison{Base: cm.Base, Head: cm.Head, HistoryFrom: cm.HistoryFrom, Rows: make([]PartialRow, len(cm.Rows))}
+	var rowWarnings []string
+	for k := range cm.Rows {
+		r := cm.Rows[k]
+		pr := PartialRow{S: c.index[r.Series], B: r.Before != nil, A: r.After != nil}
+		if r.Note == analysis.NoteNotANumber {
+			rowWarnings = append(rowWarnings, "")
+			pr.Warning = "?"
+		}
+		r.Series, r.Before, r.After = nil, nil, nil
+		pr.R = r
+		pc.Rows[k] = pr
+	}
+	// The row warnings are the comparison's last ones, in row order.
+	lead := len(cm.Warnings) - len(rowWarnings)
+	for _, w := range cm.Warnings[:lead] {
+		pc.Lead = append(pc.Lead, w.Error())
+	}
+	j := lead
+	for k := range pc.Rows {
+		if pc.Rows[k].Warning != "" {
+			pc.Rows[k].Warning = cm.Warnings[j].Error()
+			j++
+		}
+	}
+	var buf bytes.Buffer
+	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	err := gob.NewEncoder(zw).Encode(&pc)
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		panic(fmt.Sprintf("sitemodel: encoding a comparison: %v", err)) // of values this package made: a bug
+	}
+	c.mu.Lock()
+	c.p.Comparisons = append(c.p.Comparisons, PartialBlob{Base: cm.Base, Head: cm.Head, Data: buf.Bytes()})
+	c.mu.Unlock()
+}
+
+// decode decodes the comparison of b.
+func (b *PartialBlob) decode() (*PartialComparison, error) {
+	var pc PartialComparison
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(b.Data))).Decode(&pc); err != nil {
+		return nil, err
+	}
+	if pc.Base != b.Base || pc.Head != b.Head {
+		return nil, errors.New("a comparison is not what it says")
+	}
+	return &pc, nil
+}
+
+// Encode writes p.
+func (p *Partial) Encode(w io.Writer) error {
+	if _, err := io.WriteString(w, partialMagic); err != nil {
+		return err
+	}
+	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return err
+	}
+	// Comparisons in a fixed order: they were collected from several
+	// goroutines.
+	slices.SortFunc(p.Comparisons, func(a, b PartialBlob) int {
+		return cmp.Or(cmp.Compare(a.Head, b.Head), cmp.Compare(a.Base, b.Base))
+	})
+	series := p.Series
+	if p.src != nil {
+		series = nil
+	}
+	head := partialHead{Shard: p.Shard, Of: p.Of, Config: p.Config, Inputs: p.Inputs, Dataset: p.Dataset, Steps: p.Steps,
+		Warnings: p.Warnings, Files: p.Files, Series: len(series) + len(p.src), Comparisons: len(p.Comparisons)}
+	enc := gob.NewEncoder(zw)
+	if err := enc.Encode(&head); err != nil {
+		return err
+	}
+	for i := range series {
+		if err := enc.Encode(&series[i]); err != nil {
+			return err
+		}
+	}
+	for _, s := range p.src {
+		ps := partialSeries(s)
+		if err := enc.Encode(&ps); err != nil {
+			return err
+		}
+	}
+	for i := range p.Comparisons {
+		if err := enc.Encode(&p.Comparisons[i]); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// ReadPartial reads the partial site model of a shard's output folder
+// dir.
+func ReadPartial(dir string) (*Partial, error) {
+	name := filepath.Join(dir, PartialFile)
+	f, err := os.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no partial site model: not the output folder of build -shard", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	magic := make([]byte, len(partialMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
+		if bytes.HasPrefix(magic, []byte("perfpages partial site model ")) {
+			return nil, fmt.Errorf("%s: a partial site model of another format (%q; this perfpages reads %q): build the shards and merge with one perfpages", name, bytes.TrimSpace(magic), partialMagic[:len(partialMagic)-1])
+		}
+		return nil, fmt.Errorf("%s: not a partial site model", name)
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	dec := gob.NewDecoder(zr)
+	var head partialHead
+	if err := dec.Decode(&head); err != nil {
+		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	p := Partial{Shard: head.Shard, Of: head.Of, Config: head.Config, Inputs: head.Inputs, Dataset: head.Dataset, Steps: head.Steps,
+		Warnings: head.Warnings, Files: head.Files}
+	// The counts are the file's word: they size nothing before the
+	// values are there.
+	for range head.Series {
+		var ps PartialSeries
+		if err := dec.Decode(&ps); err != nil {
+			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+		}
+		p.Series = append(p.Series, ps)
+	}
+	for range head.Comparisons {
+		var pb PartialBlob
+		if err := dec.Decode(&pb); err != nil {
+			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+		}
+		p.Comparisons = append(p.Comparisons, pb)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	return &p, nil
+}
+
+// check validates the indexes of p, so that a merge never indexes out of
+// range.
+func (p *Partial) check() error {
+	d := &p.Dataset
+	na := len(d.Artifacts)
+	if p.Of < 1 || p.Shard < 1 || p.Shard > p.Of {
+		return fmt.Errorf("shard %d/%d", p.Shard, p.Of)
+	}
+	if len(d.Origins) != na {
+		return errors.New("artifact origins do not match the artifacts")
+	}
+	for _, a := range d.MainLine {
+		if a < 0 || a >= na {
+			return errors.New("main line names no artifact")
+		}
+	}
+	for i, s := range p.Series {
+		if i > 0 && p.Series[i-1].Key.Compare(s.Key) >= 0 {
+			return errors.New("series out of order")
+		}
+		for k, pt := range s.Points {
+			if pt.Artifact < 0 || pt.Artifact >= na || k > 0 && s.Points[k-1].Artifact >= pt.Artifact {
+				return fmt.Errorf("series %s: points out of order", s.Key)
+			}
+		}
+	}
+	for i, c := range p.Comparisons {
+		if c.Base < 0 || c.Base >= na || c.Head < 0 || c.Head >= na {
+			return errors.New("comparison names no artifact")
+		}
+		if i > 0 && p.Comparisons[i-1].Head == c.Head && p.Comparisons[i-1].Base == c.Base {
+			return errors.New("a comparison twice")
+		}
+	}
+	for _, st := range p.Steps {
+		if st.Series < 0 || st.Series >= len(p.Series) {
+			return errors.New("step names no series")
+		}
+	}
+	return nil
+}
+
+// Merged is the shards' partial site models put together.
+type Merged struct {
+	Results  *analysis.Results
+	Warnings []error
+	// Files are every shard's outputs and the folder each is in.
+	Files []MergedFile
+}
+
+// MergedFile is a shard's output, in folder Dir.
+type MergedFile struct {
+	Dir string
+	PartialOutput
+}
+
+// Merge puts the partial site models of parts (read from dirs, one each)
+// together: every shard of one sharded build exactly once, of the same
+// inputs and configuration (config is the merge's own configuration key,
+// which each part must carry). opts are the analysis options the merge
+// resolves as the shards did; annotate attaches the site's annotations to
+// the merged dataset.
+func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options, annotate func(*model.Dataset)) (*Merged, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("no shards to merge")
+	}
+	n := parts[0].Of
+	seen := make([]string, n+1)
+	for k, p := range parts {
+		switch {
+		case p.Of != n:
+			return nil, fmt.Errorf("%s is shard %d/%d, %s of %d shards: shards of different builds", dirs[k], p.Shard, p.Of, dirs[0], n)
+		case seen[p.Shard] != "":
+			return nil, fmt.Errorf("shard %d/%d twice: %s and %s", p.Shard, n, seen[p.Shard], dirs[k])
+		case p.Config != config:
+			return nil, fmt.Errorf("%s (shard %d/%d) was built by another perfpages or with other settings than this merge's: build every shard and merge with one perfpages binary and one configuration", dirs[k], p.Shard, n)
+		case p.Inputs != parts[0].Inputs:
+			return nil, fmt.Errorf("%s (shard %d/%d) and %s (shard %d/%d) read different inputs: every shard must build from the same results", dirs[k], p.Shard, n, dirs[0], parts[0].Shard, n)
+		}
+		seen[p.Shard] = dirs[k]
+	}
+	var missing []int
+	for i := 1; i <= n; i++ {
+		if seen[i] == "" {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("shards %v of %d missing: a merge needs every shard's output folder", missing, n)
+	}
+
+	// The skeleton, and every shard's series in key order.
+	sk := parts[0].Dataset
+	type ref struct{ part, idx int }
+	var refs []ref
+	for k, p := range parts {
+		for i := range p.Series {
+			refs = append(refs, ref{k, i})
+		}
+	}
+	key := func(r ref) model.SeriesKey { return parts[r.part].Series[r.idx].Key }
+	slices.SortFunc(refs, func(a, b ref) int { return key(a).Compare(key(b)) })
+	global := make([][]int, len(parts)) // part, shard index → dataset index
+	for k, p := range parts {
+		global[k] = make([]int, len(p.Series))
+	}
+	series := make([]*model.Series, len(refs))
+	for g, r := range refs {
+		if g > 0 && key(refs[g-1]) == key(r) {
+			return nil, fmt.Errorf("series %s is in two shards (%s and %s)", key(r), dirs[refs[g-1].part], dirs[r.part])
+		}
+		ps := &parts[r.part].Series[r.idx]
+		s := &model.Series{Key: ps.Key, Case: ps.Case, Context: ps.Context, Metric: ps.Metric, Origin: ps.Origin, Value: ps.Value, Ranges: ps.Ranges,
+			Points: make([]model.Point, len(ps.Points))}
+		for i, pp := range ps.Points {
+			s.Points[i] = model.Point{Artifact: pp.Artifact, Samples: pp.Samples, Error: pp.Error, Value: pp.Value, OK: pp.OK}
+			if pp.Extras != nil {
+				s.Points[i].SetExtras(*pp.Extras)
+			}
+		}
+		ps.Points = nil // held once, in the dataset
+		series[g] = s
+		global[r.part][r.idx] = g
+	}
+	d := model.Assemble(model.Dataset{Artifacts: sk.Artifacts, Machines: sk.Machines, Series: series, MainLine: sk.MainLine,
+		Notes: sk.Notes, Value: sk.Value, Warnings: errorsOf(sk.Warnings)}, sk.Origins)
+	annotate(d)
+
+	// The steps, series by series as the analysis finds them.
+	var steps []analysis.Step
+	for k, p := range parts {
+		for _, st := range p.Steps {
+			st.Series = global[k][st.Series]
+			steps = append(steps, st)
+		}
+	}
+	slices.SortStableFunc(steps, func(a, b analysis.Step) int { return cmp.Compare(a.Series, b.Series) })
+
+	// The comparisons: each shard's rows of one pair, in series order,
+	// decoded when the plan asks for them.
+	type blob struct {
+		part int
+		b    *PartialBlob
+	}
+	byPair := map[[2]int][]blob{}
+	for k, p := range parts {
+		for ci := range p.Comparisons {
+			pb := &p.Comparisons[ci]
+			key := [2]int{pb.Base, pb.Head}
+			byPair[key] = append(byPair[key], blob{k, pb})
+		}
+	}
+	type ref2 struct {
+		g  int
+		pr *PartialRow
+	}
+	compare := func(base, head int) (*analysis.Comparison, bool) {
+		blobs, ok := byPair[[2]int{base, head}]
+		if !ok {
+			return nil, false
+		}
+		var rows []ref2
+		var first *PartialComparison
+		for _, b := range blobs {
+			pc, err := b.b.decode()
+			if err != nil {
+				panic(fmt.Sprintf("%s: corrupt partial site model: %v", dirs[b.part], err))
+			}
+			if first == nil {
+				first = pc
+			}
+			for ri := range pc.Rows {
+				pr := &pc.Rows[ri]
+				if pr.S < 0 || int(pr.S) >= len(global[b.part]) {
+					panic(fmt.Sprintf("%s: corrupt partial site model: a row names no series", dirs[b.part]))
+				}
+				rows = append(rows, ref2{global[b.part][pr.S], pr})
+			}
+		}
+		slices.SortFunc(rows, func(a, b ref2) int { return cmp.Compare(a.g, b.g) })
+		out := make([]analysis.Row, len(rows))
+		warnings := errorsOf(first.Lead)
+		for i, x := range rows {
+			r := x.pr.R
+			s := series[x.g]
+			r.Series = s
+			if x.pr.B {
+				r.Before = s.At(base)
+			}
+			if x.pr.A {
+				r.After = s.At(head)
+			}
+			if x.pr.Warning != "" {
+				warnings = append(warnings, errors.New(x.pr.Warning))
+			}
+			out[i] = r
+		}
+		return analysis.AssembleComparison(base, head, opts, first.HistoryFrom, out, warnings), true
+	}
+
+	m := &Merged{Results: analysis.Assembled(d, opts, steps, compare), Warnings: errorsOf(parts[0].Warnings)}
+	for k, p := range parts {
+		for _, f := range p.Files {
+			m.Files = append(m.Files, MergedFile{Dir: dirs[k], PartialOutput: f})
+		}
+	}
+	return m, nil
+}
+
+func errorsOf(msgs []string) []error {
+	var out []error
+	for _, m := range msgs {
+		out = append(out, errors.New(m))
+	}
+	return out
+}
