@@ -960,7 +960,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		records = map[string]write.FileRecord{}
 		for p, r := range written {
 			if _, ok := prev[p]; ok {
-				records[p] = write.FileRecord{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
+				records[p] = fileRecord(r)
 			} else if r.Key != "" {
 				// Written, but changed or gone since: the plan must know
 				// the file was there (a chunk of series data tells which
@@ -1139,11 +1139,7 @@ func (s *Site) upToDate(st *store.Store, fp [32]byte, out string, opts BuildOpti
 // saveStore records what the next build may reuse. A failure is a warning:
 // the site is built; the next build only does more work.
 func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisState, tests *analysis.TestCache, manifest map[string]write.FileRecord, fp [32]byte, out string, rep *Report) {
-	outs := store.Outputs{}
-	for p, r := range manifest {
-		outs[p] = store.Output{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
-	}
-	outs.Identify(out, time.Now())
+	outs := siteOutputs(manifest, out)
 	state := store.State{Fingerprint: fp, Out: out, Notes: rep.Notes,
 		Pages: rep.Pages, Files: rep.Files, Artifacts: rep.Artifact, Series: rep.Series}
 	for _, w := range rep.Warnings {
@@ -1154,6 +1150,24 @@ func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisSta
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}
 	}
+}
+
+// fileRecord is what the writer needs of a file the store's manifest
+// records.
+func fileRecord(o store.Output) write.FileRecord {
+	return write.FileRecord{Key: o.Key, Size: o.Size, Time: o.Time, Sum: o.Sum}
+}
+
+// siteOutputs is the store's manifest of the site the writer just put in
+// place at out (its manifest), with each file's identity on disk now
+// (store.Outputs.Identify): call it after the swap.
+func siteOutputs(manifest map[string]write.FileRecord, out string) store.Outputs {
+	outs := make(store.Outputs, len(manifest))
+	for p, r := range manifest {
+		outs[p] = store.Output{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
+	}
+	outs.Identify(out, time.Now())
+	return outs
 }
 
 // protected lists what an output folder must neither be nor contain: the

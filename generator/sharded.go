@@ -20,7 +20,6 @@ import (
 	"github.com/perfpages/perfpages/generator/route"
 	"github.com/perfpages/perfpages/generator/shard"
 	"github.com/perfpages/perfpages/generator/sitemodel"
-	"github.com/perfpages/perfpages/generator/store"
 	"github.com/perfpages/perfpages/generator/write"
 )
 
@@ -199,7 +198,7 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 		prev, _ := st.Outputs().Check(absOut)
 		records := map[string]write.FileRecord{}
 		for p, r := range prev {
-			records[p] = write.FileRecord(r)
+			records[p] = fileRecord(r)
 		}
 		w.SetPrevious(records)
 	}
@@ -233,11 +232,7 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 	}
 	t.done("swap")
 	if st != nil {
-		outs := store.Outputs{}
-		for p, r := range manifest {
-			outs[p] = store.Output(r)
-		}
-		for _, err := range []error{st.SaveOutputs(outs), st.Prune()} {
+		for _, err := range []error{st.SaveOutputs(siteOutputs(manifest, absOut)), st.Prune()} {
 			if err != nil {
 				rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 			}

@@ -31,7 +31,7 @@ func TestDecodeSeriesData(t *testing.T) {
 		case reflect.TypeFor[[]int]():
 			f.Set(reflect.ValueOf([]int{i, -i, 1 << 40}))
 		case reflect.TypeFor[[]Exact]():
-			f.Set(reflect.ValueOf([]Exact{Exact(math.NaN()), -0.0, 1.25e-300}))
+			f.Set(reflect.ValueOf([]Exact{Exact(math.NaN()), Exact(math.Copysign(0, -1)), 1.25e-300}))
 		case reflect.TypeFor[[]Rounded]():
 			f.Set(reflect.ValueOf([]Rounded{12345, Rounded(math.Inf(1)), -3.5e20}))
 		case reflect.TypeFor[[]Fixed]():
