@@ -205,10 +205,20 @@ func TestMergeRefuses(t *testing.T) {
 
 	corrupt := filepath.Join(dir, "corrupt")
 	os.CopyFS(corrupt, os.DirFS(s1))
-	writeFile(t, filepath.Join(corrupt, "perfpages-partial.gob.gz"), "perfpages partial site model 1\nnot gzip")
+	partial, err := os.ReadFile(filepath.Join(s1, "perfpages-partial.gob.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	magic, rest, _ := strings.Cut(string(partial), "\n")
+	writeFile(t, filepath.Join(corrupt, "perfpages-partial.gob.gz"), magic+"\nnot gzip")
 	oldFormat := filepath.Join(dir, "old-format")
 	os.CopyFS(oldFormat, os.DirFS(s1))
 	writeFile(t, filepath.Join(oldFormat, "perfpages-partial.gob.gz"), "perfpages partial site model 0\n")
+	// Version 1 carried every point of every series: a merge of this
+	// perfpages refuses its shards, whatever follows the line.
+	version1 := filepath.Join(dir, "version-1")
+	os.CopyFS(version1, os.DirFS(s1))
+	writeFile(t, filepath.Join(version1, "perfpages-partial.gob.gz"), "perfpages partial site model 1\n"+rest)
 	notShard := filepath.Join(dir, "not-a-shard")
 	os.MkdirAll(notShard, 0o755)
 	changed := filepath.Join(dir, "changed")
@@ -234,6 +244,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"different settings", []string{otherConfig, s2, s3}, "other settings"},
 		{"corrupt", []string{corrupt, s2, s3}, "corrupt partial site model"},
 		{"another format", []string{oldFormat, s2, s3}, "another format"},
+		{"version 1 (every point)", []string{s1, s2, version1}, `another format ("perfpages partial site model 1"`},
 		{"not a shard", []string{notShard, s2, s3}, "no partial site model"},
 		{"a shard's file changed", []string{s1, changed, s3}, "changed since its shard wrote it"},
 	} {

@@ -488,7 +488,7 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 			r := &cm.Rows[k]
 			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
 			w.byBench[seg] = append(w.byBench[seg], rowRef{int32(i), int32(k)})
-			if from > 0 {
+			if from > 0 && p.opts.Part != PartSiteWide { // for the data files
 				if w.prev[seg] == nil {
 					w.prev[seg] = map[string]float64{}
 				}

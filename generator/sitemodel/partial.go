@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,6 +35,12 @@ import (
 // comparison's per-metric summaries are summed from its rows as the
 // analysis sums them (analysis.AssembleComparison).
 //
+// A partial site model holds no series' history: of a series, the points
+// the site-wide pages read (sitePoints), and of each comparison row, what
+// the pages read of its base and head (PartialValue). The merge's dataset
+// is made of those, so its memory is bounded by what the site-wide pages
+// show, not by the dataset's points.
+//
 // The same boundary (analysis of some series → partial site model →
 // site-wide plan) is what a single build would take to bound its memory by
 // groups of series: the parts need not come from other machines.
@@ -45,7 +52,10 @@ const PartialFile = "perfpages-partial.gob.gz"
 
 // partialMagic starts every partial site model; its last field is the
 // format's version, which a merge requires to be its own.
-const partialMagic = "perfpages partial site model 1\n"
+//
+// Version 2: series carry only the points the site-wide pages read, and
+// rows their base's and head's values (version 1 carried every point).
+const partialMagic = "perfpages partial site model 2\n"
 
 // Partial is one shard's partial site model.
 type Partial struct {
@@ -60,7 +70,8 @@ type Partial struct {
 	// Dataset is the dataset's skeleton (artifacts, machines, main line,
 	// warnings, notes), every shard's the same; its series are Series.
 	Dataset PartialDataset
-	// Series are the shard's series with their points, in key order.
+	// Series are the shard's series, in key order, each with the
+	// points the site-wide pages read of it (sitePoints).
 	Series []PartialSeries
 	// Comparisons are the comparisons of Options.Comparisons, their rows
 	// the shard's, each encoded on its own (a PartialComparison, gob,
@@ -80,8 +91,9 @@ type Partial struct {
 
 	// src are the series Encode writes (NewPartial's; Series is
 	// empty then): each is converted as it is written, never all at
-	// once.
-	src []*model.Series
+	// once. srcData is their dataset, whose main line sitePoints walks.
+	src     []*model.Series
+	srcData *model.Dataset
 }
 
 // partialHead is what the file holds first: Partial but its series and
@@ -110,7 +122,8 @@ type PartialDataset struct {
 	Origins   []string
 }
 
-// PartialSeries is a series and its points.
+// PartialSeries is a series and the points the site-wide pages read of it
+// (sitePoints), not its history.
 type PartialSeries struct {
 	Key     model.SeriesKey
 	Case    model.TestCase
@@ -122,14 +135,47 @@ type PartialSeries struct {
 	Points  []PartialPoint
 }
 
-// PartialPoint is a point of a series.
+// PartialPoint is a point of a series as the site-wide pages read it.
 type PartialPoint struct {
 	Artifact int
-	Samples  []float64
-	Error    string
-	Value    float64
-	OK       bool
-	Extras   *model.PointExtras
+	PartialValue
+}
+
+// PartialValue is what the site-wide pages read of a point: its value,
+// whether it is one, its error and how many samples it has (the rows
+// files of the pages of their own say how many, never which: package
+// sitemodel reads len(Point.Samples) alone). Its samples' values and a
+// tool's extras stay in the shard, whose series data files show them.
+type PartialValue struct {
+	Value   float64
+	OK      bool
+	Error   string
+	Samples int
+}
+
+// partialValue is what a partial site model keeps of pt.
+func partialValue(pt *model.Point) PartialValue {
+	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Error, Samples: len(pt.Samples)}
+}
+
+// point is the merge's point of artifact a of v. Its samples are as many
+// as v's, all zero, slices of one shared array of zeros: the merge runs no
+// statistic and the site model reads only how many there are.
+func (v PartialValue) point(a int) model.Point {
+	return model.Point{Artifact: a, Value: v.Value, OK: v.OK, Error: v.Error, Samples: zeroSamples(v.Samples)}
+}
+
+// zeros backs zeroSamples; a point with more samples gets its own.
+var zeros [256]float64
+
+func zeroSamples(n int) []float64 {
+	switch {
+	case n <= 0:
+		return nil
+	case n <= len(zeros):
+		return zeros[:n:n]
+	}
+	return make([]float64, n)
 }
 
 // PartialBlob is an encoded PartialComparison of Base with Head.
@@ -147,11 +193,12 @@ type PartialComparison struct {
 	Rows []PartialRow
 }
 
-// PartialRow is a classified row: R without its series and points, which
-// are the shard's series S at the comparison's base (B) and head (A).
+// PartialRow is a classified row: R without its series and points; its
+// series is the shard's series S, B and A are what the pages read of its
+// points at the comparison's base and head (nil: none).
 type PartialRow struct {
 	S    int32
-	B, A bool
+	B, A *PartialValue
 	R    analysis.Row
 	// Warning is the comparison's warning this row gave ("a value is not
 	// a finite number"), "" for none.
@@ -177,21 +224,17 @@ func NewPartial(i, n int, d *model.Dataset, warnings []error) *Partial {
 	for _, w := range warnings {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
-	p.src = d.Series
+	p.src, p.srcData = d.Series, d
 	return p
 }
 
-// partialSeries is series s as a partial site model holds it.
-func partialSeries(s *model.Series) PartialSeries {
-	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges,
-		Points: make([]PartialPoint, len(s.Points))}
-	for k := range s.Points {
+// partialSeries is series s of dataset d, whose steps are steps, as a
+// partial site model holds it.
+func partialSeries(d *model.Dataset, s *model.Series, steps []analysis.Step) PartialSeries {
+	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges}
+	for _, k := range sitePoints(d, s, steps) {
 		pt := &s.Points[k]
-		pp := PartialPoint{Artifact: pt.Artifact, Samples: pt.Samples, Error: pt.Error, Value: pt.Value, OK: pt.OK}
-		if e := pt.Extras(); e.Iters != nil || e.Summary != nil {
-			pp.Extras = &e
-		}
-		ps.Points[k] = pp
+		ps.Points = append(ps.Points, PartialPoint{Artifact: pt.Artifact, PartialValue: partialValue(pt)})
 	}
 	return ps
 }
@@ -219,7 +262,15 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 	var rowWarnings []string
 	for k := range cm.Rows {
 		r := cm.Rows[k]
-		pr := PartialRow{S: c.index[r.Series], B: r.Before != nil, A: r.After != nil}
+		pr := PartialRow{S: c.index[r.Series]}
+		if r.Before != nil {
+			v := partialValue(r.Before)
+			pr.B = &v
+		}
+		if r.After != nil {
+			v := partialValue(r.After)
+			pr.A = &v
+		}
 		if r.Note == analysis.NoteNotANumber {
 			rowWarnings = append(rowWarnings, "")
 			pr.Warning = "?"
@@ -295,8 +346,12 @@ func (p *Partial) Encode(w io.Writer) error {
 			return err
 		}
 	}
-	for _, s := range p.src {
-		ps := partialSeries(s)
+	stepsOf := make(map[int][]analysis.Step)
+	for _, st := range p.Steps {
+		stepsOf[st.Series] = append(stepsOf[st.Series], st)
+	}
+	for i, s := range p.src {
+		ps := partialSeries(p.srcData, s, stepsOf[i])
 		if err := enc.Encode(&ps); err != nil {
 			return err
 		}
@@ -477,10 +532,7 @@ func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options
 		s := &model.Series{Key: ps.Key, Case: ps.Case, Context: ps.Context, Metric: ps.Metric, Origin: ps.Origin, Value: ps.Value, Ranges: ps.Ranges,
 			Points: make([]model.Point, len(ps.Points))}
 		for i, pp := range ps.Points {
-			s.Points[i] = model.Point{Artifact: pp.Artifact, Samples: pp.Samples, Error: pp.Error, Value: pp.Value, OK: pp.OK}
-			if pp.Extras != nil {
-				s.Points[i].SetExtras(*pp.Extras)
-			}
+			s.Points[i] = pp.point(pp.Artifact)
 		}
 		ps.Points = nil // held once, in the dataset
 		series[g] = s
@@ -548,11 +600,13 @@ func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options
 			r := x.pr.R
 			s := series[x.g]
 			r.Series = s
-			if x.pr.B {
-				r.Before = s.At(base)
+			if x.pr.B != nil {
+				pt := x.pr.B.point(base)
+				r.Before = &pt
 			}
-			if x.pr.A {
-				r.After = s.At(head)
+			if x.pr.A != nil {
+				pt := x.pr.A.point(head)
+				r.After = &pt
 			}
 			if x.pr.Warning != "" {
 				warnings = append(warnings, errors.New(x.pr.Warning))
@@ -576,5 +630,83 @@ func errorsOf(msgs []string) []error {
 	for _, m := range msgs {
 		out = append(out, errors.New(m))
 	}
+	return out
+}
+
+// sitePoints are the indexes in s.Points, in order, of the points the
+// site-wide outputs read of series s of dataset d, whose steps are steps:
+// what a partial site model keeps of a series. Every reader of a series'
+// points in the site-wide part of the plan is one of these, and
+// TestShardedEqualsOne fails when one reads a point not kept:
+//
+//   - the first main-line commit's page lists its results
+//     (firstComparison): the point at the first main-line commit;
+//   - the dashboard's latest commit of each machine and its results
+//     (dashboard): the series' last main-line point; its failing list
+//     walks back a failing streak (latestOnMachine): the failing
+//     main-line points just before it, while there are;
+//   - the regressions page's sparklines (sparkline): up to SparkSide
+//     finite values on each side of each step, at or before its Prev and
+//     at or after its Index on the main line.
+//
+// The rows of comparisons carry their own points (PartialRow).
+func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int {
+	n := len(d.MainLine)
+	if n == 0 || len(s.Points) == 0 {
+		return nil
+	}
+	keep := map[int]bool{}
+	index := func(pos int) (int, bool) {
+		a := d.MainLine[pos]
+		k, ok := slices.BinarySearchFunc(s.Points, a, func(p model.Point, a int) int { return cmp.Compare(p.Artifact, a) })
+		return k, ok
+	}
+	if k, ok := index(0); ok {
+		keep[k] = true
+	}
+	last := -1
+	for k := len(s.Points) - 1; k >= 0; k-- {
+		if pos := d.MainPos(s.Points[k].Artifact); pos >= 0 {
+			keep[k] = true
+			last = pos
+			break
+		}
+	}
+	if last >= 0 {
+		for pos := last; pos >= 0; pos-- {
+			k, ok := index(pos)
+			if !ok || s.Points[k].Error == "" {
+				break
+			}
+			keep[k] = true
+		}
+	}
+	finite := func(pos int) (int, bool) {
+		k, ok := index(pos)
+		if !ok {
+			return 0, false
+		}
+		pt := &s.Points[k]
+		return k, pt.OK && !math.IsNaN(pt.Value) && !math.IsInf(pt.Value, 0)
+	}
+	for _, st := range steps {
+		for pos, got := min(st.Prev, n-1), 0; pos >= 0 && got < SparkSide; pos-- {
+			if k, ok := finite(pos); ok {
+				keep[k] = true
+				got++
+			}
+		}
+		for pos, got := max(st.Index, 0), 0; pos < n && got < SparkSide; pos++ {
+			if k, ok := finite(pos); ok {
+				keep[k] = true
+				got++
+			}
+		}
+	}
+	out := make([]int, 0, len(keep))
+	for k := range keep {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
