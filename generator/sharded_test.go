@@ -15,6 +15,7 @@ import (
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/shard"
+	"github.com/perfpages/perfpages/generator/sitemodel"
 )
 
 // shardedBuild builds site s as n shards into dir/shard-<i> and merges
@@ -156,6 +157,7 @@ func TestShardedEqualsOne(t *testing.T) {
 	for _, n := range []int{1, 3} {
 		sameSite(t, fmt.Sprintf("%d shards", n), shardedBuild(t, site, filepath.Join(dir, fmt.Sprint(n)), n), want)
 	}
+	checkPartialBound(t, filepath.Join(dir, "3"), 3)
 
 	// A commit more: incremental builds of the same folders.
 	time.Sleep(20 * time.Millisecond)
@@ -263,4 +265,44 @@ func TestMergeRefuses(t *testing.T) {
 	if _, err := demo().Merge(context.Background(), MergeOptions{Out: s1, Shards: []string{s1, s2, s3}}); err == nil {
 		t.Error("a merge into a shard's folder was not refused")
 	}
+}
+
+// checkPartialBound checks that the partial site models of the n shards in
+// dir hold what the site-wide pages show, not the series' histories: of a
+// series, besides its failing results (a failing streak the dashboard
+// walks back), at most its first and last main-line points and
+// sitemodel.SparkSide values either side of each of its steps, whatever
+// the length of its history; rows hold no samples (a PartialValue has
+// their count). The merge's dataset is made of these points alone.
+func checkPartialBound(t *testing.T, dir string, n int) {
+	t.Helper()
+	kept, series, steps := 0, 0, 0
+	for i := 1; i <= n; i++ {
+		p, err := sitemodel.ReadPartial(filepath.Join(dir, fmt.Sprintf("shard-%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stepsOf := map[int]int{}
+		for _, st := range p.Steps {
+			stepsOf[st.Series]++
+		}
+		steps += len(p.Steps)
+		for k, s := range p.Series {
+			failing := 0
+			for _, pt := range s.Points {
+				if pt.Error != "" {
+					failing++
+				}
+			}
+			if bound := 2 + 2*sitemodel.SparkSide*stepsOf[k] + failing; len(s.Points) > bound {
+				t.Errorf("shard %d: series %s keeps %d points, more than the %d its site-wide pages read", i, s.Key, len(s.Points), bound)
+			}
+			kept += len(s.Points)
+			series++
+		}
+	}
+	if steps == 0 {
+		t.Error("no series has a step: the data set does not test the regressions page's points")
+	}
+	t.Logf("partial site models: %d series, %d steps, %d points kept", series, steps, kept)
 }
