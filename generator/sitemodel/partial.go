@@ -18,6 +18,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // This file is the partial site model: what one shard of a sharded build
@@ -256,8 +257,14 @@ func (p *Partial) Collect(d *model.Dataset) *Collector {
 	return c
 }
 
-// Add adds comparison cm (safe for concurrent use).
-func (c *Collector) Add(cm *analysis.Comparison) {
+// Add adds comparison cm (safe for concurrent use); whole says that the
+// site-wide pages show each of its rows (Options.Comparisons). Of a
+// comparison of consecutive main-line commits (not whole), the rows its
+// commit page folds keep neither their z-score, nor their sample test,
+// nor their budget status: only the series data files, which the shard
+// writes, show those; the counts, summaries, watches, the Markdown and the
+// dashboard read the rest of a row.
+func (c *Collector) Add(cm *analysis.Comparison, whole bool) {
 	pc := PartialComparison{Base: cm.Base, Head: cm.Head, HistoryFrom: cm.HistoryFrom, Rows: make([]PartialRow, len(cm.Rows))}
 	var rowWarnings []string
 	for k := range cm.Rows {
@@ -274,6 +281,9 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 		if r.Note == analysis.NoteNotANumber {
 			rowWarnings = append(rowWarnings, "")
 			pr.Warning = "?"
+		}
+		if !whole && folded(&r) {
+			r.Z, r.Test, r.Budget = zscore.Z{}, analysis.SampleTest{}, nil
 		}
 		r.Series, r.Before, r.After = nil, nil, nil
 		pr.R = r
@@ -292,11 +302,13 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 		}
 	}
 	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	zw := flateWriters.Get().(*flate.Writer)
+	zw.Reset(&buf)
 	err := gob.NewEncoder(zw).Encode(&pc)
 	if err == nil {
 		err = zw.Close()
 	}
+	flateWriters.Put(zw)
 	if err != nil {
 		panic(fmt.Sprintf("sitemodel: encoding a comparison: %v", err)) // of values this package made: a bug
 	}
@@ -304,6 +316,13 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 	c.p.Comparisons = append(c.p.Comparisons, PartialBlob{Base: cm.Base, Head: cm.Head, Data: buf.Bytes()})
 	c.mu.Unlock()
 }
+
+// flateWriters are the compressors of Add: a flate.Writer holds some
+// 600 kB, and a shard encodes every comparison of the site.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return zw
+}}
 
 // decode decodes the comparison of b.
 func (b *PartialBlob) decode() (*PartialComparison, error) {
