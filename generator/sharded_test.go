@@ -282,6 +282,7 @@ func checkPartialBound(t *testing.T, dir string, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.Close()
 		stepsOf := map[int]int{}
 		for _, st := range p.Steps {
 			stepsOf[st.Series]++

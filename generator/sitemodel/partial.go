@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -95,6 +96,8 @@ type Partial struct {
 	// once. srcData is their dataset, whose main line sitePoints walks.
 	src     []*model.Series
 	srcData *model.Dataset
+	// file is the file ReadPartial read p from (see Close).
+	file *os.File
 }
 
 // partialHead is what the file holds first: Partial but its series and
@@ -179,10 +182,22 @@ func zeroSamples(n int) []float64 {
 	return make([]float64, n)
 }
 
-// PartialBlob is an encoded PartialComparison of Base with Head.
+// PartialBlob is an encoded PartialComparison of Base with Head: Data, or
+// (read by ReadPartial) n bytes at offset off of the file src, read when
+// the merge asks for it.
 type PartialBlob struct {
 	Base, Head int
 	Data       []byte
+
+	src    io.ReaderAt
+	off, n int64
+}
+
+// partialIndex is how the file lists a comparison: its encoding is the
+// Len bytes after those of the comparisons before it.
+type partialIndex struct {
+	Base, Head int
+	Len        int64
 }
 
 // PartialComparison is a comparison's rows of one shard.
@@ -326,8 +341,15 @@ var flateWriters = sync.Pool{New: func() any {
 
 // decode decodes the comparison of b.
 func (b *PartialBlob) decode() (*PartialComparison, error) {
+	data := b.Data
+	if data == nil && b.n > 0 {
+		data = make([]byte, b.n)
+		if _, err := b.src.ReadAt(data, b.off); err != nil {
+			return nil, err
+		}
+	}
 	var pc PartialComparison
-	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(b.Data))).Decode(&pc); err != nil {
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(data))).Decode(&pc); err != nil {
 		return nil, err
 	}
 	if pc.Base != b.Base || pc.Head != b.Head {
@@ -336,20 +358,37 @@ func (b *PartialBlob) decode() (*PartialComparison, error) {
 	return &pc, nil
 }
 
-// Encode writes p.
+// Encode writes p: the magic line, the length of the comparisons'
+// encodings as 8 bytes (little-endian), the encodings one after the
+// other, then gzip'd gob: the head, the series, and the comparisons'
+// index. A merge reads everything but the encodings, which it reads from
+// the file when the plan asks for a comparison: its memory does not hold
+// the site's rows, encoded or not.
 func (p *Partial) Encode(w io.Writer) error {
-	if _, err := io.WriteString(w, partialMagic); err != nil {
-		return err
-	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-	if err != nil {
-		return err
-	}
 	// Comparisons in a fixed order: they were collected from several
 	// goroutines.
 	slices.SortFunc(p.Comparisons, func(a, b PartialBlob) int {
 		return cmp.Or(cmp.Compare(a.Head, b.Head), cmp.Compare(a.Base, b.Base))
 	})
+	var total int64
+	for i := range p.Comparisons {
+		total += int64(len(p.Comparisons[i].Data))
+	}
+	if _, err := io.WriteString(w, partialMagic); err != nil {
+		return err
+	}
+	if _, err := w.Write(binary.LittleEndian.AppendUint64(nil, uint64(total))); err != nil {
+		return err
+	}
+	for i := range p.Comparisons {
+		if _, err := w.Write(p.Comparisons[i].Data); err != nil {
+			return err
+		}
+	}
+	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return err
+	}
 	series := p.Series
 	if p.src != nil {
 		series = nil
@@ -375,17 +414,26 @@ func (p *Partial) Encode(w io.Writer) error {
 			return err
 		}
 	}
-	for i := range p.Comparisons {
-		if err := enc.Encode(&p.Comparisons[i]); err != nil {
+	for _, c := range p.Comparisons {
+		if err := enc.Encode(&partialIndex{Base: c.Base, Head: c.Head, Len: int64(len(c.Data))}); err != nil {
 			return err
 		}
 	}
 	return zw.Close()
 }
 
+// Close closes the file a read partial site model reads its comparisons
+// from.
+func (p *Partial) Close() error {
+	if p.file == nil {
+		return nil
+	}
+	return p.file.Close()
+}
+
 // ReadPartial reads the partial site model of a shard's output folder
-// dir.
-func ReadPartial(dir string) (*Partial, error) {
+// dir; its comparisons are read from the file when decoded, until Close.
+func ReadPartial(dir string) (_ *Partial, err error) {
 	name := filepath.Join(dir, PartialFile)
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -394,16 +442,35 @@ func ReadPartial(dir string) (*Partial, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	br := bufio.NewReader(f)
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
 	magic := make([]byte, len(partialMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
+	if _, err := io.ReadFull(f, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
 		if bytes.HasPrefix(magic, []byte("perfpages partial site model ")) {
 			return nil, fmt.Errorf("%s: a partial site model of another format (%q; this perfpages reads %q): build the shards and merge with one perfpages", name, bytes.TrimSpace(magic), partialMagic[:len(partialMagic)-1])
 		}
 		return nil, fmt.Errorf("%s: not a partial site model", name)
 	}
-	zr, err := gzip.NewReader(br)
+	var size [8]byte
+	if _, err := io.ReadFull(f, size[:]); err != nil {
+		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	start := int64(len(partialMagic) + len(size))
+	total := int64(binary.LittleEndian.Uint64(size[:]))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if total < 0 || total > fi.Size()-start {
+		return nil, fmt.Errorf("%s: corrupt partial site model: comparisons beyond the end of the file", name)
+	}
+	if _, err := f.Seek(start+total, io.SeekStart); err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 	}
@@ -413,7 +480,7 @@ func ReadPartial(dir string) (*Partial, error) {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 	}
 	p := Partial{Shard: head.Shard, Of: head.Of, Config: head.Config, Inputs: head.Inputs, Dataset: head.Dataset, Steps: head.Steps,
-		Warnings: head.Warnings, Files: head.Files}
+		Warnings: head.Warnings, Files: head.Files, file: f}
 	// The counts are the file's word: they size nothing before the
 	// values are there.
 	for range head.Series {
@@ -423,12 +490,17 @@ func ReadPartial(dir string) (*Partial, error) {
 		}
 		p.Series = append(p.Series, ps)
 	}
+	off := start
 	for range head.Comparisons {
-		var pb PartialBlob
-		if err := dec.Decode(&pb); err != nil {
+		var ix partialIndex
+		if err := dec.Decode(&ix); err != nil {
 			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 		}
-		p.Comparisons = append(p.Comparisons, pb)
+		if ix.Len <= 0 || ix.Len > start+total-off {
+			return nil, fmt.Errorf("%s: corrupt partial site model: a comparison beyond the comparisons", name)
+		}
+		p.Comparisons = append(p.Comparisons, PartialBlob{Base: ix.Base, Head: ix.Head, src: f, off: off, n: ix.Len})
+		off += ix.Len
 	}
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
