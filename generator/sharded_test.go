@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -94,6 +95,47 @@ func shardedSite(t *testing.T, dir string, files map[string][]byte, skip string)
  "machine": {"name": "solo-box"}, "results": [{"benchmark": "solo", "metric": "wall-time", "unit": "ns", "samples": [10, 11, 12]}]}`
 	writeFile(t, filepath.Join(dir, "results", "solo-box", "solo.json"), solo)
 	writeFile(t, filepath.Join(dir, "results", "solo-box", "broken.json"), `{"schema": "perfpages.run.v1", "artifact": `)
+	streakBox(t, dir, files, skip)
+}
+
+// streakBox adds a machine whose one series fails on the last three
+// main-line commits of the data set (without the archives whose name holds
+// skip) after a result on the one before: the dashboard's failing list
+// walks the streak back to its first commit, a point the partial site
+// models must keep (sitePoints).
+func streakBox(t *testing.T, dir string, files map[string][]byte, skip string) {
+	t.Helper()
+	type main struct {
+		stamp    string
+		artifact json.RawMessage
+	}
+	var commits []main
+	for name, data := range files {
+		if !strings.HasSuffix(name, ".json") || skip != "" && strings.Contains(name, skip) {
+			continue
+		}
+		var run struct {
+			Artifact json.RawMessage `json:"artifact"`
+		}
+		var a struct{ Branch, Kind string }
+		if json.Unmarshal(data, &run) != nil || json.Unmarshal(run.Artifact, &a) != nil || a.Branch != "main" || a.Kind != "commit" {
+			continue
+		}
+		commits = append(commits, main{filepath.Base(name)[:17], run.Artifact})
+	}
+	slices.SortFunc(commits, func(a, b main) int { return strings.Compare(a.stamp, b.stamp) })
+	commits = slices.CompactFunc(commits, func(a, b main) bool { return a.stamp == b.stamp })
+	if len(commits) < 4 {
+		t.Fatalf("%d main-line commits: too few for a failing streak", len(commits))
+	}
+	for i, c := range commits[len(commits)-4:] {
+		result := `"samples": [10, 11, 12]`
+		if i > 0 {
+			result = `"error": "exit status 2"`
+		}
+		writeFile(t, filepath.Join(dir, "results", "streak-box", c.stamp+".json"), `{"schema": "perfpages.run.v1", "artifact": `+string(c.artifact)+`,
+ "machine": {"name": "streak-box"}, "results": [{"benchmark": "streak", "metric": "wall-time", "unit": "ns", `+result+`}]}`)
+	}
 }
 
 func writeFile(t *testing.T, name, data string) {
@@ -150,6 +192,9 @@ func TestShardedEqualsOne(t *testing.T) {
 	}
 	if !failed {
 		t.Error("no commit page shows a failed result")
+	}
+	if !bytes.Contains(want["index.html"].data, []byte("streak")) {
+		t.Error("the dashboard does not list the failing streak of streak-box")
 	}
 	if !bytes.Contains(want["index.html"].data, []byte("broken.json")) {
 		t.Error("the dashboard does not show the broken archive's warning")
