@@ -275,30 +275,35 @@ func (p *Partial) Collect(d *model.Dataset) *Collector {
 // Add adds comparison cm (safe for concurrent use); whole says that the
 // site-wide pages show each of its rows (Options.Comparisons). Of a
 // comparison of consecutive main-line commits (not whole), the rows its
-// commit page folds keep neither their z-score, nor their sample test,
-// nor their budget status: only the series data files, which the shard
-// writes, show those; the counts, summaries, watches, the Markdown and the
-// dashboard read the rest of a row.
+// commit page folds keep only what the site-wide pages read of them
+// (foldedRow).
 func (c *Collector) Add(cm *analysis.Comparison, whole bool) {
 	pc := PartialComparison{Base: cm.Base, Head: cm.Head, HistoryFrom: cm.HistoryFrom, Rows: make([]PartialRow, len(cm.Rows))}
 	var rowWarnings []string
 	for k := range cm.Rows {
 		r := cm.Rows[k]
 		pr := PartialRow{S: c.index[r.Series]}
+		fold := !whole && folded(&r)
 		if r.Before != nil {
 			v := partialValue(r.Before)
+			if fold {
+				v = foldedValue(v)
+			}
 			pr.B = &v
 		}
 		if r.After != nil {
 			v := partialValue(r.After)
+			if fold {
+				v = foldedValue(v)
+			}
 			pr.A = &v
 		}
 		if r.Note == analysis.NoteNotANumber {
 			rowWarnings = append(rowWarnings, "")
 			pr.Warning = "?"
 		}
-		if !whole && folded(&r) {
-			r.Z, r.Test, r.Budget = zscore.Z{}, analysis.SampleTest{}, nil
+		if fold {
+			foldedRow(&r)
 		}
 		r.Series, r.Before, r.After = nil, nil, nil
 		pr.R = r
@@ -330,6 +335,27 @@ func (c *Collector) Add(cm *analysis.Comparison, whole bool) {
 	c.mu.Lock()
 	c.p.Comparisons = append(c.p.Comparisons, PartialBlob{Base: cm.Base, Head: cm.Head, Data: buf.Bytes()})
 	c.mu.Unlock()
+}
+
+// foldedRow clears what no site-wide page reads of a row its commit page
+// folds (folded), so that a partial site model does not carry it: the
+// z-score, sample test and budget status, the factor, and the headline's
+// widths and level (the pre-rendered rows show them, and the series data
+// files, which the shard writes). The rest is read: the change and the
+// classification by the counts, the summaries, the watches and the
+// Markdown (the headline's width by its basis note), the threshold and
+// history by the dashboard's noisiest series.
+func foldedRow(r *analysis.Row) {
+	r.Z, r.Test, r.Budget = zscore.Z{}, analysis.SampleTest{}, nil
+	r.Factor, r.Headline.Widths, r.Headline.Level = 0, 0, 0
+}
+
+// foldedValue is what the site-wide pages read of a folded row's point:
+// whether it is a value and its error (the counts, the watches), not the
+// value nor how many samples it has (the pre-rendered rows and the rows
+// files show those).
+func foldedValue(v PartialValue) PartialValue {
+	return PartialValue{OK: v.OK, Error: v.Error}
 }
 
 // flateWriters are the compressors of Add: a flate.Writer holds some
