@@ -10,6 +10,7 @@ import (
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // TestSitePoints checks which points a partial site model keeps of a
@@ -71,6 +72,55 @@ func TestSitePoints(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, sitePoints(ds, tc.s, tc.steps)); diff != "" {
 				t.Errorf("sitePoints (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCollectorFoldedRows checks what a partial site model keeps of a
+// comparison's rows: of a row a commit page folds, in a comparison of
+// consecutive commits, what the site-wide pages read (foldedRow,
+// foldedValue); of a row it pre-renders, and of every row of a comparison
+// with a page of its own (whole), every column and value.
+func TestCollectorFoldedRows(t *testing.T) {
+	d := model.Dataset{Artifacts: make([]model.Artifact, 2), MainLine: []int{0, 1}}
+	s := &model.Series{Key: model.SeriesKey{Benchmark: "a", Metric: "m"}}
+	d.Series = []*model.Series{s}
+	ds := model.Assemble(d, make([]string, 2))
+	before := model.Point{Artifact: 0, Value: 100, OK: true, Samples: []float64{99, 100, 101}}
+	after := model.Point{Artifact: 1, Value: 100.1, OK: true, Samples: []float64{100, 100.1, 100.2}}
+	z := zscore.Z{Z: 0.3, OK: true, Mean: 100, Std: 1}
+	noise := analysis.Row{Series: s, Before: &before, After: &after, Change: 0.001, OK: true, Threshold: 0.02, Factor: 0.05, Z: z,
+		Headline: analysis.Verdict{State: analysis.StateNone, Width: 0.01, Widths: 0.1, Level: 100}}
+	relevant := noise
+	relevant.Relevant, relevant.Significant, relevant.Magnitude = true, true, analysis.Large
+	for _, tc := range []struct {
+		name     string
+		row      analysis.Row
+		whole    bool
+		keepsAll bool
+	}{
+		{"folded", noise, false, false},
+		{"folded, page of its own", noise, true, true},
+		{"pre-rendered", relevant, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPartial(1, 1, ds, nil)
+			p.Collect(ds).Add(&analysis.Comparison{Base: 0, Head: 1, Rows: []analysis.Row{tc.row}}, tc.whole)
+			pc, err := p.Comparisons[0].decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := pc.Rows[0]
+			want := PartialRow{B: &PartialValue{OK: true}, A: &PartialValue{OK: true}, R: tc.row}
+			want.R.Series, want.R.Before, want.R.After = nil, nil, nil
+			if tc.keepsAll {
+				want.B, want.A = &PartialValue{Value: 100, OK: true, Samples: 3}, &PartialValue{Value: 100.1, OK: true, Samples: 3}
+			} else {
+				want.R.Z, want.R.Factor, want.R.Headline.Widths, want.R.Headline.Level = zscore.Z{}, 0, 0, 0
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("row (-want +got):\n%s", diff)
 			}
 		})
 	}
