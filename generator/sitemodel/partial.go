@@ -55,8 +55,11 @@ const PartialFile = "perfpages-partial.gob.gz"
 // partialMagic starts every partial site model; its last field is the
 // format's version, which a merge requires to be its own.
 //
-// Version 2: series carry only the points the site-wide pages read, and
-// rows their base's and head's values (version 1 carried every point).
+// Version 2: series carry only the points the site-wide pages read, rows
+// their base's and head's values, folded rows only what those pages read
+// of them, and the comparisons' encodings come first, read on demand
+// (version 1 carried every point, every column of every row, and the
+// comparisons inside the gzip'd stream).
 const partialMagic = "perfpages partial site model 2\n"
 
 // Partial is one shard's partial site model.
@@ -77,10 +80,10 @@ type Partial struct {
 	Series []PartialSeries
 	// Comparisons are the comparisons of Options.Comparisons, their rows
 	// the shard's, each encoded on its own (a PartialComparison, gob,
-	// then flate): a merge holds them encoded and decodes one when the
-	// plan asks for it, so that its memory holds the comparisons of one
-	// chunk of the main line decoded at a time, not every row of the
-	// site.
+	// then flate): a merge reads one from the file (ReadPartial) and
+	// decodes it when the plan asks for it, so that its memory holds the
+	// comparisons of one chunk of the main line decoded at a time, not
+	// every row of the site, encoded or not.
 	Comparisons []PartialBlob
 	// Steps are the steps of the shard's series (Series indexes Series).
 	Steps []analysis.Step
