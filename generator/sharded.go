@@ -167,6 +167,7 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 			return rep, err
 		}
 		parts[i] = p
+		defer p.Close() // the merge reads their comparisons as it plans
 	}
 	// The content: its problems are among the shards' warnings.
 	var cont *sitemodel.Content

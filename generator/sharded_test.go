@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/shard"
+	"github.com/perfpages/perfpages/generator/sitemodel"
 )
 
 // shardedBuild builds site s as n shards into dir/shard-<i> and merges
@@ -93,6 +95,47 @@ func shardedSite(t *testing.T, dir string, files map[string][]byte, skip string)
  "machine": {"name": "solo-box"}, "results": [{"benchmark": "solo", "metric": "wall-time", "unit": "ns", "samples": [10, 11, 12]}]}`
 	writeFile(t, filepath.Join(dir, "results", "solo-box", "solo.json"), solo)
 	writeFile(t, filepath.Join(dir, "results", "solo-box", "broken.json"), `{"schema": "perfpages.run.v1", "artifact": `)
+	streakBox(t, dir, files, skip)
+}
+
+// streakBox adds a machine whose one series fails on the last three
+// main-line commits of the data set (without the archives whose name holds
+// skip) after a result on the one before: the dashboard's failing list
+// walks the streak back to its first commit, a point the partial site
+// models must keep (sitePoints).
+func streakBox(t *testing.T, dir string, files map[string][]byte, skip string) {
+	t.Helper()
+	type main struct {
+		stamp    string
+		artifact json.RawMessage
+	}
+	var commits []main
+	for name, data := range files {
+		if !strings.HasSuffix(name, ".json") || skip != "" && strings.Contains(name, skip) {
+			continue
+		}
+		var run struct {
+			Artifact json.RawMessage `json:"artifact"`
+		}
+		var a struct{ Branch, Kind string }
+		if json.Unmarshal(data, &run) != nil || json.Unmarshal(run.Artifact, &a) != nil || a.Branch != "main" || a.Kind != "commit" {
+			continue
+		}
+		commits = append(commits, main{filepath.Base(name)[:17], run.Artifact})
+	}
+	slices.SortFunc(commits, func(a, b main) int { return strings.Compare(a.stamp, b.stamp) })
+	commits = slices.CompactFunc(commits, func(a, b main) bool { return a.stamp == b.stamp })
+	if len(commits) < 4 {
+		t.Fatalf("%d main-line commits: too few for a failing streak", len(commits))
+	}
+	for i, c := range commits[len(commits)-4:] {
+		result := `"samples": [10, 11, 12]`
+		if i > 0 {
+			result = `"error": "exit status 2"`
+		}
+		writeFile(t, filepath.Join(dir, "results", "streak-box", c.stamp+".json"), `{"schema": "perfpages.run.v1", "artifact": `+string(c.artifact)+`,
+ "machine": {"name": "streak-box"}, "results": [{"benchmark": "streak", "metric": "wall-time", "unit": "ns", `+result+`}]}`)
+	}
 }
 
 func writeFile(t *testing.T, name, data string) {
@@ -150,12 +193,16 @@ func TestShardedEqualsOne(t *testing.T) {
 	if !failed {
 		t.Error("no commit page shows a failed result")
 	}
+	if !bytes.Contains(want["index.html"].data, []byte("streak")) {
+		t.Error("the dashboard does not list the failing streak of streak-box")
+	}
 	if !bytes.Contains(want["index.html"].data, []byte("broken.json")) {
 		t.Error("the dashboard does not show the broken archive's warning")
 	}
 	for _, n := range []int{1, 3} {
 		sameSite(t, fmt.Sprintf("%d shards", n), shardedBuild(t, site, filepath.Join(dir, fmt.Sprint(n)), n), want)
 	}
+	checkPartialBound(t, filepath.Join(dir, "3"), 3)
 
 	// A commit more: incremental builds of the same folders.
 	time.Sleep(20 * time.Millisecond)
@@ -205,10 +252,20 @@ func TestMergeRefuses(t *testing.T) {
 
 	corrupt := filepath.Join(dir, "corrupt")
 	os.CopyFS(corrupt, os.DirFS(s1))
-	writeFile(t, filepath.Join(corrupt, "perfpages-partial.gob.gz"), "perfpages partial site model 1\nnot gzip")
+	partial, err := os.ReadFile(filepath.Join(s1, "perfpages-partial.gob.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	magic, rest, _ := strings.Cut(string(partial), "\n")
+	writeFile(t, filepath.Join(corrupt, "perfpages-partial.gob.gz"), magic+"\nnot gzip")
 	oldFormat := filepath.Join(dir, "old-format")
 	os.CopyFS(oldFormat, os.DirFS(s1))
 	writeFile(t, filepath.Join(oldFormat, "perfpages-partial.gob.gz"), "perfpages partial site model 0\n")
+	// Version 1 carried every point of every series: a merge of this
+	// perfpages refuses its shards, whatever follows the line.
+	version1 := filepath.Join(dir, "version-1")
+	os.CopyFS(version1, os.DirFS(s1))
+	writeFile(t, filepath.Join(version1, "perfpages-partial.gob.gz"), "perfpages partial site model 1\n"+rest)
 	notShard := filepath.Join(dir, "not-a-shard")
 	os.MkdirAll(notShard, 0o755)
 	changed := filepath.Join(dir, "changed")
@@ -234,6 +291,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"different settings", []string{otherConfig, s2, s3}, "other settings"},
 		{"corrupt", []string{corrupt, s2, s3}, "corrupt partial site model"},
 		{"another format", []string{oldFormat, s2, s3}, "another format"},
+		{"version 1 (every point)", []string{s1, s2, version1}, `another format ("perfpages partial site model 1"`},
 		{"not a shard", []string{notShard, s2, s3}, "no partial site model"},
 		{"a shard's file changed", []string{s1, changed, s3}, "changed since its shard wrote it"},
 	} {
@@ -252,4 +310,45 @@ func TestMergeRefuses(t *testing.T) {
 	if _, err := demo().Merge(context.Background(), MergeOptions{Out: s1, Shards: []string{s1, s2, s3}}); err == nil {
 		t.Error("a merge into a shard's folder was not refused")
 	}
+}
+
+// checkPartialBound checks that the partial site models of the n shards in
+// dir hold what the site-wide pages show, not the series' histories: of a
+// series, besides its failing results (a failing streak the dashboard
+// walks back), at most its first and last main-line points and
+// sitemodel.SparkSide values either side of each of its steps, whatever
+// the length of its history; rows hold no samples (a PartialValue has
+// their count). The merge's dataset is made of these points alone.
+func checkPartialBound(t *testing.T, dir string, n int) {
+	t.Helper()
+	kept, series, steps := 0, 0, 0
+	for i := 1; i <= n; i++ {
+		p, err := sitemodel.ReadPartial(filepath.Join(dir, fmt.Sprintf("shard-%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Close()
+		stepsOf := map[int]int{}
+		for _, st := range p.Steps {
+			stepsOf[st.Series]++
+		}
+		steps += len(p.Steps)
+		for k, s := range p.Series {
+			failing := 0
+			for _, pt := range s.Points {
+				if pt.Error != "" {
+					failing++
+				}
+			}
+			if bound := 2 + 2*sitemodel.SparkSide*stepsOf[k] + failing; len(s.Points) > bound {
+				t.Errorf("shard %d: series %s keeps %d points, more than the %d its site-wide pages read", i, s.Key, len(s.Points), bound)
+			}
+			kept += len(s.Points)
+			series++
+		}
+	}
+	if steps == 0 {
+		t.Error("no series has a step: the data set does not test the regressions page's points")
+	}
+	t.Logf("partial site models: %d series, %d steps, %d points kept", series, steps, kept)
 }

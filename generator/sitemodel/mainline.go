@@ -474,7 +474,7 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 	w.computed = to - first
 	if p.opts.Comparisons != nil {
 		for _, c := range w.comps[first-from:] {
-			p.opts.Comparisons(c)
+			p.opts.Comparisons(c, false)
 		}
 	}
 	// Series data, one file per benchmark.
@@ -488,7 +488,7 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 			r := &cm.Rows[k]
 			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
 			w.byBench[seg] = append(w.byBench[seg], rowRef{int32(i), int32(k)})
-			if from > 0 {
+			if from > 0 && p.opts.Part != PartSiteWide { // for the data files
 				if w.prev[seg] == nil {
 					w.prev[seg] = map[string]float64{}
 				}
@@ -722,7 +722,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		switch {
 		case r.After != nil && r.After.Error != "":
 			v.Failures = append(v.Failures, p.row(r))
-		case !report.Changed(r):
+		case folded(r):
 			// Within its noise: shown on demand (the data files).
 			// Unconfirmed changes and spikes are shown with the relevant
 			// ones, under their badge, and so are the changes of a series
@@ -745,6 +745,15 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		v.Metrics = append(v.Metrics, *mv)
 	}
 	return v
+}
+
+// folded reports whether a commit page folds row r: it is within its
+// noise (report.Changed) and no failure. A folded row is counted, never
+// rendered: the page's script reads it from the series data files. A
+// shard's partial site model keeps of a folded row what the site-wide
+// pages read of it, not its engines' columns (Collector.Add).
+func folded(r *analysis.Row) bool {
+	return (r.After == nil || r.After.Error == "") && !report.Changed(r)
 }
 
 // changesChart is the bar chart of a metric's relevant and unconfirmed

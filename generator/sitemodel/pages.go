@@ -165,7 +165,7 @@ func (p *planner) pairComparisons(ctx context.Context) error {
 		p.stats.Comparisons++
 		p.mu.Unlock()
 		if p.opts.Comparisons != nil {
-			p.opts.Comparisons(c)
+			p.opts.Comparisons(c, true)
 		}
 		return nil
 	})

@@ -6,10 +6,12 @@ import (
 	"cmp"
 	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/analysis/zscore"
 )
 
 // This file is the partial site model: what one shard of a sharded build
@@ -34,6 +37,12 @@ import (
 // comparison's per-metric summaries are summed from its rows as the
 // analysis sums them (analysis.AssembleComparison).
 //
+// A partial site model holds no series' history: of a series, the points
+// the site-wide pages read (sitePoints), and of each comparison row, what
+// the pages read of its base and head (PartialValue). The merge's dataset
+// is made of those, so its memory is bounded by what the site-wide pages
+// show, not by the dataset's points.
+//
 // The same boundary (analysis of some series → partial site model →
 // site-wide plan) is what a single build would take to bound its memory by
 // groups of series: the parts need not come from other machines.
@@ -45,7 +54,13 @@ const PartialFile = "perfpages-partial.gob.gz"
 
 // partialMagic starts every partial site model; its last field is the
 // format's version, which a merge requires to be its own.
-const partialMagic = "perfpages partial site model 1\n"
+//
+// Version 2: series carry only the points the site-wide pages read, rows
+// their base's and head's values, folded rows only what those pages read
+// of them, and the comparisons' encodings come first, read on demand
+// (version 1 carried every point, every column of every row, and the
+// comparisons inside the gzip'd stream).
+const partialMagic = "perfpages partial site model 2\n"
 
 // Partial is one shard's partial site model.
 type Partial struct {
@@ -60,14 +75,15 @@ type Partial struct {
 	// Dataset is the dataset's skeleton (artifacts, machines, main line,
 	// warnings, notes), every shard's the same; its series are Series.
 	Dataset PartialDataset
-	// Series are the shard's series with their points, in key order.
+	// Series are the shard's series, in key order, each with the
+	// points the site-wide pages read of it (sitePoints).
 	Series []PartialSeries
 	// Comparisons are the comparisons of Options.Comparisons, their rows
 	// the shard's, each encoded on its own (a PartialComparison, gob,
-	// then flate): a merge holds them encoded and decodes one when the
-	// plan asks for it, so that its memory holds the comparisons of one
-	// chunk of the main line decoded at a time, not every row of the
-	// site.
+	// then flate): a merge reads one from the file (ReadPartial) and
+	// decodes it when the plan asks for it, so that its memory holds the
+	// comparisons of one chunk of the main line decoded at a time, not
+	// every row of the site, encoded or not.
 	Comparisons []PartialBlob
 	// Steps are the steps of the shard's series (Series indexes Series).
 	Steps []analysis.Step
@@ -80,8 +96,11 @@ type Partial struct {
 
 	// src are the series Encode writes (NewPartial's; Series is
 	// empty then): each is converted as it is written, never all at
-	// once.
-	src []*model.Series
+	// once. srcData is their dataset, whose main line sitePoints walks.
+	src     []*model.Series
+	srcData *model.Dataset
+	// file is the file ReadPartial read p from (see Close).
+	file *os.File
 }
 
 // partialHead is what the file holds first: Partial but its series and
@@ -110,7 +129,8 @@ type PartialDataset struct {
 	Origins   []string
 }
 
-// PartialSeries is a series and its points.
+// PartialSeries is a series and the points the site-wide pages read of it
+// (sitePoints), not its history.
 type PartialSeries struct {
 	Key     model.SeriesKey
 	Case    model.TestCase
@@ -122,20 +142,65 @@ type PartialSeries struct {
 	Points  []PartialPoint
 }
 
-// PartialPoint is a point of a series.
+// PartialPoint is a point of a series as the site-wide pages read it.
 type PartialPoint struct {
 	Artifact int
-	Samples  []float64
-	Error    string
-	Value    float64
-	OK       bool
-	Extras   *model.PointExtras
+	PartialValue
 }
 
-// PartialBlob is an encoded PartialComparison of Base with Head.
+// PartialValue is what the site-wide pages read of a point: its value,
+// whether it is one, its error and how many samples it has (the rows
+// files of the pages of their own say how many, never which: package
+// sitemodel reads len(Point.Samples) alone). Its samples' values and a
+// tool's extras stay in the shard, whose series data files show them.
+type PartialValue struct {
+	Value   float64
+	OK      bool
+	Error   string
+	Samples int
+}
+
+// partialValue is what a partial site model keeps of pt.
+func partialValue(pt *model.Point) PartialValue {
+	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Error, Samples: len(pt.Samples)}
+}
+
+// point is the merge's point of artifact a of v. Its samples are as many
+// as v's, all zero, slices of one shared array of zeros: the merge runs no
+// statistic and the site model reads only how many there are.
+func (v PartialValue) point(a int) model.Point {
+	return model.Point{Artifact: a, Value: v.Value, OK: v.OK, Error: v.Error, Samples: zeroSamples(v.Samples)}
+}
+
+// zeros backs zeroSamples; a point with more samples gets its own.
+var zeros [256]float64
+
+func zeroSamples(n int) []float64 {
+	switch {
+	case n <= 0:
+		return nil
+	case n <= len(zeros):
+		return zeros[:n:n]
+	}
+	return make([]float64, n)
+}
+
+// PartialBlob is an encoded PartialComparison of Base with Head: Data, or
+// (read by ReadPartial) n bytes at offset off of the file src, read when
+// the merge asks for it.
 type PartialBlob struct {
 	Base, Head int
 	Data       []byte
+
+	src    io.ReaderAt
+	off, n int64
+}
+
+// partialIndex is how the file lists a comparison: its encoding is the
+// Len bytes after those of the comparisons before it.
+type partialIndex struct {
+	Base, Head int
+	Len        int64
 }
 
 // PartialComparison is a comparison's rows of one shard.
@@ -147,11 +212,12 @@ type PartialComparison struct {
 	Rows []PartialRow
 }
 
-// PartialRow is a classified row: R without its series and points, which
-// are the shard's series S at the comparison's base (B) and head (A).
+// PartialRow is a classified row: R without its series and points; its
+// series is the shard's series S, B and A are what the pages read of its
+// points at the comparison's base and head (nil: none).
 type PartialRow struct {
 	S    int32
-	B, A bool
+	B, A *PartialValue
 	R    analysis.Row
 	// Warning is the comparison's warning this row gave ("a value is not
 	// a finite number"), "" for none.
@@ -177,21 +243,17 @@ func NewPartial(i, n int, d *model.Dataset, warnings []error) *Partial {
 	for _, w := range warnings {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
-	p.src = d.Series
+	p.src, p.srcData = d.Series, d
 	return p
 }
 
-// partialSeries is series s as a partial site model holds it.
-func partialSeries(s *model.Series) PartialSeries {
-	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges,
-		Points: make([]PartialPoint, len(s.Points))}
-	for k := range s.Points {
+// partialSeries is series s of dataset d, whose steps are steps, as a
+// partial site model holds it.
+func partialSeries(d *model.Dataset, s *model.Series, steps []analysis.Step) PartialSeries {
+	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges}
+	for _, k := range sitePoints(d, s, steps) {
 		pt := &s.Points[k]
-		pp := PartialPoint{Artifact: pt.Artifact, Samples: pt.Samples, Error: pt.Error, Value: pt.Value, OK: pt.OK}
-		if e := pt.Extras(); e.Iters != nil || e.Summary != nil {
-			pp.Extras = &e
-		}
-		ps.Points[k] = pp
+		ps.Points = append(ps.Points, PartialPoint{Artifact: pt.Artifact, PartialValue: partialValue(pt)})
 	}
 	return ps
 }
@@ -213,16 +275,38 @@ func (p *Partial) Collect(d *model.Dataset) *Collector {
 	return c
 }
 
-// Add adds comparison cm (safe for concurrent use).
-func (c *Collector) Add(cm *analysis.Comparison) {
+// Add adds comparison cm (safe for concurrent use); whole says that the
+// site-wide pages show each of its rows (Options.Comparisons). Of a
+// comparison of consecutive main-line commits (not whole), the rows its
+// commit page folds keep only what the site-wide pages read of them
+// (foldedRow).
+func (c *Collector) Add(cm *analysis.Comparison, whole bool) {
 	pc := PartialComparison{Base: cm.Base, Head: cm.Head, HistoryFrom: cm.HistoryFrom, Rows: make([]PartialRow, len(cm.Rows))}
 	var rowWarnings []string
 	for k := range cm.Rows {
 		r := cm.Rows[k]
-		pr := PartialRow{S: c.index[r.Series], B: r.Before != nil, A: r.After != nil}
+		pr := PartialRow{S: c.index[r.Series]}
+		fold := !whole && folded(&r)
+		if r.Before != nil {
+			v := partialValue(r.Before)
+			if fold {
+				v = foldedValue(v)
+			}
+			pr.B = &v
+		}
+		if r.After != nil {
+			v := partialValue(r.After)
+			if fold {
+				v = foldedValue(v)
+			}
+			pr.A = &v
+		}
 		if r.Note == analysis.NoteNotANumber {
 			rowWarnings = append(rowWarnings, "")
 			pr.Warning = "?"
+		}
+		if fold {
+			foldedRow(&r)
 		}
 		r.Series, r.Before, r.After = nil, nil, nil
 		pr.R = r
@@ -241,11 +325,13 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 		}
 	}
 	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	zw := flateWriters.Get().(*flate.Writer)
+	zw.Reset(&buf)
 	err := gob.NewEncoder(zw).Encode(&pc)
 	if err == nil {
 		err = zw.Close()
 	}
+	flateWriters.Put(zw)
 	if err != nil {
 		panic(fmt.Sprintf("sitemodel: encoding a comparison: %v", err)) // of values this package made: a bug
 	}
@@ -254,10 +340,45 @@ func (c *Collector) Add(cm *analysis.Comparison) {
 	c.mu.Unlock()
 }
 
+// foldedRow clears what no site-wide page reads of a row its commit page
+// folds (folded), so that a partial site model does not carry it: the
+// z-score, sample test and budget status, the factor, and the headline's
+// widths and level (the pre-rendered rows show them, and the series data
+// files, which the shard writes). The rest is read: the change and the
+// classification by the counts, the summaries, the watches and the
+// Markdown (the headline's width by its basis note), the threshold and
+// history by the dashboard's noisiest series.
+func foldedRow(r *analysis.Row) {
+	r.Z, r.Test, r.Budget = zscore.Z{}, analysis.SampleTest{}, nil
+	r.Factor, r.Headline.Widths, r.Headline.Level = 0, 0, 0
+}
+
+// foldedValue is what the site-wide pages read of a folded row's point:
+// whether it is a value and its error (the counts, the watches), not the
+// value nor how many samples it has (the pre-rendered rows and the rows
+// files show those).
+func foldedValue(v PartialValue) PartialValue {
+	return PartialValue{OK: v.OK, Error: v.Error}
+}
+
+// flateWriters are the compressors of Add: a flate.Writer holds some
+// 600 kB, and a shard encodes every comparison of the site.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return zw
+}}
+
 // decode decodes the comparison of b.
 func (b *PartialBlob) decode() (*PartialComparison, error) {
+	data := b.Data
+	if data == nil && b.n > 0 {
+		data = make([]byte, b.n)
+		if _, err := b.src.ReadAt(data, b.off); err != nil {
+			return nil, err
+		}
+	}
 	var pc PartialComparison
-	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(b.Data))).Decode(&pc); err != nil {
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(data))).Decode(&pc); err != nil {
 		return nil, err
 	}
 	if pc.Base != b.Base || pc.Head != b.Head {
@@ -266,20 +387,37 @@ func (b *PartialBlob) decode() (*PartialComparison, error) {
 	return &pc, nil
 }
 
-// Encode writes p.
+// Encode writes p: the magic line, the length of the comparisons'
+// encodings as 8 bytes (little-endian), the encodings one after the
+// other, then gzip'd gob: the head, the series, and the comparisons'
+// index. A merge reads everything but the encodings, which it reads from
+// the file when the plan asks for a comparison: its memory does not hold
+// the site's rows, encoded or not.
 func (p *Partial) Encode(w io.Writer) error {
-	if _, err := io.WriteString(w, partialMagic); err != nil {
-		return err
-	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-	if err != nil {
-		return err
-	}
 	// Comparisons in a fixed order: they were collected from several
 	// goroutines.
 	slices.SortFunc(p.Comparisons, func(a, b PartialBlob) int {
 		return cmp.Or(cmp.Compare(a.Head, b.Head), cmp.Compare(a.Base, b.Base))
 	})
+	var total int64
+	for i := range p.Comparisons {
+		total += int64(len(p.Comparisons[i].Data))
+	}
+	if _, err := io.WriteString(w, partialMagic); err != nil {
+		return err
+	}
+	if _, err := w.Write(binary.LittleEndian.AppendUint64(nil, uint64(total))); err != nil {
+		return err
+	}
+	for i := range p.Comparisons {
+		if _, err := w.Write(p.Comparisons[i].Data); err != nil {
+			return err
+		}
+	}
+	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return err
+	}
 	series := p.Series
 	if p.src != nil {
 		series = nil
@@ -295,23 +433,36 @@ func (p *Partial) Encode(w io.Writer) error {
 			return err
 		}
 	}
-	for _, s := range p.src {
-		ps := partialSeries(s)
+	stepsOf := make(map[int][]analysis.Step)
+	for _, st := range p.Steps {
+		stepsOf[st.Series] = append(stepsOf[st.Series], st)
+	}
+	for i, s := range p.src {
+		ps := partialSeries(p.srcData, s, stepsOf[i])
 		if err := enc.Encode(&ps); err != nil {
 			return err
 		}
 	}
-	for i := range p.Comparisons {
-		if err := enc.Encode(&p.Comparisons[i]); err != nil {
+	for _, c := range p.Comparisons {
+		if err := enc.Encode(&partialIndex{Base: c.Base, Head: c.Head, Len: int64(len(c.Data))}); err != nil {
 			return err
 		}
 	}
 	return zw.Close()
 }
 
+// Close closes the file a read partial site model reads its comparisons
+// from.
+func (p *Partial) Close() error {
+	if p.file == nil {
+		return nil
+	}
+	return p.file.Close()
+}
+
 // ReadPartial reads the partial site model of a shard's output folder
-// dir.
-func ReadPartial(dir string) (*Partial, error) {
+// dir; its comparisons are read from the file when decoded, until Close.
+func ReadPartial(dir string) (_ *Partial, err error) {
 	name := filepath.Join(dir, PartialFile)
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -320,16 +471,35 @@ func ReadPartial(dir string) (*Partial, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	br := bufio.NewReader(f)
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
 	magic := make([]byte, len(partialMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
+	if _, err := io.ReadFull(f, magic); err != nil || !bytes.Equal(magic, []byte(partialMagic)) {
 		if bytes.HasPrefix(magic, []byte("perfpages partial site model ")) {
 			return nil, fmt.Errorf("%s: a partial site model of another format (%q; this perfpages reads %q): build the shards and merge with one perfpages", name, bytes.TrimSpace(magic), partialMagic[:len(partialMagic)-1])
 		}
 		return nil, fmt.Errorf("%s: not a partial site model", name)
 	}
-	zr, err := gzip.NewReader(br)
+	var size [8]byte
+	if _, err := io.ReadFull(f, size[:]); err != nil {
+		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
+	}
+	start := int64(len(partialMagic) + len(size))
+	total := int64(binary.LittleEndian.Uint64(size[:]))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if total < 0 || total > fi.Size()-start {
+		return nil, fmt.Errorf("%s: corrupt partial site model: comparisons beyond the end of the file", name)
+	}
+	if _, err := f.Seek(start+total, io.SeekStart); err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 	}
@@ -339,7 +509,7 @@ func ReadPartial(dir string) (*Partial, error) {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 	}
 	p := Partial{Shard: head.Shard, Of: head.Of, Config: head.Config, Inputs: head.Inputs, Dataset: head.Dataset, Steps: head.Steps,
-		Warnings: head.Warnings, Files: head.Files}
+		Warnings: head.Warnings, Files: head.Files, file: f}
 	// The counts are the file's word: they size nothing before the
 	// values are there.
 	for range head.Series {
@@ -349,12 +519,17 @@ func ReadPartial(dir string) (*Partial, error) {
 		}
 		p.Series = append(p.Series, ps)
 	}
+	off := start
 	for range head.Comparisons {
-		var pb PartialBlob
-		if err := dec.Decode(&pb); err != nil {
+		var ix partialIndex
+		if err := dec.Decode(&ix); err != nil {
 			return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
 		}
-		p.Comparisons = append(p.Comparisons, pb)
+		if ix.Len <= 0 || ix.Len > start+total-off {
+			return nil, fmt.Errorf("%s: corrupt partial site model: a comparison beyond the comparisons", name)
+		}
+		p.Comparisons = append(p.Comparisons, PartialBlob{Base: ix.Base, Head: ix.Head, src: f, off: off, n: ix.Len})
+		off += ix.Len
 	}
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("%s: corrupt partial site model: %w", name, err)
@@ -477,10 +652,7 @@ func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options
 		s := &model.Series{Key: ps.Key, Case: ps.Case, Context: ps.Context, Metric: ps.Metric, Origin: ps.Origin, Value: ps.Value, Ranges: ps.Ranges,
 			Points: make([]model.Point, len(ps.Points))}
 		for i, pp := range ps.Points {
-			s.Points[i] = model.Point{Artifact: pp.Artifact, Samples: pp.Samples, Error: pp.Error, Value: pp.Value, OK: pp.OK}
-			if pp.Extras != nil {
-				s.Points[i].SetExtras(*pp.Extras)
-			}
+			s.Points[i] = pp.point(pp.Artifact)
 		}
 		ps.Points = nil // held once, in the dataset
 		series[g] = s
@@ -548,11 +720,13 @@ func Merge(parts []*Partial, dirs []string, config string, opts analysis.Options
 			r := x.pr.R
 			s := series[x.g]
 			r.Series = s
-			if x.pr.B {
-				r.Before = s.At(base)
+			if x.pr.B != nil {
+				pt := x.pr.B.point(base)
+				r.Before = &pt
 			}
-			if x.pr.A {
-				r.After = s.At(head)
+			if x.pr.A != nil {
+				pt := x.pr.A.point(head)
+				r.After = &pt
 			}
 			if x.pr.Warning != "" {
 				warnings = append(warnings, errors.New(x.pr.Warning))
@@ -576,5 +750,83 @@ func errorsOf(msgs []string) []error {
 	for _, m := range msgs {
 		out = append(out, errors.New(m))
 	}
+	return out
+}
+
+// sitePoints are the indexes in s.Points, in order, of the points the
+// site-wide outputs read of series s of dataset d, whose steps are steps:
+// what a partial site model keeps of a series. Every reader of a series'
+// points in the site-wide part of the plan is one of these, and
+// TestShardedEqualsOne fails when one reads a point not kept:
+//
+//   - the first main-line commit's page lists its results
+//     (firstComparison): the point at the first main-line commit;
+//   - the dashboard's latest commit of each machine and its results
+//     (dashboard): the series' last main-line point; its failing list
+//     walks back a failing streak (latestOnMachine): the failing
+//     main-line points just before it, while there are;
+//   - the regressions page's sparklines (sparkline): up to SparkSide
+//     finite values on each side of each step, at or before its Prev and
+//     at or after its Index on the main line.
+//
+// The rows of comparisons carry their own points (PartialRow).
+func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int {
+	n := len(d.MainLine)
+	if n == 0 || len(s.Points) == 0 {
+		return nil
+	}
+	keep := map[int]bool{}
+	index := func(pos int) (int, bool) {
+		a := d.MainLine[pos]
+		k, ok := slices.BinarySearchFunc(s.Points, a, func(p model.Point, a int) int { return cmp.Compare(p.Artifact, a) })
+		return k, ok
+	}
+	if k, ok := index(0); ok {
+		keep[k] = true
+	}
+	last := -1
+	for k := len(s.Points) - 1; k >= 0; k-- {
+		if pos := d.MainPos(s.Points[k].Artifact); pos >= 0 {
+			keep[k] = true
+			last = pos
+			break
+		}
+	}
+	if last >= 0 {
+		for pos := last; pos >= 0; pos-- {
+			k, ok := index(pos)
+			if !ok || s.Points[k].Error == "" {
+				break
+			}
+			keep[k] = true
+		}
+	}
+	finite := func(pos int) (int, bool) {
+		k, ok := index(pos)
+		if !ok {
+			return 0, false
+		}
+		pt := &s.Points[k]
+		return k, pt.OK && !math.IsNaN(pt.Value) && !math.IsInf(pt.Value, 0)
+	}
+	for _, st := range steps {
+		for pos, got := min(st.Prev, n-1), 0; pos >= 0 && got < SparkSide; pos-- {
+			if k, ok := finite(pos); ok {
+				keep[k] = true
+				got++
+			}
+		}
+		for pos, got := max(st.Index, 0), 0; pos < n && got < SparkSide; pos++ {
+			if k, ok := finite(pos); ok {
+				keep[k] = true
+				got++
+			}
+		}
+	}
+	out := make([]int, 0, len(keep))
+	for k := range keep {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }

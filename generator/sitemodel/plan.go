@@ -110,9 +110,11 @@ type Options struct {
 	// Comparisons receives, in a shard's plan (PartShard), every
 	// comparison the site-wide outputs show: those of consecutive
 	// main-line commits from position 1 on, then the pairs with pages of
-	// their own (SiteComparisons). It is called from several goroutines
-	// at once.
-	Comparisons func(*analysis.Comparison)
+	// their own (SiteComparisons), whole true for these: their pages
+	// show every row (a rows file), where a commit page pre-renders only
+	// the rows it does not fold (folded). It is called from several
+	// goroutines at once.
+	Comparisons func(c *analysis.Comparison, whole bool)
 }
 
 // Part is which outputs of the site a plan emits.
