@@ -77,7 +77,7 @@ func TestKeepEqualsFull(t *testing.T) {
 				heldPoints += int(sb.n)
 			}
 		}
-		state, chunk := writeState(t, b, 0)
+		state, _ := writeState(t, b, 0)
 		var m stateMeta
 		if _, err := readHead(state, &m); err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestKeepEqualsFull(t *testing.T) {
 				first = append(first, i)
 			}
 		}
-		state, chunk = writeState(t, half, 1)
+		state, chunk := writeState(t, half, 1)
 		if _, err := ResumeBuilder(opts, state, chunk, func(i int, _ string) (int, bool) { return first[i], true }); err == nil {
 			t.Fatalf("seed %d: a state of some benchmarks resumed without Keep", seed)
 		}
