@@ -984,8 +984,8 @@ func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 		for _, a := range sb.arts {
 			sb.present = sb.present || remap[a] >= 0
 		}
-		for a := range remap {
-			sb.present = sb.present || hasBit(sb.old, a) && remap[a] >= 0
+		for a := 0; a < len(remap) && a < 8*len(sb.old) && !sb.present; a++ {
+			sb.present = hasBit(sb.old, a) && remap[a] >= 0
 		}
 		sb.arts, sb.sums, sb.runs, sb.index, sb.old = nil, nil, nil, nil, nil
 		return
