@@ -32,7 +32,7 @@ func skeletonOf(d *Dataset) []Series {
 // duplicates with another value, machines, artifacts), artifacts, main
 // line and series (their definitions and origins), every held series the
 // same, the others without points. Its states hold the held series'
-// points alone.
+// points alone, and a state of a resumed builder resumes again.
 func TestKeepEqualsFull(t *testing.T) {
 	defer func(n int) { StateChunk = n }(StateChunk)
 	StateChunk = 5
@@ -128,7 +128,15 @@ func TestKeepEqualsFull(t *testing.T) {
 			continue
 		}
 		resumed++
+		// The resumed builder's state (its checkpoint's skeletons and its
+		// own claims), resumed again with nothing new.
+		state, chunk = writeState(t, r, 2)
+		again, err := ResumeBuilder(kopts, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+		if err != nil {
+			t.Fatalf("seed %d: resume again: %v", seed, err)
+		}
 		check(seed, "resumed", want, r.Dataset())
+		check(seed, "resumed twice", want, again.Dataset())
 	}
 	if dropped == 0 {
 		t.Error("no warning about a benchmark not held: the test does not test them")
