@@ -43,6 +43,12 @@ import (
 // checkpoint, not the checkpoint and a copy of every run (at M 131 MB
 // instead of 242 MB).
 //
+// A shard's builder holds its benchmarks' points alone (load's keep,
+// model.BuildOptions.Keep), and so does its checkpoint: a shard's store
+// keeps its series' points and samples and the other series' names, and
+// a checkpoint of one shard is not resumed by another (the rule is part
+// of the builder's options).
+//
 // The files' keys need not read the files: a folder source is listed
 // unread and each archive keyed by the hash the store kept for its
 // identity on disk (fileSums, filesums.go), so a nightly build reads the

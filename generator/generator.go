@@ -163,7 +163,7 @@ func Demo() (*Site, error) {
 func (s *Site) Load(ctx context.Context) (*model.Dataset, []error, error) {
 	repos := s.gitRepos()
 	defer repos.close()
-	l, warnings, err := s.load(ctx, nil, repos)
+	l, warnings, err := s.load(ctx, nil, repos, nil)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -188,14 +188,18 @@ type loaded struct {
 }
 
 // load reads every source and builds the dataset, taking the decoded
-// content of inputs the store already has from it (st may be nil).
-func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos) (*loaded, []error, error) {
+// content of inputs the store already has from it (st may be nil). keep,
+// when not nil, is the benchmarks whose points the dataset holds
+// (model.BuildOptions.Keep): a shard's, whose checkpoint in st then
+// holds those alone.
+func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos, keep model.Keep) (*loaded, []error, error) {
 	cfg := s.Config
 	var warnings []error
 	files := archiveInputs(s.Files)
 	var folders []*folderInput // read file by file, their files among files
 	var notes []string
 	opts := cfg.BuildOptions()
+	opts.Keep = keep
 	dateOptional := cfg.Project.Git != ""
 
 	openGit := func(dir string) (*source.Git, error) { return repos.open(ctx, dir) }
@@ -882,7 +886,13 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	}
 
 	t.begin(ctx, "load")
-	l, warnings, err := s.load(ctx, st, repos)
+	// A shard's dataset holds its benchmarks' points alone: the others'
+	// series are there for their names (the URL table, the warnings).
+	var keep model.Keep
+	if opts.Shard.On() {
+		keep = opts.Shard
+	}
+	l, warnings, err := s.load(ctx, st, repos, keep)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
 		return rep, err

@@ -262,7 +262,7 @@ func TestStepStates(t *testing.T) {
 	site := &Site{Config: cfg}
 	repos := site.gitRepos()
 	defer repos.close()
-	l, _, err := site.load(t.Context(), st, repos)
+	l, _, err := site.load(t.Context(), st, repos, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/shard"
 	"github.com/perfpages/perfpages/generator/sitemodel"
+	"github.com/perfpages/perfpages/generator/store"
 )
 
 // shardedBuild builds site s as n shards into dir/shard-<i> and merges
@@ -351,4 +352,110 @@ func checkPartialBound(t *testing.T, dir string, n int) {
 		t.Error("no series has a step: the data set does not test the regressions page's points")
 	}
 	t.Logf("partial site models: %d series, %d steps, %d points kept", series, steps, kept)
+}
+
+// TestShardLoadsItsSeries: a shard's dataset holds the points of its
+// benchmarks' series and no other, decoded from the archives (a cold
+// build) or resumed from its store's checkpoint (a nightly build), with
+// every series' name and every warning of one build; the checkpoint a
+// shard keeps holds its series' samples alone (the shards' together are
+// one build's).
+func TestShardLoadsItsSeries(t *testing.T) {
+	files, _ := scaleFiles(t)
+	dir := t.TempDir()
+	shardedSite(t, dir, files, "")
+	cfg, err := config.Load(filepath.Join(dir, "perfpages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := func() *Site {
+		s, err := FromConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	repos := site().gitRepos()
+	defer repos.close()
+	full, fullWarnings, err := site().load(t.Context(), nil, repos, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := full.d
+	total := 0
+	for _, s := range want.Series {
+		total += len(s.Points)
+	}
+	// floats is the size of the samples' files of the checkpoint in the
+	// store of output out.
+	floats := func(out string) int64 {
+		names, _ := filepath.Glob(filepath.Join(testStoreDir(t, dir, out), "builder-*.floats"))
+		var n int64
+		for _, name := range names {
+			fi, err := os.Stat(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += fi.Size()
+		}
+		return n
+	}
+	one := filepath.Join(dir, "one")
+	if rep, err := site().Build(t.Context(), BuildOptions{Out: one}); err != nil {
+		t.Fatalf("build: %v (%v)", err, rep.Warnings)
+	}
+	heldPoints, shardFloats := 0, int64(0)
+	for i := 1; i <= 3; i++ {
+		sp := shard.Spec{I: i, N: 3}
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
+		if rep, err := site().Build(t.Context(), BuildOptions{Out: out, Shard: sp}); err != nil {
+			t.Fatalf("shard %v: %v (%v)", sp, err, rep.Warnings)
+		}
+		shardFloats += floats(out)
+		t.Logf("shard %v: checkpoint samples %d bytes", sp, floats(out))
+		for _, resume := range []bool{false, true} {
+			var st *store.Store
+			if resume {
+				st = openTestStore(t, dir, out)
+			}
+			l, warnings, err := site().load(t.Context(), st, repos, sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := fmt.Sprintf("shard %v (resumed %t)", sp, resume)
+			if l.resumed != resume {
+				t.Fatalf("%s: resumed from the checkpoint: %t", what, l.resumed)
+			}
+			if fmt.Sprint(warnings) != fmt.Sprint(fullWarnings) {
+				t.Errorf("%s: warnings\n%v\nnot one build's\n%v", what, warnings, fullWarnings)
+			}
+			if len(l.d.Series) != len(want.Series) || len(l.d.Artifacts) != len(want.Artifacts) || !slices.Equal(l.d.MainLine, want.MainLine) {
+				t.Fatalf("%s: %d series, %d artifacts, not one build's %d and %d (or another main line)", what, len(l.d.Series), len(l.d.Artifacts), len(want.Series), len(want.Artifacts))
+			}
+			points := 0
+			for k, s := range l.d.Series {
+				w := want.Series[k]
+				switch {
+				case s.Key != w.Key || s.Origin != w.Origin || s.Metric != w.Metric:
+					t.Fatalf("%s: series %d is %s from %s, not %s from %s", what, k, s.Key, s.Origin, w.Key, w.Origin)
+				case !sp.Holds(s.Case.Benchmark) && len(s.Points) > 0:
+					t.Fatalf("%s: series %s of another shard has %d points", what, s.Key, len(s.Points))
+				case sp.Holds(s.Case.Benchmark) && fmt.Sprint(s.Points) != fmt.Sprint(w.Points):
+					t.Fatalf("%s: the points of %s are not one build's", what, s.Key)
+				}
+				points += len(s.Points)
+			}
+			if !resume {
+				heldPoints += points
+			}
+			t.Logf("%s: %d of %d points", what, points, total)
+		}
+	}
+	if heldPoints != total {
+		t.Errorf("the shards hold %d points together, one build %d", heldPoints, total)
+	}
+	// Each chunk file has a header of its own: a few hundred bytes.
+	if f := floats(one); f == 0 || shardFloats < f || shardFloats > f+3*1024 {
+		t.Errorf("the shards' checkpoints hold %d bytes of samples, one build's %d", shardFloats, f)
+	}
 }

@@ -120,7 +120,7 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 // in the chunk's gob, by point, in order.
 
 // stateVersion changes with the layout or the meaning of the state.
-const stateVersion = 3
+const stateVersion = 4
 
 // StateChunk is the number of series in each chunk of a state.
 var StateChunk = 256
@@ -187,6 +187,12 @@ type stateSeries struct {
 	Value     ValueKind
 	N         int
 	MaxArt    int
+	// Skeleton is set for a series without points (see
+	// BuildOptions.Keep); Arts is then the set of the artifacts of its
+	// results, a bitmap by pending number: all a resumed builder needs of
+	// them.
+	Skeleton bool
+	Arts     []byte
 }
 
 type stateError struct {
@@ -203,10 +209,15 @@ type stateSummary struct {
 // make series and single values. History, Other and MainBranch are used
 // only by Dataset, SeriesSizes only for capacities.
 func (b *Builder) optionsKey() string {
+	var keep string
+	if b.opts.Keep != nil {
+		keep = b.opts.Keep.String()
+	}
 	k, _ := json.Marshal(struct {
 		Value   ValueKind
 		Metrics map[string]Metric
-	}{b.opts.Value, b.opts.Metrics})
+		Keep    string `json:",omitempty"`
+	}{b.opts.Value, b.opts.Metrics, keep})
 	return string(k)
 }
 
@@ -265,7 +276,7 @@ func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, fl
 		chunks = append(chunks, c)
 		n := 0
 		for _, sb := range c {
-			n += int(sb.n)
+			n += int(sb.held())
 		}
 		m.Chunks = append(m.Chunks, stateChunk{len(c), n})
 	}
@@ -304,8 +315,12 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 	m := chunkMeta{Version: stateVersion, Index: i}
 	for _, sb := range all {
 		s := sb.s
-		m.Series = append(m.Series, stateSeries{s.Key, s.Case, s.Context, s.Metric, s.Origin, sb.originPos, sb.value, int(sb.n), sb.maxArt})
-		for pt := range sb.n {
+		ss := stateSeries{s.Key, s.Case, s.Context, s.Metric, s.Origin, sb.originPos, sb.value, int(sb.held()), sb.maxArt, false, nil}
+		if sb.skeleton {
+			ss.MaxArt, ss.Skeleton, ss.Arts = -1, true, sb.artifactSet()
+		}
+		m.Series = append(m.Series, ss)
+		for pt := range sb.held() {
 			p := sb.point(pt)
 			if p.Error != "" {
 				m.Errors = append(m.Errors, stateError{m.Points, p.Error})
@@ -383,7 +398,7 @@ type columns struct {
 
 func (c *columns) each(f func(p *Point, sb *seriesBuild, pt int32)) {
 	for _, sb := range c.all {
-		for pt := range sb.n {
+		for pt := range sb.held() {
 			f(sb.point(pt), sb, pt)
 			if len(c.dst) >= 1<<20 && c.err == nil {
 				_, c.err = c.w.Write(c.dst)
@@ -592,6 +607,14 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 			return nil, errState
 		}
 		s := &Series{Key: ss.Key, Case: ss.Case, Context: ss.Context, Metric: ss.Metric, Origin: ss.Origin}
+		if ss.Skeleton {
+			// A skeleton: its results' artifacts, no points.
+			if ss.N != 0 || ss.MaxArt != -1 || len(ss.Arts) > (arts+7)/8 || !bitsBelow(ss.Arts, arts) {
+				return nil, errState
+			}
+			out = append(out, &seriesBuild{s: s, skeleton: true, value: ss.Value, maxArt: -1, old: ss.Arts, originPos: newPos(ss.OriginPos)})
+			continue
+		}
 		pts := make([]Point, ss.N, ss.N+ss.N/64+8)
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
 			runs: runIdx[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
@@ -640,6 +663,34 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		return nil, errState
 	}
 	return out, nil
+}
+
+// artifactSet is the set of the artifacts of a skeleton's results (its
+// claims' and its checkpoint's), a bitmap by pending number.
+func (sb *seriesBuild) artifactSet() []byte {
+	n := 8 * len(sb.old)
+	for _, a := range sb.arts {
+		n = max(n, int(a)+1)
+	}
+	bits := make([]byte, (n+7)/8)
+	copy(bits, sb.old)
+	for _, a := range sb.arts {
+		bits[a/8] |= 1 << (a % 8)
+	}
+	return bits
+}
+
+// hasBit reports whether bit i of bits is set.
+func hasBit(bits []byte, i int) bool { return i/8 < len(bits) && bits[i/8]&(1<<(i%8)) != 0 }
+
+// bitsBelow reports whether bits has no bit set at n or beyond.
+func bitsBelow(bits []byte, n int) bool {
+	for i := n; i < 8*len(bits); i++ {
+		if hasBit(bits, i) {
+			return false
+		}
+	}
+	return true
 }
 
 // littleEndian is set on machines that keep numbers as the state does.

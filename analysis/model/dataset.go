@@ -365,6 +365,26 @@ type BuildOptions struct {
 	// It changes no result, only where the points are kept, so it is not
 	// part of the options' key (no JSON).
 	SeriesSizes map[SeriesKey]int `json:"-"`
+	// Keep, when not nil, is the benchmarks whose points the dataset
+	// holds: a shard of a sharded build holds its own benchmarks'. The
+	// results of other benchmarks are dropped as runs are added, but
+	// their series are still made and settled as without Keep (units,
+	// origins, duplicates with another value: the same warnings), and are
+	// in Dataset.Series without points. The dataset's artifacts, main
+	// line, machines, warnings and notes are the same as without Keep,
+	// and so is every held series. Its rule is part of a state's options
+	// (WriteState), not of their JSON.
+	Keep Keep `json:"-"`
+}
+
+// Keep is a rule on benchmark names (BuildOptions.Keep).
+type Keep interface {
+	// Holds reports whether the dataset holds the points of the
+	// benchmark named name.
+	Holds(name string) bool
+	// String names the rule: a state written with one rule resumes only
+	// with the same.
+	String() string
 }
 
 // Builder gathers runs into a Dataset.
@@ -390,6 +410,9 @@ type Builder struct {
 	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
 	resumed *resumeState
+	// slab is where a builder with Keep copies the samples and iteration
+	// counts of the points it holds (see own).
+	slab []float64
 }
 
 // posWarning is a warning and the position of the run it came from:
@@ -443,6 +466,52 @@ type seriesBuild struct {
 	// ranges are the tools' ranges of the points that have one
 	// (Result.Range), by point: few series have any.
 	ranges map[int32]string
+
+	// skeleton is set for a series whose benchmark BuildOptions.Keep does
+	// not hold: it has no points. What the merge rules read of them is
+	// kept instead, per result: its artifact (arts, by pending number),
+	// its run (runs) and a hash of its values (sums, resultSum), 16
+	// bytes against a point's 72 and its samples. old is the set of
+	// artifacts (a bitmap by pending number) of the results of a resumed
+	// builder's checkpoint, whose claims it no longer needs (a new run of
+	// an old artifact makes it diverge). present is set by finishSeries
+	// when the series has a result of an artifact of the dataset: it is
+	// then in Dataset.Series, as it would be with points.
+	skeleton bool
+	arts     []int32
+	sums     []uint64
+	old      []byte
+	present  bool
+}
+
+// held is the number of points sb holds: none for a skeleton.
+func (sb *seriesBuild) held() int32 {
+	if sb.skeleton {
+		return 0
+	}
+	return sb.n
+}
+
+// artifact is the artifact (pending number) of result pt.
+func (sb *seriesBuild) artifact(pt int32) int {
+	if sb.skeleton {
+		return int(sb.arts[pt])
+	}
+	return sb.point(pt).Artifact
+}
+
+// claim records result pt of a skeleton: its run ri, artifact art and
+// hash sum.
+func (sb *seriesBuild) claim(ri int32, art int, sum uint64) {
+	pt := sb.n
+	sb.arts = append(sb.arts, int32(art))
+	sb.sums = append(sb.sums, sum)
+	sb.runs = append(sb.runs, ri)
+	sb.n++
+	sb.maxArt = max(sb.maxArt, art)
+	if sb.index != nil {
+		sb.index[art] = pt
+	}
 }
 
 // pointChunk is the number of points in each chunk of seriesBuild.pts;
@@ -477,7 +546,7 @@ func (sb *seriesBuild) find(art int) (claim, bool) {
 	if sb.index == nil {
 		sb.index = make(map[int]int32, sb.n)
 		for i := range sb.n {
-			sb.index[sb.point(i).Artifact] = i
+			sb.index[sb.artifact(i)] = i
 		}
 	}
 	pt, ok := sb.index[art]
@@ -602,7 +671,8 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 			sb = b.series[key]
 			if sb == nil {
 				s := b.newSeries(key, origin, r.Context, res)
-				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key], value: b.opts.Value.For(s.Metric), originPos: pos}
+				sb = &seriesBuild{s: s, maxArt: -1, hint: b.opts.SeriesSizes[key], value: b.opts.Value.For(s.Metric), originPos: pos,
+					skeleton: b.opts.Keep != nil && !b.opts.Keep.Holds(key.Benchmark)}
 				b.series[key] = sb
 			}
 			e := shapeEntry{bench: res.Case.Benchmark, metric: res.Metric, params: res.Case.Params, s: sb}
@@ -624,10 +694,22 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 			b.warnf("%s: %s %s has unit %q, but earlier archives say %q; skipping it", origin, res.Case, res.Metric, res.Unit, s.Metric.Unit)
 			continue
 		}
+		if sb.skeleton {
+			sb.claim(ri, art, resultSum(res))
+			continue
+		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
 		p := Point{Artifact: art, Samples: res.Samples, Error: res.Error}
-		p.setRare(res.Iters, res.Summary)
+		if b.opts.Keep != nil {
+			// A run's samples are one array (its decoder's): a point
+			// that kept a slice of it would keep the dropped results'
+			// samples too.
+			p.Samples = b.own(res.Samples)
+			p.setRare(b.own(res.Iters), ownSummary(res.Summary))
+		} else {
+			p.setRare(res.Iters, res.Summary)
+		}
 		sb.reduce(&p)
 		if res.Range != "" {
 			if sb.ranges == nil {
@@ -638,6 +720,29 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		sb.add(ri, p)
 	}
 	b.shapes[shapeKey] = shape
+}
+
+// own returns a copy of xs in the builder's own memory, slabs that
+// double up to 64 Ki floats; xs itself when empty.
+func (b *Builder) own(xs []float64) []float64 {
+	if len(xs) == 0 {
+		return xs
+	}
+	if len(b.slab)+len(xs) > cap(b.slab) {
+		b.slab = make([]float64, 0, max(len(xs), min(1<<16, 2*cap(b.slab)+64)))
+	}
+	at := len(b.slab)
+	b.slab = append(b.slab, xs...)
+	return b.slab[at:len(b.slab):len(b.slab)]
+}
+
+// ownSummary is a copy of s (nil for nil).
+func ownSummary(s *SampleSummary) *SampleSummary {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	return &c
 }
 
 // newSeries is the series of key as the run from origin with context ctx
@@ -840,7 +945,7 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	wg.Wait()
 	for _, sb := range all {
-		if len(sb.s.Points) > 0 {
+		if len(sb.s.Points) > 0 || sb.present {
 			d.Series = append(d.Series, sb.s)
 		}
 	}
@@ -875,6 +980,16 @@ func guessedDirections(series []*Series) []error {
 func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 	s := sb.s
 	s.Value = sb.value // Dataset.Value.For(s.Metric): the rule its points were reduced with
+	if sb.skeleton {
+		for _, a := range sb.arts {
+			sb.present = sb.present || remap[a] >= 0
+		}
+		for a := 0; a < len(remap) && a < 8*len(sb.old) && !sb.present; a++ {
+			sb.present = hasBit(sb.old, a) && remap[a] >= 0
+		}
+		sb.arts, sb.sums, sb.runs, sb.index, sb.old = nil, nil, nil, nil, nil
+		return
+	}
 	for pt, text := range sb.ranges {
 		if idx := remap[sb.point(pt).Artifact]; idx >= 0 {
 			if s.Ranges == nil {

@@ -17,7 +17,8 @@
 //     main-line order, one [Series] of [Point]s per [SeriesKey]: machine ×
 //     context × test case × metric), settles duplicate results and
 //     conflicting metadata (merge.go) and saves and resumes its state
-//     (checkpoint.go);
+//     (checkpoint.go); for a shard of a sharded build it holds the points
+//     of some benchmarks alone ([BuildOptions.Keep]);
 //   - [Annotations], the entries of annotations.yaml resolved against a
 //     dataset.
 //

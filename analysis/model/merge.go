@@ -1,7 +1,9 @@
 package model
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -48,6 +50,41 @@ func sameResult(p *Point, r *Result) bool {
 	return p.Error == r.Error && sameFloats(p.Samples, r.Samples) && sameFloats(p.Iters(), r.Iters) && sameSummary(p.Summary(), r.Summary)
 }
 
+// resultSum is a hash of what sameResult compares of r, for a series
+// whose points a builder does not hold (BuildOptions.Keep): two results
+// with the same sum are taken as the same. A 64-bit hash makes two
+// different results look the same once in 2⁶⁴ comparisons; the cost of
+// that is a conflict not warned about in a shard alone.
+func resultSum(r *Result) uint64 {
+	var h maphash.Hash
+	h.SetSeed(sumSeed)
+	var buf [8]byte
+	word := func(x uint64) {
+		binary.LittleEndian.PutUint64(buf[:], x)
+		h.Write(buf[:])
+	}
+	floats := func(xs []float64) {
+		word(uint64(len(xs)))
+		for _, x := range xs {
+			word(math.Float64bits(x))
+		}
+	}
+	floats(r.Samples)
+	floats(r.Iters)
+	if s := r.Summary; s != nil {
+		word(1)
+		floats([]float64{s.Mean, s.StdDev})
+		word(uint64(s.N))
+	} else {
+		word(0)
+	}
+	h.WriteString(r.Error)
+	return h.Sum64()
+}
+
+// sumSeed seeds resultSum: sums are compared within a build, never kept.
+var sumSeed = maphash.MakeSeed()
+
 func sameSummary(x, y *SampleSummary) bool {
 	if x == nil || y == nil {
 		return x == y
@@ -70,7 +107,7 @@ func minExample(have *string, s string) {
 // duplicate settles result r of run ri against the run held in c (rules
 // 1 and 2 above).
 func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
-	if sameResult(sb.point(c.pt), r) {
+	if sb.skeleton && sb.sums[c.pt] == resultSum(r) || !sb.skeleton && sameResult(sb.point(c.pt), r) {
 		return
 	}
 	rk := resultKey{sb.s, art}

@@ -6,7 +6,9 @@ package model
 
 // Subset is d with only the series keep holds (in d's order); the rest
 // (artifacts, main line, machines, warnings, notes, annotations) is d's,
-// shared. A shard of a sharded build analyses the subset of its series.
+// shared. A shard of a sharded build analyses the subset of its series:
+// its dataset holds their points alone (BuildOptions.Keep), and the
+// subset leaves out the other series, which have none.
 func (d *Dataset) Subset(keep func(*Series) bool) *Dataset {
 	c := *d
 	c.Series = nil

@@ -131,7 +131,10 @@
 // nightly build in between reads the chunks and adds the new archives'
 // runs. What a nightly build cannot avoid is holding every point: the
 // dataset (model.Dataset) is every series' points in memory, which the
-// analysis and the site model read; the chunks hold nothing else.
+// analysis and the site model read; the chunks hold nothing else. A
+// shard of a sharded build holds its benchmarks' points alone
+// (model.BuildOptions.Keep), and its chunks are those points and the
+// other series' definitions: its store is about 1/n of one build's.
 //
 // Why our own files rather than an embedded columnar format (Arrow IPC,
 // Parquet) or database (SQLite, bbolt, Pebble): what is read is always
