@@ -843,32 +843,11 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	rep := &Report{Out: out}
 	t := &stages{w: opts.Timings, last: time.Now(), lastCPU: cpuTime()}
 	defer pprof.SetGoroutineLabels(ctx) // the caller's labels back (see stages.begin)
-	if err := outdir.CheckSite(out, s.protected()); err != nil {
-		return rep, err
-	}
-	absOut, err := outdir.Resolve(out)
-	if err != nil {
-		return rep, err
-	}
-	// One lock, before anything is read, held to the end: the output's,
-	// which guards its store too (a store belongs to one output).
-	if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
-		return rep, err
-	}
-	unlock, err := outdir.Lock(absOut)
+	absOut, unlock, st, err := s.takeOutput(out, s.protected(), opts.Cold, rep)
 	if err != nil {
 		return rep, err
 	}
 	defer unlock()
-
-	// The store: what earlier builds of this output computed.
-	if err := s.checkStoreFolder(absOut); err != nil {
-		return rep, err
-	}
-	st, err := s.openStore(absOut, opts.Cold)
-	if err != nil {
-		rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
-	}
 	repos := s.gitRepos()
 	defer repos.close()
 	fp, stable, reads := s.fingerprint(ctx, absOut, repos)
@@ -1062,6 +1041,35 @@ func (s *Site) planOptions(cont *sitemodel.Content, warnings []error) sitemodel.
 		Warnings:     warnings,
 		StepOptions:  s.Config.StepOptions,
 	}
+}
+
+// takeOutput checks that out may be a site (not one of protected: the
+// site's own inputs), takes its lock — before anything is read, held until
+// unlock: the output's, which guards its store too (a store belongs to one
+// output) — and opens its store (emptied when cold; nil, with a warning in
+// rep, when it cannot be used). absOut is out resolved.
+func (s *Site) takeOutput(out string, protected []outdir.Protected, cold bool, rep *Report) (absOut string, unlock func(), st *store.Store, err error) {
+	if err := outdir.CheckSite(out, protected); err != nil {
+		return "", nil, nil, err
+	}
+	if absOut, err = outdir.Resolve(out); err != nil {
+		return "", nil, nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
+		return "", nil, nil, err
+	}
+	if unlock, err = outdir.Lock(absOut); err != nil {
+		return "", nil, nil, err
+	}
+	if err := s.checkStoreFolder(absOut); err != nil {
+		unlock()
+		return "", nil, nil, err
+	}
+	st, err = s.openStore(absOut, cold)
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
+	}
+	return absOut, unlock, st, nil
 }
 
 // openStore opens the store of the output out (resolved), emptied for a

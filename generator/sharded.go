@@ -134,30 +134,13 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 	for _, dir := range opts.Shards {
 		protected = append(protected, outdir.Protected{Path: dir, What: "a shard's output folder"})
 	}
-	if err := outdir.CheckSite(out, protected); err != nil {
-		return rep, err
-	}
-	absOut, err := outdir.Resolve(out)
-	if err != nil {
-		return rep, err
-	}
-	if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
-		return rep, err
-	}
-	unlock, err := outdir.Lock(absOut)
+	// The store keeps the manifest of the files written: the writer
+	// carries over the files whose bytes did not change.
+	absOut, unlock, st, err := s.takeOutput(out, protected, opts.Cold, rep)
 	if err != nil {
 		return rep, err
 	}
 	defer unlock()
-	if err := s.checkStoreFolder(absOut); err != nil {
-		return rep, err
-	}
-	// The store keeps the manifest of the files written: the writer
-	// carries over the files whose bytes did not change.
-	st, err := s.openStore(absOut, opts.Cold)
-	if err != nil {
-		rep.Warnings = append(rep.Warnings, fmt.Errorf("%v; building without it", err))
-	}
 
 	t.begin(ctx, "load")
 	parts := make([]*sitemodel.Partial, len(opts.Shards))
