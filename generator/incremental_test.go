@@ -315,22 +315,8 @@ func TestCorruptStoreRebuilt(t *testing.T) {
 	b := siteTest(t, basicSite)
 	want := b.Files()
 	// The store keeps a .run entry only for a file its checkpoint does not
-	// hold: one added since the checkpoint was written. So: a build
-	// without try.json (which writes a checkpoint without it), then one
-	// with it again.
-	try := filepath.Join(b.dir, "results", "try.json")
-	data, err := os.ReadFile(try)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(try)
-	if b.build(false); b.err != nil {
-		t.Fatal(b.err)
-	}
-	os.WriteFile(try, data, 0o644)
-	if b.build(false); b.err != nil {
-		t.Fatal(b.err)
-	}
+	// hold: one added since the checkpoint was written.
+	addedAfterCheckpoint(t, b, "results/try.json")
 	storeDir := testStoreDir(t, b.dir, b.out)
 	var runs []string
 	filepath.WalkDir(storeDir, func(p string, d fs.DirEntry, err error) error {
@@ -453,20 +439,31 @@ func TestRunEntriesBeyondCheckpoint(t *testing.T) {
 	if n := entries(); n != 0 {
 		t.Errorf("a cold build kept %d .run entries beside the checkpoint holding their files", n)
 	}
-	try := filepath.Join(b.dir, "results", "try.json")
-	data, _ := os.ReadFile(try)
-	os.Remove(try)
-	if b.build(false); b.err != nil {
-		t.Fatal(b.err)
-	}
-	os.WriteFile(try, data, 0o644)
-	if b.build(false); b.err != nil {
-		t.Fatal(b.err)
-	}
+	addedAfterCheckpoint(t, b, "results/try.json")
 	if !b.report.Resumed {
 		t.Fatal("the build with a new file did not resume from the checkpoint")
 	}
 	if n := entries(); n != 1 {
 		t.Errorf("%d .run entries after one file added to the checkpoint's, want 1", n)
+	}
+}
+
+// addedAfterCheckpoint builds b's site without the file name (a path below
+// its folder), which writes a checkpoint without it, then with it again:
+// the file is then one the checkpoint does not hold.
+func addedAfterCheckpoint(t *testing.T, b *builder, name string) {
+	t.Helper()
+	path := filepath.Join(b.dir, filepath.FromSlash(name))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
+	}
+	os.WriteFile(path, data, 0o644)
+	if b.build(false); b.err != nil {
+		t.Fatal(b.err)
 	}
 }
