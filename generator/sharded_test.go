@@ -64,14 +64,19 @@ func sameSite(t *testing.T, what string, got, want map[string]fileInfo) {
 	}
 }
 
-func TestShardedDemo(t *testing.T) {
-	demo := func() *Site {
-		s, err := Demo()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+// demoSite is a new Site of the embedded demo: each build of a test takes
+// its own.
+func demoSite(t *testing.T) *Site {
+	t.Helper()
+	s, err := Demo()
+	if err != nil {
+		t.Fatal(err)
 	}
+	return s
+}
+
+func TestShardedDemo(t *testing.T) {
+	demo := func() *Site { return demoSite(t) }
 	dir := t.TempDir()
 	one := filepath.Join(dir, "one")
 	if rep, err := demo().Build(context.Background(), BuildOptions{Out: one}); err != nil {
@@ -225,13 +230,7 @@ func TestShardedEqualsOne(t *testing.T) {
 // build, or whose partial site model is not one, fails naming what is
 // wrong, and writes no site.
 func TestMergeRefuses(t *testing.T) {
-	demo := func() *Site {
-		s, err := Demo()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	demo := func() *Site { return demoSite(t) }
 	dir := t.TempDir()
 	shardOf := func(s *Site, name string, i, n int) string {
 		out := filepath.Join(dir, name)
