@@ -2,7 +2,6 @@ package generator
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -86,11 +85,11 @@ func (fs *fileSums) ident(f *input) (string, bool) {
 	if info == nil {
 		return "", false
 	}
-	id, changed, ok := fileid.Identity(info)
+	key, changed, ok := fileid.Key(info)
 	if !ok || fileid.Racy(fs.listed, info.ModTime(), changed) {
 		return "", false
 	}
-	return fmt.Sprintf("%d %v %d %s", info.Size(), info.Mode(), info.ModTime().UnixNano(), id), true
+	return key, true
 }
 
 // sum sets the hash of the listed file f (Data nil, Load set): carried

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -25,8 +24,8 @@ type Output struct {
 	Size int64
 	Time time.Time
 	Sum  [32]byte
-	// Ident is the file's identity on disk when the build that wrote the
-	// manifest ended (identity), "" when it was not recorded: the file
+	// Ident is the file's identity on disk (fileid.Key) when the build
+	// that wrote the manifest ended, "" when it was not recorded: the file
 	// then is checked by its bytes.
 	Ident string
 }
@@ -58,7 +57,7 @@ func (s *Store) SaveOutputs(o Outputs) error { return s.saveGob("outputs", outpu
 // tar or a hand edit with touch -r restore: a site must never keep a file
 // that differs from what a build from nothing would write. A file whose
 // identity is the one [Outputs.Identify] recorded is that file without
-// reading it (see identity); any other file is hashed, on every core (at
+// reading it (see Identify); any other file is hashed, on every core (at
 // M, 70 MB when nothing was recorded).
 func (o Outputs) Check(root string) (Outputs, bool) {
 	paths := make([]string, 0, len(o))
@@ -116,6 +115,20 @@ func (o Outputs) Only(root, marker string) bool {
 // the files the build just wrote or linked) gets none, nor does one that
 // is not the recorded size, nor any where the system keeps no
 // status-change time; those are checked by their bytes.
+//
+// Why a file with the recorded identity (fileid.Key) holds the bytes the
+// build wrote (the argument of generator/filesums.go for archives, applied
+// to the site): every write to a file, and every copy or rename onto its
+// path, sets its status-change time to the clock's time or gives the path
+// another inode, and no tool can set it back (scripts/hostile.sh's
+// live-mtime-restored case edits the live site and restores the
+// modification time). The identity is recorded after the build's last
+// operation on the site (the swap), and only for files not changed within
+// the clock's tick before that, so a later change moves it. The build's
+// own later work moves it too, which only costs a read: the next build
+// links a kept file into its new site (a link sets the inode's
+// status-change time) after checking it, and records the identity again
+// after its swap.
 func (o Outputs) Identify(root string, now time.Time) {
 	paths := make([]string, 0, len(o))
 	for p := range o {
@@ -127,8 +140,8 @@ func (o Outputs) Identify(root string, now time.Time) {
 		if err != nil || fi.Size() != o[paths[i]].Size {
 			return nil
 		}
-		if _, changed, ok := fileid.Identity(fi); ok && !fileid.Racy(now, fi.ModTime(), changed) {
-			ids[i] = identity(fi)
+		if key, changed, ok := fileid.Key(fi); ok && fi.Mode().IsRegular() && !fileid.Racy(now, fi.ModTime(), changed) {
+			ids[i] = key
 		}
 		return nil
 	})
@@ -139,36 +152,13 @@ func (o Outputs) Identify(root string, now time.Time) {
 	}
 }
 
-// identity is what a site's file is known by without reading it: its
-// size, mode and modification time, and its inode, device and
-// status-change time (fileid.Identity); "" for anything but a regular
-// file, or where the system keeps no status-change time.
-//
-// Why a file with the recorded identity holds the bytes the build wrote
-// (the argument of generator/filesums.go for archives, applied to the
-// site): every write to a file, and every copy or rename onto its path,
-// sets its status-change time to the clock's time or gives the path
-// another inode, and no tool can set it back (scripts/hostile.sh's
-// mtime-restored case edits the live site and restores the modification
-// time). The identity is recorded after the build's last operation on the
-// site (the swap), and only for files not changed within the clock's tick
-// before that, so a later change moves it. The build's own later work
-// moves it too, which only costs a read: the next build links a kept file
-// into its new site (a link sets the inode's status-change time) after
-// checking it, and records the identity again after its swap.
-func identity(fi fs.FileInfo) string {
-	id, _, ok := fileid.Identity(fi)
-	if !ok || !fi.Mode().IsRegular() {
-		return ""
-	}
-	return fmt.Sprintf("%d %o %d %s", fi.Size(), fi.Mode(), fi.ModTime().UnixNano(), id)
-}
-
 // matches reports whether the file at path is the one e records.
 func (e Output) matches(path string) bool {
 	if e.Ident != "" {
-		if fi, err := os.Lstat(path); err == nil && identity(fi) == e.Ident {
-			return true
+		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+			if key, _, ok := fileid.Key(fi); ok && key == e.Ident {
+				return true
+			}
 		}
 	}
 	f, fi, err := capped.OpenRegular(path, false)
