@@ -233,7 +233,14 @@ func scanArray[T any](s *dataScanner, parse func([]byte) (T, error)) ([]T, error
 	if !s.byte('[') {
 		return nil, errDataFile
 	}
-	out := make([]T, 0, bytes.Count(s.b[s.i:min(len(s.b), s.i+bytes.IndexByte(s.b[s.i:], ']')+1)], []byte{','})+1)
+	// Room for the array's elements at once: its commas up to the first
+	// ']' (a guess for an array of strings holding one; a bad guess only
+	// costs a growth).
+	rest := s.b[s.i:]
+	if end := bytes.IndexByte(rest, ']'); end >= 0 {
+		rest = rest[:end]
+	}
+	out := make([]T, 0, bytes.Count(rest, []byte{','})+1)
 	s.space()
 	if s.byte(']') {
 		return out, nil
