@@ -568,3 +568,64 @@ func TestOutputsIdentity(t *testing.T) {
 		t.Error("a link passes the check")
 	}
 }
+
+// TestTrustedByIdentity: a named file a build read and kept is read by
+// the next build on its identity on disk, without its checksum, once it
+// is older than the clock's tick; a write to it (its time restored) moves
+// its identity, and the checksum finds the flipped byte.
+func TestTrustedByIdentity(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir, testOut)
+	if err := s.Save("value", "o", []int{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prune(); err != nil {
+		t.Fatal(err)
+	}
+	const name = "value.gob"
+	if s.index[name].Ident != "" {
+		t.Fatalf("a file written just now has an identity: %q", s.index[name].Ident)
+	}
+	// The next build reads it, checked by its checksum, and records its
+	// identity (a build an hour later).
+	s, _ = Open(dir, testOut)
+	var got []int
+	if !s.Load("value", "o", &got) {
+		t.Fatal("not read back")
+	}
+	s.mu.Lock()
+	s.identify(time.Now().Add(time.Hour))
+	ident := s.index[name].Ident
+	err := s.saveIndex()
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ident == "" {
+		t.Skip("no status-change time on this system: files are always checked")
+	}
+	s, _ = Open(dir, testOut)
+	path := filepath.Join(s.dir, name)
+	data, _ := os.ReadFile(path)
+	if _, id, err := readSized(path, int64(len(data)), nil); err != nil || id != s.index[name].Ident {
+		t.Fatalf("the unchanged file's identity %q, recorded %q (%v)", id, s.index[name].Ident, err)
+	}
+	got = nil
+	if !s.Load("value", "o", &got) || len(got) != 3 || len(s.Warnings()) > 0 {
+		t.Fatalf("trusted file read as %v, warnings %v", got, s.Warnings())
+	}
+	// A byte of the payload flipped, the file's times restored.
+	fi, _ := os.Stat(path)
+	time.Sleep(20 * time.Millisecond) // a clock tick, so the status-change time moves
+	data[len(data)-6] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = Open(dir, testOut)
+	if s.Load("value", "o", &got) || len(s.Warnings()) != 1 {
+		t.Errorf("a flipped byte was read; warnings %v", s.Warnings())
+	}
+}
