@@ -600,7 +600,7 @@ func NewComparerCache(d *model.Dataset, opts Options, cache *TestCache) *Compare
 	for i, s := range d.Series {
 		line := make([]linePoint, 0, len(s.Points))
 		for k, p := range s.Points {
-			if pos := d.MainPos(p.Artifact); pos >= 0 {
+			if pos := d.MainPos(int(p.Artifact)); pos >= 0 {
 				line = append(line, newLinePoint(pos, k, &s.Points[k]))
 			}
 		}
@@ -676,7 +676,7 @@ func (c *Comparer) computeHeads() {
 				clear(se[from:])
 				for k := range s.Points {
 					p := &s.Points[k]
-					if pos := d.MainPos(p.Artifact); pos >= from {
+					if pos := d.MainPos(int(p.Artifact)); pos >= from {
 						se[pos] = standardError(p, &buf)
 					}
 				}
@@ -845,10 +845,10 @@ const NoteNotANumber = "value is not a number"
 func newRow(s *model.Series, before, after *model.Point) (r Row, classify bool, warning error) {
 	r = Row{Series: s, Before: before, After: after}
 	switch {
-	case after != nil && after.Error != "":
-		r.Note = "failed: " + after.Error
-	case before != nil && before.Error != "":
-		r.Note = "failed in base: " + before.Error
+	case after != nil && after.Failure() != "":
+		r.Note = "failed: " + after.Failure()
+	case before != nil && before.Failure() != "":
+		r.Note = "failed in base: " + before.Failure()
 	case before == nil || !before.OK:
 		r.Note = "new: no result in base"
 	case after == nil || !after.OK:

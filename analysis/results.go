@@ -171,7 +171,7 @@ func (r *Results) Triage(w Week, o TriageOptions) *TriageReport {
 func (r *Results) MainLineMedian(s *model.Series) float64 {
 	var values []float64
 	for _, pt := range s.Points {
-		if pt.OK && r.d.MainPos(pt.Artifact) >= 0 {
+		if pt.OK && r.d.MainPos(int(pt.Artifact)) >= 0 {
 			values = append(values, pt.Value)
 		}
 	}

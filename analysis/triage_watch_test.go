@@ -24,7 +24,9 @@ func watchRows(specs []struct {
 		case "-":
 			return nil
 		case "err":
-			return &model.Point{Error: "exit status 2"}
+			p := &model.Point{}
+			p.SetFailure("exit status 2")
+			return p
 		}
 		var v float64
 		fmt.Sscan(s, &v)

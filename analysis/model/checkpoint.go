@@ -322,8 +322,8 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		m.Series = append(m.Series, ss)
 		for pt := range sb.held() {
 			p := sb.point(pt)
-			if p.Error != "" {
-				m.Errors = append(m.Errors, stateError{m.Points, p.Error})
+			if p.Failure() != "" {
+				m.Errors = append(m.Errors, stateError{m.Points, p.Failure()})
 			}
 			if sum := p.Summary(); sum != nil {
 				m.Summaries = append(m.Summaries, stateSummary{m.Points, *sum})
@@ -625,7 +625,7 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 			if int(art) >= arts {
 				return nil, errState
 			}
-			p.Artifact, p.Value, p.OK = int(art), values[g], ok[g] == 1
+			p.Artifact, p.Value, p.OK = int32(art), values[g], ok[g] == 1
 			k, l := int(u32(2, g)), int(u32(3, g))
 			if k > ns-so || l > ni-io {
 				return nil, errState
@@ -639,7 +639,7 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 			}
 			so, io = so+k, io+l
 			if ei < len(m.Errors) && m.Errors[ei].Point == g {
-				p.Error = m.Errors[ei].Msg
+				p.SetFailure(m.Errors[ei].Msg)
 				ei++
 			}
 			var sum *SampleSummary

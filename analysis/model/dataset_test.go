@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -463,5 +464,21 @@ func TestMainLineFollowsParents(t *testing.T) {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPointSize: a dataset holds every point in memory (fifty million at
+// L); what few points have stays out of line.
+func TestPointSize(t *testing.T) {
+	if n := unsafe.Sizeof(Point{}); n != 48 {
+		t.Errorf("a Point is %d bytes, want 48", n)
+	}
+	var p Point
+	p.SetFailure("exit status 2")
+	p.setRare([]float64{1}, nil)
+	q := p
+	q.SetFailure("other")
+	if p.Failure() != "exit status 2" || q.Failure() != "other" || len(q.Iters()) != 1 {
+		t.Errorf("failures %q %q, iters %v", p.Failure(), q.Failure(), q.Iters())
 	}
 }

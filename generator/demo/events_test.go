@@ -297,7 +297,7 @@ func checkEvents(t *testing.T, p Plan) {
 				x.checkSignificance(t, e, s, d.MainLine[p-1], art, p-1)
 			case KindFailure:
 				pt := s.At(art)
-				if pt == nil || pt.Error != e.Note || len(pt.Samples) != 0 || pt.OK {
+				if pt == nil || pt.Failure() != e.Note || len(pt.Samples) != 0 || pt.OK {
 					t.Errorf("%s %s on %s at %s: %+v, want a failure %q without samples", s.Case, s.Key.Metric, s.Key.Machine, a.Short(), pt, e.Note)
 				}
 			case KindAdded:
@@ -307,7 +307,7 @@ func checkEvents(t *testing.T, p Plan) {
 			case KindRemoved:
 				last := -1
 				for _, pt := range s.Points {
-					last = max(last, d.MainPos(pt.Artifact))
+					last = max(last, d.MainPos(int(pt.Artifact)))
 				}
 				if last != p-1 {
 					t.Errorf("%s %s on %s ends at main-line position %d, want %d", s.Case, s.Key.Metric, s.Key.Machine, last, p-1)
@@ -323,7 +323,7 @@ func checkBimodal(t *testing.T, x data, e Event, series []*model.Series) {
 	for _, s := range series {
 		var vs []float64
 		for _, pt := range s.Points {
-			if pt.OK && x.d.MainPos(pt.Artifact) >= 0 {
+			if pt.OK && x.d.MainPos(int(pt.Artifact)) >= 0 {
 				vs = append(vs, pt.Value)
 			}
 		}

@@ -412,10 +412,10 @@ func NewCompareJSON(d *model.Dataset, c *analysis.Comparison, metric string) Com
 		if r.After != nil && r.After.OK {
 			res.Head = finite(r.After.Value)
 		}
-		if r.After != nil && r.After.Error != "" {
-			res.Error = r.After.Error
-		} else if r.Before != nil && r.Before.Error != "" {
-			res.Error = "base: " + r.Before.Error
+		if r.After != nil && r.After.Failure() != "" {
+			res.Error = r.After.Failure()
+		} else if r.Before != nil && r.Before.Failure() != "" {
+			res.Error = "base: " + r.Before.Failure()
 		}
 		if r.OK {
 			res.Change, res.FromZero = finite(r.Change), r.FromZero
@@ -595,9 +595,9 @@ func WriteText(w io.Writer, d *model.Dataset, c *analysis.Comparison, metric str
 	}
 	var failed []string
 	for _, r := range rows {
-		if r.After != nil && r.After.Error != "" {
+		if r.After != nil && r.After.Failure() != "" {
 			failed = append(failed, fmt.Sprintf("  %s %s on %s: %s", mdtext.Line(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Line(r.Series.Metric.Name),
-				mdtext.Line(r.Series.Key.Machine), mdtext.Line(r.After.Error)))
+				mdtext.Line(r.Series.Key.Machine), mdtext.Line(r.After.Failure())))
 		}
 	}
 	if len(failed) > 0 {
@@ -756,7 +756,7 @@ func WriteMarkdown(w io.Writer, d *model.Dataset, c *analysis.Comparison, metric
 			compared++
 		}
 		machines[r.Series.Key.Machine] = true
-		if r.After != nil && r.After.Error != "" && (r.Before == nil || r.Before.Error == "") {
+		if r.After != nil && r.After.Failure() != "" && (r.Before == nil || r.Before.Failure() == "") {
 			failed = append(failed, r)
 		}
 	}
@@ -782,7 +782,7 @@ func WriteMarkdown(w io.Writer, d *model.Dataset, c *analysis.Comparison, metric
 		fmt.Fprintln(w, "> [!WARNING]")
 		fmt.Fprintln(w, "> These benchmarks failed in this run but not in its baseline:")
 		for _, r := range failed {
-			fmt.Fprintf(w, "> - %s %s on %s: %s\n", mdtext.Code(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Text(r.Series.Metric.Name), mdtext.Text(r.Series.Key.Machine), mdtext.Code(r.After.Error))
+			fmt.Fprintf(w, "> - %s %s on %s: %s\n", mdtext.Code(caseName(r)+ContextLabel(r.Series, ctxKeys)), mdtext.Text(r.Series.Metric.Name), mdtext.Text(r.Series.Key.Machine), mdtext.Code(r.After.Failure()))
 		}
 		fmt.Fprintln(w)
 	}

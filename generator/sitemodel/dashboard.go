@@ -98,9 +98,9 @@ func (p *planner) dashboard(ctx context.Context) error {
 	for _, sr := range d.Series {
 		for i := len(sr.Points) - 1; i >= 0; i-- {
 			pt := sr.Points[i]
-			if d.MainPos(pt.Artifact) >= 0 {
-				if cur, ok := latest[sr.Key.Machine]; !ok || d.MainPos(pt.Artifact) > d.MainPos(cur) {
-					latest[sr.Key.Machine] = pt.Artifact
+			if d.MainPos(int(pt.Artifact)) >= 0 {
+				if cur, ok := latest[sr.Key.Machine]; !ok || d.MainPos(int(pt.Artifact)) > d.MainPos(cur) {
+					latest[sr.Key.Machine] = int(pt.Artifact)
 				}
 				break
 			}
@@ -117,7 +117,7 @@ func (p *planner) dashboard(ctx context.Context) error {
 				}
 				if pt := sr.At(a); pt != nil {
 					mv.Results++
-					if pt.Error != "" {
+					if pt.Failure() != "" {
 						mv.Failed++
 					}
 				}
@@ -218,20 +218,20 @@ func (p *planner) latestOnMachine(v *Dashboard, mv *MachineView, prev, a int) {
 			v.Noisiest = append(v.Noisiest, Noisy{Benchmark: bench, BenchURL: p.routes.Bench(bench),
 				Metric: r.Series.Key.Metric, Machine: mv.Name, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series], Threshold: r.Threshold})
 		}
-		if r.After == nil || r.After.Error == "" {
+		if r.After == nil || r.After.Failure() == "" {
 			continue
 		}
 		// Walk back to the first failure of the streak.
 		since := a
 		for pos := d.MainPos(a) - 1; pos >= 0; pos-- {
 			pt := r.Series.At(d.MainLine[pos])
-			if pt == nil || pt.Error == "" {
+			if pt == nil || pt.Failure() == "" {
 				break
 			}
 			since = d.MainLine[pos]
 		}
 		v.Failing = append(v.Failing, Failing{Benchmark: bench, BenchURL: p.routes.Bench(bench),
-			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Error, Params: r.Series.Case.Params, ContextShown: p.shown[r.Series],
+			Metric: r.Series.Key.Metric, Machine: mv.Name, Error: r.After.Failure(), Params: r.Series.Case.Params, ContextShown: p.shown[r.Series],
 			Since: p.artifact(since), New: since == a})
 	}
 	mv.Direction = p.res.MetricSummary(rows).Direction.String()

@@ -656,10 +656,10 @@ func (p *planner) point(pos int, r *analysis.Row) seriesPoint {
 			pt.value = a.Value
 		}
 		pt.samples = len(a.Samples)
-		pt.err = a.Error
-		pt.rng = r.Series.Ranges[a.Artifact]
+		pt.err = a.Failure()
+		pt.rng = r.Series.Ranges[int(a.Artifact)]
 		var notes []string
-		for _, an := range p.d.Annotations.For(r.Series, a.Artifact) {
+		for _, an := range p.d.Annotations.For(r.Series, int(a.Artifact)) {
 			notes = append(notes, cmp.Or(an.Note, string(an.Kind)))
 		}
 		pt.ann = strings.Join(notes, "; ")

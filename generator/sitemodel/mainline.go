@@ -284,7 +284,7 @@ func (p *planner) dataLayout() {
 			p.rowChunks[seg] = rows
 		}
 		for _, pt := range s.Points {
-			q := d.MainPos(pt.Artifact)
+			q := d.MainPos(int(pt.Artifact))
 			if q < 0 {
 				continue
 			}
@@ -628,8 +628,8 @@ func (p *planner) firstComparison() *analysis.Comparison {
 	for _, s := range p.d.Series {
 		if pt := s.At(a); pt != nil {
 			r := analysis.Row{Series: s, After: pt}
-			if pt.Error != "" {
-				r.Note = "failed: " + pt.Error
+			if pt.Failure() != "" {
+				r.Note = "failed: " + pt.Failure()
 			}
 			c.Rows = append(c.Rows, r)
 		}
@@ -720,7 +720,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 		v.Counts.add(r)
 		mv.Counts.add(r)
 		switch {
-		case r.After != nil && r.After.Error != "":
+		case r.After != nil && r.After.Failure() != "":
 			v.Failures = append(v.Failures, p.row(r))
 		case folded(r):
 			// Within its noise: shown on demand (the data files).
@@ -753,7 +753,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 // shard's partial site model keeps of a folded row what the site-wide
 // pages read of it, not its engines' columns (Collector.Add).
 func folded(r *analysis.Row) bool {
-	return (r.After == nil || r.After.Error == "") && !report.Changed(r)
+	return (r.After == nil || r.After.Failure() == "") && !report.Changed(r)
 }
 
 // changesChart is the bar chart of a metric's relevant and unconfirmed

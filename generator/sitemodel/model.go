@@ -120,10 +120,10 @@ func (c Counts) Relevant() int { return c.Regressions + c.Improvements }
 // add counts one row.
 func (c *Counts) add(r *analysis.Row) {
 	switch {
-	case r.After != nil && r.After.Error != "" && r.Before != nil && r.Before.Error != "":
+	case r.After != nil && r.After.Failure() != "" && r.Before != nil && r.Before.Failure() != "":
 		c.StillFailing++
 		return
-	case r.After != nil && r.After.Error != "":
+	case r.After != nil && r.After.Failure() != "":
 		c.Failed++
 		return
 	case r.Relevant && r.Regression:

@@ -693,7 +693,7 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 		v.Category = string(s.Case.Category)
 		points := 0
 		for _, pt := range s.Points {
-			if d.MainPos(pt.Artifact) >= 0 {
+			if d.MainPos(int(pt.Artifact)) >= 0 {
 				points++
 			}
 		}

@@ -162,14 +162,16 @@ type PartialValue struct {
 
 // partialValue is what a partial site model keeps of pt.
 func partialValue(pt *model.Point) PartialValue {
-	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Error, Samples: len(pt.Samples)}
+	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Failure(), Samples: len(pt.Samples)}
 }
 
 // point is the merge's point of artifact a of v. Its samples are as many
 // as v's, all zero, slices of one shared array of zeros: the merge runs no
 // statistic and the site model reads only how many there are.
 func (v PartialValue) point(a int) model.Point {
-	return model.Point{Artifact: a, Value: v.Value, OK: v.OK, Error: v.Error, Samples: zeroSamples(v.Samples)}
+	p := model.Point{Artifact: int32(a), Value: v.Value, OK: v.OK, Samples: zeroSamples(v.Samples)}
+	p.SetFailure(v.Error)
+	return p
 }
 
 // zeros backs zeroSamples; a point with more samples gets its own.
@@ -253,7 +255,7 @@ func partialSeries(d *model.Dataset, s *model.Series, steps []analysis.Step) Par
 	ps := PartialSeries{Key: s.Key, Case: s.Case, Context: s.Context, Metric: s.Metric, Origin: s.Origin, Value: s.Value, Ranges: s.Ranges}
 	for _, k := range sitePoints(d, s, steps) {
 		pt := &s.Points[k]
-		ps.Points = append(ps.Points, PartialPoint{Artifact: pt.Artifact, PartialValue: partialValue(pt)})
+		ps.Points = append(ps.Points, PartialPoint{Artifact: int(pt.Artifact), PartialValue: partialValue(pt)})
 	}
 	return ps
 }
@@ -778,7 +780,7 @@ func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int 
 	keep := map[int]bool{}
 	index := func(pos int) (int, bool) {
 		a := d.MainLine[pos]
-		k, ok := slices.BinarySearchFunc(s.Points, a, func(p model.Point, a int) int { return cmp.Compare(p.Artifact, a) })
+		k, ok := slices.BinarySearchFunc(s.Points, a, func(p model.Point, a int) int { return cmp.Compare(int(p.Artifact), a) })
 		return k, ok
 	}
 	if k, ok := index(0); ok {
@@ -786,7 +788,7 @@ func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int 
 	}
 	last := -1
 	for k := len(s.Points) - 1; k >= 0; k-- {
-		if pos := d.MainPos(s.Points[k].Artifact); pos >= 0 {
+		if pos := d.MainPos(int(s.Points[k].Artifact)); pos >= 0 {
 			keep[k] = true
 			last = pos
 			break
@@ -795,7 +797,7 @@ func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int 
 	if last >= 0 {
 		for pos := last; pos >= 0; pos-- {
 			k, ok := index(pos)
-			if !ok || s.Points[k].Error == "" {
+			if !ok || s.Points[k].Failure() == "" {
 				break
 			}
 			keep[k] = true

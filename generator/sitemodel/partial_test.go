@@ -32,9 +32,10 @@ func TestSitePoints(t *testing.T) {
 	series := func(from, to int, failing, nan []int) *model.Series {
 		s := &model.Series{}
 		for a := from; a <= to; a++ {
-			pt := model.Point{Artifact: a, Value: float64(a), OK: true}
+			pt := model.Point{Artifact: int32(a), Value: float64(a), OK: true}
 			if slices.Contains(failing, a) {
-				pt = model.Point{Artifact: a, Error: "exit status 2"}
+				pt = model.Point{Artifact: int32(a)}
+				pt.SetFailure("exit status 2")
 			}
 			if slices.Contains(nan, a) {
 				pt.Value = math.NaN()

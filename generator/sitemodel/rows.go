@@ -156,7 +156,7 @@ func (p *planner) ackNotes(r *analysis.Row) string {
 		return ""
 	}
 	var notes []string
-	for _, a := range p.d.Annotations.For(r.Series, r.After.Artifact) {
+	for _, a := range p.d.Annotations.For(r.Series, int(r.After.Artifact)) {
 		if a.Kind == model.Acknowledged {
 			notes = append(notes, cmp.Or(a.Note, "acknowledged"))
 		}
