@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/internal/fileid"
 	"github.com/perfpages/perfpages/generator/shard"
@@ -439,7 +440,7 @@ func TestShardLoadsItsSeries(t *testing.T) {
 					t.Fatalf("%s: series %d is %s from %s, not %s from %s", what, k, s.Key, s.Origin, w.Key, w.Origin)
 				case !sp.Holds(s.Case.Benchmark) && len(s.Points) > 0:
 					t.Fatalf("%s: series %s of another shard has %d points", what, s.Key, len(s.Points))
-				case sp.Holds(s.Case.Benchmark) && fmt.Sprint(s.Points) != fmt.Sprint(w.Points):
+				case sp.Holds(s.Case.Benchmark) && pointsText(s.Points) != pointsText(w.Points):
 					t.Fatalf("%s: the points of %s are not one build's", what, s.Key)
 				}
 				points += len(s.Points)
@@ -457,4 +458,18 @@ func TestShardLoadsItsSeries(t *testing.T) {
 	if f := floats(one); f == 0 || shardFloats < f || shardFloats > f+3*1024 {
 		t.Errorf("the shards' checkpoints hold %d bytes of samples, one build's %d", shardFloats, f)
 	}
+}
+
+// pointsText is every field of points, the rare ones by their accessors
+// (fmt would print their pointer).
+func pointsText(points []model.Point) string {
+	var b strings.Builder
+	for _, p := range points {
+		fmt.Fprintf(&b, "%d %v %v %t %q %v", p.Artifact, p.Samples, p.Value, p.OK, p.Failure(), p.Iters())
+		if s := p.Summary(); s != nil {
+			fmt.Fprintf(&b, " %+v", *s)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
