@@ -29,6 +29,13 @@
 #   unchanged   the same input again: nothing to do, no file written
 #   +1 again    for the variance of the nightly case (another commit held back and added)
 #
+# and, for S and M (for L with CI_CASES=1), the nightly as a CI runner that
+# restores only what its cache keeps sees it:
+#
+#   +1 no site     the store kept, the site folder gone: every page rendered again
+#   +1 restored    the last site restored beside the store by a copy (new inodes,
+#                  as actions/cache's tar makes), as the action does
+#
 # For each: wall time, CPU time (user+sys), max RSS, the site's size
 # (apparent bytes), its files, how many files the build wrote (new or
 # modified) and how many archives it decoded (scripts/measure.sh).
@@ -135,18 +142,32 @@ hold() {
     mkdir -p "$held/$(dirname "$f")"; mv "$data/results/$f" "$held/$f"
   done
 }
-unhold() {
-  (cd "$held" && find . -type f) | while read -r f; do mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
-}
 
 measure_header
 measure() { measure_build "$1" "$bin" "$data/perfpages.toml" "$out" "$root"; }
 
+# unhold_oldest puts back the oldest commit held back.
+unhold_oldest() {
+  (cd "$held" && find . -type f -name "$(cd "$held" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | head -n 1)*") | while read -r f; do
+    mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
+}
+ci=${CI_CASES:-$([ "$size" = L ] && echo 0 || echo 1)}
+if [ "$ci" = 1 ]; then hold 4; hold 3; fi
 hold 2; hold 1
 measure cold
-(cd "$held" && find . -type f -name "$(cd "$held" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | head -n 1)*") | while read -r f; do
-  mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
+unhold_oldest
 measure +1
 measure unchanged
-unhold
+unhold_oldest
 measure '+1 again'
+if [ "$ci" = 1 ]; then
+  rm -rf "$root/site.copy"
+  cp -a "$out" "$root/site.copy"
+  rm -rf "$out" "$root/.site."*
+  unhold_oldest
+  measure '+1 no site'
+  rm -rf "$out" "$root/.site."*
+  mv "$root/site.copy" "$out"
+  unhold_oldest
+  measure '+1 restored'
+fi
