@@ -10,12 +10,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Checkpoints. A nightly build adds a commit or two to a history of
@@ -102,25 +100,25 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 // decoded on its own, on every core at once, and a corrupt chunk costs
 // that chunk's check, not a guess.
 //
-// A chunk is two parts: its columns, which a resumed builder copies into
+// A chunk is two parts: its columns, which a resumed builder decodes into
 // the points and then drops (so that a build reads them into the same
 // memory chunk after chunk), and its floats, the samples and iteration
-// counts the points keep using where they were read. The dataset-wide
-// part and a chunk's columns part are two little-endian uint64s, the
-// length of a gob (stateMeta or chunkMeta) and the number of zero bytes
-// after it (up to a multiple of 8 of the offset in the part's file), the
-// gob, the zero bytes; the columns part then has its points' values
-// (float64), artifacts and runs (int32), sample and iteration counts
-// (uint32) and OK flags (bytes). The floats part is a little-endian
-// uint64, the number of zero bytes that follow it to align what comes
-// next, those bytes, every point's samples, then every point's iteration
-// counts (float64). The float columns are used in place when they are
-// 8-byte aligned in memory on a little-endian machine, which a file read
-// whole is. The few points with an error, a summary or a range are listed
-// in the chunk's gob, by point, in order.
+// counts, decoded into one array of samples and one of counts per chunk.
+// The dataset-wide part and a chunk's columns part are two little-endian
+// uint64s, the length of a gob (stateMeta or chunkMeta) and the number of
+// zero bytes after it, the gob, the zero bytes; the columns part then has
+// its points, series after series, each as the differences of its
+// artifact's and its run's index from the point's before in the series
+// (zigzag varints), its count of samples times two plus its OK flag and
+// its count of iteration counts (varints) and its value; the floats part
+// has every point's samples and then its iteration counts. Values,
+// samples and iteration counts are groups of floatcodec.go's: most are
+// integers, or decimals of a few digits, and take 2 to 4 bytes instead of
+// 8. The few points with an error, a summary or a range are listed in the
+// chunk's gob, by point, in order.
 
 // stateVersion changes with the layout or the meaning of the state.
-const stateVersion = 4
+const stateVersion = 5
 
 // StateChunk is the number of series in each chunk of a state.
 var StateChunk = 256
@@ -339,50 +337,46 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 	if err := writeHead(w, offset, &m); err != nil {
 		return err
 	}
+	// The points, series after series (floatcodec.go): the artifact's and
+	// the run's index as differences from the point before in the series,
+	// the counts of samples (with the OK flag) and iteration counts, the
+	// value.
 	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(p.Value))
-	})
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(p.Artifact))
-	})
-	c.each(func(_ *Point, sb *seriesBuild, pt int32) {
-		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(ri[sb.runs[pt]]))
-	})
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Samples)))
-	})
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		c.dst = binary.LittleEndian.AppendUint32(c.dst, uint32(len(p.Iters())))
-	})
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		if p.OK {
-			c.dst = append(c.dst, 1)
-		} else {
-			c.dst = append(c.dst, 0)
+	var prev *seriesBuild
+	var art, run int64
+	var hint int
+	c.each(func(p *Point, sb *seriesBuild, pt int32) {
+		if sb != prev {
+			prev, art, run, hint = sb, 0, 0, 0
 		}
+		r := int64(ri[sb.runs[pt]])
+		c.dst = binary.AppendVarint(c.dst, int64(p.Artifact)-art)
+		c.dst = binary.AppendVarint(c.dst, r-run)
+		art, run = int64(p.Artifact), r
+		ok := uint64(0)
+		if p.OK {
+			ok = 1
+		}
+		c.dst = binary.AppendUvarint(c.dst, uint64(len(p.Samples))<<1|ok)
+		c.dst = binary.AppendUvarint(c.dst, uint64(len(p.Iters())))
+		c.dst = appendFloats(c.dst, []float64{p.Value}, &hint)
 	})
 	return c.end()
 }
 
-// writeFloats writes the floats part of a chunk of the series all: the
-// number of zero bytes that align what follows (a little-endian uint64),
-// those bytes, then every point's samples and every point's iteration
-// counts, in a row.
-func writeFloats(w io.Writer, offset int, all []*seriesBuild) error {
-	pad := (8 - (offset+8)%8) % 8
+// writeFloats writes the floats part of a chunk of the series all: every
+// point's samples and then its iteration counts, each a group of
+// floatcodec.go's.
+func writeFloats(w io.Writer, _ int, all []*seriesBuild) error {
 	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
-	c.dst = binary.LittleEndian.AppendUint64(c.dst, uint64(pad))
-	c.dst = append(c.dst, make([]byte, pad)...)
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Samples {
-			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
+	var prev *seriesBuild
+	var samples, iters int
+	c.each(func(p *Point, sb *seriesBuild, _ int32) {
+		if sb != prev {
+			prev, samples, iters = sb, 0, 0
 		}
-	})
-	c.each(func(p *Point, _ *seriesBuild, _ int32) {
-		for _, x := range p.Iters() {
-			c.dst = binary.LittleEndian.AppendUint64(c.dst, math.Float64bits(x))
-		}
+		c.dst = appendFloats(c.dst, p.Samples, &samples)
+		c.dst = appendFloats(c.dst, p.Iters(), &iters)
 	})
 	return c.end()
 }
@@ -438,9 +432,8 @@ func readHead(part []byte, v any) ([]byte, error) {
 // chunk i (false when it cannot: the state is then not resumed), called
 // on several goroutines at once. The columns part is used only until
 // the next call on the same goroutine, which passes it back as scratch
-// (its memory may hold the next chunk's columns); the points' samples and
-// iteration counts share the floats part's memory, which must not change
-// afterwards. It holds the state's runs at new positions: pos(i, origin)
+// (its memory may hold the next chunk's columns); nothing the builder
+// holds refers to either part. It holds the state's runs at new positions: pos(i, origin)
 // is the position of the state's run i (from origin) in this build's
 // order of runs, false when this build does not have it; positions must
 // increase with i. New runs are then added with AddAt; before Dataset,
@@ -558,33 +551,16 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		return nil, errState
 	}
 	np, ns, ni := m.Points, m.Samples, m.Iters
-	if np < 0 || ns < 0 || ni < 0 || np > len(cols) || uint64(len(cols)) != uint64(np)*(8+4+4+4+4+1) {
+	// Every point takes at least 5 bytes of the columns (four varints and
+	// a value's scale byte), every sample and iteration count at least 1
+	// of the floats part: the counts are bounded by what was read before
+	// anything is allocated.
+	if np < 0 || ns < 0 || ni < 0 || np > len(cols)/5 || ns > len(floats) || ni > len(floats)-ns {
 		return nil, errState
 	}
-	if len(floats) < 8 {
-		return nil, errState
-	}
-	pad := binary.LittleEndian.Uint64(floats)
-	if pad > 7 || uint64(len(floats)-8) < pad {
-		return nil, errState
-	}
-	floats = floats[8+pad:]
-	if ns > len(floats)/8 || ni > len(floats)/8 || uint64(len(floats)) != 8*uint64(ns)+8*uint64(ni) {
-		return nil, errState
-	}
-	values := floatsAt(cols, np)
-	samples := floatsAt(floats, ns)
-	iters := floatsAt(floats[8*ns:], ni)
-	ints := cols[8*np:]
-	u32 := func(col, i int) uint32 { return binary.LittleEndian.Uint32(ints[4*(col*np+i):]) }
-	ok := ints[16*np:]
+	samples := make([]float64, ns)
+	iters := make([]float64, ni)
 	runIdx := make([]int32, np)
-	for i := range runIdx {
-		runIdx[i] = int32(u32(1, i))
-		if runIdx[i] < 0 || int(runIdx[i]) >= runs {
-			return nil, errState
-		}
-	}
 	// The sparse lists, by point in order: a cursor each.
 	sorted := func(n int, at func(int) int) bool {
 		for k := range n {
@@ -618,26 +594,58 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		pts := make([]Point, ss.N, ss.N+ss.N/64+8)
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
 			runs: runIdx[at : at+ss.N : at+ss.N], maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
+		var art, run int64
 		for j := range pts {
 			g := at + j
 			p := &pts[j]
-			art := u32(0, g)
-			if int(art) >= arts {
+			da, n1 := binary.Varint(cols)
+			dr, n2 := 0, 0
+			var k, l uint64
+			var n3, n4 int
+			if n1 > 0 {
+				var d int64
+				d, n2 = binary.Varint(cols[n1:])
+				dr = int(d)
+			}
+			if n1 > 0 && n2 > 0 {
+				k, n3 = binary.Uvarint(cols[n1+n2:])
+			}
+			if n3 > 0 {
+				l, n4 = binary.Uvarint(cols[n1+n2+n3:])
+			}
+			if n4 <= 0 {
 				return nil, errState
 			}
-			p.Artifact, p.Value, p.OK = int32(art), values[g], ok[g] == 1
-			k, l := int(u32(2, g)), int(u32(3, g))
-			if k > ns-so || l > ni-io {
+			cols = cols[n1+n2+n3+n4:]
+			art, run = art+da, run+int64(dr)
+			if art < 0 || art >= int64(arts) || run < 0 || run >= int64(runs) {
+				return nil, errState
+			}
+			runIdx[g] = int32(run)
+			var value [1]float64
+			var ok bool
+			if cols, ok = readFloats(cols, value[:]); !ok {
+				return nil, errState
+			}
+			p.Artifact, p.Value, p.OK = int32(art), value[0], k&1 == 1
+			k >>= 1
+			if k > uint64(ns-so) || l > uint64(ni-io) {
 				return nil, errState
 			}
 			if k > 0 {
-				p.Samples = samples[so : so+k : so+k]
+				p.Samples = samples[so : so+int(k) : so+int(k)]
+				if floats, ok = readFloats(floats, p.Samples); !ok {
+					return nil, errState
+				}
 			}
 			var its []float64
 			if l > 0 {
-				its = iters[io : io+l : io+l]
+				its = iters[io : io+int(l) : io+int(l)]
+				if floats, ok = readFloats(floats, its); !ok {
+					return nil, errState
+				}
 			}
-			so, io = so+k, io+l
+			so, io = so+int(k), io+int(l)
 			if ei < len(m.Errors) && m.Errors[ei].Point == g {
 				p.SetFailure(m.Errors[ei].Msg)
 				ei++
@@ -659,7 +667,7 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		out = append(out, sb)
 		at += ss.N
 	}
-	if at != np || so != ns || io != ni {
+	if at != np || so != ns || io != ni || len(cols) != 0 || len(floats) != 0 {
 		return nil, errState
 	}
 	return out, nil
@@ -691,26 +699,4 @@ func bitsBelow(bits []byte, n int) bool {
 		}
 	}
 	return true
-}
-
-// littleEndian is set on machines that keep numbers as the state does.
-var littleEndian = func() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
-
-// floatsAt returns the n float64s at the front of b: in place when b is
-// aligned for them on a little-endian machine, else copied.
-func floatsAt(b []byte, n int) []float64 {
-	if n == 0 {
-		return nil
-	}
-	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 == 0 {
-		return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out
 }

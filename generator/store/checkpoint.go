@@ -22,9 +22,9 @@ import (
 // then the builder's dataset-wide state (runs, artifacts, machines,
 // warnings: what every new run's merge reads) — and, for the i-th chunk
 // of series (model.StateChunk series each, in key order), builder-<i>.ckpt
-// the columns of its points, which are copied into the dataset and
-// dropped, and builder-<i>.floats their samples and iteration counts,
-// used in place where the file was read.
+// the columns of its points, which are decoded into the dataset and
+// dropped, and builder-<i>.floats their samples and iteration counts
+// (model's checkpoint.go and floatcodec.go have the layout).
 //
 // Each chunk file is sealed, checked and versioned like every named file,
 // its version naming the generation of the builder.ckpt it belongs to, so

@@ -106,25 +106,28 @@
 //     once per run and whose samples decode into one array per run;
 //   - the checkpoint, the dataset builder's own columnar layout
 //     (model.Builder.WriteState) after a gob of the inputs it holds: its
-//     columns of samples are used in place where the file was read;
+//     numbers are varints and decimal-scaled integers
+//     (analysis/model/floatcodec.go);
 //   - gob for every other value: small Go values read whole, whose types
 //     are the callers'.
 //
 // # Columns
 //
 // The checkpoint is what a nightly build reads most of: every series'
-// points (at M, 2,000 series of 1,000 points of 5 samples, 130 MB). It is
-// kept as columns per chunk of 256 series — values, artifacts, runs,
-// counts, flags, each column contiguous, the rare errors, summaries and
-// ranges as sorted lists — in files of their own beside a small head
+// points (at M, 2,000 series of 1,000 points of 5 samples, 52 MB; 130 MB
+// as raw floats and 32-bit columns before 2026-11-28). It is kept per
+// chunk of 256 series — each point's artifact and run (as differences
+// from the point before), counts, flag and value, the rare errors,
+// summaries and ranges as sorted lists — in files of their own beside a
+// small head
 // (builder.ckpt) holding what every new run's merge reads, and the
 // chunk's samples and iteration counts in a file of their own
 // (builder-<i>.floats). A build reads the head, then the chunks on every
 // core at once, each file checked by its own checksum and decoded without
-// a per-point lookup: the columns are copied into the points and dropped,
+// a per-point lookup: the columns are decoded into the points and dropped,
 // each core reading chunk after chunk into one buffer, and the samples
-// stay where their file was read (what a build's memory holds of the
-// checkpoint is its samples, 80 MB at M, not its 130 MB). The chunks'
+// into one array per chunk (what a build's memory holds of the checkpoint
+// is its samples, 80 MB at M as float64s). The chunks'
 // versions name the head's generation (16 random bytes), so that a chunk
 // of another checkpoint — a build killed between writing the chunks and
 // the head — is not mixed in: it is not read, and the build adds every
@@ -143,8 +146,11 @@
 //
 // Why our own files rather than an embedded columnar format (Arrow IPC,
 // Parquet) or database (SQLite, bbolt, Pebble): what is read is always
-// whole chunks into the dataset, in one known layout; the samples are
-// used in place, which a format of its own encoding would copy; every
+// whole chunks into the dataset, in one known layout, whose numbers a
+// codec of their own (decimals of a few digits, differences of a run's
+// samples) keeps in 2 to 4 bytes and decodes at the speed of reading,
+// where a general compressor (flate) would cost a nightly build seconds
+// at L; every
 // file keeps the store's one rule of versions and prune, and its checks
 // (a regular file of the recorded size, magic, version, checksum) against
 // hostile or broken files (scripts/hostile.sh), which a database's own
