@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/config"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/write"
 )
 
@@ -48,6 +49,17 @@ func checkSize(d *model.Dataset, cfg *config.Config) error {
 
 // sizeError explains a *write.LimitError of the writer: which bound, and
 // which inputs the pages come from.
+// pagesWarning is the warning of a site of n bytes, over limit (GitHub
+// Pages' 1 GB, config.PagesMaxBytes) where the configuration allows more:
+// Build and Merge give it alike, naming the inputs that made the site so
+// large; nil for a site within it.
+func pagesWarning(n, limit int64, d *model.Dataset, cfg *config.Config) error {
+	if n <= limit || cfg.Site.MaxSiteBytes <= limit {
+		return nil
+	}
+	return fmt.Errorf("the site is %s: GitHub Pages refuses sites over %s (other hosts may not); %s", capped.FormatBytes(n), capped.FormatBytes(limit), largestInputs(d))
+}
+
 func sizeError(err error, d *model.Dataset, cfg *config.Config) error {
 	var le *write.LimitError
 	if !errors.As(err, &le) {

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/generator/config"
 )
 
 // The site is bounded in files, not only in input bytes: one small
@@ -32,5 +36,33 @@ func TestSiteBounds(t *testing.T) {
 				t.Fatalf("build = %v, want an error saying %q and naming results/many.json", b.err, tt.want)
 			}
 		})
+	}
+}
+
+// TestPagesWarning: a site over GitHub Pages' limit is a warning naming the
+// inputs that made it large (Build and Merge give the same), unless the
+// configuration does not allow it anyway.
+func TestPagesWarning(t *testing.T) {
+	b := model.NewBuilder(model.BuildOptions{})
+	for i, origin := range []string{"results/a.json", "results/b.json"} {
+		b.Add(origin, model.Run{
+			Artifact: model.Artifact{ID: fmt.Sprintf("%040d", i), Kind: model.KindCommit, Date: time.Date(2026, 9, 7, i, 0, 0, 0, time.UTC), Branch: "main"},
+			Machine:  model.Machine{Name: "m"},
+			Results:  []model.Result{{Case: model.TestCase{Benchmark: "b"}, Metric: "wall-time", Unit: "ns", Samples: []float64{1}}},
+		})
+	}
+	d := b.Dataset()
+	cfg := &config.Config{}
+	cfg.Site.MaxSiteBytes = 2 << 30
+	if err := pagesWarning(1000, 1000, d, cfg); err != nil {
+		t.Errorf("a site at the limit: %v", err)
+	}
+	err := pagesWarning(1500, 1000, d, cfg)
+	if err == nil || !strings.Contains(err.Error(), "the site is 1.5 KiB: GitHub Pages refuses sites over 1000 bytes") || !strings.Contains(err.Error(), "results/a.json") {
+		t.Errorf("a site over the limit: %v", err)
+	}
+	cfg.Site.MaxSiteBytes = 1000
+	if err := pagesWarning(1500, 1000, d, cfg); err != nil {
+		t.Errorf("a site the configuration bounds anyway: %v", err)
 	}
 }

@@ -1003,8 +1003,8 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 		return rep, sizeError(err, d, s.Config)
 	}
 	t.done("plan+render")
-	if n := w.Bytes(); n > config.PagesMaxBytes && s.Config.Site.MaxSiteBytes > config.PagesMaxBytes {
-		rep.Warnings = append(rep.Warnings, fmt.Errorf("the site is %s: GitHub Pages refuses sites over 1 GB (other hosts may not); %s", capped.FormatBytes(n), largestInputs(d)))
+	if err := pagesWarning(w.Bytes(), config.PagesMaxBytes, d, s.Config); err != nil {
+		rep.Warnings = append(rep.Warnings, err)
 	}
 	rep.Files = w.Count()
 	manifest := w.Manifest()

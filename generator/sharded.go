@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/generator/config"
 	"github.com/perfpages/perfpages/generator/contentdir"
 	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/render"
@@ -208,6 +209,9 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 		return rep, sizeError(err, d, s.Config)
 	}
 	t.done("plan+render")
+	if err := pagesWarning(w.Bytes(), config.PagesMaxBytes, d, s.Config); err != nil {
+		rep.Warnings = append(rep.Warnings, err)
+	}
 	rep.Files = w.Count()
 	manifest := w.Manifest()
 	if err := w.Commit(); err != nil {
