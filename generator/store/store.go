@@ -114,7 +114,7 @@
 // # Columns
 //
 // The checkpoint is what a nightly build reads most of: every series'
-// points (at M, 2,000 series of 1,000 points of 5 samples, 52 MB; 130 MB
+// points (at M, 2,000 series of 1,000 points of 5 samples, 54 MB; 130 MB
 // as raw floats and 32-bit columns before 2026-11-28). It is kept per
 // chunk of 256 series — each point's artifact and run (as differences
 // from the point before), counts, flag and value, the rare errors,
