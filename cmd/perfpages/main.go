@@ -20,6 +20,13 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
+	// And it works harder still near the machine's memory (memlimit.go).
+	// GOMEMLIMIT in the environment still decides.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		if limit := memoryLimit(os.DirFS("/")); limit > 0 {
+			debug.SetMemoryLimit(limit)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
