@@ -16,11 +16,11 @@ func TestMemoryLimit(t *testing.T) {
 		files fstest.MapFS
 		want  int64
 	}{
-		{"machine", fstest.MapFS{"proc/meminfo": meminfo}, share(7110244<<10)},
-		{"cgroup v2 below", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": {Data: []byte("2147483648\n")}}, share(2<<30)},
-		{"cgroup v2 none", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": {Data: []byte("max\n")}}, share(7110244<<10)},
-		{"cgroup v1 above", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory/memory.limit_in_bytes": {Data: []byte("9223372036854771712\n")}}, share(7110244<<10)},
-		{"cgroup alone", fstest.MapFS{"sys/fs/cgroup/memory.max": {Data: []byte("1073741824")}}, share(1<<30)},
+		{"machine", fstest.MapFS{"proc/meminfo": meminfo}, share(7110244 << 10)},
+		{"cgroup v2 below", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": {Data: []byte("2147483648\n")}}, share(2 << 30)},
+		{"cgroup v2 none", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": {Data: []byte("max\n")}}, share(7110244 << 10)},
+		{"cgroup v1 above", fstest.MapFS{"proc/meminfo": meminfo, "sys/fs/cgroup/memory/memory.limit_in_bytes": {Data: []byte("9223372036854771712\n")}}, share(7110244 << 10)},
+		{"cgroup alone", fstest.MapFS{"sys/fs/cgroup/memory.max": {Data: []byte("1073741824")}}, share(1 << 30)},
 		{"nothing", fstest.MapFS{}, 0},
 		{"garbage", fstest.MapFS{"proc/meminfo": {Data: []byte("MemTotal: lots\n")}, "sys/fs/cgroup/memory.max": {Data: []byte("-1")}}, 0},
 	} {
