@@ -47,8 +47,6 @@ func checkSize(d *model.Dataset, cfg *config.Config) error {
 	return nil
 }
 
-// sizeError explains a *write.LimitError of the writer: which bound, and
-// which inputs the pages come from.
 // pagesWarning is the warning of a site of n bytes, over limit (GitHub
 // Pages' 1 GB, config.PagesMaxBytes) where the configuration allows more:
 // Build and Merge give it alike, naming the inputs that made the site so
@@ -60,6 +58,8 @@ func pagesWarning(n, limit int64, d *model.Dataset, cfg *config.Config) error {
 	return fmt.Errorf("the site is %s: GitHub Pages refuses sites over %s (other hosts may not); %s", capped.FormatBytes(n), capped.FormatBytes(limit), largestInputs(d))
 }
 
+// sizeError explains a *write.LimitError of the writer: which bound, and
+// which inputs the pages come from.
 func sizeError(err error, d *model.Dataset, cfg *config.Config) error {
 	var le *write.LimitError
 	if !errors.As(err, &le) {

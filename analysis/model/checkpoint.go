@@ -433,8 +433,9 @@ func readHead(part []byte, v any) ([]byte, error) {
 // on several goroutines at once. The columns part is used only until
 // the next call on the same goroutine, which passes it back as scratch
 // (its memory may hold the next chunk's columns); nothing the builder
-// holds refers to either part. It holds the state's runs at new positions: pos(i, origin)
-// is the position of the state's run i (from origin) in this build's
+// holds refers to either part. It holds the state's runs at new
+// positions: pos(i, origin) is the position of the state's run i (from
+// origin) in this build's
 // order of runs, false when this build does not have it; positions must
 // increase with i. New runs are then added with AddAt; before Dataset,
 // Diverged says whether the result can be used.
@@ -598,29 +599,13 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		for j := range pts {
 			g := at + j
 			p := &pts[j]
-			da, n1 := binary.Varint(cols)
-			dr, n2 := 0, 0
-			var k, l uint64
-			var n3, n4 int
-			if n1 > 0 {
-				var d int64
-				d, n2 = binary.Varint(cols[n1:])
-				dr = int(d)
-			}
-			if n1 > 0 && n2 > 0 {
-				k, n3 = binary.Uvarint(cols[n1+n2:])
-			}
-			if n3 > 0 {
-				l, n4 = binary.Uvarint(cols[n1+n2+n3:])
-			}
-			if n4 <= 0 {
+			r := varints{b: cols}
+			art, run = art+r.varint(), run+r.varint()
+			k, l := r.uvarint(), r.uvarint()
+			if r.bad || art < 0 || art >= int64(arts) || run < 0 || run >= int64(runs) {
 				return nil, errState
 			}
-			cols = cols[n1+n2+n3+n4:]
-			art, run = art+da, run+int64(dr)
-			if art < 0 || art >= int64(arts) || run < 0 || run >= int64(runs) {
-				return nil, errState
-			}
+			cols = r.b
 			runIdx[g] = int32(run)
 			var value [1]float64
 			var ok bool
@@ -671,6 +656,33 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 		return nil, errState
 	}
 	return out, nil
+}
+
+// varints reads varints from the front of b; bad is set, and the rest
+// reads as 0, once one does not decode.
+type varints struct {
+	b   []byte
+	bad bool
+}
+
+func (r *varints) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *varints) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
 }
 
 // artifactSet is the set of the artifacts of a skeleton's results (its

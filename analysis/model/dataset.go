@@ -55,9 +55,10 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 // Point is one artifact's result in a series.
 //
 // A dataset holds every point of every series in memory (two million at
-// M, fifty million at L), so a point is 48 bytes: what few points have (Failure,
-// Iters, Summary) is out of line, and the artifact's index is 32 bits (a
-// dataset has far fewer than 2³¹ artifacts: each costs a file or a run).
+// M, fifty million at L), so a point is 48 bytes: what few points have
+// (Failure, Iters, Summary) is out of line, and the artifact's index is 32
+// bits (a dataset has far fewer than 2³¹ artifacts: each costs a file or
+// a run).
 type Point struct {
 	Samples []float64
 	// Value is the single value of the samples by the dataset's rule; it is

@@ -136,13 +136,7 @@ func (o Outputs) Identify(root string, now time.Time) {
 	}
 	ids := make([]string, len(paths))
 	par.Each(context.Background(), len(paths), func(i int) error {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(paths[i])))
-		if err != nil || fi.Size() != o[paths[i]].Size {
-			return nil
-		}
-		if key, changed, ok := fileid.Key(fi); ok && fi.Mode().IsRegular() && !fileid.Racy(now, fi.ModTime(), changed) {
-			ids[i] = key
-		}
+		ids[i] = settledIdentity(filepath.Join(root, filepath.FromSlash(paths[i])), o[paths[i]].Size, now)
 		return nil
 	})
 	for i, p := range paths {
@@ -150,6 +144,23 @@ func (o Outputs) Identify(root string, now time.Time) {
 		e.Ident = ids[i]
 		o[p] = e
 	}
+}
+
+// settledIdentity is the identity on disk (fileid.Key) of the regular
+// file at path when it is size bytes long and was not changed within the
+// clock's tick before now (fileid.Racy: it could still change unseen),
+// else "". The site's manifest (Identify) and the store's index
+// (Store.identify) record it.
+func settledIdentity(path string, size int64, now time.Time) string {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return ""
+	}
+	key, changed, ok := fileid.Key(fi)
+	if !ok || fileid.Racy(now, fi.ModTime(), changed) {
+		return ""
+	}
+	return key
 }
 
 // matches reports whether the file at path is the one e records.
