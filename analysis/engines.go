@@ -182,15 +182,15 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	switch {
 	case b == nil || a == nil || !b.OK || !a.OK:
 		return SampleTest{Reason: "needs results on both sides"}
-	case (len(b.Samples) < 2 || len(a.Samples) < 2) && summaryTestable(r):
+	case (b.NumSamples() < 2 || a.NumSamples() < 2) && summaryTestable(r):
 		return summaryTest(r, opts)
-	case len(b.Samples) < 2 || len(a.Samples) < 2:
-		return SampleTest{Reason: fmt.Sprintf("needs at least 2 samples per side (%d and %d): no test", len(b.Samples), len(a.Samples))}
+	case b.NumSamples() < 2 || a.NumSamples() < 2:
+		return SampleTest{Reason: fmt.Sprintf("needs at least 2 samples per side (%d and %d): no test", b.NumSamples(), a.NumSamples())}
 	}
-	if len(b.Iters()) == len(b.Samples) && len(a.Iters()) == len(a.Samples) {
+	if len(b.Iters()) == b.NumSamples() && len(a.Iters()) == a.NumSamples() {
 		return e.criterionTest(r, opts)
 	}
-	m := mannwhitney.Test(b.Samples, a.Samples, mannwhitney.Options{Alpha: opts.Alpha})
+	m := mannwhitney.Test(b.Samples(), a.Samples(), mannwhitney.Options{Alpha: opts.Alpha})
 	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason, Shift: m.Shift, MinP: m.MinP}
 	if !t.OK {
 		t.P, t.Significant = 1, false
@@ -238,8 +238,8 @@ func sign(x float64) int {
 // samples are per-iteration values, Criterion's times are per-sample
 // totals.
 func criterionSample(p *model.Point) criterion.Sample {
-	times := make([]float64, len(p.Samples))
-	for j, v := range p.Samples {
+	times := slices.Clone(p.Samples())
+	for j, v := range times {
 		times[j] = v * p.Iters()[j]
 	}
 	return criterion.Sample{Iters: p.Iters(), Times: times}
@@ -270,7 +270,8 @@ func budgetCheck(r *Row, opts Options) *BudgetCheck {
 		}
 		return budget.MedianF64(xs)
 	}
-	bv, av := stat(b.Samples), stat(a.Samples)
+	as := a.Samples()
+	bv, av := stat(b.Samples()), stat(as)
 	delta, err := budget.Evaluate(bv, av, bud)
 	if err != nil {
 		bc.Delta = budget.SkipDelta(bv, av, bud)
@@ -278,7 +279,7 @@ func budgetCheck(r *Row, opts Options) *BudgetCheck {
 		return bc
 	}
 	var cv *float64
-	if mean, sd, ok := budget.MeanStddev(a.Samples); ok {
+	if mean, sd, ok := budget.MeanStddev(as); ok {
 		if c, ok := budget.CV(mean, sd); ok {
 			cv = &c
 		}

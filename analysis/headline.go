@@ -525,9 +525,9 @@ func standardError(p *model.Point, buf *[]float64) float64 {
 	if p == nil || !p.OK {
 		return 0
 	}
-	if len(p.Samples) >= 2 {
+	if p.NumSamples() >= 2 {
 		l := (*buf)[:0]
-		for _, x := range p.Samples {
+		for _, x := range p.Samples() {
 			if x > 0 {
 				l = append(l, math.Log(x))
 			}

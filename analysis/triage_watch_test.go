@@ -30,7 +30,9 @@ func watchRows(specs []struct {
 		}
 		var v float64
 		fmt.Sscan(s, &v)
-		return &model.Point{Value: v, OK: true, Samples: []float64{v}}
+		p := &model.Point{Value: v, OK: true}
+		p.SetSamples([]float64{v})
+		return p
 	}
 	var rows []Row
 	for _, sp := range specs {

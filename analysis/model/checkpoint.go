@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -330,7 +331,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 				m.Ranges = append(m.Ranges, stateError{m.Points, text})
 			}
 			m.Points++
-			m.Samples += len(p.Samples)
+			m.Samples += p.NumSamples()
 			m.Iters += len(p.Iters())
 		}
 	}
@@ -357,7 +358,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		if p.OK {
 			ok = 1
 		}
-		c.dst = binary.AppendUvarint(c.dst, uint64(len(p.Samples))<<1|ok)
+		c.dst = binary.AppendUvarint(c.dst, uint64(p.NumSamples())<<1|ok)
 		c.dst = binary.AppendUvarint(c.dst, uint64(len(p.Iters())))
 		c.dst = appendFloats(c.dst, []float64{p.Value}, &hint)
 	})
@@ -375,7 +376,7 @@ func writeFloats(w io.Writer, _ int, all []*seriesBuild) error {
 		if sb != prev {
 			prev, samples, iters = sb, 0, 0
 		}
-		c.dst = appendFloats(c.dst, p.Samples, &samples)
+		c.dst = appendSamples(c.dst, p, &samples)
 		c.dst = appendFloats(c.dst, p.Iters(), &iters)
 	})
 	return c.end()
@@ -541,7 +542,8 @@ func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []
 // resumeChunk decodes chunk i of a state (its columns and floats parts),
 // which the dataset-wide part says holds want: arts artifacts and runs
 // runs are the state's, newPos maps its positions to this build's.
-// Nothing it returns refers to data.
+// Nothing it returns refers to data; its points' samples refer to floats
+// (which the caller must not reuse).
 func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
 	var m chunkMeta
 	cols, err := readHead(data, &m)
@@ -559,7 +561,12 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 	if np < 0 || ns < 0 || ni < 0 || np > len(cols)/5 || ns > len(floats) || ni > len(floats)-ns {
 		return nil, errState
 	}
-	samples := make([]float64, ns)
+	if len(floats) > math.MaxUint32 {
+		return nil, errState // a sample's offset is 32 bits
+	}
+	// The samples stay encoded, in floats' memory (sampleRef); they are
+	// checked here, decoded when asked for.
+	enc := &sampleSrc{enc: floats}
 	iters := make([]float64, ni)
 	runIdx := make([]int32, np)
 	// The sparse lists, by point in order: a cursor each.
@@ -618,8 +625,8 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 				return nil, errState
 			}
 			if k > 0 {
-				p.Samples = samples[so : so+int(k) : so+int(k)]
-				if floats, ok = readFloats(floats, p.Samples); !ok {
+				p.samples = sampleRef{src: enc, off: uint32(len(enc.enc) - len(floats)), n: uint32(k)}
+				if floats, ok = skipFloats(floats, int(k)); !ok {
 					return nil, errState
 				}
 			}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // randomHistory makes n runs with every kind of merge the builder settles:
@@ -108,6 +111,7 @@ func sameDataset(x, y *Dataset) string {
 	}
 	cx, cy := *x, *y
 	cx.Warnings, cy.Warnings = nil, nil
+	cx.Series, cy.Series = plainSamples(cx.Series), plainSamples(cy.Series)
 	if !reflect.DeepEqual(cx.Series, cy.Series) {
 		for i := range cx.Series {
 			if i < len(cy.Series) && !reflect.DeepEqual(cx.Series[i], cy.Series[i]) {
@@ -120,6 +124,28 @@ func sameDataset(x, y *Dataset) string {
 		return fmt.Sprintf("dataset:\n%+v\n%+v", cx, cy)
 	}
 	return ""
+}
+
+// plainSamples is a copy of series whose points hold their samples as
+// their own decoded floats, so that reflect.DeepEqual compares samples by
+// value, not by where they are kept (a resumed dataset's are encoded).
+func plainSamples(series []*Series) []*Series {
+	out := make([]*Series, len(series))
+	for i, s := range series {
+		c := *s
+		c.Points = slices.Clone(s.Points)
+		for k := range c.Points {
+			c.Points[k].SetSamples(slices.Clone(c.Points[k].Samples()))
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// samplesByValue makes cmp compare points' samples by value.
+var samplesByValue = cmp.Options{
+	cmp.AllowUnexported(Point{}, rarePoint{}),
+	cmp.Transformer("samples", func(r sampleRef) []float64 { p := Point{samples: r}; return p.Samples() }),
 }
 
 // TestResumeEqualsFull: a builder resumed from the state of some runs and
@@ -207,6 +233,51 @@ func TestResumeEqualsFull(t *testing.T) {
 	// others do to cover conflicts and warnings in the state.
 	if resumed < 220 {
 		t.Errorf("only %d of 400 histories resumed", resumed)
+	}
+}
+
+// TestResumedSamplesStayEncoded: a resumed builder's points keep their
+// samples encoded in the chunk's floats part (a nightly build reads a few
+// points' samples of each series, not all), decode them on request into
+// the caller's memory when it is large enough, and count them without
+// decoding.
+func TestResumedSamplesStayEncoded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 7))
+	runs, origins := randomHistory(rng, 12, true)
+	full := NewBuilder(BuildOptions{})
+	for i := range runs {
+		full.Add(origins[i], runs[i])
+	}
+	state, chunk := writeState(t, full, 0) // before Dataset, which takes the builder's points
+	want := full.Dataset()
+	b, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := b.Dataset()
+	if diff := sameDataset(want, got); diff != "" {
+		t.Fatal(diff)
+	}
+	buf := make([]float64, 0, 64)
+	checked := 0
+	for i, s := range got.Series {
+		for k := range s.Points {
+			p, w := &s.Points[k], &want.Series[i].Points[k]
+			if p.NumSamples() == 0 {
+				continue
+			}
+			if p.samples.src.enc == nil {
+				t.Fatalf("series %d point %d: samples decoded on resume", i, k)
+			}
+			xs := p.SamplesTo(buf)
+			if &xs[0] != &buf[:1][0] || !slices.Equal(xs, w.Samples()) || p.NumSamples() != w.NumSamples() {
+				t.Fatalf("series %d point %d: %v (in the buffer: %t), want %v", i, k, xs, &xs[0] == &buf[:1][0], w.Samples())
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no point with samples")
 	}
 }
 

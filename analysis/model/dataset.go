@@ -55,12 +55,13 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 // Point is one artifact's result in a series.
 //
 // A dataset holds every point of every series in memory (two million at
-// M, fifty million at L), so a point is 48 bytes: what few points have
-// (Failure, Iters, Summary) is out of line, and the artifact's index is 32
+// M, fifty million at L), so a point is 40 bytes: what few points have
+// (Failure, Iters, Summary) is out of line, the artifact's index is 32
 // bits (a dataset has far fewer than 2³¹ artifacts: each costs a file or
-// a run).
+// a run), and its samples are a reference into memory shared by many
+// points (see [Point.Samples]).
 type Point struct {
-	Samples []float64
+	samples sampleRef
 	// Value is the single value of the samples by the dataset's rule; it is
 	// meaningful only when OK.
 	Value float64
@@ -104,6 +105,86 @@ func (p *Point) SetFailure(msg string) {
 	case msg != "":
 		p.rare = &rarePoint{failure: msg}
 	}
+}
+
+// sampleRef is where a point's samples are: n of them at off in src's
+// decoded floats, or encoded (floatcodec.go) at byte off of src's bytes.
+// A reference is 16 bytes where a slice is 24, and it lets a resumed
+// dataset keep its history's samples as the checkpoint encodes them: at
+// M they are 80 MB as float64s and about a third of that encoded, and a
+// nightly build reads the samples of a few points per series (its new
+// comparisons'), not of all.
+type sampleRef struct {
+	src *sampleSrc
+	off uint32
+	n   uint32
+}
+
+// sampleSrc is memory that points' samples refer to: decoded floats (a
+// builder's slab, or one point's own) or a checkpoint chunk's encoded
+// groups, which were checked when it was read (skipFloats), so decoding
+// them cannot fail. What a point refers to is never written again (a
+// slab is appended to past it).
+type sampleSrc struct {
+	dec []float64
+	enc []byte
+}
+
+// Samples are the point's samples, in the order the result listed them;
+// the caller must not modify them. Samples held encoded (a resumed
+// dataset's) are decoded into new memory on each call: a caller that
+// reads them in a loop uses [Point.SamplesTo].
+func (p *Point) Samples() []float64 {
+	return p.SamplesTo(nil)
+}
+
+// SamplesTo is [Point.Samples], decoding encoded samples into buf's
+// memory when it is large enough (decoded ones are returned as they are,
+// never copied).
+func (p *Point) SamplesTo(buf []float64) []float64 {
+	r := p.samples
+	switch {
+	case r.n == 0:
+		return nil
+	case r.src.enc == nil:
+		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+	}
+	out := slices.Grow(buf[:0], int(r.n))[:r.n]
+	if _, ok := readFloats(r.src.enc[r.off:], out); !ok {
+		// skipFloats checked these bytes when the chunk was read.
+		panic("model: encoded samples that were checked do not decode")
+	}
+	return out
+}
+
+// NumSamples is len(p.Samples()), without decoding them.
+func (p *Point) NumSamples() int { return int(p.samples.n) }
+
+// SetSamples makes xs the point's samples (not a copy: xs must not be
+// modified after).
+func (p *Point) SetSamples(xs []float64) {
+	if len(xs) == 0 {
+		p.samples = sampleRef{}
+		return
+	}
+	if len(xs) > math.MaxUint32 {
+		panic("model: more than 2³² samples in one point")
+	}
+	p.samples = sampleRef{src: &sampleSrc{dec: xs}, n: uint32(len(xs))}
+}
+
+// zeroSamples backs SetZeroSamples: points of up to 256 samples share it.
+var zeroSamples = &sampleSrc{dec: make([]float64, 256)}
+
+// SetZeroSamples gives the point n samples of value 0, in memory shared by
+// every such point: for a point of which only the number of samples is
+// known (a merged site's, whose shards ran the statistics).
+func (p *Point) SetZeroSamples(n int) {
+	if n > len(zeroSamples.dec) {
+		p.SetSamples(make([]float64, n))
+		return
+	}
+	p.samples = sampleRef{src: zeroSamples, n: uint32(max(n, 0))}
 }
 
 // Iters are the point's per-sample iteration counts (Result.Iters), nil
@@ -434,9 +515,12 @@ type Builder struct {
 	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
 	resumed *resumeState
-	// slab is where a builder with Keep copies the samples and iteration
-	// counts of the points it holds (see own).
-	slab []float64
+	// slab is where the builder copies the samples of the points it adds
+	// (and a builder with Keep their iteration counts; see ownSamples),
+	// filled up to its capacity and then replaced by one of twice that
+	// (slabCap) up to 64 Ki floats.
+	slab    *sampleSrc
+	slabCap int
 }
 
 // posWarning is a warning and the position of the run it came from:
@@ -550,7 +634,7 @@ const pointChunk = 256
 func (sb *seriesBuild) reduce(p *Point) {
 	p.Value, p.OK = 0, false
 	if p.Failure() == "" {
-		p.Value, p.OK = SingleValue(p.Samples, sb.value, sb.s.Metric.Direction)
+		p.Value, p.OK = SingleValue(p.Samples(), sb.value, sb.s.Metric.Direction)
 	}
 }
 
@@ -724,13 +808,13 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		p := Point{Artifact: int32(art), Samples: res.Samples}
+		// The samples are copied into the builder's slabs (a run's samples
+		// are one array, its decoder's, which a point's slice would keep
+		// whole, dropped results and all), and so are a kept dataset's
+		// iteration counts.
+		p := Point{Artifact: int32(art), samples: b.ownSamples(res.Samples)}
 		p.SetFailure(res.Error)
 		if b.opts.Keep != nil {
-			// A run's samples are one array (its decoder's): a point
-			// that kept a slice of it would keep the dropped results'
-			// samples too.
-			p.Samples = b.own(res.Samples)
 			p.setRare(b.own(res.Iters), ownSummary(res.Summary))
 		} else {
 			p.setRare(res.Iters, res.Summary)
@@ -750,15 +834,28 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 // own returns a copy of xs in the builder's own memory, slabs that
 // double up to 64 Ki floats; xs itself when empty.
 func (b *Builder) own(xs []float64) []float64 {
-	if len(xs) == 0 {
+	r := b.ownSamples(xs)
+	if r.n == 0 {
 		return xs
 	}
-	if len(b.slab)+len(xs) > cap(b.slab) {
-		b.slab = make([]float64, 0, max(len(xs), min(1<<16, 2*cap(b.slab)+64)))
+	return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+}
+
+// ownSamples is a reference to a copy of xs in the builder's slabs.
+func (b *Builder) ownSamples(xs []float64) sampleRef {
+	if len(xs) == 0 {
+		return sampleRef{}
 	}
-	at := len(b.slab)
-	b.slab = append(b.slab, xs...)
-	return b.slab[at:len(b.slab):len(b.slab)]
+	if len(xs) > math.MaxUint32 {
+		panic("model: more than 2³² samples in one point")
+	}
+	if b.slab == nil || len(b.slab.dec)+len(xs) > cap(b.slab.dec) {
+		b.slab = &sampleSrc{dec: make([]float64, 0, max(len(xs), min(1<<16, 2*b.slabCap+64)))}
+		b.slabCap = cap(b.slab.dec)
+	}
+	at := len(b.slab.dec)
+	b.slab.dec = append(b.slab.dec, xs...)
+	return sampleRef{src: b.slab, off: uint32(at), n: uint32(len(xs))}
 }
 
 // ownSummary is a copy of s (nil for nil).

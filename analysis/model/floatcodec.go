@@ -120,3 +120,51 @@ func readFloats(src []byte, out []float64) (rest []byte, ok bool) {
 	}
 	return src, true
 }
+
+// skipFloats checks that src starts with a group of n floats appendFloats
+// wrote, as readFloats would read it, and returns what follows without
+// decoding them: a resumed dataset keeps its samples encoded and decodes
+// a point's when they are asked for (Point.Samples), which must not fail.
+func skipFloats(src []byte, n int) (rest []byte, ok bool) {
+	if n == 0 {
+		return src, true
+	}
+	if len(src) == 0 {
+		return nil, false
+	}
+	s := int(src[0])
+	src = src[1:]
+	if s == rawScale {
+		if len(src)/8 < n {
+			return nil, false
+		}
+		return src[8*n:], true
+	}
+	if s > maxScale {
+		return nil, false
+	}
+	m := int64(0)
+	for range n {
+		d, k := binary.Varint(src)
+		if k <= 0 {
+			return nil, false
+		}
+		src = src[k:]
+		if m += d; m > maxExact || m < -maxExact {
+			return nil, false
+		}
+	}
+	return src, true
+}
+
+// appendSamples appends p's samples to dst as appendFloats does; samples
+// held encoded are copied as they are (their scale becomes the hint).
+func appendSamples(dst []byte, p *Point, hint *int) []byte {
+	if r := p.samples; r.n > 0 && r.src.enc != nil {
+		g := r.src.enc[r.off:]
+		rest, _ := skipFloats(g, int(r.n))
+		*hint = int(g[0])
+		return append(dst, g[:len(g)-len(rest)]...)
+	}
+	return appendFloats(dst, p.Samples(), hint)
+}

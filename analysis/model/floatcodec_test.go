@@ -89,7 +89,14 @@ func FuzzReadFloats(f *testing.F) {
 			return
 		}
 		out := make([]float64, n)
-		if _, ok := readFloats(b, out); !ok || n == 0 {
+		rest, ok := readFloats(b, out)
+		// skipFloats accepts exactly the groups readFloats reads, and
+		// ends where it does: a point's encoded samples it passed must
+		// decode (Point.Samples).
+		if skipped, sok := skipFloats(b, n); sok != ok || ok && len(skipped) != len(rest) {
+			t.Fatalf("readFloats: %t, %d bytes left; skipFloats: %t, %d", ok, len(rest), sok, len(skipped))
+		}
+		if !ok || n == 0 {
 			return
 		}
 		if b[0] == rawScale {

@@ -47,7 +47,7 @@ type claim struct {
 
 // sameResult reports whether p holds exactly r's values.
 func sameResult(p *Point, r *Result) bool {
-	return p.Failure() == r.Error && sameFloats(p.Samples, r.Samples) && sameFloats(p.Iters(), r.Iters) && sameSummary(p.Summary(), r.Summary)
+	return p.Failure() == r.Error && sameFloats(p.Samples(), r.Samples) && sameFloats(p.Iters(), r.Iters) && sameSummary(p.Summary(), r.Summary)
 }
 
 // resultSum is a hash of what sameResult compares of r, for a series

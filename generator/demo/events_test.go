@@ -297,7 +297,7 @@ func checkEvents(t *testing.T, p Plan) {
 				x.checkSignificance(t, e, s, d.MainLine[p-1], art, p-1)
 			case KindFailure:
 				pt := s.At(art)
-				if pt == nil || pt.Failure() != e.Note || len(pt.Samples) != 0 || pt.OK {
+				if pt == nil || pt.Failure() != e.Note || pt.NumSamples() != 0 || pt.OK {
 					t.Errorf("%s %s on %s at %s: %+v, want a failure %q without samples", s.Case, s.Key.Metric, s.Key.Machine, a.Short(), pt, e.Note)
 				}
 			case KindAdded:

@@ -655,7 +655,7 @@ func (p *planner) point(pos int, r *analysis.Row) seriesPoint {
 		if a.OK {
 			pt.value = a.Value
 		}
-		pt.samples = len(a.Samples)
+		pt.samples = a.NumSamples()
 		pt.err = a.Failure()
 		pt.rng = r.Series.Ranges[int(a.Artifact)]
 		var notes []string

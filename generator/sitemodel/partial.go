@@ -151,7 +151,7 @@ type PartialPoint struct {
 // PartialValue is what the site-wide pages read of a point: its value,
 // whether it is one, its error and how many samples it has (the rows
 // files of the pages of their own say how many, never which: package
-// sitemodel reads len(Point.Samples) alone). Its samples' values and a
+// sitemodel reads Point.NumSamples alone). Its samples' values and a
 // tool's extras stay in the shard, whose series data files show them.
 type PartialValue struct {
 	Value   float64
@@ -162,29 +162,17 @@ type PartialValue struct {
 
 // partialValue is what a partial site model keeps of pt.
 func partialValue(pt *model.Point) PartialValue {
-	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Failure(), Samples: len(pt.Samples)}
+	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Failure(), Samples: pt.NumSamples()}
 }
 
 // point is the merge's point of artifact a of v. Its samples are as many
-// as v's, all zero, slices of one shared array of zeros: the merge runs no
+// as v's, all zero (model.Point.SetZeroSamples): the merge runs no
 // statistic and the site model reads only how many there are.
 func (v PartialValue) point(a int) model.Point {
-	p := model.Point{Artifact: int32(a), Value: v.Value, OK: v.OK, Samples: zeroSamples(v.Samples)}
+	p := model.Point{Artifact: int32(a), Value: v.Value, OK: v.OK}
+	p.SetZeroSamples(v.Samples)
 	p.SetFailure(v.Error)
 	return p
-}
-
-// zeros backs zeroSamples; a point with more samples gets its own.
-var zeros [256]float64
-
-func zeroSamples(n int) []float64 {
-	switch {
-	case n <= 0:
-		return nil
-	case n <= len(zeros):
-		return zeros[:n:n]
-	}
-	return make([]float64, n)
 }
 
 // PartialBlob is an encoded PartialComparison of Base with Head: Data, or

@@ -88,8 +88,10 @@ func TestCollectorFoldedRows(t *testing.T) {
 	s := &model.Series{Key: model.SeriesKey{Benchmark: "a", Metric: "m"}}
 	d.Series = []*model.Series{s}
 	ds := model.Assemble(d, make([]string, 2))
-	before := model.Point{Artifact: 0, Value: 100, OK: true, Samples: []float64{99, 100, 101}}
-	after := model.Point{Artifact: 1, Value: 100.1, OK: true, Samples: []float64{100, 100.1, 100.2}}
+	before := model.Point{Artifact: 0, Value: 100, OK: true}
+	before.SetSamples([]float64{99, 100, 101})
+	after := model.Point{Artifact: 1, Value: 100.1, OK: true}
+	after.SetSamples([]float64{100, 100.1, 100.2})
 	z := zscore.Z{Z: 0.3, OK: true, Mean: 100, Std: 1}
 	noise := analysis.Row{Series: s, Before: &before, After: &after, Change: 0.001, OK: true, Threshold: 0.02, Factor: 0.05, Z: z,
 		Headline: analysis.Verdict{State: analysis.StateNone, Width: 0.01, Widths: 0.1, Level: 100}}
