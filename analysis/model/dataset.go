@@ -1056,12 +1056,13 @@ func (b *Builder) Dataset() *Dataset {
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(all)/64)) {
 		wg.Go(func() {
+			var scratch orderScratch
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(all) {
 					return
 				}
-				b.finishSeries(all[i], remap)
+				b.finishSeries(all[i], remap, &scratch)
 			}
 		})
 	}
@@ -1099,7 +1100,7 @@ func guessedDirections(series []*Series) []error {
 // dataset's artifacts by remap (dropping those of skipped artifacts), and
 // sorts them; their single values were set as they were added
 // (seriesBuild.reduce).
-func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
+func (b *Builder) finishSeries(sb *seriesBuild, remap []int, scratch *orderScratch) {
 	s := sb.s
 	s.Value = sb.value // Dataset.Value.For(s.Metric): the rule its points were reduced with
 	if sb.skeleton {
@@ -1152,13 +1153,55 @@ func (b *Builder) finishSeries(sb *seriesBuild, remap []int) {
 	}
 	sb.pts = nil
 	s.Points = pts
-	// Nearly always in order already (a checkpoint's points are, and a
-	// nightly's new run is the newest artifact): a pass to see it costs
-	// far less than a sort that finds it (at M, 2,000 series of 1,000).
+	// Often in order already (a checkpoint's points are, and a nightly's
+	// new run is the newest artifact): a pass to see it costs far less
+	// than a sort that finds it (at M, 2,000 series of 1,000).
 	byArtifact := func(a, b Point) int { return cmp.Compare(a.Artifact, b.Artifact) }
 	if !slices.IsSortedFunc(s.Points, byArtifact) {
-		slices.SortStableFunc(s.Points, byArtifact)
+		scratch.order(s.Points, len(remap))
 	}
+}
+
+// orderScratch is the memory orderScratch.order reuses from series to
+// series.
+type orderScratch struct {
+	slot []int32
+	pts  []Point
+}
+
+// order sorts pts by artifact, whose indices are distinct and below n (a
+// series has one point per artifact, and remap is one-to-one). Points of
+// files that sort by name rather than by date (asv's result files are
+// named by commit hash) come in no order at all, in every series: a
+// stable sort of 1,000 points took 0.22 ms, 0.44 s of every build of the
+// asv layout's M. When the series has at least a tenth as many points as
+// there are artifacts, each point is put in its artifact's slot and the
+// slots read in order (7 µs for 1,000); a sparser series is sorted.
+func (o *orderScratch) order(pts []Point, n int) {
+	if len(pts)*10 < n {
+		slices.SortFunc(pts, func(a, b Point) int { return cmp.Compare(a.Artifact, b.Artifact) })
+		return
+	}
+	o.slot = slices.Grow(o.slot[:0], n)[:n]
+	for i := range o.slot {
+		o.slot[i] = -1
+	}
+	for k := range pts {
+		o.slot[pts[k].Artifact] = int32(k)
+	}
+	o.pts = o.pts[:0]
+	for _, k := range o.slot {
+		if k >= 0 {
+			o.pts = append(o.pts, pts[k])
+		}
+	}
+	if len(o.pts) == len(pts) {
+		copy(pts, o.pts)
+	} else {
+		// Two points of one artifact (never, by the above): sorted, both kept.
+		slices.SortStableFunc(pts, func(a, b Point) int { return cmp.Compare(a.Artifact, b.Artifact) })
+	}
+	clear(o.pts) // no sample or rare value kept alive by the scratch
 }
 
 // mainLine picks the main line (see BuildOptions.History and MainBranch).

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -480,5 +481,32 @@ func TestPointSize(t *testing.T) {
 	q.SetFailure("other")
 	if p.Failure() != "exit status 2" || q.Failure() != "other" || len(q.Iters()) != 1 {
 		t.Errorf("failures %q %q, iters %v", p.Failure(), q.Failure(), q.Iters())
+	}
+}
+
+// TestOrderScratch: points in any order come out sorted by artifact,
+// dense series through the slots, sparse ones sorted, every point kept
+// with its values.
+func TestOrderScratch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	var o orderScratch
+	for _, c := range []struct{ n, arts int }{{0, 10}, {1, 1}, {7, 10}, {300, 1000}, {50, 1000}, {1000, 1000}, {3, 5000}} {
+		pts := make([]Point, c.n)
+		for i, a := range rng.Perm(c.arts)[:c.n] {
+			pts[i] = Point{Artifact: int32(a), Value: float64(a) / 2, OK: a%3 == 0}
+			pts[i].SetSamples([]float64{float64(a)})
+		}
+		o.order(pts, c.arts)
+		for i, p := range pts {
+			if i > 0 && pts[i-1].Artifact >= p.Artifact || p.Value != float64(p.Artifact)/2 || p.OK != (p.Artifact%3 == 0) || p.Samples()[0] != float64(p.Artifact) {
+				t.Fatalf("%d of %d artifacts: point %d is %+v after %+v", c.n, c.arts, i, p, pts[max(i-1, 0)])
+			}
+		}
+	}
+	// Two points of one artifact are both kept, in their order.
+	pts := []Point{{Artifact: 2, Value: 1}, {Artifact: 0}, {Artifact: 2, Value: 2}}
+	o.order(pts, 3)
+	if pts[0].Artifact != 0 || pts[1].Value != 1 || pts[2].Value != 2 {
+		t.Fatalf("duplicates: %+v", pts)
 	}
 }
