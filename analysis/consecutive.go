@@ -178,7 +178,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		}
 		for _, lp := range line[first:th] {
 			if lp.ok() {
-				sw.thr.push(lp.pos, lp.value)
+				sw.thr.push(lp.pos, lp.value(s.Points))
 			}
 		}
 	}
@@ -192,7 +192,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		}
 		for ; sliding && th < len(line) && int(line[th].pos) <= p-2; th++ {
 			if line[th].ok() {
-				sw.thr.push(line[th].pos, line[th].value)
+				sw.thr.push(line[th].pos, line[th].value(s.Points))
 			}
 		}
 		k := p - from
@@ -236,7 +236,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 			} else {
 				h := sw.hist[:0]
 				if start := p - 2; start >= 0 {
-					h = lineHistory(h, line, end, start, window)
+					h = lineHistory(h, line, s.Points, end, start, window)
 				}
 				classify(r, h, opts, sw.pbuf, c.eng)
 			}

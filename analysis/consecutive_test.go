@@ -288,6 +288,7 @@ func TestThresholdWindow(t *testing.T) {
 		n := 2 + rng.IntN(8)
 		density := 0.2 + 0.8*rng.Float64()
 		var line []linePoint
+		var pts []model.Point
 		for pos := range 80 {
 			if rng.Float64() > density {
 				continue
@@ -296,8 +297,8 @@ func TestThresholdWindow(t *testing.T) {
 			if rng.IntN(30) == 0 {
 				v = []float64{0, -3, math.NaN(), math.Inf(1), math.Copysign(0, -1)}[rng.IntN(5)]
 			}
-			p := model.Point{Value: v, OK: rng.IntN(8) > 0}
-			line = append(line, newLinePoint(pos, len(line), &p))
+			pts = append(pts, model.Point{Value: v, OK: rng.IntN(8) > 0})
+			line = append(line, newLinePoint(pos, len(line), &pts[len(pts)-1]))
 		}
 		var tw thresholdWindow
 		tw.reset(n)
@@ -305,10 +306,10 @@ func TestThresholdWindow(t *testing.T) {
 		for start := -1; start < 85; start++ {
 			for ; pushed < len(line) && int(line[pushed].pos) <= start; pushed++ {
 				if line[pushed].ok() {
-					tw.push(line[pushed].pos, line[pushed].value)
+					tw.push(line[pushed].pos, line[pushed].value(pts))
 				}
 			}
-			h := lineHistory(nil, line, pushed, start, n)
+			h := lineHistory(nil, line, pts, pushed, start, n)
 			if start < 0 {
 				h = nil
 			}

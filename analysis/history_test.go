@@ -74,7 +74,7 @@ func (c *Comparer) SeriesHistory(i int) []Row {
 		} else if classifiable {
 			// The base is line[k-1] at position lp.pos−1; its history
 			// starts one position earlier, at the entries before k−1.
-			classify(&r, lineHistory(hist[:0], line, k-1, int(lp.pos)-2, window), opts, pbuf, c.eng)
+			classify(&r, lineHistory(hist[:0], line, s.Points, k-1, int(lp.pos)-2, window), opts, pbuf, c.eng)
 		}
 		rows = append(rows, r)
 	}

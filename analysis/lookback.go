@@ -76,7 +76,7 @@ func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset,
 // observation is the main-line point lp of series i as the z-score sees it.
 func (lb *lookback) observation(d *model.Dataset, i int, lp linePoint) zscore.Observation {
 	a := &d.Artifacts[d.MainLine[lp.pos]]
-	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value, BeginsChange: lb.beginsAt(i, lp.pos)}
+	return zscore.Observation{Commit: a.ID, Time: a.Date, Value: lp.value(d.Series[i].Points), BeginsChange: lb.beginsAt(i, lp.pos)}
 }
 
 // beginsAt reports whether series i has an annotated distribution change
@@ -208,7 +208,7 @@ func (lw *lineWindow) reset(line []linePoint, from, lookback int) {
 func (lw *lineWindow) moveTo(c *Comparer, i int, line []linePoint, b, lookback int) {
 	for ; lw.hi < len(line) && int(line[lw.hi].pos) <= b; lw.hi++ {
 		if lp := line[lw.hi]; lp.ok() {
-			lw.win.Insert(c.rank[lp.pos], lp.value, c.eng.lb.beginsAt(i, lp.pos))
+			lw.win.Insert(c.rank[lp.pos], lp.value(c.d.Series[i].Points), c.eng.lb.beginsAt(i, lp.pos))
 		}
 	}
 	for ; lw.lo < lw.hi && int(line[lw.lo].pos) <= b-lookback; lw.lo++ {
