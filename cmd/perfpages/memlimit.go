@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io/fs"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,12 +28,12 @@ import (
 const memoryShare = 0.85
 
 // memoryLimit is the limit for a machine whose files are sys (the root of
-// /proc and /sys): memoryShare of the smaller of its memory (MemTotal of
-// /proc/meminfo) and its control group's limit (cgroup v2 memory.max, or
-// v1 memory.limit_in_bytes), 0 when it knows neither.
+// /proc and /sys): memoryShare of the smallest of its memory (MemTotal of
+// /proc/meminfo) and the limits of its control groups (cgroup v2
+// memory.max, or v1 memory.limit_in_bytes), 0 when it knows none.
 func memoryLimit(sys fs.FS) int64 {
 	total := memTotal(sys)
-	for _, name := range []string{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+	for _, name := range cgroupLimitFiles(sys) {
 		b, err := fs.ReadFile(sys, name)
 		if err != nil {
 			continue
@@ -45,6 +47,40 @@ func memoryLimit(sys fs.FS) int64 {
 		}
 	}
 	return int64(float64(total) * memoryShare)
+}
+
+// cgroupLimitFiles are the files that may hold a memory limit of the
+// process: those at the top of the cgroup file system (what a container
+// with its own cgroup namespace sees as its group), and those of the
+// groups /proc/self/cgroup names and of each group above them up to the
+// top (a systemd unit's MemoryMax=, a container without its own
+// namespace, a limit set on a parent slice).
+func cgroupLimitFiles(sys fs.FS) []string {
+	names := []string{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory/memory.limit_in_bytes"}
+	b, err := fs.ReadFile(sys, "proc/self/cgroup")
+	if err != nil {
+		return names
+	}
+	for line := range strings.Lines(string(b)) {
+		// hierarchy-ID:controllers:path; v2's controllers are empty.
+		f := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		var base, file string
+		switch {
+		case f[1] == "":
+			base, file = "sys/fs/cgroup", "memory.max"
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			base, file = "sys/fs/cgroup/memory", "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for dir, depth := path.Clean("/"+f[2]), 0; dir != "/" && depth < 64; dir, depth = path.Dir(dir), depth+1 {
+			names = append(names, path.Join(base, dir, file))
+		}
+	}
+	return names
 }
 
 // memTotal is MemTotal of /proc/meminfo in bytes, 0 when it cannot tell.
