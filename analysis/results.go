@@ -169,7 +169,10 @@ func (r *Results) Triage(w Week, o TriageOptions) *TriageReport {
 // failed results left out), NaN when it has none: the bench pages'
 // overview charts draw each series relative to it.
 func (r *Results) MainLineMedian(s *model.Series) float64 {
-	var values []float64
+	// Room for every point at once: grown by append from nothing, the
+	// values of every series (at L, 10,000 of 5,000) were copied a dozen
+	// times each, 3.9 of a nightly build's 55 CPU-s.
+	values := make([]float64, 0, len(s.Points))
 	for _, pt := range s.Points {
 		if pt.OK && r.d.MainPos(int(pt.Artifact)) >= 0 {
 			values = append(values, pt.Value)
