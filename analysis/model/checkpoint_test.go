@@ -236,18 +236,24 @@ func TestResumeEqualsFull(t *testing.T) {
 	}
 }
 
+// historyBuilder is a builder given every run of a random history of n
+// commits (randomHistory, seed), with the runs' origins.
+func historyBuilder(seed uint64, n int) (*Builder, []string) {
+	runs, origins := randomHistory(rand.New(rand.NewPCG(seed, 2)), n, true)
+	b := NewBuilder(BuildOptions{})
+	for i := range runs {
+		b.Add(origins[i], runs[i])
+	}
+	return b, origins
+}
+
 // TestResumedSamplesStayEncoded: a resumed builder's points keep their
 // samples encoded in the chunk's floats part (a nightly build reads a few
 // points' samples of each series, not all), decode them on request into
 // the caller's memory when it is large enough, and count them without
 // decoding.
 func TestResumedSamplesStayEncoded(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 7))
-	runs, origins := randomHistory(rng, 12, true)
-	full := NewBuilder(BuildOptions{})
-	for i := range runs {
-		full.Add(origins[i], runs[i])
-	}
+	full, origins := historyBuilder(3, 12)
 	state, chunk := writeState(t, full, 0) // before Dataset, which takes the builder's points
 	want := full.Dataset()
 	b, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
@@ -339,12 +345,7 @@ func mergeSorted(x, y []int) []int {
 // TestResumeCorrupt: a state that does not decode is an error, not a
 // panic or a wrong builder.
 func TestResumeCorrupt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	runs, origins := randomHistory(rng, 10, true)
-	b := NewBuilder(BuildOptions{})
-	for i := range runs {
-		b.Add(origins[i], runs[i])
-	}
+	b, _ := historyBuilder(1, 10)
 	defer func(n int) { StateChunk = n }(StateChunk)
 	StateChunk = 4
 	state, chunk := writeState(t, b, 0)

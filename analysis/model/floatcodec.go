@@ -86,39 +86,7 @@ func appendFloats(dst []byte, xs []float64, hint *int) []byte {
 // front of src into out and returns what follows; ok is false when src
 // does not hold such a group.
 func readFloats(src []byte, out []float64) (rest []byte, ok bool) {
-	if len(out) == 0 {
-		return src, true
-	}
-	if len(src) == 0 {
-		return nil, false
-	}
-	s := int(src[0])
-	src = src[1:]
-	if s == rawScale {
-		if len(src)/8 < len(out) {
-			return nil, false
-		}
-		for i := range out {
-			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
-		}
-		return src[8*len(out):], true
-	}
-	if s > maxScale {
-		return nil, false
-	}
-	p, m := pow10[s], int64(0)
-	for i := range out {
-		d, n := binary.Varint(src)
-		if n <= 0 {
-			return nil, false
-		}
-		src = src[n:]
-		if m += d; m > maxExact || m < -maxExact {
-			return nil, false
-		}
-		out[i] = float64(m) / p
-	}
-	return src, true
+	return scanFloats(src, len(out), out)
 }
 
 // skipFloats checks that src starts with a group of n floats appendFloats
@@ -126,6 +94,12 @@ func readFloats(src []byte, out []float64) (rest []byte, ok bool) {
 // decoding them: a resumed dataset keeps its samples encoded and decodes
 // a point's when they are asked for (Point.Samples), which must not fail.
 func skipFloats(src []byte, n int) (rest []byte, ok bool) {
+	return scanFloats(src, n, nil)
+}
+
+// scanFloats reads a group of n floats from the front of src, into out
+// when it is not nil (then len(out) is n).
+func scanFloats(src []byte, n int, out []float64) (rest []byte, ok bool) {
 	if n == 0 {
 		return src, true
 	}
@@ -138,13 +112,16 @@ func skipFloats(src []byte, n int) (rest []byte, ok bool) {
 		if len(src)/8 < n {
 			return nil, false
 		}
+		for i := range out {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
+		}
 		return src[8*n:], true
 	}
 	if s > maxScale {
 		return nil, false
 	}
-	m := int64(0)
-	for range n {
+	p, m := pow10[s], int64(0)
+	for i := range n {
 		d, k := binary.Varint(src)
 		if k <= 0 {
 			return nil, false
@@ -152,6 +129,9 @@ func skipFloats(src []byte, n int) (rest []byte, ok bool) {
 		src = src[k:]
 		if m += d; m > maxExact || m < -maxExact {
 			return nil, false
+		}
+		if out != nil {
+			out[i] = float64(m) / p
 		}
 	}
 	return src, true
