@@ -290,7 +290,7 @@ func TestResumedSamplesStayEncoded(t *testing.T) {
 // writeState writes b's state into memory at offset off (the chunks' parts
 // each at off too): the dataset-wide part and a reader of the chunks,
 // which checks that the columns part may go in the scratch it is given.
-func writeState(t *testing.T, b *Builder, off int) ([]byte, func(int, []byte) ([]byte, []byte, bool)) {
+func writeState(t testing.TB, b *Builder, off int) ([]byte, func(int, []byte) ([]byte, []byte, bool)) {
 	t.Helper()
 	var head bytes.Buffer
 	var cols, floats [][]byte
