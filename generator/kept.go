@@ -1,6 +1,9 @@
 package generator
 
 import (
+	"encoding/gob"
+	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -57,12 +60,17 @@ type analysisState struct {
 	data  []string            // the data chain the heads were made on
 }
 
-// savedHeads is the value headlines: the data chain, per main-line
-// position, and the cache.
-type savedHeads struct {
-	Data  []string
-	Heads analysis.SavedHeads
+// headsHead is the first part of the value headlines: the data chain,
+// per main-line position, the key of the cache's options and how many
+// series' entries follow, in parts of headsPart (store.SaveGobs).
+type headsHead struct {
+	Data   []string
+	Key    string
+	Series int
 }
+
+// headsPart is how many series' entries the value headlines has per part.
+const headsPart = 256
 
 // loadHeads returns the headline cache for data, this build's data chain:
 // the entries the store kept, told how many main-line positions hold the
@@ -73,14 +81,34 @@ func loadHeads(st *store.Store, data []string) *analysis.HeadCache {
 		return nil
 	}
 	c := analysis.NewHeadCache()
-	var saved savedHeads
-	if st.Load(headsValue, "", &saved) {
+	var head headsHead
+	var saved analysis.SavedHeads
+	if st.LoadGobs(headsValue, "", func(dec *gob.Decoder) error {
+		if err := dec.Decode(&head); err != nil {
+			return err
+		}
+		if head.Series < 0 {
+			return fmt.Errorf("%d series", head.Series)
+		}
+		saved.Key = head.Key
+		for len(saved.Series) < head.Series {
+			var part []analysis.CachedHeads
+			if err := dec.Decode(&part); err != nil {
+				return err
+			}
+			if len(part) == 0 || len(saved.Series)+len(part) > head.Series {
+				return fmt.Errorf("a part of %d series after %d of %d", len(part), len(saved.Series), head.Series)
+			}
+			saved.Series = append(saved.Series, part...)
+		}
+		return nil
+	}) {
 		n := 0
-		for n < len(saved.Data) && n < len(data) && saved.Data[n] == data[n] {
+		for n < len(head.Data) && n < len(data) && head.Data[n] == data[n] {
 			n++
 		}
 		c.Unchanged = n
-		c.Load(saved.Heads)
+		c.Load(saved)
 	}
 	return c
 }
@@ -90,7 +118,18 @@ func (as *analysisState) saveHeads(st *store.Store) error {
 	if as.heads == nil {
 		return nil
 	}
-	return st.Save(headsValue, "", savedHeads{Data: as.data, Heads: as.heads.Saved()})
+	saved := as.heads.Saved()
+	return st.SaveGobs(headsValue, "", func(enc *gob.Encoder) error {
+		if err := enc.Encode(headsHead{Data: as.data, Key: saved.Key, Series: len(saved.Series)}); err != nil {
+			return err
+		}
+		for part := range slices.Chunk(saved.Series, headsPart) {
+			if err := enc.Encode(part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // loadSteps returns the states the store kept for options o (none when

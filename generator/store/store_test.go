@@ -641,3 +641,49 @@ func TestTrustedByIdentity(t *testing.T) {
 		t.Errorf("a flipped byte was read; warnings %v", s.Warnings())
 	}
 }
+
+// TestSaveGobs: a value saved in parts comes back part by part, under its
+// options only; a read that fails removes it with a warning.
+func TestSaveGobs(t *testing.T) {
+	dir := t.TempDir()
+	s := must(Open(dir, testOut))
+	parts := [][]int{{1, 2}, {3}, {4, 5, 6}}
+	err := s.SaveGobs("parts", "o1", func(enc *gob.Encoder) error {
+		for _, p := range parts {
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll := func(s *Store, options string, n int) ([][]int, bool) {
+		var got [][]int
+		ok := s.LoadGobs("parts", options, func(dec *gob.Decoder) error {
+			for range n {
+				var p []int
+				if err := dec.Decode(&p); err != nil {
+					return err
+				}
+				got = append(got, p)
+			}
+			return nil
+		})
+		return got, ok
+	}
+	s = must(Open(dir, testOut))
+	if got, ok := readAll(s, "o1", 3); !ok || !cmp.Equal(got, parts) {
+		t.Fatalf("parts read back: %v, %t", got, ok)
+	}
+	if _, ok := readAll(s, "o2", 3); ok {
+		t.Error("parts read under other options")
+	}
+	if _, ok := readAll(s, "o1", 4); ok || len(s.Warnings()) == 0 {
+		t.Errorf("a fourth part read from three, or no warning: %v", s.Warnings())
+	}
+	if _, ok := readAll(s, "o1", 3); ok {
+		t.Error("a value that failed to read was kept")
+	}
+}
