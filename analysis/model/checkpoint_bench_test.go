@@ -47,7 +47,7 @@ func nightlyHistory(commits, series, samples int) (runs []Run, origins []string)
 // columns), the memory a nightly build cannot avoid while the dataset is
 // one value in memory (docs/internals.md, "Builds that scale"): at M, two
 // million points. 400 series of 501 commits with 5 samples each, on the
-// development machine: 62 bytes a point (40 of them the point, about 16
+// development machine: 56 bytes a point (32 of them the point, about 16
 // its encoded samples, 4 its run's index), against 96.5 on 2717678, whose
 // points were 48 bytes with their samples decoded into float64s.
 //

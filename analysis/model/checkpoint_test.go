@@ -142,10 +142,20 @@ func plainSamples(series []*Series) []*Series {
 	return out
 }
 
-// samplesByValue makes cmp compare points' samples by value.
+// samplesByValue makes cmp compare points' samples and rare values by
+// value, not by where they are kept.
 var samplesByValue = cmp.Options{
 	cmp.AllowUnexported(Point{}, rarePoint{}),
-	cmp.Transformer("samples", func(r sampleRef) []float64 { p := Point{samples: r}; return p.Samples() }),
+	cmp.Transformer("samples", func(r sampleRef) struct {
+		Samples []float64
+		Rare    *rarePoint
+	} {
+		p := Point{samples: r}
+		return struct {
+			Samples []float64
+			Rare    *rarePoint
+		}{p.Samples(), p.rare()}
+	}),
 }
 
 // TestResumeEqualsFull: a builder resumed from the state of some runs and

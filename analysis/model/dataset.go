@@ -55,18 +55,17 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 // Point is one artifact's result in a series.
 //
 // A dataset holds every point of every series in memory (two million at
-// M, fifty million at L), so a point is 40 bytes: what few points have
-// (Failure, Iters, Summary) is out of line, the artifact's index is 32
-// bits (a dataset has far fewer than 2³¹ artifacts: each costs a file or
-// a run), and its samples are a reference into memory shared by many
-// points (see [Point.Samples]).
+// M, fifty million at L), so a point is 32 bytes: its samples are a
+// reference into memory shared by many points (see [Point.Samples]), what
+// few points have (Failure, Iters, Summary) is out of line, reached
+// through a source of samples of the point's own, and the artifact's index
+// is 32 bits (a dataset has far fewer than 2³¹ artifacts: each costs a
+// file or a run).
 type Point struct {
 	samples sampleRef
 	// Value is the single value of the samples by the dataset's rule; it is
 	// meaningful only when OK.
-	Value float64
-	// rare holds what few points have, nil for almost every point.
-	rare     *rarePoint
+	Value    float64
 	Artifact int32 // index into Dataset.Artifacts
 	OK       bool  // no error and at least one sample
 }
@@ -78,32 +77,57 @@ type rarePoint struct {
 	summary *SampleSummary
 }
 
-func (p *Point) setRare(iters []float64, summary *SampleSummary) {
-	failure := p.Failure()
-	p.rare = nil
-	if len(iters) > 0 || summary != nil || failure != "" {
-		p.rare = &rarePoint{failure, iters, summary}
+// rare is what few points have, nil for almost every point.
+func (p *Point) rare() *rarePoint {
+	if p.samples.src == nil {
+		return nil
 	}
+	return p.samples.src.rare
+}
+
+// setRareValue makes r the point's rare values. A point's rare values are
+// those of the source of its samples, so a point that has them has a
+// source of its own: a copy of the shared one's header (its samples stay
+// where they are) with r. Neither is ever changed after: copies of a point
+// share them.
+func (p *Point) setRareValue(r *rarePoint) {
+	src := p.samples.src
+	if r == nil && (src == nil || src.rare == nil) {
+		return
+	}
+	own := &sampleSrc{rare: r}
+	if src != nil {
+		own.dec, own.enc = src.dec, src.enc
+	}
+	p.samples.src = own
+}
+
+func (p *Point) setRare(iters []float64, summary *SampleSummary) {
+	var r *rarePoint
+	if failure := p.Failure(); len(iters) > 0 || summary != nil || failure != "" {
+		r = &rarePoint{failure, iters, summary}
+	}
+	p.setRareValue(r)
 }
 
 // Failure is the error the point's result reports (Result.Error), "" for
 // almost every point.
 func (p *Point) Failure() string {
-	if p.rare == nil {
-		return ""
+	if r := p.rare(); r != nil {
+		return r.failure
 	}
-	return p.rare.failure
+	return ""
 }
 
 // SetFailure sets the point's Failure.
 func (p *Point) SetFailure(msg string) {
-	switch {
-	case p.rare != nil:
-		r := *p.rare // a copy: rare values may be shared by copies of the point
-		r.failure = msg
-		p.rare = &r
+	switch r := p.rare(); {
+	case r != nil:
+		c := *r // a copy: rare values are shared by copies of the point
+		c.failure = msg
+		p.setRareValue(&c)
 	case msg != "":
-		p.rare = &rarePoint{failure: msg}
+		p.setRareValue(&rarePoint{failure: msg})
 	}
 }
 
@@ -124,10 +148,13 @@ type sampleRef struct {
 // builder's slab, or one point's own) or a checkpoint chunk's encoded
 // groups, which were checked when it was read (skipFloats), so decoding
 // them cannot fail. What a point refers to is never written again (a
-// slab is appended to past it).
+// slab is appended to past it). A source shared by many points has no
+// rare values; a point with rare values has a source of its own
+// (setRareValue).
 type sampleSrc struct {
-	dec []float64
-	enc []byte
+	dec  []float64
+	enc  []byte
+	rare *rarePoint
 }
 
 // Samples are the point's samples, in the order the result listed them;
@@ -161,16 +188,17 @@ func (p *Point) SamplesTo(buf []float64) []float64 {
 func (p *Point) NumSamples() int { return int(p.samples.n) }
 
 // SetSamples makes xs the point's samples (not a copy: xs must not be
-// modified after).
+// modified after); its rare values stay.
 func (p *Point) SetSamples(xs []float64) {
-	if len(xs) == 0 {
-		p.samples = sampleRef{}
-		return
-	}
 	if len(xs) > math.MaxUint32 {
 		panic("model: more than 2³² samples in one point")
 	}
-	p.samples = sampleRef{src: &sampleSrc{dec: xs}, n: uint32(len(xs))}
+	r := p.rare()
+	if len(xs) == 0 && r == nil {
+		p.samples = sampleRef{}
+		return
+	}
+	p.samples = sampleRef{src: &sampleSrc{dec: xs, rare: r}, n: uint32(len(xs))}
 }
 
 // zeroSamples backs SetZeroSamples: points of up to 256 samples share it.
@@ -184,25 +212,27 @@ func (p *Point) SetZeroSamples(n int) {
 		p.SetSamples(make([]float64, n))
 		return
 	}
+	r := p.rare()
 	p.samples = sampleRef{src: zeroSamples, n: uint32(max(n, 0))}
+	p.setRareValue(r)
 }
 
 // Iters are the point's per-sample iteration counts (Result.Iters), nil
 // for almost every point.
 func (p *Point) Iters() []float64 {
-	if p.rare == nil {
-		return nil
+	if r := p.rare(); r != nil {
+		return r.iters
 	}
-	return p.rare.iters
+	return nil
 }
 
 // Summary is the result's summary statistics (Result.Summary), nil for
 // almost every point.
 func (p *Point) Summary() *SampleSummary {
-	if p.rare == nil {
-		return nil
+	if r := p.rare(); r != nil {
+		return r.summary
 	}
-	return p.rare.summary
+	return nil
 }
 
 // Series is every result of one (machine, context, test case, metric),

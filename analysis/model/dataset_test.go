@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -471,8 +472,8 @@ func TestMainLineFollowsParents(t *testing.T) {
 // TestPointSize: a dataset holds every point in memory (fifty million at
 // L); what few points have stays out of line.
 func TestPointSize(t *testing.T) {
-	if n := unsafe.Sizeof(Point{}); n != 40 {
-		t.Errorf("a Point is %d bytes, want 40", n)
+	if n := unsafe.Sizeof(Point{}); n != 32 {
+		t.Errorf("a Point is %d bytes, want 32", n)
 	}
 	var p Point
 	p.SetFailure("exit status 2")
@@ -481,6 +482,26 @@ func TestPointSize(t *testing.T) {
 	q.SetFailure("other")
 	if p.Failure() != "exit status 2" || q.Failure() != "other" || len(q.Iters()) != 1 {
 		t.Errorf("failures %q %q, iters %v", p.Failure(), q.Failure(), q.Iters())
+	}
+	// Rare values live in a source of the point's own; samples set before
+	// or after them stay, and a source shared by other points never gets
+	// them.
+	var b Builder
+	x, y := Point{samples: b.ownSamples([]float64{1, 2})}, Point{samples: b.ownSamples([]float64{3})}
+	x.SetFailure("crashed")
+	x.setRare([]float64{5, 6}, &SampleSummary{N: 2})
+	if y.Failure() != "" || y.Iters() != nil || b.slab.rare != nil || x.Failure() != "crashed" || len(x.Iters()) != 2 || x.Summary().N != 2 || !slices.Equal(x.Samples(), []float64{1, 2}) {
+		t.Errorf("after setting x's rare values: x %q %v %v %v, y %q %v", x.Failure(), x.Iters(), x.Summary(), x.Samples(), y.Failure(), y.Iters())
+	}
+	x.SetSamples([]float64{7})
+	x.SetZeroSamples(3)
+	if x.Failure() != "crashed" || len(x.Iters()) != 2 || !slices.Equal(x.Samples(), []float64{0, 0, 0}) || zeroSamples.rare != nil {
+		t.Errorf("after new samples: %q %v %v", x.Failure(), x.Iters(), x.Samples())
+	}
+	x.setRare(nil, nil)
+	x.SetFailure("")
+	if x.Failure() != "" || x.Iters() != nil || x.Summary() != nil || x.NumSamples() != 3 {
+		t.Errorf("rare values cleared: %q %v %v, %d samples", x.Failure(), x.Iters(), x.Summary(), x.NumSamples())
 	}
 }
 
