@@ -13,9 +13,9 @@ import (
 // The memory limit. A build holds its whole dataset while it writes the
 // site (docs/internals.md, "Builds that scale"), and with GOGC 50 its peak
 // is about one and a half times what it holds: at L a nightly build held
-// about 6 GB and peaked at 7.7 GB on 2b548a6 (3.3 and 4.9 GB on ff34c63), a
-// cold one peaks at 8.6 GB, more than a private repository's GitHub runner
-// has (7 GB). Go's soft memory limit makes the collector work harder as the
+// about 6 GB and peaked at 7.7 GB on 2b548a6 (about 3 and 4.3 GB on
+// da4abfa), a cold one peaks at 8.2 GB, more than a private repository's
+// GitHub runner has (7 GB). Go's soft memory limit makes the collector work harder as the
 // heap nears it instead: at L under GOMEMLIMIT=6GiB the 2b548a6 nightly
 // peaked at 6.3 GB for 12 % more CPU. So unless GOMEMLIMIT is set,
 // the limit is memoryShare of the memory the machine or its control group
