@@ -686,14 +686,10 @@ type varints struct {
 	bad bool
 }
 
+// varint is a zigzag-coded uvarint, as binary.Varint reads it.
 func (r *varints) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (r *varints) uvarint() uint64 {

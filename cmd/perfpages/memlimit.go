@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"io/fs"
 	"path"
 	"slices"
@@ -15,14 +13,14 @@ import (
 // is about one and a half times what it holds: at L a nightly build held
 // about 6 GB and peaked at 7.7 GB on 2b548a6 (about 3 and 4.3 GB on
 // da4abfa), a cold one peaks at 8.2 GB, more than a private repository's
-// GitHub runner has (7 GB). Go's soft memory limit makes the collector work harder as the
-// heap nears it instead: at L under GOMEMLIMIT=6GiB the 2b548a6 nightly
-// peaked at 6.3 GB for 12 % more CPU. So unless GOMEMLIMIT is set,
-// the limit is memoryShare of the memory the machine or its control group
-// gives the process; where the dataset holds more than that, the build is
-// slower but is not killed (the runtime caps the collector's share of the
-// CPU), and where it holds less (every build on a machine as large as the
-// data) nothing changes.
+// GitHub runner has (7 GB). Go's soft memory limit makes the collector
+// work harder as the heap nears it instead: at L under GOMEMLIMIT=6GiB
+// the 2b548a6 nightly peaked at 6.3 GB for 12 % more CPU. So unless
+// GOMEMLIMIT is set, the limit is memoryShare of the memory the machine
+// or its control group gives the process; where the dataset holds more
+// than that, the build is slower but is not killed (the runtime caps the
+// collector's share of the CPU), and where it holds less (every build on
+// a machine as large as the data) nothing changes.
 
 // memoryShare is the share of the memory available that the limit is:
 // the rest is for the system, the runner and the file cache.
@@ -90,9 +88,8 @@ func memTotal(sys fs.FS) int64 {
 	if err != nil {
 		return 0
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
 		if len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
 			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil && n > 0 {
 				return n << 10

@@ -41,14 +41,16 @@ var outputsVersion = version("", "outputs", "")
 // Outputs returns the manifest of the last build, nil when there is none.
 func (s *Store) Outputs() Outputs {
 	var o Outputs
-	if !s.loadGob("outputs", outputsVersion, &o) {
+	if !s.loadGobs("outputs", outputsVersion, decodeInto(&o)) {
 		return nil
 	}
 	return o
 }
 
 // SaveOutputs records the manifest of the site just built.
-func (s *Store) SaveOutputs(o Outputs) error { return s.saveGob("outputs", outputsVersion, o) }
+func (s *Store) SaveOutputs(o Outputs) error {
+	return s.saveGobs("outputs", outputsVersion, encodeOne(o))
+}
 
 // Check keeps the entries whose file under root is still the file the
 // build wrote: a regular file (not a link to one) of the recorded size

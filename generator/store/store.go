@@ -792,7 +792,7 @@ func (s *Store) broken(name string, err error) {
 // with the same options ([Store.Save]), and reports whether there was a
 // good one: a value of another tool or other options is not read.
 func (s *Store) Load(name, options string, v any) bool {
-	return s.loadGob(name, version(Tool(), name, options), v)
+	return s.loadGobs(name, version(Tool(), name, options), decodeInto(v))
 }
 
 // Save keeps v (a gob) as the value name, made with options, for the next
@@ -800,7 +800,7 @@ func (s *Store) Load(name, options string, v any) bool {
 // besides the tool and its own keys; a build with other options does not
 // read it.
 func (s *Store) Save(name, options string, v any) error {
-	return s.saveGob(name, version(Tool(), name, options), v)
+	return s.saveGobs(name, version(Tool(), name, options), encodeOne(v))
 }
 
 // SaveGobs is Save for a value too large to encode as one gob: write
@@ -809,16 +809,28 @@ func (s *Store) Save(name, options string, v any) error {
 // buffer that grows by copying (at L, the headline cache: 51 MB, 2 of a
 // nightly build's CPU-s in the buffer's growth).
 func (s *Store) SaveGobs(name, options string, write func(*gob.Encoder) error) error {
-	return s.write(name+".gob", version(Tool(), name, options), func(w io.Writer, _ int) error {
-		return write(gob.NewEncoder(w))
-	})
+	return s.saveGobs(name, version(Tool(), name, options), write)
 }
 
 // LoadGobs reads the value name that SaveGobs kept for options: read
 // decodes its parts. False, with the file removed and a warning, when
 // read fails; false when there is none.
 func (s *Store) LoadGobs(name, options string, read func(*gob.Decoder) error) bool {
-	payload, ok := s.read(name+".gob", version(Tool(), name, options))
+	return s.loadGobs(name, version(Tool(), name, options), read)
+}
+
+// encodeOne writes v as a value of one part.
+func encodeOne(v any) func(*gob.Encoder) error {
+	return func(e *gob.Encoder) error { return e.Encode(v) }
+}
+
+// decodeInto reads a value of one part into v.
+func decodeInto(v any) func(*gob.Decoder) error {
+	return func(d *gob.Decoder) error { return d.Decode(v) }
+}
+
+func (s *Store) loadGobs(name string, ver [32]byte, read func(*gob.Decoder) error) bool {
+	payload, ok := s.read(name+".gob", ver)
 	if !ok {
 		return false
 	}
@@ -829,21 +841,9 @@ func (s *Store) LoadGobs(name, options string, read func(*gob.Decoder) error) bo
 	return true
 }
 
-func (s *Store) loadGob(name string, ver [32]byte, v any) bool {
-	payload, ok := s.read(name+".gob", ver)
-	if !ok {
-		return false
-	}
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
-		s.broken(name+".gob", err)
-		return false
-	}
-	return true
-}
-
-func (s *Store) saveGob(name string, ver [32]byte, v any) error {
+func (s *Store) saveGobs(name string, ver [32]byte, write func(*gob.Encoder) error) error {
 	return s.write(name+".gob", ver, func(w io.Writer, _ int) error {
-		return gob.NewEncoder(w).Encode(v)
+		return write(gob.NewEncoder(w))
 	})
 }
 
