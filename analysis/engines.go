@@ -120,6 +120,9 @@ type engines struct {
 type engineScratch struct {
 	obs []zscore.Observation
 	z   zscore.Scratch
+	// before and after hold the two sides' samples decoded for the rank
+	// test (a build's points keep theirs encoded).
+	before, after []float64
 }
 
 func newEngines(d *model.Dataset, cache *TestCache) *engines {
@@ -190,7 +193,10 @@ func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	if len(b.Iters()) == b.NumSamples() && len(a.Iters()) == a.NumSamples() {
 		return e.criterionTest(r, opts)
 	}
-	m := mannwhitney.Test(b.Samples(), a.Samples(), mannwhitney.Options{Alpha: opts.Alpha})
+	sc := e.pool.Get().(*engineScratch)
+	sc.before, sc.after = b.SamplesTo(sc.before), a.SamplesTo(sc.after)
+	m := mannwhitney.Test(sc.before, sc.after, mannwhitney.Options{Alpha: opts.Alpha})
+	e.pool.Put(sc)
 	t := SampleTest{Method: MethodMannWhitney, P: m.P, OK: !math.IsNaN(m.P), Significant: m.Significant, Reason: m.Reason, Shift: m.Shift, MinP: m.MinP}
 	if !t.OK {
 		t.P, t.Significant = 1, false

@@ -525,14 +525,18 @@ func standardError(p *model.Point, buf *[]float64) float64 {
 	if p == nil || !p.OK {
 		return 0
 	}
-	if p.NumSamples() >= 2 {
-		l := (*buf)[:0]
-		for _, x := range p.Samples() {
+	if n := p.NumSamples(); n >= 2 {
+		// The samples are decoded into the buffer's second half and
+		// their logarithms written into its first.
+		b := slices.Grow((*buf)[:0], 2*n)[:2*n]
+		xs := p.SamplesTo(b[n : n : 2*n])
+		l := b[:0]
+		for _, x := range xs {
 			if x > 0 {
 				l = append(l, math.Log(x))
 			}
 		}
-		*buf = l
+		*buf = b
 		if len(l) >= 2 {
 			n := float64(len(l))
 			m := quantile.SelectHalvesMedian(l)

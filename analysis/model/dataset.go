@@ -158,25 +158,30 @@ type sampleSrc struct {
 }
 
 // Samples are the point's samples, in the order the result listed them;
-// the caller must not modify them. Samples held encoded (a resumed
-// dataset's) are decoded into new memory on each call: a caller that
-// reads them in a loop uses [Point.SamplesTo].
+// the caller must not modify them. Samples held encoded (those of every
+// point a builder made or resumed) are decoded into new memory on each
+// call: a caller that reads them in a loop uses [Point.SamplesTo].
 func (p *Point) Samples() []float64 {
+	if r := p.samples; r.n > 0 && r.src.enc == nil {
+		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+	}
 	return p.SamplesTo(nil)
 }
 
-// SamplesTo is [Point.Samples], decoding encoded samples into buf's
-// memory when it is large enough (decoded ones are returned as they are,
-// never copied).
+// SamplesTo is [Point.Samples] in buf's memory when it is large enough
+// (new memory when not): encoded samples are decoded into it and decoded
+// ones copied, so the result never shares the point's memory and a
+// caller may reuse it as the next call's buffer.
 func (p *Point) SamplesTo(buf []float64) []float64 {
 	r := p.samples
-	switch {
-	case r.n == 0:
-		return nil
-	case r.src.enc == nil:
-		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+	if r.n == 0 {
+		return buf[:0]
 	}
 	out := slices.Grow(buf[:0], int(r.n))[:r.n]
+	if r.src.enc == nil {
+		copy(out, r.src.dec[r.off:r.off+r.n])
+		return out
+	}
 	if _, ok := readFloats(r.src.enc[r.off:], out); !ok {
 		// skipFloats checked these bytes when the chunk was read.
 		panic("model: encoded samples that were checked do not decode")
@@ -545,12 +550,16 @@ type Builder struct {
 	pos, lastPos, maxPos int
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
 	resumed *resumeState
-	// slab is where the builder copies the samples of the points it adds
-	// (and a builder with Keep their iteration counts; see ownSamples),
+	// slab is where a builder with Keep copies the iteration counts of
+	// the points it adds (see own),
 	// filled up to its capacity and then replaced by one of twice that
 	// (slabCap) up to 64 Ki floats.
 	slab    *sampleSrc
 	slabCap int
+	// encSlab is where the samples of the points it adds are encoded
+	// (encodeSamples); encCap its size, which doubles up to 512 KiB.
+	encSlab *sampleSrc
+	encCap  int
 }
 
 // posWarning is a warning and the position of the run it came from:
@@ -591,6 +600,9 @@ type seriesBuild struct {
 	// size was short, and finishSeries keeps it as the series' points.
 	flat bool
 	hint int
+	// scale is the scale of the last samples encoded into the builder's
+	// slab (floatcodec.go's hint: a series keeps its precision).
+	scale int
 	// value is the series' single-value rule (Dataset.Value for its
 	// metric, which is fixed when the series is made).
 	value ValueKind
@@ -661,10 +673,10 @@ const pointChunk = 256
 // the run's samples are at hand, not when the dataset is finished: by
 // then they are scattered over every archive's memory, and reading them
 // series by series cost a cache miss a point.
-func (sb *seriesBuild) reduce(p *Point) {
+func (sb *seriesBuild) reduce(p *Point, samples []float64) {
 	p.Value, p.OK = 0, false
 	if p.Failure() == "" {
-		p.Value, p.OK = SingleValue(p.Samples(), sb.value, sb.s.Metric.Direction)
+		p.Value, p.OK = SingleValue(samples, sb.value, sb.s.Metric.Direction)
 	}
 }
 
@@ -842,14 +854,14 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		// are one array, its decoder's, which a point's slice would keep
 		// whole, dropped results and all), and so are a kept dataset's
 		// iteration counts.
-		p := Point{Artifact: int32(art), samples: b.ownSamples(res.Samples)}
+		p := Point{Artifact: int32(art), samples: b.encodeSamples(res.Samples, &sb.scale)}
 		p.SetFailure(res.Error)
 		if b.opts.Keep != nil {
 			p.setRare(b.own(res.Iters), ownSummary(res.Summary))
 		} else {
 			p.setRare(res.Iters, res.Summary)
 		}
-		sb.reduce(&p)
+		sb.reduce(&p, res.Samples)
 		if res.Range != "" {
 			if sb.ranges == nil {
 				sb.ranges = map[int32]string{}
@@ -869,6 +881,29 @@ func (b *Builder) own(xs []float64) []float64 {
 		return xs
 	}
 	return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+}
+
+// encodeSamples is a reference to xs encoded (floatcodec.go's group, scale
+// the series' hint) in the builder's encoded slabs, which double up to
+// 512 KiB. A build holds every point's samples until it ends, and encoded
+// they take a third of the memory (at L, 2 GB as float64s): the few
+// comparisons that read a point's samples decode them
+// ([Point.SamplesTo]), and a checkpoint copies the groups as they are.
+// The encoding is exact (floatcodec.go), so the numbers are the same.
+func (b *Builder) encodeSamples(xs []float64, scale *int) sampleRef {
+	if len(xs) == 0 {
+		return sampleRef{}
+	}
+	if len(xs) > math.MaxUint32 {
+		panic("model: more than 2³² samples in one point")
+	}
+	if need := 1 + 8*len(xs); b.encSlab == nil || len(b.encSlab.enc)+need > cap(b.encSlab.enc) {
+		b.encSlab = &sampleSrc{enc: make([]byte, 0, max(need, min(1<<19, 2*b.encCap+512)))}
+		b.encCap = cap(b.encSlab.enc)
+	}
+	at := len(b.encSlab.enc)
+	b.encSlab.enc = appendFloats(b.encSlab.enc, xs, scale)
+	return sampleRef{src: b.encSlab, off: uint32(at), n: uint32(len(xs))}
 }
 
 // ownSamples is a reference to a copy of xs in the builder's slabs.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -487,10 +488,11 @@ func TestPointSize(t *testing.T) {
 	// or after them stay, and a source shared by other points never gets
 	// them.
 	var b Builder
-	x, y := Point{samples: b.ownSamples([]float64{1, 2})}, Point{samples: b.ownSamples([]float64{3})}
+	var scale int
+	x, y := Point{samples: b.encodeSamples([]float64{1, 2}, &scale)}, Point{samples: b.encodeSamples([]float64{3}, &scale)}
 	x.SetFailure("crashed")
 	x.setRare([]float64{5, 6}, &SampleSummary{N: 2})
-	if y.Failure() != "" || y.Iters() != nil || b.slab.rare != nil || x.Failure() != "crashed" || len(x.Iters()) != 2 || x.Summary().N != 2 || !slices.Equal(x.Samples(), []float64{1, 2}) {
+	if y.Failure() != "" || y.Iters() != nil || b.encSlab.rare != nil || x.Failure() != "crashed" || len(x.Iters()) != 2 || x.Summary().N != 2 || !slices.Equal(x.Samples(), []float64{1, 2}) {
 		t.Errorf("after setting x's rare values: x %q %v %v %v, y %q %v", x.Failure(), x.Iters(), x.Summary(), x.Samples(), y.Failure(), y.Iters())
 	}
 	x.SetSamples([]float64{7})
@@ -502,6 +504,52 @@ func TestPointSize(t *testing.T) {
 	x.SetFailure("")
 	if x.Failure() != "" || x.Iters() != nil || x.Summary() != nil || x.NumSamples() != 3 {
 		t.Errorf("rare values cleared: %q %v %v, %d samples", x.Failure(), x.Iters(), x.Summary(), x.NumSamples())
+	}
+}
+
+// TestBuiltSamplesEncoded: the points a builder adds hold their samples
+// encoded in the builder's slabs, which give back every value bit for
+// bit (full-precision floats, −0, subnormals, the largest floats beside
+// values of a few digits), and a point's value is reduced from the
+// samples as the result gave them.
+func TestBuiltSamplesEncoded(t *testing.T) {
+	groups := [][]float64{
+		{1.5, 2.25, 1.75},
+		{0.1 + 0.2, 1.0 / 3},
+		{math.Copysign(0, -1), 5e-324, math.MaxFloat64},
+		{123456789012, 17},
+		{2.5},
+	}
+	b := NewBuilder(BuildOptions{})
+	m := Machine{Name: "m"}
+	for i, xs := range groups {
+		a := Artifact{ID: sha(byte('a' + i)), Kind: KindCommit, Date: day0.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		if i > 0 {
+			a.Parents = []string{sha(byte('a' + i - 1))}
+		}
+		b.Add(a.ID[:1], Run{Artifact: a, Machine: m, Results: []Result{result("x", "wall-time", "ns", slices.Clone(xs)...)}})
+	}
+	d := b.Dataset()
+	if len(d.Series) != 1 || len(d.Series[0].Points) != len(groups) {
+		t.Fatalf("series = %+v", d.Series)
+	}
+	for i, xs := range groups {
+		p := d.Series[0].At(i)
+		if p == nil || p.samples.src == nil || p.samples.src.enc == nil {
+			t.Fatalf("point %d: samples not encoded: %+v", i, p)
+		}
+		got := p.Samples()
+		if len(got) != len(xs) || p.NumSamples() != len(xs) {
+			t.Fatalf("point %d: %v, want %v", i, got, xs)
+		}
+		for k := range xs {
+			if math.Float64bits(got[k]) != math.Float64bits(xs[k]) {
+				t.Errorf("point %d sample %d: %v (%#x), want %v (%#x)", i, k, got[k], math.Float64bits(got[k]), xs[k], math.Float64bits(xs[k]))
+			}
+		}
+		if want, _ := SingleValue(xs, d.Series[0].Value, d.Series[0].Metric.Direction); p.Value != want || !p.OK {
+			t.Errorf("point %d: value %v, want %v", i, p.Value, want)
+		}
 	}
 }
 
