@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path"
@@ -107,4 +108,23 @@ func gzipSize(file string) (int, error) {
 		return 0, err
 	}
 	return buf.Len(), nil
+}
+
+// gunzipFile is the content of the gzip-compressed file name.
+func gunzipFile(t *testing.T, name string) []byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
 }

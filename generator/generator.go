@@ -869,7 +869,7 @@ func (s *Site) Build(ctx context.Context, opts BuildOptions) (*Report, error) {
 	// series are there for their names (the URL table, the warnings).
 	var keep model.Keep
 	if opts.Shard.On() {
-		keep = opts.Shard
+		keep = shard.Keep{Spec: opts.Shard}
 	}
 	l, warnings, err := s.load(ctx, st, repos, keep)
 	rep.Warnings = append(rep.Warnings, warnings...)

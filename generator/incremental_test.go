@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/generator/shard"
 	"io"
 	"io/fs"
 	"os"
@@ -395,18 +397,24 @@ func TestChunkLengthChanges(t *testing.T) {
 		_, tree, _ := buildIn(t, root, out, BuildOptions{Cold: cold})
 		return tree
 	}
+	// parse has one series: its values are in its pack's files, of 256
+	// positions (the pack holds it alone, or with "other").
 	first := build("public", false)
-	if _, ok := first["data/series/parse/0.json.gz"]; !ok {
-		t.Fatalf("no data/series/parse/0.json.gz in the first build")
+	pack := route.PackData(shard.Pack("parse"), 0)
+	if _, ok := first[pack]; !ok {
+		t.Fatalf("no %s in the first build: %v", pack, keysWith(first, "data/"))
+	}
+	if _, ok := first["data/series/parse/0.json.gz"]; ok {
+		t.Errorf("parse, of one series, has data files of its own")
 	}
 	time.Sleep(2 * fileid.FineWindow)
-	archive(40, 40) // parse now has 40 series: 32 positions a file
+	archive(40, 40) // parse now has 40 series: files of its own, 32 positions each
 	time.Sleep(2 * fileid.FineWindow)
 	got := build("public", false)
 	want := build("cold", true)
 	sameAsCold(t, got, want)
 	if _, ok := got["data/series/parse/1.json.gz"]; !ok {
-		t.Errorf("parse's files are not 32 positions long after it gained series: %v", keysWith(got, "data/series/parse/"))
+		t.Errorf("parse's files are not its own of 32 positions after it gained series: %v", keysWith(got, "data/series/parse/"))
 	}
 }
 

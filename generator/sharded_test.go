@@ -188,7 +188,7 @@ func TestShardedEqualsOne(t *testing.T) {
 		return readTree(t, out)
 	}
 	want := build(filepath.Join(dir, "one"))
-	for _, must := range []string{"pr/", "bench/solo/"} {
+	for _, must := range []string{"pr/", "bench/solo/", "data/packs/"} {
 		if !slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(p string) bool { return strings.HasPrefix(p, must) }) {
 			t.Errorf("the site has no %s…: the data set does not test what it should", must)
 		}
@@ -418,7 +418,7 @@ func TestShardLoadsItsSeries(t *testing.T) {
 			if resume {
 				st = openTestStore(t, dir, out)
 			}
-			l, warnings, err := site().load(t.Context(), st, repos, sp)
+			l, warnings, err := site().load(t.Context(), st, repos, shard.Keep{Spec: sp})
 			if err != nil {
 				t.Fatal(err)
 			}

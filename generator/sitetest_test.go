@@ -6,6 +6,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/generator/shard"
 	"html"
 	"io"
 	"io/fs"
@@ -281,8 +283,9 @@ func TestSiteRoutes(t *testing.T) {
 	// Benchmark history.
 	// Benchmark pages name their series; values are in the data files.
 	b.AssertFileContent("bench/json-decode/index.html", "size", "large", "<summary>History table</summary>", `data-bench="json-decode"`)
-	b.AssertFileContent("data/series/json-decode/0.json.gz", `"v":[100,110,null,1000,900,901]`, "exit status 2")
-	b.AssertFileContent("data/series/json-decode/index.json.gz", `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`)
+	// json-decode has one series: its values are in its pack's files.
+	b.AssertFileContent(route.PackData(shard.Pack("json-decode"), 0), `"v":[100,110,null,1000,900,901]`, "exit status 2")
+	b.AssertFileContent(route.SeriesIndex("json-decode"), `"anchor":"row-json-decode-size-large-wall-time-linux-x64-`, fmt.Sprintf(`"pack":%d`, shard.Pack("json-decode")))
 	b.AssertFileContent("bench/index.html", `href="/bench/json-decode/"`, `href="/bench/stress/"`)
 	// Triage weeks (Mondays) with the maintainers' notes merged in.
 	b.AssertFileContent("triage/index.html", `<a href="/triage/2026-09-14/">2026-09-14</a>`, `<a href="/triage/2026-09-07/">2026-09-07</a>`, "0 Regressions, 0 Improvements, 1 Mixed")
@@ -448,7 +451,7 @@ func TestSiteBadArchiveSkipped(t *testing.T) {
 	}
 	// The rest is built, including the file with only an unknown field.
 	b.AssertFileContent("commit/4444444444444444444444444444444444444444/index.html", "Commit 4444444")
-	b.AssertFileContent("data/series/json-decode/0.json.gz", ",903]")
+	b.AssertFileContent(route.PackData(shard.Pack("json-decode"), 0), ",903]")
 	b.AssertFileContent("index.html", "problems in the input were skipped", "broken.json")
 
 	// Strict: the same input fails and leaves the previous site untouched.

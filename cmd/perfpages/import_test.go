@@ -66,7 +66,7 @@ func TestImportAndBuild(t *testing.T) {
 			t.Errorf("commit page lacks %q", want)
 		}
 	}
-	index, _ := filepath.Glob(filepath.Join(dir, "public", "data", "series", "*", "index.json.gz"))
+	index, _ := filepath.Glob(filepath.Join(dir, "public", "data", "index", "*.json.gz"))
 	var all string
 	for _, f := range index {
 		b, _ := os.ReadFile(f)

@@ -284,7 +284,8 @@ const (
 	patTriage       = "triage/{week}/"
 	patTriageMD     = "triage/{week}.md"
 	patSeriesData   = "data/series/{bench}/{chunk}.json.gz"
-	patSeriesIndex  = "data/series/{bench}/index.json.gz"
+	patSeriesIndex  = "data/index/{bench}.json.gz"
+	patPackData     = "data/packs/{pack}/{chunk}.json.gz"
 	patArtifactData = "data/artifacts/{chunk}.json.gz"
 	patRowsData     = "data/rows/{base}...{head}.json.gz"
 )
@@ -294,7 +295,7 @@ const (
 func Patterns() map[string]string {
 	return map[string]string{
 		"commit": patCommit, "compare": patCompare, "pr": patPR, "bench": patBench, "triage": patTriage,
-		"series": patSeriesData, "seriesIndex": patSeriesIndex, "artifacts": patArtifactData, "rows": patRowsData, "meta": MetaData, "charts": ChartOptions,
+		"series": patSeriesData, "seriesIndex": patSeriesIndex, "pack": patPackData, "artifacts": patArtifactData, "rows": patRowsData, "meta": MetaData, "charts": ChartOptions,
 	}
 }
 
@@ -353,6 +354,12 @@ func Asset(p string) string { return "assets/" + p }
 // positions.
 func SeriesData(benchSegment string, chunk int) string {
 	return fill(patSeriesData, "bench", benchSegment, "chunk", strconv.Itoa(chunk))
+}
+
+// PackData is the series data file of a pack of benchmarks of few series
+// (shard.Pack), which share their data files, at one chunk.
+func PackData(pack, chunk int) string {
+	return fill(patPackData, "pack", strconv.Itoa(pack), "chunk", strconv.Itoa(chunk))
 }
 
 // SeriesIndex is the index of a benchmark's series (what their rows share).

@@ -77,6 +77,9 @@ func TestPatterns(t *testing.T) {
 	if got := fill(p["series"], "bench", "x", "chunk", "3"); got != SeriesData("x", 3) {
 		t.Errorf("series pattern %q fills to %q, want %q", p["series"], got, SeriesData("x", 3))
 	}
+	if got := fill(p["pack"], "pack", "7", "chunk", "3"); got != PackData(7, 3) || got != "data/packs/7/3.json.gz" {
+		t.Errorf("pack pattern %q fills to %q, want %q", p["pack"], got, PackData(7, 3))
+	}
 	if got := fill(p["commit"], "id", strings.Repeat("f", 40)); got != tb.Commit(strings.Repeat("f", 40)) {
 		t.Errorf("commit pattern %q", got)
 	}

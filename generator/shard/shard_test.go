@@ -31,23 +31,30 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// TestOfStable pins the rule: a benchmark's shard is FNV-1a of its name
-// mod n, so these never change (a change would move every benchmark of
-// every sharded site at once), and adding benchmarks moves no other.
+// TestOfStable pins the rule: a benchmark's pack is FNV-1a of its name
+// mod 64 and its shard the pack mod n, so these never change (a change
+// would move every benchmark of every sharded site at once), and adding
+// benchmarks moves no other.
 func TestOfStable(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		n    int
-		want int
+		name    string
+		pack, n int
+		want    int
 	}{
-		// Computed independently (Python: FNV-1a 64 by hand).
-		{"compile", 3, 3},
-		{"compile", 7, 3},
-		{"runtime/json-decode", 3, 1},
-		{"runtime/json-decode", 7, 6},
-		{"a", 3, 2},
-		{"", 1, 1},
+		// FNV-1a 64 computed independently (Python, by hand): "compile"
+		// is 0x1280caa05fbce71e, "runtime/json-decode" 0xdca8d9e53de4fb,
+		// "a" 0xaf63dc4c8601ec8c, "" the offset basis 0xcbf29ce484222325.
+		{"compile", 30, 3, 1},
+		{"compile", 30, 7, 3},
+		{"runtime/json-decode", 59, 3, 3},
+		{"runtime/json-decode", 59, 7, 4},
+		{"a", 12, 3, 1},
+		{"a", 12, 7, 6},
+		{"", 37, 1, 1},
 	} {
+		if got := Pack(tc.name); got != tc.pack {
+			t.Errorf("Pack(%q) = %d, want %d", tc.name, got, tc.pack)
+		}
 		if got := Of(tc.name, tc.n); got != tc.want {
 			t.Errorf("Of(%q, %d) = %d, want %d", tc.name, tc.n, got, tc.want)
 		}

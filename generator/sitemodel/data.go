@@ -19,13 +19,18 @@ import (
 
 // The site's data files hold every value once, by series, in chunks of
 // main-line positions, so that appending a commit rewrites only the last
-// chunk of each benchmark:
+// chunk of each benchmark (of each pack of benchmarks of few series):
 //
+//	data/index/<bench>.json            SeriesIndex: a benchmark's series, and
+//	                                   where its data files are
 //	data/series/<bench>/<chunk>.json   SeriesData: the rows of every series of a
 //	                                   benchmark at main-line positions
 //	                                   [chunk·L, (chunk+1)·L), L the
 //	                                   benchmark's chunk length (ChunkLen,
 //	                                   SeriesIndex.Chunk)
+//	data/packs/<pack>/<chunk>.json     SeriesData too: the same of every
+//	                                   benchmark of at most PackSeries series
+//	                                   of a pack (shard.Pack)
 //	data/artifacts/<chunk>.json        ArtifactData: who the positions
 //	                                   [chunk·Chunk, (chunk+1)·Chunk) are
 //	data/rows/<base>...<head>.json     SeriesData too: the rows of a comparison that
@@ -175,17 +180,23 @@ func (s *Columns) reset() {
 		BT: s.BT[:0], Ack: s.Ack[:0], Ann: s.Ann[:0], Err: s.Err[:0], Rng: s.Rng[:0], CO: s.CO[:0], EV: s.EV[:0], CV: s.CV[:0]}
 }
 
-// SeriesIndex is data/series/<bench>/index.json: the series of a
+// SeriesIndex is data/index/<bench>.json: the series of a
 // benchmark, with the fields of their rows that never change, which the
 // data files refer to by id.
 type SeriesIndex struct {
 	Series []Row `json:"series"`
 	// Chunks are the chunks that have a data file of the benchmark
-	// (data/series/<bench>/<chunk>.json), in order.
+	// (data/series/<bench>/<chunk>.json, or its pack's), in order.
 	Chunks []int `json:"chunks"`
-	// Chunk is the benchmark's chunk length (ChunkLen): its data file k
-	// holds positions [k·Chunk, (k+1)·Chunk).
+	// Chunk is the length of the chunks of the benchmark's data files
+	// (ChunkLen of their series): data file k holds positions
+	// [k·Chunk, (k+1)·Chunk).
 	Chunk int `json:"chunk"`
+	// Pack, for a benchmark of at most PackSeries series, is the pack
+	// whose data files hold its series with those of the pack's other
+	// such benchmarks (data/packs/<pack>/<chunk>.json, route.PackData);
+	// the files' rows of other benchmarks are not in its Series.
+	Pack *int `json:"pack,omitempty"`
 }
 
 // Columns are the columns of a data file's rows (see SeriesData).

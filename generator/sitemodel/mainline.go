@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/report"
 	"github.com/perfpages/perfpages/generator/route"
+	"github.com/perfpages/perfpages/generator/shard"
 )
 
 // mainLine plans, chunk by chunk, the commit pages and the series and
@@ -77,12 +79,12 @@ func (p *planner) commitKey(pos int) string {
 
 // keptChunk is a chunk the previous build wrote whole from the same
 // inputs: its outputs, to emit as kept, the summaries of its positions,
-// and the benchmarks with a series data file of it.
+// and the data groups with a series data file of it.
 type keptChunk struct {
-	outs    []Output
-	briefs  []*listEntry
-	benches []string
-	// old are the benchmarks whose data file being gathered takes the
+	outs   []Output
+	briefs []*listEntry
+	groups []string
+	// old are the data groups whose data file being gathered takes the
 	// chunk's rows from the previous build's (benchFile.old).
 	old []string
 }
@@ -118,17 +120,17 @@ func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 		}
 	}
 	chunk := from / p.chunk
-	for _, seg := range p.benchSegs {
-		if !p.hasRows(seg, chunk) {
+	for _, g := range p.groups {
+		if !p.hasRows(g, chunk) {
 			continue
 		}
-		// The benchmark's file of the chunk: kept only when the file is
-		// (a file of longer chunks is emitted with its last chunk,
+		// The group's file of the chunk: kept only when the file is (a
+		// file of longer chunks is emitted with its last chunk,
 		// fileEnds).
-		_, ffrom, fto, o := p.dataFile(seg, from)
-		k.benches = append(k.benches, seg)
+		_, ffrom, fto, o := p.dataFile(g, from)
+		k.groups = append(k.groups, g)
 		switch {
-		case p.lenOf(seg) == p.chunk:
+		case p.lenOf(g) == p.chunk:
 			if !known(o) {
 				return nil, false
 			}
@@ -136,10 +138,10 @@ func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 		case !known(o):
 			// A file of longer chunks that is rewritten (its last chunk
 			// changed): the rows of this chunk are the previous file's.
-			if !p.previousRows(seg, o.Path, ffrom, fto, to) {
+			if !p.previousRows(g, o.Path, ffrom, fto, to) {
 				return nil, false
 			}
-			k.old = append(k.old, seg)
+			k.old = append(k.old, g)
 		}
 	}
 	a := Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}
@@ -153,11 +155,11 @@ func (p *planner) keepable(from, to int) (*keptChunk, bool) {
 // emitKept emits the outputs of a kept chunk as kept and takes its
 // summaries from the briefs.
 func (p *planner) emitKept(from, to int, k *keptChunk) error {
-	for _, seg := range k.benches {
-		p.noteSeriesData(seg, from/p.lenOf(seg))
+	for _, g := range k.groups {
+		p.noteSeriesData(g, from/p.lenOf(g))
 	}
-	for _, seg := range k.old {
-		p.files[seg].addOld(from, to)
+	for _, g := range k.old {
+		p.files[g].addOld(from, to)
 	}
 	copy(p.summaries[from:], k.briefs)
 	for _, o := range k.outs {
@@ -165,40 +167,40 @@ func (p *planner) emitKept(from, to int, k *keptChunk) error {
 			return err
 		}
 	}
-	for _, seg := range p.fileEnds(to) {
-		if err := p.endFile(seg, to); err != nil {
+	for _, g := range p.fileEnds(to) {
+		if err := p.endFile(g, to); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fileOf is the data file being gathered of benchmark segment seg, of
-// positions [from, to), made when there is none.
-func (p *planner) fileOf(seg string, from, to int) *benchFile {
+// fileOf is the data file being gathered of data group g, of positions
+// [from, to), made when there is none.
+func (p *planner) fileOf(g string, from, to int) *benchFile {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.files == nil {
 		p.files = map[string]*benchFile{}
 	}
-	f := p.files[seg]
+	f := p.files[g]
 	if f == nil {
 		f = newBenchFile(from, to)
-		p.files[seg] = f
+		p.files[g] = f
 	}
 	return f
 }
 
-// previousRows reports whether the previous build's data file of
-// benchmark segment seg at path, which the file of positions [from, to)
-// being gathered replaces, holds its rows up to position upTo: the
-// same path of the same first position (the same chunk length, or the
-// first file), covering them.
-func (p *planner) previousRows(seg, path string, from, to, upTo int) bool {
+// previousRows reports whether the previous build's data file of data
+// group g at path, which the file of positions [from, to) being gathered
+// replaces, holds its rows up to position upTo: the same path of the
+// same first position (the same chunk length, or the first file),
+// covering them.
+func (p *planner) previousRows(g, path string, from, to, upTo int) bool {
 	if p.opts.Previous == nil {
 		return false
 	}
-	f := p.fileOf(seg, from, to)
+	f := p.fileOf(g, from, to)
 	if !f.oldRead {
 		f.oldRead = true
 		if b := p.opts.Previous(path); b != nil {
@@ -249,39 +251,90 @@ func decodeSeriesData(b []byte) *SeriesData {
 
 func okLen[T any](xs []T, n int) bool { return xs == nil || len(xs) == n }
 
-// seriesByID is the series of benchmark segment seg of id.
-func (p *planner) seriesByID(seg, id string) *model.Series {
+// seriesByID is the series of data group g of id.
+func (p *planner) seriesByID(g, id string) *model.Series {
 	p.byIDOnce.Do(func() {
 		p.byID = map[[2]string]*model.Series{}
 		for _, s := range p.d.Series {
-			p.byID[[2]string{p.routes.BenchSegment(s.Case.Benchmark), p.seriesIDOf(s)}] = s
+			p.byID[[2]string{p.groupOf[p.routes.BenchSegment(s.Case.Benchmark)], p.seriesIDOf(s)}] = s
 		}
 	})
-	return p.byID[[2]string{seg, id}]
+	return p.byID[[2]string{g, id}]
 }
 
-// dataLayout sets each benchmark's chunk length (ChunkLen of its number
-// of series) and the site's chunks at which it has rows: the comparison
-// at main-line position q has a row of every series with a point at q
-// (its head) or at q−1 (its base).
+// PackSeries is the most series a benchmark sharing its data files with
+// the other benchmarks of its pack has. A site of benchmarks of one
+// series each (asv's, github-action-benchmark's) had a data file per
+// benchmark per 256 commits, so a new commit rewrote one file per
+// benchmark (2,000 at the asv layout's M, most of a nightly build's
+// time); in packs (shard.Pack: 64 of them, by name) it rewrites one per
+// pack, and a page that shows one benchmark reads its pack's files,
+// which hold about as many values as a file of a benchmark of 32 series
+// (ChunkLen of the pack's series). A benchmark of more series than this
+// keeps files of its own: a pack of such would make its readers fetch
+// far more than they show.
+const PackSeries = 4
+
+// packGroup is the data group of pack n: a key no benchmark segment
+// can be (segments have no slash).
+func packGroup(n int) string { return "/pack/" + strconv.Itoa(n) }
+
+// packOf is the pack of data group g, false for a benchmark's own group.
+func packOf(g string) (int, bool) {
+	n, ok := strings.CutPrefix(g, "/pack/")
+	if !ok {
+		return 0, false
+	}
+	k, err := strconv.Atoi(n)
+	return k, err == nil
+}
+
+// dataPath is the path of data group g's series data file of chunk k.
+func dataPath(g string, k int) string {
+	if n, ok := packOf(g); ok {
+		return route.PackData(n, k)
+	}
+	return route.SeriesData(g, k)
+}
+
+// dataLayout sets each benchmark's data group (a benchmark of at most
+// PackSeries series joins its pack's), each group's chunk length
+// (ChunkLen of its number of series) and the site's chunks at which it
+// has rows: the comparison at main-line position q has a row of every
+// series with a point at q (its head) or at q−1 (its base). A pack's
+// members are in one shard (shard.Of is the pack's), so every shard
+// writes the whole of the packs it writes.
 func (p *planner) dataLayout() {
 	d := p.d
 	n := len(d.MainLine)
 	nc := (n + p.chunk - 1) / p.chunk
-	count := map[string]int{}
+	perBench := map[string]int{}
 	segOf := map[string]string{}
-	p.rowChunks = map[string][]bool{}
 	for _, s := range d.Series {
 		seg, ok := segOf[s.Case.Benchmark]
 		if !ok {
 			seg = p.routes.BenchSegment(s.Case.Benchmark)
 			segOf[s.Case.Benchmark] = seg
 		}
-		count[seg]++
-		rows := p.rowChunks[seg]
+		perBench[seg]++
+	}
+	p.groupOf = make(map[string]string, len(segOf))
+	for name, seg := range segOf {
+		g := seg
+		if perBench[seg] <= PackSeries {
+			g = packGroup(shard.Pack(name))
+		}
+		p.groupOf[seg] = g
+	}
+	count := map[string]int{}
+	p.rowChunks = map[string][]bool{}
+	for _, s := range d.Series {
+		g := p.groupOf[segOf[s.Case.Benchmark]]
+		count[g]++
+		rows := p.rowChunks[g]
 		if rows == nil {
 			rows = make([]bool, nc)
-			p.rowChunks[seg] = rows
+			p.rowChunks[g] = rows
 		}
 		for _, pt := range s.Points {
 			q := d.MainPos(int(pt.Artifact))
@@ -295,51 +348,53 @@ func (p *planner) dataLayout() {
 		}
 	}
 	p.chunkLen = make(map[string]int, len(count))
-	for seg, c := range count {
-		p.chunkLen[seg] = ChunkLen(p.chunk, c)
+	p.groups = make([]string, 0, len(count))
+	for g, c := range count {
+		p.chunkLen[g] = ChunkLen(p.chunk, c)
+		p.groups = append(p.groups, g)
 	}
+	slices.Sort(p.groups)
 }
 
-// lenOf is benchmark segment seg's chunk length.
-func (p *planner) lenOf(seg string) int {
-	if l, ok := p.chunkLen[seg]; ok {
+// lenOf is data group g's chunk length.
+func (p *planner) lenOf(g string) int {
+	if l, ok := p.chunkLen[g]; ok {
 		return l
 	}
 	return p.chunk
 }
 
-// hasRows reports whether benchmark segment seg has rows in the site's
-// chunk c.
-func (p *planner) hasRows(seg string, c int) bool {
-	rows := p.rowChunks[seg]
+// hasRows reports whether data group g has rows in the site's chunk c.
+func (p *planner) hasRows(g string, c int) bool {
+	rows := p.rowChunks[g]
 	return c >= 0 && c < len(rows) && rows[c]
 }
 
-// rowsIn reports whether benchmark segment seg has rows at main-line
-// positions [from, to) (a range of whole site chunks).
-func (p *planner) rowsIn(seg string, from, to int) bool {
+// rowsIn reports whether data group g has rows at main-line positions
+// [from, to) (a range of whole site chunks).
+func (p *planner) rowsIn(g string, from, to int) bool {
 	for c := from / p.chunk; c*p.chunk < to; c++ {
-		if p.hasRows(seg, c) {
+		if p.hasRows(g, c) {
 			return true
 		}
 	}
 	return false
 }
 
-// dataFile is benchmark segment seg's series data file that holds
-// main-line position pos: its chunk k, its positions [from, to) and its
-// output. Its key is the chain key of its last position: the file
-// changes whenever a row in it does (a file of a length other than the
-// site's chunk says its length too).
-func (p *planner) dataFile(seg string, pos int) (k, from, to int, o Output) {
-	l := p.lenOf(seg)
+// dataFile is data group g's series data file that holds main-line
+// position pos: its chunk k, its positions [from, to) and its output.
+// Its key is the chain key of its last position: the file changes
+// whenever a row in it does (a file of a length other than the site's
+// chunk says its length too).
+func (p *planner) dataFile(g string, pos int) (k, from, to int, o Output) {
+	l := p.lenOf(g)
 	k = pos / l
 	from, to = k*l, min((k+1)*l, len(p.d.MainLine))
 	key := p.chainKey(to - 1)
 	if key != "" && l != p.chunk {
 		key += " chunk " + strconv.Itoa(l)
 	}
-	return k, from, to, Output{Path: route.SeriesData(seg, k), Key: key}
+	return k, from, to, Output{Path: dataPath(g, k), Key: key}
 }
 
 // keptOutput reports whether the previous build wrote o with the same key.
@@ -348,31 +403,31 @@ func (p *planner) keptOutput(o Output) bool {
 	return ok && o.Key != "" && k == hashKey(p.opts.SiteKey, o.Path, o.Key)
 }
 
-// fileEnds are the benchmarks of chunks longer than the site's whose
+// fileEnds are the data groups of chunks longer than the site's whose
 // data file with rows ends at main-line position to.
 func (p *planner) fileEnds(to int) []string {
 	var out []string
-	for _, seg := range p.benchSegs {
-		if p.lenOf(seg) == p.chunk {
+	for _, g := range p.groups {
+		if p.lenOf(g) == p.chunk {
 			continue
 		}
-		if _, from, end, _ := p.dataFile(seg, to-1); end == to && p.rowsIn(seg, from, end) {
-			out = append(out, seg)
+		if _, from, end, _ := p.dataFile(g, to-1); end == to && p.rowsIn(g, from, end) {
+			out = append(out, g)
 		}
 	}
 	return out
 }
 
-// gather encodes the rows of benchmark segment seg of a prepared chunk
-// into the data file being gathered of it (none when the file is kept).
-func (p *planner) gather(w *chunkWork, seg string) {
+// gather encodes the rows of data group g of a prepared chunk into the
+// data file being gathered of it (none when the file is kept).
+func (p *planner) gather(w *chunkWork, g string) {
 	p.mu.Lock()
-	f := p.files[seg]
+	f := p.files[g]
 	p.mu.Unlock()
 	if f == nil {
 		return
 	}
-	refs := w.byBench[seg]
+	refs := w.byGroup[g]
 	row := func(j int) *analysis.Row { return &w.comps[refs[j].i].Rows[refs[j].k] }
 	d := seriesData(f.from, f.to-f.from, len(refs),
 		func(j int) (string, int) { return p.seriesIDOf(row(j).Series), w.from + int(refs[j].i) },
@@ -382,13 +437,13 @@ func (p *planner) gather(w *chunkWork, seg string) {
 	f.addPart(&d, w.from, w.to)
 }
 
-// endFile emits benchmark segment seg's data file that ends at main-line
-// position to, from the rows gathered of it (or kept).
-func (p *planner) endFile(seg string, to int) error {
-	_, from, _, o := p.dataFile(seg, to-1)
+// endFile emits data group g's data file that ends at main-line position
+// to, from the rows gathered of it (or kept).
+func (p *planner) endFile(g string, to int) error {
+	_, from, _, o := p.dataFile(g, to-1)
 	p.mu.Lock()
-	f := p.files[seg]
-	delete(p.files, seg)
+	f := p.files[g]
+	delete(p.files, g)
 	p.mu.Unlock()
 	return p.out(o, func(o *Output) error {
 		if f == nil || f.from != from {
@@ -398,23 +453,23 @@ func (p *planner) endFile(seg string, to int) error {
 		if from > 0 {
 			at = p.d.MainLine[from-1]
 		}
-		o.Data = f.data(at, func(id string) *model.Series { return p.seriesByID(seg, id) })
+		o.Data = f.data(at, func(id string) *model.Series { return p.seriesByID(g, id) })
 		return nil
 	})
 }
 
-// noteSeriesData records that benchmark segment seg has a series data file
-// of chunk: a benchmark's series index lists them, so that its pages
+// noteSeriesData records that data group g has a series data file of
+// chunk: a benchmark's series index lists its group's, so that its pages
 // fetch no file that does not exist (a benchmark that stopped, or started
-// late, has none for the chunks without its results).
-func (p *planner) noteSeriesData(seg string, chunk int) {
+// late, has none for the chunks without its group's results).
+func (p *planner) noteSeriesData(g string, chunk int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.dataChunks == nil {
 		p.dataChunks = map[string][]int{}
 	}
-	if !slices.Contains(p.dataChunks[seg], chunk) {
-		p.dataChunks[seg] = append(p.dataChunks[seg], chunk)
+	if !slices.Contains(p.dataChunks[g], chunk) {
+		p.dataChunks[g] = append(p.dataChunks[g], chunk)
 	}
 }
 
@@ -441,12 +496,13 @@ type chunkWork struct {
 	kept     *keptChunk
 	comps    []*analysis.Comparison // per position; nil where nothing is compared
 	computed int                    // comparisons computed
-	// byBench are the rows of each benchmark (segment), segs the
-	// benchmarks in order, prev per benchmark each series' value at
-	// from-1.
-	byBench map[string][]rowRef
-	segs    []string
+	// byGroup are the rows of each data group, groups the groups in
+	// order, prev per group each series' value at from-1; benches are
+	// the benchmarks (segments, sorted) with rows.
+	byGroup map[string][]rowRef
+	groups  []string
 	prev    map[string]map[string]float64
+	benches []string
 }
 
 // prepareChunk computes what chunk [from, to) needs before it is
@@ -477,9 +533,10 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 			p.opts.Comparisons(c, false)
 		}
 	}
-	// Series data, one file per benchmark.
-	w.byBench = map[string][]rowRef{}
-	w.prev = map[string]map[string]float64{} // bench → series id → value at from-1
+	// Series data, one file per data group.
+	w.byGroup = map[string][]rowRef{}
+	w.prev = map[string]map[string]float64{} // group → series id → value at from-1
+	benches := map[string]bool{}
 	for i, cm := range w.comps {
 		if cm == nil {
 			continue
@@ -487,16 +544,18 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 		for k := range cm.Rows {
 			r := &cm.Rows[k]
 			seg := p.routes.BenchSegment(r.Series.Case.Benchmark)
-			w.byBench[seg] = append(w.byBench[seg], rowRef{int32(i), int32(k)})
+			benches[seg] = true
+			g := p.groupOf[seg]
+			w.byGroup[g] = append(w.byGroup[g], rowRef{int32(i), int32(k)})
 			if from > 0 && p.opts.Part != PartSiteWide { // for the data files
-				if w.prev[seg] == nil {
-					w.prev[seg] = map[string]float64{}
+				if w.prev[g] == nil {
+					w.prev[g] = map[string]float64{}
 				}
 				id := p.seriesIDOf(r.Series)
-				if _, ok := w.prev[seg][id]; !ok {
-					w.prev[seg][id] = math.NaN()
+				if _, ok := w.prev[g][id]; !ok {
+					w.prev[g][id] = math.NaN()
 					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
-						w.prev[seg][id] = pt.Value
+						w.prev[g][id] = pt.Value
 					}
 				}
 			}
@@ -509,19 +568,16 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 			}
 		}
 	}
-	w.segs = make([]string, 0, len(w.byBench))
-	for seg := range w.byBench {
-		w.segs = append(w.segs, seg)
-	}
-	slices.Sort(w.segs)
+	w.groups = slices.Sorted(maps.Keys(w.byGroup))
+	w.benches = slices.Sorted(maps.Keys(benches))
 	return w
 }
 
 // emitChunk emits the outputs of a prepared chunk: its commit pages, its
-// series data files (one per benchmark) and its artifacts file, and
+// series data files (one per data group) and its artifacts file, and
 // notes the summaries of its positions. They are one pool of jobs on
 // every core, the largest (the data files) first: a chunk's rows are
-// formatted and encoded by one worker per benchmark at a time, so that
+// formatted and encoded by one worker per data group at a time, so that
 // they are never all in memory formatted.
 func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 	from, to := w.from, w.to
@@ -532,28 +588,28 @@ func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 	p.stats.Comparisons += w.computed
 	p.mu.Unlock()
 	chunk := from / p.chunk
-	for _, seg := range w.segs {
-		p.noteSeriesData(seg, from/p.lenOf(seg))
+	for _, g := range w.groups {
+		p.noteSeriesData(g, from/p.lenOf(g))
 	}
-	// The benchmarks of longer chunks gather their rows in a file until
-	// its last chunk (unless the file is kept), and emit it then.
-	jobs := slices.Clone(w.segs)
+	// The groups of longer chunks gather their rows in a file until its
+	// last chunk (unless the file is kept), and emit it then.
+	jobs := slices.Clone(w.groups)
 	ends := map[string]bool{}
-	for _, seg := range p.fileEnds(to) {
-		ends[seg] = true
-		if _, ok := w.byBench[seg]; !ok {
-			jobs = append(jobs, seg)
+	for _, g := range p.fileEnds(to) {
+		ends[g] = true
+		if _, ok := w.byGroup[g]; !ok {
+			jobs = append(jobs, g)
 		}
 	}
-	for _, seg := range w.segs {
-		if p.lenOf(seg) == p.chunk {
+	for _, g := range w.groups {
+		if p.lenOf(g) == p.chunk {
 			continue
 		}
-		if _, ffrom, fto, o := p.dataFile(seg, from); !p.keptOutput(o) {
-			p.fileOf(seg, ffrom, fto)
+		if _, ffrom, fto, o := p.dataFile(g, from); !p.keptOutput(o) {
+			p.fileOf(g, ffrom, fto)
 		}
 	}
-	segs, n := w.segs, to-from
+	benches, n := w.benches, to-from
 	switch p.opts.Part {
 	case PartShard:
 		n = 0 // the data files alone
@@ -563,13 +619,13 @@ func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 	return par.Each(ctx, len(jobs)+2*n+1, func(j int) error {
 		switch {
 		case j < len(jobs):
-			seg := jobs[j]
-			if p.lenOf(seg) == p.chunk {
-				return p.seriesFile(w, seg)
+			g := jobs[j]
+			if p.lenOf(g) == p.chunk {
+				return p.seriesFile(w, g)
 			}
-			p.gather(w, seg)
-			if ends[seg] {
-				return p.endFile(seg, to)
+			p.gather(w, g)
+			if ends[g] {
+				return p.endFile(g, to)
 			}
 			return nil
 		case j < len(jobs)+n:
@@ -582,7 +638,7 @@ func (p *planner) emitChunk(ctx context.Context, w *chunkWork) error {
 			return nil
 		}
 		return p.out(Output{Path: route.ArtifactData(chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-			o.Data = p.artifactData(from, to, segs)
+			o.Data = p.artifactData(from, to, benches)
 			return nil
 		})
 	})
@@ -605,17 +661,17 @@ func (p *planner) summarize(pos int, c *analysis.Comparison) {
 	}
 }
 
-// seriesFile emits the series data file of benchmark segment seg for a
-// prepared chunk.
-func (p *planner) seriesFile(w *chunkWork, seg string) error {
+// seriesFile emits the series data file of data group g for a prepared
+// chunk.
+func (p *planner) seriesFile(w *chunkWork, g string) error {
 	from, to := w.from, w.to
-	return p.out(Output{Path: route.SeriesData(seg, from/p.chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
-		refs := w.byBench[seg]
+	return p.out(Output{Path: dataPath(g, from/p.chunk), Key: p.chainKey(to - 1)}, func(o *Output) error {
+		refs := w.byGroup[g]
 		row := func(j int) *analysis.Row { return &w.comps[refs[j].i].Rows[refs[j].k] }
 		o.Data = seriesData(from, to-from, len(refs),
 			func(j int) (string, int) { return p.seriesIDOf(row(j).Series), from + int(refs[j].i) },
 			func(j int) seriesPoint { return p.point(from+int(refs[j].i), row(j)) },
-			w.prev[seg])
+			w.prev[g])
 		return nil
 	})
 }

@@ -658,13 +658,17 @@ func (p *planner) benches(ctx context.Context) error {
 				idx.Series = append(idx.Series, p.seriesRow(s))
 			}
 			slices.SortFunc(idx.Series, func(a, b Row) int { return strings.Compare(a.Anchor, b.Anchor) })
+			g := p.groupOf[p.routes.BenchSegment(name)]
 			p.mu.Lock()
-			idx.Chunks = slices.Sorted(slices.Values(p.dataChunks[p.routes.BenchSegment(name)]))
+			idx.Chunks = slices.Sorted(slices.Values(p.dataChunks[g]))
 			p.mu.Unlock()
 			if idx.Chunks == nil {
 				idx.Chunks = []int{}
 			}
-			idx.Chunk = p.lenOf(p.routes.BenchSegment(name))
+			idx.Chunk = p.lenOf(g)
+			if n, ok := packOf(g); ok {
+				idx.Pack = &n
+			}
 			o.Data = idx
 			return nil
 		})

@@ -213,19 +213,26 @@ type planner struct {
 	// formPages are the pre-rendered comparisons the compare form opens
 	// (every one but those of consecutive main-line commits).
 	formPages []FormPage
-	// dataChunks are, by benchmark segment, the chunks that have a series
-	// data file (noteSeriesData).
+	// groupOf is each benchmark segment's data group: the segment
+	// itself, or its pack's group (packGroup) for a benchmark of few
+	// series, which shares its data files with the others of its pack
+	// (dataLayout); groups are the groups, sorted. Every data file
+	// below is a group's.
+	groupOf map[string]string
+	groups  []string
+	// dataChunks are, by data group, the chunks that have a series data
+	// file (noteSeriesData).
 	dataChunks map[string][]int
-	// chunkLen is each benchmark segment's chunk length (ChunkLen),
-	// rowChunks the site's chunks (of chunk positions) at which it has
-	// rows, in order: which data files it has, known before any is
-	// computed.
+	// chunkLen is each data group's chunk length (ChunkLen of its
+	// series), rowChunks the site's chunks (of chunk positions) at which
+	// it has rows, in order: which data files it has, known before any
+	// is computed.
 	chunkLen  map[string]int
 	rowChunks map[string][]bool
-	// files are the data files being gathered of the benchmarks whose
-	// chunks are longer than the site's (benchFile), by segment.
+	// files are the data files being gathered of the groups whose
+	// chunks are longer than the site's (benchFile), by group.
 	files map[string]*benchFile
-	// byID are the series by benchmark segment and id (seriesByID).
+	// byID are the series by data group and id (seriesByID).
 	byID     map[[2]string]*model.Series
 	byIDOnce sync.Once
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -141,25 +142,39 @@ func TestSeriesIndexChunks(t *testing.T) {
 	opts.Briefs = mem
 	check := func(name string, outs []Output) {
 		t.Helper()
+		// The data files by group ("series/<seg>", or "packs/<n>" for
+		// the benchmarks of one series, which share their pack's), and
+		// each benchmark's index's chunks beside its group's files.
 		files := map[string][]int{}
+		groupOf := map[string]string{}
 		indexes := map[string][]int{}
 		for _, o := range outs {
-			var seg string
+			var group string
 			var chunk int
-			if n, _ := fmtSscan(o.Path, &seg, &chunk); n == 2 {
-				files[seg] = append(files[seg], chunk)
+			if n, _ := fmtSscan(o.Path, &group, &chunk); n == 2 {
+				files[group] = append(files[group], chunk)
 			}
 			if v, ok := o.Data.(SeriesIndex); ok {
-				indexes[strings.TrimSuffix(strings.TrimPrefix(o.Path, "data/series/"), "/index.json.gz")] = v.Chunks
+				seg := strings.TrimSuffix(strings.TrimPrefix(o.Path, "data/index/"), ".json.gz")
+				indexes[seg] = v.Chunks
+				groupOf[seg] = "series/" + seg
+				if v.Pack != nil {
+					groupOf[seg] = "packs/" + strconv.Itoa(*v.Pack)
+				}
 			}
 		}
-		for seg := range files {
-			slices.Sort(files[seg])
+		want := map[string][]int{}
+		for seg, g := range groupOf {
+			slices.Sort(files[g])
+			want[seg] = files[g]
 		}
-		if d := cmp.Diff(files, indexes); d != "" {
+		if d := cmp.Diff(want, indexes); d != "" {
 			t.Errorf("%s: data files (-) and the indexes' chunks (+):\n%s", name, d)
 		}
-		if len(files["early"]) == len(d.MainLine) {
+		if groupOf["early"] == groupOf["always"] || !strings.HasPrefix(groupOf["early"], "packs/") {
+			t.Errorf("%s: early and always (one series each) in packs %q and %q, want two packs", name, groupOf["early"], groupOf["always"])
+		}
+		if len(files[groupOf["early"]]) == len(d.MainLine) {
 			t.Errorf("%s: early (run at the first commit only) has a file per chunk: the test shows nothing", name)
 		}
 	}
@@ -174,7 +189,7 @@ func TestSeriesIndexChunks(t *testing.T) {
 	_, kept := planAll(t, d, opts)
 	n := 0
 	for _, o := range kept {
-		if o.Keep && strings.HasPrefix(o.Path, "data/series/") {
+		if o.Keep && (strings.HasPrefix(o.Path, "data/series/") || strings.HasPrefix(o.Path, "data/packs/")) {
 			n++
 		}
 	}
@@ -184,25 +199,24 @@ func TestSeriesIndexChunks(t *testing.T) {
 	check("kept", kept)
 }
 
-// fmtSscan reads "data/series/<seg>/<chunk>.json.gz".
-func fmtSscan(path string, seg *string, chunk *int) (int, error) {
-	rest, ok := strings.CutPrefix(path, "data/series/")
-	if !ok {
+// fmtSscan reads "data/series/<seg>/<chunk>.json.gz" and
+// "data/packs/<n>/<chunk>.json.gz" into group "series/<seg>" or
+// "packs/<n>" and the chunk.
+func fmtSscan(path string, group *string, chunk *int) (int, error) {
+	rest, ok := strings.CutPrefix(path, "data/")
+	if !ok || !strings.HasPrefix(rest, "series/") && !strings.HasPrefix(rest, "packs/") {
 		return 0, nil
 	}
-	s, file, ok := strings.Cut(rest, "/")
-	num, ok2 := strings.CutSuffix(file, ".json.gz")
-	if !ok || !ok2 || num == "index" {
+	dir, file := rest[:strings.LastIndexByte(rest, '/')], rest[strings.LastIndexByte(rest, '/')+1:]
+	num, ok := strings.CutSuffix(file, ".json.gz")
+	if !ok || num == "index" {
 		return 0, nil
 	}
-	c := 0
-	for _, r := range num {
-		if r < '0' || r > '9' {
-			return 0, nil
-		}
-		c = c*10 + int(r-'0')
+	c, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, nil
 	}
-	*seg, *chunk = s, c
+	*group, *chunk = dir, c
 	return 2, nil
 }
 
@@ -327,7 +341,7 @@ func TestGatheredSeriesData(t *testing.T) {
 		_, outs := planAll(t, d, opts)
 		out := map[string]string{}
 		for _, o := range outs {
-			if sd, ok := o.Data.(SeriesData); ok && strings.HasPrefix(o.Path, "data/series/") {
+			if sd, ok := o.Data.(SeriesData); ok && (strings.HasPrefix(o.Path, "data/series/") || strings.HasPrefix(o.Path, "data/packs/")) {
 				b, err := json.Marshal(sd)
 				if err != nil {
 					t.Fatal(err)

@@ -143,12 +143,21 @@ function seriesIndex(bench) {
 
 // benchChunks gives the chunks that have a data file of a benchmark (its
 // series index says which: one that stopped or started late has none
-// for the others) and the benchmark's chunk length: {chunks, len}. A
-// benchmark of few series has longer chunks (sitemodel.ChunkLen); an
-// index without its length has the site's.
+// for the others), their length and the file of a chunk: {chunks, len,
+// file(k)}. A benchmark of few series has longer chunks
+// (sitemodel.ChunkLen), and one of at most sitemodel.PackSeries series
+// shares the data files of its pack (the index's "pack"), whose rows of
+// other benchmarks its series index leaves out; an index without its
+// length has the site's.
 function benchChunks(bench) {
   return fetchJSON(route("seriesIndex", {bench: bench})).then(function (idx) {
-    return {chunks: idx.chunks || [], len: idx.chunk || site.chunk};
+    var pack = idx.pack;
+    return {
+      chunks: idx.chunks || [], len: idx.chunk || site.chunk,
+      file: function (k) {
+        return fetchJSON(pack === undefined || pack === null ? route("series", {bench: bench, chunk: k}) : route("pack", {pack: pack, chunk: k}));
+      }
+    };
   });
 }
 
@@ -156,7 +165,7 @@ var histories = {};
 function benchHistory(bench) {
   if (!histories[bench]) {
     histories[bench] = benchChunks(bench).then(function (bc) {
-      var files = bc.chunks.map(function (c) { return fetchJSON(route("series", {bench: bench, chunk: c})); });
+      var files = bc.chunks.map(bc.file);
       return Promise.all(files);
     }).then(function (files) {
       // The artifacts files are by the site's chunk: those of the

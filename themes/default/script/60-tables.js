@@ -105,7 +105,7 @@ function comparisonRows(src) {
   return fetchJSON(route("artifacts", {chunk: chunk})).then(function (arts) {
     return Promise.all((arts.benches || []).map(function (b) {
       return benchChunks(b).then(function (bc) {
-        return Promise.all([fetchJSON(route("series", {bench: b, chunk: Math.floor(src.position / bc.len)})), seriesIndex(b)]);
+        return Promise.all([bc.file(Math.floor(src.position / bc.len)), seriesIndex(b)]);
       });
     }));
   }).then(function (files) {

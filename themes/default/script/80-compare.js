@@ -127,7 +127,7 @@ function compareForm(form) {
       return benchChunks(bench).then(function (bc) {
         var cs = bc.chunks, cb = Math.floor(b.pos / bc.len), ch = Math.floor(h.pos / bc.len);
         var files = [cb, ch].filter(function (k, i) { return cs.indexOf(k) >= 0 && (i === 0 || k !== cb); }).map(function (k) {
-          return fetchJSON(route("series", {bench: bench, chunk: k}));
+          return bc.file(k);
         });
         return Promise.all([seriesIndex(bench), Promise.all(files)]);
       });
