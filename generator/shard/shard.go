@@ -45,7 +45,7 @@ func (s Spec) String() string { return fmt.Sprintf("%d/%d", s.I, s.N) }
 func (s Spec) On() bool { return s.N > 0 }
 
 // Packs is the number of packs benchmarks are hashed into.
-const Packs = 64
+const Packs = 128
 
 // Pack is the pack (0 to Packs−1) of the benchmark named name.
 func Pack(name string) int {

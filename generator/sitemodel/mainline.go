@@ -266,13 +266,15 @@ func (p *planner) seriesByID(g, id string) *model.Series {
 // the other benchmarks of its pack has. A site of benchmarks of one
 // series each (asv's, github-action-benchmark's) had a data file per
 // benchmark per 256 commits, so a new commit rewrote one file per
-// benchmark (2,000 at the asv layout's M, most of a nightly build's
-// time); in packs (shard.Pack: 64 of them, by name) it rewrites one per
-// pack, and a page that shows one benchmark reads its pack's files,
-// which hold about as many values as a file of a benchmark of 32 series
-// (ChunkLen of the pack's series). A benchmark of more series than this
-// keeps files of its own: a pack of such would make its readers fetch
-// far more than they show.
+// benchmark (2,000 at the asv layout's M: 4.3–4.8 s of user CPU a
+// nightly); in packs (shard.Pack: 128 of them, by name) it rewrites one
+// per pack (2.4–2.9 s). The price is the readers': a page that shows one
+// packed benchmark reads its pack's files, which hold the other
+// members' series too (about 16 at the asv layout's M: 87–339 KB gzip
+// where the benchmark's own files were 16 KB; with 64 packs, 2.4–2.7 s
+// and 500 KB; with 256, 3.3–3.7 s and 110 KB). A benchmark of
+// more series than this keeps files of its own: a pack of such would make
+// its readers fetch far more than they show.
 const PackSeries = 4
 
 // packGroup is the data group of pack n: a key no benchmark segment
