@@ -551,15 +551,12 @@ type Builder struct {
 	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
 	resumed *resumeState
 	// slab is where a builder with Keep copies the iteration counts of
-	// the points it adds (see own),
-	// filled up to its capacity and then replaced by one of twice that
-	// (slabCap) up to 64 Ki floats.
-	slab    *sampleSrc
-	slabCap int
+	// the points it adds (own), filled up to its capacity and then
+	// replaced by one of twice that, up to 64 Ki floats.
+	slab []float64
 	// encSlab is where the samples of the points it adds are encoded
-	// (encodeSamples); encCap its size, which doubles up to 512 KiB.
+	// (encodeSamples), filled and replaced alike up to 512 KiB.
 	encSlab *sampleSrc
-	encCap  int
 }
 
 // posWarning is a warning and the position of the run it came from:
@@ -850,10 +847,10 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		}
 		// The point's artifact index is not known until every artifact is
 		// in; keep the id in a side table through the index field.
-		// The samples are copied into the builder's slabs (a run's samples
-		// are one array, its decoder's, which a point's slice would keep
-		// whole, dropped results and all), and so are a kept dataset's
-		// iteration counts.
+		// The samples are encoded into the builder's slabs (a run's
+		// samples are one array, its decoder's, which a point's slice
+		// would keep whole, dropped results and all), and a kept
+		// dataset's iteration counts copied into them.
 		p := Point{Artifact: int32(art), samples: b.encodeSamples(res.Samples, &sb.scale)}
 		p.SetFailure(res.Error)
 		if b.opts.Keep != nil {
@@ -876,11 +873,15 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 // own returns a copy of xs in the builder's own memory, slabs that
 // double up to 64 Ki floats; xs itself when empty.
 func (b *Builder) own(xs []float64) []float64 {
-	r := b.ownSamples(xs)
-	if r.n == 0 {
+	if len(xs) == 0 {
 		return xs
 	}
-	return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+	if len(b.slab)+len(xs) > cap(b.slab) {
+		b.slab = make([]float64, 0, max(len(xs), min(1<<16, 2*cap(b.slab)+64)))
+	}
+	at := len(b.slab)
+	b.slab = append(b.slab, xs...)
+	return b.slab[at:len(b.slab):len(b.slab)]
 }
 
 // encodeSamples is a reference to xs encoded (floatcodec.go's group, scale
@@ -898,29 +899,15 @@ func (b *Builder) encodeSamples(xs []float64, scale *int) sampleRef {
 		panic("model: more than 2³² samples in one point")
 	}
 	if need := 1 + 8*len(xs); b.encSlab == nil || len(b.encSlab.enc)+need > cap(b.encSlab.enc) {
-		b.encSlab = &sampleSrc{enc: make([]byte, 0, max(need, min(1<<19, 2*b.encCap+512)))}
-		b.encCap = cap(b.encSlab.enc)
+		last := 0
+		if b.encSlab != nil {
+			last = cap(b.encSlab.enc)
+		}
+		b.encSlab = &sampleSrc{enc: make([]byte, 0, max(need, min(1<<19, 2*last+512)))}
 	}
 	at := len(b.encSlab.enc)
 	b.encSlab.enc = appendFloats(b.encSlab.enc, xs, scale)
 	return sampleRef{src: b.encSlab, off: uint32(at), n: uint32(len(xs))}
-}
-
-// ownSamples is a reference to a copy of xs in the builder's slabs.
-func (b *Builder) ownSamples(xs []float64) sampleRef {
-	if len(xs) == 0 {
-		return sampleRef{}
-	}
-	if len(xs) > math.MaxUint32 {
-		panic("model: more than 2³² samples in one point")
-	}
-	if b.slab == nil || len(b.slab.dec)+len(xs) > cap(b.slab.dec) {
-		b.slab = &sampleSrc{dec: make([]float64, 0, max(len(xs), min(1<<16, 2*b.slabCap+64)))}
-		b.slabCap = cap(b.slab.dec)
-	}
-	at := len(b.slab.dec)
-	b.slab.dec = append(b.slab.dec, xs...)
-	return sampleRef{src: b.slab, off: uint32(at), n: uint32(len(xs))}
 }
 
 // ownSummary is a copy of s (nil for nil).
