@@ -28,6 +28,7 @@ package outdir
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,8 +36,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/internal/par"
 )
 
 // Marker is the file every site perfpages builds carries at its root. A
@@ -205,19 +208,55 @@ func replaceable(dir string, deep bool) error {
 	if !deep {
 		return nil
 	}
-	var found string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == ".git" && p != dir {
-			found = p
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	if found != "" {
+	if found := findGit(dir); found != "" {
 		return refuse("it contains a git work tree ("+found+")",
 			"move that repository out of the site folder, or build elsewhere")
 	}
 	return nil
+}
+
+// findGit returns an entry named .git below dir (the shallowest, the first
+// by name among those), or "" when there is none. A site's tree is
+// thousands of folders (a page is a folder): they are read level by level,
+// on every core. Folders that cannot be read are passed over, as
+// filepath.WalkDir's callers here always did.
+func findGit(dir string) string {
+	level := []string{dir}
+	for len(level) > 0 {
+		var (
+			mu    sync.Mutex
+			next  []string
+			found string
+		)
+		par.Each(context.Background(), len(level), func(i int) error {
+			entries, err := os.ReadDir(level[i])
+			if err != nil {
+				return nil
+			}
+			var subs []string
+			for _, e := range entries {
+				p := filepath.Join(level[i], e.Name())
+				if e.Name() == ".git" {
+					mu.Lock()
+					if found == "" || p < found {
+						found = p
+					}
+					mu.Unlock()
+				} else if e.IsDir() {
+					subs = append(subs, p)
+				}
+			}
+			mu.Lock()
+			next = append(next, subs...)
+			mu.Unlock()
+			return nil
+		})
+		if found != "" {
+			return found
+		}
+		level = next
+	}
+	return ""
 }
 
 // insideGit refuses a path inside a .git folder, where perfpages has no

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,6 +57,14 @@ func project(t *testing.T) (root, proj string) {
 	write(t, filepath.Join(proj, "gitsite", Marker), "")
 	write(t, filepath.Join(proj, "gitsite", "deploy", ".git", "HEAD"), "x")
 	write(t, filepath.Join(proj, "hand", "index.html"), "hand-made")
+	// A worktree's .git file deep in a site of many folders, with a
+	// shallower one in another branch: the shallowest is named.
+	write(t, filepath.Join(proj, "deepsite", Marker), "")
+	for i := range 40 {
+		write(t, filepath.Join(proj, "deepsite", "bench", strconv.Itoa(i), "index.html"), "page")
+	}
+	write(t, filepath.Join(proj, "deepsite", "a", "b", "c", "d", ".git"), "gitdir: /elsewhere")
+	write(t, filepath.Join(proj, "deepsite", "bench", "7", "x", ".git"), "gitdir: /elsewhere")
 	os.MkdirAll(filepath.Join(proj, "empty"), 0o755)
 	os.Symlink(proj, filepath.Join(root, "link-to-proj"))
 	os.Symlink("nowhere", filepath.Join(proj, "dangling"))
@@ -88,6 +97,7 @@ func TestCheckSite(t *testing.T) {
 		{"a dangling link", filepath.Join(proj, "dangling"), "symbolic link to nothing"},
 		{"a hand-made site", filepath.Join(proj, "hand"), "it is not empty and is not a site perfpages built (it has no .perfpages-site file); choose an empty folder or a previous perfpages site"},
 		{"a site with a git checkout inside", filepath.Join(proj, "gitsite"), "it contains a git work tree (" + filepath.Join(proj, "gitsite", "deploy", ".git") + ")"},
+		{"a site with a worktree deep inside", filepath.Join(proj, "deepsite"), "it contains a git work tree (" + filepath.Join(proj, "deepsite", "bench", "7", "x", ".git") + ")"},
 		{"inside .git", filepath.Join(proj, ".git", "site"), "it is inside a git repository's .git folder"},
 		{"the root", "/", "it is the root of the file system"},
 		{"a new folder", filepath.Join(proj, "public"), ""},

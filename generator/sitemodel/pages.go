@@ -570,7 +570,11 @@ type SeriesView struct {
 	Context   model.Params `json:"context,omitempty"`
 	// ContextShown: see Row.
 	ContextShown model.Params `json:"context_shown,omitempty"`
-	Points       int          `json:"points"` // main-line results
+	// Short: the series has at most ShortHistory main-line results, and
+	// its history table starts open. (A flag, not the count: the page's
+	// bytes, and so its key (outByData), change when the table does, not
+	// with every result a nightly adds.)
+	Short bool `json:"short,omitempty"`
 	// Snippet is the annotations.yaml entry that marks a distribution
 	// change of this series, with @ARTIFACT@ for the artifact's id (the
 	// page fills it in for the point under the pointer).
@@ -579,6 +583,10 @@ type SeriesView struct {
 	// them too).
 	Steps []SeriesStep `json:"steps,omitempty"`
 }
+
+// ShortHistory is the most main-line results a series' history table
+// starts open with on its benchmark's page.
+const ShortHistory = 30
 
 // SeriesStep is a step change of a series, as its benchmark page lists it.
 type SeriesStep struct {
@@ -652,7 +660,7 @@ func (p *planner) benches(ctx context.Context) error {
 	return par.Each(ctx, len(names), func(i int) error {
 		name := names[i]
 		series := byName[name]
-		err := p.out(Output{Path: route.SeriesIndex(p.routes.BenchSegment(name))}, func(o *Output) error {
+		err := p.outByData(Output{Path: route.SeriesIndex(p.routes.BenchSegment(name))}, func(o *Output) error {
 			var idx SeriesIndex
 			for _, s := range series {
 				idx.Series = append(idx.Series, p.seriesRow(s))
@@ -675,7 +683,7 @@ func (p *planner) benches(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		return p.out(Output{Path: p.routes.Bench(name), Layout: "bench", Title: name, Sitemap: true, Charts: true}, func(o *Output) error {
+		return p.outByData(Output{Path: p.routes.Bench(name), Layout: "bench", Title: name, Sitemap: true, Charts: true}, func(o *Output) error {
 			o.Data = p.bench(name, series)
 			return nil
 		})
@@ -706,7 +714,7 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 			Anchor: seriesAnchor(s.Key), ID: id,
 			Chart:  Chart{ID: id, Kind: ChartHistory, Unit: s.Metric.Unit, Bench: seg, Series: []ChartSeries{{ID: id}}},
 			Params: s.Case.Params, Metric: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction),
-			Machine: s.Key.Machine, Context: s.Context, ContextShown: p.shown[s], Points: points, Snippet: annotationSnippet(s),
+			Machine: s.Key.Machine, Context: s.Context, ContextShown: p.shown[s], Short: points <= ShortHistory, Snippet: annotationSnippet(s),
 		}
 		for _, st := range p.stepsOf[s] {
 			class := "improvement"

@@ -31,6 +31,7 @@ package sitemodel
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -386,6 +387,31 @@ func (p *planner) out(o Output, make func(*Output) error) error {
 	}
 	p.mu.Unlock()
 	return p.emit(o)
+}
+
+// outByData emits an output whose key is its own data: make is called on
+// every build, and the file is kept when the data's JSON, with the
+// output's layout, title and charts, is what the previous build rendered.
+// It is for outputs whose inputs are many but cheap to gather and whose
+// rendering is the cost (a benchmark's page and series index: a nightly
+// changes few of the two thousand of asv's layout, and rendering them all
+// was a quarter of its time). Every field a page shows must be in the
+// data's JSON (no `json:"-"` field read by the template), as it is for
+// Bench and SeriesIndex.
+func (p *planner) outByData(o Output, make func(*Output) error) error {
+	if err := make(&o); err != nil {
+		return fmt.Errorf("%s: %w", o.Path, err)
+	}
+	b, err := json.Marshal(o.Data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.Path, err)
+	}
+	data := o.Data
+	o.Data, o.Key = nil, hashKey("data", o.Layout, o.Title, strconv.FormatBool(o.Charts), string(b))
+	return p.out(o, func(o *Output) error {
+		o.Data = data
+		return nil
+	})
 }
 
 func (p *planner) siteView() SiteView {

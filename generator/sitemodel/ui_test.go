@@ -140,6 +140,9 @@ func TestSeriesIndexChunks(t *testing.T) {
 	}
 	mem := &memBriefs{m: map[string]Brief{}}
 	opts.Briefs = mem
+	// The indexes by path, as the last plan computed them: a plan keeps
+	// an index whose data did not change (outByData).
+	last := map[string]SeriesIndex{}
 	check := func(name string, outs []Output) {
 		t.Helper()
 		// The data files by group ("series/<seg>", or "packs/<n>" for
@@ -154,7 +157,15 @@ func TestSeriesIndexChunks(t *testing.T) {
 			if n, _ := fmtSscan(o.Path, &group, &chunk); n == 2 {
 				files[group] = append(files[group], chunk)
 			}
-			if v, ok := o.Data.(SeriesIndex); ok {
+			v, ok := o.Data.(SeriesIndex)
+			if o.Keep && strings.HasPrefix(o.Path, "data/index/") {
+				v, ok = last[o.Path]
+				if !ok {
+					t.Fatalf("%s: %s kept, not planned before", name, o.Path)
+				}
+			}
+			if ok {
+				last[o.Path] = v
 				seg := strings.TrimSuffix(strings.TrimPrefix(o.Path, "data/index/"), ".json.gz")
 				indexes[seg] = v.Chunks
 				groupOf[seg] = "series/" + seg
