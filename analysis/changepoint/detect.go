@@ -269,6 +269,7 @@ type detector struct {
 	decisions []Decision
 
 	prof  profile
+	rest  sortedWindow // the gate's rest of the window, sorted
 	tmp   []float64
 	ranks []rankPair
 	// hist are the values the run-to-run width is measured on: up to
@@ -508,7 +509,7 @@ func (d *detector) scan() {
 			// after it, or while the window still starts where the
 			// segment does (a step soon after another), and it spares
 			// the Q̂ profile for nearly every value of a steady series.
-			if !d.mayStep(w) || !d.gate(w) {
+			if !d.mayStep(w) || !d.gate(lo, e) {
 				break
 			}
 			tau, q, later := d.prof.best(w, m)
@@ -562,16 +563,18 @@ func (d *detector) mayStep(w []float64) bool {
 // MinChange of the level before it and NoiseMultiple times the noise.
 func (d *detector) largeEnough(w []float64, t int) bool {
 	before, after := d.median(w[:t]), d.median(w[t:])
-	return d.exceeds(w, t, before, after, func() (float64, bool) { return noise(w, t, before, after, &d.tmp) })
+	return d.exceeds(w, t, before, after, func() (float64, bool) { return noise(w, t, before, after, &d.tmp) },
+		func() float64 { return Width(w, &d.tmp) })
 }
 
 // gate reports whether the newest MinSegment values of w stand apart, by
 // the smallest step reported, from the rest of the window or from its
 // first MinSegment values (see scan).
-func (d *detector) gate(w []float64) bool {
+func (d *detector) gate(lo, e int) bool {
+	w := d.x[lo:e]
 	m := d.o.MinSegment
 	t := len(w) - m
-	rest, newest, first := d.median(w[:t]), d.median(w[t:]), d.median(w[:m])
+	rest, newest, first := d.rest.median(d.x, lo, e-m), d.median(w[t:]), d.median(w[:m])
 	sigma, logs, known := 0.0, false, false
 	noiseOnce := func() (float64, bool) {
 		if !known {
@@ -580,16 +583,37 @@ func (d *detector) gate(w []float64) bool {
 		}
 		return sigma, logs
 	}
-	return d.exceeds(w, t, rest, newest, noiseOnce) || d.exceeds(w, len(w)-m, first, newest, noiseOnce)
+	// Both pairs share the window's width too: the rule measures a step
+	// in the widths of w, whichever level it is taken from.
+	width, widthKnown := 0.0, false
+	widthOnce := func() float64 {
+		if !widthKnown {
+			width, widthKnown = Width(w, &d.tmp), true
+		}
+		return width
+	}
+	return d.exceeds(w, t, rest, newest, noiseOnce, widthOnce) || d.exceeds(w, t, first, newest, noiseOnce, widthOnce)
 }
 
 // exceeds reports whether the change from level before to level after
-// in window w is at least the smallest step reported; it computes the
-// noise only when it must.
-func (d *detector) exceeds(w []float64, t int, before, after float64, noise func() (float64, bool)) bool {
+// in window w is at least the smallest step reported: MinChange of the
+// level before, NoiseMultiple times the noise (noise) and WidthMultiple
+// run-to-run widths of w (width), weighed by the values either side of t
+// (evidence). The width rule is not applied when a level is not positive
+// or the width is NaN (values that are not all positive). noise and width
+// are computed only when a rule needs them, the width first: of the
+// windows the gate sees, it turns away most of those the MinChange rule
+// lets through, at the cost of one pass over w (the rules are all
+// required, so their order changes no decision).
+func (d *detector) exceeds(w []float64, t int, before, after float64, noise func() (float64, bool), width func() float64) bool {
 	delta := math.Abs(after - before)
 	if delta == 0 || delta < d.o.MinChange*math.Abs(before) {
 		return false
+	}
+	if d.o.WidthMultiple != 0 && before > 0 && after > 0 {
+		if wd := width(); !math.IsNaN(wd) && !(math.Abs(math.Log(after/before)) >= d.o.WidthMultiple*wd*evidence(d.o, t, len(w)-t)) {
+			return false
+		}
 	}
 	if d.o.NoiseMultiple > 0 {
 		// In logs only when every value of w is positive, and then so is
@@ -599,18 +623,7 @@ func (d *detector) exceeds(w []float64, t int, before, after float64, noise func
 			return false
 		}
 	}
-	return widthExceeded(w, t, before, after, d.o, &d.tmp)
-}
-
-// widthExceeded reports whether the step from before to after is at least
-// WidthMultiple run-to-run widths of the values hist (always, without the
-// rule, or for values that are not all positive).
-func widthExceeded(hist []float64, t int, before, after float64, o Options, tmp *[]float64) bool {
-	if o.WidthMultiple == 0 || before <= 0 || after <= 0 {
-		return true
-	}
-	wd := Width(hist, tmp)
-	return math.IsNaN(wd) || math.Abs(math.Log(after/before)) >= o.WidthMultiple*wd*evidence(o, t, len(hist)-t)
+	return true
 }
 
 // evidence scales the width rule by the values either side of a step:
@@ -623,6 +636,44 @@ func evidence(o Options, nb, na int) float64 {
 	}
 	ref := 1/float64(o.MinSegment) + 1/float64(o.Window-o.MinSegment)
 	return math.Sqrt((1/float64(nb) + 1/float64(na)) / ref)
+}
+
+// sortedWindow holds x[lo:hi] of a detector's values sorted, for the
+// gate's median of the rest of its window: from one value to the next the
+// window moves by one, so the median is one insertion and one removal
+// away (a binary search and a move of at most Window values), where
+// selecting it anew read and reordered the whole window for every value
+// of every series (a quarter of the gate's time). The median of a
+// multiset does not depend on how it is found: the decisions are the
+// selection's, but for the sign of a zero median, which no rule reads
+// (every rule compares magnitudes or positive levels).
+type sortedWindow struct {
+	lo, hi int
+	s      []float64
+}
+
+// median returns HalvesMedian of x[lo:hi] (not empty; x holds no NaN),
+// the window moved there from where the last call left it.
+func (sw *sortedWindow) median(x []float64, lo, hi int) float64 {
+	if lo < sw.lo || hi < sw.hi || lo > sw.hi || (lo-sw.lo)+(hi-sw.hi) > 8 {
+		sw.s = append(sw.s[:0], x[lo:hi]...)
+		slices.Sort(sw.s)
+	} else {
+		for _, v := range x[sw.lo:lo] {
+			i, _ := slices.BinarySearch(sw.s, v)
+			sw.s = slices.Delete(sw.s, i, i+1)
+		}
+		for _, v := range x[sw.hi:hi] {
+			i, _ := slices.BinarySearch(sw.s, v)
+			sw.s = slices.Insert(sw.s, i, v)
+		}
+	}
+	sw.lo, sw.hi = lo, hi
+	n := len(sw.s)
+	if n%2 == 1 {
+		return sw.s[n/2]
+	}
+	return sw.s[n/2-1]/2 + sw.s[n/2]/2
 }
 
 func (d *detector) median(xs []float64) float64 {

@@ -151,12 +151,18 @@ func Width(xs []float64, tmp *[]float64) float64 {
 		return math.NaN()
 	}
 	d := (*tmp)[:0]
+	if !(xs[0] > 0) {
+		return math.NaN()
+	}
+	prev := math.Log(xs[0]) // each value's log once (the same bits as twice)
 	for i := 1; i < len(xs); i++ {
-		if !(xs[i] > 0) || !(xs[i-1] > 0) {
+		if !(xs[i] > 0) {
 			*tmp = d
 			return math.NaN()
 		}
-		d = append(d, math.Log(xs[i])-math.Log(xs[i-1]))
+		l := math.Log(xs[i])
+		d = append(d, l-prev)
+		prev = l
 	}
 	*tmp = d
 	m := quantile.SelectHalvesMedian(d)
