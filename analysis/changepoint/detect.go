@@ -270,6 +270,7 @@ type detector struct {
 
 	prof  profile
 	rest  sortedWindow // the gate's rest of the window, sorted
+	width windowWidth  // the gate's window's width
 	tmp   []float64
 	ranks []rankPair
 	// hist are the values the run-to-run width is measured on: up to
@@ -588,7 +589,7 @@ func (d *detector) gate(lo, e int) bool {
 	width, widthKnown := 0.0, false
 	widthOnce := func() float64 {
 		if !widthKnown {
-			width, widthKnown = Width(w, &d.tmp), true
+			width, widthKnown = d.width.width(d.x, lo, e, &d.tmp), true
 		}
 		return width
 	}

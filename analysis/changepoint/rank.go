@@ -176,3 +176,108 @@ func Width(xs []float64, tmp *[]float64) float64 {
 	}
 	return 1.2533 * sum / float64(len(d)) / math.Sqrt2
 }
+
+// windowWidth is [Width] of a window moving along a detector's values,
+// for the gate, which measures the width of its window for every value of
+// a series that passes MinChange: it keeps the window's differences of
+// logs sorted (one added and one removed from one value to the next), so
+// that the median is read off and the median absolute deviation found by
+// walking out from it, where Width takes every value's log and selects
+// twice. It returns Width's value exactly: the medians of a multiset do
+// not depend on how they are found, and each difference is computed as
+// Width computes it. Where Width would not take the median absolute
+// deviation — a window with a value that is not positive and finite, too
+// few values, a deviation of zero (whose mean-deviation stand-in sums in
+// Width's order) — it calls Width itself.
+type windowWidth struct {
+	lo, hi int       // the window x[lo:hi] the differences are of
+	bad    int       // values of the window that are not positive and finite
+	s      []float64 // the differences of consecutive good values' logs, sorted
+}
+
+func goodWidthValue(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+
+// diff is the difference Width takes between x[i-1] and x[i]; ok when
+// both are good.
+func widthDiff(x []float64, i int) (float64, bool) {
+	if !goodWidthValue(x[i-1]) || !goodWidthValue(x[i]) {
+		return 0, false
+	}
+	return math.Log(x[i]) - math.Log(x[i-1]), true
+}
+
+// width returns Width(x[lo:hi], tmp).
+func (ww *windowWidth) width(x []float64, lo, hi int, tmp *[]float64) float64 {
+	if lo < ww.lo || hi < ww.hi || lo > ww.hi || (lo-ww.lo)+(hi-ww.hi) > 8 {
+		ww.s, ww.bad = ww.s[:0], 0
+		for i := lo; i < hi; i++ {
+			if !goodWidthValue(x[i]) {
+				ww.bad++
+			}
+			if i > lo {
+				if d, ok := widthDiff(x, i); ok {
+					ww.s = append(ww.s, d)
+				}
+			}
+		}
+		slices.Sort(ww.s)
+	} else {
+		// The pairs (i−1, i) of the window are those with lo < i < hi.
+		for i := ww.lo; i < lo; i++ {
+			if !goodWidthValue(x[i]) {
+				ww.bad--
+			}
+			if i+1 < ww.hi {
+				if d, ok := widthDiff(x, i+1); ok {
+					k, _ := slices.BinarySearch(ww.s, d)
+					ww.s = slices.Delete(ww.s, k, k+1)
+				}
+			}
+		}
+		for i := ww.hi; i < hi; i++ {
+			if !goodWidthValue(x[i]) {
+				ww.bad++
+			}
+			if i > lo {
+				if d, ok := widthDiff(x, i); ok {
+					k, _ := slices.BinarySearch(ww.s, d)
+					ww.s = slices.Insert(ww.s, k, d)
+				}
+			}
+		}
+	}
+	ww.lo, ww.hi = lo, hi
+	n := len(ww.s)
+	if ww.bad > 0 || hi-lo < 3 || n != hi-lo-1 {
+		return Width(x[lo:hi], tmp)
+	}
+	s := ww.s
+	m := s[n/2]
+	if n%2 == 0 {
+		m = s[n/2-1]/2 + s[n/2]/2
+	}
+	// The deviations |s[j] − m| in order: those below p fall as j goes
+	// down, those from p on rise as j goes up; merge the two runs up to
+	// the middle one.
+	p, _ := slices.BinarySearch(s, m)
+	l, r := p-1, p
+	var lower, mad float64
+	for k := 0; k <= n/2; k++ {
+		var dev float64
+		if r >= n || l >= 0 && math.Abs(s[l]-m) <= math.Abs(s[r]-m) {
+			dev = math.Abs(s[l] - m)
+			l--
+		} else {
+			dev = math.Abs(s[r] - m)
+			r++
+		}
+		lower, mad = mad, dev
+	}
+	if n%2 == 0 {
+		mad = lower/2 + mad/2
+	}
+	if !(mad > 0) {
+		return Width(x[lo:hi], tmp)
+	}
+	return 1.4826 * mad / math.Sqrt2
+}
