@@ -101,7 +101,14 @@ func (a *archives) hold(in store.Held, probs []archive.Problem) {
 // i's run is at position i.
 func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store, sums *fileSums) archives {
 	if st == nil {
-		return addAll(files, opts, aopts, nil, nil)
+		return addAll(files, opts, aopts, nil, nil, nil)
+	}
+	if !st.HasCheckpoint(checkpointOptions(aopts)) {
+		// Nothing to resume (a cold build): each file is read, hashed
+		// and decoded in one go and dropped, rather than every file read
+		// and hashed first and held until it is decoded (at the asv
+		// layout's M, 684 MB held at once).
+		return addAll(files, opts, aopts, nil, st, sums)
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
@@ -123,16 +130,18 @@ func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, 
 	if a, ok := resumeArchives(files, keys, opts, aopts, st); ok {
 		return a
 	}
-	return addAll(files, opts, aopts, keys, st)
+	return addAll(files, opts, aopts, keys, st, nil)
 }
 
-// addAll adds the runs of every file to a new builder.
-func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store) archives {
+// addAll adds the runs of every file to a new builder. Without keys, each
+// file's key is computed as it is decoded, its hash recorded in sums (for
+// the next build) when sums is not nil.
+func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store, sums *fileSums) archives {
 	b := model.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
 	// The checkpoint saved below holds every file: no .run entry is
 	// written (see store.SaveCheckpoint).
-	a.decoded = decodeAll(files, keys, aopts, st, false, func(i int, r *model.Run, key [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(files, keys, sums, aopts, st, false, func(i int, r *model.Run, key [32]byte, probs []archive.Problem) {
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)
 		}
@@ -210,7 +219,7 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	// The new files' .run entries are kept until a checkpoint holds them:
 	// not written when this build writes one.
 	rewrite := len(fresh) > checkpointSlack(len(inputs))
-	a.decoded = decodeAll(fresh, freshKeys, aopts, st, !rewrite, func(k int, r *model.Run, _ [32]byte, probs []archive.Problem) {
+	a.decoded = decodeAll(fresh, freshKeys, nil, aopts, st, !rewrite, func(k int, r *model.Run, _ [32]byte, probs []archive.Problem) {
 		i := freshAt[k]
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)

@@ -663,7 +663,7 @@ func isArchive(name string) bool {
 // the store when put is true (not when a checkpoint saved next holds
 // it). It returns how many files it decoded (the others' runs came from
 // the store).
-func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.Store, put bool, add func(i int, r *model.Run, key [32]byte, probs []archive.Problem)) int {
+func decodeAll(files []input, keys [][32]byte, sums *fileSums, opts archive.Options, st *store.Store, put bool, add func(i int, r *model.Run, key [32]byte, probs []archive.Problem)) int {
 	var decoded atomic.Int64
 	type result struct {
 		run   *model.Run
@@ -688,9 +688,18 @@ func decodeAll(files []input, keys [][32]byte, opts archive.Options, st *store.S
 				o := opts
 				o.DefaultArtifact = f.Artifact
 				var key [32]byte
-				if keys != nil {
+				switch {
+				case keys != nil:
 					key = keys[i]
-				} else {
+				case sums != nil && f.Data == nil && f.Info != nil:
+					// Listed unread: read and hashed here, the hash kept
+					// for the next build (see addArchives).
+					if err := sums.sum(&f); err != nil {
+						key = unreadableKey(f, err)
+					} else {
+						key = archiveKey(f, o)
+					}
+				default:
 					key = archiveKey(f, o)
 				}
 				run, key, probs, stored := decodeCached(st, f, o, key, put)

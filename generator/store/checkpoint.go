@@ -54,6 +54,16 @@ type Held struct {
 	Artifact string
 }
 
+// HasCheckpoint reports whether the store lists a checkpoint under
+// options (which Checkpoint may still find broken): a build without one
+// decodes every file, and need not hash them all before it knows.
+func (s *Store) HasCheckpoint(options string) bool {
+	s.mu.Lock()
+	e, ok := s.index[checkpointName]
+	s.mu.Unlock()
+	return ok && e.Version == version(Tool(), checkpointName, options)
+}
+
 // Checkpoint returns the inputs, the builder's dataset-wide state and a
 // reader of its chunks (for model.ResumeBuilder, safe to call on several
 // goroutines; the columns are read into scratch when it is large enough)
