@@ -269,8 +269,8 @@ type detector struct {
 	decisions []Decision
 
 	prof  profile
-	rest  sortedWindow // the gate's rest of the window, sorted
-	width windowWidth  // the gate's window's width
+	rest  sortedWindow // the gate's rest of its window (window.go)
+	diffs sortedWindow // the differences of logs of the gate's window (window.go)
 	tmp   []float64
 	ranks []rankPair
 	// hist are the values the run-to-run width is measured on: up to
@@ -575,7 +575,7 @@ func (d *detector) gate(lo, e int) bool {
 	w := d.x[lo:e]
 	m := d.o.MinSegment
 	t := len(w) - m
-	rest, newest, first := d.rest.median(d.x, lo, e-m), d.median(w[t:]), d.median(w[:m])
+	rest, newest, first := d.restMedian(lo, e-m), d.median(w[t:]), d.median(w[:m])
 	sigma, logs, known := 0.0, false, false
 	noiseOnce := func() (float64, bool) {
 		if !known {
@@ -589,7 +589,7 @@ func (d *detector) gate(lo, e int) bool {
 	width, widthKnown := 0.0, false
 	widthOnce := func() float64 {
 		if !widthKnown {
-			width, widthKnown = d.width.width(d.x, lo, e, &d.tmp), true
+			width, widthKnown = d.windowWidth(lo, e), true
 		}
 		return width
 	}
@@ -637,44 +637,6 @@ func evidence(o Options, nb, na int) float64 {
 	}
 	ref := 1/float64(o.MinSegment) + 1/float64(o.Window-o.MinSegment)
 	return math.Sqrt((1/float64(nb) + 1/float64(na)) / ref)
-}
-
-// sortedWindow holds x[lo:hi] of a detector's values sorted, for the
-// gate's median of the rest of its window: from one value to the next the
-// window moves by one, so the median is one insertion and one removal
-// away (a binary search and a move of at most Window values), where
-// selecting it anew read and reordered the whole window for every value
-// of every series (a quarter of the gate's time). The median of a
-// multiset does not depend on how it is found: the decisions are the
-// selection's, but for the sign of a zero median, which no rule reads
-// (every rule compares magnitudes or positive levels).
-type sortedWindow struct {
-	lo, hi int
-	s      []float64
-}
-
-// median returns HalvesMedian of x[lo:hi] (not empty; x holds no NaN),
-// the window moved there from where the last call left it.
-func (sw *sortedWindow) median(x []float64, lo, hi int) float64 {
-	if lo < sw.lo || hi < sw.hi || lo > sw.hi || (lo-sw.lo)+(hi-sw.hi) > 8 {
-		sw.s = append(sw.s[:0], x[lo:hi]...)
-		slices.Sort(sw.s)
-	} else {
-		for _, v := range x[sw.lo:lo] {
-			i, _ := slices.BinarySearch(sw.s, v)
-			sw.s = slices.Delete(sw.s, i, i+1)
-		}
-		for _, v := range x[sw.hi:hi] {
-			i, _ := slices.BinarySearch(sw.s, v)
-			sw.s = slices.Insert(sw.s, i, v)
-		}
-	}
-	sw.lo, sw.hi = lo, hi
-	n := len(sw.s)
-	if n%2 == 1 {
-		return sw.s[n/2]
-	}
-	return sw.s[n/2-1]/2 + sw.s[n/2]/2
 }
 
 func (d *detector) median(xs []float64) float64 {
