@@ -40,6 +40,7 @@ import (
 	"github.com/perfpages/perfpages/generator/foreign"
 	"github.com/perfpages/perfpages/generator/internal/capped"
 	"github.com/perfpages/perfpages/generator/internal/confined"
+	"github.com/perfpages/perfpages/generator/internal/par"
 	"github.com/perfpages/perfpages/generator/outdir"
 	"github.com/perfpages/perfpages/generator/render"
 	"github.com/perfpages/perfpages/generator/report"
@@ -1235,7 +1236,25 @@ func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisSta
 	for _, w := range rep.Warnings {
 		state.Warnings = append(state.Warnings, w.Error())
 	}
-	for _, err := range []error{st.SaveOutputs(outs), br.save(st), saveSteps(st, as.steps, stepOptions{s.Config}), as.saveHeads(st), saveTests(st, tests), saveSeriesSizes(st, l.d), l.sums.save(st), st.Prune(), st.SaveState(state)} {
+	// The entries are independent files of the store (which is safe for
+	// concurrent use), saved on every core; then what this build did not
+	// read or write is pruned, and the state names the build.
+	saves := []func() error{
+		func() error { return st.SaveOutputs(outs) },
+		func() error { return br.save(st) },
+		func() error { return saveSteps(st, as.steps, stepOptions{s.Config}) },
+		func() error { return as.saveHeads(st) },
+		func() error { return saveTests(st, tests) },
+		func() error { return saveSeriesSizes(st, l.d) },
+		func() error { return l.sums.save(st) },
+	}
+	errs := make([]error, len(saves))
+	par.Each(context.Background(), len(saves), func(i int) error {
+		errs[i] = saves[i]()
+		return nil
+	})
+	errs = append(errs, st.Prune(), st.SaveState(state))
+	for _, err := range errs {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Errorf("store: %w", err))
 		}

@@ -698,6 +698,7 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 		metric, machine, unit string
 		context               model.Params
 		lines                 []ChartSeries
+		of                    []*model.Series // each line's series
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -735,18 +736,20 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 			order = append(order, gk)
 		}
 		if points > 0 {
-			cs := ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)}
-			if m := p.res.MainLineMedian(s); m > 0 && !math.IsInf(m, 0) {
-				cs.Median = m
-			}
-			g.lines = append(g.lines, cs)
+			g.lines = append(g.lines, ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)})
+			g.of = append(g.of, s)
 		}
 	}
 	slices.Sort(order)
 	for _, gk := range order {
 		g := groups[gk]
 		if len(g.lines) < 2 {
-			continue
+			continue // no overview: its medians are not needed
+		}
+		for i, s := range g.of {
+			if m := p.res.MainLineMedian(s); m > 0 && !math.IsInf(m, 0) {
+				g.lines[i].Median = m
+			}
 		}
 		key := strings.Join([]string{"overview", g.metric, g.machine, gk}, " ")
 		v.Overviews = append(v.Overviews, Overview{
