@@ -172,7 +172,13 @@ func Width(xs []float64, tmp *[]float64) float64 {
 		sum += d[i]
 	}
 	if mad := quantile.SelectHalvesMedian(d); mad > 0 || sum == 0 {
-		return 1.4826 * mad / math.Sqrt2
+		return madWidth(mad)
 	}
 	return 1.2533 * sum / float64(len(d)) / math.Sqrt2
 }
+
+// madWidth is the width of a median absolute deviation mad of the
+// differences of logs: the standard deviation of normal noise of one
+// value (1.4826 · MAD, over √2 for a difference of two). Width's and the
+// gate's (windowWidth).
+func madWidth(mad float64) float64 { return 1.4826 * mad / math.Sqrt2 }

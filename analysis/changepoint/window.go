@@ -3,6 +3,8 @@ package changepoint
 import (
 	"math"
 	"slices"
+
+	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // The gate (detect.go) takes, for every value of a series, the median of
@@ -58,19 +60,9 @@ func (sw *sortedWindow) move(lo, hi int, item func(i int) (float64, bool)) []flo
 	return sw.s
 }
 
-// sortedHalvesMedian is HalvesMedian of s, sorted and not empty, as
-// quantile.SelectHalvesMedian computes it.
-func sortedHalvesMedian(s []float64) float64 {
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return s[n/2-1]/2 + s[n/2]/2
-}
-
 // restMedian is the median of the values x[lo:hi] (not empty).
 func (d *detector) restMedian(lo, hi int) float64 {
-	return sortedHalvesMedian(d.rest.move(lo, hi, func(i int) (float64, bool) { return d.x[i], true }))
+	return quantile.HalvesMedian(d.rest.move(lo, hi, func(i int) (float64, bool) { return d.x[i], true }))
 }
 
 // windowWidth is Width(x[lo:hi]). Where Width would not take the median
@@ -87,7 +79,7 @@ func (d *detector) windowWidth(lo, hi int) float64 {
 	if n != hi-lo-1 {
 		return Width(d.x[lo:hi], &d.tmp) // a value that is not good
 	}
-	m := sortedHalvesMedian(s)
+	m := quantile.HalvesMedian(s)
 	// The deviations |s[j] − m| in order: those below p fall as j goes
 	// down, those from p on rise as j goes up; merge the two runs up to
 	// the middle one.
@@ -111,7 +103,7 @@ func (d *detector) windowWidth(lo, hi int) float64 {
 	if !(mad > 0) {
 		return Width(d.x[lo:hi], &d.tmp)
 	}
-	return 1.4826 * mad / math.Sqrt2
+	return madWidth(mad)
 }
 
 // logDiff is the difference Width takes between x[i−1] and x[i], when
