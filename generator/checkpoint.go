@@ -112,18 +112,9 @@ func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, 
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
-		f := &files[i]
-		if f.Data == nil && f.Info != nil {
-			// Listed unread (source.List): its hash carried over, or
-			// read now.
-			if err := sums.sum(f); err != nil {
-				keys[i] = unreadableKey(*f, err)
-				return nil
-			}
-		}
 		o := aopts
-		o.DefaultArtifact = f.Artifact
-		keys[i] = archiveKey(*f, o)
+		o.DefaultArtifact = files[i].Artifact
+		keys[i] = inputKey(&files[i], o, sums)
 		return nil
 	})
 

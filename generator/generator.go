@@ -689,19 +689,10 @@ func decodeAll(files []input, keys [][32]byte, sums *fileSums, opts archive.Opti
 				o := opts
 				o.DefaultArtifact = f.Artifact
 				var key [32]byte
-				switch {
-				case keys != nil:
+				if keys != nil {
 					key = keys[i]
-				case sums != nil && f.Data == nil && f.Info != nil:
-					// Listed unread: read and hashed here, the hash kept
-					// for the next build (see addArchives).
-					if err := sums.sum(&f); err != nil {
-						key = unreadableKey(f, err)
-					} else {
-						key = archiveKey(f, o)
-					}
-				default:
-					key = archiveKey(f, o)
+				} else {
+					key = inputKey(&f, o, sums) // f is this worker's copy: its bytes go with it
 				}
 				run, key, probs, stored := decodeCached(st, f, o, key, put)
 				if !stored {

@@ -56,6 +56,19 @@ func archiveKey(f input, o archive.Options) [32]byte {
 		fmt.Sprintf("date-optional=%t default-artifact=%q max-bytes=%d", o.DateOptional, o.DefaultArtifact, o.MaxBytes), contentKey(f))
 }
 
+// inputKey is the store key of input f (o with its default artifact). A
+// file listed unread (source.List) is hashed first when sums is not nil:
+// its hash carried over from the last build, or the file read now (f.Data
+// then holds its bytes) and its hash recorded for the next build.
+func inputKey(f *input, o archive.Options, sums *fileSums) [32]byte {
+	if sums != nil && f.Data == nil && f.Info != nil {
+		if err := sums.sum(f); err != nil {
+			return unreadableKey(*f, err)
+		}
+	}
+	return archiveKey(*f, o)
+}
+
 // contentKey names the content of input f in its store key: its git blob
 // id, or the SHA-256 of its bytes (carried over from the last build for a
 // file listed unread whose identity on disk did not change, see
