@@ -213,6 +213,17 @@ func TestReadableWithoutJavaScript(t *testing.T) {
 	}
 }
 
+// chromium is the browser a test drives; the test is skipped when there
+// is none (.ci/run installs it).
+func chromium(t *testing.T) string {
+	t.Helper()
+	path, err := findChromium()
+	if err != nil {
+		t.Skipf("no Chromium, skipping the browser tests (.ci/run installs it: apt-get install chromium): %v", err)
+	}
+	return path
+}
+
 // findChromium returns the browser to drive: $PERFPAGES_CHROMIUM when set,
 // else chromium or chromium-browser on PATH.
 func findChromium() (string, error) {
@@ -958,10 +969,7 @@ func checkRowsAgree(t *testing.T, tb *tab) {
 // analysis.FormatValue on values around every rounding boundary: exact
 // ties, powers of ten and two, tiny and huge values, every unit family.
 func TestFormatValueAgrees(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	browserCtx := startBrowser(t, path)
 	tb := openTab(t, browserCtx, base)
@@ -1023,10 +1031,7 @@ func TestFormatValueAgrees(t *testing.T) {
 // TestBrowser drives headless Chromium over the demo site: one browser, one
 // tab per page.
 func TestBrowser(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium, skipping the browser tests (.ci/run installs it: apt-get install chromium): %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	commit, err := recentCommit(base)
 	if err != nil {
@@ -1157,10 +1162,7 @@ func TestBrowser(t *testing.T) {
 // The band is clipped at 0, a linear axis follows the values, not the
 // band, and a series spanning orders of magnitude is drawn on a log axis.
 func TestChartAxes(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	browserCtx := startBrowser(t, path)
 	tb := openTab(t, browserCtx, base)

@@ -237,10 +237,7 @@ func buildModules(t *testing.T) []string {
 //
 // One visit per page: the browser tests share the e2e package's time.
 func TestChartPages(t *testing.T) {
-	browserPath, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	browserPath := chromium(t)
 	base := demoSite(t)
 	pages := chartPages(t)
 	browserCtx := startBrowser(t, browserPath)

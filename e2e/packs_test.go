@@ -89,10 +89,7 @@ func packSite(t *testing.T) (base string, shas []string) {
 // pack's data files read their own series from them, and only those: the
 // history charts, the rows a commit page loads, the compare form.
 func TestPackedBenchmarks(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium, skipping the browser tests (.ci/run installs it: apt-get install chromium): %v", err)
-	}
+	path := chromium(t)
 	base, shas := packSite(t)
 	browserCtx := startBrowser(t, path)
 

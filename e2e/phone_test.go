@@ -192,10 +192,7 @@ func richestCommit(t *testing.T) string {
 }
 
 func TestPhone(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	commit := richestCommit(t)
 	browserCtx := startBrowser(t, path)
@@ -280,10 +277,7 @@ func firstRunSite(t *testing.T) string {
 // scripts have run (the first commit's results, its history), no page
 // promises rows it does not show.
 func TestFirstRunPages(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base := firstRunSite(t)
 	browserCtx := startBrowser(t, path)
 	for _, p := range []string{"/", "/commit/" + uiSHA(0) + "/", "/commits/", "/prs/", "/regressions/", "/triage/", "/bench/", "/bench/parse/", "/compare/"} {

@@ -24,10 +24,7 @@ const stepMarks = `Array.from(document.querySelectorAll('[id^="c_"]')).map(funct
 // sparkline, readable without JavaScript, and a button that copies its
 // annotations.yaml entry.
 func TestStepMarks(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium, skipping the browser tests (.ci/run installs it: apt-get install chromium): %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	browserCtx := startBrowser(t, path)
 

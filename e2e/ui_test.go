@@ -273,10 +273,7 @@ func waitPath(t *testing.T, tb *tab, want string) {
 }
 
 func TestUISite(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base, out := uiSite(t)
 	browserCtx := startBrowser(t, path)
 	head := "/commit/" + uiSHA(uiCommits-1) + "/"
@@ -574,10 +571,7 @@ func seriesValue(s *model.Series, a int) (float64, bool) {
 }
 
 func TestDemoUI(t *testing.T) {
-	path, err := findChromium()
-	if err != nil {
-		t.Skipf("no Chromium: %v", err)
-	}
+	path := chromium(t)
 	base := demoSite(t)
 	d := demoDataset(t)
 	browserCtx := startBrowser(t, path)
