@@ -273,16 +273,7 @@ type detector struct {
 	diffs sortedWindow // the differences of logs of the gate's window (window.go)
 	tmp   []float64
 	ranks []rankPair
-	// hist are the values the run-to-run width is measured on: up to
-	// widthHistory values up to the newest, across steps (see width).
-	hist []float64
 }
-
-// widthHistory is how many values, across steps, the run-to-run width of
-// WidthMultiple is measured on: a window's own few values give a width of
-// their own moment, which a quiet or a noisy stretch moves far from the
-// series' width.
-const widthHistory = 200
 
 func newDetector(s Series, o Options) *detector {
 	d := &detector{o: o, s: s, key: stateKey(o, s.Seed)}
@@ -496,7 +487,6 @@ func (d *detector) scan() {
 			d.start = j
 		}
 		e := j + 1
-		d.hist = d.x[max(0, e-widthHistory):e]
 		for {
 			lo := max(d.start, e-W)
 			if e-lo < 2*m {

@@ -108,7 +108,7 @@ func (r *reporter) measure(bs []boundary, k int) (before, after, ratio float64) 
 	before = quantile.SelectHalvesMedian(r.tmp)
 	r.tmp = append(r.tmp[:0], r.x[c:hi]...)
 	after = quantile.SelectHalvesMedian(r.tmp)
-	return before, after, sizeRatio(r.x[lo:hi], c-lo, before, after, r.x[lo:hi], r.o, &r.tmp)
+	return before, after, sizeRatio(r.x[lo:hi], c-lo, before, after, r.o, &r.tmp)
 }
 
 // span is the neighbourhood of step k of bs: up to Window values either
@@ -276,9 +276,9 @@ func (r *reporter) dropExcursion(bs []boundary) ([]boundary, bool) {
 
 // sizeRatio is how large the step between w[:t] (median before) and w[t:]
 // (median after) is against the smallest step reported: at least 1 when
-// it is reported, 0 when there is no change. hist are the values the
-// run-to-run width is measured on (see widthHistory).
-func sizeRatio(w []float64, t int, before, after float64, hist []float64, o Options, tmp *[]float64) float64 {
+// it is reported, 0 when there is no change. The run-to-run width is
+// measured on w, as the gate measures it.
+func sizeRatio(w []float64, t int, before, after float64, o Options, tmp *[]float64) float64 {
 	delta := math.Abs(after - before)
 	if delta == 0 {
 		return 0
@@ -293,7 +293,7 @@ func sizeRatio(w []float64, t int, before, after float64, hist []float64, o Opti
 		}
 	}
 	if o.WidthMultiple > 0 && before > 0 && after > 0 {
-		if wd := Width(hist, tmp); wd > 0 {
+		if wd := Width(w, tmp); wd > 0 {
 			ratio = min(ratio, math.Abs(math.Log(after/before))/(o.WidthMultiple*wd*evidence(o, t, len(w)-t)))
 		}
 	}

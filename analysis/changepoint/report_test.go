@@ -31,7 +31,7 @@ func TestNoiseRuleInLogs(t *testing.T) {
 	var tmp []float64
 	before := quantile.SelectHalvesMedian(append(tmp[:0:0], y[:12]...))
 	after := quantile.SelectHalvesMedian(append(tmp[:0:0], y[12:]...))
-	if r := sizeRatio(y, 12, before, after, y, o, &tmp); r < 1 {
+	if r := sizeRatio(y, 12, before, after, o, &tmp); r < 1 {
 		t.Errorf("size ratio of a ×%.0f step = %.2f, want ≥ 1", after/before, r)
 	}
 }
