@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -543,7 +544,7 @@ func Compare(d *model.Dataset, base, head int, opts Options) *Comparison {
 type Comparer struct {
 	d     *model.Dataset
 	opts  Options
-	lines [][]linePoint // per series of d.Series: its main-line points by position
+	lines []line // per series of d.Series: its main-line points by position
 	eng   *engines
 	// heads are the headline verdicts of each series' consecutive rows
 	// under model perfpages, from the steps SetSteps gave (or, without,
@@ -560,10 +561,81 @@ type Comparer struct {
 	rank []int
 }
 
-// linePoint is a point of a series on the main line: 8 bytes, every
-// point of every series has one. Its value is the point's
-// (linePoint.value): a copy here cost 16 MB at M and 800 MB at L for a
-// lookup that walks the series' points in the order they are kept.
+// line is a series' points on the main line, in order of position: the
+// index every comparison of the comparer walks. When the series' points
+// are all on the main line in order (every series of a history without
+// pull requests or other branches), entry k is point k and its position
+// is read off its artifact (artPos): the line costs nothing per point.
+// Otherwise it lists its entries (8 bytes each). A list for every series,
+// 8 bytes for every point, was 20 MB of a cold build's 150 MB of live
+// heap at M and 400 MB at L, for lookups that read the point anyway.
+type line struct {
+	pts     []model.Point // the series' points
+	artPos  []int32       // the comparer's: artifact → main-line position, -1 off it
+	entries []linePoint   // nil: entry k is point k
+	n       int           // the number of entries
+}
+
+// newLine indexes the main-line points of pts, artPos the main-line
+// position of each artifact.
+func newLine(pts []model.Point, artPos []int32) line {
+	l := line{pts: pts, artPos: artPos}
+	dense, last := true, int32(-1)
+	for k := range pts {
+		pos := artPos[pts[k].Artifact]
+		if pos < 0 || pos <= last {
+			dense = false
+			break
+		}
+		last = pos
+	}
+	if dense {
+		l.n = len(pts)
+		return l
+	}
+	for k := range pts {
+		if artPos[pts[k].Artifact] >= 0 {
+			l.n++
+		}
+	}
+	l.entries = make([]linePoint, 0, l.n)
+	for k := range pts {
+		if pos := artPos[pts[k].Artifact]; pos >= 0 {
+			l.entries = append(l.entries, newLinePoint(pos, k, &pts[k]))
+		}
+	}
+	slices.SortFunc(l.entries, func(a, b linePoint) int { return cmp.Compare(a.pos, b.pos) })
+	return l
+}
+
+// len is the number of entries.
+func (l *line) len() int { return l.n }
+
+// point is the index in Series.Points of entry k.
+func (l *line) point(k int) int {
+	if l.entries != nil {
+		return int(l.entries[k].idx())
+	}
+	return k
+}
+
+// pos is the main-line position of entry k.
+func (l *line) pos(k int) int32 {
+	if l.entries != nil {
+		return l.entries[k].pos
+	}
+	return l.artPos[l.pts[k].Artifact]
+}
+
+// at is entry k.
+func (l *line) at(k int) linePoint {
+	if l.entries != nil {
+		return l.entries[k]
+	}
+	return newLinePoint(l.artPos[l.pts[k].Artifact], k, &l.pts[k])
+}
+
+// linePoint is an entry of a line: a point of a series on the main line.
 type linePoint struct {
 	pos int32 // position on the main line
 	ref int32 // index in Series.Points, ^index when the point is not OK
@@ -571,14 +643,6 @@ type linePoint struct {
 
 // value is the point's value, pts its series' points.
 func (lp linePoint) value(pts []model.Point) float64 { return pts[lp.idx()].Value }
-
-func newLinePoint(pos, idx int, p *model.Point) linePoint {
-	ref := int32(idx)
-	if !p.OK {
-		ref = ^ref
-	}
-	return linePoint{int32(pos), ref}
-}
 
 // idx is the point's index in Series.Points.
 func (lp linePoint) idx() int32 {
@@ -591,6 +655,14 @@ func (lp linePoint) idx() int32 {
 // ok is the point's OK.
 func (lp linePoint) ok() bool { return lp.ref >= 0 }
 
+func newLinePoint(pos int32, idx int, p *model.Point) linePoint {
+	ref := int32(idx)
+	if !p.OK {
+		ref = ^ref
+	}
+	return linePoint{pos, ref}
+}
+
 // NewComparer indexes d for comparisons with opts. The dataset must not
 // change afterwards.
 func NewComparer(d *model.Dataset, opts Options) *Comparer {
@@ -600,18 +672,13 @@ func NewComparer(d *model.Dataset, opts Options) *Comparer {
 // NewComparerCache is NewComparer with a cache of sample tests that may
 // hold results of earlier builds (nil: a new one).
 func NewComparerCache(d *model.Dataset, opts Options, cache *TestCache) *Comparer {
-	c := &Comparer{d: d, opts: opts, lines: make([][]linePoint, len(d.Series)), eng: newEngines(d, cache)}
+	c := &Comparer{d: d, opts: opts, lines: make([]line, len(d.Series)), eng: newEngines(d, cache)}
+	artPos := make([]int32, len(d.Artifacts))
+	for a := range artPos {
+		artPos[a] = int32(d.MainPos(a))
+	}
 	for i, s := range d.Series {
-		line := make([]linePoint, 0, len(s.Points))
-		for k, p := range s.Points {
-			if pos := d.MainPos(int(p.Artifact)); pos >= 0 {
-				line = append(line, newLinePoint(pos, k, &s.Points[k]))
-			}
-		}
-		if !sort.SliceIsSorted(line, func(a, b int) bool { return line[a].pos < line[b].pos }) {
-			sort.Slice(line, func(a, b int) bool { return line[a].pos < line[b].pos })
-		}
-		c.lines[i] = line
+		c.lines[i] = newLine(s.Points, artPos)
 	}
 	c.rank = lineRanks(d)
 	return c
@@ -755,11 +822,15 @@ func walkHistory(dst []float64, d *model.Dataset, s *model.Series, start, n int)
 
 // lineHistory is walkHistory over a series' main-line index: end is the
 // number of entries at positions up to start.
-func lineHistory(dst []float64, line []linePoint, pts []model.Point, end, start, n int) []float64 {
+func lineHistory(dst []float64, line *line, pts []model.Point, end, start, n int) []float64 {
 	stop := start - 3*n
-	for j := end - 1; j >= 0 && int(line[j].pos) > stop && len(dst) < n; j-- {
-		if line[j].ok() {
-			dst = append(dst, line[j].value(pts))
+	for j := end - 1; j >= 0 && len(dst) < n; j-- {
+		lp := line.at(j)
+		if int(lp.pos) <= stop {
+			break
+		}
+		if lp.ok() {
+			dst = append(dst, lp.value(pts))
 		}
 	}
 	return dst
@@ -769,23 +840,23 @@ func lineHistory(dst []float64, line []linePoint, pts []model.Point, end, start,
 // main-line position pos, given that the entries before from are all
 // before pos. The entry is usually at from or next to it when comparing
 // consecutive commits.
-func lineSearch(line []linePoint, pos, from int) int {
-	for k := from; k < len(line) && k < from+2; k++ {
-		if int(line[k].pos) >= pos {
+func lineSearch(line *line, pos, from int) int {
+	for k := from; k < line.len() && k < from+2; k++ {
+		if int(line.pos(k)) >= pos {
 			return k
 		}
 	}
-	from = min(from+2, len(line))
-	return from + sort.Search(len(line)-from, func(k int) bool { return int(line[from+k].pos) >= pos })
+	from = min(from+2, line.len())
+	return from + sort.Search(line.len()-from, func(k int) bool { return int(line.pos(from+k)) >= pos })
 }
 
 // linePoints finds the points of series s at base and head (main-line
 // positions bpos and hpos, or -1) through its line, and the number of line
 // entries before base.
-func linePoints(s *model.Series, line []linePoint, base, head, bpos, hpos int) (before, after *model.Point, end int) {
+func linePoints(s *model.Series, line *line, base, head, bpos, hpos int) (before, after *model.Point, end int) {
 	at := func(k, pos int) *model.Point {
-		if k < len(line) && int(line[k].pos) == pos {
-			return &s.Points[line[k].idx()]
+		if k < line.len() && int(line.pos(k)) == pos {
+			return &s.Points[line.point(k)]
 		}
 		return nil
 	}
@@ -870,7 +941,7 @@ func newRow(s *model.Series, before, after *model.Point) (r Row, classify bool, 
 	return r, false, nil
 }
 
-func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]linePoint, eng *engines, cmpr *Comparer) *Comparison {
+func compareWith(d *model.Dataset, base, head int, opts Options, lines []line, eng *engines, cmpr *Comparer) *Comparison {
 	opts, warning := opts.resolve()
 	c := newComparison(d, base, head, opts, warning)
 	if base < 0 || base >= len(d.Artifacts) || head < 0 || head >= len(d.Artifacts) {
@@ -888,9 +959,10 @@ func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]lineP
 		var before, after *model.Point
 		var end int // with lines: entries of lines[i] up to the history's start
 		if lines != nil {
-			before, after, end = linePoints(s, lines[i], base, head, bpos, hpos)
+			l := &lines[i]
+			before, after, end = linePoints(s, l, base, head, bpos, hpos)
 			if bpos < 0 {
-				end = sort.Search(len(lines[i]), func(k int) bool { return int(lines[i][k].pos) > start })
+				end = sort.Search(l.len(), func(k int) bool { return int(l.pos(k)) > start })
 			}
 		} else {
 			before, after = s.At(base), s.At(head)
@@ -903,9 +975,9 @@ func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]lineP
 			c.Warnings = append(c.Warnings, warning)
 		}
 		if !opts.SummaryOnly && after != nil {
-			var line []linePoint
+			var line *line
 			if lines != nil {
-				line = lines[i]
+				line = &lines[i]
 			}
 			var dist zscore.Dist
 			if scored(&r) {
@@ -917,7 +989,7 @@ func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]lineP
 			h := hist[:0]
 			if start >= 0 {
 				if lines != nil {
-					h = lineHistory(h, lines[i], s.Points, end, start, window)
+					h = lineHistory(h, &lines[i], s.Points, end, start, window)
 				} else {
 					h = walkHistory(h, d, s, start, window)
 				}
@@ -930,7 +1002,7 @@ func compareWith(d *model.Dataset, base, head int, opts Options, lines [][]lineP
 				} else {
 					nh := append(nbuf[:0], r.Before.Value)
 					if start >= 0 && lines != nil {
-						nh = lineHistory(nh, lines[i], s.Points, end, start, opts.Headline.WidthHistory)
+						nh = lineHistory(nh, &lines[i], s.Points, end, start, opts.Headline.WidthHistory)
 					} else if start >= 0 {
 						nh = walkHistory(nh, d, s, start, opts.Headline.WidthHistory)
 					}

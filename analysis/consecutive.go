@@ -58,9 +58,9 @@ func (c *Comparer) consecutive(from, to int, o Options) []*Comparison {
 		for k := range row {
 			row[k] = -1
 		}
-		line := c.lines[i]
-		for j := sort32(line, int32(from-1)); j < len(line) && int(line[j].pos) < to; j++ {
-			q := int(line[j].pos) // the head at position q, the base at q+1
+		line := &c.lines[i]
+		for j := sort32(line, int32(from-1)); j < line.len() && int(line.pos(j)) < to; j++ {
+			q := int(line.pos(j)) // the head at position q, the base at q+1
 			if q >= from {
 				row[q-from] = 0
 			}
@@ -159,7 +159,7 @@ func (c *Comparer) newSweep(opts Options) *sweep {
 // to position p−2, where the base's history starts.
 func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 	c, opts := sw.c, sw.opts
-	s, line := c.d.Series[i], c.lines[i]
+	s, line := c.d.Series[i], &c.lines[i]
 	engines := !opts.SummaryOnly
 	window := opts.historyWindow()
 	if engines {
@@ -172,12 +172,12 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		first, n := th, 0
 		for first > 0 && n < opts.History {
 			first--
-			if line[first].ok() {
+			if line.at(first).ok() {
 				n++
 			}
 		}
-		for _, lp := range line[first:th] {
-			if lp.ok() {
+		for k := first; k < th; k++ {
+			if lp := line.at(k); lp.ok() {
 				sw.thr.push(lp.pos, lp.value(s.Points))
 			}
 		}
@@ -187,12 +187,16 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		if engines {
 			sw.lw.moveTo(c, i, line, p-1, opts.Lookback)
 		}
-		for hi < len(line) && int(line[hi].pos) <= p-1 {
+		for hi < line.len() && int(line.pos(hi)) <= p-1 {
 			hi++
 		}
-		for ; sliding && th < len(line) && int(line[th].pos) <= p-2; th++ {
-			if line[th].ok() {
-				sw.thr.push(line[th].pos, line[th].value(s.Points))
+		for ; sliding && th < line.len(); th++ {
+			lp := line.at(th)
+			if int(lp.pos) > p-2 {
+				break
+			}
+			if lp.ok() {
+				sw.thr.push(lp.pos, lp.value(s.Points))
 			}
 		}
 		k := p - from
@@ -201,12 +205,12 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		}
 		var before, after *model.Point
 		end := hi // entries before the base
-		if hi > 0 && int(line[hi-1].pos) == p-1 {
-			before = &s.Points[line[hi-1].idx()]
+		if hi > 0 && int(line.pos(hi-1)) == p-1 {
+			before = &s.Points[line.point(hi-1)]
 			end = hi - 1
 		}
-		if hi < len(line) && int(line[hi].pos) == p {
-			after = &s.Points[line[hi].idx()]
+		if hi < line.len() && int(line.pos(hi)) == p {
+			after = &s.Points[line.point(hi)]
 		}
 		r := &out[k].Rows[slot[k]]
 		var classifiable bool

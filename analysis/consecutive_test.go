@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -287,7 +288,6 @@ func TestThresholdWindow(t *testing.T) {
 	for trial := range 400 {
 		n := 2 + rng.IntN(8)
 		density := 0.2 + 0.8*rng.Float64()
-		var line []linePoint
 		var pts []model.Point
 		for pos := range 80 {
 			if rng.Float64() > density {
@@ -297,19 +297,23 @@ func TestThresholdWindow(t *testing.T) {
 			if rng.IntN(30) == 0 {
 				v = []float64{0, -3, math.NaN(), math.Inf(1), math.Copysign(0, -1)}[rng.IntN(5)]
 			}
-			pts = append(pts, model.Point{Value: v, OK: rng.IntN(8) > 0})
-			line = append(line, newLinePoint(pos, len(line), &pts[len(pts)-1]))
+			pts = append(pts, model.Point{Artifact: int32(pos), Value: v, OK: rng.IntN(8) > 0})
 		}
+		artPos := make([]int32, 80)
+		for a := range artPos {
+			artPos[a] = int32(a)
+		}
+		line := newLine(pts, artPos)
 		var tw thresholdWindow
 		tw.reset(n)
 		pushed := 0
 		for start := -1; start < 85; start++ {
-			for ; pushed < len(line) && int(line[pushed].pos) <= start; pushed++ {
-				if line[pushed].ok() {
-					tw.push(line[pushed].pos, line[pushed].value(pts))
+			for ; pushed < line.len() && int(line.pos(pushed)) <= start; pushed++ {
+				if lp := line.at(pushed); lp.ok() {
+					tw.push(lp.pos, lp.value(pts))
 				}
 			}
-			h := lineHistory(nil, line, pts, pushed, start, n)
+			h := lineHistory(nil, &line, pts, pushed, start, n)
 			if start < 0 {
 				h = nil
 			}
@@ -365,4 +369,62 @@ func (c *Comparer) ConsecutiveSummary(from, to int) []*Comparison {
 	o := c.opts
 	o.SummaryOnly = true
 	return c.consecutive(from, to, o)
+}
+
+// A line lists a series' main-line points by position, whether its points
+// are all on the main line in order (no index) or not (points off the
+// main line, points out of order: an index), with each entry's position,
+// point and OK as a direct reading of the points gives them.
+func TestLineEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 1))
+	for trial := range 500 {
+		arts := 1 + rng.IntN(40)
+		artPos := make([]int32, arts)
+		next := int32(0)
+		for a := range artPos {
+			artPos[a] = -1
+			if rng.IntN(4) > 0 {
+				artPos[a], next = next, next+1
+			}
+		}
+		var pts []model.Point
+		for a := range arts {
+			if rng.IntN(3) > 0 {
+				pts = append(pts, model.Point{Artifact: int32(a), Value: float64(a), OK: rng.IntN(6) > 0})
+			}
+		}
+		if trial%3 == 0 {
+			rng.Shuffle(len(pts), func(i, j int) { pts[i], pts[j] = pts[j], pts[i] })
+		}
+		type entry struct {
+			pos, point int32
+			ok         bool
+		}
+		var want []entry
+		for k, p := range pts {
+			if pos := artPos[p.Artifact]; pos >= 0 {
+				want = append(want, entry{pos, int32(k), p.OK})
+			}
+		}
+		slices.SortFunc(want, func(a, b entry) int { return int(a.pos - b.pos) })
+		l := newLine(pts, artPos)
+		var got []entry
+		for k := range l.len() {
+			lp := l.at(k)
+			if lp.pos != l.pos(k) || int(lp.idx()) != l.point(k) {
+				t.Fatalf("trial %d, entry %d: at %+v, pos %d, point %d", trial, k, lp, l.pos(k), l.point(k))
+			}
+			got = append(got, entry{lp.pos, lp.idx(), lp.ok()})
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(entry{})); diff != "" {
+			t.Fatalf("trial %d: entries (-want +got):\n%s", trial, diff)
+		}
+		dense := true
+		for k, p := range pts {
+			dense = dense && artPos[p.Artifact] >= 0 && (k == 0 || artPos[p.Artifact] > artPos[pts[k-1].Artifact])
+		}
+		if (l.entries == nil) != dense {
+			t.Fatalf("trial %d: entries %v for points all on the main line in order: %v", trial, l.entries, dense)
+		}
+	}
 }

@@ -141,7 +141,7 @@ func scored(r *Row) bool { return r.After != nil && r.After.OK }
 // distribution is the lookback distribution of the ancestry of base for
 // series i (see lookback.go). line is the series' main-line index when the
 // comparer has one.
-func (e *engines) distribution(d *model.Dataset, i int, line []linePoint, base int, opts Options) zscore.Dist {
+func (e *engines) distribution(d *model.Dataset, i int, line *line, base int, opts Options) zscore.Dist {
 	sc := e.pool.Get().(*engineScratch)
 	defer e.pool.Put(sc)
 	obs := sc.obs[:0]

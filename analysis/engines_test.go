@@ -324,7 +324,8 @@ func TestBandIsTheRowsDistribution(t *testing.T) {
 		bands, outside := 0, 0
 		for i, s := range d.Series {
 			lower, upper := c.Band(i)
-			for k, lp := range c.lines[i] {
+			for k := range c.lines[i].len() {
+				lp := c.lines[i].at(k)
 				var z zscore.Z
 				if lp.pos > 0 {
 					for _, r := range cmps[lp.pos-1].Rows {

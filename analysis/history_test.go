@@ -30,11 +30,12 @@ import "github.com/perfpages/perfpages/analysis/model"
 // (one commit, a deviation of 0). The cost is O(points × Lookback).
 func (c *Comparer) Band(i int) (lower, upper []float64) {
 	opts, _ := c.opts.resolve()
-	s, line := c.d.Series[i], c.lines[i]
-	lower, upper = make([]float64, len(line)), make([]float64, len(line))
+	s, line := c.d.Series[i], &c.lines[i]
+	lower, upper = make([]float64, line.len()), make([]float64, line.len())
 	var lw lineWindow
 	lw.reset(line, 0, opts.Lookback)
-	for k, lp := range line {
+	for k := range line.len() {
+		lp := line.at(k)
 		lower[k], upper[k] = math.NaN(), math.NaN()
 		lw.moveTo(c, i, line, int(lp.pos)-1, opts.Lookback)
 		r := Row{Series: s, After: &s.Points[lp.idx()]}
@@ -56,17 +57,18 @@ func (c *Comparer) Band(i int) (lower, upper []float64) {
 // what history charts mark.
 func (c *Comparer) SeriesHistory(i int) []Row {
 	opts, _ := c.opts.resolve()
-	s, line := c.d.Series[i], c.lines[i]
+	s, line := c.d.Series[i], &c.lines[i]
 	window := opts.historyWindow()
 	hist := make([]float64, 0, window)
 	pbuf := make([]float64, 0, window)
-	rows := make([]Row, 0, len(line))
+	rows := make([]Row, 0, line.len())
 	var sebuf []float64
-	for k, lp := range line {
+	for k := range line.len() {
+		lp := line.at(k)
 		after := &s.Points[lp.idx()]
 		var before *model.Point
-		if k > 0 && line[k-1].pos == lp.pos-1 {
-			before = &s.Points[line[k-1].idx()]
+		if k > 0 && line.pos(k-1) == lp.pos-1 {
+			before = &s.Points[line.point(k-1)]
 		}
 		r, classifiable, _ := newRow(s, before, after)
 		if classifiable && opts.Model == ModelPerfpages {

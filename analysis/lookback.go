@@ -58,15 +58,15 @@ func (lb *lookback) begins(i int, pos int32) bool {
 
 // lineObservations appends to dst the observations of series i from its
 // main-line index: the values at main-line positions (bpos−window, bpos].
-func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset, i int, line []linePoint, bpos, window int) []zscore.Observation {
+func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset, i int, line *line, bpos, window int) []zscore.Observation {
 	lo := int32(bpos - window)
 	end := sort32(line, int32(bpos)+1)
 	start := end
-	for start > 0 && line[start-1].pos > lo {
+	for start > 0 && line.pos(start-1) > lo {
 		start--
 	}
-	for _, lp := range line[start:end] {
-		if lp.ok() {
+	for k := start; k < end; k++ {
+		if lp := line.at(k); lp.ok() {
 			dst = append(dst, lb.observation(d, i, lp))
 		}
 	}
@@ -105,11 +105,11 @@ func lineRanks(d *model.Dataset) []int {
 }
 
 // sort32 is the index of the first entry of line at or after pos.
-func sort32(line []linePoint, pos int32) int {
-	lo, hi := 0, len(line)
+func sort32(line *line, pos int32) int {
+	lo, hi := 0, line.len()
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if line[m].pos < pos {
+		if line.pos(m) < pos {
 			lo = m + 1
 		} else {
 			hi = m
@@ -197,7 +197,7 @@ type lineWindow struct {
 }
 
 // reset prepares the window for bases from position from on.
-func (lw *lineWindow) reset(line []linePoint, from, lookback int) {
+func (lw *lineWindow) reset(line *line, from, lookback int) {
 	lw.win.Reset()
 	lw.lo = sort32(line, int32(from-lookback+1))
 	lw.hi = lw.lo
@@ -205,14 +205,22 @@ func (lw *lineWindow) reset(line []linePoint, from, lookback int) {
 
 // moveTo moves the window to the base at position b, not before the last
 // one: the entries up to b join it, those at or before b − lookback leave.
-func (lw *lineWindow) moveTo(c *Comparer, i int, line []linePoint, b, lookback int) {
-	for ; lw.hi < len(line) && int(line[lw.hi].pos) <= b; lw.hi++ {
-		if lp := line[lw.hi]; lp.ok() {
+func (lw *lineWindow) moveTo(c *Comparer, i int, line *line, b, lookback int) {
+	for ; lw.hi < line.len(); lw.hi++ {
+		lp := line.at(lw.hi)
+		if int(lp.pos) > b {
+			break
+		}
+		if lp.ok() {
 			lw.win.Insert(c.rank[lp.pos], lp.value(c.d.Series[i].Points), c.eng.lb.beginsAt(i, lp.pos))
 		}
 	}
-	for ; lw.lo < lw.hi && int(line[lw.lo].pos) <= b-lookback; lw.lo++ {
-		if lp := line[lw.lo]; lp.ok() {
+	for ; lw.lo < lw.hi; lw.lo++ {
+		lp := line.at(lw.lo)
+		if int(lp.pos) > b-lookback {
+			break
+		}
+		if lp.ok() {
 			lw.win.Delete(c.rank[lp.pos])
 		}
 	}
