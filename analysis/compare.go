@@ -657,7 +657,7 @@ func (lp linePoint) ok() bool { return lp.ref >= 0 }
 
 func newLinePoint(pos int32, idx int, p *model.Point) linePoint {
 	ref := int32(idx)
-	if !p.OK {
+	if !p.OK() {
 		ref = ^ref
 	}
 	return linePoint{pos, ref}
@@ -813,7 +813,7 @@ func artifactFirstParent(a model.Artifact) string {
 func walkHistory(dst []float64, d *model.Dataset, s *model.Series, start, n int) []float64 {
 	stop := max(start-3*n, -1)
 	for pos := start; pos > stop && len(dst) < n; pos-- {
-		if p := s.At(d.MainLine[pos]); p != nil && p.OK {
+		if p := s.At(d.MainLine[pos]); p != nil && p.OK() {
 			dst = append(dst, p.Value)
 		}
 	}
@@ -924,9 +924,9 @@ func newRow(s *model.Series, before, after *model.Point) (r Row, classify bool, 
 		r.Note = "failed: " + after.Failure()
 	case before != nil && before.Failure() != "":
 		r.Note = "failed in base: " + before.Failure()
-	case before == nil || !before.OK:
+	case before == nil || !before.OK():
 		r.Note = "new: no result in base"
-	case after == nil || !after.OK:
+	case after == nil || !after.OK():
 		r.Note = "gone: no result in head"
 	default:
 		r.Change, r.OK = RelativeChange(before.Value, after.Value)

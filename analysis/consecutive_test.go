@@ -202,7 +202,7 @@ func TestConsecutiveMatchesCompare(t *testing.T) {
 		for _, r := range c.Rows {
 			notes += b2i(r.Note != "")
 			zeros += b2i(r.OK && r.Before.Value == 0)
-			nans += b2i(r.After != nil && r.After.OK && math.IsNaN(r.After.Value))
+			nans += b2i(r.After != nil && r.After.OK() && math.IsNaN(r.After.Value))
 			criterion += b2i(r.Test.Method == MethodCriterion)
 			budgets += b2i(r.Budget != nil)
 			zOK += b2i(r.Z.OK)
@@ -297,7 +297,9 @@ func TestThresholdWindow(t *testing.T) {
 			if rng.IntN(30) == 0 {
 				v = []float64{0, -3, math.NaN(), math.Inf(1), math.Copysign(0, -1)}[rng.IntN(5)]
 			}
-			pts = append(pts, model.Point{Artifact: int32(pos), Value: v, OK: rng.IntN(8) > 0})
+			p := model.Point{Artifact: int32(pos)}
+			p.SetValue(v, rng.IntN(8) > 0)
+			pts = append(pts, p)
 		}
 		artPos := make([]int32, 80)
 		for a := range artPos {
@@ -390,7 +392,9 @@ func TestLineEntries(t *testing.T) {
 		var pts []model.Point
 		for a := range arts {
 			if rng.IntN(3) > 0 {
-				pts = append(pts, model.Point{Artifact: int32(a), Value: float64(a), OK: rng.IntN(6) > 0})
+				p := model.Point{Artifact: int32(a)}
+				p.SetValue(float64(a), rng.IntN(6) > 0)
+				pts = append(pts, p)
 			}
 		}
 		if trial%3 == 0 {
@@ -403,7 +407,7 @@ func TestLineEntries(t *testing.T) {
 		var want []entry
 		for k, p := range pts {
 			if pos := artPos[p.Artifact]; pos >= 0 {
-				want = append(want, entry{pos, int32(k), p.OK})
+				want = append(want, entry{pos, int32(k), p.OK()})
 			}
 		}
 		slices.SortFunc(want, func(a, b entry) int { return int(a.pos - b.pos) })

@@ -136,7 +136,7 @@ func newEngines(d *model.Dataset, cache *TestCache) *engines {
 
 // scored reports whether the engines score row r's head against a
 // lookback distribution: whether it has a value.
-func scored(r *Row) bool { return r.After != nil && r.After.OK }
+func scored(r *Row) bool { return r.After != nil && r.After.OK() }
 
 // distribution is the lookback distribution of the ancestry of base for
 // series i (see lookback.go). line is the series' main-line index when the
@@ -183,7 +183,7 @@ func lookbackZ(r *Row, dist zscore.Dist, opts Options) zscore.Z {
 func (e *engines) sampleTest(r *Row, opts Options) SampleTest {
 	b, a := r.Before, r.After
 	switch {
-	case b == nil || a == nil || !b.OK || !a.OK:
+	case b == nil || a == nil || !b.OK() || !a.OK():
 		return SampleTest{Reason: "needs results on both sides"}
 	case (b.NumSamples() < 2 || a.NumSamples() < 2) && summaryTestable(r):
 		return summaryTest(r, opts)
@@ -265,7 +265,7 @@ func budgetCheck(r *Row, opts Options) *BudgetCheck {
 	}
 	bc := &BudgetCheck{Budget: bud}
 	b, a := r.Before, r.After
-	if b == nil || a == nil || !b.OK || !a.OK {
+	if b == nil || a == nil || !b.OK() || !a.OK() {
 		bc.Delta = budget.Delta{Statistic: bud.Stat(), Status: budget.Skip}
 		bc.Reason = "needs results on both sides"
 		return bc

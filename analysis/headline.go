@@ -522,7 +522,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // samples over √n (times 1.2533 for a median), or a tool's reported
 // standard deviation over √rounds; 0 without any.
 func standardError(p *model.Point, buf *[]float64) float64 {
-	if p == nil || !p.OK {
+	if p == nil || !p.OK() {
 		return 0
 	}
 	if n := p.NumSamples(); n >= 2 {

@@ -139,7 +139,7 @@ func (lb *lookback) ancestryObservations(dst []zscore.Observation, d *model.Data
 	add := func(k int, pos int32) {
 		n++
 		p := s.At(k)
-		if p == nil || !p.OK {
+		if p == nil || !p.OK() {
 			return
 		}
 		a := &d.Artifacts[k]

@@ -174,7 +174,7 @@ func (r *Results) MainLineMedian(s *model.Series) float64 {
 	// times each, 3.9 of a nightly build's 55 CPU-s.
 	values := make([]float64, 0, len(s.Points))
 	for _, pt := range s.Points {
-		if pt.OK && r.d.MainPos(int(pt.Artifact)) >= 0 {
+		if pt.OK() && r.d.MainPos(int(pt.Artifact)) >= 0 {
 			values = append(values, pt.Value)
 		}
 	}

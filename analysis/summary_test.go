@@ -331,7 +331,7 @@ func TestSummaryTop(t *testing.T) {
 	var rows []*Row
 	add := func(name string, before, change float64, relevant bool) {
 		s := &model.Series{Key: model.SeriesKey{Benchmark: name, Metric: "m"}}
-		r := &Row{Series: s, Before: &model.Point{Value: before, OK: true}, After: &model.Point{Value: before * (1 + change), OK: true},
+		r := &Row{Series: s, Before: valuePoint(0, before, true), After: valuePoint(0, before*(1+change), true),
 			Change: change, OK: true, Relevant: relevant, Significant: relevant, Regression: change > 0, Magnitude: Large}
 		if before == 0 {
 			r.After.Value, r.Change, r.FromZero = 8, math.Inf(1), true
@@ -360,4 +360,11 @@ func TestSummaryTop(t *testing.T) {
 	if n := m.Primary.All.Count; n != 7 {
 		t.Errorf("counted %d changes, want 7", n)
 	}
+}
+
+// valuePoint is a point of artifact a with value v, OK when ok.
+func valuePoint(a int, v float64, ok bool) *model.Point {
+	p := &model.Point{Artifact: int32(a)}
+	p.SetValue(v, ok)
+	return p
 }

@@ -156,9 +156,9 @@ func WatchComparison(c *Comparison, opts WatchOptions) *Watch {
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		switch {
-		case r.After != nil && r.After.Failure() != "" && r.Before != nil && r.Before.OK:
+		case r.After != nil && r.After.Failure() != "" && r.Before != nil && r.Before.OK():
 			find(r.Series.Key.Metric).m.Failures.add(WatchRow{Key: r.Series.Key, Error: r.After.Failure()}, opts.Limit)
-		case r.Before != nil && r.Before.Failure() != "" && r.After != nil && r.After.OK:
+		case r.Before != nil && r.Before.Failure() != "" && r.After != nil && r.After.OK():
 			find(r.Series.Key.Metric).m.Fixed.add(WatchRow{Key: r.Series.Key, Error: r.Before.Failure()}, opts.Limit)
 		case opts.LargeChange > 0 && r.OK && (r.Significant || r.Headline.State == StateUnconfirmed) && math.Abs(r.Change) >= opts.LargeChange:
 			a := find(r.Series.Key.Metric)

@@ -30,7 +30,7 @@ func watchRows(specs []struct {
 		}
 		var v float64
 		fmt.Sscan(s, &v)
-		p := &model.Point{Value: v, OK: true}
+		p := valuePoint(0, v, true)
 		p.SetSamples([]float64{v})
 		return p
 	}

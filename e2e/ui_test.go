@@ -564,7 +564,7 @@ func demoDataset(t *testing.T) *model.Dataset {
 
 // seriesValue is a series' value at an artifact, as the site stores it.
 func seriesValue(s *model.Series, a int) (float64, bool) {
-	if p := s.At(a); p != nil && p.OK {
+	if p := s.At(a); p != nil && p.OK() {
 		return p.Value, true
 	}
 	return 0, false

@@ -465,7 +465,7 @@ func TestShardLoadsItsSeries(t *testing.T) {
 func pointsText(points []model.Point) string {
 	var b strings.Builder
 	for _, p := range points {
-		fmt.Fprintf(&b, "%d %v %v %t %q %v", p.Artifact, p.Samples(), p.Value, p.OK, p.Failure(), p.Iters())
+		fmt.Fprintf(&b, "%d %v %v %t %q %v", p.Artifact, p.Samples(), p.Value, p.OK(), p.Failure(), p.Iters())
 		if s := p.Summary(); s != nil {
 			fmt.Fprintf(&b, " %+v", *s)
 		}

@@ -355,7 +355,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		c.dst = binary.AppendVarint(c.dst, r-run)
 		art, run = int64(p.Artifact), r
 		ok := uint64(0)
-		if p.OK {
+		if p.OK() {
 			ok = 1
 		}
 		c.dst = binary.AppendUvarint(c.dst, uint64(p.NumSamples())<<1|ok)
@@ -566,7 +566,11 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 	}
 	// The samples stay encoded, in floats' memory (sampleRef); they are
 	// checked here, decoded when asked for.
-	enc := &sampleSrc{enc: floats}
+	// A point's offset into its source is 20 bits (sampleRef): the
+	// chunk's samples are cut into sources of at most that, each
+	// begun where a point's samples would be past it.
+	enc, encAt := &sampleSrc{enc: floats}, 0
+	all := floats
 	iters := make([]float64, ni)
 	// Each series' points and run indices get room for a few more (a
 	// nightly build adds one to every series): without it, adding one
@@ -633,13 +637,18 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 			if cols, ok = readFloats(cols, value[:]); !ok {
 				return nil, errState
 			}
-			p.Artifact, p.Value, p.OK = int32(art), value[0], k&1 == 1
+			p.Artifact = int32(art)
+			p.SetValue(value[0], k&1 == 1)
 			k >>= 1
 			if k > uint64(ns-so) || l > uint64(ni-io) {
 				return nil, errState
 			}
 			if k > 0 {
-				p.samples = sampleRef{src: enc, off: uint32(len(enc.enc) - len(floats)), n: uint32(k)}
+				at := len(all) - len(floats)
+				if at-encAt > maxOff {
+					enc, encAt = &sampleSrc{enc: floats}, at
+				}
+				p.setSamples(sampleRef{src: enc, off: uint32(at - encAt), n: uint32(k)})
 				if floats, ok = skipFloats(floats, int(k)); !ok {
 					return nil, errState
 				}

@@ -145,16 +145,21 @@ func plainSamples(series []*Series) []*Series {
 // samplesByValue makes cmp compare points' samples and rare values by
 // value, not by where they are kept.
 var samplesByValue = cmp.Options{
-	cmp.AllowUnexported(Point{}, rarePoint{}),
-	cmp.Transformer("samples", func(r sampleRef) struct {
-		Samples []float64
-		Rare    *rarePoint
+	cmp.AllowUnexported(rarePoint{}),
+	cmp.Transformer("point", func(p Point) struct {
+		Artifact int32
+		Value    float64
+		OK       bool
+		Samples  []float64
+		Rare     *rarePoint
 	} {
-		p := Point{samples: r}
 		return struct {
-			Samples []float64
-			Rare    *rarePoint
-		}{p.Samples(), p.rare()}
+			Artifact int32
+			Value    float64
+			OK       bool
+			Samples  []float64
+			Rare     *rarePoint
+		}{p.Artifact, p.Value, p.OK(), p.Samples(), p.rare()}
 	}),
 }
 
@@ -282,7 +287,7 @@ func TestResumedSamplesStayEncoded(t *testing.T) {
 			if p.NumSamples() == 0 {
 				continue
 			}
-			if p.samples.src.enc == nil {
+			if p.src.enc == nil {
 				t.Fatalf("series %d point %d: samples decoded on resume", i, k)
 			}
 			xs := p.SamplesTo(buf)
@@ -428,4 +433,73 @@ func TestResumeCorrupt(t *testing.T) {
 			return chunk(i, scratch)
 		}, pos)
 	})
+}
+
+// A point's samples' place is 31 bits of it (TestPointSize): points with
+// more samples than the bits hold, and samples further into a builder's
+// slab or a resumed chunk than they reach, keep every sample, built and
+// resumed, with failures set on some of them.
+func TestPointsPastTheirLimits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 1))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var runs []Run
+	var origins []string
+	for i := range 700 {
+		a := Artifact{ID: fmt.Sprintf("%040x", i+1), Kind: KindCommit, Branch: "main", Date: base.Add(time.Duration(i) * time.Hour)}
+		r := Run{Artifact: a, Machine: Machine{Name: "m"}}
+		for _, bench := range []string{"a", "b"} {
+			n := 1 + rng.IntN(300)
+			switch rng.IntN(20) {
+			case 0:
+				n = maxInlineN + rng.IntN(3) // at and past the limit
+			case 1:
+				n = 5000
+			}
+			// Full-precision floats: 8 bytes each encoded, so that the
+			// samples run past maxOff in a slab and in a chunk.
+			res := Result{Case: TestCase{Benchmark: bench}, Metric: "wall-time", Unit: "ns", Samples: make([]float64, n)}
+			for k := range res.Samples {
+				res.Samples[k] = 100 + rng.Float64()
+			}
+			if rng.IntN(10) == 0 {
+				res.Iters = []float64{2}
+			}
+			r.Results = append(r.Results, res)
+		}
+		runs = append(runs, r)
+		origins = append(origins, fmt.Sprintf("results/run%03d.json", i))
+	}
+	full := NewBuilder(BuildOptions{})
+	for i := range runs {
+		full.Add(origins[i], runs[i])
+	}
+	state, chunk := writeState(t, full, 0)
+	built := full.Dataset()
+	b, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := b.Dataset()
+	for _, d := range []*Dataset{built, resumed} {
+		for _, s := range d.Series {
+			if len(s.Points) != len(runs) {
+				t.Fatalf("%s: %d points", s.Key, len(s.Points))
+			}
+			for k := range s.Points {
+				p := &s.Points[k]
+				want := runs[p.Artifact].Results[slices.IndexFunc(runs[p.Artifact].Results, func(r Result) bool { return r.Case.Benchmark == s.Key.Benchmark })]
+				if p.NumSamples() != len(want.Samples) || !slices.Equal(p.Samples(), want.Samples) || !p.OK() {
+					t.Fatalf("%s point %d: %d samples (OK %t), want %d", s.Key, k, p.NumSamples(), p.OK(), len(want.Samples))
+				}
+				if !slices.Equal(p.Iters(), want.Iters) {
+					t.Fatalf("%s point %d: iters %v, want %v", s.Key, k, p.Iters(), want.Iters)
+				}
+				q := *p
+				q.SetFailure("crashed")
+				if q.Failure() != "crashed" || p.Failure() != "" || !slices.Equal(q.Samples(), want.Samples) || q.NumSamples() != len(want.Samples) {
+					t.Fatalf("%s point %d: a failure set on a copy: %q %q, %d samples", s.Key, k, q.Failure(), p.Failure(), q.NumSamples())
+				}
+			}
+		}
+	}
 }

@@ -55,19 +55,34 @@ func (k SeriesKey) Compare(o SeriesKey) int {
 // Point is one artifact's result in a series.
 //
 // A dataset holds every point of every series in memory (two million at
-// M, fifty million at L), so a point is 32 bytes: its samples are a
+// M, fifty million at L), so a point is 24 bytes: its samples are a
 // reference into memory shared by many points (see [Point.Samples]), what
 // few points have (Failure, Iters, Summary) is out of line, reached
-// through a source of samples of the point's own, and the artifact's index
-// is 32 bits (a dataset has far fewer than 2³¹ artifacts: each costs a
-// file or a run).
+// through a source of samples of the point's own, the artifact's index is
+// 32 bits (a dataset has far fewer than 2³¹ artifacts: each costs a file
+// or a run), and where its samples are in their source and whether it has
+// a value share 32 bits (ref). At 32 bytes, the points were 64 MB of the
+// 150 MB a cold build at M holds.
 type Point struct {
-	samples sampleRef
 	// Value is the single value of the samples by the dataset's rule; it is
 	// meaningful only when OK.
 	Value    float64
-	Artifact int32 // index into Dataset.Artifacts
-	OK       bool  // no error and at least one sample
+	src      *sampleSrc // where the samples are, and the rare values
+	Artifact int32      // index into Dataset.Artifacts
+	ref      uint32     // OK, and where in src the samples are (sampleRef)
+}
+
+// OK reports whether the point has a value: no error and at least one
+// sample.
+func (p *Point) OK() bool { return p.ref&okBit != 0 }
+
+// SetValue sets the point's Value and OK.
+func (p *Point) SetValue(v float64, ok bool) {
+	p.Value = v
+	p.ref &^= okBit
+	if ok {
+		p.ref |= okBit
+	}
 }
 
 // rarePoint is what few points have.
@@ -79,10 +94,10 @@ type rarePoint struct {
 
 // rare is what few points have, nil for almost every point.
 func (p *Point) rare() *rarePoint {
-	if p.samples.src == nil {
+	if p.src == nil {
 		return nil
 	}
-	return p.samples.src.rare
+	return p.src.rare
 }
 
 // setRareValue makes r the point's rare values. A point's rare values are
@@ -91,15 +106,15 @@ func (p *Point) rare() *rarePoint {
 // where they are) with r. Neither is ever changed after: copies of a point
 // share them.
 func (p *Point) setRareValue(r *rarePoint) {
-	src := p.samples.src
+	src := p.src
 	if r == nil && (src == nil || src.rare == nil) {
 		return
 	}
 	own := &sampleSrc{rare: r}
 	if src != nil {
-		own.dec, own.enc = src.dec, src.enc
+		own.dec, own.enc, own.n = src.dec, src.enc, src.n
 	}
-	p.samples.src = own
+	p.src = own
 }
 
 func (p *Point) setRare(iters []float64, summary *SampleSummary) {
@@ -133,15 +148,61 @@ func (p *Point) SetFailure(msg string) {
 
 // sampleRef is where a point's samples are: n of them at off in src's
 // decoded floats, or encoded (floatcodec.go) at byte off of src's bytes.
-// A reference is 16 bytes where a slice is 24, and it lets a resumed
-// dataset keep its history's samples as the checkpoint encodes them: at
-// M they are 80 MB as float64s and about a third of that encoded, and a
-// nightly build reads the samples of a few points per series (its new
-// comparisons'), not of all.
+// A point holds it in 12 bytes (its src and 31 bits of its ref) where a
+// slice is 24, and it lets a resumed dataset keep its history's samples
+// as the checkpoint encodes them: at M they are 80 MB as float64s and
+// about a third of that encoded, and a nightly build reads the samples of
+// a few points per series (its new comparisons'), not of all.
+//
+// A point's ref holds OK in its top bit, n in the 11 bits below (nInSrc:
+// n is src.n) and off in the 20 bits below those. A point whose samples
+// are further into their source than maxOff, or more than maxInlineN,
+// gets a source of its own that starts at them and knows their number
+// (setSamples): a builder's slabs are 512 KiB, a resumed chunk's
+// sources are cut every maxOff bytes (resumeChunk), and a point of over
+// two thousand samples is rare.
 type sampleRef struct {
 	src *sampleSrc
 	off uint32
 	n   uint32
+}
+
+const (
+	okBit      = 1 << 31
+	nShift     = 20
+	nInSrc     = 1<<11 - 1 // the n field's value when src.n is n
+	maxInlineN = nInSrc - 1
+	maxOff     = 1<<nShift - 1
+)
+
+// samples is where the point's samples are.
+func (p *Point) samples() sampleRef {
+	n := p.ref >> nShift & nInSrc
+	if n == nInSrc {
+		n = uint32(p.src.n)
+	}
+	return sampleRef{p.src, p.ref & maxOff, n}
+}
+
+// setSamples makes r where the point's samples are (r.src has no rare
+// values, or is the point's own), keeping its OK.
+func (p *Point) setSamples(r sampleRef) {
+	p.ref &= okBit
+	if r.n == 0 {
+		p.src = r.src // nil, or the point's own with its rare values
+		return
+	}
+	if r.off > maxOff || r.n > maxInlineN {
+		own := &sampleSrc{rare: r.src.rare, n: int(r.n)}
+		if r.src.enc != nil {
+			own.enc = r.src.enc[r.off:]
+		} else {
+			own.dec = r.src.dec[r.off : r.off+r.n]
+		}
+		r = sampleRef{own, 0, nInSrc}
+	}
+	p.src = r.src
+	p.ref |= r.n<<nShift | r.off
 }
 
 // sampleSrc is memory that points' samples refer to: decoded floats (a
@@ -155,6 +216,7 @@ type sampleSrc struct {
 	dec  []float64
 	enc  []byte
 	rare *rarePoint
+	n    int // the number of samples, for a point whose ref says nInSrc
 }
 
 // Samples are the point's samples, in the order the result listed them;
@@ -162,7 +224,7 @@ type sampleSrc struct {
 // point a builder made or resumed) are decoded into new memory on each
 // call: a caller that reads them in a loop uses [Point.SamplesTo].
 func (p *Point) Samples() []float64 {
-	if r := p.samples; r.n > 0 && r.src.enc == nil {
+	if r := p.samples(); r.n > 0 && r.src.enc == nil {
 		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
 	}
 	return p.SamplesTo(nil)
@@ -173,7 +235,7 @@ func (p *Point) Samples() []float64 {
 // ones copied, so the result never shares the point's memory and a
 // caller may reuse it as the next call's buffer.
 func (p *Point) SamplesTo(buf []float64) []float64 {
-	r := p.samples
+	r := p.samples()
 	if r.n == 0 {
 		return buf[:0]
 	}
@@ -190,7 +252,7 @@ func (p *Point) SamplesTo(buf []float64) []float64 {
 }
 
 // NumSamples is len(p.Samples()), without decoding them.
-func (p *Point) NumSamples() int { return int(p.samples.n) }
+func (p *Point) NumSamples() int { return int(p.samples().n) }
 
 // SetSamples makes xs the point's samples (not a copy: xs must not be
 // modified after); its rare values stay.
@@ -200,10 +262,10 @@ func (p *Point) SetSamples(xs []float64) {
 	}
 	r := p.rare()
 	if len(xs) == 0 && r == nil {
-		p.samples = sampleRef{}
+		p.setSamples(sampleRef{})
 		return
 	}
-	p.samples = sampleRef{src: &sampleSrc{dec: xs, rare: r}, n: uint32(len(xs))}
+	p.setSamples(sampleRef{src: &sampleSrc{dec: xs, rare: r}, n: uint32(len(xs))})
 }
 
 // zeroSamples backs SetZeroSamples: points of up to 256 samples share it.
@@ -218,7 +280,7 @@ func (p *Point) SetZeroSamples(n int) {
 		return
 	}
 	r := p.rare()
-	p.samples = sampleRef{src: zeroSamples, n: uint32(max(n, 0))}
+	p.setSamples(sampleRef{src: zeroSamples, n: uint32(max(n, 0))})
 	p.setRareValue(r)
 }
 
@@ -464,7 +526,7 @@ func (d *Dataset) MainLineValuesTo(buf []float64, s *Series) []float64 {
 		vals[i] = math.NaN()
 	}
 	for _, p := range s.Points {
-		if pos := d.MainPos(int(p.Artifact)); pos >= 0 && p.OK {
+		if pos := d.MainPos(int(p.Artifact)); pos >= 0 && p.OK() {
 			vals[pos] = p.Value
 		}
 	}
@@ -671,9 +733,9 @@ const pointChunk = 256
 // then they are scattered over every archive's memory, and reading them
 // series by series cost a cache miss a point.
 func (sb *seriesBuild) reduce(p *Point, samples []float64) {
-	p.Value, p.OK = 0, false
+	p.SetValue(0, false)
 	if p.Failure() == "" {
-		p.Value, p.OK = SingleValue(samples, sb.value, sb.s.Metric.Direction)
+		p.SetValue(SingleValue(samples, sb.value, sb.s.Metric.Direction))
 	}
 }
 
@@ -851,7 +913,8 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		// samples are one array, its decoder's, which a point's slice
 		// would keep whole, dropped results and all), and a kept
 		// dataset's iteration counts copied into them.
-		p := Point{Artifact: int32(art), samples: b.encodeSamples(res.Samples, &sb.scale)}
+		p := Point{Artifact: int32(art)}
+		p.setSamples(b.encodeSamples(res.Samples, &sb.scale))
 		p.SetFailure(res.Error)
 		if b.opts.Keep != nil {
 			p.setRare(b.own(res.Iters), ownSummary(res.Summary))

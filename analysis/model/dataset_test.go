@@ -52,7 +52,7 @@ func TestBuilderMainLineAndOrder(t *testing.T) {
 	}
 	// The default rule, Auto, reduces a noisy metric's samples to their
 	// median.
-	if p := d.Series[0].At(1); p == nil || p.Value != 1.75 || !p.OK || d.Series[0].Value != Median {
+	if p := d.Series[0].At(1); p == nil || p.Value != 1.75 || !p.OK() || d.Series[0].Value != Median {
 		t.Errorf("point b = %+v by %s, want median 1.75", p, d.Series[0].Value)
 	}
 	if prev, ok := d.Previous(2); !ok || prev != 1 || !d.Contiguous(1, 2) {
@@ -473,8 +473,8 @@ func TestMainLineFollowsParents(t *testing.T) {
 // TestPointSize: a dataset holds every point in memory (fifty million at
 // L); what few points have stays out of line.
 func TestPointSize(t *testing.T) {
-	if n := unsafe.Sizeof(Point{}); n != 32 {
-		t.Errorf("a Point is %d bytes, want 32", n)
+	if n := unsafe.Sizeof(Point{}); n != 24 {
+		t.Errorf("a Point is %d bytes, want 24", n)
 	}
 	var p Point
 	p.SetFailure("exit status 2")
@@ -489,7 +489,9 @@ func TestPointSize(t *testing.T) {
 	// them.
 	var b Builder
 	var scale int
-	x, y := Point{samples: b.encodeSamples([]float64{1, 2}, &scale)}, Point{samples: b.encodeSamples([]float64{3}, &scale)}
+	var x, y Point
+	x.setSamples(b.encodeSamples([]float64{1, 2}, &scale))
+	y.setSamples(b.encodeSamples([]float64{3}, &scale))
 	x.SetFailure("crashed")
 	x.setRare([]float64{5, 6}, &SampleSummary{N: 2})
 	if y.Failure() != "" || y.Iters() != nil || b.encSlab.rare != nil || x.Failure() != "crashed" || len(x.Iters()) != 2 || x.Summary().N != 2 || !slices.Equal(x.Samples(), []float64{1, 2}) {
@@ -535,7 +537,7 @@ func TestBuiltSamplesEncoded(t *testing.T) {
 	}
 	for i, xs := range groups {
 		p := d.Series[0].At(i)
-		if p == nil || p.samples.src == nil || p.samples.src.enc == nil {
+		if p == nil || p.src == nil || p.src.enc == nil {
 			t.Fatalf("point %d: samples not encoded: %+v", i, p)
 		}
 		got := p.Samples()
@@ -547,7 +549,7 @@ func TestBuiltSamplesEncoded(t *testing.T) {
 				t.Errorf("point %d sample %d: %v (%#x), want %v (%#x)", i, k, got[k], math.Float64bits(got[k]), xs[k], math.Float64bits(xs[k]))
 			}
 		}
-		if want, _ := SingleValue(xs, d.Series[0].Value, d.Series[0].Metric.Direction); p.Value != want || !p.OK {
+		if want, _ := SingleValue(xs, d.Series[0].Value, d.Series[0].Metric.Direction); p.Value != want || !p.OK() {
 			t.Errorf("point %d: value %v, want %v", i, p.Value, want)
 		}
 	}
@@ -562,12 +564,13 @@ func TestOrderScratch(t *testing.T) {
 	for _, c := range []struct{ n, arts int }{{0, 10}, {1, 1}, {7, 10}, {300, 1000}, {50, 1000}, {1000, 1000}, {3, 5000}} {
 		pts := make([]Point, c.n)
 		for i, a := range rng.Perm(c.arts)[:c.n] {
-			pts[i] = Point{Artifact: int32(a), Value: float64(a) / 2, OK: a%3 == 0}
+			pts[i] = Point{Artifact: int32(a)}
+			pts[i].SetValue(float64(a)/2, a%3 == 0)
 			pts[i].SetSamples([]float64{float64(a)})
 		}
 		o.order(pts, c.arts)
 		for i, p := range pts {
-			if i > 0 && pts[i-1].Artifact >= p.Artifact || p.Value != float64(p.Artifact)/2 || p.OK != (p.Artifact%3 == 0) || p.Samples()[0] != float64(p.Artifact) {
+			if i > 0 && pts[i-1].Artifact >= p.Artifact || p.Value != float64(p.Artifact)/2 || p.OK() != (p.Artifact%3 == 0) || p.Samples()[0] != float64(p.Artifact) {
 				t.Fatalf("%d of %d artifacts: point %d is %+v after %+v", c.n, c.arts, i, p, pts[max(i-1, 0)])
 			}
 		}

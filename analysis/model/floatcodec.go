@@ -140,7 +140,7 @@ func scanFloats(src []byte, n int, out []float64) (rest []byte, ok bool) {
 // appendSamples appends p's samples to dst as appendFloats does; samples
 // held encoded are copied as they are (their scale becomes the hint).
 func appendSamples(dst []byte, p *Point, hint *int) []byte {
-	if r := p.samples; r.n > 0 && r.src.enc != nil {
+	if r := p.samples(); r.n > 0 && r.src.enc != nil {
 		g := r.src.enc[r.off:]
 		rest, _ := skipFloats(g, int(r.n))
 		*hint = int(g[0])

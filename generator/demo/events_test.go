@@ -110,7 +110,7 @@ func (x data) pos(id string) (art, pos int, ok bool) {
 
 func (x data) value(s *model.Series, art int) (float64, bool) {
 	p := s.At(art)
-	if p == nil || !p.OK {
+	if p == nil || !p.OK() {
 		return 0, false
 	}
 	return p.Value, true
@@ -297,7 +297,7 @@ func checkEvents(t *testing.T, p Plan) {
 				x.checkSignificance(t, e, s, d.MainLine[p-1], art, p-1)
 			case KindFailure:
 				pt := s.At(art)
-				if pt == nil || pt.Failure() != e.Note || pt.NumSamples() != 0 || pt.OK {
+				if pt == nil || pt.Failure() != e.Note || pt.NumSamples() != 0 || pt.OK() {
 					t.Errorf("%s %s on %s at %s: %+v, want a failure %q without samples", s.Case, s.Key.Metric, s.Key.Machine, a.Short(), pt, e.Note)
 				}
 			case KindAdded:
@@ -323,7 +323,7 @@ func checkBimodal(t *testing.T, x data, e Event, series []*model.Series) {
 	for _, s := range series {
 		var vs []float64
 		for _, pt := range s.Points {
-			if pt.OK && x.d.MainPos(int(pt.Artifact)) >= 0 {
+			if pt.OK() && x.d.MainPos(int(pt.Artifact)) >= 0 {
 				vs = append(vs, pt.Value)
 			}
 		}

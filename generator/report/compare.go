@@ -406,10 +406,10 @@ func NewCompareJSON(d *model.Dataset, c *analysis.Comparison, metric string) Com
 	for _, r := range Rows(c, metric) {
 		s := r.Series
 		res := ResultJSON{SeriesJSON: seriesJSON(s)}
-		if r.Before != nil && r.Before.OK {
+		if r.Before != nil && r.Before.OK() {
 			res.Base = finite(r.Before.Value)
 		}
-		if r.After != nil && r.After.OK {
+		if r.After != nil && r.After.OK() {
 			res.Head = finite(r.After.Value)
 		}
 		if r.After != nil && r.After.Failure() != "" {
@@ -843,10 +843,10 @@ func writeChanged(w io.Writer, rows []*analysis.Row, compared int, multi bool, c
 	for _, r := range rows[:min(len(rows), MaxCommentRows)] {
 		unit := r.Series.Metric.Unit
 		before, after := "", ""
-		if r.Before != nil && r.Before.OK {
+		if r.Before != nil && r.Before.OK() {
 			before = mdValue(r.Before.Value, unit)
 		}
-		if r.After != nil && r.After.OK {
+		if r.After != nil && r.After.OK() {
 			after = mdValue(r.After.Value, unit)
 		}
 		cell := ""

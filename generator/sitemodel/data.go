@@ -663,7 +663,7 @@ type seriesPoint struct {
 func (p *planner) point(pos int, r *analysis.Row) seriesPoint {
 	pt := seriesPoint{series: r.Series, pos: pos, cells: p.dataCells(r), value: math.NaN(), before: math.NaN(), mean: math.NaN(), std: math.NaN()}
 	if a := r.After; a != nil {
-		if a.OK {
+		if a.OK() {
 			pt.value = a.Value
 		}
 		pt.samples = a.NumSamples()
@@ -675,7 +675,7 @@ func (p *planner) point(pos int, r *analysis.Row) seriesPoint {
 		}
 		pt.ann = strings.Join(notes, "; ")
 	}
-	if b := r.Before; b != nil && b.OK {
+	if b := r.Before; b != nil && b.OK() {
 		pt.before = b.Value
 	}
 	pt.change, pt.changeOK = p.res.RelativeChange(pt.before, pt.value)
@@ -1007,7 +1007,7 @@ func (f *benchFile) data(at int, seriesOf func(id string) *model.Series) SeriesD
 		out.Len = append(out.Len, len(fs.cols.Pos))
 		v := math.NaN()
 		if s := seriesOf(id); at >= 0 && s != nil {
-			if pt := s.At(at); pt != nil && pt.OK {
+			if pt := s.At(at); pt != nil && pt.OK() {
 				v, hasPrev = pt.Value, true
 			}
 		}

@@ -556,7 +556,7 @@ func (p *planner) prepareChunk(from, to int) *chunkWork {
 				id := p.seriesIDOf(r.Series)
 				if _, ok := w.prev[g][id]; !ok {
 					w.prev[g][id] = math.NaN()
-					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK {
+					if pt := r.Series.At(p.d.MainLine[from-1]); pt != nil && pt.OK() {
 						w.prev[g][id] = pt.Value
 					}
 				}

@@ -162,14 +162,15 @@ type PartialValue struct {
 
 // partialValue is what a partial site model keeps of pt.
 func partialValue(pt *model.Point) PartialValue {
-	return PartialValue{Value: pt.Value, OK: pt.OK, Error: pt.Failure(), Samples: pt.NumSamples()}
+	return PartialValue{Value: pt.Value, OK: pt.OK(), Error: pt.Failure(), Samples: pt.NumSamples()}
 }
 
 // point is the merge's point of artifact a of v. Its samples are as many
 // as v's, all zero (model.Point.SetZeroSamples): the merge runs no
 // statistic and the site model reads only how many there are.
 func (v PartialValue) point(a int) model.Point {
-	p := model.Point{Artifact: int32(a), Value: v.Value, OK: v.OK}
+	p := model.Point{Artifact: int32(a)}
+	p.SetValue(v.Value, v.OK)
 	p.SetZeroSamples(v.Samples)
 	p.SetFailure(v.Error)
 	return p
@@ -797,7 +798,7 @@ func sitePoints(d *model.Dataset, s *model.Series, steps []analysis.Step) []int 
 			return 0, false
 		}
 		pt := &s.Points[k]
-		return k, pt.OK && !math.IsNaN(pt.Value) && !math.IsInf(pt.Value, 0)
+		return k, pt.OK() && !math.IsNaN(pt.Value) && !math.IsInf(pt.Value, 0)
 	}
 	for _, st := range steps {
 		for pos, got := min(st.Prev, n-1), 0; pos >= 0 && got < SparkSide; pos-- {

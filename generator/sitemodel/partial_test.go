@@ -32,7 +32,7 @@ func TestSitePoints(t *testing.T) {
 	series := func(from, to int, failing, nan []int) *model.Series {
 		s := &model.Series{}
 		for a := from; a <= to; a++ {
-			pt := model.Point{Artifact: int32(a), Value: float64(a), OK: true}
+			pt := *valuePoint(a, float64(a), true)
 			if slices.Contains(failing, a) {
 				pt = model.Point{Artifact: int32(a)}
 				pt.SetFailure("exit status 2")
@@ -42,7 +42,7 @@ func TestSitePoints(t *testing.T) {
 			}
 			s.Points = append(s.Points, pt)
 		}
-		s.Points = append(s.Points, model.Point{Artifact: n, Value: 1, OK: true})
+		s.Points = append(s.Points, *valuePoint(int(n), 1, true))
 		return s
 	}
 	span := func(from, to int) []int {
@@ -88,9 +88,9 @@ func TestCollectorFoldedRows(t *testing.T) {
 	s := &model.Series{Key: model.SeriesKey{Benchmark: "a", Metric: "m"}}
 	d.Series = []*model.Series{s}
 	ds := model.Assemble(d, make([]string, 2))
-	before := model.Point{Artifact: 0, Value: 100, OK: true}
+	before := *valuePoint(0, 100, true)
 	before.SetSamples([]float64{99, 100, 101})
-	after := model.Point{Artifact: 1, Value: 100.1, OK: true}
+	after := *valuePoint(1, 100.1, true)
 	after.SetSamples([]float64{100, 100.1, 100.2})
 	z := zscore.Z{Z: 0.3, OK: true, Mean: 100, Std: 1}
 	noise := analysis.Row{Series: s, Before: &before, After: &after, Change: 0.001, OK: true, Threshold: 0.02, Factor: 0.05, Z: z,
@@ -127,4 +127,11 @@ func TestCollectorFoldedRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// valuePoint is a point of artifact a with value v, OK when ok.
+func valuePoint(a int, v float64, ok bool) *model.Point {
+	p := &model.Point{Artifact: int32(a)}
+	p.SetValue(v, ok)
+	return p
 }

@@ -96,10 +96,10 @@ func (p *planner) formatRow(r *analysis.Row, full bool) Row {
 	row := p.seriesRow(s)
 	row.Note = r.Note
 	unit := s.Metric.Unit
-	if full && r.Before != nil && r.Before.OK {
+	if full && r.Before != nil && r.Before.OK() {
 		row.Before = analysis.FormatValue(r.Before.Value, unit)
 	}
-	if full && r.After != nil && r.After.OK {
+	if full && r.After != nil && r.After.OK() {
 		row.After = analysis.FormatValue(r.After.Value, unit)
 	}
 	if r.OK {

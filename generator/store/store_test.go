@@ -468,7 +468,7 @@ func TestCheckpoint(t *testing.T) {
 		Summary        *model.SampleSummary
 	}
 	byValue := cmp.Transformer("point", func(p model.Point) pointView {
-		return pointView{p.Artifact, p.Value, p.OK, p.Samples(), p.Iters(), p.Failure(), p.Summary()}
+		return pointView{p.Artifact, p.Value, p.OK(), p.Samples(), p.Iters(), p.Failure(), p.Summary()}
 	})
 	if d := cmp.Diff(b.Dataset(), r.Dataset(), byValue, cmpopts.EquateNaNs(), cmpopts.EquateEmpty(), cmp.Exporter(func(reflect.Type) bool { return true })); d != "" {
 		t.Errorf("resumed dataset differs:\n%s", d)
