@@ -9,8 +9,9 @@ import (
 )
 
 // The memory limit. A build holds its whole dataset while it writes the
-// site (docs/internals.md, "Builds that scale"), and with GOGC 50 its peak
-// is about one and a half times what it holds: at L a nightly build held
+// site (docs/internals.md, "Builds that scale"), and with GOGC 50 (40
+// since 2026-11-28, main.go) its peak was about one and a half times what
+// it holds: at L a nightly build held
 // about 6 GB and peaked at 7.7 GB on 2b548a6 (about 3 and 4.3 GB on
 // da4abfa), a cold one peaks at 8.2 GB, more than a private repository's
 // GitHub runner has (7 GB). Go's soft memory limit makes the collector
