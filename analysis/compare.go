@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -573,7 +572,6 @@ type line struct {
 	pts     []model.Point // the series' points
 	artPos  []int32       // the comparer's: artifact → main-line position, -1 off it
 	entries []linePoint   // nil: entry k is point k
-	n       int           // the number of entries
 }
 
 // newLine indexes the main-line points of pts, artPos the main-line
@@ -590,15 +588,15 @@ func newLine(pts []model.Point, artPos []int32) line {
 		last = pos
 	}
 	if dense {
-		l.n = len(pts)
 		return l
 	}
+	n := 0
 	for k := range pts {
 		if artPos[pts[k].Artifact] >= 0 {
-			l.n++
+			n++
 		}
 	}
-	l.entries = make([]linePoint, 0, l.n)
+	l.entries = make([]linePoint, 0, n)
 	for k := range pts {
 		if pos := artPos[pts[k].Artifact]; pos >= 0 {
 			l.entries = append(l.entries, newLinePoint(pos, k, &pts[k]))
@@ -609,7 +607,27 @@ func newLine(pts []model.Point, artPos []int32) line {
 }
 
 // len is the number of entries.
-func (l *line) len() int { return l.n }
+func (l *line) len() int {
+	if l.entries != nil {
+		return len(l.entries)
+	}
+	return len(l.pts)
+}
+
+// search is the index of the first entry at or after position pos among
+// the entries from lo on.
+func (l *line) search(pos int32, lo int) int {
+	hi := l.len()
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.pos(m) < pos {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
 
 // point is the index in Series.Points of entry k.
 func (l *line) point(k int) int {
@@ -846,8 +864,7 @@ func lineSearch(line *line, pos, from int) int {
 			return k
 		}
 	}
-	from = min(from+2, line.len())
-	return from + sort.Search(line.len()-from, func(k int) bool { return int(line.pos(from+k)) >= pos })
+	return line.search(int32(pos), min(from+2, line.len()))
 }
 
 // linePoints finds the points of series s at base and head (main-line
@@ -962,7 +979,7 @@ func compareWith(d *model.Dataset, base, head int, opts Options, lines []line, e
 			l := &lines[i]
 			before, after, end = linePoints(s, l, base, head, bpos, hpos)
 			if bpos < 0 {
-				end = sort.Search(l.len(), func(k int) bool { return int(l.pos(k)) > start })
+				end = l.search(int32(start)+1, 0) // the entries at positions up to start
 			}
 		} else {
 			before, after = s.At(base), s.At(head)

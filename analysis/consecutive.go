@@ -59,7 +59,7 @@ func (c *Comparer) consecutive(from, to int, o Options) []*Comparison {
 			row[k] = -1
 		}
 		line := &c.lines[i]
-		for j := sort32(line, int32(from-1)); j < line.len() && int(line.pos(j)) < to; j++ {
+		for j := line.search(int32(from-1), 0); j < line.len() && int(line.pos(j)) < to; j++ {
 			q := int(line.pos(j)) // the head at position q, the base at q+1
 			if q >= from {
 				row[q-from] = 0
@@ -166,7 +166,7 @@ func (sw *sweep) series(i, from, to int, slot []int32, out []*Comparison) {
 		sw.lw.reset(line, from-1, opts.Lookback)
 	}
 	sliding := opts.Model == ModelRustcPerf
-	th := sort32(line, int32(from-1)) // entries line[:th] are in thr
+	th := line.search(int32(from-1), 0) // entries line[:th] are in thr
 	if sliding {
 		sw.thr.reset(opts.History)
 		first, n := th, 0

@@ -60,7 +60,7 @@ func (lb *lookback) begins(i int, pos int32) bool {
 // main-line index: the values at main-line positions (bpos−window, bpos].
 func (lb *lookback) lineObservations(dst []zscore.Observation, d *model.Dataset, i int, line *line, bpos, window int) []zscore.Observation {
 	lo := int32(bpos - window)
-	end := sort32(line, int32(bpos)+1)
+	end := line.search(int32(bpos)+1, 0)
 	start := end
 	for start > 0 && line.pos(start-1) > lo {
 		start--
@@ -102,20 +102,6 @@ func lineRanks(d *model.Dataset) []int {
 		rank[p] = r
 	}
 	return rank
-}
-
-// sort32 is the index of the first entry of line at or after pos.
-func sort32(line *line, pos int32) int {
-	lo, hi := 0, line.len()
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if line.pos(m) < pos {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // ancestryObservations appends the observations of series s (index i) for
@@ -199,7 +185,7 @@ type lineWindow struct {
 // reset prepares the window for bases from position from on.
 func (lw *lineWindow) reset(line *line, from, lookback int) {
 	lw.win.Reset()
-	lw.lo = sort32(line, int32(from-lookback+1))
+	lw.lo = line.search(int32(from-lookback+1), 0)
 	lw.hi = lw.lo
 }
 

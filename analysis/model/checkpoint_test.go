@@ -146,21 +146,18 @@ func plainSamples(series []*Series) []*Series {
 // value, not by where they are kept.
 var samplesByValue = cmp.Options{
 	cmp.AllowUnexported(rarePoint{}),
-	cmp.Transformer("point", func(p Point) struct {
-		Artifact int32
-		Value    float64
-		OK       bool
-		Samples  []float64
-		Rare     *rarePoint
-	} {
-		return struct {
-			Artifact int32
-			Value    float64
-			OK       bool
-			Samples  []float64
-			Rare     *rarePoint
-		}{p.Artifact, p.Value, p.OK(), p.Samples(), p.rare()}
+	cmp.Transformer("point", func(p Point) pointByValue {
+		return pointByValue{p.Artifact, p.Value, p.OK(), p.Samples(), p.rare()}
 	}),
+}
+
+// pointByValue is what a point holds, by value.
+type pointByValue struct {
+	Artifact int32
+	Value    float64
+	OK       bool
+	Samples  []float64
+	Rare     *rarePoint
 }
 
 // TestResumeEqualsFull: a builder resumed from the state of some runs and
