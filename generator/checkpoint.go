@@ -181,7 +181,7 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	if next != len(inputs) {
 		return archives{}, false
 	}
-	b, err := model.ResumeBuilder(opts, state, chunk, func(run int, origin string) (int, bool) {
+	b, err := model.ResumeBuilderFrom(opts, state, chunk, func(run int, origin string) (int, bool) {
 		if run >= len(runPos) || files[runPos[run]].Origin != origin {
 			return 0, false
 		}

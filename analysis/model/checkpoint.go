@@ -230,6 +230,19 @@ type StatePart func(w io.Writer, offset int) error
 // in a file of its own. It must be called before Dataset. A chunk is
 // written as it is made, a megabyte at a time.
 func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) error) error {
+	return b.WriteStateLeaving(w, offset, func(i int, cols, floats StatePart) (io.ReaderAt, int64, error) {
+		return nil, 0, chunk(i, cols, floats)
+	})
+}
+
+// WriteStateLeaving is WriteState where chunk may return where chunk i's
+// floats part stays once written (at, where it begins at off, as
+// ChunkParts.At): the builder's points of that chunk then read their
+// samples from there when asked for (lazyfloats.go), as a builder resumed
+// from the state does, and the memory they were in is dropped. A build
+// writes its checkpoint before it analyses: at L the samples were 0.8 GB
+// of what a cold build held through its analysis.
+func (b *Builder) WriteStateLeaving(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) (at io.ReaderAt, off int64, err error)) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
 		return errors.New("model: state of a diverged builder")
 	}
@@ -282,14 +295,83 @@ func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, fl
 	if err := writeHead(w, offset, &m); err != nil {
 		return err
 	}
+	var scratch []byte
 	for i, c := range chunks {
 		cols := func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, ri) }
-		floats := func(w io.Writer, offset int) error { return writeFloats(w, offset, c) }
-		if err := chunk(i, cols, floats); err != nil {
+		n := 0
+		floats := func(w io.Writer, offset int) error {
+			cw := &countWriter{w: w}
+			err := writeFloats(cw, offset, c)
+			n = cw.n
 			return err
+		}
+		at, off, err := chunk(i, cols, floats)
+		if err != nil {
+			return err
+		}
+		if at != nil {
+			scratch = leave(c, at, off, n, scratch)
 		}
 	}
 	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// leave makes the points of the series all, a chunk of the state, read
+// their samples from its floats part as written, n bytes at off of at,
+// rather than from where they are (WriteStateLeaving). It reads the part
+// back into buf's memory (returned for the next chunk) and leaves the
+// points as they are unless every group reads as writeFloats wrote it.
+func leave(all []*seriesBuild, at io.ReaderAt, off int64, n int, buf []byte) []byte {
+	buf = slices.Grow(buf[:0], n)[:n]
+	if _, err := at.ReadAt(buf, off); err != nil {
+		return buf
+	}
+	// each walks the points with their samples' and iteration counts'
+	// groups, in writeFloats' order: f gets a point and where its samples
+	// begin in the part.
+	each := func(f func(p *Point, o int)) bool {
+		rest := buf
+		for _, sb := range all {
+			for pt := range sb.held() {
+				p := sb.point(pt)
+				k, l := p.NumSamples(), len(p.Iters())
+				if k > 0 && f != nil {
+					f(p, n-len(rest))
+				}
+				var ok bool
+				if rest, ok = skipFloats(rest, k); !ok {
+					return false
+				}
+				if rest, ok = skipFloats(rest, l); !ok {
+					return false
+				}
+			}
+		}
+		return len(rest) == 0
+	}
+	if !each(nil) {
+		return buf
+	}
+	srcs := sources{part: buf, at: at, off: off}
+	each(func(p *Point, o int) {
+		r := p.rare()
+		p.setSamples(srcs.ref(o, p.NumSamples()))
+		p.setRareValue(r)
+	})
+	srcs.end()
+	return buf
 }
 
 // writeHead writes the head of a part, v's gob, padded for the columns
@@ -372,11 +454,12 @@ func writeFloats(w io.Writer, _ int, all []*seriesBuild) error {
 	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
 	var prev *seriesBuild
 	var samples, iters int
+	var peek segPeek
 	c.each(func(p *Point, sb *seriesBuild, _ int32) {
 		if sb != prev {
 			prev, samples, iters = sb, 0, 0
 		}
-		c.dst = appendSamples(c.dst, p, &samples)
+		c.dst = appendSamples(c.dst, p, &samples, &peek)
 		c.dst = appendFloats(c.dst, p.Iters(), &iters)
 	})
 	return c.end()
@@ -441,6 +524,17 @@ func readHead(part []byte, v any) ([]byte, error) {
 // increase with i. New runs are then added with AddAt; before Dataset,
 // Diverged says whether the result can be used.
 func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
+	return ResumeBuilderFrom(opts, state, func(i int, cols, _ []byte) (ChunkParts, bool) {
+		c, f, ok := chunk(i, cols)
+		return ChunkParts{Cols: c, Floats: f}, ok
+	}, pos)
+}
+
+// ResumeBuilderFrom is ResumeBuilder with chunks read by chunk(i, cols,
+// floats) into cols' and floats' memory when large enough: a chunk whose
+// floats part it says where to read again (ChunkParts.At) leaves its
+// samples there (lazyfloats.go).
+func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, floats []byte) (ChunkParts, bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
 	b := NewBuilder(opts)
 	var m stateMeta
 	if _, err := readHead(state, &m); err != nil {
@@ -508,19 +602,22 @@ func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(m.Chunks))) {
 		wg.Go(func() {
-			var scratch []byte
+			var cols, floats []byte
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(m.Chunks) {
 					return
 				}
-				cols, floats, ok := chunk(i, scratch)
+				parts, ok := chunk(i, cols, floats)
 				if !ok {
 					errs[i] = fmt.Errorf("model: chunk %d of the builder state is missing", i)
 					continue
 				}
-				got[i], errs[i] = resumeChunk(cols, floats, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
-				scratch = cols[:0]
+				got[i], errs[i] = resumeChunk(parts, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
+				cols = parts.Cols[:0]
+				if parts.At != nil {
+					floats = parts.Floats[:0] // the points refer to At
+				}
 			}
 		})
 	}
@@ -542,9 +639,11 @@ func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []
 // resumeChunk decodes chunk i of a state (its columns and floats parts),
 // which the dataset-wide part says holds want: arts artifacts and runs
 // runs are the state's, newPos maps its positions to this build's.
-// Nothing it returns refers to data; its points' samples refer to floats
-// (which the caller must not reuse).
-func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
+// Nothing it returns refers to the columns; its points' samples refer to
+// the floats part (which the caller must not reuse), or, when parts.At is
+// set, to segments of it read again from there.
+func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
+	data, floats := parts.Cols, parts.Floats
 	var m chunkMeta
 	cols, err := readHead(data, &m)
 	if err != nil {
@@ -564,13 +663,14 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 	if len(floats) > math.MaxUint32 {
 		return nil, errState // a sample's offset is 32 bits
 	}
-	// The samples stay encoded, in floats' memory (sampleRef); they are
-	// checked here, decoded when asked for.
+	// The samples stay encoded, in floats' memory (sampleRef) or in
+	// parts.At's; they are checked here, decoded when asked for.
 	// A point's offset into its source is 20 bits (sampleRef): the
-	// chunk's samples are cut into sources of at most that, each
-	// begun where a point's samples would be past it.
-	enc, encAt := &sampleSrc{enc: floats}, 0
+	// chunk's samples are cut into sources of at most that (of
+	// lazySegment when left in parts.At), each begun where a point's
+	// samples would be past it.
 	all := floats
+	srcs := sources{part: all, at: parts.At, off: parts.Off}
 	iters := make([]float64, ni)
 	// Each series' points and run indices get room for a few more (a
 	// nightly build adds one to every series): without it, adding one
@@ -644,11 +744,7 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 				return nil, errState
 			}
 			if k > 0 {
-				at := len(all) - len(floats)
-				if at-encAt > maxOff {
-					enc, encAt = &sampleSrc{enc: floats}, at
-				}
-				p.setSamples(sampleRef{src: enc, off: uint32(at - encAt), n: uint32(k)})
+				p.setSamples(srcs.ref(len(all)-len(floats), int(k)))
 				if floats, ok = skipFloats(floats, int(k)); !ok {
 					return nil, errState
 				}
@@ -685,6 +781,7 @@ func resumeChunk(data, floats []byte, i int, want stateChunk, arts, runs int, ne
 	if at != np || so != ns || io != ni || len(cols) != 0 || len(floats) != 0 {
 		return nil, errState
 	}
+	srcs.end()
 	return out, nil
 }
 

@@ -112,7 +112,7 @@ func (p *Point) setRareValue(r *rarePoint) {
 	}
 	own := &sampleSrc{rare: r}
 	if src != nil {
-		own.dec, own.enc, own.n = src.dec, src.enc, src.n
+		own.dec, own.enc, own.seg, own.segAt, own.n = src.dec, src.enc, src.seg, src.segAt, src.n
 	}
 	p.src = own
 }
@@ -193,13 +193,7 @@ func (p *Point) setSamples(r sampleRef) {
 		return
 	}
 	if r.off > maxOff || r.n > maxInlineN {
-		own := &sampleSrc{rare: r.src.rare, n: int(r.n)}
-		if r.src.enc != nil {
-			own.enc = r.src.enc[r.off:]
-		} else {
-			own.dec = r.src.dec[r.off : r.off+r.n]
-		}
-		r = sampleRef{own, 0, nInSrc}
+		r = sampleRef{r.src.slice(r.off, r.n), 0, nInSrc}
 	}
 	p.src = r.src
 	p.ref |= r.n<<nShift | r.off
@@ -208,15 +202,45 @@ func (p *Point) setSamples(r sampleRef) {
 // sampleSrc is memory that points' samples refer to: decoded floats (a
 // builder's slab, or one point's own) or a checkpoint chunk's encoded
 // groups, which were checked when it was read (skipFloats), so decoding
-// them cannot fail. What a point refers to is never written again (a
-// slab is appended to past it). A source shared by many points has no
-// rare values; a point with rare values has a source of its own
-// (setRareValue).
+// them cannot fail; those are in memory (enc) or left in the checkpoint's
+// file (seg, from segAt on: lazyfloats.go). What a point refers to is
+// never written again (a slab is appended to past it). A source shared by
+// many points has no rare values; a point with rare values has a source
+// of its own (setRareValue).
 type sampleSrc struct {
-	dec  []float64
-	enc  []byte
-	rare *rarePoint
-	n    int // the number of samples, for a point whose ref says nInSrc
+	dec   []float64
+	enc   []byte
+	seg   *segment
+	segAt int
+	rare  *rarePoint
+	n     int // the number of samples, for a point whose ref says nInSrc
+}
+
+// encoded reports whether the source's samples are encoded groups.
+func (s *sampleSrc) encoded() bool { return s.enc != nil || s.seg != nil }
+
+// bytes are the source's encoded groups (encoded is true), read from the
+// checkpoint's file if they were left there.
+func (s *sampleSrc) bytes() []byte {
+	if s.seg != nil {
+		return s.seg.bytes()[s.segAt:]
+	}
+	return s.enc
+}
+
+// slice is a source of the samples at byte off of s's encoded groups or at
+// index off of its decoded floats (n of them).
+func (s *sampleSrc) slice(off, n uint32) *sampleSrc {
+	own := &sampleSrc{rare: s.rare, n: int(n)}
+	switch {
+	case s.seg != nil:
+		own.seg, own.segAt = s.seg, s.segAt+int(off)
+	case s.enc != nil:
+		own.enc = s.enc[off:]
+	default:
+		own.dec = s.dec[off : off+n]
+	}
+	return own
 }
 
 // Samples are the point's samples, in the order the result listed them;
@@ -224,7 +248,7 @@ type sampleSrc struct {
 // point a builder made or resumed) are decoded into new memory on each
 // call: a caller that reads them in a loop uses [Point.SamplesTo].
 func (p *Point) Samples() []float64 {
-	if r := p.samples(); r.n > 0 && r.src.enc == nil {
+	if r := p.samples(); r.n > 0 && !r.src.encoded() {
 		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
 	}
 	return p.SamplesTo(nil)
@@ -240,11 +264,11 @@ func (p *Point) SamplesTo(buf []float64) []float64 {
 		return buf[:0]
 	}
 	out := slices.Grow(buf[:0], int(r.n))[:r.n]
-	if r.src.enc == nil {
+	if !r.src.encoded() {
 		copy(out, r.src.dec[r.off:r.off+r.n])
 		return out
 	}
-	if _, ok := readFloats(r.src.enc[r.off:], out); !ok {
+	if _, ok := readFloats(r.src.bytes()[r.off:], out); !ok {
 		// skipFloats checked these bytes when the chunk was read.
 		panic("model: encoded samples that were checked do not decode")
 	}

@@ -138,10 +138,15 @@ func scanFloats(src []byte, n int, out []float64) (rest []byte, ok bool) {
 }
 
 // appendSamples appends p's samples to dst as appendFloats does; samples
-// held encoded are copied as they are (their scale becomes the hint).
-func appendSamples(dst []byte, p *Point, hint *int) []byte {
-	if r := p.samples(); r.n > 0 && r.src.enc != nil {
-		g := r.src.enc[r.off:]
+// held encoded are copied as they are (their scale becomes the hint), those
+// left in the checkpoint's file read through peek.
+func appendSamples(dst []byte, p *Point, hint *int, peek *segPeek) []byte {
+	if r := p.samples(); r.n > 0 && r.src.encoded() {
+		g := r.src.enc
+		if r.src.seg != nil {
+			g = peek.bytes(r.src.seg)[r.src.segAt:]
+		}
+		g = g[r.off:]
 		rest, _ := skipFloats(g, int(r.n))
 		*hint = int(g[0])
 		return append(dst, g[:len(g)-len(rest)]...)

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/perfpages/perfpages/analysis/model"
+	"github.com/perfpages/perfpages/generator/internal/capped"
 )
 
 // The checkpoint: the dataset builder's state after the archives' runs,
@@ -65,14 +67,21 @@ func (s *Store) HasCheckpoint(options string) bool {
 }
 
 // Checkpoint returns the inputs, the builder's dataset-wide state and a
-// reader of its chunks (for model.ResumeBuilder, safe to call on several
-// goroutines; the columns are read into scratch when it is large enough)
-// of the checkpoint kept with options (what it depends on besides its
-// inputs: the builder checks its own options); false when there is none
-// of that version, or it is broken. A chunk a part of which is missing,
-// of another checkpoint or broken is false from chunk (a broken one is
-// also a warning, and removed).
-func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), ok bool) {
+// reader of its chunks (for model.ResumeBuilderFrom, safe to call on
+// several goroutines; the parts are read into cols' and floats' memory
+// when large enough) of the checkpoint kept with options (what it depends
+// on besides its inputs: the builder checks its own options); false when
+// there is none of that version, or it is broken. A chunk a part of which
+// is missing, of another checkpoint or broken is false from chunk (a
+// broken one is also a warning, and removed).
+//
+// A chunk's floats part comes with its file, open (model.ChunkParts.At):
+// the resumed dataset reads its points' samples from there when they are
+// asked for, rather than holding them (model's lazyfloats.go). The file
+// is the one that was read and checked: a later build's checkpoint
+// replaces it by a rename, which leaves the open file as it was. It is
+// closed when the dataset no longer refers to it (os.File's cleanup).
+func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int, cols, floats []byte) (model.ChunkParts, bool), ok bool) {
 	payload, ok := s.read(checkpointName, version(Tool(), checkpointName, options))
 	if !ok {
 		return nil, nil, nil, false
@@ -89,13 +98,17 @@ func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk fun
 		s.broken(checkpointName, err)
 		return nil, nil, nil, false
 	}
-	chunk = func(i int, scratch []byte) ([]byte, []byte, bool) {
-		cols, ok := s.readInto(chunkName(i), partVersion(chunkName(i), options, gen), scratch)
+	chunk = func(i int, cols, floats []byte) (model.ChunkParts, bool) {
+		cols, ok := s.readInto(chunkName(i), partVersion(chunkName(i), options, gen), cols)
 		if !ok {
-			return nil, nil, false
+			return model.ChunkParts{}, false
 		}
-		floats, ok := s.read(floatsName(i), partVersion(floatsName(i), options, gen))
-		return cols, floats, ok
+		name := floatsName(i)
+		floats, f, ok := s.readOpen(name, partVersion(name, options, gen), floats, true)
+		if !ok {
+			return model.ChunkParts{}, false
+		}
+		return model.ChunkParts{Cols: cols, Floats: floats, At: f, Off: payloadOffset(name)}, true
 	}
 	return held, state, chunk, true
 }
@@ -125,11 +138,21 @@ func (s *Store) SaveCheckpoint(options string, held []Held, b *model.Builder) {
 	// The head is made as the state is written, after its chunks.
 	var head bytes.Buffer
 	prefix := len(magicOf(checkpointName)) + 32 + 8 + list.Len() + 16
-	err := b.WriteState(&head, prefix, func(i int, cols, floats model.StatePart) error {
+	// b's points are left reading their samples from the floats files
+	// written, open, as a resumed builder's (Checkpoint).
+	err := b.WriteStateLeaving(&head, prefix, func(i int, cols, floats model.StatePart) (io.ReaderAt, int64, error) {
 		if err := s.write(chunkName(i), partVersion(chunkName(i), options, gen), cols); err != nil {
-			return err
+			return nil, 0, err
 		}
-		return s.write(floatsName(i), partVersion(floatsName(i), options, gen), floats)
+		name := floatsName(i)
+		if err := s.write(name, partVersion(name, options, gen), floats); err != nil {
+			return nil, 0, err
+		}
+		f, _, err := capped.OpenRegular(filepath.Join(s.dir, name), false)
+		if err != nil {
+			return nil, 0, nil // the samples stay where they are
+		}
+		return f, payloadOffset(name), nil
 	})
 	if err == nil {
 		err = s.write(checkpointName, version(Tool(), checkpointName, options), func(w io.Writer, offset int) error {

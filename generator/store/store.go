@@ -126,8 +126,9 @@
 // core at once, each file checked by its own checksum and decoded without
 // a per-point lookup: the columns are decoded into the points and dropped,
 // each core reading chunk after chunk into one buffer, and the samples
-// into one array per chunk (what a build's memory holds of the checkpoint
-// is its samples, 80 MB at M as float64s). The chunks'
+// part read to be checked and to find each point's samples, then dropped
+// too: the points read their samples from the file, kept open, in
+// segments of a few KiB, when asked for (model's lazyfloats.go). The chunks'
 // versions name the head's generation (16 random bytes), so that a chunk
 // of another checkpoint — a build killed between writing the chunks and
 // the head — is not mixed in: it is not read, and the build adds every
@@ -158,7 +159,11 @@
 // mapping would save the copy into memory, but a file changed or cut in
 // place while a build runs would then change the dataset under it, or
 // kill the build with SIGBUS, after its checksum was checked; read into
-// memory, what was checked is what is used.
+// memory, what was checked is what is used. The samples, which a nightly
+// build reads a few of per series, are read again from the open file
+// (pread, not a mapping), each segment checked against the CRC taken of
+// it when the chunk was read: a file changed in place during the build
+// stops it with a message, never with other numbers.
 //
 // Why files and not an embedded database: every entry is written once and
 // read whole by a key (content addressing), the folder is private to one
@@ -647,6 +652,13 @@ func (s *Store) read(name string, v [32]byte) ([]byte, bool) {
 // readInto is read into buf's memory when it is large enough: a caller
 // that reads many files it uses one at a time reads them into one buffer.
 func (s *Store) readInto(name string, v [32]byte, buf []byte) ([]byte, bool) {
+	payload, _, ok := s.readOpen(name, v, buf, false)
+	return payload, ok
+}
+
+// readOpen is readInto; with keep, it also returns the file, open, where
+// the payload begins at payloadOffset(name) (the caller closes it).
+func (s *Store) readOpen(name string, v [32]byte, buf []byte, keep bool) ([]byte, *os.File, bool) {
 	path := filepath.Join(s.dir, name)
 	s.mu.Lock()
 	e, ok := s.index[name]
@@ -655,14 +667,14 @@ func (s *Store) readInto(name string, v [32]byte, buf []byte) ([]byte, bool) {
 		if _, err := os.Lstat(path); err == nil {
 			s.broken(name, errors.New("not a file this store wrote (the index does not list it)"))
 		}
-		return nil, false
+		return nil, nil, false
 	}
 	if e.Version != v {
-		return nil, false
+		return nil, nil, false
 	}
-	data, ident, err := readSized(path, e.Size, buf)
+	data, ident, f, err := readSized(path, e.Size, buf, keep)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
+		return nil, nil, false
 	}
 	var payload []byte
 	switch {
@@ -676,30 +688,42 @@ func (s *Store) readInto(name string, v [32]byte, buf []byte) ([]byte, bool) {
 		err = errors.New("of another version than the index says")
 	}
 	if err != nil {
+		if f != nil {
+			f.Close()
+		}
 		s.broken(name, err)
-		return nil, false
+		return nil, nil, false
 	}
 	s.mu.Lock()
 	s.kept[name] = true
 	s.mu.Unlock()
-	return payload[len(v):], true
+	return payload[len(v):], f, true
 }
+
+// payloadOffset is where the payload read returns begins in the file name.
+func payloadOffset(name string) int64 { return int64(len(magicOf(name))) + 32 }
 
 // readSized reads the regular file path, which must be size bytes long,
 // into buf's memory when it is large enough; ident is the file's identity
-// (fileid.Key) as it was opened, "" where the system keeps none.
-func readSized(path string, size int64, buf []byte) (data []byte, ident string, err error) {
+// (fileid.Key) as it was opened, "" where the system keeps none. With
+// keep, the file is returned open when there was no error (the caller
+// closes it); without, kept is nil.
+func readSized(path string, size int64, buf []byte, keep bool) (data []byte, ident string, kept *os.File, err error) {
 	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	defer f.Close()
+	defer func() {
+		if kept == nil {
+			f.Close()
+		}
+	}()
 	if fi.Size() != size {
-		return nil, "", fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
+		return nil, "", nil, fmt.Errorf("%d bytes where the store wrote %d", fi.Size(), size)
 	}
 	ident, _, _ = fileid.Key(fi)
-	if data, err = readOpen(f, size, buf); err != nil {
-		return nil, "", err
+	if data, err = readAll(f, size, buf); err != nil {
+		return nil, "", nil, err
 	}
 	// The identity after the read, too: a write while it was read moves
 	// the status-change time.
@@ -708,12 +732,15 @@ func readSized(path string, size int64, buf []byte) (data []byte, ident string, 
 	} else if key, _, _ := fileid.Key(after); key != ident {
 		ident = ""
 	}
-	return data, ident, nil
+	if keep {
+		kept = f
+	}
+	return data, ident, kept, nil
 }
 
-// readOpen reads the open file f of size bytes whole, into buf's memory
+// readAll reads the open file f of size bytes whole, into buf's memory
 // when it is large enough.
-func readOpen(f *os.File, size int64, buf []byte) ([]byte, error) {
+func readAll(f *os.File, size int64, buf []byte) ([]byte, error) {
 	// One allocation of the recorded size, and not a byte more.
 	var data []byte
 	if int64(cap(buf)) >= size {

@@ -454,10 +454,21 @@ func TestCheckpoint(t *testing.T) {
 	if d := cmp.Diff(held, got); d != "" {
 		t.Errorf("held inputs differ:\n%s", d)
 	}
-	r, err := model.ResumeBuilder(model.BuildOptions{}, state, chunk, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
-	if err != nil {
-		t.Fatal(err)
+	resume := func() *model.Builder {
+		t.Helper()
+		r, err := model.ResumeBuilderFrom(model.BuildOptions{}, state, chunk, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
+	r := resume()
+	// The resumed points read their samples from the floats file they
+	// were resumed from, open: a checkpoint saved since (files replaced
+	// by a rename) changes nothing.
+	other := model.NewBuilder(model.BuildOptions{})
+	other.AddAt(0, "b.json", sampleEntry().Runs[0])
+	s.SaveCheckpoint("opts", held, other)
 	// Points by what they hold (a resumed point's samples are encoded).
 	type pointView struct {
 		Artifact       int32
@@ -497,7 +508,7 @@ func TestCheckpoint(t *testing.T) {
 	if !ok {
 		t.Fatalf("no checkpoint; warnings %v", s.Warnings())
 	}
-	if _, _, ok := chunk(0, nil); ok || len(s.Warnings()) != 1 {
+	if _, ok := chunk(0, nil, nil); ok || len(s.Warnings()) != 1 {
 		t.Errorf("a flipped bit in a chunk: read %t, warnings %v", ok, s.Warnings())
 	}
 	// A chunk's columns or floats of another checkpoint are not read.
@@ -513,7 +524,7 @@ func TestCheckpoint(t *testing.T) {
 		if _, _, chunk, ok = s.Checkpoint("opts"); !ok {
 			t.Fatal("no checkpoint")
 		}
-		if _, _, ok := chunk(0, nil); ok {
+		if _, ok := chunk(0, nil, nil); ok {
 			t.Errorf("%s of another checkpoint was read", part.what)
 		}
 	}
@@ -619,7 +630,7 @@ func TestTrustedByIdentity(t *testing.T) {
 	s, _ = Open(dir, testOut)
 	path := filepath.Join(s.dir, name)
 	data, _ := os.ReadFile(path)
-	if _, id, err := readSized(path, int64(len(data)), nil); err != nil || id != s.index[name].Ident {
+	if _, id, _, err := readSized(path, int64(len(data)), nil, false); err != nil || id != s.index[name].Ident {
 		t.Fatalf("the unchanged file's identity %q, recorded %q (%v)", id, s.index[name].Ident, err)
 	}
 	got = nil
