@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Checkpoints. A nightly build adds a commit or two to a history of
@@ -685,6 +686,10 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 	}
 	runIdx := make([]int32, room)
 	rb := 0 // where the next series' run indices start in runIdx
+	// The chunk's points in one array, every series' with its room.
+	slab := make([]Point, room)
+	adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(slab))), len(slab)*int(unsafe.Sizeof(Point{}))))
+	adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(runIdx))), len(runIdx)*4))
 	// The sparse lists, by point in order: a cursor each.
 	sorted := func(n int, at func(int) int) bool {
 		for k := range n {
@@ -715,7 +720,7 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 			out = append(out, &seriesBuild{s: s, skeleton: true, value: ss.Value, maxArt: -1, old: ss.Arts, originPos: newPos(ss.OriginPos)})
 			continue
 		}
-		pts := make([]Point, ss.N, roomFor(ss.N))
+		pts := slab[rb : rb+ss.N : rb+roomFor(ss.N)]
 		ris := runIdx[rb : rb+ss.N : rb+roomFor(ss.N)]
 		rb += roomFor(ss.N)
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
