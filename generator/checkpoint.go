@@ -128,6 +128,13 @@ func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, 
 // file's key is computed as it is decoded, its hash recorded in sums (for
 // the next build) when sums is not nil.
 func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store, sums *fileSums) archives {
+	if st != nil {
+		// The samples go to a file as they are added, and to the
+		// checkpoint's files once it is written (model's lazyfloats.go).
+		if f, err := st.Spill(); err == nil {
+			opts.Spill = f
+		}
+	}
 	b := model.NewBuilder(opts)
 	a := archives{b: b, inputs: map[string][][32]byte{}}
 	// The checkpoint saved below holds every file: no .run entry is

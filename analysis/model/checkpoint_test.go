@@ -294,7 +294,7 @@ func TestResumedSamplesStayEncoded(t *testing.T) {
 			if p.NumSamples() == 0 {
 				continue
 			}
-			if p.src.enc == nil {
+			if !p.src.encoded() {
 				t.Fatalf("series %d point %d: samples decoded on resume", i, k)
 			}
 			xs := p.SamplesTo(buf)

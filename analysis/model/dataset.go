@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"runtime"
@@ -112,7 +113,8 @@ func (p *Point) setRareValue(r *rarePoint) {
 	}
 	own := &sampleSrc{rare: r}
 	if src != nil {
-		own.dec, own.enc, own.seg, own.segAt, own.n = src.dec, src.enc, src.seg, src.segAt, src.n
+		own.base, own.at = src.root()
+		own.n = src.n
 	}
 	p.src = own
 }
@@ -200,47 +202,63 @@ func (p *Point) setSamples(r sampleRef) {
 }
 
 // sampleSrc is memory that points' samples refer to: decoded floats (a
-// builder's slab, or one point's own) or a checkpoint chunk's encoded
-// groups, which were checked when it was read (skipFloats), so decoding
-// them cannot fail; those are in memory (enc) or left in the checkpoint's
-// file (seg, from segAt on: lazyfloats.go). What a point refers to is
-// never written again (a slab is appended to past it). A source shared by
-// many points has no rare values; a point with rare values has a source
-// of its own (setRareValue).
+// point's own), or encoded groups (floatcodec.go) in memory (enc: a
+// builder's slab or block, a checkpoint chunk's floats part) or in a
+// file (seg: lazyfloats.go), which were checked when they were read
+// (skipFloats) or written, so decoding them cannot fail. What a point
+// refers to is never written again (a slab is appended to past it, a
+// block is moved to a file whole). A source shared by many points has no
+// rare values; a point with rare values has a source of its own
+// (setRareValue) that refers to the shared one (base, from at on: a byte
+// offset of encoded groups, an index of decoded floats) rather than
+// copying where it is, so that a block moved to a file takes every point
+// with it.
 type sampleSrc struct {
-	dec   []float64
-	enc   []byte
-	seg   *segment
-	segAt int
-	rare  *rarePoint
-	n     int // the number of samples, for a point whose ref says nInSrc
+	dec  []float64
+	enc  []byte
+	seg  *segment
+	base *sampleSrc
+	at   int
+	rare *rarePoint
+	n    int // the number of samples, for a point whose ref says nInSrc
+}
+
+// root is the source that holds s's samples (s, or its base) and where
+// they begin in it.
+func (s *sampleSrc) root() (*sampleSrc, int) {
+	if s.base != nil {
+		return s.base, s.at
+	}
+	return s, 0
 }
 
 // encoded reports whether the source's samples are encoded groups.
-func (s *sampleSrc) encoded() bool { return s.enc != nil || s.seg != nil }
-
-// bytes are the source's encoded groups (encoded is true), read from the
-// checkpoint's file if they were left there.
-func (s *sampleSrc) bytes() []byte {
-	if s.seg != nil {
-		return s.seg.bytes()[s.segAt:]
-	}
-	return s.enc
+func (s *sampleSrc) encoded() bool {
+	r, _ := s.root()
+	return r.enc != nil || r.seg != nil
 }
 
-// slice is a source of the samples at byte off of s's encoded groups or at
-// index off of its decoded floats (n of them).
-func (s *sampleSrc) slice(off, n uint32) *sampleSrc {
-	own := &sampleSrc{rare: s.rare, n: int(n)}
-	switch {
-	case s.seg != nil:
-		own.seg, own.segAt = s.seg, s.segAt+int(off)
-	case s.enc != nil:
-		own.enc = s.enc[off:]
-	default:
-		own.dec = s.dec[off : off+n]
+// bytes are the source's encoded groups (encoded is true), read from the
+// file if they are in one.
+func (s *sampleSrc) bytes() []byte {
+	r, at := s.root()
+	if r.seg != nil {
+		return r.seg.bytes()[at:]
 	}
-	return own
+	return r.enc[at:]
+}
+
+// floats are the source's decoded floats (encoded is false).
+func (s *sampleSrc) floats() []float64 {
+	r, at := s.root()
+	return r.dec[at:]
+}
+
+// slice is a source of the n samples at byte off of s's encoded groups or
+// at index off of its decoded floats.
+func (s *sampleSrc) slice(off, n uint32) *sampleSrc {
+	base, at := s.root()
+	return &sampleSrc{rare: s.rare, n: int(n), base: base, at: at + int(off)}
 }
 
 // Samples are the point's samples, in the order the result listed them;
@@ -249,7 +267,7 @@ func (s *sampleSrc) slice(off, n uint32) *sampleSrc {
 // call: a caller that reads them in a loop uses [Point.SamplesTo].
 func (p *Point) Samples() []float64 {
 	if r := p.samples(); r.n > 0 && !r.src.encoded() {
-		return r.src.dec[r.off : r.off+r.n : r.off+r.n]
+		return r.src.floats()[r.off : r.off+r.n : r.off+r.n]
 	}
 	return p.SamplesTo(nil)
 }
@@ -265,7 +283,7 @@ func (p *Point) SamplesTo(buf []float64) []float64 {
 	}
 	out := slices.Grow(buf[:0], int(r.n))[:r.n]
 	if !r.src.encoded() {
-		copy(out, r.src.dec[r.off:r.off+r.n])
+		copy(out, r.src.floats()[r.off:r.off+r.n])
 		return out
 	}
 	if _, ok := readFloats(r.src.bytes()[r.off:], out); !ok {
@@ -591,6 +609,14 @@ type BuildOptions struct {
 	// It changes no result, only where the points are kept, so it is not
 	// part of the options' key (no JSON).
 	SeriesSizes map[SeriesKey]int `json:"-"`
+	// Spill, when not nil, is a file the builder moves its points' samples
+	// to as it adds them: each series' are encoded into a block of its
+	// own, and a block of lazySegment bytes is written to Spill and left
+	// there, read again when asked for (lazyfloats.go). A cold build's
+	// samples (at L, 0.8 GB encoded) then stay out of memory while its
+	// archives are added, where they were most of what it held beside the
+	// points. It changes no result (no JSON).
+	Spill SpillFile `json:"-"`
 	// Keep, when not nil, is the benchmarks whose points the dataset
 	// holds: a shard of a sharded build holds its own benchmarks'. The
 	// results of other benchmarks are dropped as runs are added, but
@@ -601,6 +627,13 @@ type BuildOptions struct {
 	// and so is every held series. Its rule is part of a state's options
 	// (WriteState), not of their JSON.
 	Keep Keep `json:"-"`
+}
+
+// SpillFile is where a builder moves samples (BuildOptions.Spill): an
+// *os.File of its own.
+type SpillFile interface {
+	io.ReaderAt
+	io.WriterAt
 }
 
 // Keep is a rule on benchmark names (BuildOptions.Keep).
@@ -641,8 +674,11 @@ type Builder struct {
 	// replaced by one of twice that, up to 64 Ki floats.
 	slab []float64
 	// encSlab is where the samples of the points it adds are encoded
-	// (encodeSamples), filled and replaced alike up to 512 KiB.
+	// (encodeSamples), filled and replaced alike up to 512 KiB, without
+	// Spill.
 	encSlab *sampleSrc
+	// spilled is how many bytes were written to Spill.
+	spilled int64
 }
 
 // posWarning is a warning and the position of the run it came from:
@@ -686,6 +722,9 @@ type seriesBuild struct {
 	// scale is the scale of the last samples encoded into the builder's
 	// slab (floatcodec.go's hint: a series keeps its precision).
 	scale int
+	// block is where the series' samples are encoded with Spill
+	// (encodeSamples).
+	block *sampleSrc
 	// value is the series' single-value rule (Dataset.Value for its
 	// metric, which is fixed when the series is made).
 	value ValueKind
@@ -938,7 +977,7 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		// would keep whole, dropped results and all), and a kept
 		// dataset's iteration counts copied into them.
 		p := Point{Artifact: int32(art)}
-		p.setSamples(b.encodeSamples(res.Samples, &sb.scale))
+		p.setSamples(b.encodeSamples(sb, res.Samples))
 		p.SetFailure(res.Error)
 		if b.opts.Keep != nil {
 			p.setRare(b.own(res.Iters), ownSummary(res.Summary))
@@ -972,29 +1011,61 @@ func (b *Builder) own(xs []float64) []float64 {
 }
 
 // encodeSamples is a reference to xs encoded (floatcodec.go's group, scale
-// the series' hint) in the builder's encoded slabs, which double up to
-// 512 KiB. A build holds every point's samples until it ends, and encoded
-// they take a third of the memory (at L, 2 GB as float64s): the few
-// comparisons that read a point's samples decode them
-// ([Point.SamplesTo]), and a checkpoint copies the groups as they are.
-// The encoding is exact (floatcodec.go), so the numbers are the same.
-func (b *Builder) encodeSamples(xs []float64, scale *int) sampleRef {
+// the series' hint), sb's next samples. A build holds every point's
+// samples until it ends, and encoded they take a third of the memory (at
+// L, 2 GB as float64s): the few comparisons that read a point's samples
+// decode them ([Point.SamplesTo]), and a checkpoint copies the groups as
+// they are. The encoding is exact (floatcodec.go), so the numbers are the
+// same. Without Spill, they go into the builder's slabs, which double up
+// to 512 KiB; with it, into the series' block, which doubles up to
+// lazySegment and is then moved to Spill (spill) for a new one.
+func (b *Builder) encodeSamples(sb *seriesBuild, xs []float64) sampleRef {
 	if len(xs) == 0 {
 		return sampleRef{}
 	}
 	if len(xs) > math.MaxUint32 {
 		panic("model: more than 2³² samples in one point")
 	}
-	if need := 1 + 8*len(xs); b.encSlab == nil || len(b.encSlab.enc)+need > cap(b.encSlab.enc) {
-		last := 0
-		if b.encSlab != nil {
-			last = cap(b.encSlab.enc)
+	need := 1 + 8*len(xs)
+	if b.opts.Spill == nil {
+		if b.encSlab == nil || len(b.encSlab.enc)+need > cap(b.encSlab.enc) {
+			last := 0
+			if b.encSlab != nil {
+				last = cap(b.encSlab.enc)
+			}
+			b.encSlab = &sampleSrc{enc: make([]byte, 0, max(need, min(1<<19, 2*last+512)))}
 		}
-		b.encSlab = &sampleSrc{enc: make([]byte, 0, max(need, min(1<<19, 2*last+512)))}
+		at := len(b.encSlab.enc)
+		b.encSlab.enc = appendFloats(b.encSlab.enc, xs, &sb.scale)
+		return sampleRef{src: b.encSlab, off: uint32(at), n: uint32(len(xs))}
 	}
-	at := len(b.encSlab.enc)
-	b.encSlab.enc = appendFloats(b.encSlab.enc, xs, scale)
-	return sampleRef{src: b.encSlab, off: uint32(at), n: uint32(len(xs))}
+	blk := sb.block
+	switch {
+	case blk == nil || len(blk.enc) > 0 && len(blk.enc)+need > lazySegment:
+		if blk != nil {
+			b.spill(blk)
+		}
+		blk = &sampleSrc{enc: make([]byte, 0, max(need, 64))}
+		sb.block = blk
+	case len(blk.enc)+need > cap(blk.enc):
+		// The points refer to blk: they find its groups in the new memory.
+		blk.enc = append(make([]byte, 0, max(len(blk.enc)+need, min(2*cap(blk.enc), lazySegment))), blk.enc...)
+	}
+	at := len(blk.enc)
+	blk.enc = appendFloats(blk.enc, xs, &sb.scale)
+	return sampleRef{src: blk, off: uint32(at), n: uint32(len(xs))}
+}
+
+// spill moves the groups of blk, a series' full block, to Spill: blk
+// becomes a segment of it. A failed write leaves them in memory.
+func (b *Builder) spill(blk *sampleSrc) {
+	if _, err := b.opts.Spill.WriteAt(blk.enc, b.spilled); err != nil {
+		return
+	}
+	seg := &segment{at: b.opts.Spill, off: b.spilled}
+	seg.seal(blk.enc)
+	b.spilled += int64(len(blk.enc))
+	blk.seg, blk.enc = seg, nil
 }
 
 // ownSummary is a copy of s (nil for nil).

@@ -488,10 +488,10 @@ func TestPointSize(t *testing.T) {
 	// or after them stay, and a source shared by other points never gets
 	// them.
 	var b Builder
-	var scale int
+	var sb seriesBuild
 	var x, y Point
-	x.setSamples(b.encodeSamples([]float64{1, 2}, &scale))
-	y.setSamples(b.encodeSamples([]float64{3}, &scale))
+	x.setSamples(b.encodeSamples(&sb, []float64{1, 2}))
+	y.setSamples(b.encodeSamples(&sb, []float64{3}))
 	x.SetFailure("crashed")
 	x.setRare([]float64{5, 6}, &SampleSummary{N: 2})
 	if y.Failure() != "" || y.Iters() != nil || b.encSlab.rare != nil || x.Failure() != "crashed" || len(x.Iters()) != 2 || x.Summary().N != 2 || !slices.Equal(x.Samples(), []float64{1, 2}) {

@@ -142,11 +142,12 @@ func scanFloats(src []byte, n int, out []float64) (rest []byte, ok bool) {
 // left in the checkpoint's file read through peek.
 func appendSamples(dst []byte, p *Point, hint *int, peek *segPeek) []byte {
 	if r := p.samples(); r.n > 0 && r.src.encoded() {
-		g := r.src.enc
-		if r.src.seg != nil {
-			g = peek.bytes(r.src.seg)[r.src.segAt:]
+		root, at := r.src.root()
+		g := root.enc
+		if root.seg != nil {
+			g = peek.bytes(root.seg)
 		}
-		g = g[r.off:]
+		g = g[at+int(r.off):]
 		rest, _ := skipFloats(g, int(r.n))
 		*hint = int(g[0])
 		return append(dst, g[:len(g)-len(rest)]...)

@@ -39,7 +39,7 @@ import (
 
 // lazySegment is the size a chunk's floats part is cut at into segments:
 // a segment begins at the first point's samples past it from the last.
-const lazySegment = 4 << 10
+var lazySegment = 4 << 10
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

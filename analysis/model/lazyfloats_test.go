@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -208,6 +209,61 @@ func TestLeftSamples(t *testing.T) {
 		}
 		if loaded.bytes > segmentBudget+lazySegment*2 {
 			t.Errorf("%d bytes of segments kept, budget %d", loaded.bytes, segmentBudget)
+		}
+	}
+}
+
+// spillFile is a SpillFile in memory.
+type spillFile struct {
+	memFile
+	writes int
+}
+
+func (f *spillFile) WriteAt(p []byte, off int64) (int, error) {
+	f.writes++
+	if end := off + int64(len(p)); end > int64(len(f.b)) {
+		f.b = append(f.b, make([]byte, end-int64(len(f.b)))...)
+	}
+	return copy(f.b[off:], p), nil
+}
+
+// TestSpill: a builder that moves its samples to a file as it adds them
+// (BuildOptions.Spill) builds the dataset and writes the state a builder
+// that keeps them builds and writes, on random histories with failures,
+// iteration counts and summaries (points with sources of their own),
+// with all but the newest block of each series in the file.
+func TestSpill(t *testing.T) {
+	defer func(n int) { lazySegment = n }(lazySegment)
+	lazySegment = 200 // blocks of a few dozen points
+	for seed := range 6 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 9))
+		runs, origins := randomHistory(rng, 100+rng.IntN(3000), seed%2 == 0)
+		var reads atomic.Int64
+		f := &spillFile{memFile: memFile{reads: &reads}}
+		kept, spilled := NewBuilder(BuildOptions{}), NewBuilder(BuildOptions{Spill: f})
+		for i := range runs {
+			kept.Add(origins[i], runs[i])
+			spilled.Add(origins[i], runs[i])
+		}
+		sk, _ := writeState(t, kept, 0)
+		ss, _ := writeState(t, spilled, 0)
+		if !bytes.Equal(sk, ss) {
+			t.Fatalf("seed %d: the states differ", seed)
+		}
+		inMemory := 0
+		for _, sb := range spilled.series {
+			for pt := range sb.held() {
+				if root, _ := sb.point(pt).src.root(); root != nil && root.enc != nil && root != sb.block {
+					inMemory++
+				}
+			}
+		}
+		want, got := kept.Dataset(), spilled.Dataset()
+		if diff := sameDataset(want, got); diff != "" {
+			t.Fatalf("seed %d: %s", seed, diff)
+		}
+		if inMemory > 0 || seed == 0 && f.writes == 0 {
+			t.Errorf("seed %d: %d points' samples in memory outside their series' last block, %d blocks written", seed, inMemory, f.writes)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/perfpages/perfpages/analysis/model"
@@ -111,6 +112,23 @@ func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk fun
 		return model.ChunkParts{Cols: cols, Floats: floats, At: f, Off: payloadOffset(name)}, true
 	}
 	return held, state, chunk, true
+}
+
+// Spill returns a file in the store's folder that no name reaches (it is
+// removed as soon as it is made), for a builder's samples as it adds
+// them (model.BuildOptions.Spill): at L, 0.8 GB that a cold build
+// otherwise held until it wrote its checkpoint. Its space is freed when
+// it is closed, by its os.File's cleanup once nothing refers to it (the
+// checkpoint's files take over its points, SaveCheckpoint). A build
+// killed before the removal leaves a .tmp- file, which the next build's
+// prune removes as it does those of a write.
+func (s *Store) Spill() (*os.File, error) {
+	f, err := os.CreateTemp(s.dir, ".tmp-spill-*")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
 }
 
 // SaveCheckpoint keeps b's state, before b takes other runs, with the

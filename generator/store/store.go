@@ -33,7 +33,9 @@
 //	builder-<i>.ckpt      the checkpoint's columns: the points of the i-th
 //	                      chunk of 256 series (values, artifacts, runs,
 //	                      counts, flags; see Columns below)
-//	builder-<i>.floats    the samples and iteration counts of those points
+//	builder-<i>.floats    the samples and iteration counts of those points,
+//	                      which the dataset reads from there, the file kept
+//	                      open (model's lazyfloats.go)
 //	outputs.gob           per file of the site the last build wrote: the key
 //	                      of its inputs, its size, its time and a SHA-256 of
 //	                      its bytes ([Outputs])
