@@ -21,8 +21,8 @@ import (
 // Checkpoints. A nightly build adds a commit or two to a history of
 // thousands; adding every run again means adding two million results at M
 // for the sake of a few thousand. A build can save its builder's state after the runs
-// it added (WriteState) and the next build resume from it
-// (ResumeBuilder), adding only the runs it does not hold
+// it added (WriteStateLeaving) and the next build resume from it
+// (ResumeBuilderFrom), adding only the runs it does not hold
 // (AddAt). The dataset is then the same as a builder given every
 // run in order would build: the test is TestResumeEqualsFull, on random
 // histories with every kind of merge.
@@ -225,24 +225,19 @@ func (b *Builder) optionsKey() string {
 // alignment).
 type StatePart func(w io.Writer, offset int) error
 
-// WriteState writes the builder's state for ResumeBuilder: the
+// WriteStateLeaving writes the builder's state for ResumeBuilderFrom: the
 // dataset-wide part to w, at offset in its file, and each chunk of series
 // through chunk(i, cols, floats), which writes chunk i's two parts, each
 // in a file of its own. It must be called before Dataset. A chunk is
 // written as it is made, a megabyte at a time.
-func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) error) error {
-	return b.WriteStateLeaving(w, offset, func(i int, cols, floats StatePart) (io.ReaderAt, int64, error) {
-		return nil, 0, chunk(i, cols, floats)
-	})
-}
-
-// WriteStateLeaving is WriteState where chunk may return where chunk i's
-// floats part stays once written (at, where it begins at off, as
-// ChunkParts.At): the builder's points of that chunk then read their
-// samples from there when asked for (lazyfloats.go), as a builder resumed
-// from the state does, and the memory they were in is dropped. A build
-// writes its checkpoint before it analyses: at L the samples were 0.8 GB
-// of what a cold build held through its analysis.
+//
+// chunk may return where chunk i's floats part stays once written (at,
+// where it begins at off, as ChunkParts.At): the builder's points of that
+// chunk then read their samples from there when asked for
+// (lazyfloats.go), as a builder resumed from the state does, and the
+// memory or spill file they were in is dropped. A build writes its
+// checkpoint before it analyses: at L the samples were 0.8 GB of what a
+// cold build held through its analysis.
 func (b *Builder) WriteStateLeaving(w io.Writer, offset int, chunk func(i int, cols, floats StatePart) (at io.ReaderAt, off int64, err error)) error {
 	if b.resumed != nil && b.resumed.diverged != nil {
 		return errors.New("model: state of a diverged builder")
@@ -512,29 +507,20 @@ func readHead(part []byte, v any) ([]byte, error) {
 	return part[16+n+pad:], nil
 }
 
-// ResumeBuilder makes a builder from a state WriteState wrote: state is
-// its dataset-wide part, chunk(i, scratch) returns the two parts of its
-// chunk i (false when it cannot: the state is then not resumed), called
-// on several goroutines at once. The columns part is used only until
-// the next call on the same goroutine, which passes it back as scratch
-// (its memory may hold the next chunk's columns); nothing the builder
-// holds refers to either part. It holds the state's runs at new
-// positions: pos(i, origin) is the position of the state's run i (from
-// origin) in this build's
-// order of runs, false when this build does not have it; positions must
+// ResumeBuilderFrom makes a builder from a state WriteStateLeaving wrote:
+// state is its dataset-wide part, chunk(i, cols, floats) returns the two
+// parts of its chunk i (false when it cannot: the state is then not
+// resumed), read into cols' and floats' memory when large enough, called
+// on several goroutines at once. The columns part is used only until the
+// next call on the same goroutine, which passes it back as cols; nothing
+// the builder holds refers to it. The floats part is passed back too when
+// the chunk said where it stays (ChunkParts.At): its points then read
+// their samples from there (lazyfloats.go); otherwise they refer to it.
+// The builder holds the state's runs at new positions: pos(i, origin) is
+// the position of the state's run i (from origin) in this build's order
+// of runs, false when this build does not have it; positions must
 // increase with i. New runs are then added with AddAt; before Dataset,
 // Diverged says whether the result can be used.
-func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
-	return ResumeBuilderFrom(opts, state, func(i int, cols, _ []byte) (ChunkParts, bool) {
-		c, f, ok := chunk(i, cols)
-		return ChunkParts{Cols: c, Floats: f}, ok
-	}, pos)
-}
-
-// ResumeBuilderFrom is ResumeBuilder with chunks read by chunk(i, cols,
-// floats) into cols' and floats' memory when large enough: a chunk whose
-// floats part it says where to read again (ChunkParts.At) leaves its
-// samples there (lazyfloats.go).
 func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, floats []byte) (ChunkParts, bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
 	b := NewBuilder(opts)
 	var m stateMeta

@@ -625,7 +625,7 @@ type BuildOptions struct {
 	// in Dataset.Series without points. The dataset's artifacts, main
 	// line, machines, warnings and notes are the same as without Keep,
 	// and so is every held series. Its rule is part of a state's options
-	// (WriteState), not of their JSON.
+	// (WriteStateLeaving), not of their JSON.
 	Keep Keep `json:"-"`
 }
 
@@ -667,7 +667,7 @@ type Builder struct {
 	// position added so far (see AddAt), maxPos the largest of a
 	// resumed builder's checkpoint.
 	pos, lastPos, maxPos int
-	// resumed is set for a builder made by ResumeBuilder (checkpoint.go).
+	// resumed is set for a builder made by ResumeBuilderFrom (checkpoint.go).
 	resumed *resumeState
 	// slab is where a builder with Keep copies the iteration counts of
 	// the points it adds (own), filled up to its capacity and then
@@ -891,7 +891,7 @@ func (b *Builder) warnf(format string, args ...any) {
 // deterministic order: on a conflict between runs the first one wins
 // (see merge.go for the rules).
 //
-// On a resumed builder (ResumeBuilder), the run is placed after every run
+// On a resumed builder (ResumeBuilderFrom), the run is placed after every run
 // of the checkpoint and every run added.
 func (b *Builder) Add(origin string, r Run) {
 	b.AddAt(max(b.lastPos, b.maxPos)+1, origin, r)
@@ -900,7 +900,7 @@ func (b *Builder) Add(origin string, r Run) {
 // AddAt is Add for the run at position pos of the order of all runs: the
 // order Add would have been called in. Positions must grow from call to
 // call. A builder that was not resumed sees runs in that order anyway
-// (Add numbers them 0, 1, 2, …); a resumed one (ResumeBuilder) places new
+// (Add numbers them 0, 1, 2, …); a resumed one (ResumeBuilderFrom) places new
 // runs among the runs of its checkpoint by their positions.
 func (b *Builder) AddAt(pos int, origin string, r Run) {
 	if pos <= b.lastPos {

@@ -18,7 +18,7 @@ import (
 
 // The checkpoint: the dataset builder's state after the archives' runs,
 // for the next build to resume from rather than add every run again. It
-// is columnar and in parts (model.Builder.WriteState): builder.ckpt holds
+// is columnar and in parts (model.Builder.WriteStateLeaving): builder.ckpt holds
 // the dataset-wide part — after the file's magic line and version, the
 // length of the list of inputs it holds (8 bytes, little-endian), that
 // list (a gob of []Held), the checkpoint's generation (16 random bytes),

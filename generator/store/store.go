@@ -107,7 +107,7 @@
 //     history keeps millions of results, whose names a string table stores
 //     once per run and whose samples decode into one array per run;
 //   - the checkpoint, the dataset builder's own columnar layout
-//     (model.Builder.WriteState) after a gob of the inputs it holds: its
+//     (model.Builder.WriteStateLeaving) after a gob of the inputs it holds: its
 //     numbers are varints and decimal-scaled integers
 //     (analysis/model/floatcodec.go);
 //   - gob for every other value: small Go values read whole, whose types
