@@ -336,19 +336,20 @@ func leave(all []*seriesBuild, at io.ReaderAt, off int64, n int, buf []byte) []b
 	}
 	// each walks the points with their samples' and iteration counts'
 	// groups, in writeFloats' order: f gets a point and where its samples
-	// begin in the part.
-	each := func(f func(p *Point, o int)) bool {
+	// begin and end in the part.
+	each := func(f func(p *Point, o, end int)) bool {
 		rest := buf
 		for _, sb := range all {
 			for pt := range sb.held() {
 				p := sb.point(pt)
 				k, l := p.NumSamples(), len(p.Iters())
-				if k > 0 && f != nil {
-					f(p, n-len(rest))
-				}
+				o := n - len(rest)
 				var ok bool
 				if rest, ok = skipFloats(rest, k); !ok {
 					return false
+				}
+				if k > 0 && f != nil {
+					f(p, o, n-len(rest))
 				}
 				if rest, ok = skipFloats(rest, l); !ok {
 					return false
@@ -361,9 +362,9 @@ func leave(all []*seriesBuild, at io.ReaderAt, off int64, n int, buf []byte) []b
 		return buf
 	}
 	srcs := sources{part: buf, at: at, off: off}
-	each(func(p *Point, o int) {
+	each(func(p *Point, o, end int) {
 		r := p.rare()
-		p.setSamples(srcs.ref(o, p.NumSamples()))
+		p.setSamples(srcs.ref(o, end, p.NumSamples()))
 		p.setRareValue(r)
 	})
 	srcs.end()
@@ -735,10 +736,11 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 				return nil, errState
 			}
 			if k > 0 {
-				p.setSamples(srcs.ref(len(all)-len(floats), int(k)))
+				o := len(all) - len(floats)
 				if floats, ok = skipFloats(floats, int(k)); !ok {
 					return nil, errState
 				}
+				p.setSamples(srcs.ref(o, len(all)-len(floats), int(k)))
 			}
 			var its []float64
 			if l > 0 {
