@@ -15,7 +15,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Checkpoints. A nightly build adds a commit or two to a history of
@@ -675,8 +674,8 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 	rb := 0 // where the next series' run indices start in runIdx
 	// The chunk's points in one array, every series' with its room.
 	slab := make([]Point, room)
-	adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(slab))), len(slab)*int(unsafe.Sizeof(Point{}))))
-	adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(runIdx))), len(runIdx)*4))
+	adviseHuge(slab)
+	adviseHuge(runIdx)
 	// The sparse lists, by point in order: a cursor each.
 	sorted := func(n int, at func(int) int) bool {
 		for k := range n {
