@@ -199,5 +199,6 @@ func testStoreDir(t *testing.T, dir, out string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, ".perfpages-cache", store.FolderName(abs))
+	cache := filepath.Join(dir, ".perfpages-cache")
+	return filepath.Join(cache, store.FolderName(cache, abs))
 }

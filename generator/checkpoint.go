@@ -76,9 +76,10 @@ type archives struct {
 }
 
 // fileInput is the checkpoint's record of file f (version v, store key
-// key): its problems probs and the artifact of its run r (nil for none).
-func fileInput(f input, key [32]byte, r *model.Run, probs []archive.Problem) store.Held {
-	in := store.Held{Key: key, Origin: f.Origin, Problems: problemsTo(probs, f.Origin)}
+// key, place in the project place): its problems probs and the artifact
+// of its run r (nil for none).
+func fileInput(f input, key [32]byte, place string, r *model.Run, probs []archive.Problem) store.Held {
+	in := store.Held{Key: key, Origin: f.Origin, Place: place, Problems: problemsTo(probs, f.Origin)}
 	if r != nil {
 		in.Artifact = r.Artifact.ID
 	}
@@ -98,17 +99,20 @@ func (a *archives) hold(in store.Held, probs []archive.Problem) {
 
 // addArchives adds the runs of the archive files to a new builder,
 // resuming from the store's checkpoint when it can (st may be nil). File
-// i's run is at position i.
-func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store, sums *fileSums) archives {
+// i's run is at position i. place is where a file of that origin is in
+// the project (config.Relative): a checkpoint's files are matched by
+// their content and their place, so that a project moved whole, or a CI
+// cache restored into a workspace at another path, resumes.
+func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, st *store.Store, sums *fileSums, place func(origin string) string) archives {
 	if st == nil {
-		return addAll(files, opts, aopts, nil, nil, nil)
+		return addAll(files, opts, aopts, nil, nil, nil, place)
 	}
 	if !st.HasCheckpoint(checkpointOptions(aopts)) {
 		// Nothing to resume (a cold build): each file is read, hashed
 		// and decoded in one go and dropped, rather than every file read
 		// and hashed first and held until it is decoded (at the asv
 		// layout's M, 684 MB held at once).
-		return addAll(files, opts, aopts, nil, st, sums)
+		return addAll(files, opts, aopts, nil, st, sums, place)
 	}
 	keys := make([][32]byte, len(files))
 	par.Each(context.Background(), len(files), func(i int) error {
@@ -118,16 +122,16 @@ func addArchives(files []input, opts model.BuildOptions, aopts archive.Options, 
 		return nil
 	})
 
-	if a, ok := resumeArchives(files, keys, opts, aopts, st); ok {
+	if a, ok := resumeArchives(files, keys, opts, aopts, st, place); ok {
 		return a
 	}
-	return addAll(files, opts, aopts, keys, st, nil)
+	return addAll(files, opts, aopts, keys, st, nil, place)
 }
 
 // addAll adds the runs of every file to a new builder. Without keys, each
 // file's key is computed as it is decoded, its hash recorded in sums (for
 // the next build) when sums is not nil.
-func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store, sums *fileSums) archives {
+func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys [][32]byte, st *store.Store, sums *fileSums, place func(string) string) archives {
 	if st != nil {
 		// The samples go to a file as they are added, and to the
 		// checkpoint's files once it is written (model's lazyfloats.go).
@@ -143,7 +147,7 @@ func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys 
 		if r != nil {
 			b.AddAt(i, files[i].Origin, *r)
 		}
-		a.hold(fileInput(files[i], key, r, probs), probs)
+		a.hold(fileInput(files[i], key, place(files[i].Origin), r, probs), probs)
 	})
 	if st != nil {
 		st.SaveCheckpoint(checkpointOptions(aopts), a.held, b) // before b takes other runs
@@ -153,27 +157,35 @@ func addAll(files []input, opts model.BuildOptions, aopts archive.Options, keys 
 
 // resumeArchives resumes from the store's checkpoint and adds the files it
 // does not hold; false when it cannot (see The checkpoint above).
-func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aopts archive.Options, st *store.Store) (archives, bool) {
+func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aopts archive.Options, st *store.Store, place func(origin string) string) (archives, bool) {
 	options := checkpointOptions(aopts)
 	inputs, state, chunk, ok := st.Checkpoint(options)
 	if !ok {
 		return archives{}, false
 	}
-	// Match the checkpoint's files, in order, to this build's.
+	// Match the checkpoint's files, in order, to this build's, by their
+	// content and place (their origin in a checkpoint of an older build).
 	type ident struct {
-		key    [32]byte
-		origin string
+		key   [32]byte
+		place string
 	}
 	at := make(map[ident]int, len(inputs))
 	for j, in := range inputs {
-		at[ident{in.Key, in.Origin}] = j
+		p := in.Place
+		if p == "" {
+			p = in.Origin
+		}
+		at[ident{in.Key, p}] = j
 	}
 	held := make([]int, len(files)) // file → its input in the checkpoint, or -1
 	next := 0
 	var runPos []int // the checkpoint's runs → file positions
 	for i, f := range files {
 		held[i] = -1
-		j, ok := at[ident{keys[i], f.Origin}]
+		j, ok := at[ident{keys[i], place(f.Origin)}]
+		if !ok {
+			j, ok = at[ident{keys[i], f.Origin}]
+		}
 		if !ok {
 			continue
 		}
@@ -188,11 +200,13 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	if next != len(inputs) {
 		return archives{}, false
 	}
-	b, err := model.ResumeBuilderFrom(opts, state, chunk, func(run int, origin string) (int, bool) {
-		if run >= len(runPos) || files[runPos[run]].Origin != origin {
-			return 0, false
+	// The state names its runs by their origins then, the checkpoint's
+	// files'; the builder takes the files' origins now.
+	b, err := model.ResumeBuilderFrom(opts, state, chunk, func(run int, origin string) (int, string, bool) {
+		if run >= len(runPos) || inputs[held[runPos[run]]].Origin != origin {
+			return 0, "", false
 		}
-		return runPos[run], true
+		return runPos[run], files[runPos[run]].Origin, true
 	})
 	if err != nil {
 		return archives{}, false
@@ -237,7 +251,7 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 		}
 		d := got[k]
 		k++
-		a.hold(fileInput(f, keys[i], d.run, d.probs), d.probs)
+		a.hold(fileInput(f, keys[i], place(f.Origin), d.run, d.probs), d.probs)
 	}
 	if rewrite {
 		st.SaveCheckpoint(options, a.held, b)

@@ -131,7 +131,7 @@ func TestColdBuildReadsEachFileOnce(t *testing.T) {
 	}
 	sums := newFileSums(st)
 	files := list()
-	a := addArchives(files, model.BuildOptions{}, archive.Options{}, st, sums)
+	a := addArchives(files, model.BuildOptions{}, archive.Options{}, st, sums, func(o string) string { return o })
 	if a.resumed || a.decoded != n {
 		t.Fatalf("cold: resumed %t, %d of %d decoded", a.resumed, a.decoded, n)
 	}
@@ -156,7 +156,7 @@ func TestColdBuildReadsEachFileOnce(t *testing.T) {
 
 	// The next build: every file keyed from its recorded hash, none read.
 	clear(reads)
-	b := addArchives(list(), model.BuildOptions{}, archive.Options{}, st, newFileSums(st))
+	b := addArchives(list(), model.BuildOptions{}, archive.Options{}, st, newFileSums(st), func(o string) string { return o })
 	if !b.resumed || len(reads) != 0 {
 		t.Fatalf("next: resumed %t, %d files read", b.resumed, len(reads))
 	}

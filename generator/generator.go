@@ -114,7 +114,7 @@ func FromConfig(cfg *config.Config) (*Site, error) {
 		if err != nil {
 			return nil, fmt.Errorf("site.content: %w", err)
 		}
-		s.Content, s.ContentName = c, cfg.Site.Content
+		s.Content, s.ContentName = c, cfg.Relative(cfg.Site.Content)
 	}
 	if cfg.Site.Theme != "" {
 		dir := filepath.Join(cfg.Dir, "themes", cfg.Site.Theme)
@@ -262,7 +262,7 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos, keep 
 	if st != nil {
 		opts.SeriesSizes = loadSeriesSizes(st)
 	}
-	a := addArchives(files, opts, aopts, st, sums)
+	a := addArchives(files, opts, aopts, st, sums, cfg.Relative)
 	b, l := a.b, &loaded{inputs: a.inputs, resumed: a.resumed, files: len(files), decoded: a.decoded, sums: sums}
 	warnings = append(warnings, foldFolders(a.problems, folders)...)
 	for _, fi := range folders {
@@ -1159,7 +1159,7 @@ func (s *Site) checkStoreFolder(out string) error {
 	if dir == "" {
 		return nil
 	}
-	folder, err := outdir.Resolve(filepath.Join(dir, store.FolderName(out)))
+	folder, err := outdir.Resolve(filepath.Join(dir, store.FolderName(dir, out)))
 	if err != nil {
 		return err
 	}

@@ -327,13 +327,20 @@ func (k *keys) chainKeys(d *model.Dataset, res *analysis.Results) {
 // through the dataset, whose keys are the artifacts' and the chain's.
 func (s *Site) siteKey(cont *sitemodel.Content) string {
 	cfg := s.Config
+	// Where the site's folders are is no part of its pages: a project
+	// moved or copied whole (a CI cache restored into a workspace at
+	// another path) keeps its pages. The content and theme folders are
+	// named relative to the config's, and their files are in the key.
+	site := cfg.Site
+	site.Output, site.Cache = "", ""
+	site.Content, site.Theme = cfg.Relative(site.Content), cfg.Relative(site.Theme)
 	settings, _ := json.Marshal(struct {
 		Site     config.Site
 		Analysis config.Analysis
 		Metrics  map[string]config.MetricConfig
 		Budgets  map[string]config.Budget
 		Triage   config.Triage
-	}{cfg.Site, cfg.Analysis, cfg.Metrics, cfg.Budgets, cfg.Triage})
+	}{site, cfg.Analysis, cfg.Metrics, cfg.Budgets, cfg.Triage})
 	parts := [][]byte{[]byte(store.Tool()), settings, []byte(os.Getenv("PERFPAGES_BASE_URL"))}
 	for _, t := range s.Themes {
 		fs.WalkDir(t, ".", func(p string, d fs.DirEntry, err error) error {

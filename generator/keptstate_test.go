@@ -602,3 +602,27 @@ func TestFingerprintIgnoresGitDir(t *testing.T) {
 		t.Error("a commit in the source repository did not change the fingerprint")
 	}
 }
+
+// A project moved or copied whole with its cache (a CI cache restored into
+// a workspace at another path) finds its store: nothing is computed or
+// written again.
+func TestMovedProjectKeepsItsStore(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	writeTxtar(t, first, basicSite)
+	buildIn(t, first, "public", BuildOptions{})
+	moved := filepath.Join(dir, "elsewhere", "moved")
+	if err := os.CopyFS(moved, os.DirFS(first)); err != nil {
+		t.Fatal(err)
+	}
+	want := readTree(t, filepath.Join(moved, "public"))
+	rep, got, timings := buildIn(t, moved, "public", BuildOptions{})
+	if rep.Comparisons != 0 || rep.Kept == 0 || !strings.Contains(timings, "files      0 of 4 decoded") {
+		t.Errorf("the moved project's build computed %d comparisons and kept %d files; want none computed, every file kept, no file decoded:\n%s", rep.Comparisons, rep.Kept, timings)
+	}
+	sameAsCold(t, got, want)
+	stores, _ := os.ReadDir(filepath.Join(moved, ".perfpages-cache"))
+	if len(stores) != 1 {
+		t.Errorf("the moved project's cache holds %d stores, want its one", len(stores))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -49,6 +50,31 @@ import (
 type resumeState struct {
 	oldIDs   int // pending numbers below this are the checkpoint's artifacts
 	diverged error
+}
+
+// movedFolder is the one change of folder that every renamed origin
+// (old → new) shows, when there is one: the project moved whole from
+// folder from to folder to. The warnings of a resumed state then name
+// files where they are now. An origin renamed otherwise (not seen: a
+// file's origin is its path on disk or in a git ref) leaves them as
+// they are.
+func movedFolder(renamed map[string]string) (from, to string, ok bool) {
+	for old, origin := range renamed {
+		// The common tail, cut at a separator: what follows the folder.
+		n := 0
+		for n < len(old) && n < len(origin) && old[len(old)-1-n] == origin[len(origin)-1-n] {
+			n++
+		}
+		for n > 0 && old[len(old)-n] != '/' && old[len(old)-n] != '\\' {
+			n--
+		}
+		f, t := old[:len(old)-n], origin[:len(origin)-n]
+		if n == 0 || f == "" || ok && (f != from || t != to) {
+			return "", "", false
+		}
+		from, to, ok = f, t, true
+	}
+	return from, to, ok
 }
 
 // Diverged reports why a resumed builder cannot build the dataset its
@@ -518,10 +544,12 @@ func readHead(part []byte, v any) ([]byte, error) {
 // their samples from there (lazyfloats.go); otherwise they refer to it.
 // The builder holds the state's runs at new positions: pos(i, origin) is
 // the position of the state's run i (from origin) in this build's order
-// of runs, false when this build does not have it; positions must
+// of runs and its origin in this build (another when the project was
+// moved: every origin of the state, its series' and its warnings', is
+// then renamed), false when this build does not have it; positions must
 // increase with i. New runs are then added with AddAt; before Dataset,
 // Diverged says whether the result can be used.
-func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, floats []byte) (ChunkParts, bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
+func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, floats []byte) (ChunkParts, bool), pos func(run int, origin string) (int, string, bool)) (*Builder, error) {
 	b := NewBuilder(opts)
 	var m stateMeta
 	if _, err := readHead(state, &m); err != nil {
@@ -539,9 +567,10 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 	}
 	// Positions in this build's order.
 	remapPos := map[int]int{}
+	renamed := map[string]string{} // origins that are others in this build
 	last := -1
 	for i, r := range m.Runs {
-		p, ok := pos(i, r.Origin)
+		p, origin, ok := pos(i, r.Origin)
 		if !ok {
 			return nil, fmt.Errorf("model: the run from %s is gone", r.Origin)
 		}
@@ -550,7 +579,16 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 		}
 		last, b.maxPos = p, p
 		remapPos[r.Pos] = p
-		b.runs = append(b.runs, runSource{origin: r.Origin, pos: p})
+		if origin != r.Origin {
+			renamed[r.Origin] = origin
+		}
+		b.runs = append(b.runs, runSource{origin: origin, pos: p})
+	}
+	rename := func(origin string) string {
+		if o, ok := renamed[origin]; ok {
+			return o
+		}
+		return origin
 	}
 	newPos := func(p int) int {
 		if q, ok := remapPos[p]; ok {
@@ -572,14 +610,19 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 	b.order = m.Order
 	for i, id := range m.Order {
 		b.ids[id] = i
-		b.origin[id] = m.Origins[i]
+		b.origin[id] = rename(m.Origins[i])
 		b.firstPos = append(b.firstPos, newPos(m.FirstPos[i]))
 	}
 	for _, mc := range m.Machines {
 		b.machines[mc.Name] = mc
 	}
+	from, to, moved := movedFolder(renamed)
 	for _, w := range m.Warnings {
-		b.warnings = append(b.warnings, posWarning{newPos(w.Pos), errors.New(w.Msg)})
+		msg := w.Msg
+		if moved {
+			msg = strings.ReplaceAll(msg, from, to)
+		}
+		b.warnings = append(b.warnings, posWarning{newPos(w.Pos), errors.New(msg)})
 	}
 
 	// The chunks, on every core.
@@ -600,7 +643,7 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 					errs[i] = fmt.Errorf("model: chunk %d of the builder state is missing", i)
 					continue
 				}
-				got[i], errs[i] = resumeChunk(parts, i, m.Chunks[i], len(m.Order), len(b.runs), newPos)
+				got[i], errs[i] = resumeChunk(parts, i, m.Chunks[i], len(m.Order), len(b.runs), newPos, rename)
 				cols = parts.Cols[:0]
 				if parts.At != nil {
 					floats = parts.Floats[:0] // the points refer to At
@@ -629,7 +672,7 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 // Nothing it returns refers to the columns; its points' samples refer to
 // the floats part (which the caller must not reuse), or, when parts.At is
 // set, to segments of it read again from there.
-func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPos func(int) int) ([]*seriesBuild, error) {
+func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPos func(int) int, rename func(string) string) ([]*seriesBuild, error) {
 	data, floats := parts.Cols, parts.Floats
 	var m chunkMeta
 	cols, err := readHead(data, &m)
@@ -697,7 +740,7 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 		if ss.N < 0 || ss.N > np-at {
 			return nil, errState
 		}
-		s := &Series{Key: ss.Key, Case: ss.Case, Context: ss.Context, Metric: ss.Metric, Origin: ss.Origin}
+		s := &Series{Key: ss.Key, Case: ss.Case, Context: ss.Context, Metric: ss.Metric, Origin: rename(ss.Origin)}
 		if ss.Skeleton {
 			// A skeleton: its results' artifacts, no points.
 			if ss.N != 0 || ss.MaxArt != -1 || len(ss.Arts) > (arts+7)/8 || !bitsBelow(ss.Arts, arts) {

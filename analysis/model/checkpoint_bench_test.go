@@ -66,7 +66,7 @@ func BenchmarkResume(b *testing.B) {
 		c, f, ok := held(i, scratch)
 		return c, append([]byte(nil), f...), ok
 	}
-	pos := func(i int, origin string) (int, bool) { return i, origins[i] == origin }
+	pos := func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin }
 	points := float64((commits + 1) * series)
 	var bytes uint64
 	for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,9 +207,9 @@ func TestResumeEqualsFull(t *testing.T) {
 					read = (&lazyChunks{chunk: chunk}).read
 				}
 				var err error
-				b, err = ResumeBuilderFrom(opts, state, read, func(i int, origin string) (int, bool) {
+				b, err = ResumeBuilderFrom(opts, state, read, func(i int, origin string) (int, string, bool) {
 					p := stateRuns[i]
-					return p, origins[p] == origin
+					return p, origin, origins[p] == origin
 				})
 				if err != nil {
 					t.Fatalf("seed %d: resume: %v", seed, err)
@@ -278,7 +279,7 @@ func TestResumedSamplesStayEncoded(t *testing.T) {
 	full, origins := historyBuilder(3, 12)
 	state, chunk := writeState(t, full, 0) // before Dataset, which takes the builder's points
 	want := full.Dataset()
-	b, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+	b, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,14 +372,14 @@ func TestResumeCorrupt(t *testing.T) {
 	defer func(n int) { StateChunk = n }(StateChunk)
 	StateChunk = 4
 	state, chunk := writeState(t, b, 0)
-	pos := func(i int, _ string) (int, bool) { return i, true }
+	pos := func(i int, origin string) (int, string, bool) { return i, origin, true }
 	if _, err := ResumeBuilder(BuildOptions{}, state, chunk, pos); err != nil {
 		t.Fatalf("good state: %v", err)
 	}
 	if _, err := ResumeBuilder(BuildOptions{Value: Mean}, state, chunk, pos); err == nil {
 		t.Error("state of other options resumed")
 	}
-	gone := func(i int, _ string) (int, bool) { return i, i != 3 }
+	gone := func(i int, origin string) (int, string, bool) { return i, origin, i != 3 }
 	if _, err := ResumeBuilder(BuildOptions{}, state, chunk, gone); err == nil {
 		t.Error("state with a run gone resumed")
 	}
@@ -482,7 +483,7 @@ func TestPointsPastTheirLimits(t *testing.T) {
 	}
 	state, chunk := writeState(t, full, 0)
 	built := full.Dataset()
-	pos := func(i int, origin string) (int, bool) { return i, origins[i] == origin }
+	pos := func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin }
 	b, err := ResumeBuilder(BuildOptions{}, state, chunk, pos)
 	if err != nil {
 		t.Fatal(err)
@@ -513,6 +514,59 @@ func TestPointsPastTheirLimits(t *testing.T) {
 					t.Fatalf("%s point %d: a failure set on a copy: %q %q, %d samples", s.Key, k, q.Failure(), p.Failure(), q.NumSamples())
 				}
 			}
+		}
+	}
+}
+
+// TestResumeMoved: a state resumed where its runs' files have other
+// origins (a project moved whole) names them where they are now: its
+// series' origins and its warnings.
+func TestResumeMoved(t *testing.T) {
+	runs, origins := randomHistory(rand.New(rand.NewPCG(5, 2)), 60, false)
+	b := NewBuilder(BuildOptions{})
+	for i := range runs {
+		b.Add("/home/ci/old/results/"+origins[i], runs[i])
+	}
+	state, chunk := writeState(t, b, 0)
+	want := b.Dataset()
+	r, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, string, bool) {
+		rest, ok := strings.CutPrefix(origin, "/home/ci/old/")
+		return i, "/tmp/w2/project/" + rest, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Dataset()
+	if len(want.Warnings) == 0 || len(got.Warnings) != len(want.Warnings) {
+		t.Fatalf("%d warnings resumed, want %d (and some)", len(got.Warnings), len(want.Warnings))
+	}
+	for i, w := range got.Warnings {
+		if moved := strings.ReplaceAll(want.Warnings[i].Error(), "/home/ci/old/", "/tmp/w2/project/"); w.Error() != moved {
+			t.Errorf("warning %d: %q, want %q", i, w, moved)
+		}
+	}
+	for i, s := range got.Series {
+		if wantOrigin := strings.Replace(want.Series[i].Origin, "/home/ci/old/", "/tmp/w2/project/", 1); s.Origin != wantOrigin {
+			t.Errorf("series %s: origin %q, want %q", s.Key, s.Origin, wantOrigin)
+		}
+	}
+}
+
+func TestMovedFolder(t *testing.T) {
+	for _, tt := range []struct {
+		renamed  map[string]string
+		from, to string
+		ok       bool
+	}{
+		{map[string]string{"/a/x/r/1.json": "/b/y/r/1.json", "/a/x/r/2.json": "/b/y/r/2.json"}, "/a/x", "/b/y", true},
+		{map[string]string{"/a/x1/f": "/b/yy1/f"}, "/a/x1", "/b/yy1", true},
+		{map[string]string{"/a/r/1.json": "/b/r/1.json", "/c/r/2.json": "/d/r/2.json"}, "", "", false},
+		{map[string]string{"f.json": "g.json"}, "", "", false},
+		{nil, "", "", false},
+	} {
+		from, to, ok := movedFolder(tt.renamed)
+		if from != tt.from || to != tt.to || ok != tt.ok {
+			t.Errorf("movedFolder(%v) = %q, %q, %t; want %q, %q, %t", tt.renamed, from, to, ok, tt.from, tt.to, tt.ok)
 		}
 	}
 }

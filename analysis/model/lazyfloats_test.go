@@ -63,12 +63,12 @@ func TestLazySamples(t *testing.T) {
 	state, chunk := writeState(t, full, 0)
 	var again []byte
 	{
-		b, _ := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+		b, _ := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin })
 		again, _ = writeState(t, b, 0)
 	}
 	want := full.Dataset()
 	l := &lazyChunks{chunk: chunk}
-	pos := func(i int, origin string) (int, bool) { return i, origins[i] == origin }
+	pos := func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin }
 	b, err := ResumeBuilderFrom(BuildOptions{}, state, l.read, pos)
 	if err != nil {
 		t.Fatal(err)

@@ -107,11 +107,11 @@ func TestKeepEqualsFull(t *testing.T) {
 			}
 		}
 		state, chunk := writeState(t, half, 1)
-		if _, err := ResumeBuilder(opts, state, chunk, func(i int, _ string) (int, bool) { return first[i], true }); err == nil {
+		if _, err := ResumeBuilder(opts, state, chunk, func(i int, origin string) (int, string, bool) { return first[i], origin, true }); err == nil {
 			t.Fatalf("seed %d: a state of some benchmarks resumed without Keep", seed)
 		}
-		r, err := ResumeBuilder(kopts, state, chunk, func(i int, origin string) (int, bool) {
-			return first[i], origins[first[i]] == origin
+		r, err := ResumeBuilder(kopts, state, chunk, func(i int, origin string) (int, string, bool) {
+			return first[i], origin, origins[first[i]] == origin
 		})
 		if err != nil {
 			t.Fatalf("seed %d: resume: %v", seed, err)
@@ -131,7 +131,7 @@ func TestKeepEqualsFull(t *testing.T) {
 		// The resumed builder's state (its checkpoint's skeletons and its
 		// own claims), resumed again with nothing new.
 		state, chunk = writeState(t, r, 2)
-		again, err := ResumeBuilder(kopts, state, chunk, func(i int, origin string) (int, bool) { return i, origins[i] == origin })
+		again, err := ResumeBuilder(kopts, state, chunk, func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin })
 		if err != nil {
 			t.Fatalf("seed %d: resume again: %v", seed, err)
 		}

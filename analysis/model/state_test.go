@@ -15,7 +15,7 @@ func (b *Builder) WriteState(w io.Writer, offset int, chunk func(i int, cols, fl
 // ResumeBuilder is ResumeBuilderFrom with chunk(i, scratch) returning
 // chunk i's parts, the columns in scratch's memory when large enough; the
 // points refer to the floats parts.
-func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, bool)) (*Builder, error) {
+func ResumeBuilder(opts BuildOptions, state []byte, chunk func(i int, scratch []byte) (cols, floats []byte, ok bool), pos func(run int, origin string) (int, string, bool)) (*Builder, error) {
 	return ResumeBuilderFrom(opts, state, func(i int, cols, _ []byte) (ChunkParts, bool) {
 		c, f, ok := chunk(i, cols)
 		return ChunkParts{Cols: c, Floats: f}, ok

@@ -605,6 +605,19 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
+// Relative is path p (resolved by Load) relative to the config's folder
+// when it lies inside it, else p as it is: for keys that must not change
+// when a project is moved whole.
+func (c *Config) Relative(p string) string {
+	if p == "" || c.Dir == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(c.Dir, p); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
 func (c *Config) resolve() {
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {

@@ -51,8 +51,12 @@ func partVersion(name, options string, gen []byte) [32]byte {
 // them: its key, its origin, the problems found reading it, and the
 // artifact of its run ("" when it has none).
 type Held struct {
-	Key      [32]byte
-	Origin   string
+	Key    [32]byte
+	Origin string
+	// Place is where the file is in the project (its origin relative to
+	// the config's folder, see config.Relative): a project moved whole
+	// finds its files by it ("" in a checkpoint of an older build).
+	Place    string
 	Problems []Problem
 	Artifact string
 }

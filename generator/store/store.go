@@ -250,11 +250,19 @@ type Store struct {
 }
 
 // FolderName is the name of the store of the output folder out (an
-// absolute, resolved path) inside the cache folder: the output's name,
-// for people, and a hash of its path, so that two outputs never share a
-// store (two sites built side by side would evict each other's entries)
-// and the output's lock guards its store too.
-func FolderName(out string) string {
+// absolute, resolved path) inside the cache folder dir: the output's
+// name, for people, and a hash of where the output is seen from the cache
+// folder, so that two outputs never share a store (two sites built side
+// by side would evict each other's entries) and the output's lock guards
+// its store too. The hash is of the output's path relative to the cache
+// folder (its absolute path when there is none, as across Windows
+// volumes), not of its absolute path: a project moved or copied whole
+// with its cache, or a CI cache restored into a workspace at another
+// path, finds its store where it left it (the default cache folder is
+// beside the output, so the relative path is "../public" wherever the
+// project is), where a hash of the absolute path made such a build
+// compute everything again and left the old store behind.
+func FolderName(dir, out string) string {
 	name := []byte(filepath.Base(out))
 	for i, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
@@ -264,7 +272,13 @@ func FolderName(out string) string {
 	if len(name) > 40 {
 		name = name[:40]
 	}
-	sum := sha256.Sum256([]byte(out))
+	where := out
+	if abs, err := filepath.Abs(dir); err == nil {
+		if rel, err := filepath.Rel(abs, out); err == nil {
+			where = "relative " + filepath.ToSlash(rel)
+		}
+	}
+	sum := sha256.Sum256([]byte(where))
 	return string(name) + "-" + hex.EncodeToString(sum[:6])
 }
 
@@ -298,7 +312,7 @@ func Reset(dir, out string) (*Store, error) {
 }
 
 func open(dir, out string, reset bool) (*Store, error) {
-	s := &Store{dir: filepath.Join(dir, FolderName(out)), used: map[[32]byte]bool{}, kept: map[string]bool{}, index: map[string]indexed{}}
+	s := &Store{dir: filepath.Join(dir, FolderName(dir, out)), used: map[[32]byte]bool{}, kept: map[string]bool{}, index: map[string]indexed{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

@@ -157,7 +157,7 @@ const testOut = "/srv/site/public"
 // when their content shows they are perfpages'.
 func TestOtherVersionRemoved(t *testing.T) {
 	dir := t.TempDir()
-	folder := filepath.Join(dir, FolderName(testOut))
+	folder := filepath.Join(dir, FolderName(dir, testOut))
 	os.MkdirAll(filepath.Join(folder, "runs", "ab"), 0o755)
 	os.WriteFile(filepath.Join(folder, Marker), []byte("perfpages store store-v2\n"), 0o644)
 	os.WriteFile(filepath.Join(folder, "runs", "ab", "x.run"), []byte("old"), 0o644)
@@ -227,7 +227,7 @@ func TestOpenLeavesOthersAlone(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			p := filepath.Join(dir, FolderName(testOut))
+			p := filepath.Join(dir, FolderName(dir, testOut))
 			if err := make(p); err != nil {
 				t.Fatal(err)
 			}
@@ -246,14 +246,21 @@ func TestOpenLeavesOthersAlone(t *testing.T) {
 	}
 }
 
-// Two outputs never share a store.
+// Two outputs never share a store; an output and its cache moved
+// together keep theirs.
 func TestFolderName(t *testing.T) {
-	a, b := FolderName("/srv/a/public"), FolderName("/srv/b/public")
+	a, b := FolderName("/srv/cache", "/srv/a/public"), FolderName("/srv/cache", "/srv/b/public")
 	if a == b || !strings.HasPrefix(a, "public-") {
 		t.Errorf("FolderName: %q and %q", a, b)
 	}
-	if n := FolderName("/x/../odd name\n"); strings.ContainsAny(n, " /\n.") {
+	if n := FolderName("/srv/cache", "/x/../odd name\n"); strings.ContainsAny(n, " /\n.") {
 		t.Errorf("FolderName(odd) = %q", n)
+	}
+	if a, b := FolderName("/home/ci/w1/.perfpages-cache", "/home/ci/w1/public"), FolderName("/tmp/w2/.perfpages-cache", "/tmp/w2/public"); a != b {
+		t.Errorf("a project moved whole: %q, then %q", a, b)
+	}
+	if a, b := FolderName("/srv/cache", "/home/a/public"), FolderName("/srv/cache", "/home/b/public"); a == b {
+		t.Errorf("two projects sharing a cache folder share a store: %q", a)
 	}
 }
 
@@ -456,7 +463,7 @@ func TestCheckpoint(t *testing.T) {
 	}
 	resume := func() *model.Builder {
 		t.Helper()
-		r, err := model.ResumeBuilderFrom(model.BuildOptions{}, state, chunk, func(run int, origin string) (int, bool) { return run, origin == "a.json" })
+		r, err := model.ResumeBuilderFrom(model.BuildOptions{}, state, chunk, func(run int, origin string) (int, string, bool) { return run, origin, origin == "a.json" })
 		if err != nil {
 			t.Fatal(err)
 		}
