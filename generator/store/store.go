@@ -263,6 +263,17 @@ type Store struct {
 // project is), where a hash of the absolute path made such a build
 // compute everything again and left the old store behind.
 func FolderName(dir, out string) string {
+	where := out
+	if abs, err := filepath.Abs(dir); err == nil {
+		if rel, err := filepath.Rel(abs, out); err == nil {
+			where = "relative " + filepath.ToSlash(rel)
+		}
+	}
+	return folderName(out, where)
+}
+
+// folderName is the output out's name, for people, and a hash of where.
+func folderName(out, where string) string {
 	name := []byte(filepath.Base(out))
 	for i, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
@@ -271,12 +282,6 @@ func FolderName(dir, out string) string {
 	}
 	if len(name) > 40 {
 		name = name[:40]
-	}
-	where := out
-	if abs, err := filepath.Abs(dir); err == nil {
-		if rel, err := filepath.Rel(abs, out); err == nil {
-			where = "relative " + filepath.ToSlash(rel)
-		}
 	}
 	sum := sha256.Sum256([]byte(where))
 	return string(name) + "-" + hex.EncodeToString(sum[:6])
@@ -317,6 +322,7 @@ func open(dir, out string, reset bool) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s.removeLegacy(dir)
+	s.renameLegacy(dir, out)
 	fi, err := os.Lstat(s.dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -390,6 +396,26 @@ var legacyNames = map[string]bool{"runs": true, "briefs.gob": true, "steps.gob":
 // but the store's file names, with at least one file starting with one
 // of its magic lines; a file starting with the cache's gob header). A
 // folder or file of those names that is anything else stays.
+// renameLegacy gives the store of out in dir the name FolderName gives
+// it now when it has the name of builds before 2026-11-29 (a hash of the
+// output's absolute path) and none has the new one: the store is kept,
+// not left behind beside a new one. What is there under the old name is
+// checked by open as any store is.
+func (s *Store) renameLegacy(dir, out string) {
+	old := filepath.Join(dir, folderName(out, out))
+	if old == s.dir {
+		return
+	}
+	if _, err := os.Lstat(s.dir); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if fi, err := os.Lstat(old); err == nil && fi.IsDir() {
+		if marker, err := capped.ReadOwn(filepath.Join(old, Marker), maxMarker); err == nil && bytes.HasPrefix(marker, []byte(markerPrefix)) {
+			os.Rename(old, s.dir)
+		}
+	}
+}
+
 func (s *Store) removeLegacy(dir string) {
 	old := filepath.Join(dir, "store-v2")
 	if fi, err := os.Lstat(old); err == nil && fi.IsDir() {

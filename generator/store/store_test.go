@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -151,6 +152,46 @@ func TestPrune(t *testing.T) {
 
 // testOut is the output folder the tests' stores belong to.
 const testOut = "/srv/site/public"
+
+// A store under the name builds before 2026-11-29 gave it (a hash of the
+// output's absolute path) is renamed, not left behind; a folder under that
+// name that is not a store is left alone.
+func TestLegacyNameRenamed(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, testOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := RunKey("perfpages", "opts", []byte("the archive"))
+	if err := s.Put(k, sampleEntry()); err != nil {
+		t.Fatal(err)
+	}
+	legacy := filepath.Join(dir, folderName(testOut, testOut))
+	if err := os.Rename(filepath.Join(dir, FolderName(dir, testOut)), legacy); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, testOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Entry(k, 1<<20); !ok {
+		t.Error("the store under its old name lost its entry")
+	}
+	if _, err := os.Stat(legacy); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the old name is still there: %v", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "cache")
+	mine := filepath.Join(other, folderName(testOut, testOut))
+	os.MkdirAll(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Open(other, testOut); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(mine, "notes.txt")); string(data) != "mine" {
+		t.Errorf("a folder that is no store was moved or changed: %q, %v", data, err)
+	}
+}
 
 // A store of another version (its marker says so) is emptied, with a
 // warning; the legacy store-v2 folder and criterion-v1.gob beside it go
