@@ -49,7 +49,14 @@ import (
 //     - otherwise (the values stayed, but not as a step of this commit)
 //     nothing.
 //     A value at a level the history has visited at least twice before
-//     (visited) is no candidate: a two-level runner's other level.
+//     (visited) is no candidate: a two-level runner's other level. Nor is
+//     a commit whose own change from its parent is less than half of its
+//     change from the level (moved): the level had already moved at an
+//     earlier commit, which step detection has not placed yet (the newest
+//     commits' level lags), and that commit's verdict says so; without
+//     this, every commit after a large drop at the head of a history was
+//     listed as a large regression of its own until the drop was
+//     confirmed.
 //  3. Any other pair — a pull request, a try run, two commits apart — has
 //     no later values: its change counts when it stands out of the base's
 //     noise, Z widths from the base's level (noiseVerdict).
@@ -283,7 +290,11 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 			out = append(out, posVerdict{int32(p), v})
 			continue
 		}
-		if !(v.Widths >= o.Z) || visited(hist, level, dev) {
+		if !(v.Widths >= o.Z) || visited(hist, level, dev) || !moved(logRatio(vals[p-1], vals[p]), dev) {
+			// Within the noise, at a level visited before, or not this
+			// commit's change: the level had already moved at the
+			// commit before (whose own verdict it is), and the level
+			// lags until step detection places that step.
 			continue
 		}
 		if _, ok := slices.BinarySearch(breaks, p); ok {
