@@ -487,7 +487,7 @@ type laterRun struct {
 // format (nil for none), and whether the format reads folders.
 func foreignPattern(src config.Source) (pat *foreign.Pattern, dirFormat bool, err error) {
 	if src.Artifact != "" {
-		if pat, err = foreign.ParsePattern(src.Artifact); err != nil {
+		if pat, err = foreign.ParsePattern(src.Format, src.Artifact); err != nil {
 			return nil, false, fmt.Errorf("source %s: %w", src, err)
 		}
 	}

@@ -294,6 +294,7 @@ func (b *Builder) WriteStateLeaving(w io.Writer, offset int, chunk func(i int, c
 	for _, name := range slices.Sorted(maps.Keys(b.machines)) {
 		m.Machines = append(m.Machines, b.machines[name])
 	}
+	b.flushDuplicates()
 	for _, w := range b.warnings {
 		m.Warnings = append(m.Warnings, stateWarning{w.pos, w.err.Error()})
 	}

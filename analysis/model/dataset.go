@@ -660,9 +660,10 @@ type Builder struct {
 	// without building and hashing their keys.
 	shapes   map[string][]shapeEntry
 	warnings []posWarning
-	ids      map[string]int // artifact id → pending number
-	order    []string       // pending number → artifact id
-	firstPos []int          // pending number → position of its first run
+	dups     map[[2]string]*dupGroup // duplicates not warned of yet (merge.go)
+	ids      map[string]int          // artifact id → pending number
+	order    []string                // pending number → artifact id
+	firstPos []int                   // pending number → position of its first run
 	// pos is the position of the run being added, lastPos the largest
 	// position added so far (see AddAt), maxPos the largest of a
 	// resumed builder's checkpoint.
@@ -1168,6 +1169,7 @@ func (b *Builder) Dataset() *Dataset {
 		artifacts[id] = &a
 	}
 	b.disagreements(found)
+	b.flushDuplicates()
 	// Warnings in the order of the runs they came from, then those of the
 	// artifacts (resolveArtifact, above), by field.
 	slices.SortStableFunc(b.warnings, func(x, y posWarning) int { return cmp.Compare(x.pos, y.pos) })

@@ -110,6 +110,29 @@ func TestBuilderWarnings(t *testing.T) {
 	}
 }
 
+// Two files that hold the same commits on the same machine (a data.js per
+// runner read as one machine) collide on every result: one warning per
+// pair of files, with how many and how to tell them apart.
+func TestDuplicatesOfTwoFiles(t *testing.T) {
+	b := NewBuilder(BuildOptions{})
+	for _, file := range []string{"linux/data.js", "windows/data.js"} {
+		for i := range 3 {
+			b.Add(file, Run{Artifact: Artifact{ID: sha(byte('a' + i)), Date: day0.Add(time.Duration(i) * time.Hour)}, Machine: Machine{Name: "default"},
+				Results: []Result{result("x", "wall-time", "ns", float64(len(file)+i)), result("y", "wall-time", "ns", float64(len(file)*2+i))}})
+		}
+	}
+	d := b.Dataset()
+	if len(d.Warnings) != 1 {
+		t.Fatalf("%d warnings, want 1: %v", len(d.Warnings), d.Warnings)
+	}
+	w := d.Warnings[0].Error()
+	for _, part := range []string{"windows/data.js: 6 duplicate results of linux/data.js, such as x wall-time on default at " + sha('a'), `"{machine}/data.js"`} {
+		if !strings.Contains(w, part) {
+			t.Errorf("warning %q lacks %q", w, part)
+		}
+	}
+}
+
 func TestBuilderProjectHistory(t *testing.T) {
 	// Archives carry only the sha; the project's history supplies the rest
 	// and defines the main line (first-parent order, not dates).

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -105,13 +107,51 @@ func minExample(have *string, s string) {
 }
 
 // duplicate settles result r of run ri against the run held in c (rules
-// 1 and 2 above).
+// 1 and 2 above). The duplicates of one file against one other are one
+// warning (flushDuplicates): two files that hold the same commits and
+// machine — a data.js per runner read without {machine} in the source's
+// pattern — collide on every result, and one warning that says so and how
+// to tell them apart serves the reader better than thousands.
 func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
 	if sb.skeleton && sb.sums[c.pt] == resultSum(r) || !sb.skeleton && sameResult(sb.point(c.pt), r) {
 		return
 	}
-	rk := resultKey{sb.s, art}
-	b.warnf("%s: duplicate result for %s %s on %s at %s (first in %s); keeping the first", b.runs[ri].origin, r.Case, rk.series.Key.Metric, rk.series.Key.Machine, b.order[rk.artifact], b.runs[c.run].origin)
+	k := [2]string{b.runs[ri].origin, b.runs[c.run].origin}
+	g := b.dups[k]
+	if g == nil {
+		if b.dups == nil {
+			b.dups = map[[2]string]*dupGroup{}
+		}
+		g = &dupGroup{pos: b.pos, example: fmt.Sprintf("%s %s on %s at %s", r.Case, sb.s.Key.Metric, sb.s.Key.Machine, b.order[art])}
+		b.dups[k] = g
+	}
+	g.n++
+}
+
+// dupGroup is the duplicates of one file against another: how many, the
+// first, and the position of the run it came with.
+type dupGroup struct {
+	n       int
+	pos     int
+	example string
+}
+
+// flushDuplicates makes the duplicates found so far warnings, one per
+// pair of files, in the order of their first.
+func (b *Builder) flushDuplicates() {
+	for _, k := range slices.SortedFunc(maps.Keys(b.dups), func(x, y [2]string) int {
+		return cmp.Or(cmp.Compare(b.dups[x].pos, b.dups[y].pos), cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
+	}) {
+		g, dup, first := b.dups[k], k[0], k[1]
+		var err error
+		if g.n == 1 {
+			err = fmt.Errorf("%s: duplicate result for %s (first in %s); keeping the first", dup, g.example, first)
+		} else {
+			err = fmt.Errorf("%s: %d duplicate results of %s, such as %s; keeping the first. Files that hold the same commits on the same machine are usually two runners' results: give each its machine (a {machine} placeholder in the source's artifact pattern, such as \"{machine}/data.js\", or the machine in the archives)", dup, g.n, first, g.example)
+		}
+		b.warnings = append(b.warnings, posWarning{g.pos, err})
+	}
+	b.dups = nil
 }
 
 func shortID(id string) string {

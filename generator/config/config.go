@@ -516,7 +516,7 @@ func (c *Config) validate() []error {
 		if s.Artifact != "" {
 			if s.Archives() {
 				bad("%s: artifact names the path pattern of foreign files: set format too", where)
-			} else if _, err := sourcespec.ParsePattern(s.Artifact); err != nil {
+			} else if _, err := sourcespec.ParsePatternFor(s.Format, s.Artifact); err != nil {
 				bad("%s: %v", where, err)
 			}
 		}

@@ -224,6 +224,7 @@ func TestParseErrors(t *testing.T) {
 		{"alpha of zero is the default, alpha of 1 is not", "[analysis]\nalpha = 1\n", []string{`perfpages.toml: [analysis] alpha = 1:`}},
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
 		{"bad commit url", "[site]\ncommit_url = \"gitlab.com/x/{sha}\"\npr_url = \"https://x/mr\"\n", []string{`site.commit_url "gitlab.com/x/{sha}"`, `site.pr_url "https://x/mr": want an http(s) URL pattern with {pr}`}},
+		{"a pattern without {sha} for a format that records no commit", "[[sources]]\ndir = \"r\"\nformat = \"gobench\"\nartifact = \"{machine}/bench.txt\"\n", []string{`no {sha}`, `gab, asv and pytest-benchmark`}},
 		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{"perfpages.toml: [analysis] model = \"a\"", "\nperfpages.toml: [analysis] value = \"b\""}},
 	}
 	for _, tt := range tests {
@@ -419,5 +420,17 @@ func TestParseFraction(t *testing.T) {
 		case tt.err == "" && (err != nil || math.Abs(got-tt.want) > 1e-12):
 			t.Errorf("ParseFraction(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
+	}
+}
+
+// A source of a format that records its commit may name only the machine
+// in its pattern: a data.js per runner.
+func TestPatternWithoutSHA(t *testing.T) {
+	c, err := Parse("perfpages.toml", []byte("[[sources]]\ndir = \"dev/bench\"\nformat = \"gab\"\nartifact = \"{machine}/data.js\"\n"), "/site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Sources[0].Artifact != "{machine}/data.js" {
+		t.Errorf("artifact %q", c.Sources[0].Artifact)
 	}
 }

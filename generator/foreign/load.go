@@ -174,9 +174,10 @@ func fillDefaults(r *model.Run, def Defaults) {
 // which checks it without depending on this reader).
 type Pattern struct{ p *sourcespec.Pattern }
 
-// ParsePattern compiles a path pattern.
-func ParsePattern(p string) (*Pattern, error) {
-	sp, err := sourcespec.ParsePattern(p)
+// ParsePattern compiles the path pattern of a source of the format:
+// without {sha} only for a format that records its commit.
+func ParsePattern(format, p string) (*Pattern, error) {
+	sp, err := sourcespec.ParsePatternFor(format, p)
 	if err != nil {
 		return nil, err
 	}

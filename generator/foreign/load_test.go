@@ -26,7 +26,7 @@ func TestPattern(t *testing.T) {
 		{pattern: "{*}/{sha}.txt", path: "anything/abc.txt", ok: true, id: "abc"},
 		{pattern: "{sha}/criterion/", path: "abc/criterion/fib/new/sample.json", ok: true, id: "abc", prefix: "abc/criterion/"},
 	} {
-		p, err := ParsePattern(tt.pattern)
+		p, err := ParsePattern("gobench", tt.pattern)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pattern, err)
 		}
@@ -36,9 +36,18 @@ func TestPattern(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "{machine}.txt", "{sha}/{host}.txt", "{sha"} {
-		if _, err := ParsePattern(bad); err == nil {
+		if _, err := ParsePattern("gobench", bad); err == nil {
 			t.Errorf("pattern %q accepted", bad)
 		}
+	}
+	// A format that records its commit needs no {sha}: a data.js per
+	// runner.
+	p, err := ParsePattern("gab", "{machine}/data.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def, _, ok := p.Match("ubuntu-latest/data.js"); !ok || def.Machine.Name != "ubuntu-latest" || def.Artifact.ID != "" {
+		t.Errorf("{machine}/data.js on ubuntu-latest/data.js: %+v, %v", def, ok)
 	}
 }
 

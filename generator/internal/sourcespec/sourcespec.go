@@ -43,8 +43,24 @@ type Pattern struct {
 	dir    bool
 }
 
-// ParsePattern compiles a path pattern.
-func ParsePattern(p string) (*Pattern, error) {
+// RecordsCommit reports whether results of the foreign format record the
+// commit they measured (github-action-benchmark's data.js, asv's result
+// files, pytest-benchmark's commit_info): a source of it may have a path
+// pattern without {sha}, such as "{machine}/data.js" for a data.js per
+// runner.
+func RecordsCommit(format string) bool {
+	return format == "gab" || format == "asv" || format == "pytest-benchmark"
+}
+
+// ParsePattern compiles a path pattern, which must name the artifact
+// ({sha}).
+func ParsePattern(p string) (*Pattern, error) { return parse(p, true) }
+
+// ParsePatternFor compiles the path pattern of a source of the foreign
+// format: without {sha} when the format records its commit.
+func ParsePatternFor(format, p string) (*Pattern, error) { return parse(p, !RecordsCommit(format)) }
+
+func parse(p string, needSHA bool) (*Pattern, error) {
 	if p == "" {
 		return nil, fmt.Errorf("empty artifact pattern")
 	}
@@ -87,8 +103,8 @@ func ParsePattern(p string) (*Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("artifact pattern %q: %w", p, err)
 	}
-	if !strings.Contains(p, "{sha}") && !strings.Contains(p, "{id}") {
-		return nil, fmt.Errorf("artifact pattern %q: no {sha}: the artifact must come from the path", p)
+	if needSHA && !strings.Contains(p, "{sha}") && !strings.Contains(p, "{id}") {
+		return nil, fmt.Errorf("artifact pattern %q: no {sha}: the artifact must come from the path (only formats that record their commit, gab, asv and pytest-benchmark, may leave it out)", p)
 	}
 	pat.re = re
 	return pat, nil
