@@ -18,7 +18,8 @@
 #     two-level runner switching back).
 #
 # It runs generator/planted's TestVerdicts (in-process, one load per
-# site); scripts/relevant-count.sh gives per-comparison counts through the
+# site), then TestHeadVerdicts: what the headline said of each commit when
+# it was the newest, and how much of it the whole history kept; scripts/relevant-count.sh gives per-comparison counts through the
 # CLI of any perfpages binary instead.
 #
 #   scripts/verdicts.sh CONFIG...
@@ -34,5 +35,5 @@ for c in "$@"; do
 done
 list=$(IFS=:; echo "${paths[*]}")
 cd "$here"
-PLANTED_VERDICTS=$list go test -count=1 -timeout 60m -run '^TestVerdicts$' -v ./generator/planted |
+PLANTED_VERDICTS=$list go test -count=1 -timeout 60m -run '^(TestVerdicts|TestHeadVerdicts)$' -v ./generator/planted |
   sed -n 's/^        //p'

@@ -52,15 +52,11 @@ func RecordsCommit(format string) bool {
 	return format == "gab" || format == "asv" || format == "pytest-benchmark"
 }
 
-// ParsePattern compiles a path pattern, which must name the artifact
-// ({sha}).
-func ParsePattern(p string) (*Pattern, error) { return parse(p, true) }
-
 // ParsePatternFor compiles the path pattern of a source of the foreign
-// format: without {sha} when the format records its commit.
-func ParsePatternFor(format, p string) (*Pattern, error) { return parse(p, !RecordsCommit(format)) }
-
-func parse(p string, needSHA bool) (*Pattern, error) {
+// format, which must name the artifact ({sha}) unless the format records
+// its commit.
+func ParsePatternFor(format, p string) (*Pattern, error) {
+	needSHA := !RecordsCommit(format)
 	if p == "" {
 		return nil, fmt.Errorf("empty artifact pattern")
 	}
