@@ -169,6 +169,9 @@ type SeriesChange struct {
 	FromZero   bool
 	Regression bool
 	Magnitude  Magnitude
+	// Unconfirmed: counted before any later value (too large to wait,
+	// Verdict.Large); later builds may still withdraw it.
+	Unconfirmed bool
 }
 
 // topChanges returns the TopChanges largest changes of the relevant rows
@@ -185,7 +188,7 @@ func topChanges(rows []*Row) []SeriesChange {
 		if len(top) == TopChanges && a <= math.Abs(top[len(top)-1].Change) {
 			continue
 		}
-		c := SeriesChange{Key: r.Series.Key, Change: r.Change, FromZero: r.FromZero, Regression: r.Regression, Magnitude: r.Magnitude}
+		c := SeriesChange{Key: r.Series.Key, Change: r.Change, FromZero: r.FromZero, Regression: r.Regression, Magnitude: r.Magnitude, Unconfirmed: r.Headline.State == StateUnconfirmed}
 		if r.Before != nil {
 			c.Before = r.Before.Value
 		}

@@ -91,3 +91,23 @@ func TestCommentListsChanges(t *testing.T) {
 		t.Errorf("nothing changed:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A change counted before any later value (Large) says so in the PR
+// comment and in the triage report: a later build may still withdraw it.
+func TestUnconfirmedCountedSaysSo(t *testing.T) {
+	r := &analysis.Row{OK: true, Relevant: true, Regression: true, Headline: analysis.Verdict{State: analysis.StateUnconfirmed, Large: true}}
+	if got := verdictCell(r); got != "❌ regression (unconfirmed)" {
+		t.Errorf("verdict cell %q", got)
+	}
+	r.Headline = analysis.Verdict{State: analysis.StateConfirmed}
+	if got := verdictCell(r); got != "❌ regression" {
+		t.Errorf("confirmed: verdict cell %q", got)
+	}
+	d, _ := commentPair(t, map[string]float64{"parse": 0.5}, nil, nil)
+	m := analysis.MetricSummary{Metric: "wall-time", Top: []analysis.SeriesChange{{Key: d.Series[0].Key, Before: 1000, After: 1500, Change: 0.5, Regression: true, Unconfirmed: true}}}
+	var buf bytes.Buffer
+	writeTop(&buf, d, m, "/commit/x/", false, false)
+	if !strings.Contains(buf.String(), "+50.00% `parse` (1 µs → 1.5 µs), unconfirmed: counted at once for its size") {
+		t.Errorf("triage line:\n%s", buf.String())
+	}
+}

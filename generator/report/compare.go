@@ -704,10 +704,15 @@ func ChangedRows(c *analysis.Comparison, metric string) []*analysis.Row {
 func verdictCell(r *analysis.Row) string {
 	switch changeRank(r) {
 	case 0:
+		v := "✅ improvement"
 		if r.Regression {
-			return "❌ regression"
+			v = "❌ regression"
 		}
-		return "✅ improvement"
+		if r.Headline.State == analysis.StateUnconfirmed {
+			// Large: counted at once, before any later value.
+			v += " (unconfirmed)"
+		}
+		return v
 	case 1:
 		return "unconfirmed"
 	case 2:

@@ -161,6 +161,9 @@ func writeTop(w io.Writer, d *model.Dataset, m analysis.MetricSummary, page stri
 		if multi {
 			fmt.Fprintf(w, " on %s", mdtext.Text(c.Key.Machine))
 		}
+		if c.Unconfirmed {
+			fmt.Fprint(w, ", unconfirmed: counted at once for its size, before any later value")
+		}
 		fmt.Fprintln(w)
 	}
 	if more := m.Primary.All.Count + m.Secondary.All.Count - len(m.Top); more > 0 {
@@ -254,7 +257,10 @@ type ChangeJSON struct {
 	FromZero   bool     `json:"from_zero,omitempty"`
 	Regression bool     `json:"regression"`
 	Magnitude  string   `json:"magnitude"`
-	URL        string   `json:"url"`
+	// Unconfirmed: counted before any later value, for its size; a
+	// later build may withdraw it.
+	Unconfirmed bool   `json:"unconfirmed,omitempty"`
+	URL         string `json:"url"`
 }
 
 // WeekMetricJSON is one metric of the week's summary: how many kept
@@ -321,7 +327,7 @@ func NewTriageJSON(d *model.Dataset, r *analysis.TriageReport, links Links) Tria
 // page (rendered: with its rows' anchors).
 func changeJSON(d *model.Dataset, c analysis.SeriesChange, page string, rendered bool) ChangeJSON {
 	j := ChangeJSON{Base: finite(c.Before), Head: finite(c.After), Change: finite(c.Change), FromZero: c.FromZero,
-		Regression: c.Regression, Magnitude: c.Magnitude.String(), URL: page}
+		Regression: c.Regression, Magnitude: c.Magnitude.String(), Unconfirmed: c.Unconfirmed, URL: page}
 	if s, ok := d.SeriesByKey(c.Key); ok {
 		j.SeriesJSON = seriesJSON(s)
 	} else {
