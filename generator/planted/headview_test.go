@@ -1,10 +1,8 @@
 package planted
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,20 +27,8 @@ import (
 // when the whole history still counts it, else "withdrawn" (a spike that
 // came back, a change that did not stay).
 func TestHeadVerdicts(t *testing.T) {
-	paths := os.Getenv("PLANTED_VERDICTS")
-	if paths == "" {
-		t.Skip("set PLANTED_VERDICTS to perfpages.toml paths (colon-separated) to report their head verdicts")
-	}
 	var b strings.Builder
-	for _, path := range filepath.SplitList(paths) {
-		site, err := generator.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _, err := site.Load(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+	forVerdictSites(t, func(path string, site *generator.Site, d *model.Dataset, _ []error) {
 		opts := site.Config.CompareOptions()
 		largeFromEnv(t, &opts)
 		final := analysis.NewComparer(d, opts).Consecutive(0, len(d.MainLine))
@@ -91,7 +77,7 @@ func TestHeadVerdicts(t *testing.T) {
 			"%d rows counted then (%d large), %d (%.0f %%) still counted with the whole history, %d withdrawn\n",
 			path, cuts, headFlagged, pct(headFlagged, cuts), finalFlagged, pct(finalFlagged, cuts),
 			headRows, largeRows, kept, pct(kept, headRows), headRows-kept)
-	}
+	})
 	t.Log("\n" + b.String())
 }
 

@@ -29,20 +29,8 @@ import (
 // cancelled at the next commit: the series' row there is relevant too and
 // goes the other way (a spike, or a two-level runner switching back).
 func TestVerdicts(t *testing.T) {
-	paths := os.Getenv("PLANTED_VERDICTS")
-	if paths == "" {
-		t.Skip("set PLANTED_VERDICTS to perfpages.toml paths (colon-separated) to report their verdicts")
-	}
 	var b strings.Builder
-	for _, path := range filepath.SplitList(paths) {
-		site, err := generator.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, warnings, err := site.Load(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+	forVerdictSites(t, func(path string, site *generator.Site, d *model.Dataset, warnings []error) {
 		fmt.Fprintf(&b, "## %s: %d main-line commits, %d series, %d warnings\n", path, len(d.MainLine), len(d.Series), len(warnings))
 		for _, w := range warnings[:min(len(warnings), 3)] {
 			fmt.Fprintf(&b, "  warning: %.300s\n", w)
@@ -55,8 +43,29 @@ func TestVerdicts(t *testing.T) {
 			fmt.Fprintf(&b, "model %s: %s\n", comps[0].Options.Model, v)
 		}
 		b.WriteString("\n")
-	}
+	})
 	t.Log("\n" + b.String())
+}
+
+// forVerdictSites loads each site PLANTED_VERDICTS names (perfpages.toml
+// paths, colon-separated) as `perfpages build` does and calls f with it;
+// without the variable the test is skipped.
+func forVerdictSites(t *testing.T, f func(path string, site *generator.Site, d *model.Dataset, warnings []error)) {
+	paths := os.Getenv("PLANTED_VERDICTS")
+	if paths == "" {
+		t.Skip("set PLANTED_VERDICTS to perfpages.toml paths (colon-separated) to report their verdicts")
+	}
+	for _, path := range filepath.SplitList(paths) {
+		site, err := generator.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, warnings, err := site.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(path, site, d, warnings)
+	}
 }
 
 // verdictCounts are the counts TestVerdicts reports.
