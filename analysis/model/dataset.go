@@ -690,13 +690,6 @@ type posWarning struct {
 	err error
 }
 
-// resultKey is a result's identity: its series and its artifact (the
-// pending number of its id).
-type resultKey struct {
-	series   *Series
-	artifact int
-}
-
 // seriesBuild is a series while runs are added: which run each point's
 // result came from, and where each artifact's point is.
 //
