@@ -246,11 +246,18 @@ func machineFrom(r *asvLog, rel string, info map[string]string) model.Machine {
 }
 
 // asvRAM reads asv's ram field. asv fills it from the machine
-// (asv/util.py get_memsize): on Linux MemTotal of /proc/meminfo, a number
-// of kilobytes (KiB, whatever meminfo's "kB" says), so a plain number is
-// kilobytes; on macOS (os "Darwin …") sysctl hw.memsize, bytes. A size
-// typed by hand at `asv machine` carries its unit: "8GB", "8.2G",
-// "16 GiB", "16384000 kB" (powers of 1024, as memory is sized).
+// (asv/util.py get_memsize): on Linux MemTotal of /proc/meminfo, which
+// asv before 0.6.6 wrote as meminfo's number of kilobytes (KiB, whatever
+// its "kB" says) and 0.6.6 on (its commit 3341d01, "Memory from meminfo
+// is reported in kB not B") multiplies into bytes; on macOS (os "Darwin
+// …") sysctl hw.memsize, bytes. machine.json does not say which asv
+// wrote it, so a plain Linux number is read by its size: from 2³⁰ on it
+// is bytes (as kilobytes it would be a terabyte or more: Unidata's
+// MetPy-benchmark records "405086031872", a 377 GiB server, which read as
+// kilobytes showed as 377 TiB), below it kilobytes (as bytes, less than a
+// gigabyte). A size typed by hand at `asv machine` carries its unit:
+// "8GB", "8.2G", "16 GiB", "16384000 kB" (powers of 1024, as memory is
+// sized).
 func asvRAM(s, os string) (int64, bool) {
 	s = strings.TrimSpace(s)
 	i := strings.IndexFunc(s, func(c rune) bool { return !(c >= '0' && c <= '9' || c == '.') })
@@ -262,7 +269,7 @@ func asvRAM(s, os string) (int64, bool) {
 	if err != nil || x <= 0 {
 		return 0, false
 	}
-	if unit == "" && !strings.HasPrefix(strings.TrimSpace(os), "Darwin") {
+	if unit == "" && !strings.HasPrefix(strings.TrimSpace(os), "Darwin") && x < 1<<30 {
 		unit = "K"
 	}
 	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")

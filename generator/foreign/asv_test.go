@@ -58,7 +58,9 @@ func TestASVRAM(t *testing.T) {
 		want   int64
 		ok     bool
 	}{
-		{"16318900", "Linux 6.1.0-28-amd64", 16318900 << 10, true}, // a 16 GiB machine's MemTotal
+		{"16318900", "Linux 6.1.0-28-amd64", 16318900 << 10, true},                   // a 16 GiB machine's MemTotal (asv before 0.6.6: kB)
+		{"405086031872", "Linux 4.18.0-553.123.1.el8_10.x86_64", 405086031872, true}, // asv 0.6.6 on: bytes (MetPy-benchmark's)
+		{"7520000000", "Linux", 7520000000, true},                                    // a 7 GB runner, bytes
 		{"16318900", "", 16318900 << 10, true},
 		{" 2097152 ", "Linux", 2 << 30, true},
 		{"17179869184", "Darwin 21.6.0", 16 << 30, true},
