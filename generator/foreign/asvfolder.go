@@ -584,8 +584,16 @@ func (r *asvFileReader) record(rel string, f *asvFile, e asvMember) (asvRecord, 
 		rec.values = []asvValue{asvNumber(result)}
 	}
 	if rec.values != nil && len(rec.values) != n {
-		r.warn(rel, e.Line, "benchmark %q: %d results for %d parameter combinations; skipped", e.Key, len(rec.values), n)
-		return rec, false
+		if !slices.ContainsFunc(rec.values, func(v asvValue) bool { return v.kind != asvFailed }) {
+			// Nulls only, fewer (or more) than the combinations: the
+			// whole benchmark failed, as asv's older files say it
+			// ([null] for 3 combinations in emsig/empymod-bench's);
+			// asv reads every missing combination as failed.
+			rec.values = nil
+		} else {
+			r.warn(rel, e.Line, "benchmark %q: %d results for %d parameter combinations; skipped", e.Key, len(rec.values), n)
+			return rec, false
+		}
 	}
 
 	if samples != nil && samples.Kind != readkit.Null {
