@@ -178,11 +178,12 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 		at[ident{in.Key, p}] = j
 	}
 	held := make([]int, len(files)) // file → its input in the checkpoint, or -1
+	places := make([]string, len(files))
 	next := 0
 	var runPos []int // the checkpoint's runs → file positions
 	for i, f := range files {
-		held[i] = -1
-		j, ok := at[ident{keys[i], place(f.Origin)}]
+		held[i], places[i] = -1, place(f.Origin)
+		j, ok := at[ident{keys[i], places[i]}]
 		if !ok {
 			j, ok = at[ident{keys[i], f.Origin}]
 		}
@@ -245,13 +246,18 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	k := 0
 	for i, f := range files {
 		if j := held[i]; j >= 0 {
+			// Held where the file is now: the builder's runs have its
+			// origin now, which the next resume checks the checkpoint's
+			// against (a moved project's, once its checkpoint is
+			// written again).
 			in := inputs[j]
+			in.Origin, in.Place = f.Origin, places[i]
 			a.hold(in, problemsFrom(in.Problems, f.Origin))
 			continue
 		}
 		d := got[k]
 		k++
-		a.hold(fileInput(f, keys[i], place(f.Origin), d.run, d.probs), d.probs)
+		a.hold(fileInput(f, keys[i], places[i], d.run, d.probs), d.probs)
 	}
 	if rewrite {
 		st.SaveCheckpoint(options, a.held, b)

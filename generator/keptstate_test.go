@@ -625,4 +625,27 @@ func TestMovedProjectKeepsItsStore(t *testing.T) {
 	if len(stores) != 1 {
 		t.Errorf("the moved project's cache holds %d stores, want its one", len(stores))
 	}
+
+	// Enough new commits that the moved project's build writes its
+	// checkpoint again, then one more: the build after reads only that
+	// one (the checkpoint names its files where they are now).
+	parent := sha3
+	add := func(k int) {
+		id := fmt.Sprintf("%040x", 0xa00+k)
+		doc := fmt.Sprintf(`{"schema": "perfpages.run.v1", "artifact": {"id": %q, "kind": "commit", "date": "2026-10-%02dT10:00:00Z", "parents": [%q], "branch": "main"},
+ "machine": {"name": "linux-x64", "os": "linux", "arch": "amd64"},
+ "results": [{"benchmark": "json-decode", "params": {"size": "large"}, "metric": "wall-time", "unit": "ns", "samples": [%d]}]}`, id, 1+k, parent, 900+k)
+		if err := os.WriteFile(filepath.Join(moved, "results", fmt.Sprintf("n%02d.json", k)), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parent = id
+	}
+	for k := range checkpointSlack(4) + 1 {
+		add(k)
+	}
+	buildIn(t, moved, "public", BuildOptions{})
+	add(checkpointSlack(4) + 1)
+	if _, _, timings := buildIn(t, moved, "public", BuildOptions{}); !strings.Contains(timings, fmt.Sprintf("files      1 of %d decoded", 4+checkpointSlack(4)+2)) {
+		t.Errorf("after the moved project's checkpoint was written again, one more commit:\n%s", timings)
+	}
 }
