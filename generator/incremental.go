@@ -329,11 +329,12 @@ func (s *Site) siteKey(cont *sitemodel.Content) string {
 	cfg := s.Config
 	// Where the site's folders are is no part of its pages: a project
 	// moved or copied whole (a CI cache restored into a workspace at
-	// another path) keeps its pages. The content and theme folders are
-	// named relative to the config's, and their files are in the key.
+	// another path) keeps its pages. The content folder is named relative
+	// to the config's (the theme is a name already), and the files of
+	// both are in the key.
 	site := cfg.Site
 	site.Output, site.Cache = "", ""
-	site.Content, site.Theme = cfg.Relative(site.Content), cfg.Relative(site.Theme)
+	site.Content = cfg.Relative(site.Content)
 	settings, _ := json.Marshal(struct {
 		Site     config.Site
 		Analysis config.Analysis
