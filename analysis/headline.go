@@ -416,12 +416,7 @@ func noiseVerdict(h []float64, after, se float64, dir model.Direction, o Headlin
 // level as dev (a log ratio) on the same side: a large change that its
 // series' own history has come near before is no proof by itself.
 func unprecedented(h []float64, level, dev float64) bool {
-	for _, x := range h {
-		if d := logRatio(level, x); d*dev > 0 && math.Abs(d) >= math.Abs(dev)/2 {
-			return false
-		}
-	}
-	return true
+	return !reached(h, level, dev, 0.5, math.Inf(1), 1)
 }
 
 // visited says the history h has been where a value dev (a log ratio) from
@@ -433,15 +428,21 @@ func unprecedented(h []float64, level, dev float64) bool {
 // would otherwise stand out at every visit. For noise without such a mode
 // two values 3 widths out in 50 happen about once in 500 histories.
 func visited(h []float64, level, dev float64) bool {
+	return reached(h, level, dev, 0.75, 1.5, 2)
+}
+
+// reached says at least n values of h lie on dev's side of level, between
+// lo and hi times as far from it as dev (log ratios); never for a dev of
+// 0 or NaN.
+func reached(h []float64, level, dev, lo, hi float64, n int) bool {
 	if dev == 0 || math.IsNaN(dev) {
 		return false
 	}
-	lo, hi := 0.75*math.Abs(dev), 1.5*math.Abs(dev)
-	n := 0
+	lo, hi = lo*math.Abs(dev), hi*math.Abs(dev)
 	for _, x := range h {
 		d := logRatio(level, x)
 		if d*dev > 0 && math.Abs(d) >= lo && math.Abs(d) <= hi {
-			if n++; n >= 2 {
+			if n--; n == 0 {
 				return true
 			}
 		}
