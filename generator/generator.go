@@ -26,10 +26,12 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/perfpages/perfpages/analysis"
 	"github.com/perfpages/perfpages/analysis/model"
@@ -286,6 +288,12 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos, keep 
 			slices.Sort(l.d.Notes)
 		}
 	}
+	if keep == nil { // a shard holds its own benchmarks' points only
+		if note := runnersNote(l.d); note != "" {
+			l.d.Notes = append(l.d.Notes, note)
+			slices.Sort(l.d.Notes)
+		}
+	}
 	warnings = append(warnings, l.d.Warnings...)
 	data, name, err := s.annotations()
 	l.annotations = data
@@ -329,6 +337,46 @@ func untitled(d *model.Dataset) string {
 	}
 	return fmt.Sprintf("%d of %d main-line commits have no title (the results do not record commit subjects): "+
 		"set [project] git to the benchmarked repository's clone (and branch, default main) for titles, PR numbers and the history's own order", n, len(d.MainLine))
+}
+
+// runnersNote is the note that points to [[machines]] when most machines
+// have run each benchmark at most fewRuns times, and there are at least
+// manyRunners of them: CI runners that get a new name every run (asv
+// names a machine after its host, and a GitHub-hosted runner is a new
+// virtual machine each time: 401 machines of two results each in one real
+// history), each a history of its own too short to judge, so that no page
+// has anything to say. "" otherwise. It suggests the names' common prefix
+// as the pattern. A shard, which holds only its benchmarks' points, does
+// not look.
+func runnersNote(d *model.Dataset) string {
+	const fewRuns, manyRunners = 3, 10
+	most := map[string]int{} // machine → the most points of any of its series
+	for _, s := range d.Series {
+		most[s.Key.Machine] = max(most[s.Key.Machine], len(s.Points))
+	}
+	var few []string
+	for _, m := range d.Machines {
+		if n, ok := most[m.Name]; ok && n > 0 && n <= fewRuns {
+			few = append(few, m.Name)
+		}
+	}
+	if len(few) < manyRunners || 5*len(few) < 4*len(most) {
+		return ""
+	}
+	prefix := few[0]
+	for _, name := range few[1:] {
+		for !strings.HasPrefix(name, prefix) {
+			_, size := utf8.DecodeLastRuneInString(prefix)
+			prefix = prefix[:len(prefix)-size]
+		}
+	}
+	match := "a pattern that matches their names"
+	if prefix != "" {
+		match = strconv.Quote(prefix + "*")
+	}
+	return fmt.Sprintf("%d of %d machines ran each benchmark at most %d times (%s, %s, …): CI runners that get a new name every run, "+
+		"as asv names a machine after its host? Each is a history of its own, too short to compare. To read them as one machine, "+
+		"add a [[machines]] table with match = %s and name = \"ci\" (or any name) to the config", len(few), len(most), fewRuns, few[0], few[1], match)
 }
 
 // gitRepos are the git repositories a build reads, each opened once.

@@ -160,6 +160,10 @@ type stateMeta struct {
 	FirstPos []int
 	Machines []Machine
 	Warnings []stateWarning
+	// Pooled are the machines pooled by a rule and their runners'
+	// duplicate results (Builder.pooled); nil in a state of an older
+	// build, which had no rule (the rules are part of Options).
+	Pooled map[string]int
 	// Chunks are the series' chunks: how many series and points each
 	// holds.
 	Chunks []stateChunk
@@ -231,7 +235,7 @@ type stateSummary struct {
 }
 
 // optionsKey is what of the options the state depends on: the rules that
-// make series and single values. History, Other and MainBranch are used
+// make series (and pool machines) and single values. History, Other and MainBranch are used
 // only by Dataset, SeriesSizes only for capacities.
 func (b *Builder) optionsKey() string {
 	var keep string
@@ -239,10 +243,11 @@ func (b *Builder) optionsKey() string {
 		keep = b.opts.Keep.String()
 	}
 	k, _ := json.Marshal(struct {
-		Value   ValueKind
-		Metrics map[string]Metric
-		Keep    string `json:",omitempty"`
-	}{b.opts.Value, b.opts.Metrics, keep})
+		Value    ValueKind
+		Metrics  map[string]Metric
+		Keep     string        `json:",omitempty"`
+		Machines []MachineRule `json:",omitempty"`
+	}{b.opts.Value, b.opts.Metrics, keep, b.opts.Machines})
 	return string(k)
 }
 
@@ -298,6 +303,7 @@ func (b *Builder) WriteStateLeaving(w io.Writer, offset int, chunk func(i int, c
 	for _, w := range b.warnings {
 		m.Warnings = append(m.Warnings, stateWarning{w.pos, w.err.Error()})
 	}
+	m.Pooled = b.pooled
 	keys := slices.SortedFunc(maps.Keys(b.series), func(x, y SeriesKey) int { return x.Compare(y) })
 	all := make([]*seriesBuild, len(keys))
 	for i, k := range keys {
@@ -617,6 +623,7 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 	for _, mc := range m.Machines {
 		b.machines[mc.Name] = mc
 	}
+	maps.Copy(b.pooled, m.Pooled)
 	from, to, moved := movedFolder(renamed)
 	for _, w := range m.Warnings {
 		msg := w.Msg

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -627,6 +628,50 @@ type BuildOptions struct {
 	// and so is every held series. Its rule is part of a state's options
 	// (WriteStateLeaving), not of their JSON.
 	Keep Keep `json:"-"`
+	// Machines pools machines: a run whose machine's name matches a
+	// rule's Match (the first rule that does) is read as a run of the
+	// rule's machine (see MachineRule).
+	Machines []MachineRule `json:"machines,omitempty"`
+}
+
+// MachineRule pools the runs of every machine whose name matches Match —
+// the name itself, or a pattern of path.Match ("fv-az*") — into one
+// machine, Name: CI runners that get a new host name every run (asv names
+// a machine after its host unless told otherwise, and a GitHub-hosted
+// runner is a new virtual machine each time) are one machine to compare
+// across, whose noise the headline's model learns as it does any
+// two-level runner's. The runners' own names and descriptions are not
+// kept, as they differ from run to run: the pooled machine's description
+// is the label runners, the Match of every rule of that Name in order,
+// separated by spaces. A commit run on two runners of a pool is a
+// duplicate as any other (the first run's results are kept, merge.go),
+// but an expected one: the dataset notes how many there were, per
+// machine, and warns of none.
+type MachineRule struct {
+	Match string `json:"match"`
+	Name  string `json:"name"`
+}
+
+// pool returns the machine m's run is read as: the first rule that
+// matches its name makes it its pooled machine (true); otherwise m.
+func (o *BuildOptions) pool(m Machine) (Machine, bool) {
+	for _, r := range o.Machines {
+		if ok, _ := path.Match(r.Match, m.Name); ok || r.Match == m.Name {
+			return Machine{Name: r.Name, Labels: Params{{Key: "runners", Value: o.runners(r.Name)}}}, true
+		}
+	}
+	return m, false
+}
+
+// runners are the patterns of the rules that pool into machine name.
+func (o *BuildOptions) runners(name string) string {
+	var matches []string
+	for _, r := range o.Machines {
+		if r.Name == name && !slices.Contains(matches, r.Match) {
+			matches = append(matches, r.Match)
+		}
+	}
+	return strings.Join(matches, " ")
 }
 
 // SpillFile is where a builder moves samples (BuildOptions.Spill): an
@@ -664,6 +709,9 @@ type Builder struct {
 	ids      map[string]int          // artifact id → pending number
 	order    []string                // pending number → artifact id
 	firstPos []int                   // pending number → position of its first run
+	// pooled are the machines pooled by a rule (BuildOptions.Machines),
+	// with how many duplicate results their runners gave (merge.go).
+	pooled map[string]int
 	// pos is the position of the run being added, lastPos the largest
 	// position added so far (see AddAt), maxPos the largest of a
 	// resumed builder's checkpoint.
@@ -868,6 +916,7 @@ func NewBuilder(opts BuildOptions) *Builder {
 		claims:   map[string][]artifactClaim{},
 		origin:   map[string]string{},
 		machines: map[string]Machine{},
+		pooled:   map[string]int{},
 		series:   map[SeriesKey]*seriesBuild{},
 		shapes:   map[string][]shapeEntry{},
 		ids:      map[string]int{},
@@ -901,6 +950,12 @@ func (b *Builder) AddAt(pos int, origin string, r Run) {
 		panic(fmt.Sprintf("model: run at position %d added after position %d", pos, b.lastPos))
 	}
 	b.pos, b.lastPos = pos, pos
+	if m, ok := b.opts.pool(r.Machine); ok {
+		r.Machine = m
+		if _, seen := b.pooled[m.Name]; !seen {
+			b.pooled[m.Name] = 0
+		}
+	}
 	if b.resumed != nil && !b.resumable(&r) {
 		return
 	}
@@ -1234,8 +1289,18 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	if note := d.headlessPRs(); note != "" {
 		d.Notes = append(d.Notes, note)
-		slices.Sort(d.Notes)
 	}
+	for _, name := range slices.Sorted(maps.Keys(b.pooled)) {
+		if n := b.pooled[name]; n > 0 {
+			what := fmt.Sprintf("%d results are", n)
+			if n == 1 {
+				what = "1 result is"
+			}
+			d.Notes = append(d.Notes, fmt.Sprintf("machine %s pools the runners %s: %s of commits another of its runners had run already; the first run's results are kept (sources in configuration order, files by name)",
+				name, b.opts.runners(name), what))
+		}
+	}
+	slices.Sort(d.Notes)
 
 	for _, m := range b.machines {
 		d.Machines = append(d.Machines, m)

@@ -605,3 +605,64 @@ func TestOrderScratch(t *testing.T) {
 		t.Fatalf("duplicates: %+v", pts)
 	}
 }
+
+// TestPooledMachines: CI runners that get a new name every run, pooled by
+// a rule, are one machine with one series per benchmark; a commit run on
+// two of them keeps the first run's result and is a note, not a warning;
+// a machine no rule matches is left alone; a resumed builder counts on.
+func TestPooledMachines(t *testing.T) {
+	opts := BuildOptions{Machines: []MachineRule{{Match: "fv-az*", Name: "github-hosted"}, {Match: "runner-?", Name: "github-hosted"}}}
+	run := func(machine string, c byte, hour int, v float64) Run {
+		return Run{Artifact: Artifact{ID: sha(c), Date: day0.Add(time.Duration(hour) * time.Hour)},
+			Machine: Machine{Name: machine, CPU: "cpu of " + machine, Cores: hour + 1},
+			Results: []Result{result("x", "wall-time", "ns", v)}}
+	}
+	b := NewBuilder(opts)
+	b.Add("fv-az1/a.json", run("fv-az1", 'a', 0, 10))
+	b.Add("fv-az1/b.json", run("fv-az1", 'b', 1, 11))
+	b.Add("fv-az2/b.json", run("fv-az2", 'b', 1, 12)) // b again, on another runner
+	state, chunk := writeState(t, b, 0)
+	b.Add("runner-3/c.json", run("runner-3", 'c', 2, 13))
+	b.Add("runner-4/c.json", run("runner-4", 'c', 2, 14))
+	b.Add("lab/c.json", run("lab", 'c', 2, 20))
+	check := func(name string, d *Dataset) {
+		t.Helper()
+		if len(d.Warnings) != 0 {
+			t.Errorf("%s: warnings %v, want none", name, d.Warnings)
+		}
+		wantMachines := []Machine{{Name: "github-hosted", Labels: Params{{Key: "runners", Value: "fv-az* runner-?"}}}, {Name: "lab", CPU: "cpu of lab", Cores: 3}}
+		if diff := cmp.Diff(wantMachines, d.Machines); diff != "" {
+			t.Errorf("%s: machines (-want +got):\n%s", name, diff)
+		}
+		s, ok := d.SeriesByKey(SeriesKey{Machine: "github-hosted", Context: "", Benchmark: "x", Params: "", Metric: "wall-time"})
+		if !ok {
+			t.Fatalf("%s: no pooled series among %v", name, d.Series)
+		}
+		var got []float64
+		for _, p := range s.Points {
+			got = append(got, p.Value)
+		}
+		if diff := cmp.Diff([]float64{10, 11, 13}, got); diff != "" {
+			t.Errorf("%s: pooled values (-want +got):\n%s", name, diff)
+		}
+		want := []string{"machine github-hosted pools the runners fv-az* runner-?: 2 results are of commits another of its runners had run already; the first run's results are kept (sources in configuration order, files by name)"}
+		if diff := cmp.Diff(want, d.Notes); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", name, diff)
+		}
+	}
+	check("built", b.Dataset())
+
+	r, err := ResumeBuilder(opts, state, chunk, func(i int, origin string) (int, string, bool) { return i, origin, true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Add("runner-3/c.json", run("runner-3", 'c', 2, 13))
+	r.Add("runner-4/c.json", run("runner-4", 'c', 2, 14))
+	r.Add("lab/c.json", run("lab", 'c', 2, 20))
+	check("resumed", r.Dataset())
+
+	// Another rule is another state: not resumed.
+	if _, err := ResumeBuilder(BuildOptions{}, state, chunk, func(i int, origin string) (int, string, bool) { return i, origin, true }); err == nil {
+		t.Error("a state of other machine rules resumed")
+	}
+}

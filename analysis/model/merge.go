@@ -26,7 +26,10 @@ import (
 //     merged without a word, wherever they come from.
 //  2. Different results are a conflict: a warning, and the first added
 //     is kept (sources in configuration order, files by name within a
-//     folder). A run is compared with the result held at the time.
+//     folder). A run is compared with the result held at the time. On a
+//     machine that pools runners (BuildOptions.Machines) a commit run on
+//     two of them is expected: the first is kept as well, and the
+//     dataset notes how many such results there were instead of warning.
 //
 // Artifact metadata (kind, date, parents, branch, PR, title, author,
 // baseline) follows the same idea field by field: values from different
@@ -114,6 +117,10 @@ func minExample(have *string, s string) {
 // to tell them apart serves the reader better than thousands.
 func (b *Builder) duplicate(sb *seriesBuild, art int, c claim, ri int32, r *Result) {
 	if sb.skeleton && sb.sums[c.pt] == resultSum(r) || !sb.skeleton && sameResult(sb.point(c.pt), r) {
+		return
+	}
+	if n, ok := b.pooled[sb.s.Key.Machine]; ok {
+		b.pooled[sb.s.Key.Machine] = n + 1 // a commit run on two runners of a pool: expected
 		return
 	}
 	k := [2]string{b.runs[ri].origin, b.runs[c.run].origin}

@@ -14,6 +14,7 @@ import (
 	"maps"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,6 +50,20 @@ type Config struct {
 	// comparison pages.
 	Budgets map[string]Budget `toml:"budgets"`
 	Triage  Triage            `toml:"triage"`
+	// Machines pool machines ([[machines]], in order: the first rule
+	// whose match a machine's name matches decides).
+	Machines []MachineRule `toml:"machines"`
+}
+
+// MachineRule is one [[machines]] table: every machine whose name matches
+// Match (the name, or a pattern with * and ? as path.Match reads it) is
+// read as machine Name. CI runners that get a new host name every run —
+// asv's default machine name on GitHub-hosted runners, "fv-az571-305" one
+// run and "fv-az1016-236" the next — are then one machine with one
+// history per benchmark (model.MachineRule has the rules).
+type MachineRule struct {
+	Match string `toml:"match"`
+	Name  string `toml:"name"`
 }
 
 // Site is the [site] section.
@@ -521,6 +536,15 @@ func (c *Config) validate() []error {
 			}
 		}
 	}
+	for i, m := range c.Machines {
+		where := fmt.Sprintf("machines[%d]", i)
+		if _, err := path.Match(m.Match, ""); m.Match == "" || err != nil {
+			bad("%s: match %q: want a machine name, or a pattern such as \"fv-az*\" (* for any characters, ? for one)", where, m.Match)
+		}
+		if strings.TrimSpace(m.Name) == "" {
+			bad("%s: name %q: want the name of the machine its runners are read as, such as \"github-hosted\"", where, m.Name)
+		}
+	}
 	// The rules on the other [analysis] keys are analysis's own
 	// (Options.Validate), whose errors name the key: config keeps no copy
 	// that could accept what analysis refuses (a copy once let nresamples
@@ -740,6 +764,9 @@ func (c *Config) BuildOptions() model.BuildOptions {
 		}
 	}
 	opts.MainBranch = c.Project.Branch
+	for _, m := range c.Machines {
+		opts.Machines = append(opts.Machines, model.MachineRule{Match: m.Match, Name: m.Name})
+	}
 	return opts
 }
 

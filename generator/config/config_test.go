@@ -225,6 +225,8 @@ func TestParseErrors(t *testing.T) {
 		{"unknown budget key", "[budgets.wall-time]\nthreshhold = 0.1\n", []string{`unknown key "budgets.wall-time.threshhold"`}},
 		{"bad commit url", "[site]\ncommit_url = \"gitlab.com/x/{sha}\"\npr_url = \"https://x/mr\"\n", []string{`site.commit_url "gitlab.com/x/{sha}"`, `site.pr_url "https://x/mr": want an http(s) URL pattern with {pr}`}},
 		{"a pattern without {sha} for a format that records no commit", "[[sources]]\ndir = \"r\"\nformat = \"gobench\"\nartifact = \"{machine}/bench.txt\"\n", []string{`no {sha}`, `gab, asv and pytest-benchmark`}},
+		{"machines without a valid pattern or a name", "[[machines]]\nmatch = \"fv-az[\"\nname = \"ci\"\n[[machines]]\nmatch = \"x\"\n", []string{`perfpages.toml: machines[0]: match "fv-az[": want a machine name, or a pattern`, `perfpages.toml: machines[1]: name "": want the name`}},
+		{"unknown machines key", "[[machines]]\nmatch = \"x\"\nname = \"y\"\nrename = \"z\"\n", []string{`unknown key "machines.rename"`}},
 		{"two problems at once", "[analysis]\nmodel = \"a\"\nvalue = \"b\"\n", []string{"perfpages.toml: [analysis] model = \"a\"", "\nperfpages.toml: [analysis] value = \"b\""}},
 	}
 	for _, tt := range tests {

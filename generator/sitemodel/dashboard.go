@@ -177,8 +177,9 @@ func (p *planner) dashboard(ctx context.Context) error {
 	})
 }
 
-// hardware is MachineView.Hardware: the parts of m that are known, so
-// that a machine known by its name alone shows nothing, not "/".
+// hardware is MachineView.Hardware: the parts of m that are known, then
+// its labels, so that a machine known by its name alone shows nothing,
+// not "/".
 func hardware(m model.Machine) string {
 	var parts []string
 	if osArch := strings.Trim(m.OS+"/"+m.Arch, "/"); osArch != "" {
@@ -192,6 +193,9 @@ func hardware(m model.Machine) string {
 	}
 	if m.MemoryBytes > 0 {
 		parts = append(parts, analysis.FormatValue(float64(m.MemoryBytes), "bytes")+" RAM")
+	}
+	for _, l := range m.Labels {
+		parts = append(parts, l.Key+": "+l.Value) // a pool's "runners: fv-az*" (model.MachineRule), an instance type
 	}
 	return strings.Join(parts, ", ")
 }

@@ -342,7 +342,8 @@ func TestFailingOnce(t *testing.T) {
 	}
 }
 
-// TestHardware: a machine's hardware line shows what is known; a
+// TestHardware: a machine's hardware line shows what is known, then its
+// labels (a pool of runners shows its pattern); a
 // github-action-benchmark machine, known by its name alone, shows nothing
 // (the page says "not recorded"), never "/".
 func TestHardware(t *testing.T) {
@@ -355,6 +356,8 @@ func TestHardware(t *testing.T) {
 		{model.Machine{Name: "m", Arch: "arm64"}, "arm64"},
 		{model.Machine{Name: "m", OS: "linux", Arch: "amd64", CPU: "AMD EPYC", Cores: 16, MemoryBytes: 64 << 30}, "linux/amd64, AMD EPYC, 16 cores, 64 GiB RAM"},
 		{model.Machine{Name: "m", CPU: "Apple M2"}, "Apple M2"},
+		{model.Machine{Name: "m", CPU: "Graviton3", Labels: model.Params{{Key: "instance", Value: "c7g.2xlarge"}, {Key: "pool", Value: "cloud"}}}, "Graviton3, instance: c7g.2xlarge, pool: cloud"},
+		{model.Machine{Name: "github-hosted", Labels: model.Params{{Key: "runners", Value: "fv-az*"}}}, "runners: fv-az*"},
 	} {
 		if got := hardware(tt.m); got != tt.want {
 			t.Errorf("hardware(%+v) = %q, want %q", tt.m, got, tt.want)
