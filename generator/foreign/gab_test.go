@@ -111,3 +111,18 @@ func TestGabPytestSummary(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+// TestGabFiles: without an artifact pattern a gab source reads data.js
+// and JSON files (the action's external data file), not what a site keeps
+// beside data.js: the action's index.html, or a site's own chart scripts.
+func TestGabFiles(t *testing.T) {
+	f, _ := Lookup("gab")
+	for name, want := range map[string]bool{
+		"dev/bench/data.js": true, "data.js": true, "cache/benchmark-data.json": true,
+		"dev/bench/index.html": false, "dev/bench/Chart.min.js": false, "dev/bench/main.js": false, "README.md": false,
+	} {
+		if got := f.Wants(name); got != want {
+			t.Errorf("Wants(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
