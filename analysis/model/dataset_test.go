@@ -410,6 +410,47 @@ func TestBuilderDisagreementsOnce(t *testing.T) {
 	}
 }
 
+// TestParentsOfSubsets: data.js files that list different parts of one
+// main line (a runner that skipped a commit) name different parents for
+// the commit after the gap; the nearest, which descends from the others,
+// is the parent, and that is no disagreement. A parent that is not on the
+// chain is one, settled by the rule.
+func TestParentsOfSubsets(t *testing.T) {
+	id := func(i int) string { return fmt.Sprintf("%040d", i) }
+	add := func(b *Builder, file string, chain []int) {
+		for k, a := range chain {
+			art := Artifact{ID: id(a), Date: day0.Add(time.Duration(a) * time.Hour)}
+			if k > 0 {
+				art.Parents = []string{id(chain[k-1])}
+			}
+			b.Add(file, Run{Artifact: art, Machine: Machine{Name: file}, Results: []Result{result("x", "wall-time", "ns", 1)}})
+		}
+	}
+	b := NewBuilder(BuildOptions{})
+	add(b, "linux/data.js", []int{10, 20, 30, 40, 50})
+	add(b, "windows/data.js", []int{10, 30, 50}) // skipped 20 and 40
+	add(b, "macos/data.js", []int{10, 40, 50})
+	d := b.Dataset()
+	if len(d.Warnings) != 0 {
+		t.Errorf("warnings %q, want none", errorStrings(d.Warnings))
+	}
+	for i, a := range d.Artifacts {
+		if want := []string{id(10 * i)}; i > 0 && !slices.Equal(a.Parents, want) {
+			t.Errorf("artifact %s: parents %v, want %v", a.ID, a.Parents, want)
+		}
+	}
+
+	b = NewBuilder(BuildOptions{})
+	add(b, "linux/data.js", []int{10, 20, 30, 40, 50})
+	add(b, "fork/data.js", []int{10, 45, 50}) // 45: a commit off the chain
+	d = b.Dataset()
+	got := errorStrings(d.Warnings)
+	want := "artifact " + id(50) + ": archives disagree on its parents: [" + id(40) + "] in linux/data.js, [" + id(45) + "] in fork/data.js; using [" + id(40) + "], the first in byte order"
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Errorf("warnings %q, want one beginning %q", got, want)
+	}
+}
+
 // TestMainLineFollowsParents: without the project's history, the main
 // line is the main branch's commits by date, except that a commit comes
 // after its first parent. A github-action-benchmark history gives each run

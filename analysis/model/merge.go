@@ -313,8 +313,20 @@ func (b *Builder) resolveArtifact(id string, h *Artifact, found map[string]*disa
 			continue
 		}
 		slices.SortFunc(values, func(x, y value) int { return strings.Compare(field.key(&x.c.a), field.key(&y.c.a)) })
+		chain := false // the parents are parts of one chain (see below)
+		if field.name == "parents" && len(values) > 1 {
+			for i, v := range values {
+				p := v.c.a.Parents[0]
+				if !slices.ContainsFunc(values, func(w value) bool {
+					return w.c != v.c && !b.claimedAncestor(w.c.a.Parents[0], p, id)
+				}) && !b.claimedAncestor(id, p, "") {
+					values[0], values[i], chain = values[i], values[0], true
+					break
+				}
+			}
+		}
 		field.copy(&a, &values[0].c.a)
-		if len(values) == 1 || h != nil && field.history != nil && field.history(h) {
+		if len(values) == 1 || chain || h != nil && field.history != nil && field.history(h) {
 			continue
 		}
 		var list []string
@@ -329,6 +341,52 @@ func (b *Builder) resolveArtifact(id string, h *Artifact, found map[string]*disa
 		d.n++
 	}
 	return a
+}
+
+// The parents of an artifact that runs disagree on. github-action-benchmark
+// records none: each entry gets the entry before it in its own data.js
+// (package foreign), and the data.js files of several runners or suites
+// (planetarium/libplanet's six, awslabs/mountpoint-s3's nineteen) list
+// different parts of the main line — a job skipped, failed or added later
+// — so that for one commit they name different earlier commits, each
+// right as far as its file goes. When one candidate descends from all the
+// others along the parents the runs claim, and does not itself descend
+// from the commit, it is the nearest and the truest, and the candidates
+// are parts of one chain: no disagreement (resolveArtifact). Others warn,
+// and are settled by the field's rule: the action appends entries in the
+// order its jobs finish, so two runners can list two commits in opposite
+// orders, each claiming the other as parent. (Dates cannot say which is
+// nearest: the action dates an entry by its commit's author date, which
+// can go backwards; taking the latest made cycles of libplanet's main
+// line.)
+
+// claimedAncestor reports whether artifact anc is from, or an ancestor of
+// it along the parents any run claims, looking at most maxAncestors
+// artifacts back, and never through artifact not (the one whose parents
+// are being settled: its own claims are what is in question).
+func (b *Builder) claimedAncestor(anc, from, not string) bool {
+	const maxAncestors = 1000
+	if from == not {
+		return false
+	}
+	seen := map[string]bool{from: true, not: true}
+	queue := []string{from}
+	for len(queue) > 0 && len(seen) <= maxAncestors {
+		id := queue[0]
+		queue = queue[1:]
+		if id == anc {
+			return true
+		}
+		for _, c := range b.claims[id] {
+			for _, p := range c.a.Parents {
+				if !seen[p] {
+					seen[p] = true
+					queue = append(queue, p)
+				}
+			}
+		}
+	}
+	return false
 }
 
 // disagreements warns once per field the archives disagree on: the
