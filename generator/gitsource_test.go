@@ -698,3 +698,62 @@ func TestSiteFromGitASVRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteFromGitMissingBlobs: a repository that lacks some versions'
+// blobs (a damaged clone, or a copy that left its largest files out, as a
+// fetched snapshot of authzed/spicedb's gh-pages did for 163 of its
+// data.js versions) builds from the versions it has: one warning for the
+// older ones missing, and the newest it has stands for a missing newest.
+func TestSiteFromGitMissingBlobs(t *testing.T) {
+	root := t.TempDir()
+	res := newGitRepo(t, filepath.Join(root, "pages"))
+	res.git("checkout", "-qb", "gh-pages")
+	entry := func(i int) string {
+		return `{"commit": {"id": "` + strings.Repeat(strconv.Itoa(i), 40) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-09-0` + strconv.Itoa(i) + `T10:00:00Z"},
+ "date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": ` + strconv.Itoa(100+i) + `, "unit": "ns"}]}`
+	}
+	var blobs []string
+	for n := 1; n <= 5; n++ {
+		var entries []string
+		for i := 1; i <= n; i++ {
+			entries = append(entries, entry(i))
+		}
+		res.write("dev/bench/data.js", "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": ["+strings.Join(entries, ",\n")+"]}}\n")
+		res.git("add", ".")
+		res.git("commit", "-qm", "add entry "+strconv.Itoa(n))
+		blobs = append(blobs, res.git("rev-parse", "HEAD:dev/bench/data.js"))
+	}
+	drop := func(blob string) { // loose objects: the repository was never packed
+		if err := os.Remove(filepath.Join(res.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drop(blobs[1])
+	drop(blobs[2])
+	cfg := "[[sources]]\ngit = \"pages\"\nref = \"gh-pages\"\npath = \"dev/bench\"\nformat = \"gab\"\n"
+	if err := os.WriteFile(filepath.Join(root, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, warnings := loadConfig(t, filepath.Join(root, "perfpages.toml"))
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "2 older versions of the file are not in the repository") {
+		t.Errorf("warnings %v, want one of 2 older versions missing", warnings)
+	}
+	if len(d.Artifacts) != 5 {
+		t.Errorf("%d artifacts, want 5", len(d.Artifacts))
+	}
+
+	drop(blobs[4]) // the newest too: the newest it has stands
+	d, warnings = loadConfig(t, filepath.Join(root, "perfpages.toml"))
+	got := fmt.Sprint(warnings)
+	for _, part := range []string{"is not in the repository (a damaged clone", "; file skipped", "the newest readable version is used instead", "2 older versions"} {
+		if !strings.Contains(got, part) {
+			t.Errorf("warnings %s lack %q", got, part)
+		}
+	}
+	if strings.Contains(got, "file skipped; file skipped") {
+		t.Errorf("warnings %s say it twice", got)
+	}
+	if len(d.Artifacts) != 4 {
+		t.Errorf("%d artifacts, want the 4 of the newest version there is", len(d.Artifacts))
+	}
+}

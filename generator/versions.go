@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -255,12 +256,17 @@ func foldPath(ctx context.Context, g *source.Git, st *store.Store, keys [][32]by
 		}
 	}
 	var ids []string
-	var at []int // index in versions of ids[i]
+	var at []int      // index in versions of ids[i]
+	var missing []int // older versions whose blob the repository lacks
 	for j := start; j < n; j++ {
 		v := p.versions[j]
 		if v.Err != nil {
-			if j == n-1 {
-				out.problems = []archive.Problem{{File: v.Origin, Msg: v.Err.Error() + "; file skipped", Fatal: true}}
+			var mb *source.MissingBlob
+			switch {
+			case j == n-1:
+				out.problems = []archive.Problem{{File: v.Origin, Msg: v.Err.Error(), Fatal: true}}
+			case errors.As(v.Err, &mb):
+				missing = append(missing, j)
 			}
 			continue
 		}
@@ -285,6 +291,15 @@ func foldPath(ctx context.Context, g *source.Git, st *store.Store, keys [][32]by
 	if fatal(out.problems) && out.v.Origin != "" {
 		// The newest version cannot be read: the newest that can stands.
 		out.problems = append(out.problems, archive.Problem{File: newest, Msg: "the newest readable version is used instead: " + out.v.Origin})
+	}
+	if len(missing) > 0 {
+		// A copy of a repository without its largest blobs (or a damaged
+		// one) still has most versions: the fold reads those, and says
+		// which it could not once, not one problem per version or a
+		// failed build.
+		out.problems = append(out.problems, archive.Problem{File: newest, Msg: fmt.Sprintf(
+			"%d older versions of the file are not in the repository (a damaged clone, or a copy without its largest files?), such as %s; read without them",
+			len(missing), p.versions[missing[0]].Origin)})
 	}
 	if st != nil {
 		if err := st.Put(keys[n], store.Entry{Versions: out.v, Problems: problemsTo(out.problems, newest)}); err != nil {

@@ -198,7 +198,8 @@ func (g *Git) catBlobs(ctx context.Context, ids []string, fn func(i int, data []
 }
 
 // sizes returns the size of each blob of ids, from one
-// "git cat-file --batch-check": its header only, nothing of its content.
+// "git cat-file --batch-check": its header only, nothing of its content;
+// -1 for a blob the repository does not have (see MissingBlob).
 func (g *Git) sizes(ctx context.Context, ids []string) ([]int64, error) {
 	var in strings.Builder
 	for _, id := range ids {
@@ -225,7 +226,8 @@ func (g *Git) sizes(ctx context.Context, ids []string) ([]int64, error) {
 	for i, line := range lines {
 		f := strings.Fields(line)
 		if len(f) == 2 && f[0] == ids[i] && f[1] == "missing" {
-			return nil, fmt.Errorf("git repository %s: blob %s: %w", g.dir, ids[i], errMissing)
+			sizes[i] = -1
+			continue
 		}
 		if len(f) != 3 || f[0] != ids[i] || f[1] != "blob" {
 			return nil, fmt.Errorf("git cat-file --batch-check in %s: unexpected answer %q for %s", g.dir, truncate(line), ids[i])
@@ -241,6 +243,28 @@ func (g *Git) sizes(ctx context.Context, ids []string) ([]int64, error) {
 
 // errMissing is returned for an object the repository does not have.
 var errMissing = errors.New("object missing")
+
+// MissingBlob is the Err of a file whose blob the repository does not
+// have: a damaged clone, or a copy that left its largest blobs out. It
+// is that file's (or version's) problem, not the source's: the build reads
+// the others.
+type MissingBlob struct{ Blob string }
+
+func (e *MissingBlob) Error() string {
+	return "blob " + e.Blob + " is not in the repository (a damaged clone, or a copy without its largest files? git fsck says more)"
+}
+
+// fileErr is the Err of a file of blob id whose size sizes gave, under
+// limit: nil, MissingBlob or capped.TooLargeError.
+func fileErr(id string, size, limit int64) error {
+	switch {
+	case size < 0:
+		return &MissingBlob{Blob: id}
+	case size > limit:
+		return &capped.TooLargeError{Limit: limit, Size: size}
+	}
+	return nil
+}
 
 // readObject reads cat-file's answer for blob id. A blob over limit bytes
 // is skipped without being kept, its size known from the header: data is

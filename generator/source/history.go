@@ -101,12 +101,10 @@ func (g *Git) Versions(ctx context.Context, ref, dir string, isArchive func(stri
 			Origin:  ref + "@" + short(v.commit) + ":" + v.path,
 			Version: v.seq,
 			Blob:    v.blob,
-			Size:    sizes[i],
+			Size:    max(sizes[i], 0),
 			Tip:     tip[v.path] == v.blob,
 		}
-		if sizes[i] > limit {
-			files[i].Err = &capped.TooLargeError{Limit: limit, Size: sizes[i]}
-		}
+		files[i].Err = fileErr(v.blob, sizes[i], limit)
 	}
 	return files, nil
 }
