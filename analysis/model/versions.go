@@ -215,10 +215,33 @@ func (h *FileVersions) Add(origin string, runs []Run) {
 			}
 		}
 	}
-	again(h.History, h.HistoryIn, &history)
-	again(h.Removed, h.RemovedIn, &removed)
-	h.History, h.HistoryIn = group(history)
-	h.Removed, h.RemovedIn = group(removed)
+	// A list no result joined or left is kept as it is: regrouping it
+	// for every version cost a data.js history of 3,381 versions with a
+	// few thousand removed results (risc0's) 26 of its 39 CPU-seconds
+	// of folding.
+	regiven := func(runs []Run) bool {
+		for i := range runs {
+			r := &runs[i]
+			n := cur.runs[keyOf(r)]
+			if n == nil {
+				continue
+			}
+			for j := range r.Results {
+				if cur.result(n, caseOf(&r.Results[j])) != nil {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if len(history) > 0 || regiven(h.History) {
+		again(h.History, h.HistoryIn, &history)
+		h.History, h.HistoryIn = group(history)
+	}
+	if len(removed) > 0 || regiven(h.Removed) {
+		again(h.Removed, h.RemovedIn, &removed)
+		h.Removed, h.RemovedIn = group(removed)
+	}
 	h.Origin, h.Runs, h.Deleted = origin, runs, false
 }
 
