@@ -372,9 +372,15 @@ func (r *asvFileReader) readResults(rel string, data []byte) (model.Run, bool) {
 		r.warn(rel, 0, "%s"+asvChangedMsg, asvList(changed))
 	}
 	if len(run.Results) == 0 {
-		if len(f.results) == 0 {
+		switch {
+		case len(f.results) == 0:
 			r.warn(rel, 0, "no benchmark results; skipped")
-		} else {
+		case len(changed) > 0:
+			// Older result files of a suite whose benchmarks all changed
+			// since (Adenzler's mjwarp-asv: 14 of 77): say why, so that
+			// the warning does not read as a broken file.
+			r.warn(rel, 0, "no usable benchmark results (%d of them of a benchmark version benchmarks.json no longer has, as asv publish skips them); skipped", len(changed))
+		default:
 			r.warn(rel, 0, "no usable benchmark results; skipped")
 		}
 		return model.Run{}, false
