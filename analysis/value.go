@@ -62,10 +62,18 @@ func ValueParts(v float64, unit string) (number, prefixed string) {
 	}
 	// An SI prefix before a unit of the data's ("k cpu-ns/op"), as
 	// Scales names it.
-	if unit == "count" {
-		unit = ""
+	return sig4(v / s.Factor), strings.TrimSpace(s.Name + " " + shownUnit(unit))
+}
+
+// shownUnit is the unit as values show it: none for a count, nor for
+// asv's "unit", the unit of a track_ benchmark that names none (1.961,
+// not "1.961 unit"). The site's script (20-format.js, formatValue) has
+// the same rule.
+func shownUnit(unit string) string {
+	if unit == "count" || unit == "unit" {
+		return ""
 	}
-	return sig4(v / s.Factor), strings.TrimSpace(s.Name + " " + unit)
+	return unit
 }
 
 // Scale is one prefix of a unit: values of at least Factor (in the unit
@@ -86,9 +94,7 @@ func Scales(unit string) []Scale {
 	if unit == "%" {
 		return []Scale{{1, unit}}
 	}
-	if unit == "count" {
-		unit = ""
-	}
+	unit = shownUnit(unit)
 	out := make([]Scale, len(siScales))
 	for i, s := range siScales {
 		out[i] = Scale{s.Factor, strings.TrimSpace(s.Name + " " + unit)}

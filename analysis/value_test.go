@@ -27,6 +27,8 @@ func TestFormatValue(t *testing.T) {
 		// Counts and custom units: an SI prefix before the unit.
 		{1234567890, "count", "1.235 G"},
 		{950, "count", "950"},
+		{1.961, "unit", "1.961"}, // asv's track_ benchmarks without a unit
+		{2314, "unit", "2.314 k"},
 		{16300, "cpu-ns/op", "16.3 k cpu-ns/op"},
 		{-16300, "", "-16.3 k"},
 		{2.5e13, "instructions", "25 T instructions"},

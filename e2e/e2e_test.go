@@ -980,7 +980,7 @@ func TestFormatValueAgrees(t *testing.T) {
 		Want string  `json:"want"`
 	}
 	var cases []tc
-	units := []string{"ns", "ns/op", "s", "sec/op", "ms", "bytes", "B/op", "count", "", "instructions", "cycles", "MB/s", "B/s", "%", "ops", "cpu-ns/op"}
+	units := []string{"ns", "ns/op", "s", "sec/op", "ms", "bytes", "B/op", "count", "unit", "", "instructions", "cycles", "MB/s", "B/s", "%", "ops", "cpu-ns/op"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := []float64{0, 1, -1, 0.125, 2.5, 10.625, 1203.5, 999.95, 9999.5, 1e4, 1e-3, 0.00099995, 1024, 1 << 20, 1 << 30, 1e9, 1e6, 1e3, 12345.678, 4096000, 1e300, 1e-300, 5e-324, 1.7976931348623157e308,
 		12345.5, 12346.5, 999999999999999.5, 1e15, 1e-6, 9.99995e-7, 1e18, 1 << 50}

@@ -104,7 +104,7 @@ function formatValue(v, unit) {
   var u = unit.toLowerCase();
   if (UNIT_SCALES[u]) { return scaled(v, UNIT_SCALES[u], ""); }
   if (unit === "%") { return sig4(v) + " %"; }
-  return scaled(v, SI_SCALES, unit === "count" ? "" : unit);
+  return scaled(v, SI_SCALES, unit === "count" || unit === "unit" ? "" : unit); // analysis.shownUnit
 }
 // The fixed-decimal formats of analysis.FormatFixed and its family:
 // strconv's 'f' below FIXED_LIMIT, its 'e' with the same decimals from
