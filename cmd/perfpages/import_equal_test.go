@@ -94,6 +94,10 @@ func TestImportEqualsDirect(t *testing.T) {
 			switch {
 			case tt.ownCommits && info.IsDir():
 				copyTree(t, fixture, in)
+			case tt.ownCommits && tt.format == "gab" && ext == ".js":
+				// The action's data file is data.js: a source without a
+				// pattern reads that name of the folder's .js files.
+				copyTree(t, fixture, filepath.Join(in, "data.js"))
 			case tt.ownCommits:
 				copyTree(t, fixture, filepath.Join(in, filepath.Base(fixture)))
 			case info.IsDir():
