@@ -325,18 +325,21 @@ func TestSiteFromGitCorrections(t *testing.T) {
 // repeated results are neither warnings nor notes. An entry the action
 // dropped from later versions (max-items-in-chart), older than every
 // entry they list, is history: kept, with a note.
+// gabEntry is data.js's entry of commit i (1 to 9) of a one-benchmark
+// suite.
+func gabEntry(i int) string {
+	return `{"commit": {"id": "` + strings.Repeat(strconv.Itoa(i), 40) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-09-0` + strconv.Itoa(i) + `T10:00:00Z"},
+ "date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": ` + strconv.Itoa(100+i) + `, "unit": "ns"}]}`
+}
+
 func TestSiteFromGitDataJS(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
 	res.git("checkout", "-qb", "gh-pages")
-	entry := func(i int) string {
-		return `{"commit": {"id": "` + strings.Repeat(strconv.Itoa(i), 40) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-09-0` + strconv.Itoa(i) + `T10:00:00Z"},
- "date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": ` + strconv.Itoa(100+i) + `, "unit": "ns"}]}`
-	}
 	dataJS := func(from, to int) string {
 		var entries []string
 		for i := from; i <= to; i++ {
-			entries = append(entries, entry(i))
+			entries = append(entries, gabEntry(i))
 		}
 		return "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": [" + strings.Join(entries, ",\n") + "]}}\n"
 	}
@@ -708,15 +711,11 @@ func TestSiteFromGitMissingBlobs(t *testing.T) {
 	root := t.TempDir()
 	res := newGitRepo(t, filepath.Join(root, "pages"))
 	res.git("checkout", "-qb", "gh-pages")
-	entry := func(i int) string {
-		return `{"commit": {"id": "` + strings.Repeat(strconv.Itoa(i), 40) + `", "message": "commit ` + strconv.Itoa(i) + `", "timestamp": "2026-09-0` + strconv.Itoa(i) + `T10:00:00Z"},
- "date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": ` + strconv.Itoa(100+i) + `, "unit": "ns"}]}`
-	}
 	var blobs []string
 	for n := 1; n <= 5; n++ {
 		var entries []string
 		for i := 1; i <= n; i++ {
-			entries = append(entries, entry(i))
+			entries = append(entries, gabEntry(i))
 		}
 		res.write("dev/bench/data.js", "window.BENCHMARK_DATA = {\"lastUpdate\": 1, \"repoUrl\": \"https://github.com/a/b\", \"entries\": {\"Benchmark\": ["+strings.Join(entries, ",\n")+"]}}\n")
 		res.git("add", ".")

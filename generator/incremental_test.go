@@ -71,8 +71,8 @@ func buildDir(t testing.TB, dir string) *Report {
 	return buildConfig(t, filepath.Join(dir, "perfpages.toml"), BuildOptions{})
 }
 
-// buildConfig builds the site of the configuration file at path.
-func buildConfig(t testing.TB, path string, opts BuildOptions) *Report {
+// siteOf is the site of the configuration file at path.
+func siteOf(t testing.TB, path string) *Site {
 	t.Helper()
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -82,7 +82,13 @@ func buildConfig(t testing.TB, path string, opts BuildOptions) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Build(context.Background(), opts)
+	return s
+}
+
+// buildConfig builds the site of the configuration file at path.
+func buildConfig(t testing.TB, path string, opts BuildOptions) *Report {
+	t.Helper()
+	rep, err := siteOf(t, path).Build(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("build: %v (warnings %v)", err, rep.Warnings)
 	}
@@ -114,15 +120,7 @@ func gitReads(timings string) string {
 // the build's warnings.
 func loadConfig(t *testing.T, path string) (*model.Dataset, []error) {
 	t.Helper()
-	c, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, warnings, err := s.Load(context.Background())
+	d, warnings, err := siteOf(t, path).Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

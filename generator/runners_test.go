@@ -12,7 +12,6 @@ import (
 
 	"github.com/perfpages/perfpages/analysis/model"
 	"github.com/perfpages/perfpages/generator/archive"
-	"github.com/perfpages/perfpages/generator/config"
 )
 
 // writeRunnerHistory writes a history of commits as a CI service with
@@ -107,15 +106,7 @@ func TestRunnersPooled(t *testing.T) {
 	}
 	// The runners' levels are noise the headline learns; the regression
 	// half-way is the one change it counts.
-	c, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := FromConfig(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := s.Analyze(d)
+	res := siteOf(t, path).Analyze(d)
 	var flagged []int
 	for p := 1; p < len(d.MainLine); p++ {
 		for _, r := range res.Summary(d.MainLine[p-1], d.MainLine[p]).Rows {
