@@ -185,7 +185,7 @@ func TestScoresOfAnOracle(t *testing.T) {
 		}
 		return Verdict{Flagged: true, Up: e.Up}
 	}
-	h := ScoreHeadline(s, d, consecutive(d, cfg), oracle)
+	h := ScoreHeadline(s, d, consecutive(d, cfg), oracle, nil)
 	if h.Precision() != 1 || h.FalsePer1000() != 0 {
 		t.Errorf("oracle: precision %g, false alarms %g per 1,000", h.Precision(), h.FalsePer1000())
 	}

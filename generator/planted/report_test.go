@@ -55,7 +55,7 @@ func TestPlantedReport(t *testing.T) {
 				d, cfg = wholeSite(t, s, sigModel)
 			}
 			comps := consecutive(d, cfg)
-			h := ScoreHeadline(s, d, comps, Headline)
+			h := ScoreHeadline(s, d, comps, Headline, noiseSteps(s, d))
 			used := comps[0].Options.Model // the model the comparisons used, defaults filled in
 			WriteHeadline(&b, fmt.Sprintf("headline, model %s", used), h)
 			heads = append(heads, Labeled[*HeadlineScore]{string(shape), used, h})
