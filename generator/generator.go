@@ -278,22 +278,18 @@ func (s *Site) load(ctx context.Context, st *store.Store, repos *gitRepos, keep 
 		l.inputs[r.run.Artifact.ID] = append(l.inputs[r.run.Artifact.ID], store.RunDigest(r.run))
 	}
 	l.d = b.Dataset()
-	if len(notes) > 0 {
-		l.d.Notes = append(l.d.Notes, notes...)
-		slices.Sort(l.d.Notes)
-	}
 	if cfg.Project.Git == "" {
-		if note := untitled(l.d); note != "" {
-			l.d.Notes = append(l.d.Notes, note)
-			slices.Sort(l.d.Notes)
-		}
+		notes = append(notes, untitled(l.d))
 	}
 	if keep == nil { // a shard holds its own benchmarks' points only
-		if note := runnersNote(l.d); note != "" {
+		notes = append(notes, runnersNote(l.d))
+	}
+	for _, note := range notes {
+		if note != "" {
 			l.d.Notes = append(l.d.Notes, note)
-			slices.Sort(l.d.Notes)
 		}
 	}
+	slices.Sort(l.d.Notes)
 	warnings = append(warnings, l.d.Warnings...)
 	data, name, err := s.annotations()
 	l.annotations = data

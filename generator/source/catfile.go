@@ -254,16 +254,17 @@ func (e *MissingBlob) Error() string {
 	return "blob " + e.Blob + " is not in the repository (a damaged clone, or a copy without its largest files? git fsck says more)"
 }
 
-// fileErr is the Err of a file of blob id whose size sizes gave, under
-// limit: nil, MissingBlob or capped.TooLargeError.
-func fileErr(id string, size, limit int64) error {
+// fileSize is the Size and Err of a file of blob id whose size sizes gave
+// (-1 for a missing blob), under limit: Err is nil, MissingBlob (and Size
+// 0) or capped.TooLargeError.
+func fileSize(id string, size, limit int64) (int64, error) {
 	switch {
 	case size < 0:
-		return &MissingBlob{Blob: id}
+		return 0, &MissingBlob{Blob: id}
 	case size > limit:
-		return &capped.TooLargeError{Limit: limit, Size: size}
+		return size, &capped.TooLargeError{Limit: limit, Size: size}
 	}
-	return nil
+	return size, nil
 }
 
 // readObject reads cat-file's answer for blob id. A blob over limit bytes

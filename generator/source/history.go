@@ -101,10 +101,9 @@ func (g *Git) Versions(ctx context.Context, ref, dir string, isArchive func(stri
 			Origin:  ref + "@" + short(v.commit) + ":" + v.path,
 			Version: v.seq,
 			Blob:    v.blob,
-			Size:    max(sizes[i], 0),
 			Tip:     tip[v.path] == v.blob,
 		}
-		files[i].Err = fileErr(v.blob, sizes[i], limit)
+		files[i].Size, files[i].Err = fileSize(v.blob, sizes[i], limit)
 	}
 	return files, nil
 }

@@ -71,8 +71,8 @@ func (g *Git) NoteList(ctx context.Context, notesRef string) ([]File, error) {
 	limit := capped.Or(g.MaxFileBytes)
 	files := make([]File, len(notes))
 	for i, n := range notes {
-		f := File{Name: n.object, Origin: ref + ":" + n.object, Artifact: n.object, Blob: n.blob, Size: max(sizes[i], 0)}
-		if f.Err = fileErr(n.blob, sizes[i], limit); f.Err == nil {
+		f := File{Name: n.object, Origin: ref + ":" + n.object, Artifact: n.object, Blob: n.blob}
+		if f.Size, f.Err = fileSize(n.blob, sizes[i], limit); f.Err == nil {
 			f.Load = func() ([]byte, error) { return g.ReadBlob(ctx, n.blob) }
 		}
 		files[i] = f
