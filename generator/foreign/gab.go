@@ -86,7 +86,10 @@ import (
 // throughput in B/s (Go's MB is 10⁶ bytes). Older versions of the action
 // stored one record per line with the whole tail as unit ("ns/op\t96
 // B/op\t2 allocs/op"); its pairs are read too, and the record is skipped
-// where newer versions also wrote one record per metric.
+// where newer versions also wrote one record per metric. The jmh tool's
+// names carry JMH's params as JSON ("x.Chain.pre ( {"chainLength":"4"} )",
+// see gabJMHName): they are the case's params, so that the chain lengths
+// are one benchmark's cases, not four benchmarks.
 //
 // A source without an artifact pattern reads the data.js and .json files
 // of its folder: the action writes data.js (always under that name) or
@@ -833,6 +836,9 @@ func (g *gabReader) benches(suite string, art model.Artifact, def Defaults, ctx 
 				metric = q
 			}
 			v := gabValue{bench: rec.name, metric: metric, unit: unit, value: rec.value, lit: rec.lit, line: rec.line, summary: g.summary(rec)}
+			if tool == "jmh" {
+				v.bench, v.params = gabJMHName(rec.name)
+			}
 			if v.summary == nil {
 				v.rng = strings.TrimSpace(rec.rng)
 			}
@@ -946,6 +952,33 @@ func (g *gabReader) goValues(rec gabRecord, split map[string]bool) []gabValue {
 		vals = append(vals, gabValue{pkg: pkg, bench: bench, params: params, metric: metric, unit: unit, value: v, lit: lit, line: rec.line})
 	}
 	return vals
+}
+
+// gabJMHName splits a jmh record's name as the action writes it,
+// "<benchmark> ( <params> )" with JMH's params object as JSON
+// (extractJmhResult: JSON.stringify of an object of strings), into the
+// benchmark and its params, so that a benchmark's cases are one
+// benchmark's, as with format gobench's sub-benchmarks. A name of any
+// other shape is the benchmark whole.
+func gabJMHName(name string) (string, model.Params) {
+	base, rest, ok := strings.Cut(name, " ( {")
+	obj, ok2 := strings.CutSuffix(rest, "} )")
+	if !ok || !ok2 || strings.TrimSpace(base) == "" {
+		return name, nil
+	}
+	doc := []byte("{" + obj + "}")
+	n, end, prob := readkit.ParseJSON("", doc, readkit.JSONOptions{})
+	if prob != nil || end != len(doc) || n.Kind != readkit.Map || len(n.Fields) == 0 {
+		return name, nil
+	}
+	m := make(map[string]string, len(n.Fields))
+	for _, f := range n.Fields {
+		if f.Val.Kind != readkit.String {
+			return name, nil
+		}
+		m[f.Key] = f.Val.Text
+	}
+	return base, model.NewParams(m)
 }
 
 // gabCutUnit strips the " - unit" suffix of the go tool's per-metric
