@@ -5,11 +5,16 @@
 # in asv's layout with `perfpages demo -format asv` into DIR/data (default
 # /tmp/perfpages-asv/SIZE; kept between runs), makes the git repository its
 # results name (DIR/data/project.git, from project.fi: asv publish places
-# results in history through it), holds back the newest commit's result
-# file, then measures
+# results in history through it), holds back the two newest commits'
+# result files, then measures
 #
 #   perfpages cold        no site, no store: every file is read and decoded
-#   perfpages +1          the held-back result file added: the nightly case
+#   perfpages +1          the older held-back file added: the first build
+#                         after a cold one, which has no spare site yet (see
+#                         generator/write/spare.go) and links every file
+#                         it keeps into a new folder
+#   perfpages +1 again    the newest file added: a nightly build as every
+#                         night after the first (it edits the spare site)
 #   perfpages unchanged   the same input again: nothing to do, no file written
 #   asv publish cold      the same results without the newest file
 #   asv publish +1        with it (asv has no incremental mode: a full publish)
@@ -62,6 +67,8 @@ mkdir -p "$held"
 find "$held" -type f -exec mv -t "$results" {} +
 newest=$(git -C "$data/project.git" rev-parse main)
 file=$(cd "$results" && ls "${newest:0:8}"-*.json)
+before=$(git -C "$data/project.git" rev-parse main~1)
+prev=$(cd "$results" && ls "${before:0:8}"-*.json)
 echo "$(find "$results" -name '*-*.json' | wc -l) result files, $(du -sh --apparent-size "$data/results" | cut -f1) (newest: $file)" >&2
 
 setup_asv() {
@@ -112,10 +119,12 @@ measure() {
 : >"$root/summary"
 site=$root/site
 rm -rf "$site" "$root/.site."* "$data/.perfpages-cache" "$root/.perfpages-cache"
-mv "$results/$file" "$held/"
+mv "$results/$file" "$results/$prev" "$held/"
 measure "perfpages cold" "$site" "$bin" build -timings -config "$data/perfpages.toml" -out "$site"
-mv "$held/$file" "$results/"
+mv "$held/$prev" "$results/"
 measure "perfpages +1" "$site" "$bin" build -timings -config "$data/perfpages.toml" -out "$site"
+mv "$held/$file" "$results/"
+measure "perfpages +1 again" "$site" "$bin" build -timings -config "$data/perfpages.toml" -out "$site"
 measure "perfpages unchanged" "$site" "$bin" build -timings -config "$data/perfpages.toml" -out "$site"
 
 if [ "${SKIP_ASV:-}" = 1 ]; then
@@ -129,13 +138,20 @@ measure "asv publish cold" "$html" "${asv_publish[@]}"
 mv "$held/$file" "$results/"
 measure "asv publish +1" "$html" "${asv_publish[@]}"
 
+# column NAME COLUMN: the summary's COLUMN of the build named NAME exactly
+# ("perfpages +1" is not "perfpages +1 again").
+column() {
+  awk -v n="$1" -v c="$2" '{name = $1; for (i = 2; i <= NF - 2; i++) name = name " " $i; if (name == n) print $(NF - 3 + c)}' "$root/summary"
+}
+
 # ratio A B COLUMN: how many times B's COLUMN (2 wall, 3 cpu) is A's.
 ratio() {
   local a b
-  a=$(grep "^$1 " "$root/summary" | awk -v c="$3" '{print $(NF-3+c)}')
-  b=$(grep "^$2 " "$root/summary" | awk -v c="$3" '{print $(NF-3+c)}')
+  a=$(column "$1" "$3")
+  b=$(column "$2" "$3")
   echo "scale=1; $b / $a" | bc
 }
 echo
 echo "asv publish / perfpages, cold: $(ratio 'perfpages cold' 'asv publish cold' 2)× wall, $(ratio 'perfpages cold' 'asv publish cold' 3)× CPU"
-echo "asv publish / perfpages, +1:   $(ratio 'perfpages +1' 'asv publish +1' 2)× wall, $(ratio 'perfpages +1' 'asv publish +1' 3)× CPU"
+echo "asv publish / perfpages, +1:   $(ratio 'perfpages +1' 'asv publish +1' 2)× wall, $(ratio 'perfpages +1' 'asv publish +1' 3)× CPU (the first after a cold build)"
+echo "asv publish / perfpages, +1 again: $(ratio 'perfpages +1 again' 'asv publish +1' 2)× wall, $(ratio 'perfpages +1 again' 'asv publish +1' 3)× CPU (every nightly build after it)"
