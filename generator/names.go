@@ -34,6 +34,17 @@ func namesOf(d *model.Dataset) datasetNames {
 	return datasetNames{slices.Sorted(maps.Keys(metrics)), slices.Sorted(maps.Keys(machines)), slices.Sorted(maps.Keys(benchmarks))}
 }
 
+// unitsOf are the units of metric's series in d, sorted.
+func unitsOf(d *model.Dataset, metric string) []string {
+	units := map[string]bool{}
+	for _, s := range d.Series {
+		if s.Key.Metric == metric {
+			units[s.Metric.Unit] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(units))
+}
+
 // configNameWarnings are the warnings of cfg's [metrics."name"] and
 // [budgets."name"] sections that name no metric of d. A dataset without
 // series (a first run before anything was recorded) has nothing to check
@@ -53,6 +64,13 @@ func configNameWarnings(cfg *config.Config, d *model.Dataset) []error {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Metrics)) {
 		if !slices.Contains(names.metrics, name) {
 			out = append(out, fmt.Errorf("%s: [metrics.%s]: %s", file, tomlKey(name), unknownName("metric", name, names.metrics)))
+			continue
+		}
+		units := unitsOf(d, name)
+		for _, unit := range slices.Sorted(maps.Keys(cfg.Metrics[name].Units)) {
+			if !slices.Contains(units, unit) {
+				out = append(out, fmt.Errorf("%s: [metrics.%s.units.%s]: %s", file, tomlKey(name), tomlKey(unit), unknownName("unit", unit, units)))
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Budgets)) {

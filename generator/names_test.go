@@ -32,6 +32,9 @@ unit = "ns"
 [metrics.max-rss]
 noise = "reliable"
 
+[metrics.max-rss.units.byte]   # a unit of the metric it does not have
+direction = "lower"
+
 [[sources]]`, 1) + `
 -- annotations.yaml --
 acknowledged:
@@ -57,6 +60,7 @@ acknowledged:
 		`annotations.yaml:2: no benchmark json-decod; did you mean json-decode?`,
 		`annotations.yaml:5: no metric energy (the results have max-rss, wall-time)`,
 		`perfpages.toml: [metrics.cpu-ns]: no metric cpu-ns (the results have max-rss, wall-time)`,
+		`perfpages.toml: [metrics.max-rss.units.byte]: no unit byte; did you mean bytes?`,
 		`perfpages.toml: [budgets.walltime]: no metric walltime; did you mean wall-time?`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -64,8 +68,8 @@ acknowledged:
 	}
 	b.AssertFileContent("index.html", "no metric walltime; did you mean wall-time?")
 	// The README quotes this warning.
-	if readme, err := os.ReadFile(filepath.Join("..", "README.md")); err != nil || !strings.Contains(string(readme), "`"+want[3]+"`") {
-		t.Errorf("the README does not quote the warning %q (%v)", want[3], err)
+	if readme, err := os.ReadFile(filepath.Join("..", "README.md")); err != nil || !strings.Contains(string(readme), "`"+want[4]+"`") {
+		t.Errorf("the README does not quote the warning %q (%v)", want[4], err)
 	}
 
 	// -strict fails on them, and the up-to-date path says them again.

@@ -243,11 +243,12 @@ func (b *Builder) optionsKey() string {
 		keep = b.opts.Keep.String()
 	}
 	k, _ := json.Marshal(struct {
-		Value    ValueKind
-		Metrics  map[string]Metric
-		Keep     string        `json:",omitempty"`
-		Machines []MachineRule `json:",omitempty"`
-	}{b.opts.Value, b.opts.Metrics, keep, b.opts.Machines})
+		Value       ValueKind
+		Metrics     map[string]Metric
+		UnitMetrics []Metric      `json:",omitempty"`
+		Keep        string        `json:",omitempty"`
+		Machines    []MachineRule `json:",omitempty"`
+	}{b.opts.Value, b.opts.Metrics, b.opts.UnitMetrics, keep, b.opts.Machines})
 	return string(k)
 }
 

@@ -593,6 +593,11 @@ type BuildOptions struct {
 	// Metrics overrides the unit, direction and noise class of metrics by
 	// name; fields left empty keep the defaults of DefaultMetric.
 	Metrics map[string]Metric
+	// UnitMetrics override the direction and noise class of a metric's
+	// series in one unit (Name and Unit say which), for a metric whose
+	// series come in several units (asv's track_ benchmarks: gflopss
+	// beside runtime (s)); fields left empty take Metrics'.
+	UnitMetrics []Metric
 	// MainBranch names the main line's branch. When empty, the branch most
 	// commit artifacts carry is used ("main" on a tie or when none has one).
 	MainBranch string
@@ -1163,6 +1168,17 @@ func (b *Builder) metric(name, unit string, dir Direction) Metric {
 	if o.Noise != "" {
 		m.Noise = o.Noise
 	}
+	for _, u := range b.opts.UnitMetrics {
+		if u.Name != name || u.Unit != unit {
+			continue
+		}
+		if u.Direction != "" {
+			m.Direction, m.Guessed = u.Direction, false
+		}
+		if u.Noise != "" {
+			m.Noise = u.Noise
+		}
+	}
 	return m
 }
 
@@ -1350,8 +1366,19 @@ func (b *Builder) Dataset() *Dataset {
 // guessedDirections warns once per metric and unit whose direction was
 // guessed (Metric.Guessed): a change of it is called a regression or an
 // improvement on a guess.
+//
+// The section it names is the metric's, or, when the metric's series come
+// in several units, the unit's within it ([metrics."track".units."gflopss"]):
+// one direction would not fit them all.
 func guessedDirections(series []*Series) []error {
 	seen := map[[2]string]bool{}
+	units := map[string]map[string]bool{}
+	for _, s := range series {
+		if units[s.Metric.Name] == nil {
+			units[s.Metric.Name] = map[string]bool{}
+		}
+		units[s.Metric.Name][s.Metric.Unit] = true
+	}
 	var out []error
 	for _, s := range series {
 		m := s.Metric
@@ -1359,8 +1386,12 @@ func guessedDirections(series []*Series) []error {
 			continue
 		}
 		seen[[2]string{m.Name, m.Unit}] = true
-		out = append(out, fmt.Errorf("metric %q (unit %q): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set [metrics.%q] direction = \"higher\" (or \"lower\") in the config (first read from %s)",
-			m.Name, m.Unit, m.Name, s.Origin))
+		section := fmt.Sprintf("[metrics.%q]", m.Name)
+		if len(units[m.Name]) > 1 {
+			section = fmt.Sprintf("[metrics.%q.units.%q]", m.Name, m.Unit)
+		}
+		out = append(out, fmt.Errorf("metric %q (unit %q): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set %s direction = \"higher\" (or \"lower\") in the config (first read from %s)",
+			m.Name, m.Unit, section, s.Origin))
 	}
 	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return out

@@ -707,3 +707,54 @@ func TestPooledMachines(t *testing.T) {
 		t.Error("a state of other machine rules resumed")
 	}
 }
+
+// TestGuessedDirectionByUnit: a metric whose direction nothing states is
+// warned about once per unit, naming the section that sets it — the
+// metric's, or the unit's within it when the metric's series come in
+// several units (asv's track_ benchmarks); a unit's section sets the
+// direction and noise class of that unit's series only.
+func TestGuessedDirectionByUnit(t *testing.T) {
+	m := Machine{Name: "m"}
+	runs := []namedRun{{"a.json", Run{Artifact: Artifact{ID: sha('a'), Date: day0}, Machine: m, Results: []Result{
+		result("solve.track_gflopss", "track", "gflopss", 10),
+		result("solve.track_runtime", "track", "runtime (s)", 2),
+		result("solve.rate", "score", "points", 5),
+	}}}}
+	dirs := func(d *Dataset) map[string]string {
+		out := map[string]string{}
+		for _, s := range d.Series {
+			out[s.Case.Benchmark] = fmt.Sprintf("%s %s guessed=%v", s.Metric.Direction, s.Metric.Noise, s.Metric.Guessed)
+		}
+		return out
+	}
+	d := builtFrom(runs, []int{0}, BuildOptions{})
+	want := []string{
+		`metric "score" (unit "points"): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set [metrics."score"] direction = "higher" (or "lower") in the config (first read from a.json)`,
+		`metric "track" (unit "gflopss"): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set [metrics."track".units."gflopss"] direction = "higher" (or "lower") in the config (first read from a.json)`,
+		`metric "track" (unit "runtime (s)"): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set [metrics."track".units."runtime (s)"] direction = "higher" (or "lower") in the config (first read from a.json)`,
+	}
+	if diff := cmp.Diff(want, errorStrings(d.Warnings)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+
+	opts := BuildOptions{
+		Metrics:     map[string]Metric{"track": {Name: "track", Direction: LowerIsBetter}},
+		UnitMetrics: []Metric{{Name: "track", Unit: "gflopss", Direction: HigherIsBetter, Noise: Reliable}},
+	}
+	d = builtFrom(runs, []int{0}, opts)
+	wantDirs := map[string]string{
+		"solve.track_gflopss": "higher reliable guessed=false",
+		"solve.track_runtime": "lower noisy guessed=false",
+		"solve.rate":          "lower noisy guessed=true",
+	}
+	if diff := cmp.Diff(wantDirs, dirs(d)); diff != "" {
+		t.Errorf("directions (-want +got):\n%s", diff)
+	}
+	if len(d.Warnings) != 1 {
+		t.Errorf("warnings %v, want the one of metric score", d.Warnings)
+	}
+	// The units' sections are part of what the builder's state depends on.
+	if NewBuilder(opts).optionsKey() == NewBuilder(BuildOptions{Metrics: opts.Metrics}).optionsKey() {
+		t.Error("the options key does not tell the units' sections apart")
+	}
+}

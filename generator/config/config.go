@@ -354,6 +354,19 @@ type MetricConfig struct {
 	Noise     string `toml:"noise"`     // reliable | noisy
 	// Steps tunes step detection for this metric (see Steps).
 	Steps Steps `toml:"steps"`
+	// Units are the [metrics."name".units."unit"] sections: the direction
+	// and noise class of the metric's series in one unit, for a metric
+	// whose series come in several (asv's track_ benchmarks are all
+	// metric track, in whatever unit each declares: gflopss, where higher
+	// is better, beside runtime (s)).
+	Units map[string]MetricUnit `toml:"units"`
+}
+
+// MetricUnit is a [metrics."name".units."unit"] section; unset fields take
+// the metric's.
+type MetricUnit struct {
+	Direction string `toml:"direction"` // lower | higher
+	Noise     string `toml:"noise"`     // reliable | noisy
 }
 
 // Triage is the [triage] section.
@@ -610,6 +623,15 @@ func (c *Config) validate() []error {
 		if m.Noise != "" && m.Noise != "reliable" && m.Noise != "noisy" {
 			bad("metrics.%q.noise %q: want reliable or noisy", name, m.Noise)
 		}
+		for _, unit := range slices.Sorted(maps.Keys(m.Units)) {
+			u := m.Units[unit]
+			if u.Direction != "" && u.Direction != "lower" && u.Direction != "higher" {
+				bad("metrics.%q.units.%q.direction %q: want lower or higher", name, unit, u.Direction)
+			}
+			if u.Noise != "" && u.Noise != "reliable" && u.Noise != "noisy" {
+				bad("metrics.%q.units.%q.noise %q: want reliable or noisy", name, unit, u.Noise)
+			}
+		}
 		errs = append(errs, m.Steps.check(fmt.Sprintf("[metrics.%q.steps]", name))...)
 	}
 	if c.Triage.Filter != "" && !slices.Contains(triageFilters, c.Triage.Filter) {
@@ -759,8 +781,13 @@ func (c *Config) BuildOptions() model.BuildOptions {
 	opts := model.BuildOptions{Value: model.ValueKind(c.Analysis.Value)}
 	if len(c.Metrics) > 0 {
 		opts.Metrics = map[string]model.Metric{}
-		for name, m := range c.Metrics {
+		for _, name := range slices.Sorted(maps.Keys(c.Metrics)) {
+			m := c.Metrics[name]
 			opts.Metrics[name] = model.Metric{Name: name, Unit: m.Unit, Direction: model.Direction(m.Direction), Noise: model.Noise(m.Noise)}
+			for _, unit := range slices.Sorted(maps.Keys(m.Units)) {
+				u := m.Units[unit]
+				opts.UnitMetrics = append(opts.UnitMetrics, model.Metric{Name: name, Unit: unit, Direction: model.Direction(u.Direction), Noise: model.Noise(u.Noise)})
+			}
 		}
 	}
 	opts.MainBranch = c.Project.Branch

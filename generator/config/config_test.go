@@ -91,6 +91,12 @@ noise = "reliable"
 [metrics.throughput]
 direction = "higher"
 
+[metrics.track.units.gflopss]
+direction = "higher"
+
+[metrics.track.units."runtime (s)"]
+noise = "reliable"
+
 [triage]
 filter = "deserves-attention"
 large_change = 0.1
@@ -123,6 +129,10 @@ large_change = 0.1
 	bo := c.BuildOptions()
 	if bo.Value != "median" || bo.MainBranch != "master" || bo.Metrics["throughput"].Direction != "higher" || bo.Metrics["instructions:u"].Noise != "reliable" {
 		t.Errorf("BuildOptions = %+v", bo)
+	}
+	wantUnits := []model.Metric{{Name: "track", Unit: "gflopss", Direction: "higher"}, {Name: "track", Unit: "runtime (s)", Noise: "reliable"}}
+	if d := cmp.Diff(wantUnits, bo.UnitMetrics); d != "" {
+		t.Errorf("BuildOptions.UnitMetrics (-want +got):\n%s", d)
 	}
 	wantAnalysis := Analysis{Model: "rustc-perf-2021", Value: "median", History: 40, ZThreshold: 4.5, Lookback: 50, ZMinCommits: 2, NResamples: 20000, Alpha: 0.01, NoiseThreshold: 0.02, Annotations: "/site/notes/annotations.yaml"}
 	if d := cmp.Diff(wantAnalysis, c.Analysis); d != "" {
@@ -183,6 +193,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad value", "[analysis]\nvalue = \"max\"\n", []string{`perfpages.toml: [analysis] value = "max": want auto, best, median or mean`}},
 		{"bad direction", "[metrics.x]\ndirection = \"up\"\n", []string{`metrics."x".direction "up"`}},
 		{"bad noise", "[metrics.x]\nnoise = \"loud\"\n", []string{`metrics."x".noise "loud"`}},
+		{"bad unit direction", "[metrics.track.units.gflopss]\ndirection = \"up\"\nnoise = \"loud\"\n", []string{`metrics."track".units."gflopss".direction "up"`, `metrics."track".units."gflopss".noise "loud"`}},
 		{"bad filter", "[triage]\nfilter = \"all\"\n", []string{`triage.filter "all"`}},
 		{"large change in percent", "[triage]\nlarge_change = 5\n", []string{`perfpages.toml: [triage] large_change = 5 reads as 500 %; write 0.05 or "5%"`}},
 		{"negative large change", "[triage]\nlarge_change = -0.05\n", []string{`[triage] large_change = -0.05: want a fraction between 0 and 1, such as 0.10 or "10%"`}},
