@@ -89,7 +89,9 @@ import (
 // where newer versions also wrote one record per metric. The jmh tool's
 // names carry JMH's params as JSON ("x.Chain.pre ( {"chainLength":"4"} )",
 // see gabJMHName): they are the case's params, so that the chain lengths
-// are one benchmark's cases, not four benchmarks.
+// are one benchmark's cases, not four benchmarks. The googlecpp tool's
+// CPU time and the julia tool's memory and allocations, which the action
+// keeps in extra, are metrics of their own (see extraValues).
 //
 // A source without an artifact pattern reads the data.js and .json files
 // of its folder: the action writes data.js (always under that name) or
@@ -842,7 +844,7 @@ func (g *gabReader) benches(suite string, art model.Artifact, def Defaults, ctx 
 			if v.summary == nil {
 				v.rng = strings.TrimSpace(rec.rng)
 			}
-			vals = []gabValue{v}
+			vals = append([]gabValue{v}, g.extraValues(tool, rec, v)...)
 		}
 		for _, v := range vals {
 			g.add(g.run(suite, v.pkg, art, def, ctx), suite, tool, v)
@@ -952,6 +954,49 @@ func (g *gabReader) goValues(rec gabRecord, split map[string]bool) []gabValue {
 		vals = append(vals, gabValue{pkg: pkg, bench: bench, params: params, metric: metric, unit: unit, value: v, lit: lit, line: rec.line})
 	}
 	return vals
+}
+
+// Metrics in a record's extra: the googlecpp tool writes each
+// benchmark's CPU time there ("cpu: 1234.5 ns", real_time being the
+// value), and the julia tool the memory allocated and the allocations of
+// its estimate ("memory=4096\nallocs=12"), which the action charts
+// nowhere.
+var (
+	gabCPU      = regexp.MustCompile(`(?m)^cpu: (\S+) (ns|us|ms|s)$`)
+	gabJuliaMem = regexp.MustCompile(`(?m)^(memory|allocs)=(\S+)$`)
+)
+
+// extraValues are the metrics of rec's extra beside its value v (see
+// gabCPU): googlecpp's cpu time as metric cpu-time in the value's time
+// unit, as format googlebench reads cpu_time; julia's memory and
+// allocations as metrics B/op and allocs/op, the names the go tool gives
+// the same quantities. A number that does not parse is warned about and
+// left out; the record's value stays.
+func (g *gabReader) extraValues(tool string, rec gabRecord, v gabValue) []gabValue {
+	var out []gabValue
+	add := func(metric, unit, lit string) {
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+			g.warn(rec.line, "benchmark %q: %s %q in extra is not a number; ignored", rec.name, metric, lit)
+			return
+		}
+		out = append(out, gabValue{pkg: v.pkg, bench: v.bench, params: v.params, metric: metric, unit: unit, value: f, lit: lit, line: rec.line})
+	}
+	switch tool {
+	case "googlecpp":
+		if m := gabCPU.FindStringSubmatch(rec.extra); m != nil && v.metric == "wall-time" {
+			add("cpu-time", m[2], m[1])
+		}
+	case "julia":
+		for _, m := range gabJuliaMem.FindAllStringSubmatch(rec.extra, -1) {
+			if m[1] == "memory" {
+				add("B/op", "B/op", m[2])
+			} else {
+				add("allocs/op", "allocs/op", m[2])
+			}
+		}
+	}
+	return out
 }
 
 // gabJMHName splits a jmh record's name as the action writes it,
@@ -1076,7 +1121,7 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 	}
 	ps := v.params.String()
 	series := strings.Join([]string{suite, v.pkg, v.bench, ps, v.metric}, "\x00")
-	if v.metric == "wall-time" {
+	if v.metric == "wall-time" || v.metric == "cpu-time" {
 		if first, ok := g.units[series]; !ok {
 			g.units[series] = v.unit
 		} else if first != v.unit {
