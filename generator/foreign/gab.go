@@ -56,7 +56,11 @@ import (
 // <nsec|usec|msec|sec>\nrounds: <n>". Every other tool's range is not a
 // standard deviation (cargo's "± N" is max − min, benchmarkjs's a
 // relative margin of error): it is kept as the tool wrote it
-// (model.Result.Range), for pages to show beside the value.
+// (model.Result.Range), for pages to show beside the value — except
+// catch2's: Catch2 prints its standard deviation in a unit of its own
+// choosing ("3.93 ms" beside "145.328 us"), and the action keeps the
+// number without it, so a page would show ± 145.328 beside a value in
+// ms. It is kept as "std dev 145.328 (unit not recorded)".
 //
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
@@ -844,6 +848,9 @@ func (g *gabReader) benches(suite string, art model.Artifact, def Defaults, ctx 
 			if v.summary == nil {
 				v.rng = strings.TrimSpace(rec.rng)
 			}
+			if tool == "catch2" && v.rng != "" {
+				v.rng = "std dev " + strings.TrimSpace(strings.TrimPrefix(v.rng, "±")) + " (unit not recorded)"
+			}
 			vals = append([]gabValue{v}, g.extraValues(tool, rec, v)...)
 		}
 		for _, v := range vals {
@@ -1126,7 +1133,7 @@ func (g *gabReader) add(r *gabRun, suite, tool string, v gabValue) {
 			g.units[series] = v.unit
 		} else if first != v.unit {
 			v.value = gabScale(v.value, v.lit, gabTimeExp[v.unit]-gabTimeExp[first])
-			if v.rng != "" {
+			if v.rng != "" && tool != "catch2" {
 				v.rng += " " + v.unit // the range stays in the unit it was written in
 			}
 			v.unit = first
