@@ -758,3 +758,26 @@ func TestGuessedDirectionByUnit(t *testing.T) {
 		t.Error("the options key does not tell the units' sections apart")
 	}
 }
+
+// TestRateUnits: an amount per unit of time is a rate, higher is better,
+// whatever the time unit (JMH writes ops/ms for a benchmark whose output
+// time unit is milliseconds; it was lower is better, as a unit that is
+// not "/s"); a time per operation, a size or a time per time is not.
+func TestRateUnits(t *testing.T) {
+	for unit, rate := range map[string]bool{
+		"MB/s": true, "ops/s": true, "ops/ms": true, "ops/us": true, "ops/min": true, "iter/sec": true,
+		"req/second": true, "rays/sec": true, "points/s": true, "OPS/MS": true,
+		"ns/op": false, "ms/iter": false, "s/s": false, "B/op": false, "ops": false, "/s": false, "a/b/s": false, "": false,
+	} {
+		if got := IsRate(unit); got != rate {
+			t.Errorf("IsRate(%q) = %v, want %v", unit, got, rate)
+		}
+		m := DefaultMetric("x", unit)
+		if rate && (m.Direction != HigherIsBetter || m.Guessed) {
+			t.Errorf("DefaultMetric(x, %q) = %+v, want higher is better, not guessed", unit, m)
+		}
+		if !rate && m.Direction != LowerIsBetter {
+			t.Errorf("DefaultMetric(x, %q) = %+v, want lower is better", unit, m)
+		}
+	}
+}

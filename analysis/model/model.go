@@ -208,14 +208,14 @@ type Metric struct {
 	Guessed bool
 }
 
-// DefaultMetric fills in what the archive format leaves implicit:
-// units ending in "/s" are higher-is-better, everything else lower; counts
-// of instructions are reliable, everything else noisy. Configuration
-// overrides both. A direction the unit and the name do not tell is
-// Guessed (see KnownDirection).
+// DefaultMetric fills in what the archive format leaves implicit: rates
+// (IsRate: "MB/s", "ops/ms") are higher-is-better, everything else lower;
+// counts of instructions are reliable, everything else noisy.
+// Configuration overrides both. A direction the unit and the name do not
+// tell is Guessed (see KnownDirection).
 func DefaultMetric(name, unit string) Metric {
 	m := Metric{Name: name, Unit: unit, Direction: LowerIsBetter, Noise: Noisy, Guessed: !KnownDirection(name, unit)}
-	if strings.HasSuffix(unit, "/s") {
+	if IsRate(unit) {
 		m.Direction = HigherIsBetter
 	}
 	if strings.HasPrefix(name, "instructions") {
@@ -232,8 +232,7 @@ func DefaultMetric(name, unit string) Metric {
 func KnownDirection(name, unit string) bool {
 	u, n := strings.ToLower(unit), strings.ToLower(name)
 	switch {
-	case strings.HasSuffix(u, "/s"), strings.HasSuffix(u, "/sec"), strings.HasSuffix(u, "/second"),
-		u == "hz", u == "ops", u == "rps", u == "qps", strings.Contains(n, "throughput"):
+	case IsRate(u), u == "hz", u == "ops", u == "rps", u == "qps", strings.Contains(n, "throughput"):
 		return true
 	case IsTimeOrSize(u), strings.HasSuffix(u, "/op"), strings.HasSuffix(u, "/iter"),
 		strings.HasSuffix(u, "/run"), strings.HasSuffix(u, "/call"):
@@ -251,6 +250,26 @@ func KnownDirection(name, unit string) bool {
 		}
 	}
 	return false
+}
+
+// IsRate reports whether unit is an amount per unit of time: "MB/s",
+// "iter/sec", "req/second", and JMH's throughput in other time units
+// ("ops/ms", "ops/us", "ops/min"), which a tool writes when a benchmark
+// sets its output time unit. A time per time ("s/s") is a ratio, not a
+// rate.
+func IsRate(unit string) bool {
+	amount, per, ok := strings.Cut(strings.ToLower(unit), "/")
+	if !ok || amount == "" || strings.Contains(per, "/") || rateTimes[amount] {
+		return false
+	}
+	return rateTimes[per]
+}
+
+// rateTimes are the time units a rate is per.
+var rateTimes = map[string]bool{
+	"ns": true, "us": true, "µs": true, "μs": true, "ms": true,
+	"s": true, "sec": true, "second": true, "min": true, "minute": true,
+	"h": true, "hr": true, "hour": true, "day": true,
 }
 
 // IsTimeOrSize reports whether samples of this unit are durations or sizes,

@@ -64,8 +64,9 @@ import (
 //
 // Units become metrics: a time per iteration ("ns/op", "ns/iter", "us",
 // "ms", …) is wall-time in that time unit ("µs" written "us"); a rate
-// ("MB/s", "ops/sec", "iter/sec", "req/s") is throughput, with "/sec"
-// written "/s"; a unit that is only a unit symbol names its quantity
+// ("MB/s", "ops/sec", "iter/sec", "req/s", and JMH's "ops/ms" of a
+// benchmark whose output time unit is not seconds: model.IsRate) is
+// throughput, with "/sec" written "/s"; a unit that is only a unit symbol names its quantity
 // (see unitMetric: "%" is metric percent, "MB" metric size), except under
 // the go tool, whose units are metric names as in format gobench; any
 // other unit is its own metric ("B/op", "allocs/op", "Megabytes"); no
@@ -1112,8 +1113,8 @@ func gabMetric(unit string) (metric, u string) {
 			return "throughput", s + "/s"
 		}
 	}
-	if strings.HasSuffix(unit, "/s") && len(unit) > 2 {
-		return "throughput", unit
+	if model.IsRate(unit) {
+		return "throughput", unit // "MB/s", JMH's "ops/ms"
 	}
 	if unit == "" {
 		return "value", ""
