@@ -1,6 +1,10 @@
 package foreign
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/perfpages/perfpages/analysis/model"
+)
 
 // unitMetric names the metric of values that come with nothing but a
 // unit, where a reader would otherwise name the metric after the unit: a
@@ -10,7 +14,7 @@ import "strings"
 // quantity names that quantity instead and stays the metric's unit:
 //
 //	time (ns, us, µs, ms, s, per op or iteration)  wall-time
-//	a rate (…/s, …/sec)                            throughput
+//	a rate (…/s, …/sec, …/ms: model.IsRate)        throughput
 //	%, percent                                     percent
 //	bytes (B, kB, KB, MB, GB, TB, KiB … TiB)       size
 //	x, ×                                           ratio
@@ -32,10 +36,8 @@ func unitMetric(unit string) (metric string, ok bool) {
 	case "ns", "us", "ms", "s", "sec", "secs", "second", "seconds", "nsec", "usec", "msec":
 		return "wall-time", true
 	}
-	for _, suffix := range []string{"/s", "/sec", "/second"} {
-		if s, ok := strings.CutSuffix(u, suffix); ok && s != "" {
-			return "throughput", true
-		}
+	if model.IsRate(u) {
+		return "throughput", true
 	}
 	switch strings.ToLower(u) {
 	case "%", "percent":

@@ -16,6 +16,7 @@ func TestUnitMetric(t *testing.T) {
 		{"seconds", "wall-time", true},
 		{"ops/sec", "throughput", true},
 		{"req/s", "throughput", true},
+		{"ops/ms", "throughput", true},
 		{"MB", "size", true},
 		{"KiB", "size", true},
 		{"bytes", "size", true},
