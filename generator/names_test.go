@@ -2,6 +2,7 @@ package generator
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,4 +90,50 @@ acknowledged:
 	if slices.ContainsFunc(b.report.Warnings, func(err error) bool { return strings.Contains(err.Error(), "did you mean") }) {
 		t.Error("a suggestion for a name that matches")
 	}
+}
+
+// TestMetricInSeveralUnits: asv's track_ benchmarks are all metric track,
+// each in the unit it declares; [metrics.track.units."…"] sets a unit's
+// direction, and a page's heading of the metric names no single unit or
+// direction for them (each row says its own): "(gflopss, lower is
+// better)" above a runtime row was wrong twice.
+func TestMetricInSeveralUnits(t *testing.T) {
+	run := func(id, parent, date string, gflops, runtime float64) string {
+		parents := ""
+		if parent != "" {
+			parents = `, "parents": ["` + parent + `"]`
+		}
+		return `{"schema": "perfpages.run.v1",
+ "artifact": {"id": "` + id + `", "kind": "commit", "date": "` + date + `", "branch": "main"` + parents + `},
+ "machine": {"name": "gpu"},
+ "results": [
+  {"benchmark": "solve.track_gflopss", "metric": "track", "unit": "gflopss", "samples": [` + fmt.Sprint(gflops) + `]},
+  {"benchmark": "solve.track_runtime", "metric": "track", "unit": "runtime (s)", "samples": [` + fmt.Sprint(runtime) + `]}
+ ]}`
+	}
+	b := siteTest(t, `
+-- perfpages.toml --
+[site]
+title = "Units"
+
+[metrics.track.units.gflopss]
+direction = "higher"
+
+[metrics.track.units."runtime (s)"]
+direction = "lower"
+
+[[sources]]
+dir = "results"
+-- results/c1.json --
+`+run(sha1, "", "2026-09-07T10:00:00Z", 100, 2)+`
+-- results/c2.json --
+`+run(sha2, sha1, "2026-09-08T10:00:00Z", 101, 2.01)+`
+`)
+	if len(b.report.Warnings) != 0 {
+		t.Errorf("warnings: %v", b.report.Warnings)
+	}
+	page := "commit/" + sha2 + "/index.html"
+	b.AssertFileContent(page, "track <small>(several units)</small>")
+	b.AssertNoFileContent(page, "track <small>(gflopss", "track <small>(runtime")
+	b.AssertFileContent("compare/index.html", "several units")
 }

@@ -482,12 +482,15 @@ func (p *planner) lists(ctx context.Context) error {
 		b, h := p.artifact(d.MainLine[n-2]), p.artifact(d.MainLine[n-1])
 		form.Base, form.Head = &b, &h
 	}
-	seenMetric := map[string]bool{}
+	seenMetric := map[string]int{}
 	for _, s := range d.Series {
-		if !seenMetric[s.Metric.Name] {
-			seenMetric[s.Metric.Name] = true
+		i, ok := seenMetric[s.Metric.Name]
+		if !ok {
+			i = len(form.Metrics)
+			seenMetric[s.Metric.Name] = i
 			form.Metrics = append(form.Metrics, FormMetric{Name: s.Metric.Name, Unit: s.Metric.Unit, Direction: string(s.Metric.Direction)})
 		}
+		joinMetric(&form.Metrics[i].Unit, &form.Metrics[i].Direction, s.Metric)
 	}
 	slices.SortFunc(form.Metrics, func(a, b FormMetric) int { return strings.Compare(a.Name, b.Name) })
 	for _, it := range items {

@@ -775,6 +775,7 @@ func (p *planner) comparison(c *analysis.Comparison, pos int) Comparison {
 			byMetric[m.Name] = mv
 			names = append(names, m.Name)
 		}
+		joinMetric(&mv.Unit, &mv.Direction, m)
 		v.Counts.add(r)
 		mv.Counts.add(r)
 		switch {

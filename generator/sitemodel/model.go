@@ -195,6 +195,24 @@ type RowsSource struct {
 	File string `json:"file,omitempty"`
 }
 
+// severalUnits is a metric's unit in a heading when its series come in
+// more than one (asv's track_ benchmarks: gflopss beside runtime (s)):
+// each row shows its own.
+const severalUnits = "several units"
+
+// joinMetric folds a series' metric m into a metric's heading: the unit
+// and direction every series so far has, else severalUnits and no
+// direction (a unit's series may be higher-is-better where another's are
+// lower: [metrics."name".units."unit"]), each row saying its own.
+func joinMetric(unit, dir *string, m model.Metric) {
+	if *unit != m.Unit {
+		*unit = severalUnits
+	}
+	if *dir != string(m.Direction) {
+		*dir = ""
+	}
+}
+
 // Metric is one metric of a comparison: its verdict, summary table and
 // relevant rows.
 type Metric struct {
