@@ -136,4 +136,8 @@ dir = "results"
 	b.AssertFileContent(page, "track <small>(several units)</small>")
 	b.AssertNoFileContent(page, "track <small>(gflopss", "track <small>(runtime")
 	b.AssertFileContent("compare/index.html", "several units")
+	// The compare form's script classifies a change by the series' own
+	// direction there: the series index carries it.
+	b.AssertFileContent("data/index/solve.track_gflopss.json.gz", `"unit":"gflopss","better":"higher"`)
+	b.AssertFileContent("data/index/solve.track_runtime.json.gz", `"unit":"runtime (s)","better":"lower"`)
 }

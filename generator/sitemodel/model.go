@@ -278,10 +278,14 @@ type Row struct {
 	ContextShown model.Params `json:"context_shown,omitempty"`
 	Metric       string       `json:"metric"`
 	Unit         string       `json:"unit,omitempty"`
-	Category     string       `json:"category"`
-	Machine      string       `json:"machine"`
-	Before       string       `json:"before,omitempty"`
-	After        string       `json:"after,omitempty"`
+	// Better is the series' direction ("lower", "higher") where its
+	// metric's series differ (mixedDirections) and the metric's heading
+	// cannot say it; empty elsewhere.
+	Better   string `json:"better,omitempty"`
+	Category string `json:"category"`
+	Machine  string `json:"machine"`
+	Before   string `json:"before,omitempty"`
+	After    string `json:"after,omitempty"`
 	// Change is the relative change when HasChange (sorting, filters).
 	Change    float64 `json:"change,omitempty"`
 	HasChange bool    `json:"has_change,omitempty"`

@@ -240,6 +240,9 @@ type planner struct {
 	// seriesRows are the rows of every series of the dataset
 	// (seriesRow), made before the plan runs and only read after.
 	seriesRows map[*model.Series]*Row
+	// mixedDir are the metrics whose series are not all better the same
+	// way (mixedDirections).
+	mixedDir map[string]bool
 	// shown are the context values that tell series of one test case,
 	// metric and machine apart (contextShown).
 	shown map[*model.Series]model.Params
@@ -297,6 +300,7 @@ func NewPlan(res *analysis.Results, opts Options) *Plan {
 	p.view = p.siteView()
 	p.summaries = make([]*listEntry, len(d.MainLine))
 	p.shown = contextShown(d.Series)
+	p.mixedDir = mixedDirections(d.Series)
 	p.seriesRows = make(map[*model.Series]*Row, len(d.Series))
 	for _, s := range d.Series {
 		row := p.makeSeriesRow(s)

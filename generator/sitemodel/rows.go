@@ -194,9 +194,38 @@ func (p *planner) makeSeriesRow(s *model.Series) Row {
 		ContextShown: p.shown[s],
 		Metric:       k.Metric,
 		Unit:         s.Metric.Unit,
+		Better:       p.better(s),
 		Category:     string(s.Case.Category),
 		Machine:      k.Machine,
 	}
+}
+
+// better is a series' direction for its row where its metric's heading
+// has none (mixedDirections), "" elsewhere: the heading says it.
+func (p *planner) better(s *model.Series) string {
+	if !p.mixedDir[s.Metric.Name] {
+		return ""
+	}
+	return string(s.Metric.Direction)
+}
+
+// mixedDirections are the metrics whose series are not all better the
+// same way: a metric in several units whose units' directions differ
+// ([metrics."track".units."gflopss"] direction = "higher" beside
+// runtime (s)). A page's heading of such a metric has no direction
+// (joinMetric), so each row carries its own (Row.Better).
+func mixedDirections(series []*model.Series) map[string]bool {
+	dir := map[string]model.Direction{}
+	mixed := map[string]bool{}
+	for _, s := range series {
+		m := s.Metric
+		if d, ok := dir[m.Name]; !ok {
+			dir[m.Name] = m.Direction
+		} else if d != m.Direction {
+			mixed[m.Name] = true
+		}
+	}
+	return mixed
 }
 
 // engineCells fills the z-score, p-value and budget cells of a row (the

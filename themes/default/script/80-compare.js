@@ -167,7 +167,10 @@ function compareForm(form) {
       r.change = relativeChange(bv.v, hv.v);
       r.text = formatChange(r.change);
       var m = metrics[shared.metric] || {};
-      if (r.change !== 0) { r.dir = (m.direction === "higher") === (r.change < 0) ? "regression" : "improvement"; }
+      // A metric whose series are better different ways (several units)
+      // has no direction: each series' row says its own (Row.Better).
+      var better = shared.better || m.direction;
+      if (r.change !== 0) { r.dir = (better === "higher") === (r.change < 0) ? "regression" : "improvement"; }
     } else {
       r.text = !bv || bv.v === null || bv.v === undefined ? (bv && bv.err ? "failed in base" : "no result in base") : hv && hv.err ? "failed in head" : "no result in head";
     }
