@@ -71,7 +71,7 @@ type Point struct {
 	Value    float64
 	src      *sampleSrc // where the samples are, and the rare values
 	Artifact int32      // index into Dataset.Artifacts
-	ref      uint32     // OK, and where in src the samples are (sampleRef)
+	ref      uint32     // OK, rare, and where in src the samples are (sampleRef)
 }
 
 // OK reports whether the point has a value: no error and at least one
@@ -94,12 +94,26 @@ type rarePoint struct {
 	summary *SampleSummary
 }
 
-// rare is what few points have, nil for almost every point.
+// rare is what few points have, nil for almost every point. The point's
+// rare bit says whether it has them, so that asking (Failure, on every
+// point a page or a comparison reads) does not load the source: a cold
+// build at L asked fifty million points in commit order, each source
+// elsewhere in memory, and spent 45 of its 720 CPU-s waiting for them.
 func (p *Point) rare() *rarePoint {
-	if p.src == nil {
+	if p.ref&rareBit == 0 {
 		return nil
 	}
 	return p.src.rare
+}
+
+// setSrc makes s the point's source, its rare bit saying whether s has
+// rare values: every write of src goes through it.
+func (p *Point) setSrc(s *sampleSrc) {
+	p.src = s
+	p.ref &^= rareBit
+	if s != nil && s.rare != nil {
+		p.ref |= rareBit
+	}
 }
 
 // setRareValue makes r the point's rare values. A point's rare values are
@@ -117,7 +131,7 @@ func (p *Point) setRareValue(r *rarePoint) {
 		own.base, own.at = src.root()
 		own.n = src.n
 	}
-	p.src = own
+	p.setSrc(own)
 }
 
 func (p *Point) setRare(iters []float64, summary *SampleSummary) {
@@ -157,13 +171,14 @@ func (p *Point) SetFailure(msg string) {
 // about a third of that encoded, and a nightly build reads the samples of
 // a few points per series (its new comparisons'), not of all.
 //
-// A point's ref holds OK in its top bit, n in the 11 bits below (nInSrc:
-// n is src.n) and off in the 20 bits below those. A point whose samples
+// A point's ref holds OK in its top bit, whether src has rare values in
+// the bit below (rareBit), n in the 10 bits below (nInSrc: n is src.n)
+// and off in the 20 bits below those. A point whose samples
 // are further into their source than maxOff, or more than maxInlineN,
 // gets a source of its own that starts at them and knows their number
 // (setSamples): a builder's slabs are 512 KiB, a resumed chunk's
 // sources are cut every maxOff bytes (resumeChunk), and a point of over
-// two thousand samples is rare.
+// a thousand samples is rare.
 type sampleRef struct {
 	src *sampleSrc
 	off uint32
@@ -172,8 +187,9 @@ type sampleRef struct {
 
 const (
 	okBit      = 1 << 31
+	rareBit    = 1 << 30
 	nShift     = 20
-	nInSrc     = 1<<11 - 1 // the n field's value when src.n is n
+	nInSrc     = 1<<10 - 1 // the n field's value when src.n is n
 	maxInlineN = nInSrc - 1
 	maxOff     = 1<<nShift - 1
 )
@@ -192,13 +208,13 @@ func (p *Point) samples() sampleRef {
 func (p *Point) setSamples(r sampleRef) {
 	p.ref &= okBit
 	if r.n == 0 {
-		p.src = r.src // nil, or the point's own with its rare values
+		p.setSrc(r.src) // nil, or the point's own with its rare values
 		return
 	}
 	if r.off > maxOff || r.n > maxInlineN {
 		r = sampleRef{r.src.slice(r.off, r.n), 0, nInSrc}
 	}
-	p.src = r.src
+	p.setSrc(r.src)
 	p.ref |= r.n<<nShift | r.off
 }
 

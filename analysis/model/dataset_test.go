@@ -571,6 +571,18 @@ func TestPointSize(t *testing.T) {
 	if x.Failure() != "" || x.Iters() != nil || x.Summary() != nil || x.NumSamples() != 3 {
 		t.Errorf("rare values cleared: %q %v %v, %d samples", x.Failure(), x.Iters(), x.Summary(), x.NumSamples())
 	}
+	// The rare bit is what rare() reads instead of the source: it says
+	// whether the point's source has rare values, through every change.
+	for name, pt := range map[string]*Point{"p": &p, "q": &q, "x": &x, "y": &y} {
+		if has := pt.src != nil && pt.src.rare != nil; has != (pt.ref&rareBit != 0) {
+			t.Errorf("%s: source has rare values %v, rare bit %v", name, has, pt.ref&rareBit != 0)
+		}
+	}
+	x.SetFailure("again")
+	x.SetSamples(make([]float64, maxInlineN+5)) // a source of its own past the inline limit
+	if x.ref&rareBit == 0 || x.Failure() != "again" || x.NumSamples() != maxInlineN+5 {
+		t.Errorf("past the limit: rare bit %v, %q, %d samples", x.ref&rareBit != 0, x.Failure(), x.NumSamples())
+	}
 }
 
 // TestBuiltSamplesEncoded: the points a builder adds hold their samples
