@@ -1102,7 +1102,7 @@ func (ps *pendingSetup) abortUnused() {
 }
 
 func (s *Site) setupOutput(out, absOut string, st *store.Store, cold bool) (outputSetup, error) {
-	w, err := write.New(out, write.Options{Fresh: cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
+	w, err := write.New(out, write.Options{Fresh: cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes, Searched: true})
 	if err != nil {
 		return outputSetup{}, err
 	}

@@ -173,7 +173,7 @@ func (s *Site) Merge(ctx context.Context, opts MergeOptions) (*Report, error) {
 		return rep, fmt.Errorf("%d problems: %w", len(rep.Warnings), ErrStrict)
 	}
 
-	w, err := write.New(out, write.Options{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes})
+	w, err := write.New(out, write.Options{Fresh: opts.Cold, MaxFiles: s.Config.Site.MaxSiteFiles, MaxBytes: s.Config.Site.MaxSiteBytes, Searched: true})
 	if err != nil {
 		return rep, err
 	}
