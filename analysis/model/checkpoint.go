@@ -462,7 +462,7 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 		if sb != prev {
 			prev, art, run, hint = sb, 0, 0, 0
 		}
-		r := int64(ri[sb.runs[pt]])
+		r := int64(ri[sb.runs.at(pt)])
 		c.dst = binary.AppendVarint(c.dst, int64(p.Artifact)-art)
 		c.dst = binary.AppendVarint(c.dst, r-run)
 		art, run = int64(p.Artifact), r
@@ -711,9 +711,10 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 	all := floats
 	srcs := sources{part: all, at: parts.At, off: parts.Off}
 	iters := make([]float64, ni)
-	// Each series' points and run indices get room for a few more (a
-	// nightly build adds one to every series): without it, adding one
-	// copied every series' run indices (at L, 1.2 CPU-s and 200 MB).
+	// Each series' points get room for a few more (a nightly build adds
+	// one to every series): without it, adding one copied every series'
+	// points (their run indices were copied at L for 1.2 CPU-s and
+	// 200 MB when they had no room; they are pieces now, runList).
 	roomFor := func(n int) int { return n + n/64 + 8 }
 	room := 0
 	for _, ss := range m.Series {
@@ -722,12 +723,10 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 		}
 		room += roomFor(ss.N)
 	}
-	runIdx := make([]int32, room)
-	rb := 0 // where the next series' run indices start in runIdx
+	rb := 0 // where the next series' points start in slab
 	// The chunk's points in one array, every series' with its room.
 	slab := make([]Point, room)
 	adviseHuge(slab)
-	adviseHuge(runIdx)
 	// The sparse lists, by point in order: a cursor each.
 	sorted := func(n int, at func(int) int) bool {
 		for k := range n {
@@ -759,10 +758,9 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 			continue
 		}
 		pts := slab[rb : rb+ss.N : rb+roomFor(ss.N)]
-		ris := runIdx[rb : rb+ss.N : rb+roomFor(ss.N)]
 		rb += roomFor(ss.N)
 		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
-			runs: ris, maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
+			maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
 		var art, run int64
 		for j := range pts {
 			g := at + j
@@ -774,7 +772,7 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 				return nil, errState
 			}
 			cols = r.b
-			ris[j] = int32(run)
+			sb.runs.add(int32(run))
 			var value [1]float64
 			var ok bool
 			if cols, ok = readFloats(cols, value[:]); !ok {

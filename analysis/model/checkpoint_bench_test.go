@@ -43,13 +43,16 @@ func nightlyHistory(commits, series, samples int) (runs []Run, origins []string)
 // BenchmarkResume is a nightly build's load: the checkpoint of a history
 // resumed, the new commit's run added, the dataset made. It reports the
 // heap the resumed dataset holds per point ("heap-B/point": its points,
-// their samples as the checkpoint encodes them, the builder's side
-// columns), the memory a nightly build cannot avoid while the dataset is
-// one value in memory (docs/internals.md, "Builds that scale"): at M, two
-// million points. 400 series of 501 commits with 5 samples each, on the
-// development machine: 56 bytes a point (32 of them the point, about 16
-// its encoded samples, 4 its run's index), against 96.5 on 2717678, whose
-// points were 48 bytes with their samples decoded into float64s.
+// their samples as the checkpoint encodes them), the memory a nightly
+// build cannot avoid while the dataset is one value in memory
+// (docs/internals.md, "Builds that scale"): at M, two million points; and
+// the heap of the resumed builder before it makes the dataset
+// ("builder-heap-B/point": with the builder's side columns). 400 series
+// of 501 commits with 5 samples each, on the development machine: 43.6
+// and 45.4 bytes a point (24 of them the point; the builder's run indices
+// were 4 bytes a point before they were pieces, runList: 49.4), against
+// 96.5 on 2717678, whose points were 48 bytes with their samples decoded
+// into float64s.
 //
 //	go test ./analysis/model -run '^$' -bench Resume -benchtime 5x
 func BenchmarkResume(b *testing.B) {
@@ -68,16 +71,19 @@ func BenchmarkResume(b *testing.B) {
 	}
 	pos := func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin }
 	points := float64((commits + 1) * series)
-	var bytes uint64
+	var bytes, building uint64
 	for b.Loop() {
 		runtime.GC()
-		var before, after runtime.MemStats
+		var before, during, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		rb, err := ResumeBuilder(BuildOptions{}, state, chunk, pos)
 		if err != nil {
 			b.Fatal(err)
 		}
 		rb.AddAt(commits, origins[commits], runs[commits])
+		runtime.GC()
+		runtime.ReadMemStats(&during)
+		building = during.HeapAlloc - before.HeapAlloc
 		d := rb.Dataset()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
@@ -88,4 +94,5 @@ func BenchmarkResume(b *testing.B) {
 		runtime.KeepAlive(d)
 	}
 	b.ReportMetric(float64(bytes)/points, "heap-B/point")
+	b.ReportMetric(float64(building)/points, "builder-heap-B/point")
 }

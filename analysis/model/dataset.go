@@ -795,7 +795,7 @@ type seriesBuild struct {
 	// first with a result of it).
 	originPos int
 	n         int32   // the number of points
-	runs      []int32 // runs[i] is the run of point i
+	runs      runList // runs.at(i) is the run of point i
 	maxArt    int     // the largest artifact among the points, -1 when none
 	index     map[int]int32
 	// ranges are the tools' ranges of the points that have one
@@ -841,7 +841,7 @@ func (sb *seriesBuild) claim(ri int32, art int, sum uint64) {
 	pt := sb.n
 	sb.arts = append(sb.arts, int32(art))
 	sb.sums = append(sb.sums, sum)
-	sb.runs = append(sb.runs, ri)
+	sb.runs.add(ri)
 	sb.n++
 	sb.maxArt = max(sb.maxArt, art)
 	if sb.index != nil {
@@ -888,7 +888,7 @@ func (sb *seriesBuild) find(art int) (claim, bool) {
 	if !ok {
 		return claim{}, false
 	}
-	return claim{run: sb.runs[pt], pt: pt}, true
+	return claim{run: sb.runs.at(pt), pt: pt}, true
 }
 
 // add appends the point of run ri.
@@ -908,7 +908,7 @@ func (sb *seriesBuild) add(ri int32, p Point) {
 	last := &sb.pts[len(sb.pts)-1]
 	*last = append(*last, p)
 	sb.n++
-	sb.runs = append(sb.runs, ri)
+	sb.runs.add(ri)
 	sb.maxArt = max(sb.maxArt, int(p.Artifact))
 	if sb.index != nil {
 		sb.index[int(p.Artifact)] = pt
@@ -1427,7 +1427,7 @@ func (b *Builder) finishSeries(sb *seriesBuild, remap []int, scratch *orderScrat
 		for a := 0; a < len(remap) && a < 8*len(sb.old) && !sb.present; a++ {
 			sb.present = hasBit(sb.old, a) && remap[a] >= 0
 		}
-		sb.arts, sb.sums, sb.runs, sb.index, sb.old = nil, nil, nil, nil, nil
+		sb.arts, sb.sums, sb.runs, sb.index, sb.old = nil, nil, runList{}, nil, nil
 		return
 	}
 	for pt, text := range sb.ranges {
