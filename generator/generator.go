@@ -1113,8 +1113,8 @@ func (s *Site) setupOutput(out, absOut string, st *store.Store, cold bool) (outp
 		o.known = map[string]string{}
 		o.records = map[string]write.FileRecord{}
 		for p, r := range written {
-			if _, ok := prev[p]; ok {
-				o.records[p] = fileRecord(r)
+			if checked, ok := prev[p]; ok {
+				o.records[p] = fileRecord(checked)
 			} else if r.Key != "" {
 				// Written, but changed or gone since: the plan must know
 				// the file was there (a chunk of series data tells which
@@ -1299,7 +1299,7 @@ func (s *Site) saveStore(st *store.Store, l *loaded, br *briefs, as *analysisSta
 // fileRecord is what the writer needs of a file the store's manifest
 // records.
 func fileRecord(o store.Output) write.FileRecord {
-	return write.FileRecord{Key: o.Key, Size: o.Size, Time: o.Time, Sum: o.Sum}
+	return write.FileRecord{Key: o.Key, Size: o.Size, Time: o.Time, Sum: o.Sum, Live: o.Live()}
 }
 
 // siteOutputs is the store's manifest of the site the writer just put in

@@ -28,7 +28,15 @@ type Output struct {
 	// that wrote the manifest ended, "" when it was not recorded: the file
 	// then is checked by its bytes.
 	Ident string
+
+	// live is the file as Check found it (not stored).
+	live fs.FileInfo
 }
+
+// Live is the file as [Outputs.Check] found it matching e (its Lstat),
+// nil for an entry Check did not return: a writer that reuses the file
+// tells it by this, without looking it up again.
+func (e Output) Live() fs.FileInfo { return e.live }
 
 // Outputs is the manifest of the last build's site, by path (slash
 // separated, relative to the site's root).
@@ -66,7 +74,7 @@ func (o Outputs) Check(root string) (Outputs, bool) {
 	for p := range o {
 		paths = append(paths, p)
 	}
-	good := make([]bool, len(paths))
+	good := make([]fs.FileInfo, len(paths))
 	par.Each(context.Background(), len(paths), func(i int) error {
 		good[i] = o[paths[i]].matches(filepath.Join(root, filepath.FromSlash(paths[i])))
 		return nil
@@ -74,11 +82,13 @@ func (o Outputs) Check(root string) (Outputs, bool) {
 	out := make(Outputs, len(o))
 	all := true
 	for i, p := range paths {
-		if !good[i] {
+		if good[i] == nil {
 			all = false
 			continue
 		}
-		out[p] = o[p]
+		e := o[p]
+		e.live = good[i]
+		out[p] = e
 	}
 	return out, all
 }
@@ -165,30 +175,34 @@ func settledIdentity(path string, size int64, now time.Time) string {
 	return key
 }
 
-// matches reports whether the file at path is the one e records.
-func (e Output) matches(path string) bool {
+// matches returns the file at path (its Lstat, or its Stat as opened, a
+// regular file) when it is the one e records, else nil.
+func (e Output) matches(path string) fs.FileInfo {
 	if e.Ident != "" {
 		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
 			if key, _, ok := fileid.Key(fi); ok && key == e.Ident {
-				return true
+				return fi
 			}
 		}
 	}
 	f, fi, err := capped.OpenRegular(path, false)
 	if err != nil {
-		return false
+		return nil
 	}
 	defer f.Close()
 	if fi.Size() != e.Size {
-		return false
+		return nil
 	}
 	h := sha256.New()
 	if n, err := io.Copy(h, io.LimitReader(f, e.Size+1)); err != nil || n != e.Size {
-		return false
+		return nil
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
-	return sum == e.Sum
+	if sum != e.Sum {
+		return nil
+	}
+	return fi
 }
 
 // State is what a build leaves for the next one to decide it has nothing

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -18,6 +19,10 @@ type FileRecord struct {
 	Size int64
 	Time time.Time
 	Sum  [32]byte
+	// Live is the previous site's file as the build checked it against
+	// the record (its Lstat, store.Output.Live), nil when unknown: the
+	// writer tells a spare's file that is this very file by it.
+	Live fs.FileInfo
 }
 
 // SetPrevious tells the writer which files of the site being replaced it
