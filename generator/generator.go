@@ -1308,7 +1308,7 @@ func fileRecord(o store.Output) write.FileRecord {
 func siteOutputs(manifest map[string]write.FileRecord, out string) store.Outputs {
 	outs := make(store.Outputs, len(manifest))
 	for p, r := range manifest {
-		outs[p] = store.Output{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}
+		outs[p] = store.Output{Key: r.Key, Size: r.Size, Time: r.Time, Sum: r.Sum}.WithLive(r.Live)
 	}
 	outs.Identify(out, time.Now())
 	return outs

@@ -34,9 +34,20 @@ type Output struct {
 }
 
 // Live is the file as [Outputs.Check] found it matching e (its Lstat),
-// nil for an entry Check did not return: a writer that reuses the file
-// tells it by this, without looking it up again.
+// nil for an entry Check did not return or one changed within the
+// clock's tick before the check: a writer that reuses the file tells it
+// by this, without looking it up again.
 func (e Output) Live() fs.FileInfo { return e.live }
+
+// WithLive is e with Live fi: a file that no one has changed since the
+// build checked it (Check), whose identity [Outputs.Identify] then takes
+// from fi rather than from the file. A file changed since the check (a
+// write, a link, a rename onto its path) then does not have the identity
+// recorded, and the next build checks its bytes.
+func (e Output) WithLive(fi fs.FileInfo) Output {
+	e.live = fi
+	return e
+}
 
 // Outputs is the manifest of the last build's site, by path (slash
 // separated, relative to the site's root).
@@ -75,6 +86,7 @@ func (o Outputs) Check(root string) (Outputs, bool) {
 		paths = append(paths, p)
 	}
 	good := make([]fs.FileInfo, len(paths))
+	at := time.Now()
 	par.Each(context.Background(), len(paths), func(i int) error {
 		good[i] = o[paths[i]].matches(filepath.Join(root, filepath.FromSlash(paths[i])))
 		return nil
@@ -87,7 +99,12 @@ func (o Outputs) Check(root string) (Outputs, bool) {
 			continue
 		}
 		e := o[p]
-		e.live = good[i]
+		// Live only when the file was settled at the check: a file
+		// changed within the clock's tick before it could change again
+		// unseen by its identity, which Identify takes from live.
+		if _, changed, ok := fileid.Identity(good[i]); ok && !fileid.Racy(at, good[i].ModTime(), changed) {
+			e.live = good[i]
+		}
 		out[p] = e
 	}
 	return out, all
@@ -126,7 +143,9 @@ func (o Outputs) Only(root, marker string) bool {
 // again. A file changed within the clock's tick before now (fileid.Racy:
 // the files the build just wrote or linked) gets none, nor does one that
 // is not the recorded size, nor any where the system keeps no
-// status-change time; those are checked by their bytes.
+// status-change time; those are checked by their bytes. An entry with a
+// Live file ([Output.WithLive]: one the build checked and left as it
+// was) gets that file's identity, not looked up again.
 //
 // Why a file with the recorded identity (fileid.Key) holds the bytes the
 // build wrote (the argument of generator/filesums.go for archives, applied
@@ -148,7 +167,12 @@ func (o Outputs) Identify(root string, now time.Time) {
 	}
 	ids := make([]string, len(paths))
 	par.Each(context.Background(), len(paths), func(i int) error {
-		ids[i] = settledIdentity(filepath.Join(root, filepath.FromSlash(paths[i])), o[paths[i]].Size, now)
+		e := o[paths[i]]
+		if e.live != nil {
+			ids[i] = settledIdentityOf(e.live, e.Size, now)
+			return nil
+		}
+		ids[i] = settledIdentity(filepath.Join(root, filepath.FromSlash(paths[i])), e.Size, now)
 		return nil
 	})
 	for i, p := range paths {
@@ -165,7 +189,15 @@ func (o Outputs) Identify(root string, now time.Time) {
 // (Store.identify) record it.
 func settledIdentity(path string, size int64, now time.Time) string {
 	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+	if err != nil {
+		return ""
+	}
+	return settledIdentityOf(fi, size, now)
+}
+
+// settledIdentityOf is settledIdentity of the file fi.
+func settledIdentityOf(fi fs.FileInfo, size int64, now time.Time) string {
+	if !fi.Mode().IsRegular() || fi.Size() != size {
 		return ""
 	}
 	key, changed, ok := fileid.Key(fi)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/perfpages/perfpages/generator/internal/fileid"
 
 	"github.com/perfpages/perfpages/analysis/model"
 )
@@ -618,12 +619,29 @@ func TestOutputsIdentity(t *testing.T) {
 		t.Fatal("the unchanged file fails the check")
 	}
 	// What the check found is the file itself, for a writer to tell its
-	// links by (write.FileRecord.Live).
-	if live := kept["page.html"].Live(); live == nil || !os.SameFile(live, fi) {
+	// links by (write.FileRecord.Live) and Identify to take its identity
+	// from — once it is older than the clock's tick: written just now, it
+	// could change again unseen.
+	if live := kept["page.html"].Live(); live != nil {
+		t.Errorf("a file written just now is Live: %v", live)
+	}
+	time.Sleep(fileid.FineWindow + 20*time.Millisecond)
+	kept, _ = o.Check(root)
+	if live := kept["page.html"].Live(); (live == nil) != (fi.ModTime().Nanosecond() == 0) || live != nil && !os.SameFile(live, fi) {
 		t.Errorf("the checked file's Live is %v, not the file", live)
 	}
 	if o["page.html"].Live() != nil {
 		t.Error("the manifest itself has a Live file")
+	}
+	// Identify takes a Live file's identity from it.
+	if live := kept["page.html"].Live(); live != nil {
+		id := Outputs{"page.html": kept["page.html"].WithLive(live)}
+		os.Chmod(path, 0o600) // moves the status-change time: seen only by a lookup
+		id.Identify(root, later)
+		if id["page.html"].Ident != o["page.html"].Ident {
+			t.Errorf("identity from the Live file %q, want %q", id["page.html"].Ident, o["page.html"].Ident)
+		}
+		os.Chmod(path, 0o644)
 	}
 	// An edit of the same size, its time restored (touch -r).
 	time.Sleep(20 * time.Millisecond) // a clock tick, so the status-change time moves

@@ -98,15 +98,21 @@ func (w *Writer) link(p, full, key string, old FileRecord) error {
 			return err
 		}
 	}
+	old.Live = nil // a link changes the file's status-change time
 	w.keptRecord(p, key, old)
 	return nil
 }
 
 // keptRecord records the file p, the spare site's and the live site's
-// (old), as kept.
+// (old), as kept. A file the writer left as it was (the spare's file is
+// the live one, isLive) keeps old.Live, the file as the build checked
+// it, which the manifest's identity is then taken from (store.Output.
+// WithLive) without looking the file up again after the swap: at the
+// asv layout's M, a nightly build leaves about 11,700 of its 11,900
+// files as they were.
 func (w *Writer) keptRecord(p, key string, old FileRecord) {
 	w.mu.Lock()
-	w.manifest[p] = FileRecord{Key: key, Size: old.Size, Time: old.Time, Sum: old.Sum}
+	w.manifest[p] = FileRecord{Key: key, Size: old.Size, Time: old.Time, Sum: old.Sum, Live: old.Live}
 	w.mu.Unlock()
 }
 

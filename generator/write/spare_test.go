@@ -89,6 +89,16 @@ func TestWriterSpare(t *testing.T) {
 	}
 	x2 := stat(t, filepath.Join(target, "d/x.html"))
 	os.WriteFile(filepath.Join(spare, "extra.html"), []byte("by hand"), 0o644)
+	// The live files as a check of the site found them (store.Outputs.
+	// Check): what the writer tells the spare's links by.
+	for p, r := range m2 {
+		fi, err := os.Lstat(filepath.Join(target, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Live = fi
+		m2[p] = r
+	}
 
 	_, m3 := spareBuild(t, target, m2, map[string]string{
 		"a.html": "2", "d/x.html": "x", "f/index.html": "now a folder", "g": "now a file", "n.html": "new",
@@ -125,6 +135,14 @@ func TestWriterSpare(t *testing.T) {
 		fi := stat(t, filepath.Join(target, filepath.FromSlash(p)))
 		if fi.Size() != r.Size || !fi.ModTime().Equal(r.Time) {
 			t.Errorf("manifest of %s = %d bytes at %v, file has %d at %v", p, r.Size, r.Time, fi.Size(), fi.ModTime())
+		}
+		// Only a file left as it was (the spare's file was the live one)
+		// keeps the checked file, which the manifest's identity is then
+		// taken from; one linked again (a.html: the spare had the first
+		// site's) or written has none.
+		untouched := p == "d/x.html" || p == "keep/k.html"
+		if (r.Live != nil) != untouched || untouched && !os.SameFile(r.Live, fi) {
+			t.Errorf("manifest of %s: Live %v, want it only for a file left as it was", p, r.Live)
 		}
 	}
 }
