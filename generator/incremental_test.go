@@ -473,3 +473,44 @@ func addedAfterCheckpoint(t *testing.T, b *builder, name string) {
 		t.Fatal(b.err)
 	}
 }
+
+// TestOutputInsideSource: a config kept beside its data (dir = ".") with
+// the site built into that folder. The site, its spare and a build's
+// temporary folder are perfpages' own, not results: reading them warned
+// about each of their data files and made every build find new inputs
+// (the site it had just written), never up to date.
+func TestOutputInsideSource(t *testing.T) {
+	dir := t.TempDir()
+	entry := func(i int) string {
+		return fmt.Sprintf(`{"commit": {"id": "%040x", "message": "c%d", "timestamp": "2026-10-%02dT10:00:00Z", "url": "https://github.com/o/r/commit/%040x"},
+			"date": 1, "tool": "customSmallerIsBetter", "benches": [{"name": "parse", "value": %d, "unit": "ms"}]}`, i+1, i, i+1, i+1, 100+i%3)
+	}
+	var entries []string
+	for i := range 12 {
+		entries = append(entries, entry(i))
+	}
+	data := `window.BENCHMARK_DATA = {"lastUpdate": 1, "repoUrl": "https://github.com/o/r", "entries": {"Bench": [` + strings.Join(entries, ",") + `]}}`
+	if err := os.WriteFile(filepath.Join(dir, "data.js"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[site]\ntitle = \"t\"\noutput = \"site\"\n[[sources]]\ndir = \".\"\nformat = \"gab\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "perfpages.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{false, true, false, true} {
+		if i == 2 {
+			// A new version of the data: the build after it starts from
+			// the spare site, which it renames while the source is read.
+			if err := os.WriteFile(filepath.Join(dir, "data.js"), []byte(strings.Replace(data, `"value": 100`, `"value": 160`, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !want {
+			time.Sleep(2 * fileid.FineWindow) // inputs older than a tick: the build's fingerprint is saved
+		}
+		rep := buildDir(t, dir)
+		if len(rep.Warnings) > 0 || rep.UpToDate != want || rep.Series != 1 {
+			t.Errorf("build %d: up to date %t (want %t), %d series, warnings %v", i+1, rep.UpToDate, want, rep.Series, rep.Warnings)
+		}
+	}
+}

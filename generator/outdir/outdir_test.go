@@ -421,3 +421,20 @@ func TestRemoveSiteLink(t *testing.T) {
 		t.Errorf("hand-made marker: IsSite %v, IsOwnSite %v", IsSite(hand), IsOwnSite(hand))
 	}
 }
+
+// TestOwnerOf: the names of an output's spare and temporary folders give
+// the output back (one definition with SparePath and TempPrefix); other
+// names give nothing.
+func TestOwnerOf(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	for _, name := range []string{filepath.Base(SparePath(out)), TempPrefix(out) + "123", TempPrefix(out) + "spare"} {
+		if got, ok := OwnerOf(name); !ok || got != "public" {
+			t.Errorf("OwnerOf(%q) = %q, %v", name, got, ok)
+		}
+	}
+	for _, name := range []string{"public", ".spare", "..spare", ".public", "public.spare", ".tmp-1", ".benchmarks"} {
+		if got, ok := OwnerOf(name); ok {
+			t.Errorf("OwnerOf(%q) = %q, want none", name, got)
+		}
+	}
+}

@@ -223,6 +223,23 @@ func CleanLeftovers(out string) []error {
 	return warnings
 }
 
+// OwnerOf returns the name of the output folder whose spare site or
+// temporary folder a folder named name is by its name (".public.spare",
+// ".public.tmp-123" → "public", see [SparePath] and [TempPrefix]), and
+// false for any other name.
+func OwnerOf(name string) (string, bool) {
+	if !strings.HasPrefix(name, ".") {
+		return "", false
+	}
+	if out, ok := strings.CutSuffix(name[1:], ".spare"); ok && out != "" {
+		return out, true
+	}
+	if i := strings.LastIndex(name, ".tmp-"); i > 1 {
+		return name[1:i], true
+	}
+	return "", false
+}
+
 // SparePath is where a build keeps the site it replaced, for the next
 // build to start from: ".<name>.spare" beside out. Like the temporary
 // folders it carries the [Marker]; unlike them it survives the build.

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/perfpages/perfpages/generator/internal/capped"
+	"github.com/perfpages/perfpages/generator/outdir"
 )
 
 // File is one archive file as stored.
@@ -160,7 +162,8 @@ func onDisk(root, name string) string { return filepath.Join(root, filepath.From
 // walks a source with it too, so that it sees exactly the files the
 // source reads.
 //
-// Folders named ".git" are skipped. Symbolic links to folders are not
+// Folders named ".git" are skipped, and so are sites perfpages built
+// (isSite). Symbolic links to folders are not
 // followed (a problem when the folder is outside root, since its content
 // is left out); symbolic links to files are read only when they point
 // inside root, so a hostile tree cannot make us read /etc/passwd. A root
@@ -206,6 +209,9 @@ func Walk(root string, isArchive func(name string) bool, visit func(r *os.Root, 
 			if name != "." && d.Name() == ".git" {
 				return fs.SkipDir
 			}
+			if name != "." && (isSite(r, name) || isSiteFolder(r, name)) {
+				return fs.SkipDir
+			}
 		case mode.IsRegular():
 			if isArchive(name) {
 				info, err := d.Info()
@@ -248,6 +254,27 @@ func Walk(root string, isArchive func(name string) bool, visit func(r *os.Root, 
 		return nil, fmt.Errorf("reading directory %s: %w", root, unwrapPath(err))
 	}
 	return problems, nil
+}
+
+// isSite reports whether the folder name under r is a site perfpages
+// built (it has the [outdir.Marker] file): the output of a config kept
+// beside its data (dir = "." with the site in it), or that output's
+// spare. Its data files are the site's, not results: read as a source's,
+// every build would warn about each of them and find the build never up
+// to date, since each build changes them.
+func isSite(r *os.Root, name string) bool {
+	fi, err := r.Lstat(path.Join(name, outdir.Marker))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// isSiteFolder reports whether the folder name under r is named as the
+// spare site or a temporary folder of a site beside it (outdir.OwnerOf):
+// a build of that site renames its spare into its new site while the
+// sources are read, so the spare may be gone, or not yet marked, by the
+// time the walk reads it.
+func isSiteFolder(r *os.Root, name string) bool {
+	out, ok := outdir.OwnerOf(path.Base(name))
+	return ok && isSite(r, path.Join(path.Dir(name), out))
 }
 
 // inside reports whether the symlink at path resolves to a file under

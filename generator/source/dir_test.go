@@ -56,6 +56,17 @@ func TestDir(t *testing.T) {
 		"sub/.git/x.json":       "a nested repository's, skipped",
 		"in/target.json":        "reached through a link",
 		"name with spaces.json": "spaces",
+		// A site perfpages built into the source folder, and its spare
+		// (one still marked, one mid-rename without its marker): the
+		// site's own data, skipped; a dot folder of results is read.
+		"site/.perfpages-site":            "perfpages",
+		"site/data/meta.json":             "the site's, skipped",
+		".site.spare/data/meta.json":      "the spare's, skipped",
+		".site.tmp-123/data/meta.json":    "a build's temporary folder, skipped",
+		"other/.perfpages-site":           "perfpages",
+		"other/x.json":                    "another site's, skipped",
+		".benchmarks/Linux/0001_run.json": "pytest-benchmark's",
+		".nosite.spare/results.json":      "named like a spare, no site beside it",
 	})
 	writeTree(t, outside, map[string]string{"secret.json": "secret", "dir/x.json": "x"})
 	symlink(t, "in/target.json", filepath.Join(root, "link-inside.json"))
@@ -77,6 +88,8 @@ func TestDir(t *testing.T) {
 		return File{Name: name, Origin: filepath.Join(root, filepath.FromSlash(name)), Data: []byte(data)}
 	}
 	want := []File{
+		file(".benchmarks/Linux/0001_run.json", "pytest-benchmark's"),
+		file(".nosite.spare/results.json", "named like a spare, no site beside it"),
 		file("a.json", "a"),
 		file("in/target.json", "reached through a link"),
 		file("link-inside.json", "reached through a link"),
