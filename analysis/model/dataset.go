@@ -1376,7 +1376,47 @@ func (b *Builder) Dataset() *Dataset {
 	}
 	slices.SortFunc(d.Series, func(x, y *Series) int { return x.Key.Compare(y.Key) })
 	d.Warnings = append(d.Warnings, guessedDirections(d.Series)...)
+	d.Warnings = append(d.Warnings, contradictedDirections(d.Series, b.opts)...)
 	return d
+}
+
+// contradictedDirections warns once per metric and unit whose results say
+// the other way is better than its unit does (a time or a size lower, a
+// rate higher; KnownDirection), unless the configuration says which: the
+// results win, as the configuration would, but such a pair is most often
+// a mistake — github-action-benchmark's customBiggerIsBetter chosen for
+// times in ms, whose every slowdown the site would then call an
+// improvement.
+func contradictedDirections(series []*Series, o BuildOptions) []error {
+	configured := func(m Metric) bool {
+		if o.Metrics[m.Name].Direction != "" {
+			return true
+		}
+		for _, u := range o.UnitMetrics {
+			if u.Name == m.Name && u.Unit == m.Unit && u.Direction != "" {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[[2]string]bool{}
+	var out []error
+	for _, s := range series {
+		m := s.Metric
+		if seen[[2]string{m.Name, m.Unit}] || !KnownDirection(m.Name, m.Unit) {
+			continue
+		}
+		unit := DefaultMetric(m.Name, m.Unit).Direction
+		if m.Direction == unit || m.Direction == "" || configured(m) {
+			continue
+		}
+		seen[[2]string{m.Name, m.Unit}] = true
+		section := fmt.Sprintf("[metrics.%q]", m.Name)
+		out = append(out, fmt.Errorf("metric %q (unit %q): the results say %s is better, though the unit says %s; taken as the results say: if that is a mistake (github-action-benchmark's customBiggerIsBetter for times, customSmallerIsBetter for rates), set %s direction = %q in the config (first read from %s)",
+			m.Name, m.Unit, m.Direction, unit, section, unit, s.Origin))
+	}
+	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return out
 }
 
 // guessedDirections warns once per metric and unit whose direction was

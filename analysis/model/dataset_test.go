@@ -785,11 +785,71 @@ func TestRateUnits(t *testing.T) {
 			t.Errorf("IsRate(%q) = %v, want %v", unit, got, rate)
 		}
 		m := DefaultMetric("x", unit)
-		if rate && (m.Direction != HigherIsBetter || m.Guessed) {
+		higher := rate || unit == "ops"
+		if higher && (m.Direction != HigherIsBetter || m.Guessed) {
 			t.Errorf("DefaultMetric(x, %q) = %+v, want higher is better, not guessed", unit, m)
 		}
-		if !rate && m.Direction != LowerIsBetter {
+		if !higher && m.Direction != LowerIsBetter {
 			t.Errorf("DefaultMetric(x, %q) = %+v, want lower is better", unit, m)
+		}
+	}
+	// What KnownDirection takes as telling higher is better, DefaultMetric
+	// makes higher is better (a series in "rps" was lower is better, with
+	// no warning, since its direction was known).
+	for _, c := range []struct{ name, unit string }{{"x", "rps"}, {"x", "QPS"}, {"x", "Hz"}, {"x", "ops"}, {"throughput", ""}, {"read-throughput", "MiB"}} {
+		if m := DefaultMetric(c.name, c.unit); m.Direction != HigherIsBetter || m.Guessed || !KnownDirection(c.name, c.unit) {
+			t.Errorf("DefaultMetric(%q, %q) = %+v, want higher is better, not guessed", c.name, c.unit, m)
+		}
+	}
+}
+
+// TestContradictedDirection: results that say the other way is better
+// than their unit does (github-action-benchmark's customBiggerIsBetter
+// for times in ms) are taken as they say, with one warning per metric and
+// unit naming the config section that settles it; none once the config
+// says which way, and none for a unit that does not tell.
+func TestContradictedDirection(t *testing.T) {
+	build := func(o BuildOptions, unit string, dir Direction) []string {
+		b := NewBuilder(o)
+		for i, name := range []string{"fib", "tak"} {
+			a := Artifact{ID: sha(byte('a' + i)), Kind: KindCommit, Date: day0.Add(time.Duration(i) * time.Hour), Branch: "main"}
+			r := result(name, "wall-time", unit, 510, 512)
+			r.Direction = dir
+			b.Add("data.js", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{r}})
+		}
+		d := b.Dataset()
+		want := o.Metrics["wall-time"].Direction
+		if want == "" {
+			want = dir
+		}
+		if got := d.Series[0].Metric.Direction; want != "" && got != want {
+			t.Errorf("unit %q: direction %q, want %q", unit, got, want)
+		}
+		var ws []string
+		for _, w := range d.Warnings {
+			ws = append(ws, w.Error())
+		}
+		return ws
+	}
+	ws := build(BuildOptions{}, "ms", HigherIsBetter)
+	want := `metric "wall-time" (unit "ms"): the results say higher is better, though the unit says lower; taken as the results say: if that is a mistake (github-action-benchmark's customBiggerIsBetter for times, customSmallerIsBetter for rates), set [metrics."wall-time"] direction = "lower" in the config (first read from data.js)`
+	if len(ws) != 1 || ws[0] != want {
+		t.Errorf("warnings %q, want one:\n%s", ws, want)
+	}
+	if ws := build(BuildOptions{}, "MB/s", LowerIsBetter); len(ws) != 1 || !strings.Contains(ws[0], `the results say lower is better, though the unit says higher`) {
+		t.Errorf("a rate lower is better: warnings %q", ws)
+	}
+	for name, o := range map[string]BuildOptions{
+		"configured": {Metrics: map[string]Metric{"wall-time": {Direction: HigherIsBetter}}},
+		"by unit":    {UnitMetrics: []Metric{{Name: "wall-time", Unit: "ms", Direction: HigherIsBetter}}},
+	} {
+		if ws := build(o, "ms", HigherIsBetter); len(ws) != 0 {
+			t.Errorf("%s: warnings %q", name, ws)
+		}
+	}
+	for unit, dir := range map[string]Direction{"ms": LowerIsBetter, "ns": "", "%": HigherIsBetter} {
+		if ws := build(BuildOptions{}, unit, dir); len(ws) != 0 {
+			t.Errorf("unit %q, results %q: warnings %q", unit, dir, ws)
 		}
 	}
 }

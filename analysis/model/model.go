@@ -215,7 +215,7 @@ type Metric struct {
 // tell is Guessed (see KnownDirection).
 func DefaultMetric(name, unit string) Metric {
 	m := Metric{Name: name, Unit: unit, Direction: LowerIsBetter, Noise: Noisy, Guessed: !KnownDirection(name, unit)}
-	if IsRate(unit) {
+	if higherByUnit(name, unit) {
 		m.Direction = HigherIsBetter
 	}
 	if strings.HasPrefix(name, "instructions") {
@@ -232,7 +232,7 @@ func DefaultMetric(name, unit string) Metric {
 func KnownDirection(name, unit string) bool {
 	u, n := strings.ToLower(unit), strings.ToLower(name)
 	switch {
-	case IsRate(u), u == "hz", u == "ops", u == "rps", u == "qps", strings.Contains(n, "throughput"):
+	case higherByUnit(name, unit):
 		return true
 	case IsTimeOrSize(u), strings.HasSuffix(u, "/op"), strings.HasSuffix(u, "/iter"),
 		strings.HasSuffix(u, "/run"), strings.HasSuffix(u, "/call"):
@@ -250,6 +250,18 @@ func KnownDirection(name, unit string) bool {
 		}
 	}
 	return false
+}
+
+// higherByUnit reports whether a metric's unit or name says higher is
+// better: a rate (IsRate), a frequency or a count per second written as
+// one word ("Hz", "ops", "rps", "qps"), or a throughput by name. The one
+// definition DefaultMetric and KnownDirection share: KnownDirection took
+// these as telling while DefaultMetric made all but IsRate's lower is
+// better, so a series in "rps" was lower is better without a warning.
+func higherByUnit(name, unit string) bool {
+	u := strings.ToLower(unit)
+	return IsRate(u) || u == "hz" || u == "ops" || u == "rps" || u == "qps" ||
+		strings.Contains(strings.ToLower(name), "throughput")
 }
 
 // IsRate reports whether unit is an amount per unit of time: "MB/s",
