@@ -66,6 +66,3 @@ func (l *runList) at(i int32) int32 {
 	p := &l.pieces[k]
 	return p.first + p.stride*(i-p.start)
 }
-
-// len is the number of runs in the list.
-func (l *runList) len() int32 { return l.n }

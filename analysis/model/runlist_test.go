@@ -36,8 +36,8 @@ func TestRunList(t *testing.T) {
 				}
 			}
 		}
-		if l.len() != 3000 {
-			t.Errorf("%s: len %d", name, l.len())
+		if l.n != 3000 {
+			t.Errorf("%s: %d runs", name, l.n)
 		}
 		switch name {
 		case "one machine", "every other run", "overflow", "repeated":
