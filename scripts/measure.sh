@@ -1,4 +1,4 @@
-# measure.sh — sourced by scale.sh and sources.sh: one build measured.
+# measure.sh — sourced by scale.sh, sources.sh and sidebyside.sh: one build measured, and a commit held back.
 #
 # measure_header prints the column heads; measure_build NAME BIN CONFIG OUT
 # LOGDIR runs `BIN build -timings -config CONFIG -out OUT` under GNU time
@@ -26,4 +26,23 @@ measure_build() {
   decoded=$(sed -n 's/^perfpages: files *\([0-9]* of [0-9]*\) decoded.*/\1/p' "$log" | tr ' ' '/' | sed 's#/of/#/#')
   reads=$(sed -n 's/^perfpages: git *\([0-9][0-9]*\) blobs read.*/\1/p' "$log")
   printf '%-12s %8.2fs %8.2fs %7dMB %11d %7d %8d  %-12s %s\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$bytes" "$files" "$written" "${decoded:--}" "${reads:--}"
+}
+
+# hold_commit RESULTS HELD N moves the archives of the Nth newest commit
+# (archive names start with its date) out of the folder RESULTS into
+# HELD, keeping their paths; unhold_commit RESULTS HELD puts back the
+# oldest commit held.
+hold_commit() {
+  local stamp
+  stamp=$(cd "$1" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | tail -n "$3" | head -n 1)
+  (cd "$1" && find . -type f -name "$stamp*") | while read -r f; do
+    mkdir -p "$2/$(dirname "$f")"; mv "$1/$f" "$2/$f"
+  done
+}
+unhold_commit() {
+  local stamp
+  stamp=$(cd "$2" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | head -n 1)
+  (cd "$2" && find . -type f -name "$stamp*") | while read -r f; do
+    mkdir -p "$1/$(dirname "$f")"; mv "$2/$f" "$1/$f"
+  done
 }

@@ -133,24 +133,14 @@ if [ -n "$(ls -A "$held")" ]; then
   (cd "$held" && find . -type f) | while read -r f; do mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
 fi
 
-# hold N: moves the archives of the Nth newest commit (file names start
-# with its date) out of the results.
-hold() {
-  local stamp
-  stamp=$(cd "$data/results" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | tail -n "$1" | head -n 1)
-  (cd "$data/results" && find . -type f -name "$stamp*") | while read -r f; do
-    mkdir -p "$held/$(dirname "$f")"; mv "$data/results/$f" "$held/$f"
-  done
-}
+# hold N: moves the archives of the Nth newest commit out of the results.
+hold() { hold_commit "$data/results" "$held" "$1"; }
 
 measure_header
 measure() { measure_build "$1" "$bin" "$data/perfpages.toml" "$out" "$root"; }
 
 # unhold_oldest puts back the oldest commit held back.
-unhold_oldest() {
-  (cd "$held" && find . -type f -name "$(cd "$held" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | head -n 1)*") | while read -r f; do
-    mkdir -p "$data/results/$(dirname "$f")"; mv "$held/$f" "$data/results/$f"; done
-}
+unhold_oldest() { unhold_commit "$data/results" "$held"; }
 ci=${CI_CASES:-$([ "$size" = L ] && echo 0 || echo 1)}
 if [ "$ci" = 1 ]; then hold 4; hold 3; fi
 hold 2; hold 1

@@ -51,22 +51,10 @@ if [ ! -f "$root/data/perfpages.toml" ]; then
   "${bins[1]}" demo -size "$size" -format json -gzip -out "$root/data" >&2
 fi
 
-# hold DIR N: moves DIR's archives of the Nth newest commit into DIR/../held.
-hold() {
-  local stamp
-  stamp=$(cd "$1/results" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | tail -n "$2" | head -n 1)
-  (cd "$1/results" && find . -type f -name "$stamp*") | while read -r f; do
-    mkdir -p "$1/../held/$(dirname "$f")"; mv "$1/results/$f" "$1/../held/$f"
-  done
-}
-# unhold DIR: puts back the oldest commit held.
-unhold() {
-  local stamp
-  stamp=$(cd "$1/../held" && find . -type f -printf '%f\n' | cut -c1-17 | sort -u | head -n 1)
-  (cd "$1/../held" && find . -type f -name "$stamp*") | while read -r f; do
-    mkdir -p "$1/results/$(dirname "$f")"; mv "$1/../held/$f" "$1/results/$f"
-  done
-}
+# hold DIR N, unhold DIR: a commit's archives out of DIR/results into
+# DIR/../held and back (measure.sh).
+hold() { hold_commit "$1/results" "$1/../held" "$2"; }
+unhold() { unhold_commit "$1/results" "$1/../held"; }
 
 for v in old new; do
   rm -rf "${root:?}/$v"
