@@ -138,7 +138,10 @@ func reportBuild(rep *generator.Report, err error, start time.Time, what string,
 			fmt.Fprintf(stdout, "; %d comparisons computed, %d files kept from the last build", rep.Comparisons, rep.Kept)
 		}
 	}
-	if n := len(rep.Warnings); n > 0 {
+	switch n := len(rep.Warnings); {
+	case n == 1:
+		fmt.Fprint(stdout, "; 1 warning")
+	case n > 1:
 		fmt.Fprintf(stdout, "; %d warnings", n)
 	}
 	fmt.Fprintln(stdout)

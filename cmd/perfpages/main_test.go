@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,14 +44,23 @@ func TestBuildStrictFailsOnePerLine(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "results", "bad.json"), []byte("{\n  \"schema\": \"perfpages.run.v1\",\n  oops\n}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "results", "bad.yaml"), []byte("schema: perfpages.run.v1\nartifact: [\n"), 0o644)
 
-	// Without -strict: warnings, success.
-	_, stderr, err := runCLI(t, dir, "build")
+	// Without -strict: warnings, success, counted on the summary line.
+	stdout, stderr, err := runCLI(t, dir, "build")
 	if err != nil {
 		t.Fatalf("non-strict build failed: %v\n%s", err, stderr)
 	}
 	if !strings.Contains(stderr, "perfpages: warning: ") || !strings.Contains(stderr, "bad.json:3") {
 		t.Errorf("stderr = %q, want warnings naming bad.json:3", stderr)
 	}
+	if n := strings.Count(stderr, "perfpages: warning: "); !strings.HasSuffix(strings.TrimSpace(stdout), fmt.Sprintf("; %d warnings", n)) {
+		t.Errorf("stdout = %q, want it to end with the %d warnings", stdout, n)
+	}
+	// One warning is one warning.
+	os.Remove(filepath.Join(dir, "results", "bad.yaml"))
+	if stdout, _, _ := runCLI(t, "", "build"); !strings.HasSuffix(strings.TrimSpace(stdout), "; 1 warning") {
+		t.Errorf("stdout = %q, want it to end with one warning", stdout)
+	}
+	os.WriteFile(filepath.Join(dir, "results", "bad.yaml"), []byte("schema: perfpages.run.v1\nartifact: [\n"), 0o644)
 
 	// With -strict: exit status 1, one line per problem, prefixed.
 	_, stderr, err = runCLI(t, "", "build", "-strict")
