@@ -1170,32 +1170,35 @@ func (b *Builder) pending(id string) int {
 }
 
 func (b *Builder) metric(name, unit string, dir Direction) Metric {
-	o := b.opts.Metrics[name]
 	if unit == "" {
-		unit = o.Unit
+		unit = b.opts.Metrics[name].Unit
 	}
 	m := DefaultMetric(name, unit)
 	if dir == LowerIsBetter || dir == HigherIsBetter {
 		m.Direction, m.Guessed = dir, false
 	}
-	if o.Direction != "" {
-		m.Direction, m.Guessed = o.Direction, false
+	c := b.opts.configured(name, unit)
+	if c.Direction != "" {
+		m.Direction, m.Guessed = c.Direction, false
 	}
-	if o.Noise != "" {
-		m.Noise = o.Noise
-	}
-	for _, u := range b.opts.UnitMetrics {
-		if u.Name != name || u.Unit != unit {
-			continue
-		}
-		if u.Direction != "" {
-			m.Direction, m.Guessed = u.Direction, false
-		}
-		if u.Noise != "" {
-			m.Noise = u.Noise
-		}
+	if c.Noise != "" {
+		m.Noise = c.Noise
 	}
 	return m
+}
+
+// configured is what the configuration says of metric name in unit: its
+// units table's direction and noise class ([metrics."name".units."unit"]),
+// each where set, else the metric's ([metrics."name"]); "" where neither
+// says.
+func (o BuildOptions) configured(name, unit string) Metric {
+	c := o.Metrics[name]
+	for _, u := range o.UnitMetrics {
+		if u.Name == name && u.Unit == unit {
+			c.Direction, c.Noise = cmp.Or(u.Direction, c.Direction), cmp.Or(u.Noise, c.Noise)
+		}
+	}
+	return c
 }
 
 // mergeMachine fills the fields a describes with b's; archives may
@@ -1375,59 +1378,24 @@ func (b *Builder) Dataset() *Dataset {
 		}
 	}
 	slices.SortFunc(d.Series, func(x, y *Series) int { return x.Key.Compare(y.Key) })
-	d.Warnings = append(d.Warnings, guessedDirections(d.Series)...)
-	d.Warnings = append(d.Warnings, contradictedDirections(d.Series, b.opts)...)
+	d.Warnings = append(d.Warnings, directionWarnings(d.Series, b.opts)...)
 	return d
 }
 
-// contradictedDirections warns once per metric and unit whose results say
+// directionWarnings warns once per metric and unit whose direction was
+// guessed (Metric.Guessed: a change of it is called a regression or an
+// improvement on a guess), then once per metric and unit whose results say
 // the other way is better than its unit does (a time or a size lower, a
-// rate higher; KnownDirection), unless the configuration says which: the
-// results win, as the configuration would, but such a pair is most often
-// a mistake — github-action-benchmark's customBiggerIsBetter chosen for
-// times in ms, whose every slowdown the site would then call an
-// improvement.
-func contradictedDirections(series []*Series, o BuildOptions) []error {
-	configured := func(m Metric) bool {
-		if o.Metrics[m.Name].Direction != "" {
-			return true
-		}
-		for _, u := range o.UnitMetrics {
-			if u.Name == m.Name && u.Unit == m.Unit && u.Direction != "" {
-				return true
-			}
-		}
-		return false
-	}
-	seen := map[[2]string]bool{}
-	var out []error
-	for _, s := range series {
-		m := s.Metric
-		if seen[[2]string{m.Name, m.Unit}] || !KnownDirection(m.Name, m.Unit) {
-			continue
-		}
-		unit := DefaultMetric(m.Name, m.Unit).Direction
-		if m.Direction == unit || m.Direction == "" || configured(m) {
-			continue
-		}
-		seen[[2]string{m.Name, m.Unit}] = true
-		section := fmt.Sprintf("[metrics.%q]", m.Name)
-		out = append(out, fmt.Errorf("metric %q (unit %q): the results say %s is better, though the unit says %s; taken as the results say: if that is a mistake (github-action-benchmark's customBiggerIsBetter for times, customSmallerIsBetter for rates), set %s direction = %q in the config (first read from %s)",
-			m.Name, m.Unit, m.Direction, unit, section, unit, s.Origin))
-	}
-	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
-	return out
-}
-
-// guessedDirections warns once per metric and unit whose direction was
-// guessed (Metric.Guessed): a change of it is called a regression or an
-// improvement on a guess.
+// rate higher; KnownDirection) where the configuration does not say which:
+// the results win, as the configuration would, but such a pair is most
+// often a mistake — github-action-benchmark's customBiggerIsBetter chosen
+// for times in ms, whose every slowdown the site would then call an
+// improvement. Each kind is sorted.
 //
-// The section it names is the metric's, or, when the metric's series come
-// in several units, the unit's within it ([metrics."track".units."gflopss"]):
-// one direction would not fit them all.
-func guessedDirections(series []*Series) []error {
-	seen := map[[2]string]bool{}
+// The section a warning names is the metric's, or, when the metric's
+// series come in several units, the unit's within it
+// ([metrics."track".units."gflopss"]): one direction would not fit them all.
+func directionWarnings(series []*Series, o BuildOptions) []error {
 	units := map[string]map[string]bool{}
 	for _, s := range series {
 		if units[s.Metric.Name] == nil {
@@ -1435,22 +1403,36 @@ func guessedDirections(series []*Series) []error {
 		}
 		units[s.Metric.Name][s.Metric.Unit] = true
 	}
-	var out []error
+	section := func(m Metric) string {
+		if len(units[m.Name]) > 1 {
+			return fmt.Sprintf("[metrics.%q.units.%q]", m.Name, m.Unit)
+		}
+		return fmt.Sprintf("[metrics.%q]", m.Name)
+	}
+	seen := map[[2]string]bool{}
+	var guessed, contradicted []error
 	for _, s := range series {
 		m := s.Metric
-		if !m.Guessed || seen[[2]string{m.Name, m.Unit}] {
+		k := [2]string{m.Name, m.Unit}
+		if seen[k] {
 			continue
 		}
-		seen[[2]string{m.Name, m.Unit}] = true
-		section := fmt.Sprintf("[metrics.%q]", m.Name)
-		if len(units[m.Name]) > 1 {
-			section = fmt.Sprintf("[metrics.%q.units.%q]", m.Name, m.Unit)
+		switch unit := DefaultMetric(m.Name, m.Unit).Direction; {
+		case m.Guessed:
+			guessed = append(guessed, fmt.Errorf("metric %q (unit %q): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set %s direction = \"higher\" (or \"lower\") in the config (first read from %s)",
+				m.Name, m.Unit, section(m), s.Origin))
+		case KnownDirection(m.Name, m.Unit) && m.Direction != unit && m.Direction != "" && o.configured(m.Name, m.Unit).Direction == "":
+			contradicted = append(contradicted, fmt.Errorf("metric %q (unit %q): the results say %s is better, though the unit says %s; taken as the results say: if that is a mistake (github-action-benchmark's customBiggerIsBetter for times, customSmallerIsBetter for rates), set %s direction = %q in the config (first read from %s)",
+				m.Name, m.Unit, m.Direction, unit, section(m), unit, s.Origin))
+		default:
+			continue
 		}
-		out = append(out, fmt.Errorf("metric %q (unit %q): neither the results nor the configuration say whether lower or higher is better, and its unit does not tell; it is taken as lower is better: set %s direction = \"higher\" (or \"lower\") in the config (first read from %s)",
-			m.Name, m.Unit, section, s.Origin))
+		seen[k] = true
 	}
-	slices.SortFunc(out, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
-	return out
+	byText := func(a, b error) int { return strings.Compare(a.Error(), b.Error()) }
+	slices.SortFunc(guessed, byText)
+	slices.SortFunc(contradicted, byText)
+	return append(guessed, contradicted...)
 }
 
 // finishSeries joins the points of sb into its series, mapped to the

@@ -847,6 +847,18 @@ func TestContradictedDirection(t *testing.T) {
 			t.Errorf("%s: warnings %q", name, ws)
 		}
 	}
+	// A metric in several units: the section is the unit's, as for a
+	// guessed direction; one direction would not fit them all.
+	b := NewBuilder(BuildOptions{})
+	for i := range 2 {
+		a := Artifact{ID: sha(byte('a' + i)), Kind: KindCommit, Date: day0.Add(time.Duration(i) * time.Hour), Branch: "main"}
+		slow, fast := result("fib", "wall-time", "ms", 510), result("tak", "wall-time", "ns", 12)
+		slow.Direction = HigherIsBetter
+		b.Add("data.js", Run{Artifact: a, Machine: Machine{Name: "m"}, Results: []Result{slow, fast}})
+	}
+	if ws := b.Dataset().Warnings; len(ws) != 1 || !strings.Contains(ws[0].Error(), `set [metrics."wall-time".units."ms"] direction = "lower"`) {
+		t.Errorf("a metric in two units: warnings %v", ws)
+	}
 	for unit, dir := range map[string]Direction{"ms": LowerIsBetter, "ns": "", "%": HigherIsBetter} {
 		if ws := build(BuildOptions{}, unit, dir); len(ws) != 0 {
 			t.Errorf("unit %q, results %q: warnings %q", unit, dir, ws)

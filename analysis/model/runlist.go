@@ -28,7 +28,8 @@ type runPiece struct {
 
 // add appends the run of the next point.
 func (l *runList) add(ri int32) {
-	defer func() { l.n++ }()
+	n := l.n // the new point's index
+	l.n++
 	if l.list != nil {
 		l.list = append(l.list, ri)
 		return
@@ -46,15 +47,15 @@ func (l *runList) add(ri int32) {
 	}
 	// A piece is 16 bytes, a list entry 4: past a quarter of the
 	// points' number of pieces, the list.
-	if len(l.pieces) >= 4 && 4*(len(l.pieces)+1) > int(l.n) {
-		list := make([]int32, l.n, int(l.n)+int(l.n)/64+8)
-		for i := range l.n {
+	if len(l.pieces) >= 4 && 4*(len(l.pieces)+1) > int(n) {
+		list := make([]int32, n, int(n)+int(n)/64+8)
+		for i := range n {
 			list[i] = l.at(i)
 		}
 		l.pieces, l.list = nil, append(list, ri)
 		return
 	}
-	l.pieces = append(l.pieces, runPiece{start: l.n, first: ri, count: 1})
+	l.pieces = append(l.pieces, runPiece{start: n, first: ri, count: 1})
 }
 
 // at is the run of point i (0 ≤ i < len).
