@@ -87,7 +87,10 @@ type HeadlineScore struct {
 	Flagged               int             // every flagged row
 	TrueFlags             int             // flagged step rows in the planted direction
 	StepRows, StepFound   map[float64]int // by K: planted step rows, and those flagged in the planted direction
-	WrongWay              int             // step rows flagged the other way
+	// LocalRows and LocalFound are the same by bin of LocalBins: the
+	// step's size in the noise around it (Series.LocalK).
+	LocalRows, LocalFound [4]int
+	WrongWay              int // step rows flagged the other way
 	// Up and Down count step rows of at least 8 widths by direction, and
 	// those flagged in it: a relative change down is bounded by −100 %,
 	// a threshold is not.
@@ -222,6 +225,8 @@ func ScoreHeadline(s *Suite, d *model.Dataset, comps []*analysis.Comparison, ver
 				}
 			case StepRow:
 				h.StepRows[e.K]++
+				lb := localBin(ps.LocalK(*e))
+				h.LocalRows[lb]++
 				big = big || e.K >= 4
 				if e.K >= 4 {
 					src.Steps++
@@ -241,6 +246,7 @@ func ScoreHeadline(s *Suite, d *model.Dataset, comps []*analysis.Comparison, ver
 				switch {
 				case found:
 					h.StepFound[e.K]++
+					h.LocalFound[lb]++
 					h.TrueFlags++
 					if e.K >= 4 {
 						src.StepsFound++
@@ -288,16 +294,19 @@ func writeSources(w io.Writer, m map[string]*SourceCounts, headline bool) {
 
 // StepScore is step detection scored against the planted truth.
 type StepScore struct {
-	Tolerance           int
-	Planted, Found      map[float64]int // steps by K, and those detected within Tolerance
-	Detections          int             // detections, those inside a drift left out
-	False               int             // detections that match no planted step
-	AtSpike             int             // … of which next to a planted spike
-	AtLoadSwitch        int             // … of which next to a switch of the background load under the noise (local noise only)
-	InNoise             int             // … of which next to a step the detector finds in the series' noise without the plants
-	Drifts, DriftsFound int
-	Exact               int // detections at exactly the planted commit
-	BySource            map[string]*SourceCounts
+	Tolerance      int
+	Planted, Found map[float64]int // steps by K, and those detected within Tolerance
+	// LocalPlanted and LocalFound are the same by bin of LocalBins (the
+	// step's size in the noise around it, Series.LocalK).
+	LocalPlanted, LocalFound [4]int
+	Detections               int // detections, those inside a drift left out
+	False                    int // detections that match no planted step
+	AtSpike                  int // … of which next to a planted spike
+	AtLoadSwitch             int // … of which next to a switch of the background load under the noise (local noise only)
+	InNoise                  int // … of which next to a step the detector finds in the series' noise without the plants
+	Drifts, DriftsFound      int
+	Exact                    int // detections at exactly the planted commit
+	BySource                 map[string]*SourceCounts
 }
 
 // Precision is the share of detections that found a planted step.
@@ -369,6 +378,8 @@ func ScoreSteps(s *Suite, d *model.Dataset, steps []analysis.Step, tol int, nois
 			switch e.Kind {
 			case Step:
 				sc.Planted[e.K]++
+				lb := localBin(ps.LocalK(e))
+				sc.LocalPlanted[lb]++
 				if e.K >= 4 {
 					src.Steps++
 				}
@@ -381,6 +392,7 @@ func ScoreSteps(s *Suite, d *model.Dataset, steps []analysis.Step, tol int, nois
 				if best >= 0 {
 					used[best] = true
 					sc.Found[e.K]++
+					sc.LocalFound[lb]++
 					if e.K >= 4 {
 						src.StepsFound++
 					}
@@ -471,6 +483,7 @@ func WriteHeadline(w io.Writer, title string, h *HeadlineScore) {
 	}
 	fmt.Fprintf(w, "  recall at the planted commit: %s; of steps ≥ 8 widths up %.2f (%d/%d), down %.2f (%d/%d)\n", strings.Join(parts, ", "),
 		ratio(h.UpFound, h.Up), h.UpFound, h.Up, ratio(h.DownFound, h.Down), h.DownFound, h.Down)
+	writeLocal(w, "  recall at the planted commit by the step's widths in its local noise", h.LocalFound, h.LocalRows)
 	var bases []string
 	for b := range h.FalseByBasis {
 		bases = append(bases, b)
@@ -496,8 +509,21 @@ func WriteSteps(w io.Writer, title string, s *StepScore) {
 		parts = append(parts, fmt.Sprintf("k=%g %.2f (%d/%d)", k, s.Recall(k), s.Found[k], s.Planted[k]))
 	}
 	fmt.Fprintf(w, "  recall: %s\n", strings.Join(parts, ", "))
+	writeLocal(w, "  recall by the step's widths in its local noise", s.LocalFound, s.LocalPlanted)
 	writeSources(w, s.BySource, false)
 }
+
+// writeLocal writes recall by bin of LocalBins.
+func writeLocal(w io.Writer, title string, found, of [4]int) {
+	var parts []string
+	for b := range LocalBins {
+		parts = append(parts, fmt.Sprintf("%s %.2f (%d/%d)", localBinName(b), ratio(found[b], of[b]), found[b], of[b]))
+	}
+	fmt.Fprintf(w, "%s (±%d commits): %s\n", title, LocalSpan, strings.Join(parts, ", "))
+}
+
+// localRecall is the recall of bin b of LocalBins.
+func localRecall(found, of [4]int, b int) float64 { return ratio(found[b], of[b]) }
 
 // Labeled is a score with the labels of its table row.
 type Labeled[S any] struct {
@@ -511,18 +537,19 @@ func WriteHeadlineTable(w io.Writer, rows []Labeled[*HeadlineScore], ks []float6
 	for _, k := range ks {
 		fmt.Fprintf(w, " recall k=%g |", k)
 	}
-	fmt.Fprintln(w, " false alarms ‰ (full history / young) | spikes flagged | drift rows flagged | comparisons definitely relevant |")
+	fmt.Fprintln(w, " recall, local 4–8 | recall, local ≥ 8 | false alarms ‰ (full history / young) | spikes flagged | drift rows flagged | comparisons definitely relevant |")
 	fmt.Fprint(w, "|---|---|---|---|")
 	for range ks {
 		fmt.Fprint(w, "---|")
 	}
-	fmt.Fprintln(w, "---|---|---|---|")
+	fmt.Fprintln(w, "---|---|---|---|---|---|")
 	for _, r := range rows {
 		h := r.Score
 		fmt.Fprintf(w, "| %s | %s | %.3f | %.3f |", r.Shape, r.Model, h.Precision(), h.PrecisionNetOfNoise())
 		for _, k := range ks {
 			fmt.Fprintf(w, " %.2f |", h.Recall(k))
 		}
+		fmt.Fprintf(w, " %.2f | %.2f |", localRecall(h.LocalFound, h.LocalRows, 2), localRecall(h.LocalFound, h.LocalRows, 3))
 		fmt.Fprintf(w, " %.0f (%.0f / %.0f) | %d/%d | %d/%d | %d/%d |\n", h.FalsePer1000(),
 			1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), 1000*ratio(h.YoungFlagged, h.Young),
 			h.SpikesFlagged, h.Spikes, h.DriftsFlagged, h.Drifts, h.DefinitelyRelevant, h.Comparisons)
@@ -535,18 +562,19 @@ func WriteStepsTable(w io.Writer, rows []Labeled[*StepScore], ks []float64) {
 	for _, k := range ks {
 		fmt.Fprintf(w, " recall k=%g |", k)
 	}
-	fmt.Fprintln(w, " recall k≥4 | false / detections | … at a step of the noise alone | … at a spike | … at a load switch | exact commit | drifts found |")
+	fmt.Fprintln(w, " recall k≥4 | recall, local 4–8 | recall, local ≥ 8 | false / detections | … at a step of the noise alone | … at a spike | … at a load switch | exact commit | drifts found |")
 	fmt.Fprint(w, "|---|---|---|")
 	for range ks {
 		fmt.Fprint(w, "---|")
 	}
-	fmt.Fprintln(w, "---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		s := r.Score
 		fmt.Fprintf(w, "| %s | %.3f | %.3f |", r.Shape, s.Precision(), s.PrecisionNetOfNoise())
 		for _, k := range ks {
 			fmt.Fprintf(w, " %.2f |", s.Recall(k))
 		}
-		fmt.Fprintf(w, " %.2f | %d/%d | %d | %d | %d | %d | %d/%d |\n", s.RecallAtLeast(4), s.False, s.Detections, s.InNoise, s.AtSpike, s.AtLoadSwitch, s.Exact, s.DriftsFound, s.Drifts)
+		fmt.Fprintf(w, " %.2f | %.2f | %.2f | %d/%d | %d | %d | %d | %d | %d/%d |\n", s.RecallAtLeast(4),
+			localRecall(s.LocalFound, s.LocalPlanted, 2), localRecall(s.LocalFound, s.LocalPlanted, 3), s.False, s.Detections, s.InNoise, s.AtSpike, s.AtLoadSwitch, s.Exact, s.DriftsFound, s.Drifts)
 	}
 }

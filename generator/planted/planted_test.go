@@ -207,3 +207,34 @@ func TestScoresOfAnOracle(t *testing.T) {
 		t.Errorf("oracle steps: precision %g, recall %g, %d false", sc.Precision(), sc.RecallAtLeast(0), sc.False)
 	}
 }
+
+// TestLocalK checks an event's size in its local noise: in a series whose
+// noise is quiet for 100 runs and eight times as wide after, a step of 4
+// series-wide widths is more than 4 local widths in the quiet half and
+// fewer in the wide one, and the report's bins sort them apart.
+func TestLocalK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	devs := make([]float64, 200)
+	for i := range devs {
+		sd := 0.005
+		if i >= 100 {
+			sd = 0.04
+		}
+		devs[i] = sd * rng.NormFloat64()
+	}
+	n := &Noise{Source: "test", Values: devs, Width: NoiseWidth(devs)}
+	s := &Series{Noise: n, Width: n.Width, Level: 1000, Values: make([]float64, len(devs))}
+	quiet := s.LocalK(Event{Kind: Step, At: 50, End: 50, K: 4})
+	wide := s.LocalK(Event{Kind: Step, At: 160, End: 160, K: 4})
+	if !(quiet > 4 && wide < 4 && quiet > 3*wide) {
+		t.Errorf("LocalK of a 4-width step: %.2f in the quiet half, %.2f in the wide one; want > 4, < 4 and a ratio near 8", quiet, wide)
+	}
+	for _, c := range []struct {
+		k    float64
+		want int
+	}{{math.NaN(), 0}, {1.5, 0}, {2, 1}, {3.9, 1}, {4, 2}, {7.9, 2}, {8, 3}, {40, 3}} {
+		if got := localBin(c.k); got != c.want {
+			t.Errorf("localBin(%g) = %d (%s), want %d", c.k, got, localBinName(got), c.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
@@ -323,6 +324,56 @@ func (s *Series) Unplanted() []float64 {
 		out[p] = s.Level * (1 + dev)
 	}
 	return out
+}
+
+// LocalSpan is how many commits either side of an event its local noise
+// is measured over: half step detection's window, so that the local width
+// is the noise the detector weighs a step against.
+const LocalSpan = 25
+
+// LocalK is event e's size in widths of the noise around it: e.K series
+// widths over the width (NoiseWidth's definition) of the series' unplanted
+// values within LocalSpan commits of the event. The corpus' noise is not
+// the same all along a series — a public history has quiet and noisy
+// months, the local noise blocks of idle and load — so a step of k
+// series-wide widths lands in noise two or three times as wide as w in
+// one place and half as wide in another; what a detector can see is its
+// size in the noise where it is. NaN when the span has too few values.
+func (s *Series) LocalK(e Event) float64 {
+	un := s.Unplanted()
+	lo, hi := max(s.Start, e.At-LocalSpan), min(len(un), e.End+LocalSpan)
+	if hi <= lo {
+		return math.NaN()
+	}
+	var tmp []float64
+	lw := changepoint.Width(un[lo:hi], &tmp)
+	if !(lw > 0) {
+		return math.NaN()
+	}
+	return e.K * s.Width / lw
+}
+
+// LocalBins are the lower bounds of the bins of LocalK the report gives
+// recall in: below 2 widths, 2–4, 4–8 and 8 or more.
+var LocalBins = []float64{0, 2, 4, 8}
+
+// localBin is the index in LocalBins of a LocalK (0 for NaN).
+func localBin(k float64) int {
+	b := 0
+	for i, lo := range LocalBins {
+		if k >= lo {
+			b = i
+		}
+	}
+	return b
+}
+
+// localBinName names bin b of LocalBins.
+func localBinName(b int) string {
+	if b+1 < len(LocalBins) {
+		return fmt.Sprintf("%g–%g", LocalBins[b], LocalBins[b+1])
+	}
+	return fmt.Sprintf("≥ %g", LocalBins[b])
 }
 
 // Runs are the suite's archives as runs, one per commit, oldest first.
