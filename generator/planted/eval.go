@@ -352,7 +352,6 @@ const DefaultTolerance = 2
 // had).
 func ScoreSteps(s *Suite, d *model.Dataset, steps []analysis.Step, tol int, noise map[string][]int) *StepScore {
 	t := s.truth()
-	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}, BySource: map[string]*SourceCounts{}}
 	by := map[*Series][]int{}
 	for _, st := range steps {
 		ps := t.of(d, d.Series[st.Series])
@@ -365,8 +364,17 @@ func ScoreSteps(s *Suite, d *model.Dataset, steps []analysis.Step, tol int, nois
 		}
 		by[ps] = append(by[ps], p)
 	}
+	return ScorePositions(s, by, tol, noise)
+}
+
+// ScorePositions is ScoreSteps for detections given as main-line
+// positions (the position of the first value after each step) by planted
+// series: the score of any detector run on the series' Values, such as the
+// reference methods package changepoint measures itself against.
+func ScorePositions(s *Suite, by map[*Series][]int, tol int, noise map[string][]int) *StepScore {
+	sc := &StepScore{Tolerance: tol, Planted: map[float64]int{}, Found: map[float64]int{}, BySource: map[string]*SourceCounts{}}
 	for _, ps := range s.Series {
-		det := by[ps]
+		det := slices.Clone(by[ps])
 		sort.Ints(det)
 		src := sc.BySource[ps.Noise.Source]
 		if src == nil {
