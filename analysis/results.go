@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/perfpages/perfpages/analysis/model"
-	"github.com/perfpages/perfpages/analysis/quantile"
 )
 
 // Results is the analysis stage's value: what the site model reads of a
@@ -163,41 +162,6 @@ func (r *Results) Triage(w Week, o TriageOptions) *TriageReport {
 		rep.Steps = slices.DeleteFunc(rep.Steps, func(st Step) bool { return r.d.Series[st.Series].Key.Metric != o.Metric })
 	}
 	return rep
-}
-
-// medianBufs are MainLineMedian's buffers (*[]float64).
-var medianBufs sync.Pool
-
-// MainLineMedian is the median of series s's values on the main line (its
-// failed results left out), NaN when it has none: the bench pages'
-// overview charts draw each series relative to it.
-func (r *Results) MainLineMedian(s *model.Series) float64 {
-	// Room for every point at once (grown by append from nothing, the
-	// values of every series, at L 10,000 of 5,000, were copied a dozen
-	// times each, 3.9 of a nightly build's 55 CPU-s), in a buffer reused
-	// from call to call (new for each, they were 170 MB of an L nightly
-	// build's allocations, every byte cleared first).
-	buf, _ := medianBufs.Get().(*[]float64)
-	if buf == nil {
-		buf = new([]float64)
-	}
-	defer medianBufs.Put(buf)
-	values := slices.Grow((*buf)[:0], len(s.Points))
-	defer func() { *buf = values[:0] }()
-	for _, pt := range s.Points {
-		if pt.OK() && r.d.MainPos(int(pt.Artifact)) >= 0 {
-			values = append(values, pt.Value)
-		}
-	}
-	switch {
-	case len(values) == 0:
-		return math.NaN()
-	case slices.ContainsFunc(values, math.IsNaN):
-		// The sort-based median, where a NaN would confuse selection.
-		return MedianOf(values)
-	}
-	// values is this function's own: selected in place.
-	return quantile.SelectMedian(values)
 }
 
 // RelativeChange is the relative change from a to b as every comparison

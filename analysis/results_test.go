@@ -1,11 +1,8 @@
 package analysis
 
 import (
-	"math"
 	"reflect"
 	"testing"
-
-	"github.com/perfpages/perfpages/analysis/model"
 )
 
 // TestResultsTriage: a weekly report from Results is TriageWatch's with
@@ -38,23 +35,5 @@ func TestResultsTriage(t *testing.T) {
 	}
 	if steps == 0 {
 		t.Error("no week has a step: the test checks no steps")
-	}
-}
-
-// TestMainLineMedian: the median of a series' main-line values, failed
-// results left out; NaN without any.
-func TestMainLineMedian(t *testing.T) {
-	d := triageDataset(t)
-	res := Analyze(d, AnalyzeOptions{Compare: rustcPerfOptions})
-	s := d.Series[0]
-	var values []float64
-	for _, pt := range s.Points {
-		values = append(values, pt.Value)
-	}
-	if got, want := res.MainLineMedian(s), MedianOf(values); got != want {
-		t.Errorf("MainLineMedian = %v, want %v", got, want)
-	}
-	if got := res.MainLineMedian(&model.Series{}); !math.IsNaN(got) {
-		t.Errorf("MainLineMedian of no values = %v, want NaN", got)
 	}
 }

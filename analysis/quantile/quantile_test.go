@@ -202,33 +202,3 @@ func TestInsertionSortIsSlicesSort(t *testing.T) {
 		}
 	}
 }
-
-// TestSelectMedian checks the selection median against Median of the
-// sorted values, bit for bit, for odd and even counts, ties and
-// already sorted or reversed input.
-func TestSelectMedian(t *testing.T) {
-	if !math.IsNaN(SelectMedian(nil)) {
-		t.Error("SelectMedian(nil) is not NaN")
-	}
-	for n := 1; n <= 60; n++ {
-		for _, shape := range []string{"scrambled", "sorted", "reversed", "ties"} {
-			xs := make([]float64, n)
-			for i := range xs {
-				switch shape {
-				case "scrambled":
-					xs[i] = float64((i*7919)%n) + 0.5
-				case "sorted":
-					xs[i] = float64(i) * 1.25
-				case "reversed":
-					xs[i] = float64(n-i) * 3
-				case "ties":
-					xs[i] = float64(i % 3)
-				}
-			}
-			want := Median(sorted(xs...))
-			if got := SelectMedian(slices.Clone(xs)); math.Float64bits(got) != math.Float64bits(want) {
-				t.Errorf("n=%d %s: SelectMedian = %v, Median = %v", n, shape, got, want)
-			}
-		}
-	}
-}

@@ -22,22 +22,6 @@ func SelectHalvesMedian(xs []float64) float64 {
 	return lo/2 + hi/2
 }
 
-// SelectMedian is [Median] of xs without sorting ((a + b) / 2 of the two
-// middle values for an even count), NaN for none. It reorders xs, which
-// must not hold NaNs. The site's history charts normalize every series to
-// its median on every build: sorting a thousand values each was most of
-// the work of the bench pages.
-func SelectMedian(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	lo, hi := selectMiddle(xs)
-	if len(xs)%2 == 1 {
-		return hi
-	}
-	return (lo + hi) / 2
-}
-
 // selectMiddle returns the middle value of xs (not empty) as hi, and for
 // an even count the lower middle one as lo (for an odd count lo = hi),
 // reordering xs.

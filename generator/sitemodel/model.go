@@ -379,14 +379,6 @@ type Axis struct {
 type ChartSeries struct {
 	ID   string `json:"id"`
 	Name string `json:"name,omitempty"`
-	// Median is the median of the series' main-line values (overview
-	// charts): their normalized view draws each value as a percent of it,
-	// so that test cases of different sizes share an axis and a 1.5 %
-	// step shows. It is the analysis' (Results.MainLineMedian), so that the
-	// chart and any other reader agree on one definition; 0 (omitted)
-	// when the series has no positive median, which the chart then draws
-	// only in absolute values.
-	Median float64 `json:"median,omitempty"`
 }
 
 // Bar is one bar of a changes chart: a relevant change in percent.

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -698,7 +697,6 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 		metric, machine, unit string
 		context               model.Params
 		lines                 []ChartSeries
-		of                    []*model.Series // each line's series
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -737,19 +735,13 @@ func (p *planner) bench(name string, series []*model.Series) Bench {
 		}
 		if points > 0 {
 			g.lines = append(g.lines, ChartSeries{ID: id, Name: cmp.Or(s.Key.Params, s.Case.Benchmark)})
-			g.of = append(g.of, s)
 		}
 	}
 	slices.Sort(order)
 	for _, gk := range order {
 		g := groups[gk]
 		if len(g.lines) < 2 {
-			continue // no overview: its medians are not needed
-		}
-		for i, s := range g.of {
-			if m := p.res.MainLineMedian(s); m > 0 && !math.IsInf(m, 0) {
-				g.lines[i].Median = m
-			}
+			continue // no overview
 		}
 		key := strings.Join([]string{"overview", g.metric, g.machine, gk}, " ")
 		v.Overviews = append(v.Overviews, Overview{

@@ -239,7 +239,9 @@ var view = (function () {
 })();
 
 function drawOverview(c, spec, all) {
-  c.perfpagesOverview = {spec: spec, all: all};
+  var medians = {};
+  spec.series.forEach(function (s) { medians[s.id] = all[s.id] ? medianOf(all[s.id].points) : NaN; });
+  c.perfpagesOverview = {spec: spec, all: all, medians: medians};
   renderOverview(c);
   c.setOption({tooltip: {formatter: function (ps) {
     ps = [].concat(ps);
@@ -261,15 +263,33 @@ function drawOverview(c, spec, all) {
   }}});
 }
 
+// medianOf is the median of the values an overview draws of a series —
+// its main-line points with a value and no failure — as the analysis
+// computes a median (analysis.MedianOf: the middle value, or (a + b) / 2
+// of the two middle ones), NaN without any. The overview draws each value
+// in percent of it. It is computed here, from the data files the chart
+// loads, not written into the page: a median of the whole history moves
+// with every new commit, and a page carrying it was written again by
+// every nightly build (e2e's checkOverviewViews checks it against
+// analysis.MedianOf).
+function medianOf(points) {
+  var xs = [];
+  points.forEach(function (p) { if (p.artifact && !p.error && p.value !== null) { xs.push(p.value); } });
+  if (!xs.length) { return NaN; }
+  xs.sort(function (a, b) { return a - b; });
+  var n = xs.length;
+  return n % 2 ? xs[(n - 1) / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+
 // renderOverview (re)draws an overview chart in the page's view. In
-// percent of the median, a series without a positive median (spec's
-// median omitted) cannot be drawn: the note under the chart says which,
+// percent of the median, a series without a positive median (medianOf)
+// cannot be drawn: the note under the chart says which,
 // and a chart where no series has one is drawn in absolute values, as
 // its axis says. A logarithmic axis needs every drawn value above 0;
 // where one is not, the axis stays linear and its name says why.
 function renderOverview(c) {
-  var o = c.perfpagesOverview, spec = o.spec, all = o.all;
-  var normalizable = spec.series.some(function (s) { return s.median > 0 && all[s.id]; });
+  var o = c.perfpagesOverview, spec = o.spec, all = o.all, medians = o.medians;
+  var normalizable = spec.series.some(function (s) { return medians[s.id] > 0 && all[s.id]; });
   var absolute = view.absolute || !normalizable;
   var maxAbs = 0;
   spec.series.forEach(function (s) {
@@ -279,12 +299,12 @@ function renderOverview(c) {
   spec.series.forEach(function (s) {
     var h = all[s.id];
     if (!h) { return; }
-    if (!absolute && !(s.median > 0)) { skipped.push(s.name); return; }
+    if (!absolute && !(medians[s.id] > 0)) { skipped.push(s.name); return; }
     var items = [];
     h.points.forEach(function (p) {
       var a = p.artifact;
       if (!a || p.error || p.value === null) { return; }
-      var y = absolute ? p.value / axis.factor : 100 * p.value / s.median;
+      var y = absolute ? p.value / axis.factor : 100 * p.value / medians[s.id];
       if (!(y > 0)) { positive = false; }
       var it = {value: [a.date, y], f: p.row.after || ""};
       if (!absolute) { it.n = formatFixed(y, 1) + "% of the median"; }
@@ -308,7 +328,7 @@ function renderOverview(c) {
     note = el("p", {"class": "overview-note hint"});
     div.parentNode.insertBefore(note, div.nextSibling);
   }
-  var without = absolute ? spec.series.filter(function (s) { return !(s.median > 0); }).map(function (s) { return s.name; }) : skipped;
+  var without = absolute ? spec.series.filter(function (s) { return !(medians[s.id] > 0); }).map(function (s) { return s.name; }) : skipped;
   note.textContent = without.length && !view.absolute ? without.length + " test case" + (without.length === 1 ? "" : "s") + " without a positive median (" +
     without.join(", ") + ") can be drawn in absolute values only." : "";
   note.hidden = !note.textContent;
