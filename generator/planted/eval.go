@@ -89,7 +89,7 @@ type HeadlineScore struct {
 	StepRows, StepFound   map[float64]int // by K: planted step rows, and those flagged in the planted direction
 	// LocalRows and LocalFound are the same by bin of LocalBins: the
 	// step's size in the noise around it (Series.LocalK).
-	LocalRows, LocalFound [4]int
+	LocalRows, LocalFound [len(LocalBins)]int
 	WrongWay              int // step rows flagged the other way
 	// Up and Down count step rows of at least 8 widths by direction, and
 	// those flagged in it: a relative change down is bounded by −100 %,
@@ -298,7 +298,7 @@ type StepScore struct {
 	Planted, Found map[float64]int // steps by K, and those detected within Tolerance
 	// LocalPlanted and LocalFound are the same by bin of LocalBins (the
 	// step's size in the noise around it, Series.LocalK).
-	LocalPlanted, LocalFound [4]int
+	LocalPlanted, LocalFound [len(LocalBins)]int
 	Detections               int // detections, those inside a drift left out
 	False                    int // detections that match no planted step
 	AtSpike                  int // … of which next to a planted spike
@@ -522,16 +522,13 @@ func WriteSteps(w io.Writer, title string, s *StepScore) {
 }
 
 // writeLocal writes recall by bin of LocalBins.
-func writeLocal(w io.Writer, title string, found, of [4]int) {
+func writeLocal(w io.Writer, title string, found, of [len(LocalBins)]int) {
 	var parts []string
 	for b := range LocalBins {
 		parts = append(parts, fmt.Sprintf("%s %.2f (%d/%d)", localBinName(b), ratio(found[b], of[b]), found[b], of[b]))
 	}
 	fmt.Fprintf(w, "%s (±%d commits): %s\n", title, LocalSpan, strings.Join(parts, ", "))
 }
-
-// localRecall is the recall of bin b of LocalBins.
-func localRecall(found, of [4]int, b int) float64 { return ratio(found[b], of[b]) }
 
 // Labeled is a score with the labels of its table row.
 type Labeled[S any] struct {
@@ -557,7 +554,8 @@ func WriteHeadlineTable(w io.Writer, rows []Labeled[*HeadlineScore], ks []float6
 		for _, k := range ks {
 			fmt.Fprintf(w, " %.2f |", h.Recall(k))
 		}
-		fmt.Fprintf(w, " %.2f | %.2f |", localRecall(h.LocalFound, h.LocalRows, 2), localRecall(h.LocalFound, h.LocalRows, 3))
+		b4, b8 := localBin(4), localBin(8)
+		fmt.Fprintf(w, " %.2f | %.2f |", ratio(h.LocalFound[b4], h.LocalRows[b4]), ratio(h.LocalFound[b8], h.LocalRows[b8]))
 		fmt.Fprintf(w, " %.0f (%.0f / %.0f) | %d/%d | %d/%d | %d/%d |\n", h.FalsePer1000(),
 			1000*ratio(h.UnchangedFlagged-h.YoungFlagged, h.Unchanged-h.Young), 1000*ratio(h.YoungFlagged, h.Young),
 			h.SpikesFlagged, h.Spikes, h.DriftsFlagged, h.Drifts, h.DefinitelyRelevant, h.Comparisons)
@@ -583,6 +581,6 @@ func WriteStepsTable(w io.Writer, rows []Labeled[*StepScore], ks []float64) {
 			fmt.Fprintf(w, " %.2f |", s.Recall(k))
 		}
 		fmt.Fprintf(w, " %.2f | %.2f | %.2f | %d/%d | %d | %d | %d | %d | %d/%d |\n", s.RecallAtLeast(4),
-			localRecall(s.LocalFound, s.LocalPlanted, 2), localRecall(s.LocalFound, s.LocalPlanted, 3), s.False, s.Detections, s.InNoise, s.AtSpike, s.AtLoadSwitch, s.Exact, s.DriftsFound, s.Drifts)
+			ratio(s.LocalFound[localBin(4)], s.LocalPlanted[localBin(4)]), ratio(s.LocalFound[localBin(8)], s.LocalPlanted[localBin(8)]), s.False, s.Detections, s.InNoise, s.AtSpike, s.AtLoadSwitch, s.Exact, s.DriftsFound, s.Drifts)
 	}
 }

@@ -355,7 +355,7 @@ func (s *Series) LocalK(e Event) float64 {
 
 // LocalBins are the lower bounds of the bins of LocalK the report gives
 // recall in: below 2 widths, 2–4, 4–8 and 8 or more.
-var LocalBins = []float64{0, 2, 4, 8}
+var LocalBins = [4]float64{0, 2, 4, 8}
 
 // localBin is the index in LocalBins of a LocalK (0 for NaN).
 func localBin(k float64) int {
