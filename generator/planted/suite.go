@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfpages/perfpages/analysis/changepoint"
 	"github.com/perfpages/perfpages/analysis/model"
 )
 
@@ -316,14 +315,20 @@ func (s *Series) Unplanted() []float64 {
 			out[p] = math.NaN()
 			continue
 		}
-		run := s.Offset + p - s.Start
-		dev := s.Noise.Values[run]
-		if s.Samples != nil {
-			dev = median(s.Noise.Samples[run][:min(len(s.Noise.Samples[run]), MaxSamples)])
-		}
-		out[p] = s.Level * (1 + dev)
+		out[p] = s.Level * (1 + s.noiseAt(p))
 	}
 	return out
+}
+
+// noiseAt is the noise at position p (Start or later) as a deviation from
+// the level: the run's value, or in shape Samples the median of its
+// samples — what the series' Width was measured on.
+func (s *Series) noiseAt(p int) float64 {
+	run := s.Offset + p - s.Start
+	if s.Samples != nil {
+		return median(s.Noise.Samples[run][:min(len(s.Noise.Samples[run]), MaxSamples)])
+	}
+	return s.Noise.Values[run]
 }
 
 // LocalSpan is how many commits either side of an event its local noise
@@ -340,13 +345,11 @@ const LocalSpan = 25
 // one place and half as wide in another; what a detector can see is its
 // size in the noise where it is. NaN when the span has too few values.
 func (s *Series) LocalK(e Event) float64 {
-	un := s.Unplanted()
-	lo, hi := max(s.Start, e.At-LocalSpan), min(len(un), e.End+LocalSpan)
-	if hi <= lo {
-		return math.NaN()
+	var devs []float64
+	for p := max(s.Start, e.At-LocalSpan); p < min(len(s.Values), e.End+LocalSpan); p++ {
+		devs = append(devs, s.noiseAt(p))
 	}
-	var tmp []float64
-	lw := changepoint.Width(un[lo:hi], &tmp)
+	lw := NoiseWidth(devs)
 	if !(lw > 0) {
 		return math.NaN()
 	}
