@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"maps"
 	"math"
@@ -129,23 +130,23 @@ func (b *Builder) reorigin(sb *seriesBuild, origin string, ctx Params, res *Resu
 //
 // A chunk is two parts: its columns, which a resumed builder decodes into
 // the points and then drops (so that a build reads them into the same
-// memory chunk after chunk), and its floats, the samples and iteration
-// counts, decoded into one array of samples and one of counts per chunk.
-// The dataset-wide part and a chunk's columns part are two little-endian
-// uint64s, the length of a gob (stateMeta or chunkMeta) and the number of
-// zero bytes after it, the gob, the zero bytes; the columns part then has
-// its points, series after series, each as the differences of its
-// artifact's and its run's index from the point's before in the series
-// (zigzag varints), its count of samples times two plus its OK flag and
-// its count of iteration counts (varints) and its value; the floats part
-// has every point's samples and then its iteration counts. Values,
+// memory chunk after chunk), and its floats, every point's samples, which
+// the points refer to where they are (lazyfloats.go). The dataset-wide
+// part and a chunk's columns part are two little-endian uint64s, the
+// length of a gob (stateMeta or chunkMeta) and the number of zero bytes
+// after it, the gob, the zero bytes; the columns part then has its series'
+// columns, series after series (chunkcols.go: run-length coded
+// differences of artifact and run indices, counts of samples and
+// iteration counts, the byte length of each point's samples' group, the
+// values and the iteration counts), under a CRC-32C its head lists with
+// the length of the floats part and the sums of its segments. Values,
 // samples and iteration counts are groups of floatcodec.go's: most are
 // integers, or decimals of a few digits, and take 2 to 4 bytes instead of
 // 8. The few points with an error, a summary or a range are listed in the
 // chunk's gob, by point, in order.
 
 // stateVersion changes with the layout or the meaning of the state.
-const stateVersion = 5
+const stateVersion = 6
 
 // StateChunk is the number of series in each chunk of a state.
 var StateChunk = 256
@@ -184,6 +185,15 @@ type chunkMeta struct {
 	Errors    []stateError // by point, in order
 	Summaries []stateSummary
 	Ranges    []stateError // the points' ranges (Result.Range)
+	// Sum is the CRC-32C of the columns after the head; Floats the
+	// length of the floats part, Segment the size it is cut into
+	// segments at (lazySegment when it was written) and Sums their
+	// CRC-32Cs (eachSegment): a resumed chunk need not read its floats
+	// part (chunkcols.go).
+	Sum     uint32
+	Floats  int
+	Segment int
+	Sums    []uint32
 }
 
 type stateRun struct {
@@ -324,82 +334,57 @@ func (b *Builder) WriteStateLeaving(w io.Writer, offset int, chunk func(i int, c
 	if err := writeHead(w, offset, &m); err != nil {
 		return err
 	}
-	var scratch []byte
+	var fp floatsPart
+	var cols, scratch []byte
 	for i, c := range chunks {
-		cols := func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, ri) }
-		n := 0
-		floats := func(w io.Writer, offset int) error {
-			cw := &countWriter{w: w}
-			err := writeFloats(cw, offset, c)
-			n = cw.n
+		// The floats part first: the columns list its groups' lengths
+		// and its segments' sums.
+		fp.encode(c)
+		cols = appendChunkCols(cols[:0], c, ri, fp.lens)
+		colsPart := func(w io.Writer, offset int) error { return writeChunk(w, offset, i, c, cols, &fp) }
+		floats := func(w io.Writer, _ int) error {
+			_, err := w.Write(fp.part)
 			return err
 		}
-		at, off, err := chunk(i, cols, floats)
+		at, off, err := chunk(i, colsPart, floats)
 		if err != nil {
 			return err
 		}
 		if at != nil {
-			scratch = leave(c, at, off, n, scratch)
+			scratch = leave(c, at, off, &fp, scratch)
 		}
 	}
 	return nil
 }
 
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += n
-	return n, err
-}
-
 // leave makes the points of the series all, a chunk of the state, read
-// their samples from its floats part as written, n bytes at off of at,
-// rather than from where they are (WriteStateLeaving). It reads the part
-// back into buf's memory (returned for the next chunk) and leaves the
-// points as they are unless every group reads as writeFloats wrote it.
-func leave(all []*seriesBuild, at io.ReaderAt, off int64, n int, buf []byte) []byte {
+// their samples from its floats part fp as written, at off of at, rather
+// than from where they are (WriteStateLeaving). It reads the part back
+// into buf's memory (returned for the next chunk) and leaves the points
+// as they are unless its segments have the sums of those written.
+func leave(all []*seriesBuild, at io.ReaderAt, off int64, fp *floatsPart, buf []byte) []byte {
+	n := len(fp.part)
 	buf = slices.Grow(buf[:0], n)[:n]
-	if _, err := at.ReadAt(buf, off); err != nil {
+	if _, err := at.ReadAt(buf, off); err != nil || !checkSegments(buf, fp.lens, lazySegment, fp.sums) {
 		return buf
 	}
-	// each walks the points with their samples' and iteration counts'
-	// groups, in writeFloats' order: f gets a point and where its samples
-	// begin and end in the part.
-	each := func(f func(p *Point, o, end int)) bool {
-		rest := buf
-		for _, sb := range all {
-			for pt := range sb.held() {
-				p := sb.point(pt)
-				k, l := p.NumSamples(), len(p.Iters())
-				o := n - len(rest)
-				var ok bool
-				if rest, ok = skipFloats(rest, k); !ok {
-					return false
-				}
-				if k > 0 && f != nil {
-					f(p, o, n-len(rest))
-				}
-				if rest, ok = skipFloats(rest, l); !ok {
-					return false
-				}
+	srcs := sources{at: at, off: off, sums: fp.sums, total: len(fp.part), unread: true}
+	o, li := 0, 0
+	for _, sb := range all {
+		for pt := range sb.held() {
+			p := sb.point(pt)
+			k := p.NumSamples()
+			if k == 0 {
+				continue
 			}
+			size := fp.lens[li]
+			li++
+			r := p.rare()
+			p.setSamples(srcs.ref(o, o+size, k))
+			p.setRareValue(r)
+			o += size
 		}
-		return len(rest) == 0
 	}
-	if !each(nil) {
-		return buf
-	}
-	srcs := sources{part: buf, at: at, off: off}
-	each(func(p *Point, o, end int) {
-		r := p.rare()
-		p.setSamples(srcs.ref(o, end, p.NumSamples()))
-		p.setRareValue(r)
-	})
 	srcs.end()
 	return buf
 }
@@ -420,10 +405,28 @@ func writeHead(w io.Writer, offset int, v any) error {
 	return err
 }
 
+// appendChunkCols appends the columns of the series all to dst
+// (chunkcols.go), lens being the lengths of their samples' groups in order.
+func appendChunkCols(dst []byte, all []*seriesBuild, ri []int32, lens []int) []byte {
+	li := 0
+	for _, sb := range all {
+		n := 0
+		for pt := range sb.held() {
+			if sb.point(pt).NumSamples() > 0 {
+				n++
+			}
+		}
+		dst = appendSeriesCols(dst, sb, ri, lens[li:li+n])
+		li += n
+	}
+	return dst
+}
+
 // writeChunk writes the columns part of chunk i of a state: the series
-// all, ri mapping run indices to their places in the state.
-func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) error {
-	m := chunkMeta{Version: stateVersion, Index: i}
+// all, their columns cols (appendChunkCols), fp their floats part.
+func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, cols []byte, fp *floatsPart) error {
+	m := chunkMeta{Version: stateVersion, Index: i, Sum: crc32.Checksum(cols, castagnoli),
+		Floats: len(fp.part), Segment: lazySegment, Sums: fp.sums}
 	for _, sb := range all {
 		s := sb.s
 		ss := stateSeries{s.Key, s.Case, s.Context, s.Metric, s.Origin, sb.originPos, sb.value, int(sb.held()), sb.maxArt, false, nil}
@@ -450,77 +453,8 @@ func writeChunk(w io.Writer, offset, i int, all []*seriesBuild, ri []int32) erro
 	if err := writeHead(w, offset, &m); err != nil {
 		return err
 	}
-	// The points, series after series (floatcodec.go): the artifact's and
-	// the run's index as differences from the point before in the series,
-	// the counts of samples (with the OK flag) and iteration counts, the
-	// value.
-	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
-	var prev *seriesBuild
-	var art, run int64
-	var hint int
-	c.each(func(p *Point, sb *seriesBuild, pt int32) {
-		if sb != prev {
-			prev, art, run, hint = sb, 0, 0, 0
-		}
-		r := int64(ri[sb.runs.at(pt)])
-		c.dst = binary.AppendVarint(c.dst, int64(p.Artifact)-art)
-		c.dst = binary.AppendVarint(c.dst, r-run)
-		art, run = int64(p.Artifact), r
-		ok := uint64(0)
-		if p.OK() {
-			ok = 1
-		}
-		c.dst = binary.AppendUvarint(c.dst, uint64(p.NumSamples())<<1|ok)
-		c.dst = binary.AppendUvarint(c.dst, uint64(len(p.Iters())))
-		c.dst = appendFloats(c.dst, []float64{p.Value}, &hint)
-	})
-	return c.end()
-}
-
-// writeFloats writes the floats part of a chunk of the series all: every
-// point's samples and then its iteration counts, each a group of
-// floatcodec.go's.
-func writeFloats(w io.Writer, _ int, all []*seriesBuild) error {
-	c := columns{w: w, dst: make([]byte, 0, 1<<20+4096), all: all}
-	var prev *seriesBuild
-	var samples, iters int
-	var peek segPeek
-	c.each(func(p *Point, sb *seriesBuild, _ int32) {
-		if sb != prev {
-			prev, samples, iters = sb, 0, 0
-		}
-		c.dst = appendSamples(c.dst, p, &samples, &peek)
-		c.dst = appendFloats(c.dst, p.Iters(), &iters)
-	})
-	return c.end()
-}
-
-// columns writes a chunk's columns, a megabyte at a time, one pass over
-// its points per column.
-type columns struct {
-	w   io.Writer
-	dst []byte
-	err error
-	all []*seriesBuild
-}
-
-func (c *columns) each(f func(p *Point, sb *seriesBuild, pt int32)) {
-	for _, sb := range c.all {
-		for pt := range sb.held() {
-			f(sb.point(pt), sb, pt)
-			if len(c.dst) >= 1<<20 && c.err == nil {
-				_, c.err = c.w.Write(c.dst)
-				c.dst = c.dst[:0]
-			}
-		}
-	}
-}
-
-func (c *columns) end() error {
-	if c.err == nil {
-		_, c.err = c.w.Write(c.dst)
-	}
-	return c.err
+	_, err := w.Write(cols)
+	return err
 }
 
 // errState is returned for a state that does not decode.
@@ -680,36 +614,42 @@ func ResumeBuilderFrom(opts BuildOptions, state []byte, chunk func(i int, cols, 
 // runs are the state's, newPos maps its positions to this build's.
 // Nothing it returns refers to the columns; its points' samples refer to
 // the floats part (which the caller must not reuse), or, when parts.At is
-// set, to segments of it read again from there.
+// set, to segments of it read again from there. With parts.At, the floats
+// part need not have been read (parts.Floats nil, parts.FloatsLen its
+// length): the columns say where each point's samples are, and the
+// chunk's head the sums its segments are checked against when read.
 func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPos func(int) int, rename func(string) string) ([]*seriesBuild, error) {
-	data, floats := parts.Cols, parts.Floats
 	var m chunkMeta
-	cols, err := readHead(data, &m)
+	cols, err := readHead(parts.Cols, &m)
 	if err != nil {
 		return nil, err
 	}
-	if m.Version != stateVersion || m.Index != i || len(m.Series) != want.Series || m.Points != want.Points {
+	if m.Version != stateVersion || m.Index != i || len(m.Series) != want.Series || m.Points != want.Points ||
+		crc32.Checksum(cols, castagnoli) != m.Sum {
+		return nil, errState
+	}
+	floats := parts.Floats
+	unread := parts.At != nil && floats == nil
+	switch {
+	case m.Floats < 0 || m.Floats > math.MaxUint32: // a sample's offset is 32 bits
+		return nil, errState
+	case !unread && len(floats) != m.Floats, unread && parts.FloatsLen != m.Floats:
+		return nil, errState
+	case m.Segment <= 0:
 		return nil, errState
 	}
 	np, ns, ni := m.Points, m.Samples, m.Iters
-	// Every point takes at least 5 bytes of the columns (four varints and
-	// a value's scale byte), every sample and iteration count at least 1
-	// of the floats part: the counts are bounded by what was read before
+	// Every point takes at least a byte of the columns (its value's),
+	// every sample a byte of the floats part and every iteration count one
+	// of the columns: the counts are bounded by what was read before
 	// anything is allocated.
-	if np < 0 || ns < 0 || ni < 0 || np > len(cols)/5 || ns > len(floats) || ni > len(floats)-ns {
+	if np < 0 || ns < 0 || ni < 0 || np > len(cols) || ns > m.Floats || ni > len(cols) {
 		return nil, errState
 	}
-	if len(floats) > math.MaxUint32 {
-		return nil, errState // a sample's offset is 32 bits
+	srcs := sources{part: floats, at: parts.At, off: parts.Off, total: m.Floats, seg: m.Segment}
+	if unread {
+		srcs.sums, srcs.unread = m.Sums, true
 	}
-	// The samples stay encoded, in floats' memory (sampleRef) or in
-	// parts.At's; they are checked here, decoded when asked for.
-	// A point's offset into its source is 20 bits (sampleRef): the
-	// chunk's samples are cut into sources of at most that (of
-	// lazySegment when left in parts.At), each begun where a point's
-	// samples would be past it.
-	all := floats
-	srcs := sources{part: all, at: parts.At, off: parts.Off}
 	iters := make([]float64, ni)
 	// Each series' points get room for a few more (a nightly build adds
 	// one to every series): without it, adding one copied every series'
@@ -743,7 +683,14 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 	}
 	ei, si, ri := 0, 0, 0
 	out := make([]*seriesBuild, 0, len(m.Series))
-	at, so, io := 0, 0, 0
+	r := varints{b: cols}
+	var counts, nIters []uint32 // by point of a series
+	var lens []int              // of the chunk's samples' groups, to check them when read
+	if !unread {
+		lens = make([]int, 0, np)
+	}
+	var block [valueBlock]float64
+	at, so, io, fo := 0, 0, 0, 0
 	for _, ss := range m.Series {
 		if ss.N < 0 || ss.N > np-at {
 			return nil, errState
@@ -757,48 +704,113 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 			out = append(out, &seriesBuild{s: s, skeleton: true, value: ss.Value, maxArt: -1, old: ss.Arts, originPos: newPos(ss.OriginPos)})
 			continue
 		}
-		pts := slab[rb : rb+ss.N : rb+roomFor(ss.N)]
-		rb += roomFor(ss.N)
-		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(ss.N),
+		n := ss.N
+		pts := slab[rb : rb+n : rb+roomFor(n)]
+		rb += roomFor(n)
+		sb := &seriesBuild{s: s, pts: [][]Point{pts}, flat: true, value: ss.Value, n: int32(n),
 			maxArt: ss.MaxArt, originPos: newPos(ss.OriginPos)}
-		var art, run int64
+		// The columns, one after the other (chunkcols.go).
+		col := rleReader{r: &r, n: n}
+		var art int64
 		for j := range pts {
-			g := at + j
-			p := &pts[j]
-			r := varints{b: cols}
-			art, run = art+r.varint(), run+r.varint()
-			k, l := r.uvarint(), r.uvarint()
-			if r.bad || art < 0 || art >= int64(arts) || run < 0 || run >= int64(runs) {
+			art += unzigzag(col.next())
+			if art < 0 || art >= int64(arts) {
 				return nil, errState
 			}
-			cols = r.b
+			pts[j].Artifact = int32(art)
+		}
+		if !col.done() {
+			return nil, errState
+		}
+		col = rleReader{r: &r, n: n}
+		var run int64
+		for range pts {
+			run += unzigzag(col.next())
+			if run < 0 || run >= int64(runs) {
+				return nil, errState
+			}
 			sb.runs.add(int32(run))
-			var value [1]float64
+		}
+		if !col.done() {
+			return nil, errState
+		}
+		counts, nIters = counts[:0], nIters[:0]
+		withSamples := 0
+		col = rleReader{r: &r, n: n}
+		for range pts {
+			k := col.next()
+			if k>>1 > uint64(ns-so) {
+				return nil, errState
+			}
+			counts = append(counts, uint32(k))
+			so += int(k >> 1)
+			if k>>1 > 0 {
+				withSamples++
+			}
+		}
+		if !col.done() {
+			return nil, errState
+		}
+		io0 := io
+		col = rleReader{r: &r, n: n}
+		for range pts {
+			l := col.next()
+			if l > uint64(ni-io) {
+				return nil, errState
+			}
+			nIters = append(nIters, uint32(l))
+			io += int(l)
+		}
+		if !col.done() {
+			return nil, errState
+		}
+		// The groups' lengths, read again below from sizes.
+		sizes, o := varints{b: r.b}, fo // o: where the series' first group begins
+		for range withSamples {
+			l := r.uvarint()
+			if l == 0 || l > uint64(m.Floats-fo) {
+				return nil, errState
+			}
+			if !unread {
+				lens = append(lens, int(l))
+			}
+			fo += int(l)
+		}
+		if r.bad {
+			return nil, errState
+		}
+		for b := 0; b < n; b += valueBlock {
+			vals := block[:min(valueBlock, n-b)]
 			var ok bool
-			if cols, ok = readFloats(cols, value[:]); !ok {
+			if r.b, ok = readFloats(r.b, vals); !ok {
 				return nil, errState
 			}
-			p.Artifact = int32(art)
-			p.SetValue(value[0], k&1 == 1)
-			k >>= 1
-			if k > uint64(ns-so) || l > uint64(ni-io) {
-				return nil, errState
+			for k, v := range vals {
+				pts[b+k].SetValue(v, counts[b+k]&1 == 1)
 			}
-			if k > 0 {
-				o := len(all) - len(floats)
-				if floats, ok = skipFloats(floats, int(k)); !ok {
+		}
+		io = io0
+		for j := range pts {
+			p := &pts[j]
+			g := at + j
+			if k := int(counts[j] >> 1); k > 0 {
+				// A group is a scale byte and a byte or more per sample.
+				size := int(sizes.uvarint())
+				if size <= k {
 					return nil, errState
 				}
-				p.setSamples(srcs.ref(o, len(all)-len(floats), int(k)))
+				p.setSamples(srcs.ref(o, o+size, k))
+				o += size
 			}
 			var its []float64
-			if l > 0 {
-				its = iters[io : io+int(l) : io+int(l)]
-				if floats, ok = readFloats(floats, its); !ok {
+			if l := int(nIters[j]); l > 0 {
+				its = iters[io : io+l : io+l]
+				var ok bool
+				if r.b, ok = readFloats(r.b, its); !ok {
 					return nil, errState
 				}
+				io += l
 			}
-			so, io = so+int(k), io+int(l)
 			if ei < len(m.Errors) && m.Errors[ei].Point == g {
 				p.SetFailure(m.Errors[ei].Msg)
 				ei++
@@ -818,12 +830,17 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 			}
 		}
 		out = append(out, sb)
-		at += ss.N
+		at += n
 	}
-	if at != np || so != ns || io != ni || len(cols) != 0 || len(floats) != 0 {
+	if at != np || so != ns || io != ni || fo != m.Floats || len(r.b) != 0 || r.bad {
 		return nil, errState
 	}
-	srcs.end()
+	if !unread && !checkSegments(floats, lens, m.Segment, m.Sums) {
+		return nil, errState
+	}
+	if !srcs.end() {
+		return nil, errState
+	}
 	return out, nil
 }
 

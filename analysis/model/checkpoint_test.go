@@ -433,13 +433,17 @@ func TestResumeCorrupt(t *testing.T) {
 			return chunk(i, scratch)
 		}, pos)
 	})
+	// Every byte of a floats part is under its segment's sum.
 	flip(f1, func(bad []byte) {
-		ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
+		_, err := ResumeBuilder(BuildOptions{}, state, func(i int, scratch []byte) ([]byte, []byte, bool) {
 			if i == 1 {
 				return c1, bad, true
 			}
 			return chunk(i, scratch)
 		}, pos)
+		if err == nil {
+			t.Fatal("a floats part with a byte flipped resumed")
+		}
 	})
 }
 

@@ -221,8 +221,9 @@ func (p *Point) setSamples(r sampleRef) {
 // sampleSrc is memory that points' samples refer to: decoded floats (a
 // point's own), or encoded groups (floatcodec.go) in memory (enc: a
 // builder's slab or block, a checkpoint chunk's floats part) or in a
-// file (seg: lazyfloats.go), which were checked when they were read
-// (skipFloats) or written, so decoding them cannot fail. What a point
+// file (seg: lazyfloats.go), which are the bytes a builder wrote (their
+// segments' CRC-32Cs are those the checkpoint lists, checked when they
+// are read), so decoding them does not fail. What a point
 // refers to is never written again (a slab is appended to past it, a
 // block is moved to a file whole). A source shared by many points has no
 // rare values; a point with rare values has a source of its own
@@ -304,7 +305,7 @@ func (p *Point) SamplesTo(buf []float64) []float64 {
 		return out
 	}
 	if _, ok := readFloats(r.src.bytes()[r.off:], out); !ok {
-		// skipFloats checked these bytes when the chunk was read.
+		// Their segment's sum is the one listed when it was written.
 		panic("model: encoded samples that were checked do not decode")
 	}
 	return out

@@ -20,11 +20,14 @@ import (
 // written again) reads. Kept in memory as read they were the largest
 // part of a resumed dataset after its points (at L 0.8 GB of the 2 GB a
 // nightly build held). So a chunk whose floats part the caller can read
-// again (ChunkParts.At, the store's file, kept open) is read once, to
-// check it and find every point's samples, and then dropped: its points
+// again (ChunkParts.At, the store's file, kept open) is not kept: its
+// columns say where each point's samples are (chunkcols.go), its points
 // refer to segments of about lazySegment bytes of it, and a segment is
-// read again, whole, the first time a point's samples in it are asked
-// for, and kept while the segments read since are within segmentBudget.
+// read, whole, the first time a point's samples in it are asked for, and
+// kept while the segments read since are within segmentBudget. The part
+// is read at resume only when the caller reads it (to check its segments'
+// sums); the store does not read one whose identity on disk it trusts
+// (at L, 0.84 GB a nightly build no longer reads).
 // A nightly build reads one or two segments per series. A builder that
 // writes its state (a cold build's checkpoint, written before its
 // analysis) leaves its points' samples in the files it wrote the same way
@@ -38,9 +41,9 @@ import (
 // GB) until its checkpoint, written series by series from the blocks,
 // takes over.
 //
-// Each segment's CRC-32C is taken when the chunk is read (or the block
-// written) and checked when the segment is read again: the file is the
-// store's, open since, and
+// Each segment's CRC-32C is listed in the chunk's head (taken when the
+// block is written, for a spill file) and checked when the segment is
+// read: the file is the store's, open since, and
 // only a process that writes into the store's files in place while a build
 // runs could change it. Then Point.Samples, which must not fail, panics
 // with a message saying so (the store's own writes replace a file by a
@@ -57,11 +60,16 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // stays, beginning at Off: the resumed points then read their samples
 // from At when they are asked for, and Floats is the caller's memory
 // again once the chunk is resumed. Without At the points refer to Floats,
-// which the caller must not reuse.
+// which the caller must not reuse. With At, Floats may be nil: the
+// caller did not read the part (it vouches for the file, as the store
+// does for one whose identity on disk is the one it checked), which is
+// FloatsLen bytes long, and each segment is checked against the sum the
+// chunk lists when it is first read.
 type ChunkParts struct {
 	Cols, Floats []byte
 	At           io.ReaderAt
 	Off          int64
+	FloatsLen    int
 }
 
 // segment is a stretch of a floats part left in its file (ChunkParts.At).
@@ -174,11 +182,17 @@ func (p *segPeek) bytes(s *segment) []byte {
 // point's samples longer than that): cut past it, segments of a little
 // over 4 KiB took the 4,864-byte size class.
 type sources struct {
-	part  []byte
-	at    io.ReaderAt
-	off   int64
-	src   *sampleSrc
-	begin int
+	part   []byte // nil when it was not read (unread)
+	at     io.ReaderAt
+	off    int64
+	src    *sampleSrc
+	begin  int
+	total  int      // the part's length
+	seg    int      // the size segments are cut at: lazySegment when 0
+	sums   []uint32 // the segments' sums, when unread
+	nseg   int      // the segments sealed
+	unread bool
+	bad    bool // more segments than sums
 }
 
 // ref is the reference of n samples at bytes o to end of the part, the
@@ -186,7 +200,11 @@ type sources struct {
 func (ss *sources) ref(o, end, n int) sampleRef {
 	cut := o-ss.begin > maxOff
 	if ss.at != nil {
-		cut = o > ss.begin && end-ss.begin > lazySegment
+		size := ss.seg
+		if size == 0 {
+			size = lazySegment
+		}
+		cut = o > ss.begin && end-ss.begin > size
 	}
 	if ss.src == nil || cut {
 		ss.seal(o)
@@ -200,13 +218,28 @@ func (ss *sources) ref(o, end, n int) sampleRef {
 	return sampleRef{src: ss.src, off: uint32(o - ss.begin), n: uint32(n)}
 }
 
-// end ends the last source, at the part's end.
-func (ss *sources) end() { ss.seal(len(ss.part)) }
+// end ends the last source, at the part's end, and reports whether there
+// were as many segments as sums (when the sums were given).
+func (ss *sources) end() bool {
+	ss.seal(ss.total)
+	return !ss.bad && (!ss.unread || ss.nseg == len(ss.sums))
+}
 
 // seal ends the last source's segment, if it has one, at byte o: its
 // bytes run from where it begins to the next one's beginning.
 func (ss *sources) seal(o int) {
-	if ss.src != nil && ss.src.seg != nil {
-		ss.src.seg.seal(ss.part[ss.begin:o])
+	if ss.src == nil || ss.src.seg == nil {
+		return
 	}
+	seg := ss.src.seg
+	if !ss.unread {
+		seg.seal(ss.part[ss.begin:o])
+		return
+	}
+	if ss.nseg >= len(ss.sums) {
+		ss.bad = true
+		return
+	}
+	seg.size, seg.sum = o-ss.begin, ss.sums[ss.nseg]
+	ss.nseg++
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -34,9 +35,12 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 // after a header, counting reads into reads. files are the files made.
 type lazyChunks struct {
 	chunk func(int, []byte) ([]byte, []byte, bool)
-	reads atomic.Int64
-	mu    sync.Mutex
-	files []*memFile
+	// unread: the floats part is not read, as the store does not read one
+	// it trusts (ChunkParts.FloatsLen).
+	unread bool
+	reads  atomic.Int64
+	mu     sync.Mutex
+	files  []*memFile
 }
 
 func (l *lazyChunks) read(i int, cols, floats []byte) (ChunkParts, bool) {
@@ -49,16 +53,26 @@ func (l *lazyChunks) read(i int, cols, floats []byte) (ChunkParts, bool) {
 	l.mu.Lock()
 	l.files = append(l.files, file)
 	l.mu.Unlock()
+	if l.unread {
+		return ChunkParts{Cols: c, At: file, Off: header, FloatsLen: len(f)}, true
+	}
 	return ChunkParts{Cols: c, Floats: append(floats[:0], f...), At: file, Off: header}, true
 }
 
 // TestLazySamples: a builder resumed from chunks whose floats part stays
-// in a file reads none of it until a point's samples are asked for, then
+// in a file (read and checked, or not read: unread) reads none of it
+// again until a point's samples are asked for, then
 // the segment that holds them; it builds the dataset a full builder
 // builds, although the memory it read the floats into is overwritten;
 // its state, written again, is the same bytes; and a file changed under it
 // panics with a message rather than giving other numbers.
 func TestLazySamples(t *testing.T) {
+	for _, unread := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unread=%t", unread), func(t *testing.T) { lazySamples(t, unread) })
+	}
+}
+
+func lazySamples(t *testing.T, unread bool) {
 	full, origins := historyBuilder(5, 3000)
 	state, chunk := writeState(t, full, 0)
 	var again []byte
@@ -67,7 +81,7 @@ func TestLazySamples(t *testing.T) {
 		again, _ = writeState(t, b, 0)
 	}
 	want := full.Dataset()
-	l := &lazyChunks{chunk: chunk}
+	l := &lazyChunks{chunk: chunk, unread: unread}
 	pos := func(i int, origin string) (int, string, bool) { return i, origin, origins[i] == origin }
 	b, err := ResumeBuilderFrom(BuildOptions{}, state, l.read, pos)
 	if err != nil {
@@ -114,7 +128,7 @@ func TestLazySamples(t *testing.T) {
 	}
 	// Written again from another resumed builder, read lazily: the
 	// same state (the groups copied as they are).
-	l2 := &lazyChunks{chunk: chunk}
+	l2 := &lazyChunks{chunk: chunk, unread: unread}
 	b2, err := ResumeBuilderFrom(BuildOptions{}, state, l2.read, pos)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +137,7 @@ func TestLazySamples(t *testing.T) {
 		t.Error("the state written from a lazily resumed builder differs")
 	}
 	// A file changed under a resumed builder.
-	l3 := &lazyChunks{chunk: chunk}
+	l3 := &lazyChunks{chunk: chunk, unread: unread}
 	b3, err := ResumeBuilderFrom(BuildOptions{}, state, l3.read, pos)
 	if err != nil {
 		t.Fatal(err)

@@ -82,8 +82,11 @@ func (s *Store) HasCheckpoint(options string) bool {
 //
 // A chunk's floats part comes with its file, open (model.ChunkParts.At):
 // the resumed dataset reads its points' samples from there when they are
-// asked for, rather than holding them (model's lazyfloats.go). The file
-// is the one that was read and checked: a later build's checkpoint
+// asked for, rather than holding them (model's lazyfloats.go). It is not
+// read at all when its identity on disk is the one a build checked
+// (openTrusted): the chunk's columns list its segments' sums, each checked
+// when the segment is read. The file is the one that was read and checked,
+// or trusted: a later build's checkpoint
 // replaces it by a rename, which leaves the open file as it was. It is
 // closed when the dataset no longer refers to it (os.File's cleanup).
 func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk func(i int, cols, floats []byte) (model.ChunkParts, bool), ok bool) {
@@ -109,7 +112,11 @@ func (s *Store) Checkpoint(options string) (held []Held, state []byte, chunk fun
 			return model.ChunkParts{}, false
 		}
 		name := floatsName(i)
-		floats, f, ok := s.readOpen(name, partVersion(name, options, gen), floats, true)
+		v := partVersion(name, options, gen)
+		if f, n, ok := s.openTrusted(name, v); ok {
+			return model.ChunkParts{Cols: cols, At: f, Off: payloadOffset(name), FloatsLen: n}, true
+		}
+		floats, f, ok := s.readOpen(name, v, floats, true)
 		if !ok {
 			return model.ChunkParts{}, false
 		}
