@@ -758,7 +758,7 @@ func (c *Comparer) computeHeads() {
 				from := 0
 				var kept headlines
 				if cache != nil {
-					if old := cache.get(s.Key); old != nil {
+					if old := cache.take(s.Key); old != nil {
 						from = resumeAt(old, cache.Unchanged, vals, bySeries[i], breaks[i], opts.Headline)
 						kept = old.before(from)
 					}

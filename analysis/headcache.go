@@ -84,7 +84,8 @@ type CachedVerdict struct {
 	V   Verdict
 }
 
-// CachedNoise is a width measured at a main-line position (noisePoint).
+// CachedNoise is a width measured at a main-line position: W on N values
+// of history.
 type CachedNoise struct {
 	Pos, N int32
 	W      float32
@@ -137,10 +138,21 @@ func (c *HeadCache) begin(o HeadlineOptions) {
 	c.used = c.used[:0]
 }
 
-func (c *HeadCache) get(k model.SeriesKey) *CachedHeads {
+// take returns series k's entry and drops it from the cache: a build uses
+// each once, and what the entry holds (at L 57 MB of verdicts) is freed
+// once the series' own are computed rather than at the end of the build.
+// A second analysis with the cache computes everything again.
+func (c *HeadCache) take(k model.SeriesKey) *CachedHeads {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.old[k]
+	e := c.old[k]
+	if e == nil {
+		return nil
+	}
+	delete(c.old, k)
+	taken := *e
+	*e = CachedHeads{} // the loaded entries' array lets go of it
+	return &taken
 }
 
 func (c *HeadCache) put(e CachedHeads, recomputed int) {
@@ -212,18 +224,9 @@ func sameStep(a, b changepoint.Step) bool {
 		same(a.Before, b.Before) && same(a.After, b.After) && same(a.Change, b.Change) && same(a.P, b.P)
 }
 
-// cached turns headlines into an entry's verdicts and noise.
-func (h headlines) cached() ([]CachedVerdict, []CachedNoise) {
-	vs := make([]CachedVerdict, len(h.verdicts))
-	for i, v := range h.verdicts {
-		vs[i] = CachedVerdict{v.pos, v.v}
-	}
-	ns := make([]CachedNoise, len(h.noise))
-	for i, n := range h.noise {
-		ns[i] = CachedNoise{n.pos, n.n, n.w}
-	}
-	return vs, ns
-}
+// cached is the entry's verdicts and noise: headlines' own, shared (they
+// are not changed once computed).
+func (h headlines) cached() ([]CachedVerdict, []CachedNoise) { return h.verdicts, h.noise }
 
 // before returns the entry's verdicts and noise points at positions
 // before r, with room after them for those of the positions from r on
@@ -242,15 +245,15 @@ func (e *CachedHeads) before(r int) headlines {
 			nn++
 		}
 	}
-	h := headlines{verdicts: make([]posVerdict, 0, nv+nv/64+8), noise: make([]noisePoint, 0, nn+nn/64+8)}
+	h := headlines{verdicts: make([]CachedVerdict, 0, nv+nv/64+8), noise: make([]CachedNoise, 0, nn+nn/64+8)}
 	for _, v := range e.Verdicts {
 		if int(v.Pos) < r {
-			h.verdicts = append(h.verdicts, posVerdict{v.Pos, v.V})
+			h.verdicts = append(h.verdicts, v)
 		}
 	}
 	for _, n := range e.Noise {
 		if int(n.Pos) < r {
-			h.noise = append(h.noise, noisePoint{n.Pos, n.N, n.W})
+			h.noise = append(h.noise, n)
 		}
 	}
 	return h

@@ -162,48 +162,39 @@ func (o HeadlineOptions) withDefaults() HeadlineOptions {
 	return o
 }
 
-// posVerdict is a verdict at a main-line position (of the row comparing
-// it with its predecessor).
-type posVerdict struct {
-	pos int32
-	v   Verdict
-}
-
 // headlines are the verdicts of one series' consecutive main-line rows,
 // sparse (a row without one is inside the noise: StateNone), and its noise
 // along the main line: the width where it was measured (at every position
 // while the history is short, then once a block), so that every row can
 // show the threshold of its noise.
+//
+// They are the headline cache's entries as they are (CachedVerdict,
+// CachedNoise: a verdict at the position of the row comparing it with its
+// predecessor; the width measured at a position on N values of history,
+// before smallSample and within-run evidence), which a build saves without
+// copying them (at L, 47 MB).
 type headlines struct {
-	verdicts []posVerdict
-	noise    []noisePoint
-}
-
-// noisePoint is the width measured at position pos on n values of
-// history, before smallSample and within-run evidence.
-type noisePoint struct {
-	pos int32
-	n   int32
-	w   float32
+	verdicts []CachedVerdict
+	noise    []CachedNoise
 }
 
 // at returns the verdict of the row at main-line position pos; a row
 // inside the noise gets StateNone with its noise (for se, the head's
 // standard error from within-run evidence).
 func (h headlines) at(pos int, se float64) Verdict {
-	i, ok := slices.BinarySearchFunc(h.verdicts, int32(pos), func(x posVerdict, p int32) int { return cmp.Compare(x.pos, p) })
+	i, ok := slices.BinarySearchFunc(h.verdicts, int32(pos), func(x CachedVerdict, p int32) int { return cmp.Compare(x.Pos, p) })
 	if ok {
-		return h.verdicts[i].v
+		return h.verdicts[i].V
 	}
 	v := Verdict{ConfirmedAt: -1}
-	j, found := slices.BinarySearchFunc(h.noise, int32(pos), func(x noisePoint, p int32) int { return cmp.Compare(x.pos, p) })
+	j, found := slices.BinarySearchFunc(h.noise, int32(pos), func(x CachedNoise, p int32) int { return cmp.Compare(x.Pos, p) })
 	if !found {
 		j--
 	}
 	if j >= 0 {
 		np := h.noise[j]
-		w := float64(np.w)
-		v.History, v.Width = int(np.n), math.Sqrt(w*w*smallSample(int(np.n))+se*se)
+		w := float64(np.W)
+		v.History, v.Width = int(np.N), math.Sqrt(w*w*smallSample(int(np.N))+se*se)
 	}
 	return v
 }
@@ -224,8 +215,8 @@ func (h headlines) at(pos int, se float64) Verdict {
 // same as a computation from 0 returns there (see Incremental headlines
 // in headcache.go); se is read only there.
 func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.Direction, o HeadlineOptions, from int) headlines {
-	var out []posVerdict
-	var noise []noisePoint
+	var out []CachedVerdict
+	var noise []CachedNoise
 	stepAt := map[int]Step{}
 	for _, st := range steps {
 		if !st.Gradual {
@@ -289,13 +280,13 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 		// The noise: the width of the values before p.
 		n := min(int(before[p]), o.WidthHistory)
 		if n < o.MinHistory {
-			out = append(out, posVerdict{int32(p), Verdict{State: StateYoung, History: n, ConfirmedAt: -1}})
+			out = append(out, CachedVerdict{int32(p), Verdict{State: StateYoung, History: n, ConfirmedAt: -1}})
 			continue
 		}
 		cur = p
 		w, fresh := widths.at(p, n, o.WidthHistory, histAt, &buf)
 		if fresh {
-			noise = append(noise, noisePoint{int32(p), int32(n), float32(w)})
+			noise = append(noise, CachedNoise{int32(p), int32(n), float32(w)})
 		}
 		w = math.Sqrt(w*w*smallSample(n) + se[p]*se[p])
 		// The level before p: the median of the segment's newest values.
@@ -313,7 +304,7 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 			v.Widths = math.Abs(logRatio(st.Before, st.After)) / w
 			v.Regression = IsRegression(st.After-st.Before, dir)
 			v.ConfirmedAt = st.Decided - 1
-			out = append(out, posVerdict{int32(p), v})
+			out = append(out, CachedVerdict{int32(p), v})
 			continue
 		}
 		if !(v.Widths >= o.Z) || visited(histAt(), level, dev) || !moved(logRatio(vals[p-1], vals[p]), dev) {
@@ -338,12 +329,12 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 			} else {
 				v.State = StateSpike
 			}
-			out = append(out, posVerdict{int32(p), v})
+			out = append(out, CachedVerdict{int32(p), v})
 			continue
 		}
 		if gradual(p) {
 			v.State = StateGradual
-			out = append(out, posVerdict{int32(p), v})
+			out = append(out, CachedVerdict{int32(p), v})
 			continue
 		}
 		var after []float64
@@ -365,7 +356,7 @@ func seriesHeadlines(vals, se []float64, steps []Step, breaks []int, dir model.D
 		default:
 			continue
 		}
-		out = append(out, posVerdict{int32(p), v})
+		out = append(out, CachedVerdict{int32(p), v})
 	}
 	return headlines{out, noise}
 }

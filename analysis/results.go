@@ -191,7 +191,7 @@ func (r *Results) computeDigests() {
 	var buf [8 + 4 + 1 + 1 + 8]byte
 	for i := range d.Series {
 		for _, pv := range r.cmp.headlinesOf(i).verdicts {
-			v := pv.v
+			v := pv.V
 			binary.LittleEndian.PutUint64(buf[0:], uint64(i))
 			binary.LittleEndian.PutUint32(buf[8:], uint32(len(v.State)))
 			buf[12] = b2u(v.Relevant)<<0 | b2u(v.Regression)<<1 | b2u(v.Large)<<2
@@ -199,9 +199,9 @@ func (r *Results) computeDigests() {
 				buf[13] = v.State[0]
 			}
 			binary.LittleEndian.PutUint64(buf[14:], math.Float64bits(float64(float32(v.Widths))))
-			hashes[pv.pos] = append(hashes[pv.pos], buf[:]...)
+			hashes[pv.Pos] = append(hashes[pv.Pos], buf[:]...)
 			if v.State == StateConfirmed {
-				hashes[pv.pos] = binary.LittleEndian.AppendUint64(hashes[pv.pos], uint64(v.ConfirmedAt))
+				hashes[pv.Pos] = binary.LittleEndian.AppendUint64(hashes[pv.Pos], uint64(v.ConfirmedAt))
 			}
 		}
 	}
