@@ -203,12 +203,14 @@ func resumeArchives(files []input, keys [][32]byte, opts model.BuildOptions, aop
 	}
 	// The state names its runs by their origins then, the checkpoint's
 	// files'; the builder takes the files' origins now.
+	release := holdGC()
 	b, err := model.ResumeBuilderFrom(opts, state, chunk, func(run int, origin string) (int, string, bool) {
 		if run >= len(runPos) || inputs[held[runPos[run]]].Origin != origin {
 			return 0, "", false
 		}
 		return runPos[run], files[runPos[run]].Origin, true
 	})
+	release()
 	if err != nil {
 		return archives{}, false
 	}
