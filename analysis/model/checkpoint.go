@@ -851,12 +851,6 @@ type varints struct {
 	bad bool
 }
 
-// varint is a zigzag-coded uvarint, as binary.Varint reads it.
-func (r *varints) varint() int64 {
-	u := r.uvarint()
-	return int64(u>>1) ^ -int64(u&1)
-}
-
 func (r *varints) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
