@@ -790,7 +790,7 @@ func TestCheckpointFloatsTrusted(t *testing.T) {
 	// The next build reads the checkpoint, checked, and records its files'
 	// identities (as a build an hour later would).
 	s = must(Open(dir, testOut))
-	_, state, chunk, ok := s.Checkpoint("opts")
+	_, _, chunk, ok := s.Checkpoint("opts")
 	if !ok {
 		t.Fatal("no checkpoint")
 	}
@@ -810,7 +810,7 @@ func TestCheckpointFloatsTrusted(t *testing.T) {
 	}
 	pos := func(run int, origin string) (int, string, bool) { return run, origin, origin == "a.json" }
 	s = must(Open(dir, testOut))
-	_, state, chunk, ok = s.Checkpoint("opts")
+	_, state, chunk, ok := s.Checkpoint("opts")
 	if !ok {
 		t.Fatal("no checkpoint")
 	}
