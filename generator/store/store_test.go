@@ -668,6 +668,24 @@ func TestOutputsIdentity(t *testing.T) {
 	}
 }
 
+// identifyLater records the identities of the files s read, as a build an
+// hour later would, and saves its index; the test is skipped where the
+// system keeps no status-change time (name's identity then stays empty).
+func identifyLater(t *testing.T, s *Store, name string) {
+	t.Helper()
+	s.mu.Lock()
+	s.identify(time.Now().Add(time.Hour))
+	ident := s.index[name].Ident
+	err := s.saveIndex()
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ident == "" {
+		t.Skip("no status-change time on this system: files are always checked")
+	}
+}
+
 // TestTrustedByIdentity: a named file a build read and kept is read by
 // the next build on its identity on disk, without its checksum, once it
 // is older than the clock's tick; a write to it (its time restored) moves
@@ -692,17 +710,7 @@ func TestTrustedByIdentity(t *testing.T) {
 	if !s.Load("value", "o", &got) {
 		t.Fatal("not read back")
 	}
-	s.mu.Lock()
-	s.identify(time.Now().Add(time.Hour))
-	ident := s.index[name].Ident
-	err := s.saveIndex()
-	s.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ident == "" {
-		t.Skip("no status-change time on this system: files are always checked")
-	}
+	identifyLater(t, s, name)
 	s, _ = Open(dir, testOut)
 	path := filepath.Join(s.dir, name)
 	data, _ := os.ReadFile(path)
@@ -780,11 +788,10 @@ func TestSaveGobs(t *testing.T) {
 // asked for, each segment checked against the sums the columns list);
 // changed since, it is read and checked whole.
 func TestCheckpointFloatsTrusted(t *testing.T) {
+	b := model.NewBuilder(model.BuildOptions{})
+	b.AddAt(0, "a.json", sampleEntry().Runs[0])
 	dir := t.TempDir()
 	s := must(Open(dir, testOut))
-	b := model.NewBuilder(model.BuildOptions{})
-	run := sampleEntry().Runs[0]
-	b.AddAt(0, "a.json", run)
 	s.SaveCheckpoint("opts", nil, b)
 	want := b.Dataset()
 	// The next build reads the checkpoint, checked, and records its files'
@@ -797,17 +804,7 @@ func TestCheckpointFloatsTrusted(t *testing.T) {
 	if parts, ok := chunk(0, nil, nil); !ok || parts.Floats == nil {
 		t.Fatalf("a floats part written just now: read %t, %d bytes", ok, len(parts.Floats))
 	}
-	s.mu.Lock()
-	s.identify(time.Now().Add(time.Hour))
-	ident := s.index[floatsName(0)].Ident
-	err := s.saveIndex()
-	s.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ident == "" {
-		t.Skip("no status-change time on this system: files are always checked")
-	}
+	identifyLater(t, s, floatsName(0))
 	pos := func(run int, origin string) (int, string, bool) { return run, origin, origin == "a.json" }
 	s = must(Open(dir, testOut))
 	_, state, chunk, ok := s.Checkpoint("opts")
