@@ -368,7 +368,7 @@ func leave(all []*seriesBuild, at io.ReaderAt, off int64, fp *floatsPart, buf []
 	if _, err := at.ReadAt(buf, off); err != nil || !checkSegments(buf, fp.lens, lazySegment, fp.sums) {
 		return buf
 	}
-	srcs := sources{at: at, off: off, sums: fp.sums, total: len(fp.part), unread: true}
+	srcs := sources{at: at, off: off, sums: fp.sums, total: len(fp.part), seg: lazySegment, unread: true}
 	o, li := 0, 0
 	for _, sb := range all {
 		for pt := range sb.held() {
@@ -408,16 +408,10 @@ func writeHead(w io.Writer, offset int, v any) error {
 // appendChunkCols appends the columns of the series all to dst
 // (chunkcols.go), lens being the lengths of their samples' groups in order.
 func appendChunkCols(dst []byte, all []*seriesBuild, ri []int32, lens []int) []byte {
-	li := 0
 	for _, sb := range all {
-		n := 0
-		for pt := range sb.held() {
-			if sb.point(pt).NumSamples() > 0 {
-				n++
-			}
-		}
-		dst = appendSeriesCols(dst, sb, ri, lens[li:li+n])
-		li += n
+		var n int
+		dst, n = appendSeriesCols(dst, sb, ri, lens)
+		lens = lens[n:]
 	}
 	return dst
 }
@@ -685,7 +679,8 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 	out := make([]*seriesBuild, 0, len(m.Series))
 	r := varints{b: cols}
 	var counts, nIters []uint32 // by point of a series
-	var lens []int              // of the chunk's samples' groups, to check them when read
+	var sizes []int             // of a series' samples' groups
+	var lens []int              // of the chunk's, to check them when read
 	if !unread {
 		lens = make([]int, 0, np)
 	}
@@ -764,20 +759,21 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 		if !col.done() {
 			return nil, errState
 		}
-		// The groups' lengths, read again below from sizes.
-		sizes, o := varints{b: r.b}, fo // o: where the series' first group begins
+		o := fo // where the series' first group begins
+		sizes = sizes[:0]
 		for range withSamples {
 			l := r.uvarint()
 			if l == 0 || l > uint64(m.Floats-fo) {
 				return nil, errState
 			}
-			if !unread {
-				lens = append(lens, int(l))
-			}
+			sizes = append(sizes, int(l))
 			fo += int(l)
 		}
 		if r.bad {
 			return nil, errState
+		}
+		if !unread {
+			lens = append(lens, sizes...)
 		}
 		for b := 0; b < n; b += valueBlock {
 			vals := block[:min(valueBlock, n-b)]
@@ -790,12 +786,14 @@ func resumeChunk(parts ChunkParts, i int, want stateChunk, arts, runs int, newPo
 			}
 		}
 		io = io0
+		next := 0 // in sizes
 		for j := range pts {
 			p := &pts[j]
 			g := at + j
 			if k := int(counts[j] >> 1); k > 0 {
 				// A group is a scale byte and a byte or more per sample.
-				size := int(sizes.uvarint())
+				size := sizes[next]
+				next++
 				if size <= k {
 					return nil, errState
 				}

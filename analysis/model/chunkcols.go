@@ -39,10 +39,9 @@ const valueBlock = 64
 
 // rle writes a run-length coded column: (value, count − 1) pairs.
 type rle struct {
-	dst   []byte
-	v     uint64
-	n     uint64
-	coded func(dst []byte, v uint64) []byte
+	dst []byte
+	v   uint64
+	n   uint64
 }
 
 func (r *rle) add(v uint64) {
@@ -56,7 +55,7 @@ func (r *rle) add(v uint64) {
 
 func (r *rle) flush() {
 	if r.n > 0 {
-		r.dst = r.coded(r.dst, r.v)
+		r.dst = binary.AppendUvarint(r.dst, r.v)
 		r.dst = binary.AppendUvarint(r.dst, r.n-1)
 	}
 	r.n = 0
@@ -64,15 +63,14 @@ func (r *rle) flush() {
 
 func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
-func appendUvarint(dst []byte, v uint64) []byte { return binary.AppendUvarint(dst, v) }
-
 // appendSeriesCols appends sb's columns (above) to dst: ri maps its run
-// indices to the state's, lens are the byte lengths of its points' samples'
-// groups in the floats part, in order.
-func appendSeriesCols(dst []byte, sb *seriesBuild, ri []int32, lens []int) []byte {
+// indices to the state's, lens are the byte lengths of the samples' groups
+// in the floats part from sb's first point with samples on; it returns how
+// many of them are sb's.
+func appendSeriesCols(dst []byte, sb *seriesBuild, ri []int32, lens []int) ([]byte, int) {
 	n := sb.held()
 	col := func(f func(r *rle, p *Point, pt int32)) {
-		r := rle{dst: dst, coded: appendUvarint}
+		r := rle{dst: dst}
 		for pt := range n {
 			f(&r, sb.point(pt), pt)
 		}
@@ -98,8 +96,12 @@ func appendSeriesCols(dst []byte, sb *seriesBuild, ri []int32, lens []int) []byt
 		r.add(uint64(p.NumSamples())<<1 | ok)
 	})
 	col(func(r *rle, p *Point, _ int32) { r.add(uint64(len(p.Iters()))) })
-	for _, l := range lens {
-		dst = binary.AppendUvarint(dst, uint64(l))
+	used := 0
+	for pt := range n {
+		if sb.point(pt).NumSamples() > 0 {
+			dst = binary.AppendUvarint(dst, uint64(lens[used]))
+			used++
+		}
 	}
 	var block [valueBlock]float64
 	hint := 0
@@ -114,7 +116,7 @@ func appendSeriesCols(dst []byte, sb *seriesBuild, ri []int32, lens []int) []byt
 	for pt := range n {
 		dst = appendFloats(dst, sb.point(pt).Iters(), &hint)
 	}
-	return dst
+	return dst, used
 }
 
 // rleReader reads a run-length coded column of n values.
@@ -160,8 +162,8 @@ type floatsPart struct {
 	sums []uint32 // the CRC-32C of each segment (eachSegment)
 }
 
-// encodeFloats encodes the floats part of a chunk of the series all into
-// fp's memory.
+// encode encodes the floats part of a chunk of the series all into fp's
+// memory.
 func (fp *floatsPart) encode(all []*seriesBuild) {
 	dst, lens := fp.part[:0], fp.lens[:0]
 	var peek segPeek
@@ -191,7 +193,7 @@ func eachSegment(lens []int, total, size int, f func(begin, end int)) {
 	begin, o := -1, 0
 	for _, n := range lens {
 		end := o + n
-		if begin < 0 || o > begin && end-begin > size {
+		if begin < 0 || cutsSegment(begin, o, end, size) {
 			if begin >= 0 {
 				f(begin, o)
 			}
@@ -203,6 +205,12 @@ func eachSegment(lens []int, total, size int, f func(begin, end int)) {
 		f(begin, total)
 	}
 }
+
+// cutsSegment reports whether the group at bytes o to end begins a new
+// segment of those cut at size bytes, the current one beginning at begin:
+// a segment ends before the first group that would end past size bytes from
+// its beginning (but holds one group at least).
+func cutsSegment(begin, o, end, size int) bool { return o > begin && end-begin > size }
 
 // checkSegments reports whether the segments of part (eachSegment) have
 // the sums listed.

@@ -188,7 +188,7 @@ type sources struct {
 	src    *sampleSrc
 	begin  int
 	total  int      // the part's length
-	seg    int      // the size segments are cut at: lazySegment when 0
+	seg    int      // the size segments in at are cut at (cutsSegment)
 	sums   []uint32 // the segments' sums, when unread
 	nseg   int      // the segments sealed
 	unread bool
@@ -200,11 +200,7 @@ type sources struct {
 func (ss *sources) ref(o, end, n int) sampleRef {
 	cut := o-ss.begin > maxOff
 	if ss.at != nil {
-		size := ss.seg
-		if size == 0 {
-			size = lazySegment
-		}
-		cut = o > ss.begin && end-ss.begin > size
+		cut = cutsSegment(ss.begin, o, end, ss.seg)
 	}
 	if ss.src == nil || cut {
 		ss.seal(o)
