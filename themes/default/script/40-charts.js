@@ -274,12 +274,16 @@ function drawOverview(c, spec, all) {
 // analysis.MedianOf).
 function medianOf(points) {
   var xs = [];
-  points.forEach(function (p) { if (p.artifact && !p.error && p.value !== null) { xs.push(p.value); } });
+  points.forEach(function (p) { if (overviewDraws(p)) { xs.push(p.value); } });
   if (!xs.length) { return NaN; }
   xs.sort(function (a, b) { return a - b; });
   var n = xs.length;
   return n % 2 ? xs[(n - 1) / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
 }
+
+// overviewDraws reports whether an overview draws point p: a main-line
+// point with a value and no failure.
+function overviewDraws(p) { return p.artifact && !p.error && p.value !== null; }
 
 // renderOverview (re)draws an overview chart in the page's view. In
 // percent of the median, a series without a positive median (medianOf)
@@ -302,8 +306,8 @@ function renderOverview(c) {
     if (!absolute && !(medians[s.id] > 0)) { skipped.push(s.name); return; }
     var items = [];
     h.points.forEach(function (p) {
+      if (!overviewDraws(p)) { return; }
       var a = p.artifact;
-      if (!a || p.error || p.value === null) { return; }
       var y = absolute ? p.value / axis.factor : 100 * p.value / medians[s.id];
       if (!(y > 0)) { positive = false; }
       var it = {value: [a.date, y], f: p.row.after || ""};
