@@ -64,7 +64,8 @@
 // (Step.Gradual): a drift has no single culprit commit. A staircase that
 // one of its steps fits better than the ramp does (by RampGain) is that
 // step. The noise rule (step 4) measures the spread of the values' logs
-// when all are positive, as the width rule does.
+// when all are positive, as the width rule does, and ramps and jumps are
+// fitted to the logs then too (a drift is a steady relative change).
 //
 // The statistic and its permutation test are MongoDB's
 // signal-processing-algorithms (e_divisive/e_divisive.py,
@@ -104,8 +105,8 @@
 // On real noise (generator/planted: steps of 1–16 run-to-run widths laid
 // over the noise of Go, Criterion, Google Benchmark, pytest-benchmark and
 // hyperfine runs under load and of four public histories; its README has
-// the table) the defaults find 85–89 % of the steps of 4 widths and more
-// at precision 0.82–0.83, 0.89–0.91 when the level shifts the real noise
+// the table) the defaults find 84–89 % of the steps of 4 widths and more
+// at precision 0.82, 0.89–0.90 when the level shifts the real noise
 // itself contains are not counted against it. With the permutation test
 // at 0.001 and a size rule of 2 robust deviations (the earlier defaults)
 // it found 81–84 % at precision 0.75–0.77.

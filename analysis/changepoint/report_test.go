@@ -73,3 +73,31 @@ func TestStaircaseWithOneJump(t *testing.T) {
 		}
 	}
 }
+
+// A drift is a steady relative change: a level that grows by the same
+// factor every commit, here ×17 over 12 commits, in noise of 30 % (the
+// planted suites' drifts of 8 widths in Google Benchmark noise are that
+// size). Benchmark noise is multiplicative, so in the values themselves
+// the upper level's noise is 17 times the lower's and its deviations
+// swamp what a ramp gains over a jump: fitted to the values, 16 of these
+// 20 drifts were a step. Fitted to the logs (fitScale), each is one
+// gradual change.
+func TestRampInLogs(t *testing.T) {
+	o := DefaultOptions.normalized()
+	const from, to = 60, 72 // the drift moves the level over values from … to−1
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed+1, 3))
+		var x []float64
+		idx := make([]int, 130)
+		for i := range idx {
+			idx[i] = i
+			lv := math.Log(17) * math.Min(1, math.Max(0, float64(i-from+1)/float64(to-from)))
+			x = append(x, 1e6*math.Exp(lv+0.3*rng.NormFloat64()))
+		}
+		bs := []boundary{{pos: 69, p: 1e-6, decided: 75}}
+		got := report(x, idx, make([]bool, len(x)), bs, o)
+		if len(got) != 1 || !got[0].Gradual || got[0].Prev < from-4 || got[0].Index > to+3 {
+			t.Errorf("seed %d: steps = %+v, want one gradual change over about %d…%d", seed+1, got, from, to)
+		}
+	}
+}
