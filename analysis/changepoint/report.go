@@ -44,7 +44,7 @@ type boundary struct {
 // staircase. What report returns depends only on the boundaries and the
 // values, which keeps Detect's results independent of the cache.
 func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step {
-	r := reporter{x: x, fit: fitScale(x), brk: brk, o: o}
+	r := reporter{x: x, logs: allPositive(x), brk: brk, o: o}
 	bs = slices.Clone(bs)
 	for changed := true; changed; {
 		bs = r.dropSmall(bs)
@@ -94,12 +94,15 @@ func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step
 
 type reporter struct {
 	x []float64
-	// fit is the scale ramps and jumps are fitted on: the values' logs
-	// when every value is positive (see fitScale), x otherwise.
-	fit []float64
-	brk []bool
-	o   Options
-	tmp []float64
+	// logs says ramps and jumps are fitted to the values' logs (every
+	// value is positive; see fitSpan), and fit holds the values fitted
+	// from position fitLo on.
+	logs  bool
+	fit   []float64
+	fitLo int
+	brk   []bool
+	o     Options
+	tmp   []float64
 }
 
 // measure returns the medians either side of step k of bs and its size
@@ -148,6 +151,7 @@ func (r *reporter) span(bs []boundary, k int) (lo, hi int) {
 // at the new level).
 func (r *reporter) ramp(bs []boundary, k int) (from, to int, ok bool) {
 	lo, hi := r.span(bs, k)
+	r.fitSpan(lo, hi)
 	c := bs[k].pos
 	jump := r.splitCost(lo, c, hi)
 	if jump == 0 {
@@ -172,6 +176,7 @@ func (r *reporter) ramp(bs []boundary, k int) (from, to int, ok bool) {
 func (r *reporter) jump(bs []boundary, first, last int) (int, bool) {
 	lo, _ := r.span(bs, first)
 	_, hi := r.span(bs, last)
+	r.fitSpan(lo, hi)
 	a, b := bs[first].pos, bs[last].pos
 	ramp := r.rampCost(lo, a, b, hi)
 	best, cost := -1, math.Inf(1)
@@ -188,21 +193,51 @@ func (r *reporter) jump(bs []boundary, first, last int) (int, bool) {
 const rampMin = 3
 
 // RampGain is how much better a ramp must fit than a jump (see ramp):
-// on the planted suites (generator/planted), fitted in logs (fitScale),
+// on the planted suites (generator/planted), fitted in logs (fitSpan),
 // 0.05, 0.1, 0.15 and 0.2 let the headline flag 10, 17, 28 and 40 rows
 // inside a drift (one value a commit), for step detection's precision
 // 0.802, 0.816, 0.820 and 0.827 (a step in heavy-tailed noise taken for a
 // ramp is reported a commit or three off).
 const RampGain = 0.1
 
-// rampCost is the sum of absolute deviations of fit[lo:hi] from a level
-// (the median of fit[lo:a]) that moves linearly over [a, b) to another (the
-// median of fit[b:hi]).
+// fitSpan makes fit the values of x[lo:hi] that ramps and jumps are
+// fitted to: their logs when every value of x is positive, as the noise
+// and width rules measure a step, and the values themselves otherwise.
+// Benchmark noise is multiplicative and a drift a steady relative change:
+// in logs the noise is the same at both ends of a drift and the drift is
+// a straight ramp; in the values themselves the upper level's noise is as
+// many times the lower's as the drift is large, and its deviations swamp
+// what a ramp gains over a jump (TestRampInLogs: ×17 over 12 commits in
+// noise of 30 %, 16 drifts in 20 reported as a step). On the planted
+// suites (generator/planted), fitted in logs the headline flagged 17 and
+// 22 rows inside planted drifts instead of 27 and 33 (values and samples
+// shapes; headline precision 0.722 → 0.736 and 0.740 → 0.759, recall
+// unchanged within a step or two), for step detection's precision 0.825
+// → 0.816 and 0.822 → 0.824 (a few steps in heavy-tailed noise next to a
+// run of outliers are now a ramp ending a commit or three off). Only the
+// span a fit looks at is converted: most series have no step to fit.
+func (r *reporter) fitSpan(lo, hi int) {
+	r.fitLo, r.fit = lo, append(r.fit[:0], r.x[lo:hi]...)
+	if r.logs {
+		for i, v := range r.fit {
+			r.fit[i] = math.Log(v)
+		}
+	}
+}
+
+// fitted returns the fitted values of positions lo … hi−1 (within the
+// last fitSpan).
+func (r *reporter) fitted(lo, hi int) []float64 { return r.fit[lo-r.fitLo : hi-r.fitLo] }
+
+// rampCost is the sum of absolute deviations of the fitted values of lo …
+// hi−1 from a level (the median of those of lo … a−1) that moves linearly
+// over [a, b) to another (the median of those of b … hi−1).
 func (r *reporter) rampCost(lo, a, b, hi int) float64 {
-	r.tmp = append(r.tmp[:0], r.fit[lo:a]...)
+	r.tmp = append(r.tmp[:0], r.fitted(lo, a)...)
 	before := quantile.SelectHalvesMedian(r.tmp)
-	r.tmp = append(r.tmp[:0], r.fit[b:hi]...)
+	r.tmp = append(r.tmp[:0], r.fitted(b, hi)...)
 	after := quantile.SelectHalvesMedian(r.tmp)
+	f := r.fitted(lo, hi)
 	var cost float64
 	for i := lo; i < hi; i++ {
 		level := before
@@ -212,15 +247,15 @@ func (r *reporter) rampCost(lo, a, b, hi int) float64 {
 		case i >= a:
 			level = before + (after-before)*float64(i-a+1)/float64(b-a+1)
 		}
-		cost += math.Abs(r.fit[i] - level)
+		cost += math.Abs(f[i-lo] - level)
 	}
 	return cost
 }
 
-// splitCost is the sum of absolute deviations of fit[lo:t] from its
-// median and of fit[t:hi] from its.
+// splitCost is the sum of absolute deviations of the fitted values of
+// lo … t−1 from their median and of those of t … hi−1 from theirs.
 func (r *reporter) splitCost(lo, t, hi int) float64 {
-	return r.lad(r.fit[lo:t]) + r.lad(r.fit[t:hi])
+	return r.lad(r.fitted(lo, t)) + r.lad(r.fitted(t, hi))
 }
 
 // lad is the sum of absolute deviations of xs from their median.
@@ -366,30 +401,12 @@ func relChange(before, after float64) float64 {
 	return (after - before) / math.Abs(before)
 }
 
-// fitScale is the scale a ramp and a jump are compared on (reporter.fit):
-// the logs of x when every value is positive, as the noise and width rules
-// measure a step, and x itself otherwise. Benchmark noise is
-// multiplicative and a drift a steady relative change: in logs the noise
-// is the same at both ends of a drift and the drift is a straight ramp;
-// in the values themselves the upper level's noise is as many times the
-// lower's as the drift is large, and its deviations swamp what a ramp
-// gains over a jump (TestRampInLogs: ×17 over 12 commits in noise of
-// 30 %, 16 drifts in 20 reported as a step). On the planted suites
-// (generator/planted), fitted in logs the headline flagged 17 and 22 rows
-// inside planted drifts instead of 27 and 33 (values and samples shapes;
-// headline precision 0.722 → 0.736 and 0.740 → 0.759, recall unchanged
-// within a step or two), for step detection's precision 0.825 → 0.816
-// and 0.822 → 0.824 (a few steps in heavy-tailed noise next to a run of
-// outliers are now a ramp ending a commit or three off).
-func fitScale(x []float64) []float64 {
+// allPositive says every value of x is positive.
+func allPositive(x []float64) bool {
 	for _, v := range x {
 		if !(v > 0) {
-			return x
+			return false
 		}
 	}
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i] = math.Log(v)
-	}
-	return out
+	return true
 }

@@ -80,7 +80,7 @@ func TestStaircaseWithOneJump(t *testing.T) {
 // size). Benchmark noise is multiplicative, so in the values themselves
 // the upper level's noise is 17 times the lower's and its deviations
 // swamp what a ramp gains over a jump: fitted to the values, 16 of these
-// 20 drifts were a step. Fitted to the logs (fitScale), each is one
+// 20 drifts were a step. Fitted to the logs (fitSpan), each is one
 // gradual change.
 func TestRampInLogs(t *testing.T) {
 	o := DefaultOptions.normalized()
