@@ -197,3 +197,125 @@ func median(xs []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// Steady returns the corpus with the noise's own level moves taken out,
+// for a suite that measures a detector against noise without changes of
+// its own (Options.Steady): the planted report's wrong flags are then the
+// detector's, not moves of the real noise that the truth does not know
+// of. It takes out two kinds of move, each stretch multiplied by the
+// factor that puts its median where the level around it is:
+//
+//   - the noise made here: each block of runs under one background load
+//     (Load), moved to a median deviation of 0. A go build loop puts the
+//     level 3–6 widths up for 56 runs, two stress-ng workers 1–2 widths
+//     for 20–27.
+//   - the public histories: each run of 3 to 20 values all more than 3
+//     widths to the same side of the level, where the levels of the 10
+//     values before and the 10 after it agree within 2 widths (excursions):
+//     a real change undone a few commits later, which the corpus' cleaning
+//     (scripts/noise/corpus.py) keeps, as it splits only stretches of 10
+//     values or more. Several benchmarks of a history share them (fiber's
+//     runs 163–170 in 7 of its 12 corpus series).
+//
+// What stays is the noise about the level: spikes, heavy tails, and a
+// two-level runner's switches within a block. The widths are measured
+// again on the steady values.
+func (c *Corpus) Steady() *Corpus {
+	out := &Corpus{Series: make([]*Noise, len(c.Series))}
+	for i, n := range c.Series {
+		m := *n
+		m.Values = slices.Clone(n.Values)
+		if n.Samples != nil {
+			m.Samples = make([][]float64, len(n.Samples))
+			for j, s := range n.Samples {
+				m.Samples[j] = slices.Clone(s)
+			}
+		}
+		for _, mv := range n.moves() {
+			for j := mv.from; j < mv.to; j++ {
+				m.Values[j] = (1+m.Values[j])*mv.factor - 1
+				if m.Samples != nil {
+					for k, x := range m.Samples[j] {
+						m.Samples[j][k] = (1+x)*mv.factor - 1
+					}
+				}
+			}
+		}
+		m.Width = NoiseWidth(m.Values)
+		if m.HasSamples() {
+			m.SampleWidth = NoiseWidth(m.sampleMedians())
+		}
+		out.Series[i] = &m
+	}
+	return out
+}
+
+// move is a stretch of runs [from, to) of a noise series whose values
+// (1 + deviation) Steady multiplies by factor.
+type move struct {
+	from, to int
+	factor   float64
+}
+
+// Excursion bounds of Steady: runs of excursionMin to excursionMax
+// values, each more than excursionWidths widths off the level, the level
+// taken over excursionContext values either side.
+const (
+	excursionMin, excursionMax = 3, 20
+	excursionWidths            = 3
+	excursionContext           = 10
+)
+
+// moves are the level moves of the series that Steady takes out: its load
+// blocks, or its excursions.
+func (n *Noise) moves() []move {
+	y := make([]float64, len(n.Values))
+	for i, v := range n.Values {
+		y[i] = math.Log1p(v)
+	}
+	var out []move
+	if n.Load != "" {
+		for from := 0; from < len(y); {
+			to := from + 1
+			for to < len(y) && n.Load[to] == n.Load[from] {
+				to++
+			}
+			out = append(out, move{from, to, math.Exp(-median(y[from:to]))})
+			from = to
+		}
+		return out
+	}
+	w := NoiseWidth(n.Values)
+	if !(w > 0) {
+		return nil
+	}
+	taken := func(a, b int) bool {
+		return slices.ContainsFunc(out, func(m move) bool { return a < m.to && m.from < b })
+	}
+	// The longest first, so that a long excursion is one move, not the
+	// runs of three it holds.
+	for l := excursionMax; l >= excursionMin; l-- {
+		for a := 1; a+l < len(y); a++ {
+			b := a + l
+			if taken(a, b) {
+				continue
+			}
+			before, after := y[max(0, a-excursionContext):a], y[b:min(len(y), b+excursionContext)]
+			if len(before) < excursionMin || len(after) < excursionMin {
+				continue
+			}
+			pre, post := median(before), median(after)
+			if math.Abs(pre-post) > 2*w {
+				continue
+			}
+			base := (pre + post) / 2
+			up := slices.IndexFunc(y[a:b], func(v float64) bool { return !(v-base > excursionWidths*w) }) < 0
+			down := slices.IndexFunc(y[a:b], func(v float64) bool { return !(v-base < -excursionWidths*w) }) < 0
+			if up || down {
+				out = append(out, move{a, b, math.Exp(base - median(y[a:b]))})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y move) int { return x.from - y.from })
+	return out
+}

@@ -20,6 +20,9 @@ import (
 //
 //	PLANTED_FALSES=values go test -count=1 -run TestPlantedFalses -v ./generator/planted
 //	PLANTED_FALSES=samples …
+//
+// PLANTED_STEADY=1 does it over the corpus without the noise's own level
+// moves (Corpus.Steady).
 func TestPlantedFalses(t *testing.T) {
 	shape := Shape(os.Getenv("PLANTED_FALSES"))
 	if shape == "" {
@@ -27,6 +30,7 @@ func TestPlantedFalses(t *testing.T) {
 	}
 	o := DefaultOptions
 	o.Shape = shape
+	o.Steady = os.Getenv("PLANTED_STEADY") != ""
 	s := suiteFor(t, o)
 	cfg := parseConfig(t, "")
 	d := inMemory(s, cfg)

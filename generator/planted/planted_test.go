@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/perfpages/perfpages/analysis"
@@ -236,5 +237,52 @@ func TestLocalK(t *testing.T) {
 		if got := localBin(c.k); got != c.want {
 			t.Errorf("localBin(%g) = %d (%s), want %d", c.k, got, localBinName(got), c.want)
 		}
+	}
+}
+
+// Steady takes out a load block's level and an excursion of a public
+// history, and nothing else: a spike of one run stays, and so does the
+// noise about the level.
+func TestSteady(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	noise := func(n int) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = 0.05 * rng.NormFloat64()
+		}
+		return out
+	}
+	// A public history: level 0, an excursion ×1.8 over runs 40–46, a
+	// spike at 70.
+	pub := noise(100)
+	for i := 40; i < 47; i++ {
+		pub[i] = (1+pub[i])*1.8 - 1
+	}
+	pub[70] = 2
+	// Noise made here: a block of 30 runs under load, ×1.5.
+	loc := noise(100)
+	load := []byte(strings.Repeat("i", 100))
+	for i := 50; i < 80; i++ {
+		loc[i] = (1+loc[i])*1.5 - 1
+		load[i] = 'b'
+	}
+	c := &Corpus{Series: []*Noise{{Source: "pub", Values: pub}, {Source: "local-x", Values: loc, Load: string(load)}}}
+	got := c.Steady()
+	if m := (&Noise{Values: pub}).moves(); len(m) != 1 || m[0].from != 40 || m[0].to != 47 {
+		t.Errorf("moves of the public history = %+v, want one over 40…46", m)
+	}
+	for i, stretches := range [][][2]int{{{0, 40}, {40, 47}, {47, 100}}, {{0, 50}, {50, 80}, {80, 100}}} {
+		s := got.Series[i]
+		for _, r := range stretches {
+			if m := median(s.Values[r[0]:r[1]]); math.Abs(m) > 0.05 {
+				t.Errorf("%s: median deviation over %d…%d = %.3f, want about 0", s.Source, r[0], r[1]-1, m)
+			}
+		}
+	}
+	if got.Series[0].Values[70] < 1.5 {
+		t.Errorf("the spike is gone: %.2f", got.Series[0].Values[70])
+	}
+	if c.Series[0].Values[41] < 0.5 {
+		t.Error("Steady changed the corpus it was given")
 	}
 }

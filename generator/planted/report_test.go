@@ -23,6 +23,9 @@ import (
 //
 //	PLANTED_REPORT=1 go test -run TestPlantedReport -v ./generator/planted
 //
+// PLANTED_STEADY=1 lays the suites over the corpus with the noise's own
+// level moves taken out (Corpus.Steady).
+//
 // PLANTED_REPORT=memory scores in-memory datasets (model.Builder)
 // instead of whole sites loaded from archives (the default: the path
 // `perfpages build` takes); PLANTED_SEED, PLANTED_SERIES and
@@ -36,10 +39,11 @@ func TestPlantedReport(t *testing.T) {
 	envInt(t, "PLANTED_SEED", func(v int) { o.Seed = uint64(v) })
 	envInt(t, "PLANTED_SERIES", func(v int) { o.Series = v })
 	envInt(t, "PLANTED_COMMITS", func(v int) { o.Commits = v })
+	o.Steady = os.Getenv("PLANTED_STEADY") != ""
 	var b strings.Builder
 	var heads []Labeled[*HeadlineScore]
 	var stepRows []Labeled[*StepScore]
-	fmt.Fprintf(&b, "planted-truth report (seed %d, %d series × %d commits, steps of %v noise widths, %s datasets)\n\n", o.Seed, o.Series, o.Commits, o.Ks, map[bool]string{true: "in-memory", false: "whole-site"}[mode == "memory"])
+	fmt.Fprintf(&b, "planted-truth report (seed %d, %d series × %d commits, steps of %v noise widths, %s datasets%s)\n\n", o.Seed, o.Series, o.Commits, o.Ks, map[bool]string{true: "in-memory", false: "whole-site"}[mode == "memory"], map[bool]string{true: ", the noise's own level moves taken out"}[o.Steady])
 	for _, shape := range []Shape{Values, Samples} {
 		o.Shape = shape
 		s := suiteFor(t, o)
@@ -70,7 +74,7 @@ func TestPlantedReport(t *testing.T) {
 		b.WriteString("\n")
 	}
 	b.WriteString("## steps the detector finds in the corpus noise alone (no plants)\n\n")
-	writeNoiseSteps(t, &b)
+	writeNoiseSteps(t, &b, o.Steady)
 	b.WriteString("\n## headline (every main-line commit's rows against its parent)\n\n")
 	WriteHeadlineTable(&b, heads, o.Ks)
 	b.WriteString("\n## step detection (/regressions/, tolerance ±2 commits)\n\n")
@@ -82,10 +86,13 @@ func TestPlantedReport(t *testing.T) {
 // as it is (values, then sample medians), nothing planted: what it finds
 // is steps the corpus still holds (real ones corpus.py kept, or level
 // shifts of two-level noise), each a false detection in a suite.
-func writeNoiseSteps(t *testing.T, w io.Writer) {
+func writeNoiseSteps(t *testing.T, w io.Writer, steady bool) {
 	c, err := LoadCorpus()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if steady {
+		c = c.Steady()
 	}
 	type count struct{ series, runs, steps int }
 	by := map[string]*count{}

@@ -97,6 +97,9 @@ type Options struct {
 	// MinWidth leaves out corpus series with a smaller noise width (a
 	// quantized or constant series has no noise to lay steps over).
 	MinWidth float64
+	// Steady lays the events over the corpus with the noise's own level
+	// moves taken out (Corpus.Steady).
+	Steady bool
 }
 
 // DefaultOptions are the suite the report measures.
@@ -161,6 +164,9 @@ func Generate(c *Corpus, o Options) (*Suite, error) {
 	}
 	if o.Commits < o.FirstMax+o.Tail+2 {
 		return nil, fmt.Errorf("planted: %d commits are too few", o.Commits)
+	}
+	if o.Steady {
+		c = c.Steady()
 	}
 	pools := map[string][]*Noise{}
 	var sources []string
