@@ -44,8 +44,8 @@ import (
 // any leftover. Deleting the spare by hand is always safe: the next
 // build starts from an empty folder, as the first one did.
 type spare struct {
-	files map[string]fs.FileInfo // regular files by slash path, not the marker
-	dirs  map[string]bool        // folders by slash path
+	files map[string]fileIdent // regular files by slash path, not the marker
+	dirs  map[string]bool      // folders by slash path
 	// gone are spare files removed during the build (under Writer.mu).
 	gone map[string]bool
 }
@@ -64,7 +64,7 @@ func openSpare(target, tmp string) *spare {
 	if err := os.Rename(sp, tmp); err != nil {
 		return nil
 	}
-	s := &spare{files: map[string]fs.FileInfo{}, dirs: map[string]bool{}, gone: map[string]bool{}}
+	s := &spare{files: map[string]fileIdent{}, dirs: map[string]bool{}, gone: map[string]bool{}}
 	usable := true
 	err := filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -87,7 +87,7 @@ func openSpare(target, tmp string) *spare {
 			}
 		case info.Mode().IsRegular():
 			if rel != outdir.Marker {
-				s.files[rel] = info
+				s.files[rel] = identOf(info)
 			}
 		default:
 			usable = false
@@ -111,14 +111,14 @@ func (w *Writer) fromSpare(p, full string, rec FileRecord, want bool) (bool, err
 	if w.spare == nil {
 		return false, nil
 	}
-	fi, ok := w.spare.files[p]
+	id, ok := w.spare.files[p]
 	if !ok {
 		if w.spare.dirs[p] { // a folder where the new site has a file
 			return false, os.RemoveAll(full)
 		}
 		return false, nil
 	}
-	if want && w.isLive(p, fi, rec) {
+	if want && w.isLive(p, id, rec) {
 		return true, nil
 	}
 	if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -130,7 +130,7 @@ func (w *Writer) fromSpare(p, full string, rec FileRecord, want bool) (bool, err
 	return false, nil
 }
 
-// isLive reports whether the spare's file p (fi) is the live site's file
+// isLive reports whether the spare's file p (id) is the live site's file
 // p itself: the same file on disk, a hard link made when the live site
 // kept it. The live file's bytes were checked against their SHA-256 when
 // the build started (store.Outputs.Check), so the spare's are those
@@ -140,7 +140,7 @@ func (w *Writer) fromSpare(p, full string, rec FileRecord, want bool) (bool, err
 // per file of the site (12,000 at the asv layout's M). A file replaced
 // since the check is the same case as one edited in place since then,
 // which looking it up again could not tell either.
-func (w *Writer) isLive(p string, fi fs.FileInfo, rec FileRecord) bool {
+func (w *Writer) isLive(p string, id fileIdent, rec FileRecord) bool {
 	li := rec.Live
 	if li == nil {
 		var err error
@@ -148,7 +148,7 @@ func (w *Writer) isLive(p string, fi fs.FileInfo, rec FileRecord) bool {
 			return false
 		}
 	}
-	return li.Mode().IsRegular() && os.SameFile(li, fi)
+	return li.Mode().IsRegular() && id.same(li)
 }
 
 // spareFileAt removes a spare's file that stands where the new site needs
