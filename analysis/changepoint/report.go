@@ -44,7 +44,7 @@ type boundary struct {
 // staircase. What report returns depends only on the boundaries and the
 // values, which keeps Detect's results independent of the cache.
 func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step {
-	r := reporter{x: x, logs: allPositive(x), brk: brk, o: o}
+	r := reporter{x: x, brk: brk, o: o}
 	bs = slices.Clone(bs)
 	for changed := true; changed; {
 		bs = r.dropSmall(bs)
@@ -53,6 +53,7 @@ func report(x []float64, idx []int, brk []bool, bs []boundary, o Options) []Step
 	if len(bs) == 0 {
 		return nil
 	}
+	r.logs = allPositive(x) // only a series with a step fits ramps (fitSpan)
 	var out []Step
 	for k := 0; k < len(bs); {
 		before, after, _ := r.measure(bs, k)
@@ -354,13 +355,7 @@ func sizeRatio(w []float64, t int, before, after float64, o Options, tmp *[]floa
 // in linear terms the values after a large step up would count as noisier
 // than the step is large.
 func noise(w []float64, t int, before, after float64, tmp *[]float64) (sigma float64, logs bool) {
-	logs = before > 0 && after > 0
-	for _, v := range w {
-		if !(v > 0) {
-			logs = false
-			break
-		}
-	}
+	logs = before > 0 && after > 0 && allPositive(w)
 	d := (*tmp)[:0]
 	for i, v := range w {
 		level := after
