@@ -781,7 +781,8 @@ func (c *Comparer) computeHeads() {
 					for _, st := range bySeries[i] {
 						e.Steps = append(e.Steps, st.Step)
 					}
-					e.Verdicts, e.Noise = h.cached()
+					// Shared, not copied: neither is changed once computed.
+					e.Verdicts, e.Noise = h.verdicts, h.noise
 					cache.put(e, len(vals)-from)
 				}
 			}

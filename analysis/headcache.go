@@ -224,10 +224,6 @@ func sameStep(a, b changepoint.Step) bool {
 		same(a.Before, b.Before) && same(a.After, b.After) && same(a.Change, b.Change) && same(a.P, b.P)
 }
 
-// cached is the entry's verdicts and noise: headlines' own, shared (they
-// are not changed once computed).
-func (h headlines) cached() ([]CachedVerdict, []CachedNoise) { return h.verdicts, h.noise }
-
 // before returns the entry's verdicts and noise points at positions
 // before r, with room after them for those of the positions from r on
 // that a nightly build computes (a few: grown by append from nothing and
